@@ -1,0 +1,28 @@
+// Lint configuration: typescript-eslint's recommended rules for src and test.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '**/*.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-imports': 'off',
+      eqeqeq: ['error', 'smart'],
+      curly: ['error', 'multi-line'],
+    },
+  },
+  {
+    // src/api and src/schema stay free of `vscode` so they run in plain Node.
+    files: ['src/api/**/*.ts', 'src/schema/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api and src/schema must not depend on vscode.' }] }] },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+);

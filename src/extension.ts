@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import { createLogger } from './log';
+
+/**
+ * Wires the extension together. Nothing here talks to the network: activation
+ * must stay fast and work offline; data is fetched when a view asks for it.
+ */
+export function activate(context: vscode.ExtensionContext): { activationMs: number } {
+  const started = performance.now();
+  const log = createLogger(context, () => []);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('observability.showLog', () => log.show()),
+  );
+
+  const activationMs = performance.now() - started;
+  log.info(`Activated ${EXTENSION_NAME} ${EXTENSION_VERSION} in ${activationMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`);
+  return { activationMs };
+}
+
+export function deactivate(): void {
+  // Disposables registered on the context are cleaned up by VS Code.
+}
