@@ -5,7 +5,15 @@ import { createLogger } from './log';
  * Wires the extension together. Nothing here talks to the network: activation
  * must stay fast and work offline; data is fetched when a view asks for it.
  */
-export function activate(context: vscode.ExtensionContext): { activationMs: number } {
+/** What the extension returns from `activate`, used by its own tests and by automation. */
+export interface ExtensionApi {
+  /** Milliseconds spent in `activate`. */
+  readonly activationMs: number;
+  /** Folder that holds the extension's log file (`Observability.log`). */
+  readonly logUri: vscode.Uri;
+}
+
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
   const log = createLogger(context, () => []);
 
@@ -15,7 +23,7 @@ export function activate(context: vscode.ExtensionContext): { activationMs: numb
 
   const activationMs = performance.now() - started;
   log.info(`Activated ${EXTENSION_NAME} ${EXTENSION_VERSION} in ${activationMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`);
-  return { activationMs };
+  return { activationMs, logUri: context.logUri };
 }
 
 export function deactivate(): void {
