@@ -1,0 +1,111 @@
+/**
+ * The extension activates offline and fast, contributes its view container, view and commands, and logs its
+ * activation. No connection is configured in the test workspace, so activation has nothing to reach out to.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'obs-tools.observability-explorer';
+const LOG_FILE = 'Observability.log';
+
+interface ExtensionApi {
+  readonly activationMs: number;
+  readonly logUri: vscode.Uri;
+}
+
+interface ContributedCommand {
+  command: string;
+}
+
+interface Contributions {
+  viewsContainers?: { activitybar?: { id: string }[] };
+  views?: Record<string, { id: string }[]>;
+  commands?: ContributedCommand[];
+}
+
+function isExtensionApi(value: unknown): value is ExtensionApi {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.activationMs === 'number' && v.logUri instanceof vscode.Uri;
+}
+
+function extension(): vscode.Extension<unknown> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is not installed in the test host`);
+  return ext;
+}
+
+function contributions(): Contributions {
+  const pkg = extension().packageJSON as { contributes?: Contributions };
+  assert.ok(pkg.contributes, 'package.json has no contributes section');
+  return pkg.contributes;
+}
+
+async function activate(): Promise<ExtensionApi> {
+  const api: unknown = await extension().activate();
+  assert.ok(isExtensionApi(api), `unexpected exports: ${JSON.stringify(api)}`);
+  return api;
+}
+
+async function readIfExists(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe('Activation', () => {
+  it('activates quickly without a connection and exports its timing and log folder', async () => {
+    const started = performance.now();
+    const api = await activate();
+    const elapsed = performance.now() - started;
+    assert.ok(extension().isActive, 'extension is not active');
+    assert.ok(api.activationMs >= 0 && api.activationMs < 500, `activate() took ${api.activationMs} ms`);
+    // Loading the bundle plus activate(), measured from here; generous for slow CI machines.
+    assert.ok(elapsed < 10_000, `activation took ${elapsed.toFixed(0)} ms`);
+    assert.equal(api.logUri.scheme, 'file');
+    assert.ok(api.logUri.path.includes(EXTENSION_ID), `log folder ${api.logUri.toString()} is not the extension's`);
+  });
+
+  it('contributes the Observability view container and its view', () => {
+    const c = contributions();
+    const containers = c.viewsContainers?.activitybar ?? [];
+    assert.ok(containers.some((v) => v.id === 'observability'), 'no activity bar container "observability"');
+    const views = c.views?.observability ?? [];
+    assert.ok(views.some((v) => v.id === 'observability.explorer'), 'no view "observability.explorer"');
+  });
+
+  it('registers every contributed command', async () => {
+    await activate();
+    const contributed = (contributions().commands ?? []).map((c) => c.command);
+    assert.ok(contributed.length > 0, 'no commands contributed');
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((id) => !registered.has(id));
+    assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+  });
+
+  it('opens the Observability view', async () => {
+    await activate();
+    await vscode.commands.executeCommand('workbench.view.extension.observability');
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.ok(registered.has('observability.explorer.focus'), 'the view has no focus command');
+    await vscode.commands.executeCommand('observability.explorer.focus');
+  });
+
+  it('logs its activation time to Observability.log in its log folder', async () => {
+    const api = await activate();
+    const file = vscode.Uri.joinPath(api.logUri, LOG_FILE);
+    const deadline = Date.now() + 15_000;
+    let text: string | undefined;
+    while (Date.now() < deadline) {
+      text = await readIfExists(file);
+      if (text && /Activated .* in \d+(\.\d+)? ms/.test(text)) break;
+      await sleep(200);
+    }
+    assert.ok(text !== undefined, `${file.fsPath} was not written`);
+    assert.match(text, /\[info\] Activated .* in \d+(\.\d+)? ms/);
+  });
+});
