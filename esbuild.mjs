@@ -1,7 +1,10 @@
 // Bundles the extension into dist/extension.js (cjs, node, `vscode` external).
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -27,6 +30,34 @@ const options = {
     EXTENSION_NAME: JSON.stringify(pkg.name),
   },
 };
+
+// JSON Schemas of the write bodies (editor validation and hover docs) are generated from the
+// zod schemas at build time into dist/schemas/, so the extension never loads the generator.
+async function writeJsonSchemas() {
+  const dir = mkdtempSync(join(tmpdir(), 'obs-schemas-'));
+  try {
+    const file = join(dir, 'jsonSchemas.cjs');
+    await esbuild.build({
+      entryPoints: ['src/schema/jsonSchemas.ts'],
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      outfile: file,
+      logLevel: 'warning',
+    });
+    const schemas = createRequire(import.meta.url)(file).buildJsonSchemas();
+    mkdirSync('dist/schemas', { recursive: true });
+    for (const [name, schema] of Object.entries(schemas)) {
+      writeFileSync(join('dist/schemas', `${name}.schema.json`), `${JSON.stringify(schema, null, 2)}\n`);
+    }
+    console.log(`dist/schemas: ${Object.keys(schemas).length} JSON schemas`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await writeJsonSchemas();
 
 if (watch) {
   const ctx = await esbuild.context(options);

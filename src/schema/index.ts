@@ -1,0 +1,9 @@
+/** Schemas and types of the observability and cloud APIs (zod is the single source of types). */
+export * from './ids';
+export * from './envelope';
+export * from './alert';
+export * from './dashboard';
+export * from './source';
+export * from './webhook';
+export * from './queryEndpoint';
+export * from './cloud';

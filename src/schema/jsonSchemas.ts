@@ -1,0 +1,42 @@
+/**
+ * Draft-07 JSON Schemas of the write bodies, for validation and hover docs in the editor.
+ * Generated at build time (see esbuild.mjs) into dist/schemas/<name>.schema.json, so the
+ * extension itself never loads the generator.
+ *
+ * Cross-field rules (superRefine) cannot be expressed here; the extension reports them from
+ * the zod schemas when a body is validated before sending.
+ */
+import { z } from 'zod';
+import { alertWriteSchema } from './alert';
+import { dashboardUpdateSchema, dashboardWriteSchema } from './dashboard';
+import { queryEndpointWriteSchema } from './queryEndpoint';
+
+const SCHEMA_BASE_URI = 'https://obs-tools.invalid/observability-explorer/schemas/';
+
+const WRITE_SCHEMAS: Record<string, { schema: z.ZodType; title: string }> = {
+  alert: { schema: alertWriteSchema, title: 'Alert (create and update body)' },
+  dashboard: { schema: dashboardWriteSchema, title: 'Dashboard (create body)' },
+  'dashboard-update': { schema: dashboardUpdateSchema, title: 'Dashboard (update body)' },
+  'query-endpoint': { schema: queryEndpointWriteSchema, title: 'Service query endpoint (upsert body)' },
+};
+
+/** Builds the JSON Schemas, keyed by file base name (`alert` -> alert.schema.json). */
+export function buildJsonSchemas(): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const [name, { schema, title }] of Object.entries(WRITE_SCHEMAS)) {
+    const json = z.toJSONSchema(schema, {
+      target: 'draft-7',
+      io: 'input',
+      unrepresentable: 'any',
+      override: (ctx) => {
+        // Builder tile configs forbid `configType`; an optional `undefined` means "must be absent".
+        if (ctx.zodSchema._zod.def.type === 'undefined') {
+          for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+          ctx.jsonSchema.not = {};
+        }
+      },
+    });
+    out[name] = { ...json, $id: `${SCHEMA_BASE_URI}${name}.schema.json`, title };
+  }
+  return out;
+}

@@ -1,0 +1,27 @@
+/**
+ * Data sources (read-only in the extension). Each kind has more fields than listed here;
+ * all of them are kept.
+ */
+import { z } from 'zod';
+import { openEnum } from './ids';
+
+export const SOURCE_KINDS = ['log', 'trace', 'metric', 'session', 'promql'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+export const sourceSchema = z.looseObject({
+  id: z.string().min(1),
+  name: z.string(),
+  kind: openEnum(SOURCE_KINDS),
+  connection: z.string().optional(),
+  from: z
+    .looseObject({
+      databaseName: z.string().nullable().optional(),
+      tableName: z.string().nullable().optional(),
+    })
+    .optional(),
+  section: z.string().nullable().optional(),
+  disabled: z.boolean().nullable().optional(),
+  timestampValueExpression: z.string().nullable().optional(),
+});
+
+export type Source = z.infer<typeof sourceSchema>;
