@@ -1,0 +1,156 @@
+/**
+ * One HTTP exchange over undici: sends a request through the given dispatcher
+ * (keep-alive agent or proxy), reads the whole body as text, and turns every
+ * transport failure into a `TransportError` that says whether the request can
+ * have reached the server. Redirects are never followed: a 3xx comes back as a
+ * response like any other status, so credentials never go to another origin.
+ */
+import type { Dispatcher } from './undici';
+import { request } from './undici';
+
+export interface TransportRequest {
+  /** `https://host[:port]` — the only origin the request can go to. */
+  origin: string;
+  /** Path with query string. */
+  path: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  /** Time allowed until the response headers arrive, in ms. */
+  headersTimeoutMs: number;
+  /** Time allowed between two chunks of the body, in ms. */
+  bodyTimeoutMs: number;
+  /** Bodies larger than this are refused (default 64 MiB). */
+  maxResponseBytes?: number;
+}
+
+export interface TransportResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export type TransportFailureKind = 'network' | 'timeout' | 'cancelled' | 'invalidResponse';
+
+export class TransportError extends Error {
+  constructor(
+    readonly kind: TransportFailureKind,
+    /** Error code (ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT, …) or a short tag. */
+    readonly code: string,
+    /** False only when the request cannot have reached the server (refused, DNS, connect timeout). */
+    readonly mayHaveReachedServer: boolean,
+    detail: string,
+    /** HTTP status when the failure happened while reading the body. */
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(detail, options);
+    this.name = 'TransportError';
+  }
+}
+
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+export async function send(dispatcher: Dispatcher, req: TransportRequest): Promise<TransportResponse> {
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(dispatcher, {
+      origin: req.origin,
+      path: req.path,
+      method: req.method,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal: req.signal ?? null,
+      headersTimeout: req.headersTimeoutMs,
+      bodyTimeout: req.bodyTimeoutMs,
+    });
+  } catch (err) {
+    throw toTransportError(err, req);
+  }
+  try {
+    const limit = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > limit) {
+        res.body.destroy();
+        throw new TransportError('invalidResponse', 'RESPONSE_TOO_LARGE', true, `the response is larger than ${Math.round(limit / 1048576)} MiB`, res.statusCode);
+      }
+      chunks.push(buf);
+    }
+    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size).toString('utf8') };
+  } catch (err) {
+    if (err instanceof TransportError) throw err;
+    throw toTransportError(err, req, res.statusCode);
+  }
+}
+
+/** First value of a response header (names are lower case in undici). */
+export function headerValue(headers: TransportResponse['headers'], name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'EADDRNOTAVAIL']);
+const TLS_CODE = /^(CERT_|ERR_TLS_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_SSL_)/;
+
+function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && e && typeof e === 'object'; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR') return code;
+    const inner = (e as { errors?: unknown }).errors;
+    if (Array.isArray(inner) && inner.length > 0) {
+      const c = errorCode(inner[0]);
+      if (c) return c;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return origin;
+  }
+}
+
+export function toTransportError(err: unknown, req: Pick<TransportRequest, 'origin' | 'signal' | 'headersTimeoutMs' | 'bodyTimeoutMs'>, status?: number): TransportError {
+  const host = hostOf(req.origin);
+  if (req.signal?.aborted) {
+    return new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled', status, { cause: err });
+  }
+  const code = errorCode(err) ?? 'UNKNOWN';
+  const message = err instanceof Error ? err.message : String(err);
+  const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new TransportError('timeout', code, false, `could not connect to ${host} in time (connect timeout)`, status, { cause: err });
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new TransportError('timeout', code, true, `no response from ${host} within ${seconds(req.headersTimeoutMs)}`, status, { cause: err });
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new TransportError('timeout', code, true, `the response from ${host} stalled for more than ${seconds(req.bodyTimeoutMs)}`, status, { cause: err });
+    case 'ECONNREFUSED':
+      return new TransportError('network', code, false, `could not connect to ${host}: connection refused (ECONNREFUSED)`, status, { cause: err });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new TransportError('network', code, false, `could not resolve the host name of ${host} (${code})`, status, { cause: err });
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return new TransportError('network', code, true, `the connection to ${host} was closed unexpectedly (${code})`, status, { cause: err });
+  }
+  if (TLS_CODE.test(code)) {
+    return new TransportError('network', code, false, `TLS problem talking to ${host}: ${message} (${code})`, status, { cause: err });
+  }
+  if (/proxy/i.test(message)) {
+    return new TransportError('network', code, false, `the proxy refused the connection to ${host}: ${message}`, status, { cause: err });
+  }
+  return new TransportError('network', code, !NOT_SENT_CODES.has(code), `request to ${host} failed: ${message}${code === 'UNKNOWN' ? '' : ` (${code})`}`, status, { cause: err });
+}

@@ -1,0 +1,29 @@
+/** Public surface of the API client (no `vscode` dependency). */
+export {
+  ObservabilityClient,
+  DEFAULT_USER_AGENT,
+  DEFAULT_PAGE_SIZE,
+  type ApiResponse,
+  type ClientTimeouts,
+  type HttpMethod,
+  type ObservabilityClientOptions,
+  type PageOptions,
+  type RequestLogEntry,
+  type RequestOptions,
+  type RetryOptions,
+} from './client';
+export {
+  DEFAULT_PATH_SEGMENT,
+  LIVE_PATH_SEGMENT,
+  connectionIssues,
+  isLoopbackHost,
+  isResourceId,
+  isUuid,
+  validateConnection,
+  type ConnectionConfig,
+} from './connection';
+export { ApiError, kindForStatus, type ApiErrorInit, type ApiErrorIssue, type ApiErrorKind } from './errors';
+export { RateLimiter, limiterFor, DEFAULT_RATE_LIMIT, type RateLimiterOptions } from './rateLimiter';
+export { createDispatcher, resolveProxy, type DispatcherOptions, type ProxyChoice } from './proxy';
+export { redact } from './redact';
+export type { Dispatcher } from './undici';

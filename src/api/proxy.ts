@@ -1,0 +1,162 @@
+/**
+ * Builds the undici dispatcher the client sends requests through:
+ * - an explicit proxy URL (VS Code's `http.proxy`, with `http.proxyStrictSSL`), or else
+ * - the HTTPS_PROXY / HTTP_PROXY environment variables (lower case wins, like curl),
+ * - NO_PROXY (or the explicit `noProxy` list) honoured in both cases,
+ * - loopback addresses (localhost, 127.0.0.0/8, ::1) never proxied unless `proxyLoopback` is set,
+ * - otherwise a plain keep-alive Agent.
+ */
+import type { Dispatcher } from './undici';
+import { Agent, DispatcherBase, EnvHttpProxyAgent, type AgentOptions } from './undici';
+import { isLoopbackHost } from './connection';
+import { ApiError } from './errors';
+
+export interface DispatcherOptions {
+  /** Explicit proxy URL (http:// or https://, credentials allowed). Empty = use the environment. */
+  proxy?: string;
+  /**
+   * Verify TLS certificates of proxied connections (default true). `false` accepts the
+   * self-signed certificates of TLS-inspecting proxies. Direct connections are always verified.
+   */
+  strictSSL?: boolean;
+  /** Hosts that bypass the proxy, comma or space separated (NO_PROXY syntax). Defaults to NO_PROXY. */
+  noProxy?: string;
+  /** Environment to read proxy variables from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Send loopback requests through the proxy too (default false). */
+  proxyLoopback?: boolean;
+  /** TCP + TLS connect timeout in ms (default 10 000). */
+  connectTimeoutMs?: number;
+  /** How long an idle keep-alive socket is kept, in ms (default 30 000). */
+  keepAliveTimeoutMs?: number;
+}
+
+/** Which proxy, if any, `createDispatcher` will use for these options (for logs and diagnostics). */
+export interface ProxyChoice {
+  source: 'explicit' | 'env' | 'none';
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy: string;
+}
+
+export function resolveProxy(opts: DispatcherOptions = {}): ProxyChoice {
+  const env = opts.env ?? process.env;
+  const noProxy = opts.noProxy ?? env.no_proxy ?? env.NO_PROXY ?? '';
+  const explicit = opts.proxy?.trim();
+  if (explicit) {
+    checkProxyUrl(explicit);
+    return { source: 'explicit', httpProxy: explicit, httpsProxy: explicit, noProxy };
+  }
+  const httpProxy = nonEmpty(env.http_proxy) ?? nonEmpty(env.HTTP_PROXY);
+  const httpsProxy = nonEmpty(env.https_proxy) ?? nonEmpty(env.HTTPS_PROXY) ?? httpProxy;
+  if (httpProxy) checkProxyUrl(httpProxy);
+  if (httpsProxy && httpsProxy !== httpProxy) checkProxyUrl(httpsProxy);
+  if (!httpProxy && !httpsProxy) return { source: 'none', noProxy };
+  const choice: ProxyChoice = { source: 'env', noProxy };
+  if (httpProxy) choice.httpProxy = httpProxy;
+  if (httpsProxy) choice.httpsProxy = httpsProxy;
+  return choice;
+}
+
+export function createDispatcher(opts: DispatcherOptions = {}): Dispatcher {
+  const agentOptions: AgentOptions = {
+    connectTimeout: opts.connectTimeoutMs ?? 10_000,
+    keepAliveTimeout: opts.keepAliveTimeoutMs ?? 30_000,
+    keepAliveMaxTimeout: 600_000,
+  };
+  const direct = new Agent(agentOptions);
+  const choice = resolveProxy(opts);
+  if (choice.source === 'none') return direct;
+
+  const tls = opts.strictSSL === false ? { rejectUnauthorized: false } : {};
+  const proxied = new EnvHttpProxyAgent({
+    ...agentOptions,
+    // Empty strings stop undici from falling back to process.env behind our back.
+    httpProxy: choice.httpProxy ?? '',
+    httpsProxy: choice.httpsProxy ?? '',
+    noProxy: choice.noProxy,
+    proxyTls: tls,
+    requestTls: tls,
+    // Plain-http targets go as absolute-form requests; https always uses CONNECT.
+    proxyTunnel: false,
+  });
+  return new LoopbackBypass(direct, proxied, opts.proxyLoopback === true);
+}
+
+/** Routes loopback origins to a direct agent and everything else to the proxy agent. */
+class LoopbackBypass extends DispatcherBase {
+  constructor(
+    private readonly direct: Dispatcher,
+    private readonly proxied: Dispatcher,
+    private readonly proxyLoopback: boolean,
+  ) {
+    super();
+  }
+
+  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    return this.route(options.origin).dispatch(options, handler);
+  }
+
+  private route(origin: Dispatcher.DispatchOptions['origin']): Dispatcher {
+    if (this.proxyLoopback || origin === undefined) return this.proxied;
+    try {
+      return isLoopbackHost(new URL(String(origin)).hostname) ? this.direct : this.proxied;
+    } catch {
+      return this.proxied;
+    }
+  }
+
+  close(): Promise<void>;
+  close(callback: () => void): void;
+  close(callback?: () => void): Promise<void> | void {
+    const done = Promise.all([this.direct.close(), this.proxied.close()]).then(() => undefined);
+    if (callback) {
+      done.then(callback, callback);
+      return;
+    }
+    return done;
+  }
+
+  destroy(): Promise<void>;
+  destroy(err: Error | null): Promise<void>;
+  destroy(callback: () => void): void;
+  destroy(err: Error | null, callback: () => void): void;
+  destroy(errOrCallback?: Error | null | (() => void), callback?: () => void): Promise<void> | void {
+    const err = typeof errOrCallback === 'function' ? null : (errOrCallback ?? null);
+    const cb = typeof errOrCallback === 'function' ? errOrCallback : callback;
+    const done = Promise.all([this.direct.destroy(err), this.proxied.destroy(err)]).then(() => undefined);
+    if (cb) {
+      done.then(cb, cb);
+      return;
+    }
+    return done;
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  return v ? v : undefined;
+}
+
+function checkProxyUrl(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw proxyError(`the proxy URL ${value.replace(/\/\/[^@/]*@/, '//***@')} is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw proxyError(`the proxy protocol ${url.protocol} is not supported (use http:// or https://)`);
+  }
+}
+
+function proxyError(detail: string): ApiError {
+  return new ApiError({
+    kind: 'invalidInput',
+    operation: 'Configure proxy',
+    method: '-',
+    path: '-',
+    detail,
+    hint: 'Check the http.proxy setting and the HTTPS_PROXY / HTTP_PROXY environment variables.',
+  });
+}

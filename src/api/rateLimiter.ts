@@ -1,0 +1,156 @@
+/**
+ * Client-side rate limiting. The Cloud API allows 10 requests per 10 seconds
+ * per API key; a sliding-window limiter shared by every client of one key keeps
+ * normal use below that, and a 429 penalizes the shared limiter so all of them
+ * wait for the server's reset.
+ */
+
+export interface RateLimiterOptions {
+  /** Requests allowed per window (default 10). */
+  requests?: number;
+  /** Window length in milliseconds (default 10 000). */
+  windowMs?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+export const DEFAULT_RATE_LIMIT = { requests: 10, windowMs: 10_000 } as const;
+
+interface Waiter {
+  resolve: (waitedMs: number) => void;
+  reject: (reason: unknown) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+  queuedAt: number;
+}
+
+export class RateLimiter {
+  private requests: number;
+  private windowMs: number;
+  private readonly now: () => number;
+  /** Start times of the grants inside the current window, oldest first. */
+  private grants: number[] = [];
+  private blockedUntil = 0;
+  private readonly queue: Waiter[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(options: RateLimiterOptions = {}) {
+    this.requests = DEFAULT_RATE_LIMIT.requests;
+    this.windowMs = DEFAULT_RATE_LIMIT.windowMs;
+    this.now = options.now ?? Date.now;
+    this.configure(options);
+  }
+
+  /** Changes the limit; takes effect for requests still waiting. */
+  configure(options: Pick<RateLimiterOptions, 'requests' | 'windowMs'>): void {
+    if (options.requests !== undefined) {
+      if (!Number.isInteger(options.requests) || options.requests < 1) throw new RangeError('requests must be a positive integer');
+      this.requests = options.requests;
+    }
+    if (options.windowMs !== undefined) {
+      if (!Number.isFinite(options.windowMs) || options.windowMs <= 0) throw new RangeError('windowMs must be positive');
+      this.windowMs = options.windowMs;
+    }
+    this.pump();
+  }
+
+  get limit(): { requests: number; windowMs: number } {
+    return { requests: this.requests, windowMs: this.windowMs };
+  }
+
+  /** Milliseconds a request made now would wait (0 when a slot is free and nobody is queued). */
+  get pendingDelayMs(): number {
+    if (this.queue.length > 0) return Math.max(1, this.delayAt(this.now()));
+    return this.delayAt(this.now());
+  }
+
+  /**
+   * Waits for a slot. Requests are granted in the order they asked. Resolves with
+   * the milliseconds spent waiting; rejects with the signal's reason when aborted.
+   */
+  acquire(signal?: AbortSignal): Promise<number> {
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    return new Promise<number>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, queuedAt: this.now() };
+      if (signal) {
+        waiter.signal = signal;
+        waiter.onAbort = () => {
+          const i = this.queue.indexOf(waiter);
+          if (i >= 0) this.queue.splice(i, 1);
+          reject(abortReason(signal));
+          this.pump();
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  /** Blocks every grant until the given epoch time (after a 429). */
+  penalize(untilEpochMs: number): void {
+    if (Number.isFinite(untilEpochMs) && untilEpochMs > this.blockedUntil) {
+      this.blockedUntil = untilEpochMs;
+      this.pump();
+    }
+  }
+
+  private delayAt(now: number): number {
+    this.prune(now);
+    let delay = Math.max(0, this.blockedUntil - now);
+    if (this.grants.length >= this.requests) {
+      const oldestInWindow = this.grants[this.grants.length - this.requests];
+      delay = Math.max(delay, oldestInWindow + this.windowMs - now);
+    }
+    return delay;
+  }
+
+  private prune(now: number): void {
+    let drop = 0;
+    while (drop < this.grants.length && this.grants[drop] <= now - this.windowMs) drop++;
+    if (drop > 0) this.grants.splice(0, drop);
+  }
+
+  private pump(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    while (this.queue.length > 0) {
+      const now = this.now();
+      const delay = this.delayAt(now);
+      if (delay > 0) {
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.pump();
+        }, delay);
+        return;
+      }
+      const waiter = this.queue.shift() as Waiter;
+      if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
+      this.grants.push(now);
+      waiter.resolve(now - waiter.queuedAt);
+    }
+  }
+}
+
+const registry = new Map<string, RateLimiter>();
+
+/**
+ * The limiter shared by every client that uses the API key `keyId`. Options,
+ * when given, reconfigure the shared limiter (e.g. after a settings change).
+ */
+export function limiterFor(keyId: string, options?: Pick<RateLimiterOptions, 'requests' | 'windowMs'>): RateLimiter {
+  let limiter = registry.get(keyId);
+  if (!limiter) {
+    limiter = new RateLimiter(options);
+    registry.set(keyId, limiter);
+  } else if (options) {
+    limiter.configure(options);
+  }
+  return limiter;
+}
+
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}

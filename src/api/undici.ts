@@ -1,0 +1,30 @@
+/**
+ * The small part of undici the client uses, imported module by module (see
+ * undici-modules.d.ts). Everything else in src/api imports undici from here.
+ */
+import type { Dispatcher as DispatcherType } from 'undici';
+import DispatcherImpl from 'undici/lib/dispatcher/dispatcher.js';
+import AgentImpl from 'undici/lib/dispatcher/agent.js';
+import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
+import EnvHttpProxyAgentImpl from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import requestImpl from 'undici/lib/api/api-request.js';
+
+export type { Dispatcher } from 'undici';
+export type AgentOptions = ConstructorParameters<typeof AgentImpl>[0];
+export type ProxyAgentOptions = Exclude<ConstructorParameters<typeof ProxyAgentImpl>[0], string>;
+export type EnvHttpProxyAgentOptions = NonNullable<ConstructorParameters<typeof EnvHttpProxyAgentImpl>[0]>;
+export type RequestOptions = DispatcherType.RequestOptions;
+export type ResponseData = DispatcherType.ResponseData;
+
+export const DispatcherBase = DispatcherImpl;
+export const Agent = AgentImpl;
+export const ProxyAgent = ProxyAgentImpl;
+export const EnvHttpProxyAgent = EnvHttpProxyAgentImpl;
+export type Agent = AgentImpl;
+export type ProxyAgent = ProxyAgentImpl;
+export type EnvHttpProxyAgent = EnvHttpProxyAgentImpl;
+
+/** `dispatcher.request(options)` without relying on the package entry having patched the prototype. */
+export function request(dispatcher: DispatcherType, options: RequestOptions): Promise<ResponseData> {
+  return requestImpl.call(dispatcher, options);
+}
