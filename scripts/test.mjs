@@ -1,0 +1,305 @@
+#!/usr/bin/env node
+// `npm test`: type check, lint, build, unit tests, integration tests in a real VS Code (code-server), package check.
+//
+//   node scripts/test.mjs [unit|integration|package ...]
+//
+// Without arguments every step runs. `unit` and `integration` also build first (the tests run from out/);
+// `package` builds its own production bundle. Output of every step is streamed; a summary with per-step status,
+// duration and counts ends the run, and its last line reads `N passed, N failed` (`, N skipped` when there are any).
+// Counts: each unit and integration test, plus one check for each of typecheck, lint, build and the package checks.
+// The exit code is non-zero when anything failed.
+//
+// Environment: OBS_TEST_GREP (integration tests to run, mocha grep), OBS_TEST_TIMEOUT_MS (integration time limit),
+// OBS_CODE_SERVER_DIR (code-server cache), OBS_CHROMIUM (browser), OBS_TEST_VERBOSE=1 (workbench output too).
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const EXTENSION_ID = 'obs-tools.observability-explorer';
+const VSIX = 'observability-explorer.vsix';
+const NODE = process.execPath;
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const bin = (rel) => path.join(ROOT, 'node_modules', ...rel.split('/'));
+
+const SUBSETS = new Set(['unit', 'integration', 'package']);
+const requested = process.argv.slice(2);
+for (const arg of requested) {
+  if (!SUBSETS.has(arg)) {
+    console.error(`Unknown step "${arg}". Usage: node scripts/test.mjs [unit|integration|package ...]`);
+    process.exit(2);
+  }
+}
+const all = requested.length === 0;
+const want = (name) => all || requested.includes(name);
+
+/** Runs a command, streaming its output and returning it (ANSI colours removed) with the exit code. */
+function run(cmd, args, opts = {}) {
+  const shown = (a) => (path.isAbsolute(a) && !path.relative(ROOT, a).startsWith('..') ? path.relative(ROOT, a) || '.' : a);
+  console.log(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map(shown)].join(' ')}`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: process.platform === 'win32' && cmd === NPM,
+    });
+    let output = '';
+    const onData = (stream) => (chunk) => {
+      stream.write(chunk);
+      output += chunk.toString('utf8');
+    };
+    child.stdout.on('data', onData(process.stdout));
+    child.stderr.on('data', onData(process.stderr));
+    const forward = (sig) => child.kill(sig);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('error', (err) => {
+      output += String(err);
+      console.error(err.message);
+    });
+    child.on('close', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      // eslint-disable-next-line no-control-regex
+      resolve({ code: code ?? (signal ? 128 : 1), output: output.replace(/\x1b\[[0-9;]*m/g, '') });
+    });
+  });
+}
+
+/** Every file below `dir` whose name ends with `suffix` (Node 20 has no fs glob). */
+function findFiles(dir, suffix) {
+  if (!fs.existsSync(dir)) return [];
+  const found = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...findFiles(full, suffix));
+    else if (entry.isFile() && entry.name.endsWith(suffix)) found.push(full);
+  }
+  return found.sort();
+}
+
+/** Names of the entries of a zip file, read from its central directory. */
+function zipEntries(file) {
+  const buf = fs.readFileSync(file);
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error(`${file} is not a zip file`);
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  const names = [];
+  for (let n = 0; n < count; n++) {
+    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error(`${file}: corrupt central directory`);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const extraLen = buf.readUInt16LE(p + 30);
+    const commentLen = buf.readUInt16LE(p + 32);
+    names.push(buf.toString('utf8', p + 46, p + 46 + nameLen));
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return names;
+}
+
+/** Files the VSIX may carry: the manifest, docs, the bundle, media, translations. */
+const VSIX_ALLOWED = [
+  /^\[Content_Types\]\.xml$/,
+  /^extension\.vsixmanifest$/,
+  /^extension\/package\.json$/,
+  /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
+  /^extension\/(readme|changelog)\.md$/i,
+  /^extension\/LICENSE(\.txt|\.md)?$/i,
+  /^extension\/dist\/extension\.js$/,
+  /^extension\/dist\/schemas\/[^/]+\.json$/,
+  /^extension\/media\/[^/]+\.(svg|png)$/,
+  /^extension\/l10n\/[^/]+\.json$/,
+];
+
+const steps = [];
+const counts = { passed: 0, failed: 0, skipped: 0 };
+let typecheckFailed = false;
+
+async function step(name, fn) {
+  console.log(`\n━━━ ${name} ━━━`);
+  const started = Date.now();
+  let result;
+  try {
+    result = await fn();
+  } catch (err) {
+    console.error(err instanceof Error ? err.stack ?? err.message : String(err));
+    result = { ok: false, passed: 0, failed: 1, note: err instanceof Error ? err.message.split('\n')[0] : String(err) };
+  }
+  const entry = { name, durationMs: Date.now() - started, ...result };
+  counts.passed += entry.passed ?? 0;
+  counts.failed += entry.failed ?? 0;
+  counts.skipped += entry.skipped ?? 0;
+  steps.push(entry);
+  return entry.ok;
+}
+
+function skip(name, why) {
+  steps.push({ name, ok: undefined, durationMs: 0, note: why });
+}
+
+/** One pass/fail check for steps that are not test runners. */
+const check = (ok, note) => ({ ok, passed: ok ? 1 : 0, failed: ok ? 0 : 1, note });
+
+async function typecheck() {
+  const r = await run(NODE, [bin('typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
+  typecheckFailed = r.code !== 0;
+  const errors = (r.output.match(/error TS\d+/g) ?? []).length;
+  return check(r.code === 0, r.code === 0 ? '' : `${errors} type error(s)`);
+}
+
+async function lint() {
+  const r = await run(NODE, [bin('eslint/bin/eslint.js'), '.']);
+  const m = /(\d+) problems? \((\d+) errors?/.exec(r.output);
+  return check(r.code === 0, r.code === 0 ? '' : m ? `${m[2]} error(s)` : `exit ${r.code}`);
+}
+
+async function build() {
+  const bundle = await run(NODE, ['esbuild.mjs']);
+  if (bundle.code !== 0) return check(false, 'esbuild failed');
+  // Remove stale output so deleted sources leave no tests behind.
+  fs.rmSync(path.join(ROOT, 'out'), { recursive: true, force: true });
+  const emit = await run(NODE, [bin('typescript/bin/tsc'), '-p', 'tsconfig.json']);
+  if (emit.code === 0) return check(true, '');
+  if (!fs.existsSync(path.join(ROOT, 'out', 'test'))) return check(false, 'tsc emitted nothing');
+  // tsc still emits on type errors; those are already reported by the typecheck step.
+  if (typecheckFailed) return check(true, 'emitted despite type errors (see typecheck)');
+  return check(false, 'tsc reported errors');
+}
+
+async function unit() {
+  const files = findFiles(path.join(ROOT, 'out', 'test', 'unit'), '.test.js');
+  if (files.length === 0) return { ok: true, passed: 0, failed: 0, note: 'no unit tests found' };
+  const r = await run(NODE, ['--test', '--test-reporter=spec', '--test-timeout=120000', ...files]);
+  const num = (label) => {
+    const all = [...r.output.matchAll(new RegExp(`^ℹ ${label} (\\d+)$`, 'gm'))];
+    return all.length ? Number(all[all.length - 1][1]) : undefined;
+  };
+  const pass = num('pass');
+  const fail = num('fail');
+  if (pass === undefined || fail === undefined) {
+    return { ok: false, passed: 0, failed: 1, note: `no test summary from node --test (exit ${r.code})` };
+  }
+  const failed = fail + (num('cancelled') ?? 0);
+  const skipped = (num('skipped') ?? 0) + (num('todo') ?? 0);
+  const ok = r.code === 0 && failed === 0;
+  return {
+    ok,
+    passed: pass,
+    failed: ok || failed > 0 ? failed : 1,
+    skipped,
+    note: `${files.length} file(s), ${pass} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`,
+  };
+}
+
+async function ensureCodeServer() {
+  const r = await run(NODE, [path.join(ROOT, 'out', 'test', 'host', 'codeServer.js')]);
+  if (r.code !== 0) throw new Error('code-server could not be installed');
+  const lines = r.output.trim().split(/\r?\n/);
+  return lines[lines.length - 1];
+}
+
+async function integration() {
+  await ensureCodeServer();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-integration-'));
+  const results = path.join(tmp, 'results.json');
+  try {
+    const r = await run(NODE, [
+      path.join(ROOT, 'out', 'test', 'host', 'runInCodeServer.js'),
+      '--tests', path.join(ROOT, 'out', 'test', 'integration', 'index.js'),
+      '--results', results,
+    ]);
+    let summary;
+    if (fs.existsSync(results)) {
+      summary = JSON.parse(fs.readFileSync(results, 'utf8'));
+    } else {
+      const line = r.output.split(/\r?\n/).reverse().find((l) => l.includes('INTEGRATION RESULT '));
+      if (line) summary = JSON.parse(line.slice(line.indexOf('INTEGRATION RESULT ') + 'INTEGRATION RESULT '.length));
+    }
+    if (!summary) return { ok: false, passed: 0, failed: 1, note: `no result reported (exit ${r.code})` };
+    const ok = r.code === 0 && summary.failed === 0;
+    return {
+      ok,
+      passed: summary.passed,
+      failed: ok || summary.failed > 0 ? summary.failed : 1,
+      skipped: summary.pending,
+      note: `${summary.passed} passed, ${summary.failed} failed${summary.pending ? `, ${summary.pending} skipped` : ''}${
+        summary.failures.length ? `: ${summary.failures.map((f) => f.title).join('; ')}` : ''}`,
+    };
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function packageCheck() {
+  const problems = [];
+  let passed = 0;
+  const vsix = path.join(ROOT, VSIX);
+  fs.rmSync(vsix, { force: true });
+  const pack = await run(NPM, ['run', '--silent', 'package']);
+  if (pack.code !== 0 || !fs.existsSync(vsix)) {
+    return { ok: false, passed: 0, failed: 1, note: '`npm run package` failed' };
+  }
+  const entries = zipEntries(vsix).filter((e) => !e.endsWith('/'));
+  const unexpected = entries.filter((e) => !VSIX_ALLOWED.some((re) => re.test(e)));
+  console.log(`${VSIX}: ${(fs.statSync(vsix).size / 1024).toFixed(1)} KB, ${entries.length} files`);
+  for (const e of entries) console.log(`  ${e}`);
+  if (unexpected.length) problems.push(`unexpected files in the VSIX: ${unexpected.join(', ')}`);
+  else if (!entries.includes('extension/dist/extension.js')) problems.push('the VSIX has no dist/extension.js');
+  else passed++;
+
+  const entry = await ensureCodeServer();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-vsix-'));
+  try {
+    const dirs = ['--extensions-dir', path.join(tmp, 'extensions'), '--user-data-dir', path.join(tmp, 'user-data')];
+    const env = { CODE_SERVER_CONFIG: path.join(tmp, 'config.yaml'), EXTENSIONS_GALLERY: '{}' };
+    const install = await run(NODE, [entry, ...dirs, '--install-extension', vsix], { env });
+    if (install.code !== 0) problems.push(`--install-extension failed (exit ${install.code})`);
+    else passed++;
+    const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+    const list = await run(NODE, [entry, ...dirs, '--list-extensions', '--show-versions'], { env });
+    if (list.code === 0 && list.output.split(/\r?\n/).some((l) => l.trim() === `${EXTENSION_ID}@${version}`)) passed++;
+    else problems.push(`--list-extensions does not show ${EXTENSION_ID}@${version}`);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  for (const p of problems) console.error(`package check: ${p}`);
+  return { ok: problems.length === 0, passed, failed: problems.length, note: problems.join('; ') || `${VSIX} installs and is listed` };
+}
+
+const started = Date.now();
+if (all) {
+  await step('typecheck', typecheck);
+  await step('lint', lint);
+}
+let built = true;
+if (want('unit') || want('integration')) built = await step('build', build);
+if (want('unit')) {
+  if (built) await step('unit', unit);
+  else skip('unit', 'build failed');
+}
+if (want('integration')) {
+  if (built) await step('integration', integration);
+  else skip('integration', 'build failed');
+}
+if (want('package')) await step('package', packageCheck);
+
+const width = Math.max(...steps.map((s) => s.name.length));
+console.log('\n━━━ summary ━━━');
+for (const s of steps) {
+  const status = s.ok === undefined ? 'SKIPPED' : s.ok ? 'ok' : 'FAILED';
+  const secs = `${(s.durationMs / 1000).toFixed(1)} s`.padStart(8);
+  console.log(`${s.name.padEnd(width)}  ${status.padEnd(7)} ${secs}${s.note ? `  ${s.note}` : ''}`);
+}
+console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const anyFailed = counts.failed > 0 || steps.some((s) => s.ok === false || s.ok === undefined);
+console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+process.exitCode = anyFailed ? 1 : 0;
