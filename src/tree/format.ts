@@ -1,0 +1,280 @@
+import * as vscode from 'vscode';
+import type { AlertView, ConnectionView, QueryEndpointView, RequestFailure, SourceView, TileView } from './model';
+
+/** Pure presentation helpers: labels, icons, descriptions and tooltips. No requests, no state. */
+
+export const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
+export function alertLabel(alert: AlertView): string {
+  return alert.name?.trim() || vscode.l10n.t('Alert {0}', alert.id);
+}
+
+export function tileLabel(tile: TileView): string {
+  return tile.name?.trim() || vscode.l10n.t('Tile {0}', tile.id);
+}
+
+export function nameOf(item: { readonly id: string; readonly name?: string | null }): string {
+  return item.name?.trim() || item.id;
+}
+
+/** Sort key order for alert states: firing first. */
+export function isFiring(alert: AlertView): boolean {
+  return alert.state === 'ALERT';
+}
+
+export function sortAlerts(alerts: readonly AlertView[]): AlertView[] {
+  const labelled = alerts.map((alert) => ({ alert, label: alertLabel(alert), firing: isFiring(alert) }));
+  labelled.sort((a, b) => (a.firing === b.firing ? collator.compare(a.label, b.label) : a.firing ? -1 : 1));
+  return labelled.map((x) => x.alert);
+}
+
+export function sortByName<T extends { readonly id: string; readonly name?: string | null }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => collator.compare(nameOf(a), nameOf(b)));
+}
+
+const STATE_ICONS: Record<string, vscode.ThemeIcon> = {
+  ALERT: new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('list.errorForeground')),
+  OK: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+  PENDING: new vscode.ThemeIcon('clock', new vscode.ThemeColor('list.warningForeground')),
+  INSUFFICIENT_DATA: new vscode.ThemeIcon('question', new vscode.ThemeColor('descriptionForeground')),
+  DISABLED: new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground')),
+};
+const UNKNOWN_STATE_ICON = new vscode.ThemeIcon('bell');
+
+export function alertIcon(alert: AlertView): vscode.ThemeIcon {
+  return (alert.state && STATE_ICONS[alert.state]) || UNKNOWN_STATE_ICON;
+}
+
+export function stateText(state: string | null | undefined): string {
+  switch (state) {
+    case 'ALERT': return vscode.l10n.t('Firing');
+    case 'OK': return vscode.l10n.t('OK');
+    case 'PENDING': return vscode.l10n.t('Pending');
+    case 'INSUFFICIENT_DATA': return vscode.l10n.t('Insufficient data');
+    case 'DISABLED': return vscode.l10n.t('Disabled');
+    default: return state ? state : vscode.l10n.t('Unknown');
+  }
+}
+
+export function contextState(state: string | null | undefined): string {
+  switch (state) {
+    case 'ALERT': return 'firing';
+    case 'OK': return 'ok';
+    case 'PENDING': return 'pending';
+    case 'INSUFFICIENT_DATA': return 'insufficientData';
+    case 'DISABLED': return 'disabled';
+    default: return 'unknownState';
+  }
+}
+
+export function conditionText(alert: AlertView): string {
+  const t = alert.threshold ?? '?';
+  const max = alert.thresholdMax ?? '?';
+  switch (alert.thresholdType) {
+    case 'above': return `above ${t}`;
+    case 'above_exclusive': return `> ${t}`;
+    case 'below': return `below ${t}`;
+    case 'below_or_equal': return `≤ ${t}`;
+    case 'equal': return `= ${t}`;
+    case 'not_equal': return `≠ ${t}`;
+    case 'between': return `between ${t} and ${max}`;
+    case 'not_between': return `not between ${t} and ${max}`;
+    default: return alert.thresholdType ? `${alert.thresholdType} ${t}` : String(t);
+  }
+}
+
+export function channelText(alert: AlertView, webhookNames: ReadonlyMap<string, string>): string | undefined {
+  const channel = alert.channel;
+  if (!channel) return undefined;
+  if (channel.webhookId) return webhookNames.get(channel.webhookId) ?? channel.webhookId;
+  if (channel.emailRecipients && channel.emailRecipients.length > 0) {
+    return channel.emailRecipients.length === 1
+      ? channel.emailRecipients[0]
+      : vscode.l10n.t('{0} email recipients', channel.emailRecipients.length);
+  }
+  return channel.type ?? undefined;
+}
+
+function silencedActive(alert: AlertView, now: number): boolean {
+  if (!alert.silenced) return false;
+  const until = alert.silenced.until ? Date.parse(alert.silenced.until) : NaN;
+  return Number.isNaN(until) || until > now;
+}
+
+export function isSilenced(alert: AlertView, now = Date.now()): boolean {
+  return silencedActive(alert, now);
+}
+
+/** One line: "silenced · above 100 · 1h · webhook-name". */
+export function alertDescription(alert: AlertView, webhookNames: ReadonlyMap<string, string>, now = Date.now()): string {
+  const parts: string[] = [];
+  if (isSilenced(alert, now)) parts.push(vscode.l10n.t('silenced'));
+  parts.push(conditionText(alert));
+  if (alert.interval) parts.push(alert.interval);
+  const channel = channelText(alert, webhookNames);
+  if (channel) parts.push(channel);
+  return parts.join(' · ');
+}
+
+function md(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+}
+
+function code(text: string): string {
+  return '`' + text.replace(/`/g, "'") + '`';
+}
+
+export function alertTooltip(alert: AlertView, webhookNames: ReadonlyMap<string, string>, dashboardName?: string,
+  tileName?: string): vscode.MarkdownString {
+  const lines: string[] = [];
+  lines.push(`**${md(alertLabel(alert))}** — ${md(stateText(alert.state))}`, '');
+  lines.push(`- ${vscode.l10n.t('ID')}: ${code(alert.id)}`);
+  lines.push(`- ${vscode.l10n.t('Condition')}: ${md(conditionText(alert))}${alert.interval ? ` · ${md(vscode.l10n.t('every {0}', alert.interval))}` : ''}`);
+  if (alert.numConsecutiveWindows && alert.numConsecutiveWindows > 1) {
+    lines.push(`- ${vscode.l10n.t('Fires after {0} consecutive windows', alert.numConsecutiveWindows)}`);
+  }
+  if (alert.source === 'tile' || alert.dashboardId) {
+    const where = dashboardName ? `${md(dashboardName)}${tileName ? ` › ${md(tileName)}` : ''}` : code(alert.dashboardId ?? '?');
+    lines.push(`- ${vscode.l10n.t('Watches')}: ${where} (${vscode.l10n.t('tile')} ${code(alert.tileId ?? '?')})`);
+  } else if (alert.savedSearchId) {
+    lines.push(`- ${vscode.l10n.t('Saved search')}: ${code(alert.savedSearchId)}`);
+  }
+  const channel = channelText(alert, webhookNames);
+  if (channel) lines.push(`- ${vscode.l10n.t('Notifies')}: ${md(channel)}${alert.channel?.type ? ` (${md(alert.channel.type)})` : ''}`);
+  if (alert.silenced) {
+    const by = alert.silenced.by ? ` ${vscode.l10n.t('by {0}', alert.silenced.by)}` : '';
+    const until = alert.silenced.until ? ` ${vscode.l10n.t('until {0}', new Date(alert.silenced.until).toLocaleString())}` : '';
+    lines.push(`- ${md(vscode.l10n.t('Silenced'))}${md(by)}${md(until)}`);
+  }
+  if (alert.message) lines.push(`- ${vscode.l10n.t('Message')}: ${md(truncate(alert.message, 200))}`);
+  const errors = alert.executionErrors ?? [];
+  if (errors.length > 0) {
+    lines.push('', `**${vscode.l10n.t('Recent execution errors')}**`, '');
+    const recent = [...errors].sort((a, b) => (b.timestamp ?? '').localeCompare(a.timestamp ?? '')).slice(0, 5);
+    for (const e of recent) {
+      const when = e.timestamp ? new Date(e.timestamp).toLocaleString() : '';
+      lines.push(`- $(error) ${md(when)} ${e.type ? code(e.type) : ''} ${md(truncate(e.message ?? '', 300))}`);
+    }
+    if (errors.length > recent.length) lines.push(`- ${vscode.l10n.t('… and {0} more', errors.length - recent.length)}`);
+  }
+  const tooltip = new vscode.MarkdownString(lines.join('\n'), true);
+  tooltip.isTrusted = false;
+  return tooltip;
+}
+
+function truncate(text: string, max: number): string {
+  const single = text.replace(/\s+/g, ' ').trim();
+  return single.length > max ? `${single.slice(0, max - 1)}…` : single;
+}
+
+const TILE_ICONS: Record<string, string> = {
+  line: 'graph-line',
+  stacked_bar: 'graph',
+  table: 'table',
+  number: 'symbol-number',
+  pie: 'pie-chart',
+  bar: 'graph-left',
+  heatmap: 'flame',
+  search: 'search',
+  event_patterns: 'symbol-event',
+  markdown: 'markdown',
+};
+
+export function tileIconId(tile: TileView): string {
+  const type = tile.config?.displayType ?? '';
+  return TILE_ICONS[type] ?? 'symbol-misc';
+}
+
+const SOURCE_ICONS: Record<string, string> = {
+  log: 'list-flat',
+  trace: 'pulse',
+  metric: 'graph-line',
+  session: 'account',
+  promql: 'symbol-operator',
+};
+
+export function sourceIconId(source: SourceView): string {
+  return SOURCE_ICONS[source.kind ?? ''] ?? 'database';
+}
+
+export function sourceDescription(source: SourceView): string {
+  const table = [source.from?.databaseName, source.from?.tableName].filter((p) => p).join('.');
+  const parts = [source.kind ?? vscode.l10n.t('unknown kind')];
+  if (table) parts.push(table);
+  if (source.disabled) parts.push(vscode.l10n.t('disabled'));
+  return parts.join(' · ');
+}
+
+export function queryEndpointLines(endpoint: QueryEndpointView): { key: string; label: string; description: string; icon: string }[] {
+  const roles = endpoint.roles ?? [];
+  const keys = endpoint.openApiKeys ?? [];
+  const origins = (endpoint.allowedOrigins ?? '').split(',').map((o) => o.trim()).filter((o) => o);
+  return [
+    { key: 'roles', label: vscode.l10n.t('Roles'), description: roles.length ? roles.join(', ') : vscode.l10n.t('none'), icon: 'shield' },
+    { key: 'keys', label: vscode.l10n.t('API keys'), description: String(keys.length), icon: 'key' },
+    {
+      key: 'origins', label: vscode.l10n.t('Allowed origins'),
+      description: origins.length ? origins.join(', ') : vscode.l10n.t('none (server-side calls only)'), icon: 'globe',
+    },
+  ];
+}
+
+/** What the tree says about a failure, and which follow-up actions help. */
+export interface FailurePresentation {
+  readonly label: string;
+  readonly description: string;
+  readonly tooltip: vscode.MarkdownString;
+  /** contextValue tokens for the actions: `editConnection`, `updateSecret`. */
+  readonly actions: readonly ('editConnection' | 'updateSecret')[];
+}
+
+const RESOURCE_PATHS: Record<string, string> = {
+  dashboards: 'dashboards', alerts: 'alerts', sources: 'sources', webhooks: 'webhooks', queryEndpoint: 'serviceQueryEndpoint',
+};
+
+export function presentFailure(failure: RequestFailure, what: string, connection: ConnectionView | undefined): FailurePresentation {
+  const status = failure.status !== undefined ? `HTTP ${failure.status}` : failure.kind;
+  let label: string;
+  const actions: ('editConnection' | 'updateSecret')[] = [];
+  switch (failure.kind) {
+    case 'unauthorized':
+      label = vscode.l10n.t('The service rejected the API key (HTTP 401): update the key secret');
+      actions.push('updateSecret', 'editConnection');
+      break;
+    case 'forbidden':
+      label = vscode.l10n.t('The API key may not read {0} (HTTP 403): check its role', what);
+      actions.push('editConnection');
+      break;
+    case 'routeNotServed': {
+      const segment = connection?.pathSegment ?? 'observability';
+      const tail = failure.path ? failure.path.replace(/^.*\/services\/[^/]+/, '…') : `…/${segment}/${RESOURCE_PATHS[what] ?? what}`;
+      label = vscode.l10n.t('The service answered with an HTML 404 for {0}: check the product path segment', tail);
+      actions.push('editConnection');
+      break;
+    }
+    case 'network':
+      label = vscode.l10n.t('Cannot reach the service: {0}', failure.message);
+      actions.push('editConnection');
+      break;
+    case 'timeout':
+      label = vscode.l10n.t('The service did not answer in time');
+      break;
+    case 'rateLimited':
+      label = vscode.l10n.t('Too many requests: the rate limit was reached, retry in a moment');
+      break;
+    case 'notFound':
+      label = vscode.l10n.t('Not found (HTTP 404): check the organization and service of this connection');
+      actions.push('editConnection');
+      break;
+    default:
+      label = failure.serverMessage ? `${failure.serverMessage}` : failure.message;
+  }
+  const lines = [`**${md(vscode.l10n.t('Could not load {0}', what))}**`, '', md(failure.message), ''];
+  if (failure.operation) lines.push(`- ${vscode.l10n.t('Operation')}: ${md(failure.operation)}`);
+  if (failure.method || failure.path) lines.push(`- ${vscode.l10n.t('Request')}: ${code(`${failure.method ?? ''} ${failure.path ?? ''}`.trim())}`);
+  if (failure.status !== undefined) lines.push(`- ${vscode.l10n.t('HTTP status')}: ${failure.status}`);
+  if (failure.serverMessage) lines.push(`- ${vscode.l10n.t('Server message')}: ${md(failure.serverMessage)}`);
+  if (failure.requestId) lines.push(`- ${vscode.l10n.t('Request ID')}: ${code(failure.requestId)}`);
+  lines.push(`- ${vscode.l10n.t('Kind')}: ${code(failure.kind)}`);
+  return { label, description: status, tooltip: new vscode.MarkdownString(lines.join('\n'), true), actions };
+}

@@ -1,0 +1,139 @@
+import type * as vscode from 'vscode';
+
+/**
+ * The shapes the tree reads from the service. They are deliberately loose views of the response schemas: every field
+ * the tree does not need to draw an item is left out, and everything it reads is optional, so a response with missing
+ * fields still draws (with a fallback label) instead of failing the whole folder.
+ */
+
+export interface TileView {
+  readonly id: string;
+  readonly name?: string | null;
+  readonly config?: { readonly displayType?: string | null; readonly configType?: string | null } | null;
+}
+
+export interface DashboardView {
+  readonly id: string;
+  readonly name?: string | null;
+  readonly tiles?: readonly TileView[] | null;
+  readonly tags?: readonly string[] | null;
+}
+
+export interface AlertChannelView {
+  readonly type?: string | null;
+  readonly webhookId?: string | null;
+  readonly emailRecipients?: readonly string[] | null;
+}
+
+export interface AlertView {
+  readonly id: string;
+  readonly name?: string | null;
+  readonly state?: string | null;
+  readonly threshold?: number | null;
+  readonly thresholdMax?: number | null;
+  readonly thresholdType?: string | null;
+  readonly interval?: string | null;
+  readonly source?: string | null;
+  readonly dashboardId?: string | null;
+  readonly tileId?: string | null;
+  readonly savedSearchId?: string | null;
+  readonly channel?: AlertChannelView | null;
+  readonly message?: string | null;
+  readonly note?: string | null;
+  readonly numConsecutiveWindows?: number | null;
+  readonly silenced?: { readonly by?: string | null; readonly at?: string | null; readonly until?: string | null } | null;
+  readonly executionErrors?: readonly { readonly timestamp?: string | null; readonly type?: string | null; readonly message?: string | null }[] | null;
+  readonly createdAt?: string | null;
+  readonly updatedAt?: string | null;
+}
+
+export interface SourceView {
+  readonly id: string;
+  readonly name?: string | null;
+  readonly kind?: string | null;
+  readonly from?: { readonly databaseName?: string | null; readonly tableName?: string | null } | null;
+  readonly disabled?: boolean | null;
+}
+
+export interface WebhookView {
+  readonly id: string;
+  readonly name?: string | null;
+  readonly service?: string | null;
+}
+
+export interface QueryEndpointView {
+  readonly id?: string | null;
+  readonly roles?: readonly string[] | null;
+  readonly openApiKeys?: readonly string[] | null;
+  readonly allowedOrigins?: string | null;
+}
+
+/** The part of the API client the tree calls. `ObservabilityClient` satisfies it. */
+export interface ResourceClient {
+  listDashboards(serviceId: string): Promise<{ readonly data: readonly DashboardView[] }>;
+  listAlerts(serviceId: string): Promise<{ readonly data: readonly AlertView[] }>;
+  listSources(serviceId: string): Promise<{ readonly data: readonly SourceView[] }>;
+  listWebhooks(serviceId: string): Promise<{ readonly data: readonly WebhookView[] }>;
+  getQueryEndpoint(serviceId: string): Promise<{ readonly data: QueryEndpointView | null }>;
+  deleteDashboard(serviceId: string, id: string): Promise<unknown>;
+  deleteAlert(serviceId: string, id: string): Promise<unknown>;
+}
+
+export interface ConnectionView {
+  readonly id: string;
+  readonly label: string;
+  readonly baseUrl: string;
+  readonly organizationId: string;
+  readonly organizationName?: string;
+  readonly serviceIds: readonly string[];
+  readonly services: readonly { readonly id: string; readonly name: string; readonly region?: string; readonly state?: string }[];
+  readonly pathSegment: string;
+}
+
+/** The part of the connection manager the tree uses. `ConnectionManager` satisfies it. */
+export interface ConnectionSource {
+  list(): readonly ConnectionView[];
+  get(id: string): ConnectionView | undefined;
+  readonly onDidChange: vscode.Event<{ connectionId?: string }>;
+  clientFor(connectionId: string): ResourceClient;
+}
+
+/** What a failed request looks like to the tree (`ApiError` from src/api, read structurally). */
+export interface RequestFailure {
+  readonly message: string;
+  readonly kind: string;
+  readonly operation?: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly status?: number;
+  readonly serverMessage?: string;
+  readonly requestId?: string;
+  readonly retryable?: boolean;
+}
+
+export function asRequestFailure(error: unknown): RequestFailure {
+  if (error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string') {
+    return error as Error & RequestFailure;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { message, kind: 'unknown' };
+}
+
+/** Network trouble: keep showing what was loaded before instead of an error. */
+export function isOffline(failure: RequestFailure): boolean {
+  return failure.kind === 'network' || failure.kind === 'timeout';
+}
+
+export type ResourceKind = 'dashboards' | 'alerts' | 'sources' | 'webhooks' | 'queryEndpoint';
+
+export type FolderKind = 'dashboards' | 'alerts' | 'sources' | 'queryEndpoint';
+
+export const FOLDER_KINDS: readonly FolderKind[] = ['dashboards', 'alerts', 'sources', 'queryEndpoint'];
+
+export interface ResourceValues {
+  dashboards: readonly DashboardView[];
+  alerts: readonly AlertView[];
+  sources: readonly SourceView[];
+  webhooks: readonly WebhookView[];
+  queryEndpoint: QueryEndpointView | null;
+}

@@ -1,0 +1,259 @@
+import * as vscode from 'vscode';
+import {
+  alertDescription, alertIcon, alertLabel, contextState, isSilenced, nameOf, sourceDescription, sourceIconId, tileIconId,
+  tileLabel, type FailurePresentation,
+} from './format';
+import type {
+  AlertView, ConnectionView, DashboardView, FolderKind, ResourceKind, SourceView, TileView,
+} from './model';
+
+/**
+ * Tree nodes. Each node keeps its parent (for `getParent`/`reveal`) and a stable `id` derived from the path of
+ * resource IDs, so VS Code keeps expansion and selection across refreshes. `treeItem()` is cheap: no requests,
+ * no Markdown; alert tooltips are built on hover (`resolveTreeItem`).
+ */
+
+export type Node =
+  | ConnectionNode | ServiceNode | FolderNode | DashboardNode | TileNode | AlertNode | SourceNode | InfoNode | ErrorNode;
+
+/** Identifies the service a node belongs to. */
+export interface ServiceScope {
+  readonly connectionId: string;
+  readonly serviceId: string;
+}
+
+const None = vscode.TreeItemCollapsibleState.None;
+const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+
+export class ConnectionNode {
+  readonly type = 'connection';
+  readonly parent = undefined;
+  readonly id: string;
+  constructor(readonly connection: ConnectionView) {
+    this.id = `c:${connection.id}`;
+  }
+  get connectionId(): string { return this.connection.id; }
+  get copyValue(): string { return this.connection.organizationId; }
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.connection.label, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('organization');
+    item.description = this.connection.organizationName && this.connection.organizationName !== this.connection.label
+      ? this.connection.organizationName : new URL(this.connection.baseUrl).host;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendMarkdown(`**${escapeMd(this.connection.label)}**\n\n`);
+    tooltip.appendMarkdown(`- ${vscode.l10n.t('Organization')}: \`${this.connection.organizationId}\`\n`);
+    tooltip.appendMarkdown(`- ${vscode.l10n.t('Address')}: ${escapeMd(this.connection.baseUrl)}\n`);
+    tooltip.appendMarkdown(`- ${vscode.l10n.t('Path segment')}: \`${this.connection.pathSegment}\``);
+    item.tooltip = tooltip;
+    item.contextValue = 'connection refreshable copyable';
+    return item;
+  }
+}
+
+export class ServiceNode implements ServiceScope {
+  readonly type = 'service';
+  readonly id: string;
+  readonly folders: ReadonlyMap<FolderKind, FolderNode>;
+  constructor(readonly parent: ConnectionNode, readonly serviceId: string, readonly name: string,
+    readonly region?: string, readonly state?: string) {
+    this.id = `${parent.id}/s:${serviceId}`;
+    this.folders = new Map((['dashboards', 'alerts', 'sources', 'queryEndpoint'] as const).map((k) => [k, new FolderNode(this, k)]));
+  }
+  get connectionId(): string { return this.parent.connection.id; }
+  get copyValue(): string { return this.serviceId; }
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.name, Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('server');
+    item.description = [this.region, this.state].filter((x) => x).join(' · ') || undefined;
+    item.tooltip = `${this.name}\n${vscode.l10n.t('Service ID')}: ${this.serviceId}`;
+    item.contextValue = 'service refreshable copyable';
+    return item;
+  }
+}
+
+const FOLDER_LABELS: Record<FolderKind, () => string> = {
+  dashboards: () => vscode.l10n.t('Dashboards'),
+  alerts: () => vscode.l10n.t('Alerts'),
+  sources: () => vscode.l10n.t('Sources'),
+  queryEndpoint: () => vscode.l10n.t('Query Endpoint'),
+};
+const FOLDER_ICONS: Record<FolderKind, string> = {
+  dashboards: 'dashboard', alerts: 'bell', sources: 'database', queryEndpoint: 'plug',
+};
+
+/** The resources a folder needs to draw its children. */
+export const FOLDER_RESOURCES: Record<FolderKind, readonly ResourceKind[]> = {
+  dashboards: ['dashboards'],
+  alerts: ['alerts', 'webhooks'],
+  sources: ['sources'],
+  queryEndpoint: ['queryEndpoint'],
+};
+
+export class FolderNode implements ServiceScope {
+  readonly type = 'folder';
+  readonly id: string;
+  /** Set by the provider after loading: count, filter and offline state. */
+  description?: string;
+  /** Extra contextValue tokens (e.g. `configured` for a query endpoint). */
+  extraContext = '';
+  constructor(readonly parent: ServiceNode, readonly kind: FolderKind) {
+    this.id = `${parent.id}/f:${kind}`;
+  }
+  get connectionId(): string { return this.parent.connectionId; }
+  get serviceId(): string { return this.parent.serviceId; }
+  get label(): string { return FOLDER_LABELS[this.kind](); }
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(FOLDER_ICONS[this.kind]);
+    item.description = this.description;
+    item.contextValue = `folder ${this.kind} refreshable${this.extraContext}`;
+    return item;
+  }
+}
+
+export class DashboardNode implements ServiceScope {
+  readonly type = 'dashboard';
+  readonly id: string;
+  constructor(readonly parent: FolderNode, readonly dashboard: DashboardView) {
+    this.id = `${parent.id}/d:${dashboard.id}`;
+  }
+  get connectionId(): string { return this.parent.connectionId; }
+  get serviceId(): string { return this.parent.serviceId; }
+  get copyValue(): string { return this.dashboard.id; }
+  get label(): string { return nameOf(this.dashboard); }
+  treeItem(): vscode.TreeItem {
+    const tiles = this.dashboard.tiles ?? [];
+    const item = new vscode.TreeItem(this.label, tiles.length > 0 ? Collapsed : None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('dashboard');
+    const tags = this.dashboard.tags ?? [];
+    item.description = [vscode.l10n.t('{0} tiles', tiles.length), tags.join(', ')].filter((x) => x).join(' · ');
+    item.tooltip = `${this.label}\n${vscode.l10n.t('Dashboard ID')}: ${this.dashboard.id}${tags.length ? `\n${vscode.l10n.t('Tags')}: ${tags.join(', ')}` : ''}`;
+    item.contextValue = 'dashboard copyable json deletable';
+    return item;
+  }
+}
+
+export class TileNode implements ServiceScope {
+  readonly type = 'tile';
+  readonly id: string;
+  constructor(readonly parent: DashboardNode, readonly tile: TileView, readonly alertCount: number) {
+    this.id = `${parent.id}/t:${tile.id}`;
+  }
+  get connectionId(): string { return this.parent.connectionId; }
+  get serviceId(): string { return this.parent.serviceId; }
+  get copyValue(): string { return this.tile.id; }
+  treeItem(): vscode.TreeItem {
+    const label = tileLabel(this.tile);
+    const item = new vscode.TreeItem(label, this.alertCount > 0 ? Collapsed : None);
+    item.id = this.id;
+    const displayType = this.tile.config?.displayType ?? undefined;
+    item.iconPath = new vscode.ThemeIcon(tileIconId(this.tile));
+    item.description = [displayType, this.alertCount > 0 ? vscode.l10n.t('{0} alerts', this.alertCount) : undefined]
+      .filter((x) => x).join(' · ');
+    item.tooltip = `${label}\n${vscode.l10n.t('Tile ID')}: ${this.tile.id}${displayType ? `\n${vscode.l10n.t('Display type')}: ${displayType}` : ''}`;
+    item.contextValue = `tile copyable${this.alertCount > 0 ? ' watched' : ''}`;
+    return item;
+  }
+}
+
+export class AlertNode implements ServiceScope {
+  readonly type = 'alert';
+  readonly id: string;
+  constructor(readonly parent: FolderNode | TileNode, readonly alert: AlertView,
+    private readonly webhookNames: ReadonlyMap<string, string>) {
+    this.id = `${parent.id}/a:${alert.id}`;
+  }
+  get connectionId(): string { return this.parent.connectionId; }
+  get serviceId(): string { return this.parent.serviceId; }
+  get copyValue(): string { return this.alert.id; }
+  get label(): string { return alertLabel(this.alert); }
+  get webhooks(): ReadonlyMap<string, string> { return this.webhookNames; }
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, None);
+    item.id = this.id;
+    item.iconPath = alertIcon(this.alert);
+    item.description = alertDescription(this.alert, this.webhookNames);
+    const silenced = isSilenced(this.alert) ? ' silenced' : '';
+    item.contextValue = `alert ${contextState(this.alert.state)}${silenced} copyable json deletable`;
+    return item;
+  }
+}
+
+export class SourceNode implements ServiceScope {
+  readonly type = 'source';
+  readonly id: string;
+  constructor(readonly parent: FolderNode, readonly source: SourceView) {
+    this.id = `${parent.id}/src:${source.id}`;
+  }
+  get connectionId(): string { return this.parent.connectionId; }
+  get serviceId(): string { return this.parent.serviceId; }
+  get copyValue(): string { return this.source.id; }
+  get label(): string { return nameOf(this.source); }
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(sourceIconId(this.source));
+    item.description = sourceDescription(this.source);
+    item.tooltip = `${this.label}\n${vscode.l10n.t('Source ID')}: ${this.source.id}\n${vscode.l10n.t('Kind')}: ${this.source.kind ?? '?'}`;
+    item.contextValue = 'source copyable json';
+    return item;
+  }
+}
+
+/** A line of information: a query endpoint property, "not configured", "no dashboards", "3 hidden by the filter". */
+export class InfoNode {
+  readonly type = 'info';
+  readonly id: string;
+  constructor(readonly parent: Node, key: string, readonly label: string, readonly description: string | undefined,
+    readonly icon: string, readonly contextValue = 'message', readonly tooltip?: string) {
+    this.id = `${parent.id}/i:${key}`;
+  }
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(this.icon);
+    item.description = this.description;
+    item.tooltip = this.tooltip;
+    item.contextValue = this.contextValue;
+    return item;
+  }
+}
+
+/** A failed load (`error`) or a stale, offline view of the last good data (`warning`). */
+export class ErrorNode implements ServiceScope {
+  readonly type = 'error';
+  readonly id: string;
+  constructor(readonly parent: FolderNode | DashboardNode, readonly severity: 'error' | 'warning',
+    readonly presentation: FailurePresentation, readonly retryKinds: readonly ResourceKind[], readonly label: string) {
+    this.id = `${parent.id}/${severity}:${retryKinds.join('+')}`;
+  }
+  get connectionId(): string { return this.parent.connectionId; }
+  get serviceId(): string { return this.parent.serviceId; }
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, None);
+    item.id = this.id;
+    item.iconPath = this.severity === 'error'
+      ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
+      : new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    item.description = this.presentation.description;
+    item.tooltip = this.presentation.tooltip;
+    const tokens = [this.severity === 'error' ? 'error' : 'warning offline', 'retryable', ...this.presentation.actions];
+    item.contextValue = tokens.join(' ');
+    return item;
+  }
+}
+
+/** Nodes that belong to one service (everything below a service, and the service itself). */
+export function scopeOf(node: Node): ServiceScope | undefined {
+  if (node.type === 'connection' || node.type === 'info') return undefined;
+  return node;
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+}
+

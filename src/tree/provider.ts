@@ -1,0 +1,351 @@
+import * as vscode from 'vscode';
+import type { CacheChange, Entry, ResourceCache } from './cache';
+import { alertTooltip, nameOf, presentFailure, queryEndpointLines, sortAlerts, sortByName, tileLabel } from './format';
+import type { AlertView, ConnectionSource, FolderKind, ResourceKind, WebhookView } from './model';
+import {
+  AlertNode, ConnectionNode, DashboardNode, ErrorNode, FOLDER_RESOURCES, FolderNode, InfoNode, ServiceNode, SourceNode,
+  TileNode, type Node,
+} from './nodes';
+
+/** Context key set while a name filter narrows the tree. */
+export const FILTER_CONTEXT_KEY = 'observability.filterActive';
+
+const FOLDER_WHAT: Record<FolderKind, () => string> = {
+  dashboards: () => vscode.l10n.t('dashboards'),
+  alerts: () => vscode.l10n.t('alerts'),
+  sources: () => vscode.l10n.t('sources'),
+  queryEndpoint: () => vscode.l10n.t('the query endpoint'),
+};
+
+/**
+ * Organization → service → Dashboards / Alerts / Sources / Query Endpoint.
+ *
+ * Folders are drawn at once; each folder loads its list when first expanded and keeps it until refreshed. A refresh
+ * of one folder redraws that folder only. Connection, service and folder nodes are kept between redraws so that
+ * `onDidChangeTreeData` can name them.
+ */
+export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private roots: ConnectionNode[] | undefined;
+  private readonly servicesByConnection = new Map<string, ServiceNode[]>();
+  private filterText = '';
+  private readonly webhookNameMaps = new WeakMap<readonly WebhookView[], Map<string, string>>();
+
+  constructor(private readonly connections: ConnectionSource, readonly cache: ResourceCache) {
+    this.disposables.push(
+      this.changed,
+      connections.onDidChange((e) => {
+        if (e.connectionId) cache.forget(e.connectionId);
+        else cache.forgetAll();
+        this.roots = undefined;
+        this.servicesByConnection.clear();
+        this.changed.fire(undefined);
+      }),
+      cache.onDidChange((e) => this.onCacheChange(e)),
+    );
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+
+  get filter(): string {
+    return this.filterText;
+  }
+
+  /** Narrows dashboards, alerts and sources to names containing `text` (case-insensitive). Empty clears it. */
+  setFilter(text: string): void {
+    const next = text.trim();
+    if (next === this.filterText) return;
+    this.filterText = next;
+    void vscode.commands.executeCommand('setContext', FILTER_CONTEXT_KEY, next !== '');
+    for (const folder of this.allFolders()) this.changed.fire(folder);
+  }
+
+  private matches(name: string): boolean {
+    return this.filterText === '' || name.toLocaleLowerCase().includes(this.filterText.toLocaleLowerCase());
+  }
+
+  // ---- TreeDataProvider ----
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    return node.treeItem();
+  }
+
+  getParent(node: Node): Node | undefined {
+    return node.parent;
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: Node): vscode.TreeItem {
+    if (node.type === 'alert') {
+      const alert = node.alert;
+      let dashboardName: string | undefined;
+      let tileName: string | undefined;
+      if (alert.dashboardId) {
+        const dashboard = this.cache.peek(node.connectionId, node.serviceId, 'dashboards')?.find((d) => d.id === alert.dashboardId);
+        if (dashboard) {
+          dashboardName = nameOf(dashboard);
+          const tile = dashboard.tiles?.find((t) => t.id === alert.tileId);
+          if (tile) tileName = tileLabel(tile);
+        }
+      }
+      item.tooltip = alertTooltip(alert, node.webhooks, dashboardName, tileName);
+    }
+    return item;
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (!node) return this.rootNodes();
+    switch (node.type) {
+      case 'connection': return this.serviceNodes(node);
+      case 'service': return [...node.folders.values()];
+      case 'folder': return this.folderChildren(node);
+      case 'dashboard': return this.tileNodes(node);
+      case 'tile': return this.tileAlerts(node);
+      default: return [];
+    }
+  }
+
+  // ---- structure ----
+
+  rootNodes(): ConnectionNode[] {
+    if (!this.roots) {
+      this.roots = this.connections.list().map((c) => new ConnectionNode(c));
+    }
+    return this.roots;
+  }
+
+  serviceNodes(node: ConnectionNode): Node[] {
+    let services = this.servicesByConnection.get(node.connection.id);
+    if (!services) {
+      const known = new Map(node.connection.services.map((s) => [s.id, s]));
+      services = node.connection.serviceIds.map((id) => {
+        const s = known.get(id);
+        return new ServiceNode(node, id, s?.name || id, s?.region, s?.state);
+      });
+      this.servicesByConnection.set(node.connection.id, services);
+    }
+    if (services.length === 0) {
+      return [new InfoNode(node, 'no-services', vscode.l10n.t('No services selected'), vscode.l10n.t('edit the connection to pick some'),
+        'info', 'message noServices')];
+    }
+    return services;
+  }
+
+  /** Every folder node currently known (of drawn services). */
+  allFolders(): FolderNode[] {
+    const out: FolderNode[] = [];
+    for (const services of this.servicesByConnection.values()) {
+      for (const service of services) out.push(...service.folders.values());
+    }
+    return out;
+  }
+
+  findService(connectionId: string, serviceId: string): ServiceNode | undefined {
+    if (!this.servicesByConnection.has(connectionId)) {
+      const root = this.rootNodes().find((r) => r.connection.id === connectionId);
+      if (root) this.serviceNodes(root);
+    }
+    return this.servicesByConnection.get(connectionId)?.find((s) => s.serviceId === serviceId);
+  }
+
+  folder(connectionId: string, serviceId: string, kind: FolderKind): FolderNode | undefined {
+    return this.findService(connectionId, serviceId)?.folders.get(kind);
+  }
+
+  // ---- loading ----
+
+  private async ensureAll(scope: { connectionId: string; serviceId: string }, kinds: readonly ResourceKind[]): Promise<Entry<ResourceKind>[]> {
+    return Promise.all(kinds.map((k) => this.cache.ensure(scope.connectionId, scope.serviceId, k, { origin: 'tree' })));
+  }
+
+  private webhookNames(connectionId: string, serviceId: string): ReadonlyMap<string, string> {
+    const hooks = this.cache.peek(connectionId, serviceId, 'webhooks');
+    if (!hooks) return new Map();
+    let names = this.webhookNameMaps.get(hooks);
+    if (!names) {
+      names = new Map(hooks.map((h) => [h.id, nameOf(h)]));
+      this.webhookNameMaps.set(hooks, names);
+    }
+    return names;
+  }
+
+  private failureNodes(parent: FolderNode | DashboardNode, kind: ResourceKind, entry: Entry<ResourceKind>, what: string,
+    retryKinds: readonly ResourceKind[]): { nodes: Node[]; usable: boolean } {
+    if (!entry.error) return { nodes: [], usable: true };
+    const connection = this.connections.get(parent.connectionId);
+    const presentation = presentFailure(entry.error, what, connection);
+    if (entry.value !== undefined) {
+      const when = entry.fetchedAt ? new Date(entry.fetchedAt).toLocaleTimeString() : '';
+      const label = vscode.l10n.t('Offline: showing {0} loaded at {1}', what, when);
+      return { nodes: [new ErrorNode(parent, 'warning', presentation, retryKinds, label)], usable: true };
+    }
+    void kind;
+    return { nodes: [new ErrorNode(parent, 'error', presentation, retryKinds, presentation.label)], usable: false };
+  }
+
+  private async folderChildren(folder: FolderNode): Promise<Node[]> {
+    const needed = FOLDER_RESOURCES[folder.kind];
+    const hadValid = needed.every((k) => this.cache.entry(folder.connectionId, folder.serviceId, k).valid);
+    await this.ensureAll(folder, needed);
+    const before = `${folder.description ?? ''}|${folder.extraContext}`;
+    const children = this.buildFolderChildren(folder);
+    const after = `${folder.description ?? ''}|${folder.extraContext}`;
+    // The folder's own description (count, offline) is known only now: redraw the folder item once.
+    if (!hadValid && before !== after) setTimeout(() => this.changed.fire(folder), 0);
+    return children;
+  }
+
+  private buildFolderChildren(folder: FolderNode): Node[] {
+    const { connectionId, serviceId } = folder;
+    const what = FOLDER_WHAT[folder.kind]();
+    const primary: ResourceKind = FOLDER_RESOURCES[folder.kind][0];
+    const entry = this.cache.entry(connectionId, serviceId, primary);
+    const failure = this.failureNodes(folder, primary, entry, what, FOLDER_RESOURCES[folder.kind]);
+    folder.extraContext = '';
+    if (!failure.usable) {
+      folder.description = undefined;
+      return failure.nodes;
+    }
+    const offline = failure.nodes.length > 0 ? vscode.l10n.t('offline') : undefined;
+    let items: Node[];
+    let total: number;
+    switch (folder.kind) {
+      case 'dashboards': {
+        const all = this.cache.peek(connectionId, serviceId, 'dashboards') ?? [];
+        total = all.length;
+        items = sortByName(all.filter((d) => this.matches(nameOf(d)))).map((d) => new DashboardNode(folder, d));
+        break;
+      }
+      case 'alerts': {
+        const all = this.cache.peek(connectionId, serviceId, 'alerts') ?? [];
+        total = all.length;
+        const names = this.webhookNames(connectionId, serviceId);
+        const shown = this.filterText ? all.filter((a) => this.matches(a.name ?? a.id)) : all;
+        items = sortAlerts(shown).map((a) => new AlertNode(folder, a, names));
+        const firing = all.reduce((n, a) => n + (a.state === 'ALERT' ? 1 : 0), 0);
+        folder.description = [this.countText(items.length, total), firing ? vscode.l10n.t('{0} firing', firing) : undefined, offline]
+          .filter((x) => x).join(' · ');
+        return [...failure.nodes, ...items, ...this.emptyOrFiltered(folder, items.length, total, what)];
+      }
+      case 'sources': {
+        const all = this.cache.peek(connectionId, serviceId, 'sources') ?? [];
+        total = all.length;
+        items = sortByName(all.filter((s) => this.matches(nameOf(s)))).map((s) => new SourceNode(folder, s));
+        break;
+      }
+      case 'queryEndpoint': {
+        const endpoint = this.cache.peek(connectionId, serviceId, 'queryEndpoint');
+        if (!endpoint) {
+          folder.description = [vscode.l10n.t('not configured'), offline].filter((x) => x).join(' · ');
+          return [...failure.nodes, new InfoNode(folder, 'not-configured', vscode.l10n.t('Not configured'),
+            vscode.l10n.t('no query endpoint for this service'), 'circle-slash', 'message notConfigured')];
+        }
+        folder.extraContext = ' configured json';
+        folder.description = offline;
+        return [...failure.nodes, ...queryEndpointLines(endpoint).map((l) =>
+          new InfoNode(folder, l.key, l.label, l.description, l.icon, `queryEndpointProperty ${l.key}`, `${l.label}: ${l.description}`))];
+      }
+    }
+    folder.description = [this.countText(items.length, total), offline].filter((x) => x).join(' · ') || undefined;
+    return [...failure.nodes, ...items, ...this.emptyOrFiltered(folder, items.length, total, what)];
+  }
+
+  private countText(shown: number, total: number): string {
+    return this.filterText && shown !== total ? vscode.l10n.t('{0} of {1}', shown, total) : String(total);
+  }
+
+  private emptyOrFiltered(folder: FolderNode, shown: number, total: number, what: string): Node[] {
+    if (total === 0) return [new InfoNode(folder, 'empty', vscode.l10n.t('No {0}', what), undefined, 'info', 'message empty')];
+    if (shown < total && this.filterText) {
+      return [new InfoNode(folder, 'filtered', vscode.l10n.t('{0} hidden by the filter', total - shown), `"${this.filterText}"`,
+        'filter', 'message filtered')];
+    }
+    return [];
+  }
+
+  private async tileNodes(node: DashboardNode): Promise<Node[]> {
+    const { connectionId, serviceId } = node;
+    const [alerts] = await this.ensureAll(node, ['alerts', 'webhooks']);
+    const failure = this.failureNodes(node, 'alerts', alerts, FOLDER_WHAT.alerts(), ['alerts', 'webhooks']);
+    const tiles = node.dashboard.tiles ?? [];
+    return [
+      ...tiles.map((t) => new TileNode(node, t, this.cache.alertsForTile(connectionId, serviceId, node.dashboard.id, t.id).length)),
+      ...failure.nodes,
+    ];
+  }
+
+  private tileAlerts(node: TileNode): Node[] {
+    const { connectionId, serviceId } = node;
+    const alerts: readonly AlertView[] = this.cache.alertsForTile(connectionId, serviceId, node.parent.dashboard.id, node.tile.id);
+    const names = this.webhookNames(connectionId, serviceId);
+    return sortAlerts(alerts).map((a) => new AlertNode(node, a, names));
+  }
+
+  // ---- refresh ----
+
+  /** Reloads what a node shows and redraws only that node. No node: everything. */
+  refresh(node?: Node): void {
+    if (!node) {
+      this.cache.invalidateAll();
+      for (const folder of this.allFolders()) folder.description = undefined;
+      this.roots = undefined;
+      this.servicesByConnection.clear();
+      this.changed.fire(undefined);
+      return;
+    }
+    switch (node.type) {
+      case 'connection':
+        this.cache.invalidate(node.connection.id);
+        this.changed.fire(node);
+        return;
+      case 'service':
+        this.cache.invalidate(node.connectionId, node.serviceId);
+        this.changed.fire(node);
+        return;
+      case 'folder':
+        this.refreshKinds(node.connectionId, node.serviceId, FOLDER_RESOURCES[node.kind]);
+        return;
+      case 'dashboard':
+      case 'tile':
+        this.refreshKinds(node.connectionId, node.serviceId, ['dashboards', 'alerts', 'webhooks']);
+        return;
+      case 'alert':
+      case 'source':
+        this.refreshKinds(node.connectionId, node.serviceId, node.type === 'alert' ? ['alerts', 'webhooks'] : ['sources']);
+        return;
+      case 'error':
+        this.refreshKinds(node.connectionId, node.serviceId, node.retryKinds);
+        return;
+      case 'info':
+        if (node.parent) this.refresh(node.parent);
+        return;
+    }
+  }
+
+  /** Invalidates resource kinds of one service and redraws the folders that show them. */
+  refreshKinds(connectionId: string, serviceId: string, kinds: readonly ResourceKind[]): void {
+    this.cache.invalidate(connectionId, serviceId, kinds);
+    this.redrawFoldersFor(connectionId, serviceId, kinds);
+  }
+
+  private redrawFoldersFor(connectionId: string, serviceId: string, kinds: readonly ResourceKind[]): void {
+    const service = this.findService(connectionId, serviceId);
+    if (!service) return;
+    const folders = new Set<FolderNode>();
+    for (const folder of service.folders.values()) {
+      const shows = FOLDER_RESOURCES[folder.kind];
+      // Dashboards show tiles joined with alerts.
+      const deps = folder.kind === 'dashboards' ? [...shows, 'alerts', 'webhooks'] : shows;
+      if (kinds.some((k) => deps.includes(k))) folders.add(folder);
+    }
+    for (const folder of folders) this.changed.fire(folder);
+  }
+
+  private onCacheChange(e: CacheChange): void {
+    if (e.origin === 'tree') return;
+    this.redrawFoldersFor(e.connectionId, e.serviceId, [e.kind]);
+  }
+}
