@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { registerConnectionCommands } from './commands/connections';
+import { ConnectionManager } from './connections/manager';
 import { createLogger } from './log';
 
 /**
@@ -11,19 +13,32 @@ export interface ExtensionApi {
   readonly activationMs: number;
   /** Folder that holds the extension's log file (`Observability.log`). */
   readonly logUri: vscode.Uri;
+  /** The saved connections and their API clients. */
+  readonly connections: ConnectionManager;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
-  const log = createLogger(context, () => []);
+  // Every log line is scrubbed of the secrets the connection manager knows.
+  let knownSecrets: () => readonly string[] = () => [];
+  const log = createLogger(context, () => knownSecrets());
+  const connections = new ConnectionManager({
+    globalState: context.globalState,
+    secrets: context.secrets,
+    log,
+    userAgent: `${EXTENSION_NAME}/${EXTENSION_VERSION} vscode/${vscode.version}`,
+  });
+  knownSecrets = () => connections.secretsInUse();
 
   context.subscriptions.push(
+    connections,
     vscode.commands.registerCommand('observability.showLog', () => log.show()),
+    registerConnectionCommands({ connections, log }),
   );
 
   const activationMs = performance.now() - started;
   log.info(`Activated ${EXTENSION_NAME} ${EXTENSION_VERSION} in ${activationMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`);
-  return { activationMs, logUri: context.logUri };
+  return { activationMs, logUri: context.logUri, connections };
 }
 
 export function deactivate(): void {

@@ -1,0 +1,425 @@
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import {
+  createDispatcher,
+  type Dispatcher,
+  limiterFor,
+  ObservabilityClient,
+  validateConnection,
+  type ConnectionConfig,
+  type RequestLogEntry,
+} from '../api';
+import { affectsRequests, readSettings } from '../config';
+import type { Logger } from '../log';
+import { SecretStorageError } from './keyring';
+import {
+  CONNECTIONS_STATE_KEY,
+  connectionIdOfSecretKey,
+  SECRET_KEY_PREFIX,
+  secretKeyFor,
+  storedConnectionSchema,
+  type ConnectionPatch,
+  type NewConnection,
+  type StoredConnection,
+} from './types';
+import { normalizeBaseUrl } from './validation';
+
+/** Written to SecretStorage whenever connection metadata changes, so other windows hear about it. */
+const REVISION_KEY = `${SECRET_KEY_PREFIX}revision`;
+
+export interface ConnectionChangeEvent {
+  /** The connection that changed; undefined when several may have (e.g. a change made in another window). */
+  readonly connectionId?: string;
+}
+
+export interface ConnectionManagerOptions {
+  readonly globalState: vscode.Memento;
+  readonly secrets: vscode.SecretStorage;
+  readonly log: Logger;
+  /** Sent as the User-Agent header. */
+  readonly userAgent: string;
+}
+
+/** Formats one request attempt for the log. Never includes headers or bodies. */
+export function formatRequestLogEntry(entry: RequestLogEntry): string {
+  const outcome = entry.status !== undefined ? String(entry.status) : (entry.errorKind ?? 'no response');
+  const attempt = entry.attempt > 1 ? ` [attempt ${entry.attempt}]` : '';
+  const requestId = entry.requestId ? ` (requestId ${entry.requestId})` : '';
+  return `${entry.method} ${entry.path} -> ${outcome} in ${Math.round(entry.durationMs)} ms${requestId}${attempt}`;
+}
+
+/**
+ * Owns the saved connections. Metadata is kept in the extension's global state (never in settings or workspace
+ * state, so a repository cannot point a stored key at another host); each connection's key secret is one
+ * SecretStorage entry. Builds and caches one API client per connection.
+ */
+export class ConnectionManager implements vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<ConnectionChangeEvent>();
+  /** Fires after a connection is added, edited or removed, or its secret changes (here or in another window). */
+  readonly onDidChange: vscode.Event<ConnectionChangeEvent> = this.changeEmitter.event;
+
+  /** Global state of the extension; exposed so tests can check that no secret is stored there. */
+  readonly globalState: vscode.Memento;
+
+  private readonly secrets: vscode.SecretStorage;
+  private readonly log: Logger;
+  private readonly userAgent: string;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Secrets read or written in this session, for redaction and to avoid keyring round trips. */
+  private readonly secretCache = new Map<string, string>();
+  /** Secrets being tried before they are saved (the check while adding). */
+  private readonly transientSecrets = new Map<number, string>();
+  private transientCounter = 0;
+  private readonly clients = new Map<string, ObservabilityClient>();
+  /** SecretStorage keys written here whose change events should not be treated as news from elsewhere. */
+  private readonly ownSecretWrites = new Map<string, number>();
+  private dispatcher: Dispatcher | undefined;
+  /** Serializes writes to global state so two quick edits do not lose one another. */
+  private writeQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: ConnectionManagerOptions) {
+    this.globalState = options.globalState;
+    this.secrets = options.secrets;
+    this.log = options.log;
+    this.userAgent = options.userAgent;
+    this.disposables.push(
+      this.changeEmitter,
+      this.secrets.onDidChange((e) => this.onSecretChanged(e.key)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (affectsRequests(e)) this.resetClients();
+      }),
+    );
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /** All saved connections, in the order they were added. Entries that do not parse are skipped (and logged). */
+  list(): StoredConnection[] {
+    const raw = this.rawEntries();
+    const out: StoredConnection[] = [];
+    for (const entry of raw) {
+      const parsed = storedConnectionSchema.safeParse(entry);
+      if (parsed.success) {
+        out.push(parsed.data);
+      } else {
+        this.log.warn(`Skipping a saved connection that cannot be read: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      }
+    }
+    return out;
+  }
+
+  get(id: string): StoredConnection | undefined {
+    return this.list().find((c) => c.id === id);
+  }
+
+  /** The connection's key secret from SecretStorage, or undefined when none is stored. */
+  async getSecret(id: string): Promise<string | undefined> {
+    const cached = this.secretCache.get(id);
+    if (cached !== undefined) return cached;
+    let secret: string | undefined;
+    try {
+      secret = await this.secrets.get(secretKeyFor(id));
+    } catch (error) {
+      throw new SecretStorageError('read', error);
+    }
+    if (secret !== undefined && secret !== '') this.secretCache.set(id, secret);
+    return secret === '' ? undefined : secret;
+  }
+
+  /** Every secret this window knows, for scrubbing log lines and messages. */
+  secretsInUse(): string[] {
+    return [...new Set([...this.secretCache.values(), ...this.transientSecrets.values()])];
+  }
+
+  /** The API connection settings of a saved connection. */
+  configOf(connection: StoredConnection): ConnectionConfig {
+    return {
+      baseUrl: connection.baseUrl,
+      organizationId: connection.organizationId,
+      serviceIds: [...connection.serviceIds],
+      keyId: connection.keyId,
+      pathSegment: connection.pathSegment,
+    };
+  }
+
+  // ---------------------------------------------------------------- clients
+
+  /** The (cached) API client of a saved connection. Throws when the connection does not exist. */
+  clientFor(connectionId: string): ObservabilityClient {
+    const existing = this.clients.get(connectionId);
+    if (existing) return existing;
+    const connection = this.get(connectionId);
+    if (!connection) {
+      throw new Error(vscode.l10n.t('The connection {0} no longer exists.', connectionId));
+    }
+    const client = this.buildClient(this.configOf(connection), async () => {
+      const secret = await this.getSecret(connectionId);
+      if (secret === undefined) {
+        throw new Error(vscode.l10n.t('No key secret is stored for the connection "{0}". Run "Update Key Secret".', connection.label));
+      }
+      return secret;
+    });
+    this.clients.set(connectionId, client);
+    return client;
+  }
+
+  /**
+   * Runs `action` with a client for a connection that is not saved yet (or a secret that is not saved yet). The
+   * secret is scrubbed from the log while the action runs.
+   */
+  async withUnsavedClient<T>(config: ConnectionConfig, secret: string, action: (client: ObservabilityClient) => Promise<T>): Promise<T> {
+    const token = ++this.transientCounter;
+    this.transientSecrets.set(token, secret);
+    try {
+      return await action(this.buildClient(config, () => secret));
+    } finally {
+      this.transientSecrets.delete(token);
+    }
+  }
+
+  private buildClient(connection: ConnectionConfig, getSecret: () => string | Promise<string>): ObservabilityClient {
+    const settings = readSettings();
+    const timeout = settings.requestTimeoutMs;
+    return new ObservabilityClient({
+      connection,
+      getSecret,
+      userAgent: this.userAgent,
+      dispatcher: this.sharedDispatcher(),
+      limiter: limiterFor(connection.keyId, { requests: settings.rateLimit.requests, windowMs: settings.rateLimit.windowMs }),
+      timeouts: { connectMs: Math.min(timeout, 15_000), headersMs: timeout, bodyMs: timeout },
+      onRequest: (entry) => this.logRequest(entry),
+    });
+  }
+
+  private sharedDispatcher(): Dispatcher {
+    if (!this.dispatcher) {
+      const { proxy, requestTimeoutMs } = readSettings();
+      this.dispatcher = createDispatcher({
+        proxy: proxy.proxy,
+        strictSSL: proxy.strictSSL,
+        noProxy: proxy.noProxy,
+        connectTimeoutMs: Math.min(requestTimeoutMs, 15_000),
+      });
+    }
+    return this.dispatcher;
+  }
+
+  private logRequest(entry: RequestLogEntry): void {
+    const line = formatRequestLogEntry(entry);
+    if (entry.errorKind !== undefined || (entry.status !== undefined && entry.status >= 400)) {
+      this.log.warn(line);
+    } else {
+      this.log.info(line);
+    }
+  }
+
+  /** Drops cached clients (and the dispatcher) so the next request uses current settings. */
+  private resetClients(): void {
+    this.clients.clear();
+    const old = this.dispatcher;
+    this.dispatcher = undefined;
+    // Let requests in flight finish on the old dispatcher.
+    old?.close().catch(() => undefined);
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /**
+   * Saves a new connection and its key secret. The secret is stored first, so a keyring failure leaves nothing
+   * half-saved. Returns the saved connection (with its new ID).
+   */
+  async add(connection: NewConnection, secret: string): Promise<StoredConnection> {
+    const stored: StoredConnection = this.normalize({ ...connection, id: randomUUID() });
+    validateConnection(this.configOf(stored));
+    if (secret === '') throw new Error(vscode.l10n.t('The key secret is empty.'));
+    await this.storeSecret(stored.id, secret);
+    try {
+      await this.mutate((entries) => [...entries, stored]);
+    } catch (error) {
+      await this.deleteSecret(stored.id).catch(() => undefined);
+      throw error;
+    }
+    this.log.info(`Added connection "${stored.label}" (${stored.id}) to ${stored.baseUrl}, organization ${stored.organizationId}, ${stored.serviceIds.length} service(s), segment "${stored.pathSegment}"`);
+    await this.announce();
+    this.changeEmitter.fire({ connectionId: stored.id });
+    return stored;
+  }
+
+  /** Changes a connection's metadata. The secret is changed with `setSecret`. */
+  async update(id: string, patch: ConnectionPatch): Promise<StoredConnection> {
+    const current = this.get(id);
+    if (!current) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', id));
+    const merged: StoredConnection = { ...current, ...stripUndefined(patch), id };
+    const organizationChanged = merged.organizationId.trim().toLowerCase() !== current.organizationId;
+    if (organizationChanged) {
+      // Names and services of the old organization do not describe the new one.
+      if (patch.organizationName === undefined) delete merged.organizationName;
+      if (patch.services === undefined) merged.services = [];
+    }
+    const next = this.normalize(merged);
+    validateConnection(this.configOf(next));
+    await this.mutate((entries) => entries.map((e) => {
+      if (entryId(e) !== id) return e;
+      const written: Record<string, unknown> = { ...(e as Record<string, unknown>), ...next };
+      if (next.organizationName === undefined) delete written.organizationName;
+      return written;
+    }));
+    this.clients.delete(id);
+    this.log.info(`Updated connection "${next.label}" (${id})`);
+    await this.announce();
+    this.changeEmitter.fire({ connectionId: id });
+    return next;
+  }
+
+  /** Replaces a connection's key secret. */
+  async setSecret(id: string, secret: string): Promise<void> {
+    if (!this.get(id)) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', id));
+    if (secret === '') throw new Error(vscode.l10n.t('The key secret is empty.'));
+    const previous = this.secretCache.get(id);
+    await this.storeSecret(id, secret);
+    this.clients.delete(id);
+    // Keep the previous secret scrubbed from logs for the rest of the session, too.
+    if (previous !== undefined && previous !== secret) this.transientSecrets.set(++this.transientCounter, previous);
+    this.log.info(`Updated the key secret of connection ${id}`);
+    this.changeEmitter.fire({ connectionId: id });
+  }
+
+  /** Removes a connection and its secret. */
+  async remove(id: string): Promise<void> {
+    const current = this.get(id);
+    await this.mutate((entries) => entries.filter((e) => entryId(e) !== id));
+    this.clients.delete(id);
+    try {
+      await this.deleteSecret(id);
+    } finally {
+      this.log.info(`Removed connection ${current ? `"${current.label}" ` : ''}(${id}) and its key secret`);
+      this.changeEmitter.fire({ connectionId: id });
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.clients.clear();
+    this.dispatcher?.close().catch(() => undefined);
+    this.dispatcher = undefined;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private rawEntries(): unknown[] {
+    const value = this.globalState.get<unknown>(CONNECTIONS_STATE_KEY);
+    return Array.isArray(value) ? value : [];
+  }
+
+  private mutate(change: (entries: unknown[]) => unknown[]): Promise<void> {
+    const run = this.writeQueue.then(async () => {
+      await this.globalState.update(CONNECTIONS_STATE_KEY, change(this.rawEntries()));
+    });
+    this.writeQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  private normalize(connection: StoredConnection): StoredConnection {
+    const serviceIds = [...new Set(connection.serviceIds.map((s) => s.trim().toLowerCase()).filter((s) => s !== ''))];
+    const known = new Map(connection.services.map((s) => [s.id.toLowerCase(), { ...s, id: s.id.toLowerCase() }]));
+    for (const id of serviceIds) {
+      if (!known.has(id)) known.set(id, { id, name: id });
+    }
+    const result: StoredConnection = {
+      id: connection.id,
+      label: connection.label.trim(),
+      baseUrl: normalizeBaseUrl(connection.baseUrl) ?? connection.baseUrl.trim(),
+      organizationId: connection.organizationId.trim().toLowerCase(),
+      serviceIds,
+      services: [...known.values()],
+      keyId: connection.keyId.trim(),
+      pathSegment: connection.pathSegment.trim(),
+    };
+    if (connection.organizationName) result.organizationName = connection.organizationName;
+    return result;
+  }
+
+  private async storeSecret(id: string, secret: string): Promise<void> {
+    const key = secretKeyFor(id);
+    this.expectOwnWrite(key);
+    try {
+      await this.secrets.store(key, secret);
+    } catch (error) {
+      this.forgetOwnWrite(key);
+      throw new SecretStorageError('store', error);
+    }
+    this.secretCache.set(id, secret);
+  }
+
+  private async deleteSecret(id: string): Promise<void> {
+    const key = secretKeyFor(id);
+    const previous = this.secretCache.get(id);
+    this.secretCache.delete(id);
+    if (previous !== undefined) this.transientSecrets.set(++this.transientCounter, previous);
+    this.expectOwnWrite(key);
+    try {
+      await this.secrets.delete(key);
+    } catch (error) {
+      this.forgetOwnWrite(key);
+      throw new SecretStorageError('delete', error);
+    }
+  }
+
+  /** Tells other windows that connection metadata changed (global state has no change event of its own). */
+  private async announce(): Promise<void> {
+    this.expectOwnWrite(REVISION_KEY);
+    try {
+      await this.secrets.store(REVISION_KEY, `${Date.now()}-${randomUUID()}`);
+    } catch (error) {
+      this.forgetOwnWrite(REVISION_KEY);
+      this.log.debug(`Could not notify other windows of a connection change: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private expectOwnWrite(key: string): void {
+    this.ownSecretWrites.set(key, (this.ownSecretWrites.get(key) ?? 0) + 1);
+  }
+
+  private forgetOwnWrite(key: string): boolean {
+    const pending = this.ownSecretWrites.get(key) ?? 0;
+    if (pending <= 0) return false;
+    if (pending === 1) this.ownSecretWrites.delete(key);
+    else this.ownSecretWrites.set(key, pending - 1);
+    return true;
+  }
+
+  private onSecretChanged(key: string): void {
+    if (key !== REVISION_KEY && !key.startsWith(SECRET_KEY_PREFIX)) return;
+    // Our own writes were announced when they happened.
+    if (this.forgetOwnWrite(key)) return;
+    const connectionId = connectionIdOfSecretKey(key);
+    if (connectionId !== undefined) {
+      const previous = this.secretCache.get(connectionId);
+      if (previous !== undefined) this.transientSecrets.set(++this.transientCounter, previous);
+      this.secretCache.delete(connectionId);
+      this.clients.delete(connectionId);
+      this.log.debug(`The key secret of connection ${connectionId} changed in another window`);
+      this.changeEmitter.fire({ connectionId });
+    } else {
+      this.clients.clear();
+      this.log.debug('Connections changed in another window');
+      this.changeEmitter.fire({});
+    }
+  }
+}
+
+function entryId(entry: unknown): string | undefined {
+  if (typeof entry === 'object' && entry !== null && 'id' in entry) {
+    const id = (entry as { id: unknown }).id;
+    return typeof id === 'string' ? id : undefined;
+  }
+  return undefined;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(value) as [keyof T, T[keyof T]][]) {
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}

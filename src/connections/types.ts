@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** Where the service's API lives unless the user says otherwise. */
+export const DEFAULT_BASE_URL = 'https://api.clickhouse.cloud';
+/** The product path segment as written in the API document. */
+export const DEFAULT_PATH_SEGMENT = 'observability';
+/** The path segment that Managed ClickStack in ClickHouse Cloud serves. */
+export const CLICKSTACK_PATH_SEGMENT = 'clickstack';
+
+/** Key in `context.globalState` that holds the list of connections (metadata only, never a secret). */
+export const CONNECTIONS_STATE_KEY = 'observability.connections';
+/** Prefix of every SecretStorage entry the extension writes. */
+export const SECRET_KEY_PREFIX = 'observability.connection.';
+
+/** SecretStorage key of one connection's API key secret. */
+export function secretKeyFor(connectionId: string): string {
+  return `${SECRET_KEY_PREFIX}${connectionId}.secret`;
+}
+
+/** The connection ID named by a SecretStorage key, if the key is one of ours. */
+export function connectionIdOfSecretKey(key: string): string | undefined {
+  const match = /^observability\.connection\.([^.]+)\.secret$/.exec(key);
+  return match ? match[1] : undefined;
+}
+
+/** A service of the connection's organization, as last listed. */
+export interface ServiceSummary {
+  id: string;
+  name: string;
+  region?: string;
+  state?: string;
+}
+
+/** One saved connection: everything but the key secret, which lives in SecretStorage. */
+export interface StoredConnection {
+  /** Random UUID made when the connection is added. */
+  id: string;
+  label: string;
+  baseUrl: string;
+  organizationId: string;
+  organizationName?: string;
+  /** The services shown in the explorer. */
+  serviceIds: string[];
+  /** The organization's known services (names for the IDs above and the choices for "Choose Services"). */
+  services: ServiceSummary[];
+  keyId: string;
+  pathSegment: string;
+}
+
+/** What a caller supplies to add a connection; the manager assigns the ID. */
+export type NewConnection = Omit<StoredConnection, 'id'>;
+
+/** Fields of a connection that may change after it is added. */
+export type ConnectionPatch = Partial<NewConnection>;
+
+const serviceSummarySchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  region: z.string().optional(),
+  state: z.string().optional(),
+});
+
+/** Shape check for what is read back from global state (it may come from an older or newer version). */
+export const storedConnectionSchema = z.object({
+  id: z.string().min(1),
+  label: z.string(),
+  baseUrl: z.string().min(1),
+  organizationId: z.string().min(1),
+  organizationName: z.string().optional(),
+  serviceIds: z.array(z.string()),
+  services: z.array(serviceSummarySchema).catch([]),
+  keyId: z.string().min(1),
+  pathSegment: z.string().min(1).catch(DEFAULT_PATH_SEGMENT),
+});
