@@ -1,0 +1,67 @@
+/**
+ * `npm run emulator`: starts the local API emulator and prints how to connect.
+ * Options: --port <n> (default 8787), --segment <name> (default observability), --no-rate-limit,
+ * --rate-limit-header none|x-ratelimit-reset|retry-after, --empty, --alerts <n>.
+ */
+import { startEmulator } from './server';
+import type { EmulatorOptions, RateLimitHeaderMode } from './types';
+
+function parseArgs(argv: string[]): EmulatorOptions {
+  const opts: EmulatorOptions = { port: 8787 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const next = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    switch (arg) {
+      case '--port':
+        opts.port = Number(next());
+        break;
+      case '--segment':
+        opts.segment = next();
+        break;
+      case '--no-rate-limit':
+        opts.rateLimit = false;
+        break;
+      case '--rate-limit-header':
+        opts.rateLimitHeader = next() as RateLimitHeaderMode;
+        break;
+      case '--empty':
+        opts.data = 'empty';
+        break;
+      case '--alerts':
+        opts.alertCount = Number(next());
+        break;
+      default:
+        throw new Error(`Unknown option ${String(arg)}`);
+    }
+  }
+  return opts;
+}
+
+async function main(): Promise<void> {
+  const emulator = await startEmulator(parseArgs(process.argv.slice(2)));
+  const lines = [
+    'Observability API emulator is running.',
+    `  Base URL:        ${emulator.url}`,
+    `  Key ID:          ${emulator.keyId}`,
+    `  Key secret:      ${emulator.keySecret}`,
+    `  Organization ID: ${emulator.organizationId}`,
+    `  Service IDs:     ${emulator.serviceIds.join(', ')}`,
+    `  Control:         ${emulator.url}/__emulator/info (faults, requests, reset)`,
+    'Press Ctrl+C to stop.',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  const stop = (): void => {
+    void emulator.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,420 @@
+/**
+ * Local emulator of the ClickHouse Cloud API with Managed ClickStack resources (loopback only).
+ * Envelope, auth, errors, limits and side effects follow the live service; see test/emulator/README.md.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { ApiFailure } from './errors';
+import { faultFromJson, faultToJson, Faults } from './faults';
+import { newRequestId } from './ids';
+import { KeyRateLimiter } from './rateLimit';
+import { buildRoutes, type Route } from './routes';
+import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET } from './seed';
+import type { EmulatorOptions, EmulatorState, FaultController, FaultSpec, RateLimitHeaderMode, RecordedRequest } from './types';
+
+export interface Emulator {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  keyId: string;
+  keySecret: string;
+  organizationId: string;
+  serviceIds: string[];
+  /** Live data (replaced by reset()). */
+  state: EmulatorState;
+  faults: FaultController;
+  /** Every API request (control routes excluded), oldest first. */
+  requests: RecordedRequest[];
+  /** Restores the initial data and clears faults, the request log and rate-limit windows. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const CONTROL_PREFIX = '/__emulator/';
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address === 'localhost' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** The page Express's final handler sends for a route it does not serve (what Cloud returns, api-notes K7). */
+export function htmlNotFound(method: string, path: string): Reply {
+  const body = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${escapeHtml(method)} ${escapeHtml(encodeURI(decodeSafe(path)))}</pre>\n</body>\n</html>\n`;
+  return {
+    status: 404,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' },
+    body,
+  };
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURI(s);
+  } catch {
+    return s;
+  }
+}
+
+function json(status: number, value: unknown, requestId?: string): Reply {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  if (requestId) headers['x-request-id'] = requestId;
+  return { status, headers, body: JSON.stringify(value) };
+}
+
+function errorReply(status: number, error: string, requestId: string): Reply {
+  return json(status, { status, error, requestId }, requestId);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new ApiFailure(413, 'Request body too large'));
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+class EmulatorServer implements Emulator {
+  url = '';
+  readonly keyId = SAMPLE_KEY_ID;
+  readonly keySecret = SAMPLE_KEY_SECRET;
+  organizationId: string;
+  serviceIds: string[];
+  state: EmulatorState;
+  readonly faults = new Faults();
+  readonly requests: RecordedRequest[] = [];
+
+  private routes: Route[];
+  private limiter: KeyRateLimiter | null;
+  private rateLimitHeader: RateLimitHeaderMode;
+  private dataMode: 'sample' | 'empty';
+  private alertCount: number;
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly segment: string;
+
+  constructor(private readonly opts: EmulatorOptions) {
+    this.segment = opts.segment ?? 'observability';
+    if (!/^[a-z][a-z0-9-]{0,63}$/.test(this.segment)) throw new Error(`Invalid path segment "${this.segment}"`);
+    this.routes = buildRoutes(this.segment);
+    const rl = opts.rateLimit === undefined ? { requests: 10, windowMs: 10_000 } : opts.rateLimit;
+    this.limiter = rl === false ? null : new KeyRateLimiter(rl.requests, rl.windowMs);
+    this.rateLimitHeader = opts.rateLimitHeader ?? 'none';
+    this.dataMode = opts.data ?? 'sample';
+    this.alertCount = Math.max(0, Math.floor(opts.alertCount ?? 0));
+    this.state = buildState(this.dataMode, this.alertCount);
+    this.organizationId = this.state.organization.id;
+    this.serviceIds = this.state.services.map((s) => s.id);
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch(() => {
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          const requestId = newRequestId();
+          res.end(JSON.stringify({ status: 500, error: 'Internal server error', requestId }));
+        } else res.destroy();
+      });
+    });
+    this.server.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+  }
+
+  async listen(): Promise<void> {
+    const host = this.opts.host ?? '127.0.0.1';
+    if (!isLoopback(host)) throw new Error(`The emulator only listens on loopback addresses, not "${host}"`);
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.opts.port ?? 0, host, () => resolve());
+    });
+    const addr = this.server.address() as AddressInfo;
+    const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    this.url = `http://${shownHost}:${addr.port}`;
+  }
+
+  reset(data?: 'sample' | 'empty', alertCount?: number): void {
+    if (data) this.dataMode = data;
+    if (alertCount !== undefined) this.alertCount = Math.max(0, Math.floor(alertCount));
+    this.state = buildState(this.dataMode, this.alertCount);
+    this.faults.clear();
+    this.requests.length = 0;
+    this.limiter?.clear();
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      for (const s of this.sockets) s.destroy();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = newRequestId();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://emulator.local');
+    const path = url.pathname;
+
+    if (!isLoopback(req.socket.remoteAddress)) {
+      req.socket.destroy();
+      return;
+    }
+    if (path.startsWith(CONTROL_PREFIX)) {
+      let raw: Buffer;
+      try {
+        raw = await readBody(req);
+      } catch {
+        this.send(res, json(413, { error: 'Request body too large' }));
+        return;
+      }
+      this.send(res, this.control(method, path, raw));
+      return;
+    }
+
+    const record: RecordedRequest = { method, path, query: Object.fromEntries(url.searchParams), status: 0, requestId, authorized: false, at: Date.now() };
+    this.requests.push(record);
+    let raw: Buffer = Buffer.alloc(0);
+    try {
+      raw = await readBody(req);
+    } catch (e) {
+      const reply = e instanceof ApiFailure ? errorReply(e.status, e.message, requestId) : errorReply(400, 'Could not read the request body', requestId);
+      record.status = reply.status;
+      this.send(res, reply);
+      return;
+    }
+    const text = raw.toString('utf8');
+    if (text.length > 0) {
+      try {
+        record.body = JSON.parse(text) as unknown;
+      } catch {
+        record.body = text;
+      }
+    }
+
+    const fault = this.faults.take(method, path);
+    if (fault?.delayMs) await sleep(fault.delayMs);
+    if (fault?.reset === 'before-headers') {
+      record.status = 0;
+      req.socket.destroy();
+      return;
+    }
+
+    let reply: Reply;
+    if (fault && (fault.status !== undefined || fault.body !== undefined)) reply = this.faultReply(fault, requestId);
+    else reply = this.api(method, path, url.searchParams, text, req.headers.authorization, record);
+    if (fault?.headers) reply.headers = { ...reply.headers, ...lower(fault.headers) };
+    if (fault?.malformedJson) {
+      reply.body = corrupt(reply.body);
+      reply.headers['content-type'] = 'application/json; charset=utf-8';
+    }
+    record.status = reply.status;
+    await this.deliver(res, reply, fault);
+  }
+
+  private faultReply(f: FaultSpec, requestId: string): Reply {
+    const status = f.status ?? 200;
+    if (f.body === undefined) {
+      if (status >= 400) return errorReply(status, STATUS_CODES[status] ?? 'Error', requestId);
+      return json(status, { status, requestId, result: {} }, requestId);
+    }
+    if (typeof f.body === 'string') {
+      const looksHtml = /^\s*</.test(f.body);
+      const looksJson = /^\s*[[{]/.test(f.body);
+      const type = looksHtml ? 'text/html; charset=utf-8' : looksJson ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
+      return { status, headers: { 'content-type': type, 'x-request-id': requestId }, body: f.body };
+    }
+    return json(status, f.body, requestId);
+  }
+
+  /** The real API: route, auth, rate limit, body parse, handler. */
+  private api(method: string, path: string, query: URLSearchParams, text: string, authorization: string | undefined, record: RecordedRequest): Reply {
+    const requestId = record.requestId;
+    let route: Route | undefined;
+    let params: string[] = [];
+    for (const r of this.routes) {
+      if (r.method !== method) continue;
+      const m = r.pattern.exec(path);
+      if (m) {
+        route = r;
+        params = m.slice(1).map((p) => decodeSafe(p));
+        break;
+      }
+    }
+    if (!route) return htmlNotFound(method, path);
+
+    const key = this.authenticate(authorization);
+    if (!key) return errorReply(401, 'Invalid credentials', requestId);
+    record.authorized = true;
+
+    if (this.limiter) {
+      const waitMs = this.limiter.hit(key);
+      if (waitMs > 0) {
+        const reply = errorReply(429, 'Rate limit exceeded', requestId);
+        const seconds = String(Math.max(1, Math.ceil(waitMs / 1000)));
+        if (this.rateLimitHeader === 'x-ratelimit-reset') reply.headers['x-ratelimit-reset'] = seconds;
+        if (this.rateLimitHeader === 'retry-after') reply.headers['retry-after'] = seconds;
+        return reply;
+      }
+    }
+
+    let body: unknown;
+    if (method === 'POST' || method === 'PUT') {
+      if (text.trim().length === 0) body = undefined;
+      else {
+        try {
+          body = JSON.parse(text) as unknown;
+        } catch {
+          return errorReply(400, 'Invalid JSON payload', requestId);
+        }
+      }
+    }
+    try {
+      const out = route.handler({ state: this.state, params, query, body, now: Date.now() });
+      if (out === undefined) return json(200, { status: 200, requestId }, requestId);
+      return json(200, { status: 200, requestId, result: out.result }, requestId);
+    } catch (e) {
+      if (e instanceof ApiFailure) return errorReply(e.status, e.message, requestId);
+      return errorReply(500, 'Internal server error', requestId);
+    }
+  }
+
+  private authenticate(header: string | undefined): string | null {
+    const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+    if (!m) return null;
+    const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return null;
+    const id = decoded.slice(0, colon);
+    const secret = decoded.slice(colon + 1);
+    return id === this.keyId && secret === this.keySecret ? id : null;
+  }
+
+  private async deliver(res: ServerResponse, reply: Reply, fault: FaultSpec | undefined): Promise<void> {
+    const body = Buffer.from(reply.body, 'utf8');
+    const headers = { ...reply.headers, 'content-length': String(body.length) };
+    if (fault?.reset === 'mid-body') {
+      res.writeHead(reply.status, headers);
+      res.write(body.subarray(0, Math.floor(body.length / 2)));
+      await sleep(20);
+      res.socket?.destroy();
+      return;
+    }
+    if (fault?.dripMs && fault.dripMs > 0) {
+      res.writeHead(reply.status, headers);
+      res.flushHeaders();
+      const chunk = Math.max(1, Math.ceil(body.length / 20));
+      for (let i = 0; i < body.length; i += chunk) {
+        if (res.destroyed) return;
+        res.write(body.subarray(i, i + chunk));
+        await sleep(fault.dripMs);
+      }
+      res.end();
+      return;
+    }
+    res.writeHead(reply.status, headers);
+    res.end(body);
+  }
+
+  private send(res: ServerResponse, reply: Reply): void {
+    const body = Buffer.from(reply.body, 'utf8');
+    res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
+    res.end(body);
+  }
+
+  /** HTTP control under /__emulator/ for other processes (not authenticated, not limited, not recorded). */
+  private control(method: string, path: string, raw: Buffer): Reply {
+    let body: unknown;
+    const text = raw.toString('utf8');
+    if (text.trim().length > 0) {
+      try {
+        body = JSON.parse(text) as unknown;
+      } catch {
+        return json(400, { error: 'Invalid JSON payload' });
+      }
+    }
+    const obj = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const route = `${method} ${path.replace(/\/+$/, '')}`;
+    try {
+      switch (route) {
+        case 'GET /__emulator/info':
+          return json(200, { url: this.url, keyId: this.keyId, keySecret: this.keySecret, organizationId: this.organizationId, serviceIds: this.serviceIds, segment: this.segment });
+        case 'GET /__emulator/requests':
+          return json(200, this.requests);
+        case 'DELETE /__emulator/requests':
+          this.requests.length = 0;
+          return json(200, { ok: true });
+        case 'GET /__emulator/faults':
+          return json(200, this.faults.list().map(faultToJson));
+        case 'POST /__emulator/faults': {
+          const list = Array.isArray(body) ? body : [body];
+          for (const f of list) this.faults.add(faultFromJson(f));
+          return json(200, { ok: true, faults: this.faults.list().length });
+        }
+        case 'DELETE /__emulator/faults':
+          this.faults.clear();
+          return json(200, { ok: true });
+        case 'POST /__emulator/reset': {
+          const data = obj.data === 'sample' || obj.data === 'empty' ? obj.data : undefined;
+          const count = typeof obj.alertCount === 'number' ? obj.alertCount : undefined;
+          this.reset(data, count);
+          return json(200, { ok: true });
+        }
+        case 'POST /__emulator/config': {
+          if (obj.rateLimit === false) this.limiter = null;
+          else if (typeof obj.rateLimit === 'object' && obj.rateLimit !== null) {
+            const rl = obj.rateLimit as { requests?: unknown; windowMs?: unknown };
+            if (typeof rl.requests !== 'number' || typeof rl.windowMs !== 'number' || rl.requests < 1 || rl.windowMs < 1) {
+              return json(400, { error: 'rateLimit must be false or {requests, windowMs}' });
+            }
+            this.limiter = new KeyRateLimiter(rl.requests, rl.windowMs);
+          }
+          if (obj.rateLimitHeader === 'none' || obj.rateLimitHeader === 'x-ratelimit-reset' || obj.rateLimitHeader === 'retry-after') {
+            this.rateLimitHeader = obj.rateLimitHeader;
+          }
+          return json(200, { ok: true });
+        }
+        default:
+          return json(404, { error: `Unknown control route ${route}` });
+      }
+    } catch (e) {
+      return json(400, { error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+}
+
+function lower(h: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/** Truncates a JSON body so it no longer parses (keeps it looking like the start of the real reply). */
+function corrupt(body: string): string {
+  const cut = body.length > 8 ? body.slice(0, Math.floor(body.length * 0.6)) : '{"status":';
+  return `${cut}\u0000,}`;
+}
+
+/** Starts an emulator on a free loopback port (unless `port` is given). */
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  const emulator = new EmulatorServer(opts);
+  await emulator.listen();
+  return emulator;
+}

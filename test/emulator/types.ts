@@ -1,0 +1,164 @@
+/** Shared types of the local API emulator (ClickHouse Cloud API + Managed ClickStack resources). */
+
+export type JsonObject = Record<string, unknown>;
+
+export type RateLimitHeaderMode = 'none' | 'x-ratelimit-reset' | 'retry-after';
+
+export interface EmulatorOptions {
+  /** TCP port; 0 or omitted picks a free port. */
+  port?: number;
+  /** Loopback address to bind; default 127.0.0.1. Non-loopback addresses are refused. */
+  host?: string;
+  /** Product path segment; default 'observability' (the live service uses 'clickstack'). */
+  segment?: string;
+  /** Requests per window per key; default 10 / 10 000 ms. `false` disables the limit. */
+  rateLimit?: { requests: number; windowMs: number } | false;
+  /** Header sent with a 429; default 'none' (the live service documents none). */
+  rateLimitHeader?: RateLimitHeaderMode;
+  /** 'sample' (default) seeds realistic data; 'empty' keeps the organization, services and keys only. */
+  data?: 'sample' | 'empty';
+  /** Extra generated alerts added to the first service (paging and performance tests). */
+  alertCount?: number;
+}
+
+export interface FaultSpec {
+  method?: string;
+  /** Exact request path (without the query), a prefix ending in `*`, or a RegExp tested against the path. */
+  path: string | RegExp;
+  /** How many matching requests the fault applies to; default unlimited. */
+  times?: number;
+  status?: number;
+  body?: string | object;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  reset?: 'before-headers' | 'mid-body';
+  malformedJson?: boolean;
+  /** Send the body in small chunks with this pause between them. */
+  dripMs?: number;
+}
+
+export interface FaultController {
+  add(f: FaultSpec): void;
+  clear(): void;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** Status sent; 0 when the connection was reset before headers. */
+  status: number;
+  requestId: string;
+  authorized: boolean;
+  body?: unknown;
+  at: number;
+}
+
+export type AlertState = 'ALERT' | 'OK' | 'PENDING' | 'INSUFFICIENT_DATA' | 'DISABLED';
+
+export interface AlertSilenced {
+  by: string | null;
+  at: string;
+  until: string;
+}
+
+export interface AlertExecutionError {
+  timestamp: string;
+  type: 'QUERY_ERROR' | 'WEBHOOK_ERROR' | 'INVALID_ALERT' | 'UNKNOWN' | 'QUERY_TIMEOUT';
+  message: string;
+}
+
+export interface StoredAlert {
+  id: string;
+  teamId: string;
+  source: 'tile' | 'saved_search';
+  dashboardId: string | null;
+  tileId: string | null;
+  savedSearchId: string | null;
+  groupBy: string | null;
+  threshold: number;
+  thresholdMax: number | null;
+  thresholdType: string;
+  interval: string;
+  scheduleOffsetMinutes: number | null;
+  scheduleStartAt: string | null;
+  channels: JsonObject[];
+  name: string | null;
+  message: string | null;
+  note: string | null;
+  numConsecutiveWindows: number | null;
+  state: AlertState;
+  silenced: AlertSilenced | null;
+  executionErrors: AlertExecutionError[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A dashboard as the API returns it (tiles carry `config`, never `series`). */
+export interface StoredDashboard {
+  id: string;
+  name: string;
+  tiles: JsonObject[];
+  tags: string[];
+  filters: JsonObject[];
+  savedQuery: string | null;
+  savedQueryLanguage: string | null;
+  savedFilterValues: JsonObject[];
+  containers: JsonObject[];
+}
+
+export interface StoredWebhook {
+  id: string;
+  name: string;
+  service: string;
+  url: string;
+  description?: string;
+  body?: string;
+  /** Write-only; never returned. */
+  headers?: Record<string, string>;
+  /** Write-only; never returned. */
+  queryParams?: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StoredSavedSearch extends JsonObject {
+  id: string;
+  name: string;
+  sourceId: string;
+  teamId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface QueryEndpoint {
+  id: string;
+  roles: string[];
+  openApiKeys: string[];
+  allowedOrigins: string;
+}
+
+export interface ServiceData {
+  teamId: string;
+  dashboards: Map<string, StoredDashboard>;
+  alerts: Map<string, StoredAlert>;
+  sources: Map<string, JsonObject>;
+  webhooks: Map<string, StoredWebhook>;
+  savedSearches: Map<string, StoredSavedSearch>;
+  queryEndpoint: QueryEndpoint | null;
+}
+
+export interface ApiKeyRecord extends JsonObject {
+  id: string;
+  name: string;
+  state: 'enabled' | 'disabled';
+  keySuffix: string;
+}
+
+export interface EmulatorState {
+  organization: JsonObject & { id: string; name: string };
+  services: (JsonObject & { id: string; name: string })[];
+  keys: ApiKeyRecord[];
+  /** Observability data per service ID. */
+  data: Map<string, ServiceData>;
+}
