@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import {
   nonEmptyOrNull,
+  requiredOr,
   openEnum,
   optionalResourceId,
   resourceIdSchema,
@@ -132,7 +133,7 @@ const MAX_PAST_MS = 10 * 366 * 24 * 60 * 60 * 1000;
 
 const alertWriteObject = z.strictObject({
   source: z
-    .enum(ALERT_SOURCES, { error: 'source must be "tile" or "saved_search"' })
+    .enum(ALERT_SOURCES, { error: requiredOr('must be "tile" or "saved_search"') })
     .describe('What the alert watches: "tile" (a dashboard tile) or "saved_search". Always send it.'),
   dashboardId: optionalResourceId().describe('Dashboard that holds the tile. Required when source is "tile".'),
   tileId: optionalResourceId().describe(
@@ -141,7 +142,7 @@ const alertWriteObject = z.strictObject({
   savedSearchId: optionalResourceId().describe('Saved search to watch. Required when source is "saved_search".'),
   groupBy: nonEmptyOrNull(10000).describe('Group the saved search by this expression. Only for source "saved_search".'),
   threshold: z
-    .number({ error: 'threshold must be a number' })
+    .number({ error: requiredOr('must be a number') })
     .refine(Number.isFinite, { error: 'must be a finite number' })
     .describe('Threshold value; the lower bound for "between" and "not_between".'),
   thresholdMax: z
@@ -151,10 +152,10 @@ const alertWriteObject = z.strictObject({
     .optional()
     .describe('Upper bound; required (and >= threshold) for "between" and "not_between".'),
   thresholdType: z
-    .enum(THRESHOLD_TYPES, { error: `thresholdType must be one of ${THRESHOLD_TYPES.join(', ')}` })
+    .enum(THRESHOLD_TYPES, { error: requiredOr(`must be one of ${THRESHOLD_TYPES.join(', ')}`) })
     .describe('How the value is compared with the threshold.'),
   interval: z
-    .enum(ALERT_INTERVALS, { error: `interval must be one of ${ALERT_INTERVALS.join(', ')}` })
+    .enum(ALERT_INTERVALS, { error: requiredOr(`must be one of ${ALERT_INTERVALS.join(', ')}`) })
     .describe('Evaluation interval. "30s" needs the sub-minute feature on the service.'),
   scheduleOffsetMinutes: z
     .number()

@@ -8,7 +8,7 @@
  * service's own contract allows. Responses keep every field they carry.
  */
 import { z } from 'zod';
-import { nonEmpty, nonEmptyOrOmit, openEnum, resourceIdSchema } from './ids';
+import { nonEmpty, nonEmptyOrOmit, openEnum, requiredOr, resourceIdSchema } from './ids';
 
 export const TILE_DISPLAY_TYPES = [
   'line',
@@ -108,7 +108,7 @@ function expression(description: string) {
     .describe(description);
 }
 
-const queryLanguage = z.enum(QUERY_LANGUAGES, { error: 'must be "sql" or "lucene"' });
+const queryLanguage = z.enum(QUERY_LANGUAGES, { error: requiredOr('must be "sql" or "lucene"') });
 
 export const numberFormatSchema = z
   .looseObject({

@@ -74,6 +74,14 @@ export function openEnum<const T extends readonly [string, ...string[]]>(values:
   });
 }
 
+/**
+ * Error option for a required field: "is required" when it is missing, `message` otherwise.
+ * Pass it as `{ error: requiredOr('must be a number') }`.
+ */
+export function requiredOr(message: string): (issue: { input?: unknown }) => string {
+  return (issue) => (issue.input === undefined ? 'is required' : message);
+}
+
 /** One validation problem, with a dotted path (`channels.0.webhookId`) an editor can point at. */
 export interface SchemaIssue {
   path: string;
