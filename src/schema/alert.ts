@@ -101,7 +101,7 @@ export const emailChannelSchema = z
 /** A notification channel of an alert, chosen by `type`. */
 export const alertChannelSchema = z
   .discriminatedUnion('type', [webhookChannelSchema, emailChannelSchema], {
-    error: 'type must be "webhook" or "email"',
+    error: 'must be "webhook" or "email"',
   })
   .describe('Notification channel: {"type":"webhook","webhookId":…} or {"type":"email","emailRecipients":[…]}.');
 

@@ -127,19 +127,19 @@ export const numberFormatSchema = z
 export const selectItemSchema = z
   .looseObject({
     aggFn: z
-      .enum(AGG_FNS, { error: `aggFn must be one of ${AGG_FNS.join(', ')}` })
+      .enum(AGG_FNS, { error: `must be one of ${AGG_FNS.join(', ')}` })
       .describe('Aggregate function.'),
     valueExpression: expression('Expression to aggregate (not used with "count").'),
     alias: expression('Series name shown in the chart.'),
     level: z
-      .literal(QUANTILE_LEVELS, { error: `level must be one of ${QUANTILE_LEVELS.join(', ')}` })
+      .literal(QUANTILE_LEVELS, { error: `must be one of ${QUANTILE_LEVELS.join(', ')}` })
       .optional()
       .describe('Quantile level for aggFn "quantile": 0.5, 0.9, 0.95 or 0.99.'),
     where: expression('Filter for this series.'),
     whereLanguage: queryLanguage.optional().describe('Language of "where": "sql" or "lucene".'),
     metricName: z.string().optional().describe('Metric name (metric sources).'),
     metricType: z
-      .enum(METRIC_TYPES, { error: `metricType must be one of ${METRIC_TYPES.join(', ')}` })
+      .enum(METRIC_TYPES, { error: `must be one of ${METRIC_TYPES.join(', ')}` })
       .optional()
       .describe('Metric type (metric sources).'),
     periodAggFn: z.literal('delta').optional().describe('Per-period aggregation: "delta".'),
@@ -164,7 +164,7 @@ const chartColor = z.enum(CHART_COLORS, { error: `must be one of ${CHART_COLORS.
 /** Builder configs carry no configType; a value other than "sql" is an error. */
 function noConfigType(displayType: string) {
   return z
-    .undefined({ error: `configType must be "sql" (raw SQL) or omitted; "${displayType}" builder configs have none` })
+    .undefined({ error: `must be omitted: "${displayType}" tiles have no raw SQL variant` })
     .optional();
 }
 
@@ -364,7 +364,7 @@ const numberRaw = z.looseObject({
 const pieRaw = z.looseObject({ ...rawBase, displayType: z.literal('pie') });
 const barRaw = z.looseObject({ ...rawBase, displayType: z.literal('bar') });
 
-const CONFIG_TYPE_ERROR = 'configType must be "sql" (raw SQL) or omitted (builder)';
+const CONFIG_TYPE_ERROR = 'must be "sql" (raw SQL) or omitted (builder)';
 
 /** A tile's chart configuration, chosen by displayType (and configType "sql" for raw SQL). */
 export const tileConfigSchema = z
@@ -382,7 +382,7 @@ export const tileConfigSchema = z
       eventPatternsBuilder,
       markdownConfig,
     ],
-    { error: `displayType must be one of ${TILE_DISPLAY_TYPES.join(', ')}` },
+    { error: `must be one of ${TILE_DISPLAY_TYPES.join(', ')}` },
   )
   .describe('Chart configuration of the tile, chosen by "displayType" (add "configType": "sql" for raw SQL).');
 

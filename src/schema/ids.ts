@@ -14,24 +14,27 @@ export const EMPTY_OR_OMIT_MESSAGE = 'must not be empty (omit it)';
 /** Message for an empty string in an optional, nullable field. */
 export const EMPTY_OR_NULL_MESSAGE = 'must not be empty (omit it or use null)';
 
-const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
 /** Strict pattern for an ID placed in a URL path: no '/', '..', '%', spaces or other specials. */
 export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+// The schema patterns also match "" so an empty string yields only the "must not be empty"
+// issue, without aborting: cross-field rules of the enclosing object are still reported.
+const RESOURCE_ID_OR_EMPTY = /^(?:[A-Za-z0-9][A-Za-z0-9_-]{0,127})?$/;
+const UUID_OR_EMPTY = /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?$/;
+const RESOURCE_ID_MESSAGE =
+  'must be an ID of at most 128 letters, digits, "_" or "-" that starts with a letter or digit';
 
 /** A UUID string (8-4-4-4-12 hex digits, any version). */
 export const uuidSchema = z
   .string()
-  .min(1, { error: EMPTY_MESSAGE, abort: true })
-  .regex(UUID_PATTERN, { error: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' });
+  .min(1, { error: EMPTY_MESSAGE })
+  .regex(UUID_OR_EMPTY, { error: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' });
 
 /** The ID of a dashboard, alert, tile, source, webhook or saved search. */
 export const resourceIdSchema = z
   .string()
-  .min(1, { error: EMPTY_MESSAGE, abort: true })
-  .regex(RESOURCE_ID_PATTERN, {
-    error: 'must be an ID of at most 128 letters, digits, "_" or "-" that starts with a letter or digit',
-  });
+  .min(1, { error: EMPTY_MESSAGE })
+  .regex(RESOURCE_ID_OR_EMPTY, { error: RESOURCE_ID_MESSAGE });
 
 function bounded(schema: z.ZodString, max: number | undefined): z.ZodString {
   return max === undefined ? schema : schema.max(max, { error: `must be at most ${max} characters` });
@@ -39,27 +42,25 @@ function bounded(schema: z.ZodString, max: number | undefined): z.ZodString {
 
 /** A required, non-empty string (optionally with a maximum length). */
 export function nonEmpty(max?: number): z.ZodString {
-  return bounded(z.string().min(1, { error: EMPTY_MESSAGE, abort: true }), max);
+  return bounded(z.string().min(1, { error: EMPTY_MESSAGE }), max);
 }
 
 /** A non-empty string for an optional (but not nullable) field; chain `.optional()`. */
 export function nonEmptyOrOmit(max?: number): z.ZodString {
-  return bounded(z.string().min(1, { error: EMPTY_OR_OMIT_MESSAGE, abort: true }), max);
+  return bounded(z.string().min(1, { error: EMPTY_OR_OMIT_MESSAGE }), max);
 }
 
 /** A non-empty string for a field that may also be null or left out. */
 export function nonEmptyOrNull(max?: number) {
-  return bounded(z.string().min(1, { error: EMPTY_OR_NULL_MESSAGE, abort: true }), max).nullable().optional();
+  return bounded(z.string().min(1, { error: EMPTY_OR_NULL_MESSAGE }), max).nullable().optional();
 }
 
 /** A resource ID for an optional, nullable field; empty strings get the "omit it or use null" hint. */
 export function optionalResourceId() {
   return z
     .string()
-    .min(1, { error: EMPTY_OR_NULL_MESSAGE, abort: true })
-    .regex(RESOURCE_ID_PATTERN, {
-      error: 'must be an ID of at most 128 letters, digits, "_" or "-" that starts with a letter or digit',
-    })
+    .min(1, { error: EMPTY_OR_NULL_MESSAGE })
+    .regex(RESOURCE_ID_OR_EMPTY, { error: RESOURCE_ID_MESSAGE })
     .nullable()
     .optional();
 }
