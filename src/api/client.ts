@@ -199,18 +199,18 @@ export class ObservabilityClient {
 
   // ---- Organization, services, API keys ----
 
-  listOrganizations(opts?: RequestOptions): Promise<ApiResponse<Organization[]>> {
+  async listOrganizations(opts?: RequestOptions): Promise<ApiResponse<Organization[]>> {
     return this.call({ operation: 'List organizations', method: 'GET', path: this.cloudPath([]), result: arrayOf(organizationSchema), retry: 'idempotent' }, opts);
   }
 
-  listServices(orgId?: string, opts?: RequestOptions): Promise<ApiResponse<Service[]>> {
+  async listServices(orgId?: string, opts?: RequestOptions): Promise<ApiResponse<Service[]>> {
     const org = orgId ?? this.connection.organizationId;
     return this.call({ operation: 'List services', method: 'GET', path: this.cloudPath([org, 'services']), result: arrayOf(serviceSchema), retry: 'idempotent' }, opts, [
       { name: 'organizationId', kind: 'uuid', value: org },
     ]);
   }
 
-  listApiKeys(orgId?: string, opts?: RequestOptions): Promise<ApiResponse<ApiKey[]>> {
+  async listApiKeys(orgId?: string, opts?: RequestOptions): Promise<ApiResponse<ApiKey[]>> {
     const org = orgId ?? this.connection.organizationId;
     return this.call({ operation: 'List API keys', method: 'GET', path: this.cloudPath([org, 'keys']), result: arrayOf(apiKeySchema), retry: 'idempotent' }, opts, [
       { name: 'organizationId', kind: 'uuid', value: org },
@@ -219,15 +219,15 @@ export class ObservabilityClient {
 
   // ---- Dashboards ----
 
-  listDashboards(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<Dashboard[]>> {
+  async listDashboards(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<Dashboard[]>> {
     return this.call({ operation: 'List dashboards', method: 'GET', path: this.productPath(serviceId, 'dashboards'), result: arrayOf(dashboardSchema), retry: 'idempotent' }, opts, svc(serviceId));
   }
 
-  getDashboard(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
+  async getDashboard(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
     return this.call({ operation: 'Get dashboard', method: 'GET', path: this.productPath(serviceId, 'dashboards', id), result: dashboardSchema, retry: 'idempotent' }, opts, svc(serviceId, ['dashboardId', id]));
   }
 
-  createDashboard(serviceId: string, body: DashboardWrite, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
+  async createDashboard(serviceId: string, body: DashboardWrite, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
     return this.call(
       { operation: 'Create dashboard', method: 'POST', path: this.productPath(serviceId, 'dashboards'), body: checkBody('Create dashboard', 'POST', dashboardWriteSchema, body, svc(serviceId)), result: dashboardSchema, retry: 'unsafe' },
       opts,
@@ -235,7 +235,7 @@ export class ObservabilityClient {
     );
   }
 
-  updateDashboard(serviceId: string, id: string, body: z.input<typeof dashboardUpdateSchema>, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
+  async updateDashboard(serviceId: string, id: string, body: z.input<typeof dashboardUpdateSchema>, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
     const params = svc(serviceId, ['dashboardId', id]);
     return this.call(
       { operation: 'Update dashboard', method: 'PUT', path: this.productPath(serviceId, 'dashboards', id), body: checkBody('Update dashboard', 'PUT', dashboardUpdateSchema, body, params), result: dashboardSchema, retry: 'idempotent' },
@@ -244,7 +244,7 @@ export class ObservabilityClient {
     );
   }
 
-  deleteDashboard(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
+  async deleteDashboard(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
     return this.call({ operation: 'Delete dashboard', method: 'DELETE', path: this.productPath(serviceId, 'dashboards', id), result: null, retry: 'idempotent' }, opts, svc(serviceId, ['dashboardId', id]));
   }
 
@@ -252,7 +252,7 @@ export class ObservabilityClient {
    * Asks the server to check a dashboard without saving it. The body goes to the
    * server as given (it only has to be a JSON object): the answer lists the problems.
    */
-  validateDashboard(serviceId: string, body: DashboardWrite | Record<string, unknown>, opts?: RequestOptions): Promise<ApiResponse<z.infer<typeof dashboardValidationSchema>>> {
+  async validateDashboard(serviceId: string, body: DashboardWrite | Record<string, unknown>, opts?: RequestOptions): Promise<ApiResponse<z.infer<typeof dashboardValidationSchema>>> {
     const params = svc(serviceId);
     if (!isPlainObject(body)) {
       throw invalidInput('Validate dashboard', 'POST', [{ path: '', message: 'the dashboard must be a JSON object' }]);
@@ -267,15 +267,15 @@ export class ObservabilityClient {
   // ---- Alerts ----
 
   /** All alerts, fetched page by page (`limit`/`offset`) until a short page. */
-  listAlerts(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ApiResponse<Alert[]>> {
+  async listAlerts(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ApiResponse<Alert[]>> {
     return this.listPaged('List alerts', serviceId, 'alerts', alertSchema, paging, opts);
   }
 
-  getAlert(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
+  async getAlert(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
     return this.call({ operation: 'Get alert', method: 'GET', path: this.productPath(serviceId, 'alerts', id), result: alertSchema, retry: 'idempotent' }, opts, svc(serviceId, ['alertId', id]));
   }
 
-  createAlert(serviceId: string, body: AlertWrite, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
+  async createAlert(serviceId: string, body: AlertWrite, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
     const params = svc(serviceId);
     return this.call(
       { operation: 'Create alert', method: 'POST', path: this.productPath(serviceId, 'alerts'), body: checkBody('Create alert', 'POST', alertWriteSchema, body, params), result: alertSchema, retry: 'unsafe' },
@@ -284,7 +284,7 @@ export class ObservabilityClient {
     );
   }
 
-  updateAlert(serviceId: string, id: string, body: AlertWrite, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
+  async updateAlert(serviceId: string, id: string, body: AlertWrite, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
     const params = svc(serviceId, ['alertId', id]);
     return this.call(
       { operation: 'Update alert', method: 'PUT', path: this.productPath(serviceId, 'alerts', id), body: checkBody('Update alert', 'PUT', alertWriteSchema, body, params), result: alertSchema, retry: 'idempotent' },
@@ -293,37 +293,37 @@ export class ObservabilityClient {
     );
   }
 
-  deleteAlert(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
+  async deleteAlert(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
     return this.call({ operation: 'Delete alert', method: 'DELETE', path: this.productPath(serviceId, 'alerts', id), result: null, retry: 'idempotent' }, opts, svc(serviceId, ['alertId', id]));
   }
 
   // ---- Sources, webhooks, saved searches ----
 
-  listSources(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<Source[]>> {
+  async listSources(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<Source[]>> {
     return this.call({ operation: 'List sources', method: 'GET', path: this.productPath(serviceId, 'sources'), result: arrayOf(sourceSchema), retry: 'idempotent' }, opts, svc(serviceId));
   }
 
-  listWebhooks(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ApiResponse<Webhook[]>> {
+  async listWebhooks(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ApiResponse<Webhook[]>> {
     return this.listPaged('List webhooks', serviceId, 'webhooks', webhookSchema, paging, opts);
   }
 
-  listSavedSearches(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ApiResponse<SavedSearch[]>> {
+  async listSavedSearches(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ApiResponse<SavedSearch[]>> {
     return this.listPaged('List saved searches', serviceId, 'saved-searches', savedSearchSchema, paging, opts);
   }
 
   // ---- Service query endpoint ----
 
   /** The service query endpoint, or `data: null` when none is configured (the server answers 404). */
-  getQueryEndpoint(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<QueryEndpoint | null>> {
-    return this.call(
-      { operation: 'Get query endpoint', method: 'GET', path: this.queryEndpointPath(serviceId), result: queryEndpointSchema as z.ZodType<QueryEndpoint>, retry: 'idempotent', onNotFound: 'null' },
+  async getQueryEndpoint(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<QueryEndpoint | null>> {
+    return this.call<QueryEndpoint | null>(
+      { operation: 'Get query endpoint', method: 'GET', path: this.queryEndpointPath(serviceId), result: queryEndpointSchema, retry: 'idempotent', onNotFound: 'null' },
       opts,
       svc(serviceId),
-    ) as Promise<ApiResponse<QueryEndpoint | null>>;
+    );
   }
 
   /** Creates the service query endpoint, or updates it in place. */
-  upsertQueryEndpoint(serviceId: string, body: QueryEndpointWrite, opts?: RequestOptions): Promise<ApiResponse<QueryEndpoint>> {
+  async upsertQueryEndpoint(serviceId: string, body: QueryEndpointWrite, opts?: RequestOptions): Promise<ApiResponse<QueryEndpoint>> {
     const params = svc(serviceId);
     return this.call(
       {
@@ -340,7 +340,7 @@ export class ObservabilityClient {
   }
 
   /** Removes the service query endpoint; succeeds when there is none (404). */
-  deleteQueryEndpoint(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
+  async deleteQueryEndpoint(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
     return this.call({ operation: 'Delete query endpoint', method: 'DELETE', path: this.queryEndpointPath(serviceId), result: null, retry: 'idempotent', onNotFound: 'success' }, opts, svc(serviceId));
   }
 
