@@ -162,11 +162,22 @@ async function lint() {
   return check(r.code === 0, r.code === 0 ? '' : m ? `${m[2]} error(s)` : `exit ${r.code}`);
 }
 
+/** Deletes compiled files in out/ whose TypeScript source is gone, so removed tests do not keep running. */
+function removeStaleOutput() {
+  const out = path.join(ROOT, 'out');
+  for (const file of findFiles(out, '.js')) {
+    const source = path.join(ROOT, path.relative(out, file)).replace(/\.js$/, '.ts');
+    if (!fs.existsSync(source)) {
+      fs.rmSync(file, { force: true });
+      fs.rmSync(`${file}.map`, { force: true });
+    }
+  }
+}
+
 async function build() {
   const bundle = await run(NODE, ['esbuild.mjs']);
   if (bundle.code !== 0) return check(false, 'esbuild failed');
-  // Remove stale output so deleted sources leave no tests behind.
-  fs.rmSync(path.join(ROOT, 'out'), { recursive: true, force: true });
+  removeStaleOutput();
   const emit = await run(NODE, [bin('typescript/bin/tsc'), '-p', 'tsconfig.json']);
   if (emit.code === 0) return check(true, '');
   if (!fs.existsSync(path.join(ROOT, 'out', 'test'))) return check(false, 'tsc emitted nothing');

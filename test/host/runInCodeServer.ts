@@ -80,6 +80,8 @@ export interface WorkbenchOptions {
   readonly onExit?: (code: number) => void;
   /** Print code-server output and the browser console (default from `$OBS_TEST_VERBOSE`). */
   readonly verbose?: boolean;
+  /** Aborting closes the workbench, also while it is still starting. */
+  readonly signal?: AbortSignal;
 }
 
 export interface Workbench {
@@ -218,15 +220,32 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   let server: StartedServer | undefined;
   let browser: Browser | undefined;
   let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    active.delete(close);
+  const stopProcesses = async () => {
     if (browser) await browser.close().catch(() => undefined);
     if (server) await killTree(server.child);
+  };
+  let closing: Promise<void> | undefined;
+  // Every caller waits for the same shutdown to finish.
+  const close = (): Promise<void> => (closing ??= (async () => {
+    closed = true;
+    active.delete(close);
+    opts.signal?.removeEventListener('abort', onAbort);
+    await stopProcesses();
     if (!keepTemp) fs.rmSync(tempRoot, { recursive: true, force: true, maxRetries: 3 });
+  })());
+  const onAbort = () => void close();
+  /** A close() during start-up ran before these processes existed; stop them now. */
+  const throwIfClosed = async () => {
+    if (!closed) return;
+    await stopProcesses();
+    throw new Error('The workbench was closed while it was starting');
   };
   active.add(close);
+  if (opts.signal?.aborted) {
+    await close();
+    throw new Error('The workbench was closed while it was starting');
+  }
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
     const env: NodeJS.ProcessEnv = {
@@ -249,9 +268,11 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
       '--extensions-dir', extensionsDir,
       workspace,
     ], env, verbose);
+    await throwIfClosed();
     const authority = new URL(server.serverUrl).host;
 
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+    await throwIfClosed();
     const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
     const page = await context.newPage();
 
@@ -279,6 +300,10 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     if (testsPath) payload.splice(1, 0, ['extensionTestsPath', toRemoteUri(authority, testsPath)]);
     const url = `${server.serverUrl}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
+    if (!testsPath) {
+      // Interactive use: hand over the page once the workbench has rendered its shell.
+      await page.locator('.monaco-workbench').first().waitFor({ state: 'attached', timeout: 120_000 });
+    }
 
     const started = server;
     const startedBrowser = browser;
@@ -298,7 +323,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   }
 }
 
-export interface RunTestsOptions extends Omit<WorkbenchOptions, 'extensionTestsPath' | 'onExit'> {
+export interface RunTestsOptions extends Omit<WorkbenchOptions, 'extensionTestsPath' | 'onExit' | 'signal'> {
   /** Compiled test entry exporting `run()`. */
   readonly extensionTestsPath: string;
   /** Overall limit; `$OBS_TEST_TIMEOUT_MS` or 15 minutes. */
@@ -322,12 +347,14 @@ export async function runTestsInCodeServer(opts: RunTestsOptions): Promise<numbe
     settle(TIMEOUT_EXIT_CODE);
   }, timeoutMs);
   let workbench: Workbench | undefined;
+  const abort = new AbortController();
   try {
-    const opening = openWorkbench({ ...opts, onLog: log, onExit: (code) => settle(code) });
+    const opening = openWorkbench({ ...opts, onLog: log, onExit: (code) => settle(code), signal: abort.signal });
     // The time limit also covers start-up.
     const first = await Promise.race([opening, exitCode.then(() => undefined)]);
     if (!first) {
-      opening.then((wb) => wb.close(), () => undefined);
+      abort.abort();
+      await opening.then((wb) => wb.close(), () => undefined);
       return await exitCode;
     }
     workbench = first;
