@@ -1,0 +1,390 @@
+/**
+ * The explorer tree against the in-process emulator: structure and rendering at each level, lazy loading (one list
+ * request per expanded folder, none at activation), error nodes with Retry, offline fallback, filter, read-only JSON,
+ * delete with the server's cascade, and speed with 10 000 alerts.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../emulator/server';
+import type { RecordedRequest } from '../emulator/types';
+import type { TreeHandle } from '../../src/tree';
+import type { Node } from '../../src/tree/nodes';
+import type { DeleteResult } from '../../src/commands/resources';
+
+const EXTENSION_ID = 'obs-tools.observability-explorer';
+const FAST_LIMIT = { requests: 100_000, windowMs: 1000 };
+
+interface Api {
+  readonly tree: TreeHandle;
+  readonly connections: { list(): readonly { id: string; label: string }[] };
+}
+
+const STATE_ICONS: Record<string, string> = {
+  ALERT: 'bell-dot', OK: 'pass', PENDING: 'clock', INSUFFICIENT_DATA: 'question', DISABLED: 'circle-slash',
+};
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
+function labelOf(item: vscode.TreeItem): string {
+  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+}
+
+function iconOf(item: vscode.TreeItem): string | undefined {
+  const icon = item.iconPath as { id?: unknown } | undefined;
+  return typeof icon?.id === 'string' ? icon.id : undefined;
+}
+
+function tooltipText(item: vscode.TreeItem): string {
+  const t = item.tooltip;
+  if (typeof t === 'string') return t;
+  return t?.value ?? '';
+}
+
+async function configure(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('observability').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+describe('Explorer tree', function () {
+  this.timeout(120_000);
+  let emulator: Emulator;
+  let api: Api;
+  let connectionId: string;
+  let orgId: string;
+  let serviceA: string;
+  let serviceB: string;
+  const tree = () => api.tree.provider;
+
+  const item = (node: Node) => tree().getTreeItem(node);
+  const children = (node?: Node) => tree().getChildren(node);
+  const requestsSince = (mark: number, pathPart = ''): RecordedRequest[] =>
+    emulator.requests.slice(mark).filter((r) => r.path.includes(pathPart));
+
+  async function serviceNode(serviceId: string): Promise<Node> {
+    const roots = await children();
+    const root = roots.find((n) => n.type === 'connection' && n.connection.id === connectionId);
+    assert.ok(root, 'connection node missing');
+    const services = await children(root);
+    const service = services.find((n) => n.type === 'service' && n.serviceId === serviceId);
+    assert.ok(service, `service ${serviceId} missing`);
+    return service;
+  }
+
+  async function folderNode(serviceId: string, label: string): Promise<Node> {
+    const folders = await children(await serviceNode(serviceId));
+    const folder = folders.find((n) => labelOf(item(n)) === label);
+    assert.ok(folder, `folder ${label} missing`);
+    return folder;
+  }
+
+  before(async () => {
+    await configure('rateLimit.requestsPerWindow', 1000);
+    await configure('rateLimit.windowSeconds', 1);
+    await configure('requestTimeoutSeconds', 2);
+    emulator = await startEmulator({ rateLimit: FAST_LIMIT });
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    api = (await ext.activate()) as Api;
+    assert.ok(api.tree, 'the extension API exposes the tree');
+    orgId = emulator.organizationId;
+    [serviceA, serviceB] = emulator.serviceIds as [string, string];
+    const before = emulator.requests.length;
+    connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
+      serviceIds: [serviceA, serviceB], label: 'Northwind (emulator)', skipCheck: true,
+    });
+    assert.equal(typeof connectionId, 'string');
+    assert.equal(emulator.requests.length, before, 'adding a connection with skipCheck sends nothing');
+  });
+
+  after(async () => {
+    if (connectionId) {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    }
+    await configure('rateLimit.requestsPerWindow', undefined);
+    await configure('rateLimit.windowSeconds', undefined);
+    await configure('requestTimeoutSeconds', undefined);
+    await emulator?.close();
+  });
+
+  afterEach(() => emulator.faults.clear());
+
+  it('draws connection, services and folders without any request', async () => {
+    const mark = emulator.requests.length;
+    const roots = await children();
+    const root = roots.find((n) => n.type === 'connection' && n.connection.id === connectionId);
+    assert.ok(root);
+    assert.equal(labelOf(item(root)), 'Northwind (emulator)');
+    assert.match(item(root).contextValue ?? '', /\bconnection\b/);
+    const services = await children(root);
+    assert.deepEqual(services.map((s) => (s.type === 'service' ? s.serviceId : '')), [serviceA, serviceB]);
+    const folders = await children(services[0]);
+    assert.deepEqual(folders.map((f) => labelOf(item(f))), ['Dashboards', 'Alerts', 'Sources', 'Query Endpoint']);
+    assert.deepEqual(folders.map((f) => iconOf(item(f))), ['dashboard', 'bell', 'database', 'plug']);
+    for (const f of folders) assert.equal(item(f).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    assert.equal(emulator.requests.length, mark, 'no request before a folder is expanded');
+  });
+
+  it('lists dashboards by name with one request, cached until refresh', async () => {
+    const folder = await folderNode(serviceA, 'Dashboards');
+    const mark = emulator.requests.length;
+    const nodes = await children(folder);
+    const listed = requestsSince(mark);
+    assert.equal(listed.length, 1, `one request, got ${listed.map((r) => r.path).join(', ')}`);
+    assert.equal(listed[0]?.path, `/v1/organizations/${orgId}/services/${serviceA}/observability/dashboards`);
+    const expected = [...emulator.state.data.get(serviceA)!.dashboards.values()].map((d) => d.name as string).sort(collator.compare);
+    assert.deepEqual(nodes.map((n) => labelOf(item(n))), expected);
+    for (const n of nodes) assert.match(item(n).contextValue ?? '', /\bdashboard\b.*\bdeletable\b/);
+    await children(folder);
+    assert.equal(emulator.requests.length, mark + 1, 'the second expansion is served from the cache');
+  });
+
+  it('lists alerts firing first, with state icons, descriptions and tooltips', async () => {
+    const folder = await folderNode(serviceA, 'Alerts');
+    const mark = emulator.requests.length;
+    const nodes = await children(folder);
+    const paths = requestsSince(mark).map((r) => r.path.replace(/^.*\/observability\//, ''));
+    assert.deepEqual(paths.sort(), ['alerts', 'webhooks'], 'the alert list and the webhook names, once');
+    const data = emulator.state.data.get(serviceA)!;
+    const stored = [...data.alerts.values()];
+    const label = (a: { id: string; name: string | null }) => a.name ?? `Alert ${a.id}`;
+    const expected = [...stored].sort((a, b) => {
+      const fa = a.state === 'ALERT';
+      const fb = b.state === 'ALERT';
+      return fa === fb ? collator.compare(label(a), label(b)) : fa ? -1 : 1;
+    });
+    assert.deepEqual(nodes.map((n) => labelOf(item(n))), expected.map(label));
+    for (const [i, n] of nodes.entries()) {
+      assert.equal(iconOf(item(n)), STATE_ICONS[expected[i]!.state], `icon of ${label(expected[i]!)}`);
+    }
+    const latency = nodes.find((n) => labelOf(item(n)) === 'Checkout p95 latency above 1.5 s');
+    assert.ok(latency);
+    assert.equal(item(latency).description, 'above 1500 · 5m · #oncall-checkout');
+    assert.match(item(latency).contextValue ?? '', /\balert firing\b/);
+    const silenced = nodes.find((n) => labelOf(item(n)) === 'Payment declines spike');
+    assert.ok(silenced);
+    assert.match(String(item(silenced).description), /^silenced · above 25 · 1m · PagerDuty/);
+    assert.match(item(silenced).contextValue ?? '', /\bsilenced\b/);
+    const resolved = tree().resolveTreeItem(item(latency), latency);
+    assert.match(tooltipText(resolved), /Firing/);
+    assert.match(tooltipText(resolved), /#oncall\\-checkout/);
+    const folderItem = item(folder);
+    assert.match(String(folderItem.description), new RegExp(`^${stored.length}\\b`));
+  });
+
+  it('shows tiles with display-type icons and the alerts that watch them', async () => {
+    const folder = await folderNode(serviceA, 'Dashboards');
+    const dashboards = await children(folder);
+    const data = emulator.state.data.get(serviceA)!;
+    const watched = [...data.alerts.values()].find((a) => a.dashboardId && a.tileId);
+    assert.ok(watched, 'sample data has a tile alert');
+    const dashNode = dashboards.find((n) => n.type === 'dashboard' && n.dashboard.id === watched.dashboardId);
+    assert.ok(dashNode);
+    const mark = emulator.requests.length;
+    const tiles = await children(dashNode);
+    assert.equal(requestsSince(mark).length, 0, 'alerts are already cached');
+    const stored = data.dashboards.get(watched.dashboardId!)!;
+    const storedTiles = stored.tiles as { id: string; name: string; config?: { displayType?: string } }[];
+    assert.deepEqual(tiles.map((t) => labelOf(item(t))), storedTiles.map((t) => t.name));
+    const icons: Record<string, string> = { line: 'graph-line', stacked_bar: 'graph', table: 'table', number: 'symbol-number', markdown: 'markdown', pie: 'pie-chart', search: 'search' };
+    for (const [i, t] of tiles.entries()) {
+      const type = storedTiles[i]!.config?.displayType;
+      if (type && icons[type]) assert.equal(iconOf(item(t)), icons[type], `icon of tile ${storedTiles[i]!.name}`);
+      assert.match(tooltipText(item(t)), new RegExp(storedTiles[i]!.id));
+    }
+    const tile = tiles.find((t) => t.type === 'tile' && t.tile.id === watched.tileId);
+    assert.ok(tile);
+    assert.equal(item(tile).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    const tileAlerts = await children(tile);
+    const expected = [...data.alerts.values()].filter((a) => a.dashboardId === watched.dashboardId && a.tileId === watched.tileId);
+    assert.deepEqual(tileAlerts.map((a) => (a.type === 'alert' ? a.alert.id : '')).sort(), expected.map((a) => a.id).sort());
+  });
+
+  it('shows sources with kind and table, and the query endpoint state', async () => {
+    const sources = await children(await folderNode(serviceA, 'Sources'));
+    const stored = [...emulator.state.data.get(serviceA)!.sources.values()] as { name: string; kind: string; from: { databaseName: string; tableName: string } }[];
+    const byName = [...stored].sort((a, b) => collator.compare(a.name, b.name));
+    assert.deepEqual(sources.map((s) => labelOf(item(s))), byName.map((s) => s.name));
+    for (const [i, s] of sources.entries()) {
+      const src = byName[i]!;
+      const table = [src.from.databaseName, src.from.tableName].filter((x) => x).join('.');
+      assert.equal(item(s).description, table ? `${src.kind} · ${table}` : src.kind);
+    }
+    const qeFolder = await folderNode(serviceA, 'Query Endpoint');
+    const mark = emulator.requests.length;
+    const none = await children(qeFolder);
+    assert.equal(requestsSince(mark, '/serviceQueryEndpoint').length, 1);
+    assert.deepEqual(none.map((n) => labelOf(item(n))), ['Not configured']);
+
+    emulator.state.data.get(serviceA)!.queryEndpoint = {
+      id: 'qe-1', roles: ['sql_console_read_only'], openApiKeys: ['a', 'b'], allowedOrigins: 'https://a.example.com,https://b.example.com',
+    };
+    await vscode.commands.executeCommand('observability.refreshNode', qeFolder);
+    const lines = await children(qeFolder);
+    assert.deepEqual(lines.map((n) => `${labelOf(item(n))}: ${String(item(n).description)}`), [
+      'Roles: sql_console_read_only', 'API keys: 2', 'Allowed origins: https://a.example.com, https://b.example.com',
+    ]);
+  });
+
+  it('redraws only the refreshed folder', async () => {
+    const folder = await folderNode(serviceA, 'Sources');
+    const fired: (Node | undefined)[] = [];
+    const sub = tree().onDidChangeTreeData((n) => fired.push(n as Node | undefined));
+    try {
+      await vscode.commands.executeCommand('observability.refreshNode', folder);
+      assert.deepEqual(fired.map((n) => n?.id), [folder.id]);
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('shows an error node for 401 with Update Key Secret, and Retry recovers', async () => {
+    const folder = await folderNode(serviceB, 'Dashboards');
+    emulator.faults.add({ path: `/v1/organizations/${orgId}/services/${serviceB}/observability/dashboards`,
+      status: 401, body: { status: 401, error: 'Unauthorized', requestId: '00000000-0000-4000-8000-000000000401' } });
+    const failed = await children(folder);
+    assert.equal(failed.length, 1);
+    const errorItem = item(failed[0]!);
+    assert.equal(iconOf(errorItem), 'error');
+    assert.match(labelOf(errorItem), /401/);
+    assert.match(errorItem.contextValue ?? '', /\berror\b.*\bretryable\b.*\bupdateSecret\b/);
+    assert.match(tooltipText(errorItem), /HTTP status/);
+    emulator.faults.clear();
+    await vscode.commands.executeCommand('observability.retry', failed[0]);
+    const recovered = await children(folder);
+    assert.ok(recovered.length > 0);
+    assert.ok(recovered.every((n) => n.type === 'dashboard'), 'dashboards after retry');
+  });
+
+  it('explains an HTML 404 as a wrong path segment', async () => {
+    const folder = await folderNode(serviceB, 'Sources');
+    emulator.faults.add({ path: `/v1/organizations/${orgId}/services/${serviceB}/observability/sources`, status: 404,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: '<!DOCTYPE html>\n<html lang="en"><head><title>Error</title></head><body><pre>Cannot GET</pre></body></html>\n' });
+    const failed = await children(folder);
+    assert.equal(failed.length, 1);
+    const errorItem = item(failed[0]!);
+    assert.match(labelOf(errorItem), /HTML 404 for …\/observability\/sources: check the product path segment/);
+    assert.match(errorItem.contextValue ?? '', /\beditConnection\b/);
+    emulator.faults.clear();
+    await vscode.commands.executeCommand('observability.retry', failed[0]);
+    assert.ok((await children(folder)).every((n) => n.type === 'source' || n.type === 'info'));
+  });
+
+  it('keeps the last good items with a warning when the service stops answering', async () => {
+    const folder = await folderNode(serviceB, 'Alerts');
+    const good = await children(folder);
+    assert.ok(good.length > 0);
+    emulator.faults.add({ path: new RegExp(`/services/${serviceB}/observability/(alerts|webhooks)`), delayMs: 8000 });
+    await vscode.commands.executeCommand('observability.refreshNode', folder);
+    const stale = await children(folder);
+    const first = item(stale[0]!);
+    assert.equal(iconOf(first), 'warning');
+    assert.match(first.contextValue ?? '', /\bwarning offline retryable\b/);
+    assert.deepEqual(stale.slice(1).map((n) => n.id), good.map((n) => n.id), 'the previous alerts stay visible');
+    assert.match(String(item(folder).description), /offline/);
+    emulator.faults.clear();
+    await vscode.commands.executeCommand('observability.retry', stale[0]);
+    const back = await children(folder);
+    assert.deepEqual(back.map((n) => n.id), good.map((n) => n.id));
+  });
+
+  it('filters by name and clears the filter', async () => {
+    const folder = await folderNode(serviceA, 'Alerts');
+    const all = await children(folder);
+    await vscode.commands.executeCommand('observability.filter', 'latency');
+    try {
+      const some = await children(folder);
+      const alerts = some.filter((n) => n.type === 'alert');
+      assert.ok(alerts.length > 0 && alerts.length < all.length);
+      for (const a of alerts) assert.match(labelOf(item(a)).toLowerCase(), /latency/);
+      assert.ok(some.some((n) => n.type === 'info' && /hidden by the filter/.test(labelOf(item(n)))));
+    } finally {
+      await vscode.commands.executeCommand('observability.clearFilter');
+    }
+    assert.equal((await children(folder)).length, all.length);
+  });
+
+  it('opens an alert as read-only JSON from the cache', async () => {
+    const data = emulator.state.data.get(serviceA)!;
+    const alert = [...data.alerts.values()][0]!;
+    const mark = emulator.requests.length;
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', { connectionId, serviceId: serviceA, alertId: alert.id });
+    assert.ok(uri);
+    assert.equal(uri.scheme, 'observability-readonly');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const parsed = JSON.parse(doc.getText()) as { id: string };
+    assert.equal(parsed.id, alert.id);
+    assert.match(doc.getText(), /\n {2}"/, 'pretty-printed');
+    assert.equal(emulator.requests.length, mark, 'served from the cache');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('deletes a dashboard with its alerts and refreshes dashboards and alerts', async () => {
+    const data = emulator.state.data.get(serviceA)!;
+    const dashboardId = [...data.alerts.values()].find((a) => a.dashboardId)!.dashboardId!;
+    const doomed = [...data.alerts.values()].filter((a) => a.dashboardId === dashboardId).map((a) => a.name ?? `Alert ${a.id}`);
+    const result = await vscode.commands.executeCommand<DeleteResult>('observability.deleteDashboard',
+      { connectionId, serviceId: serviceA, dashboardId, skipConfirmation: true });
+    assert.equal(result.deleted, true, result.error);
+    assert.deepEqual([...(result.alsoDeleted ?? [])].sort(), doomed.sort());
+    assert.equal(data.dashboards.has(dashboardId), false, 'gone on the server');
+    assert.equal([...data.alerts.values()].some((a) => a.dashboardId === dashboardId), false, 'its alerts are gone too');
+    const dashboards = await children(await folderNode(serviceA, 'Dashboards'));
+    assert.ok(!dashboards.some((n) => n.type === 'dashboard' && n.dashboard.id === dashboardId));
+    const alerts = await children(await folderNode(serviceA, 'Alerts'));
+    assert.ok(!alerts.some((n) => n.type === 'alert' && n.alert.dashboardId === dashboardId));
+  });
+
+  it('deletes an alert', async () => {
+    const data = emulator.state.data.get(serviceA)!;
+    const alert = [...data.alerts.values()][0]!;
+    const result = await vscode.commands.executeCommand<DeleteResult>('observability.deleteAlert',
+      { connectionId, serviceId: serviceA, alertId: alert.id, skipConfirmation: true });
+    assert.equal(result.deleted, true, result.error);
+    assert.equal(data.alerts.has(alert.id), false);
+    const alerts = await children(await folderNode(serviceA, 'Alerts'));
+    assert.ok(!alerts.some((n) => n.type === 'alert' && n.alert.id === alert.id));
+  });
+
+  it('counts firing alerts in the status bar from the cache', async () => {
+    await api.tree.status.tick();
+    const firing = api.tree.status.firing;
+    const expected = [serviceA, serviceB].flatMap((s) => [...emulator.state.data.get(s)!.alerts.values()].filter((a) => a.state === 'ALERT'));
+    assert.equal(firing.length, expected.length);
+  });
+
+  describe('with 10 000 alerts', () => {
+    let big: Emulator;
+    let bigConnection: string;
+    before(async () => {
+      big = await startEmulator({ rateLimit: FAST_LIMIT, alertCount: 10_000 });
+      bigConnection = await vscode.commands.executeCommand<string>('observability.addConnection', {
+        baseUrl: big.url, keyId: big.keyId, keySecret: big.keySecret, organizationId: big.organizationId,
+        serviceIds: [big.serviceIds[0]], label: 'Large', skipCheck: true,
+      });
+    });
+    after(async () => {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId: bigConnection, skipConfirmation: true });
+      await big.close();
+    });
+
+    it('loads, sorts and draws the alerts folder quickly', async () => {
+      const roots = await children();
+      const root = roots.find((n) => n.type === 'connection' && n.connection.id === bigConnection)!;
+      const [service] = await children(root);
+      const folder = (await children(service)).find((n) => n.type === 'folder' && n.kind === 'alerts')!;
+      let started = performance.now();
+      const nodes = await children(folder);
+      const loadMs = performance.now() - started;
+      const total = big.state.data.get(big.serviceIds[0]!)!.alerts.size;
+      assert.equal(nodes.filter((n) => n.type === 'alert').length, total);
+      started = performance.now();
+      const again = await children(folder);
+      for (const n of again) item(n);
+      const drawMs = performance.now() - started;
+      assert.ok(loadMs < 10_000, `loading took ${loadMs.toFixed(0)} ms`);
+      assert.ok(drawMs < 1_500, `building ${again.length} items took ${drawMs.toFixed(0)} ms`);
+      const firstQuiet = nodes.findIndex((n) => n.type === 'alert' && n.alert.state !== 'ALERT');
+      assert.ok(nodes.slice(firstQuiet).every((n) => n.type !== 'alert' || n.alert.state !== 'ALERT'), 'firing alerts come first');
+    });
+  });
+});
