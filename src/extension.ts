@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerConnectionCommands } from './commands/connections';
 import { ConnectionManager } from './connections/manager';
 import { createLogger } from './log';
+import { registerTree, type TreeHandle } from './tree';
 
 /**
  * Wires the extension together. Nothing here talks to the network: activation
@@ -15,6 +16,8 @@ export interface ExtensionApi {
   readonly logUri: vscode.Uri;
   /** The saved connections and their API clients. */
   readonly connections: ConnectionManager;
+  /** The explorer tree: provider, view, status item. */
+  readonly tree: TreeHandle;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -35,10 +38,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     vscode.commands.registerCommand('observability.showLog', () => log.show()),
     registerConnectionCommands({ connections, log }),
   );
+  const tree = registerTree(context, { connections, log });
 
   const activationMs = performance.now() - started;
   log.info(`Activated ${EXTENSION_NAME} ${EXTENSION_VERSION} in ${activationMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`);
-  return { activationMs, logUri: context.logUri, connections };
+  return { activationMs, logUri: context.logUri, connections, tree };
 }
 
 export function deactivate(): void {
