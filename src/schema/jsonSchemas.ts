@@ -11,8 +11,6 @@ import { alertWriteSchema } from './alert';
 import { dashboardUpdateSchema, dashboardWriteSchema } from './dashboard';
 import { queryEndpointWriteSchema } from './queryEndpoint';
 
-const SCHEMA_BASE_URI = 'https://obs-tools.invalid/observability-explorer/schemas/';
-
 const WRITE_SCHEMAS: Record<string, { schema: z.ZodType; title: string }> = {
   alert: { schema: alertWriteSchema, title: 'Alert (create and update body)' },
   dashboard: { schema: dashboardWriteSchema, title: 'Dashboard (create body)' },
@@ -36,7 +34,7 @@ export function buildJsonSchemas(): Record<string, object> {
         }
       },
     });
-    out[name] = { ...json, $id: `${SCHEMA_BASE_URI}${name}.schema.json`, title };
+    out[name] = { ...json, title };
   }
   return out;
 }
