@@ -16,7 +16,7 @@ function str(v: unknown): string | undefined {
 }
 
 /** Business-rule problems of a dashboard body that already fits the schema. */
-export function dashboardIssues(body: JsonObject, mode: 'create' | 'update', data: ServiceData): SchemaIssue[] {
+export function dashboardIssues(body: JsonObject, mode: 'create' | 'update', data: ServiceData, existing?: StoredDashboard): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const add = (path: string, message: string): void => {
     issues.push({ path, message });
@@ -73,6 +73,13 @@ export function dashboardIssues(body: JsonObject, mode: 'create' | 'update', dat
     });
     tabsByContainer.set(id, tabIds);
   });
+  if (!Array.isArray(body.containers) && existing) {
+    // Omitted containers are kept on PUT, so tiles may keep pointing at them.
+    for (const c of existing.containers) {
+      const tabs = Array.isArray(c.tabs) ? (c.tabs as JsonObject[]) : [];
+      tabsByContainer.set(String(c.id), new Set(tabs.map((t) => String(t.id))));
+    }
+  }
 
   const tiles = Array.isArray(body.tiles) ? (body.tiles as JsonObject[]) : [];
   if (tiles.length > 500) add('/tiles', 'must NOT have more than 500 items');

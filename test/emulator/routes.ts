@@ -226,7 +226,7 @@ export function buildRoutes(segment: string): Route[] {
       const existing = data.dashboards.get(id);
       if (!existing) throw notFound('Dashboard not found');
       const body = validBody('ClickStackUpdateDashboardRequest', ctx.body);
-      const issues = dashboardIssues(body, 'update', data);
+      const issues = dashboardIssues(body, 'update', data, existing);
       if (issues[0]) throw badRequest(formatIssue(issues[0]));
       const next = dashboardFromUpdate(existing, body);
       data.dashboards.set(id, next);

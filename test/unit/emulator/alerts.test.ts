@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { startEmulator, type Emulator } from '../../emulator';
+import { client, OBJECT_ID, resultOf } from './helpers';
+
+type Json = Record<string, unknown>;
+
+describe('emulator: alerts, webhooks, saved searches', () => {
+  let emu: Emulator;
+  let api: ReturnType<typeof client>;
+  let dashboard: { id: string; tiles: { id: string; config: Json }[] };
+  let webhooks: { id: string; service: string }[];
+  let savedSearches: { id: string }[];
+  before(async () => {
+    emu = await startEmulator({ rateLimit: false });
+    api = client(emu);
+  });
+  beforeEach(async () => {
+    emu.reset();
+    const list = resultOf<(typeof dashboard & { name: string })[]>(await api.call('GET', '/dashboards'));
+    dashboard = list.find((d) => d.name === 'Checkout service') as typeof dashboard;
+    webhooks = resultOf(await api.call('GET', '/webhooks'));
+    savedSearches = resultOf(await api.call('GET', '/saved-searches'));
+  });
+  after(() => emu.close());
+
+  const tileAlert = (over: Json = {}): Json => ({
+    dashboardId: dashboard.id,
+    tileId: dashboard.tiles[0]?.id,
+    threshold: 1500,
+    interval: '1h',
+    source: 'tile',
+    thresholdType: 'above',
+    channel: { type: 'webhook', webhookId: webhooks[0]?.id },
+    name: 'Latency',
+    message: 'p95 is {{value}}',
+    ...over,
+  });
+
+  it('creates the seed body with 200 and the documented response quirks', async () => {
+    const r = await api.call('POST', '/alerts', tileAlert());
+    assert.equal(r.status, 200, r.text);
+    const a = resultOf<Json>(r);
+    assert.match(String(a.id), OBJECT_ID);
+    assert.equal(a.state, 'OK');
+    assert.equal(a.note, null);
+    assert.equal(a.numConsecutiveWindows, null);
+    assert.equal('savedSearchId' in a, false);
+    assert.equal('groupBy' in a, false);
+    assert.equal('silenced' in a, false);
+    assert.equal('scheduleOffsetMinutes' in a, false);
+    assert.deepEqual(a.channel, { type: 'webhook', webhookId: webhooks[0]?.id });
+    assert.deepEqual(a.channels, [a.channel]);
+    assert.deepEqual(resultOf(await api.call('GET', `/alerts/${String(a.id)}`)), a);
+  });
+
+  it('PUT replaces: omitted name/message/note become null, read-only fields stay', async () => {
+    const all = resultOf<Json[]>(await api.call('GET', '/alerts'));
+    const silenced = all.find((a) => a.silenced) as Json;
+    const body: Json = {
+      source: 'saved_search',
+      savedSearchId: silenced.savedSearchId,
+      threshold: 30,
+      thresholdType: 'above',
+      interval: '5m',
+      channel: silenced.channel,
+    };
+    const r = await api.call('PUT', `/alerts/${String(silenced.id)}`, body);
+    assert.equal(r.status, 200, r.text);
+    const next = resultOf<Json>(r);
+    assert.equal(next.name, null);
+    assert.equal(next.message, null);
+    assert.equal(next.note, null);
+    assert.equal('groupBy' in next, false);
+    assert.equal(next.threshold, 30);
+    assert.equal(next.state, silenced.state);
+    assert.deepEqual(next.silenced, silenced.silenced);
+    assert.equal(next.createdAt, silenced.createdAt);
+  });
+
+  it('applies the business rules', async () => {
+    const otherTile = dashboard.tiles.find((t) => t.config.displayType === 'markdown');
+    const cases: [Json, number, string | RegExp][] = [
+      [tileAlert({ dashboardId: 'ffffffffffffffffffffffff' }), 400, 'Dashboard not found'],
+      [tileAlert({ tileId: 'ffffffffffffffffffffffff' }), 400, 'Tile not found'],
+      [tileAlert({ channel: { type: 'webhook', webhookId: 'ffffffffffffffffffffffff' } }), 400, 'Webhook not found'],
+      [{ ...tileAlert(), source: 'saved_search', savedSearchId: 'ffffffffffffffffffffffff' }, 400, 'Saved search not found'],
+      [tileAlert({ name: '' }), 400, /\/name: must NOT have fewer than 1 characters/],
+      [tileAlert({ note: '' }), 400, /\/note/],
+      [tileAlert({ thresholdType: 'between' }), 400, /\/thresholdMax: is required/],
+      [tileAlert({ thresholdType: 'between', thresholdMax: 10 }), 400, /greater than or equal/],
+      [tileAlert({ threshold: 'high' }), 400, 'Body validation failed: /threshold: must be number'],
+      [tileAlert({ interval: '2h' }), 400, /\/interval: must be one of/],
+      [tileAlert({ source: undefined }), 400, /\/source: is required/],
+      [tileAlert({ channel: undefined }), 400, /\/channel: is required/],
+      [tileAlert({ channel: { type: 'webhook' } }), 400, /\/channel\/webhookId: is required/],
+      [tileAlert({ scheduleOffsetMinutes: 90 }), 400, /less than the interval/],
+      [tileAlert({ scheduleOffsetMinutes: 5, scheduleStartAt: new Date().toISOString() }), 400, /must be 0 when scheduleStartAt/],
+      [tileAlert({ scheduleStartAt: '2099-01-01T00:00:00Z' }), 400, /1 year in the future/],
+      [tileAlert({ numConsecutiveWindows: 0 }), 400, /must be >= 1/],
+      [tileAlert({ tileId: otherTile?.id }), 200, ''],
+    ];
+    for (const [body, status, expected] of cases) {
+      const r = await api.call('POST', '/alerts', body);
+      assert.equal(r.status, status, `${JSON.stringify(body)} -> ${r.text}`);
+      if (status === 400) {
+        if (typeof expected === 'string') assert.equal(r.json.error, expected);
+        else assert.match(String(r.json.error), expected);
+      }
+    }
+  });
+
+  it('rejects alerts on raw SQL tiles that are not line, stacked_bar or number', async () => {
+    const nodes = resultOf<{ id: string; name: string; tiles: { id: string; config: Json }[] }[]>(await api.call('GET', '/dashboards')).find((d) => d.name === 'Kubernetes nodes');
+    const sqlTable = nodes?.tiles.find((t) => t.config.configType === 'sql');
+    const r = await api.call('POST', '/alerts', tileAlert({ dashboardId: nodes?.id, tileId: sqlTable?.id }));
+    assert.equal(r.status, 400);
+    assert.match(String(r.json.error), /raw SQL/);
+  });
+
+  it('supports channels (1-10, channel = channels[0]) and the email channel', async () => {
+    const channels = [
+      { type: 'webhook', webhookId: webhooks[0]?.id },
+      { type: 'email', emailRecipients: ['oncall@example.com'] },
+    ];
+    const ok = await api.call('POST', '/alerts', tileAlert({ channel: undefined, channels }));
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(resultOf<Json>(ok).channel, channels[0]);
+    const mismatch = await api.call('POST', '/alerts', tileAlert({ channels, channel: channels[1] }));
+    assert.equal(mismatch.status, 400);
+    const dup = await api.call('POST', '/alerts', tileAlert({ channel: undefined, channels: [channels[0], channels[0]] }));
+    assert.equal(dup.status, 400);
+  });
+
+  it('pages with limit/offset and rejects out-of-range values', async () => {
+    const big = await startEmulator({ rateLimit: false, alertCount: 10_000 });
+    try {
+      const api2 = client(big);
+      const first = resultOf<Json[]>(await api2.call('GET', '/alerts'));
+      assert.equal(first.length, 1000);
+      const page = resultOf<Json[]>(await api2.call('GET', '/alerts?limit=250&offset=9900'));
+      assert.equal(page.length, 10_008 - 9900);
+      const ids = new Set<unknown>();
+      for (let offset = 0; ; offset += 1000) {
+        const p = resultOf<Json[]>(await api2.call('GET', `/alerts?limit=1000&offset=${offset}`));
+        for (const a of p) ids.add(a.id);
+        if (p.length < 1000) break;
+      }
+      assert.equal(ids.size, 10_008);
+      for (const q of ['limit=0', 'limit=1001', 'limit=abc', 'offset=-1', 'limit=2.5']) {
+        const r = await api2.call('GET', `/alerts?${q}`);
+        assert.equal(r.status, 400, q);
+        assert.match(String(r.json.error), /Query validation failed/);
+      }
+    } finally {
+      await big.close();
+    }
+  });
+
+  it('refuses to delete a webhook in use (409) and deletes it once unused', async () => {
+    const used = webhooks[0]?.id ?? '';
+    const r = await api.call('DELETE', `/webhooks/${used}`);
+    assert.equal(r.status, 409);
+    assert.equal(r.json.status, 409);
+    assert.match(String(r.json.error), /used by \d+ alert/);
+    for (const a of resultOf<Json[]>(await api.call('GET', '/alerts'))) {
+      if ((a.channels as Json[]).some((c) => c.webhookId === used)) assert.equal((await api.call('DELETE', `/alerts/${String(a.id)}`)).status, 200);
+    }
+    assert.equal((await api.call('DELETE', `/webhooks/${used}`)).status, 200);
+    assert.equal((await api.call('DELETE', `/webhooks/${used}`)).status, 404);
+  });
+
+  it('creates and replaces webhooks without returning headers', async () => {
+    const r = await api.call('POST', '/webhooks', { name: 'Relay 2', service: 'generic', url: 'https://relay.example.com/hook', body: '{"t":"{{title}}"}', headers: { 'X-Token': 'secret' } });
+    assert.equal(r.status, 200, r.text);
+    const w = resultOf<Json>(r);
+    assert.equal('headers' in w, false);
+    assert.equal(w.body, '{"t":"{{title}}"}');
+    const slackBody = await api.call('POST', '/webhooks', { name: 'S', service: 'slack', url: 'https://hooks.slack.com/x', body: 'no' });
+    assert.equal(slackBody.status, 400);
+    const put = await api.call('PUT', `/webhooks/${String(w.id)}`, { name: 'Relay 3', service: 'generic', url: 'https://relay.example.com/v2' });
+    assert.equal(resultOf<Json>(put).name, 'Relay 3');
+    assert.equal(resultOf<Json>(put).id, w.id);
+  });
+
+  it('deleting a saved search deletes its alerts', async () => {
+    const ssId = savedSearches[1]?.id ?? '';
+    const attached = resultOf<Json[]>(await api.call('GET', '/alerts')).filter((a) => a.savedSearchId === ssId);
+    assert.ok(attached.length > 0);
+    assert.equal((await api.call('DELETE', `/saved-searches/${ssId}`)).status, 200);
+    for (const a of attached) assert.equal((await api.call('GET', `/alerts/${String(a.id)}`)).status, 404);
+    assert.equal((await api.call('GET', `/saved-searches/${ssId}`)).status, 404);
+  });
+
+  it('saved search CRUD round-trips', async () => {
+    const c = await api.call('POST', '/saved-searches', { name: 'Timeouts', sourceId: 'abc', where: 'Body:timeout', whereLanguage: 'lucene' });
+    assert.equal(c.status, 200, c.text);
+    const s = resultOf<Json>(c);
+    const u = await api.call('PUT', `/saved-searches/${String(s.id)}`, { name: 'Timeouts (all)', sourceId: 'abc' });
+    assert.equal(resultOf<Json>(u).name, 'Timeouts (all)');
+    assert.equal(resultOf<Json>(u).where, undefined);
+    const bad = await api.call('POST', '/saved-searches', { name: 'x', sourceId: 'abc', whereLanguage: 'kql' });
+    assert.equal(bad.status, 400);
+  });
+
+  it('source CRUD drops a client id and checks the schema per kind', async () => {
+    const body = { id: 'mine', name: 'Audit logs', kind: 'log', connection: 'c1', from: { databaseName: 'audit', tableName: 'events' }, timestampValueExpression: 'ts', defaultTableSelectExpression: 'ts, msg' };
+    const c = await api.call('POST', '/sources', body);
+    assert.equal(c.status, 200, c.text);
+    const s = resultOf<Json>(c);
+    assert.match(String(s.id), OBJECT_ID);
+    assert.deepEqual(resultOf(await api.call('GET', `/sources/${String(s.id)}`)), s);
+    const bad = await api.call('PUT', `/sources/${String(s.id)}`, { ...body, kind: 'trace' });
+    assert.equal(bad.status, 400);
+    assert.match(String(bad.json.error), /durationExpression: is required/);
+    assert.equal((await api.call('DELETE', `/sources/${String(s.id)}`)).status, 200);
+  });
+});
