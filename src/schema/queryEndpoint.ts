@@ -39,7 +39,10 @@ function noDuplicates(label: string) {
   };
 }
 
-/** Body of the query endpoint upsert. Strict: unknown keys are rejected. */
+/**
+ * Body of the query endpoint upsert. Strict: unknown keys are rejected. As in the API document, no
+ * field is required; a list that is sent must not be empty.
+ */
 export const queryEndpointWriteSchema = z
   .strictObject({
     roles: z
@@ -50,12 +53,14 @@ export const queryEndpointWriteSchema = z
       )
       .min(1, { error: 'must hold at least one role' })
       .superRefine(noDuplicates('role'))
-      .describe('Roles of the endpoint: "sql_console_read_only" and/or "sql_console_admin".'),
+      .describe('Roles of the endpoint: "sql_console_read_only" and/or "sql_console_admin".')
+      .optional(),
     openApiKeys: z
       .array(uuidSchema.describe('UUID of a cloud API key (the "id" in the key list, not the key ID).'))
       .min(1, { error: 'must hold at least one API key UUID' })
       .superRefine(noDuplicates('API key'))
-      .describe('UUIDs of the API keys allowed to call the endpoint.'),
+      .describe('UUIDs of the API keys allowed to call the endpoint.')
+      .optional(),
     allowedOrigins: allowedOriginsSchema.optional(),
   })
   .describe('Service query endpoint body.');

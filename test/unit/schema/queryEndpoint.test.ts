@@ -32,6 +32,12 @@ describe('queryEndpointWriteSchema', () => {
     assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: [] }, 'openApiKeys', /at least one/);
   });
 
+  it('requires no field, as the API document says', () => {
+    assertValid(queryEndpointWriteSchema, {});
+    assertValid(queryEndpointWriteSchema, { allowedOrigins: '*' });
+    assertValid(queryEndpointWriteSchema, { roles: ['sql_console_admin'] });
+  });
+
   it('allows an empty allowedOrigins (backend-only) and "*"', () => {
     assertValid(queryEndpointWriteSchema, { roles: ['sql_console_read_only'], openApiKeys: [KEY], allowedOrigins: '' });
     assertValid(queryEndpointWriteSchema, { roles: ['sql_console_read_only'], openApiKeys: [KEY], allowedOrigins: '*' });
