@@ -501,7 +501,7 @@ export function buildState(data: 'sample' | 'empty', alertCount: number): Emulat
   const keys: ApiKeyRecord[] = [
     { id: SAMPLE_KEY_UUID, name: 'vscode-observability', state: 'enabled', keySuffix: SAMPLE_KEY_ID.slice(-4), assignedRoles: [{ roleId: 'c0a8e5f2-9d41-4b37-8e6a-5f2c1d9b7e30', roleName: 'Admin', roleType: 'system' }], expireAt: null, createdAt: iso(T0 - hours(24 * 30)), usedAt: iso(T0 + hours(24 * 46)), ipAccessList: [{ source: '0.0.0.0/0', description: 'Anywhere' }] },
     { id: '9e2b6d4f-1a3c-4e5b-8d7f-6a0c2e4b8d19', name: 'terraform-ci', state: 'enabled', keySuffix: 'Qm7x', assignedRoles: [{ roleId: 'd1b9f6a3-0e52-4c48-9f7b-6a3d2e0c8f41', roleName: 'Developer', roleType: 'system' }], expireAt: '2027-06-30T00:00:00.000Z', createdAt: iso(T0 - hours(24 * 200)), usedAt: iso(T0 + hours(24 * 40)), ipAccessList: [{ source: '203.0.113.0/24', description: 'CI runners' }] },
-    { id: '5c8e0a2d-4f6b-4a9c-b1e3-7d5f9a1c3e62', name: 'old-laptop', state: 'disabled', keySuffix: 'Zr2L', assignedRoles: [{ roleId: 'e2c0a7b4-1f63-4d59-a08c-7b4e3f1d9a52', roleName: 'Member', roleType: 'system' }], expireAt: null, createdAt: iso(T0 - hours(24 * 380)), usedAt: null, ipAccessList: [] },
+    { id: '5c8e0a2d-4f6b-4a9c-b1e3-7d5f9a1c3e62', name: 'old-laptop', state: 'disabled', keySuffix: 'Zr2L', assignedRoles: [{ roleId: 'e2c0a7b4-1f63-4d59-a08c-7b4e3f1d9a52', roleName: 'Member', roleType: 'system' }], expireAt: null, createdAt: iso(T0 - hours(24 * 380)), ipAccessList: [] },
   ];
   const teamIds = ['65f1c2a9d4e8b7f3a1c9e201', '65f1c2a9d4e8b7f3a1c9e202', '65f1c2a9d4e8b7f3a1c9e203'];
   const map = new Map<string, ServiceData>();

@@ -221,7 +221,7 @@ class EmulatorServer implements Emulator {
 
     let reply: Reply;
     if (fault && (fault.status !== undefined || fault.body !== undefined)) reply = this.faultReply(fault, requestId);
-    else reply = this.api(method, path, url.searchParams, text, req.headers.authorization, record);
+    else reply = this.api(method, path, url.searchParams, text, req.headers.authorization, req.headers['content-type'], record);
     if (fault?.headers) reply.headers = { ...reply.headers, ...lower(fault.headers) };
     if (fault?.malformedJson) {
       reply.body = corrupt(reply.body);
@@ -247,7 +247,7 @@ class EmulatorServer implements Emulator {
   }
 
   /** The real API: route, auth, rate limit, body parse, handler. */
-  private api(method: string, path: string, query: URLSearchParams, text: string, authorization: string | undefined, record: RecordedRequest): Reply {
+  private api(method: string, path: string, query: URLSearchParams, text: string, authorization: string | undefined, contentType: string | undefined, record: RecordedRequest): Reply {
     const requestId = record.requestId;
     let route: Route | undefined;
     let params: string[] = [];
@@ -279,7 +279,9 @@ class EmulatorServer implements Emulator {
 
     let body: unknown;
     if (method === 'POST' || method === 'PUT') {
+      // Like Express's JSON parser: a body without a JSON content type is not read, so it arrives as {}.
       if (text.trim().length === 0) body = undefined;
+      else if (!/\bjson\b/i.test(contentType ?? '')) body = {};
       else {
         try {
           body = JSON.parse(text) as unknown;

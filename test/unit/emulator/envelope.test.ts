@@ -103,6 +103,9 @@ describe('emulator: envelope, auth and routing', () => {
     assert.equal(missing.json.error, 'Body validation failed: /tiles: is required');
     const notObject = await api.call('POST', '/webhooks', '[1]');
     assert.equal(notObject.status, 400);
+    const noType = await fetch(`${api.base}/dashboards`, { method: 'POST', headers: { authorization: api.auth }, body: JSON.stringify({ name: 'x', tiles: [] }) });
+    assert.equal(noType.status, 400);
+    assert.match(String(((await noType.json()) as { error: string }).error), /\/name: is required/);
   });
 
   it('lists the organization, its services and API keys', async () => {
