@@ -611,7 +611,8 @@ function command<T>(deps: ConnectionCommandDeps, automated: (arg: unknown) => bo
     try {
       return await body(arg);
     } catch (error) {
-      await present(error, deps.log).catch(() => undefined);
+      // Not awaited: a notification stays until the user closes it.
+      void present(error, deps.log).catch(() => undefined);
       if (automated(arg)) throw error;
       return undefined;
     }

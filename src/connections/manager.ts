@@ -297,6 +297,11 @@ export class ConnectionManager implements vscode.Disposable {
     }
   }
 
+  /** A summary for JSON.stringify (the manager holds live handles that do not serialize). */
+  toJSON(): { connections: number } {
+    return { connections: this.list().length };
+  }
+
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
     this.clients.clear();

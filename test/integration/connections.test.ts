@@ -1,0 +1,230 @@
+/**
+ * Connections against the local emulator: adding one with an argument object (checked with one request), where the
+ * secret is kept (SecretStorage only: not in global state, settings or the log), a wrong secret failing the check
+ * with the HTTP status and request ID, editing, choosing services, replacing the secret, and removing a connection
+ * together with its secret.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import { startEmulator, type Emulator } from '../emulator/server';
+
+const EXTENSION_ID = 'obs-tools.observability-explorer';
+const LOG_FILE = 'Observability.log';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function activate(): Promise<ExtensionApi> {
+  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is not installed in the test host`);
+  const api = await ext.activate();
+  assert.ok(api && typeof api === 'object' && 'connections' in api, 'the extension does not export its connections');
+  return api;
+}
+
+async function readLog(api: ExtensionApi): Promise<string> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(api.logUri, LOG_FILE)));
+  } catch {
+    return '';
+  }
+}
+
+/** Waits until the log file holds a line matching `pattern` (the log is written asynchronously). */
+async function waitForLog(api: ExtensionApi, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await readLog(api);
+    if (pattern.test(text)) return text;
+    await sleep(200);
+  }
+  assert.fail(`the log never matched ${pattern}; it holds:\n${text.slice(-2000)}`);
+}
+
+/** Every key and value of the extension's global state, as one string. */
+function dumpGlobalState(api: ExtensionApi): string {
+  const state = api.connections.globalState;
+  return JSON.stringify(state.keys().map((key) => [key, state.get<unknown>(key)]));
+}
+
+async function rejection(promise: Thenable<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+  assert.fail('expected the command to fail');
+}
+
+describe('Connections', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+  let emulator: Emulator;
+  const created: string[] = [];
+
+  const addArgs = (overrides: Record<string, unknown> = {}) => ({
+    baseUrl: emulator.url,
+    keyId: emulator.keyId,
+    keySecret: emulator.keySecret,
+    organizationId: emulator.organizationId,
+    serviceIds: [emulator.serviceIds[0]],
+    pathSegment: 'observability',
+    label: 'Emulator',
+    ...overrides,
+  });
+
+  async function add(overrides: Record<string, unknown> = {}): Promise<string> {
+    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', addArgs(overrides));
+    assert.equal(typeof id, 'string', 'Add Connection did not return the new connection ID');
+    created.push(id as string);
+    return id as string;
+  }
+
+  before(async () => {
+    api = await activate();
+    emulator = await startEmulator({ rateLimit: false });
+  });
+
+  after(async () => {
+    for (const id of created) {
+      if (api.connections.get(id)) await api.connections.remove(id);
+    }
+    await emulator?.close();
+  });
+
+  it('adds a connection from an argument object after one checking request', async () => {
+    const before = emulator.requests.length;
+    const id = await add();
+    const saved = api.connections.get(id);
+    assert.ok(saved, 'the connection was not saved');
+    assert.equal(saved.label, 'Emulator');
+    assert.equal(saved.baseUrl, emulator.url);
+    assert.equal(saved.organizationId, emulator.organizationId);
+    assert.deepEqual(saved.serviceIds, [emulator.serviceIds[0]]);
+    assert.equal(saved.keyId, emulator.keyId);
+    assert.equal(saved.pathSegment, 'observability');
+    assert.ok(saved.services.some((s) => s.id === emulator.serviceIds[0] && s.name !== s.id), 'service names were not looked up');
+    const sourcesPath = `/v1/organizations/${emulator.organizationId}/services/${emulator.serviceIds[0]}/observability/sources`;
+    const check = emulator.requests.slice(before).find((r) => r.path === sourcesPath);
+    assert.ok(check, 'the sources of the first service were not requested');
+    assert.equal(check.status, 200);
+    assert.ok(check.authorized);
+  });
+
+  it('keeps the secret in SecretStorage only: not in global state, settings or the log', async () => {
+    const id = await add({ label: 'Secret check' });
+    assert.equal(await api.connections.getSecret(id), emulator.keySecret);
+    assert.ok(api.connections.secretsInUse().includes(emulator.keySecret));
+
+    const state = dumpGlobalState(api);
+    assert.ok(state.includes(id), 'the connection is not in global state');
+    assert.ok(!state.includes(emulator.keySecret), 'the secret is in global state');
+
+    const settings = vscode.workspace.getConfiguration().inspect<unknown>('observability');
+    assert.ok(!JSON.stringify(settings).includes(emulator.keySecret), 'the secret is in settings');
+    assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('observability')).includes(emulator.keySecret));
+
+    const basic = Buffer.from(`${emulator.keyId}:${emulator.keySecret}`).toString('base64');
+    const log = await waitForLog(api, new RegExp(`GET /v1/organizations/${emulator.organizationId}/services/[0-9a-f-]+/observability/sources -> 200 in \\d+ ms \\(requestId [0-9a-f-]+\\)`));
+    assert.ok(!log.includes(emulator.keySecret), 'the secret is in the log');
+    assert.ok(!log.includes(basic), 'the Basic credentials are in the log');
+  });
+
+  it('declares no setting that could redirect credentials in a workspace', () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    const properties = (ext?.packageJSON as { contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } } })
+      .contributes?.configuration?.properties ?? {};
+    for (const [key, schema] of Object.entries(properties)) {
+      assert.ok(!/url|host|endpoint|secret|key/i.test(key.replace(/^observability\./, '')), `setting ${key} could redirect or hold credentials`);
+      if (key.startsWith('observability.requestTimeout') || key.startsWith('observability.rateLimit')) {
+        assert.ok(schema.scope === 'application' || schema.scope === 'machine', `${key} must not be set by a workspace`);
+      }
+    }
+  });
+
+  it('fails the check for a wrong secret with a message naming 401 and the request ID, and saves nothing', async () => {
+    const countBefore = api.connections.list().length;
+    const requestsBefore = emulator.requests.length;
+    const error = await rejection(vscode.commands.executeCommand('observability.addConnection', addArgs({ keySecret: 'wrong-secret-0123456789', label: 'Wrong' })));
+    const failed = emulator.requests.slice(requestsBefore).find((r) => r.status === 401);
+    assert.ok(failed, 'no request was refused with 401');
+    assert.match(error.message, /\b401\b/);
+    assert.ok(error.message.includes(failed.requestId), `the message does not name the request ID ${failed.requestId}: ${error.message}`);
+    assert.ok(!error.message.includes('wrong-secret-0123456789'), 'the message shows the secret');
+    assert.equal(api.connections.list().length, countBefore, 'a connection was saved despite the failed check');
+    assert.ok(!dumpGlobalState(api).includes('wrong-secret-0123456789'));
+  });
+
+  it('rejects invalid argument objects with the field that is wrong', async () => {
+    const badOrg = await rejection(vscode.commands.executeCommand('observability.addConnection', addArgs({ organizationId: 'not-a-uuid' })));
+    assert.match(badOrg.message, /organizationId/);
+    const plainHttp = await rejection(vscode.commands.executeCommand('observability.addConnection', addArgs({ baseUrl: 'http://api.example.com' })));
+    assert.match(plainHttp.message, /baseUrl/);
+    const badSegment = await rejection(vscode.commands.executeCommand('observability.addConnection', addArgs({ pathSegment: '../x' })));
+    assert.match(badSegment.message, /pathSegment/);
+  });
+
+  it('reports a wrong path segment through the check', async () => {
+    const error = await rejection(vscode.commands.executeCommand('observability.addConnection', addArgs({ pathSegment: 'clickstack', label: 'Wrong segment' })));
+    assert.match(error.message, /404/);
+    assert.match(error.message, /segment/i);
+  });
+
+  it('adds without the check when asked (skipCheck) and makes no request', async () => {
+    const before = emulator.requests.length;
+    const id = await add({ label: 'Unchecked', skipCheck: true, serviceIds: emulator.serviceIds });
+    assert.equal(emulator.requests.length, before, 'a request was made despite skipCheck');
+    assert.deepEqual(api.connections.get(id)?.serviceIds, emulator.serviceIds);
+  });
+
+  it('edits a connection and chooses its services with argument objects, firing onDidChange', async () => {
+    const id = await add({ label: 'Before edit' });
+    const events: (string | undefined)[] = [];
+    const sub = api.connections.onDidChange((e) => events.push(e.connectionId));
+    try {
+      await vscode.commands.executeCommand('observability.editConnection', { connectionId: id, label: 'After edit', skipCheck: true });
+      assert.equal(api.connections.get(id)?.label, 'After edit');
+      await vscode.commands.executeCommand('observability.selectServices', { connectionId: id, serviceIds: emulator.serviceIds });
+      assert.deepEqual(api.connections.get(id)?.serviceIds, emulator.serviceIds);
+      assert.ok(events.filter((e) => e === id).length >= 2, `expected change events for ${id}, got ${JSON.stringify(events)}`);
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('Update Key Secret checks the new secret, replaces it, and the client uses it', async () => {
+    const id = await add({ label: 'Secret update' });
+    const wrong = 'replaced-secret-9876543210';
+
+    const refused = await rejection(vscode.commands.executeCommand('observability.updateKeySecret', { connectionId: id, keySecret: wrong }));
+    assert.match(refused.message, /\b401\b/);
+    assert.equal(await api.connections.getSecret(id), emulator.keySecret, 'a secret that failed the check was saved');
+
+    await vscode.commands.executeCommand('observability.updateKeySecret', { connectionId: id, keySecret: wrong, skipCheck: true });
+    assert.equal(await api.connections.getSecret(id), wrong);
+    const clientError = await rejection(api.connections.clientFor(id).listSources(emulator.serviceIds[0]));
+    assert.match(clientError.message, /\b401\b/);
+    assert.ok(!dumpGlobalState(api).includes(wrong));
+
+    await vscode.commands.executeCommand('observability.updateKeySecret', { connectionId: id, keySecret: emulator.keySecret });
+    assert.equal(await api.connections.getSecret(id), emulator.keySecret);
+    const sources = await api.connections.clientFor(id).listSources(emulator.serviceIds[0]);
+    assert.ok(Array.isArray(sources.data));
+
+    const log = await waitForLog(api, /Updated the key secret of connection/);
+    assert.ok(!log.includes(wrong), 'the replaced secret is in the log');
+  });
+
+  it('Remove Connection removes the connection and its secret', async () => {
+    const id = await add({ label: 'To remove' });
+    assert.equal(await api.connections.getSecret(id), emulator.keySecret);
+    const removed = await vscode.commands.executeCommand('observability.removeConnection', { connectionId: id, skipConfirmation: true });
+    assert.equal(removed, true);
+    assert.equal(api.connections.get(id), undefined);
+    assert.ok(!dumpGlobalState(api).includes(id), 'the connection is still in global state');
+    assert.equal(await api.connections.getSecret(id), undefined, 'the secret is still stored');
+    const missing = await rejection(vscode.commands.executeCommand('observability.editConnection', { connectionId: id, label: 'Gone', skipCheck: true }));
+    assert.match(missing.message, /no longer exists/);
+  });
+});
