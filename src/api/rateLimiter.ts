@@ -10,6 +10,12 @@ export interface RateLimiterOptions {
   requests?: number;
   /** Window length in milliseconds (default 10 000). */
   windowMs?: number;
+  /**
+   * Extra spacing added to the window so requests granted exactly one window apart
+   * are not counted together by the server when network delays differ
+   * (default 5 % of the window, at most 250 ms).
+   */
+  marginMs?: number;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -27,6 +33,7 @@ interface Waiter {
 export class RateLimiter {
   private requests: number;
   private windowMs: number;
+  private marginMs: number | undefined;
   private readonly now: () => number;
   /** Start times of the grants inside the current window, oldest first. */
   private grants: number[] = [];
@@ -42,7 +49,11 @@ export class RateLimiter {
   }
 
   /** Changes the limit; takes effect for requests still waiting. */
-  configure(options: Pick<RateLimiterOptions, 'requests' | 'windowMs'>): void {
+  configure(options: Pick<RateLimiterOptions, 'requests' | 'windowMs' | 'marginMs'>): void {
+    if (options.marginMs !== undefined) {
+      if (!Number.isFinite(options.marginMs) || options.marginMs < 0) throw new RangeError('marginMs must not be negative');
+      this.marginMs = options.marginMs;
+    }
     if (options.requests !== undefined) {
       if (!Number.isInteger(options.requests) || options.requests < 1) throw new RangeError('requests must be a positive integer');
       this.requests = options.requests;
@@ -95,19 +106,25 @@ export class RateLimiter {
     }
   }
 
+  /** The window the limiter enforces: the server's window plus the safety margin. */
+  private get effectiveWindowMs(): number {
+    return this.windowMs + (this.marginMs ?? Math.min(250, Math.round(this.windowMs * 0.05)));
+  }
+
   private delayAt(now: number): number {
     this.prune(now);
     let delay = Math.max(0, this.blockedUntil - now);
     if (this.grants.length >= this.requests) {
       const oldestInWindow = this.grants[this.grants.length - this.requests];
-      delay = Math.max(delay, oldestInWindow + this.windowMs - now);
+      delay = Math.max(delay, oldestInWindow + this.effectiveWindowMs - now);
     }
     return delay;
   }
 
   private prune(now: number): void {
     let drop = 0;
-    while (drop < this.grants.length && this.grants[drop] <= now - this.windowMs) drop++;
+    const windowMs = this.effectiveWindowMs;
+    while (drop < this.grants.length && this.grants[drop] <= now - windowMs) drop++;
     if (drop > 0) this.grants.splice(0, drop);
   }
 
@@ -140,7 +157,7 @@ const registry = new Map<string, RateLimiter>();
  * The limiter shared by every client that uses the API key `keyId`. Options,
  * when given, reconfigure the shared limiter (e.g. after a settings change).
  */
-export function limiterFor(keyId: string, options?: Pick<RateLimiterOptions, 'requests' | 'windowMs'>): RateLimiter {
+export function limiterFor(keyId: string, options?: Pick<RateLimiterOptions, 'requests' | 'windowMs' | 'marginMs'>): RateLimiter {
   let limiter = registry.get(keyId);
   if (!limiter) {
     limiter = new RateLimiter(options);
