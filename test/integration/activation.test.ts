@@ -41,9 +41,16 @@ function contributions(): Contributions {
   return pkg.contributes;
 }
 
+function describeExports(value: unknown): string {
+  if (!value || typeof value !== 'object') return String(value);
+  return Object.entries(value as Record<string, unknown>)
+    .map(([k, v]) => `${k}: ${v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v}`)
+    .join(', ');
+}
+
 async function activate(): Promise<ExtensionApi> {
   const api: unknown = await extension().activate();
-  assert.ok(isExtensionApi(api), `unexpected exports: ${JSON.stringify(api)}`);
+  assert.ok(isExtensionApi(api), `unexpected exports: { ${describeExports(api)} }`);
   return api;
 }
 
