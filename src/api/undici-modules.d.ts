@@ -29,3 +29,9 @@ declare module 'undici/lib/api/api-request.js' {
     options: Dispatcher.RequestOptions,
   ): Promise<Dispatcher.ResponseData>;
 }
+declare module 'undici/lib/api/index.js' {
+  import { Dispatcher } from 'undici';
+  /** The request/stream/pipeline/upgrade/connect methods the package entry installs on Dispatcher.prototype. */
+  const api: Pick<Dispatcher, 'request' | 'stream' | 'pipeline' | 'upgrade' | 'connect'>;
+  export = api;
+}

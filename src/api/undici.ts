@@ -8,6 +8,7 @@ import AgentImpl from 'undici/lib/dispatcher/agent.js';
 import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
 import EnvHttpProxyAgentImpl from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import requestImpl from 'undici/lib/api/api-request.js';
+import * as api from 'undici/lib/api/index.js';
 
 export type { Dispatcher } from 'undici';
 export type AgentOptions = ConstructorParameters<typeof AgentImpl>[0];
@@ -15,6 +16,13 @@ export type ProxyAgentOptions = Exclude<ConstructorParameters<typeof ProxyAgentI
 export type EnvHttpProxyAgentOptions = NonNullable<ConstructorParameters<typeof EnvHttpProxyAgentImpl>[0]>;
 export type RequestOptions = DispatcherType.RequestOptions;
 export type ResponseData = DispatcherType.ResponseData;
+
+// The package entry installs request/connect/… on every dispatcher; ProxyAgent relies on
+// `client.connect()` to open CONNECT tunnels, so do the same here.
+for (const [name, fn] of Object.entries(api)) {
+  const proto = DispatcherImpl.prototype as unknown as Record<string, unknown>;
+  if (typeof fn === 'function' && typeof proto[name] !== 'function') proto[name] = fn;
+}
 
 export const DispatcherBase = DispatcherImpl;
 export const Agent = AgentImpl;
