@@ -130,7 +130,7 @@ export class DashboardNode implements ServiceScope {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('dashboard');
     const tags = this.dashboard.tags ?? [];
-    item.description = [vscode.l10n.t('{0} tiles', tiles.length), tags.join(', ')].filter((x) => x).join(' · ');
+    item.description = [(tiles.length === 1 ? vscode.l10n.t('1 tile') : vscode.l10n.t('{0} tiles', tiles.length)), tags.join(', ')].filter((x) => x).join(' · ');
     item.tooltip = `${this.label}\n${vscode.l10n.t('Dashboard ID')}: ${this.dashboard.id}${tags.length ? `\n${vscode.l10n.t('Tags')}: ${tags.join(', ')}` : ''}`;
     item.contextValue = 'dashboard copyable json deletable';
     return item;
@@ -152,7 +152,7 @@ export class TileNode implements ServiceScope {
     item.id = this.id;
     const displayType = this.tile.config?.displayType ?? undefined;
     item.iconPath = new vscode.ThemeIcon(tileIconId(this.tile));
-    item.description = [displayType, this.alertCount > 0 ? vscode.l10n.t('{0} alerts', this.alertCount) : undefined]
+    item.description = [displayType, this.alertCount === 1 ? vscode.l10n.t('1 alert') : this.alertCount > 1 ? vscode.l10n.t('{0} alerts', this.alertCount) : undefined]
       .filter((x) => x).join(' · ');
     item.tooltip = `${label}\n${vscode.l10n.t('Tile ID')}: ${this.tile.id}${displayType ? `\n${vscode.l10n.t('Display type')}: ${displayType}` : ''}`;
     item.contextValue = `tile copyable${this.alertCount > 0 ? ' watched' : ''}`;

@@ -187,15 +187,10 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   }
 
   private async folderChildren(folder: FolderNode): Promise<Node[]> {
-    const needed = FOLDER_RESOURCES[folder.kind];
-    const hadValid = needed.every((k) => this.cache.entry(folder.connectionId, folder.serviceId, k).valid);
-    await this.ensureAll(folder, needed);
-    const before = `${folder.description ?? ''}|${folder.extraContext}`;
-    const children = this.buildFolderChildren(folder);
-    const after = `${folder.description ?? ''}|${folder.extraContext}`;
-    // The folder's own description (count, offline) is known only now: redraw the folder item once.
-    if (!hadValid && before !== after) setTimeout(() => this.changed.fire(folder), 0);
-    return children;
+    await this.ensureAll(folder, FOLDER_RESOURCES[folder.kind]);
+    // The folder's description (count, offline) is updated here and shows the next time the folder item is drawn;
+    // redrawing the folder now would race with the user expanding its children.
+    return this.buildFolderChildren(folder);
   }
 
   private buildFolderChildren(folder: FolderNode): Node[] {

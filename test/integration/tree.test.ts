@@ -170,6 +170,18 @@ describe('Explorer tree', function () {
     assert.match(String(folderItem.description), new RegExp(`^${stored.length}\\b`));
   });
 
+  it('loads the alert list once when a dashboard is expanded before the Alerts folder', async () => {
+    const folder = await folderNode(serviceB, 'Dashboards');
+    const dashboards = await children(folder);
+    const withTiles = dashboards.find((n) => n.type === 'dashboard' && (n.dashboard.tiles?.length ?? 0) > 0);
+    assert.ok(withTiles);
+    const mark = emulator.requests.length;
+    const tiles = await children(withTiles);
+    assert.ok(tiles.length > 0);
+    const paths = requestsSince(mark).map((r) => r.path.replace(/^.*\/observability\//, ''));
+    assert.deepEqual(paths.sort(), ['alerts', 'webhooks']);
+  });
+
   it('shows tiles with display-type icons and the alerts that watch them', async () => {
     const folder = await folderNode(serviceA, 'Dashboards');
     const dashboards = await children(folder);
@@ -238,6 +250,7 @@ describe('Explorer tree', function () {
 
   it('shows an error node for 401 with Update Key Secret, and Retry recovers', async () => {
     const folder = await folderNode(serviceB, 'Dashboards');
+    await vscode.commands.executeCommand('observability.refreshNode', folder);
     emulator.faults.add({ path: `/v1/organizations/${orgId}/services/${serviceB}/observability/dashboards`,
       status: 401, body: { status: 401, error: 'Unauthorized', requestId: '00000000-0000-4000-8000-000000000401' } });
     const failed = await children(folder);

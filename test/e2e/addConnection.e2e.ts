@@ -1,0 +1,155 @@
+/**
+ * UI test of the interactive "Add Connection" walk-through in a real workbench (code-server + headless Chromium),
+ * against the local emulator:
+ * - with a wrong secret, listing fails and the IDs are pasted instead; the check fails with HTTP 401, "Edit…"
+ *   reopens the walk-through at the key with everything typed still there; with the right secret the organization
+ *   and services are picked from the listings and the connection is saved;
+ * - the explorer then shows it.
+ *
+ * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/addConnection.e2e.js`.
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { openWorkbench, REPO_ROOT, type Workbench } from '../host/runInCodeServer';
+
+const LABEL = 'Walk-through (emulator)';
+const WRONG_SECRET = 'definitely-not-the-secret-42';
+
+let emulator: Emulator;
+let workbench: Workbench;
+let page: Page;
+
+const widget = (): Locator => page.locator('.quick-input-widget');
+const input = (): Locator => widget().locator('.quick-input-box input');
+const message = (): Locator => widget().locator('.quick-input-message');
+const rows = (): Locator => widget().locator('.quick-input-list .monaco-list-row');
+
+/** Waits for an input box whose prompt contains `prompt`. */
+async function inputStep(prompt: string | RegExp): Promise<void> {
+  await widget().waitFor({ state: 'visible', timeout: 30_000 });
+  await message().filter({ hasText: prompt }).waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+async function fillAndAccept(value: string): Promise<void> {
+  await input().fill(value);
+  await input().press('Enter');
+}
+
+/** Waits for a quick pick row holding `text`. */
+async function pickRow(text: string | RegExp): Promise<Locator> {
+  const row = rows().filter({ hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  return row;
+}
+
+async function runCommand(title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await input().waitFor({ state: 'visible', timeout: 30_000 });
+  await input().fill(`>${title}`);
+  await pickRow(title);
+  await input().press('Enter');
+}
+
+before(async () => {
+  emulator = await startEmulator({ rateLimit: { requests: 10_000, windowMs: 1000 } });
+  workbench = await openWorkbench({ viewport: { width: 1280, height: 800 } });
+  page = workbench.page;
+  await page.locator('.monaco-workbench').first().waitFor({ state: 'attached', timeout: 120_000 });
+  // The status bar is drawn once the workbench has restored its parts.
+  await page.locator('.statusbar').first().waitFor({ state: 'visible', timeout: 120_000 });
+});
+
+after(async () => {
+  await workbench?.close();
+  await emulator?.close();
+});
+
+test('Add Connection: paste IDs after a failed listing, fix the key after a failed check, then pick from listings', { timeout: 240_000 }, async () => {
+  try {
+    await drive();
+  } catch (error) {
+    await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'add-connection.failed.png') }).catch(() => undefined);
+    process.stderr.write(`requests: ${emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}\n`);
+    throw error;
+  }
+});
+
+async function drive(): Promise<void> {
+  const organization = emulator.state.organization;
+  const firstService = emulator.state.services[0]!;
+
+  await runCommand('Observability: Add Connection');
+
+  // 1 base URL (prefilled with the ClickHouse Cloud address)
+  await inputStep('Base URL');
+  assert.equal(await input().inputValue(), 'https://api.clickhouse.cloud');
+  await input().fill('http://example.com');
+  await message().filter({ hasText: 'https://' }).waitFor({ state: 'visible' });
+  await fillAndAccept(emulator.url);
+
+  // 2 key ID, 3 key secret (a password box)
+  await inputStep('Key ID');
+  await fillAndAccept(emulator.keyId);
+  await inputStep('Key secret');
+  assert.equal(await input().getAttribute('type'), 'password');
+  await fillAndAccept(WRONG_SECRET);
+
+  // 4 product path segment
+  await pickRow('Managed ClickStack');
+  await (await pickRow(/^observability/)).click();
+
+  // 5 organization: listing fails with 401, so paste the ID
+  const failedListing = await pickRow('Could not list organizations');
+  assert.match(await failedListing.innerText(), /401/);
+  await (await pickRow('Enter the organization ID')).click();
+  await inputStep('Organization ID');
+  await input().fill('not-a-uuid');
+  await message().filter({ hasText: 'UUID' }).waitFor({ state: 'visible' });
+  await fillAndAccept(organization.id);
+
+  // 6 services: listing fails too, so paste the ID
+  await inputStep('Could not list services');
+  await fillAndAccept(firstService.id);
+
+  // 7 name
+  await inputStep('Name of the connection');
+  await fillAndAccept(LABEL);
+
+  // The check fails with 401: a modal offers Retry and Edit…
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+  assert.match(await dialog.innerText(), /401/);
+  await dialog.locator('.monaco-button', { hasText: 'Edit' }).first().click();
+
+  // Back at the key ID, with what was typed kept.
+  await inputStep('Key ID');
+  assert.equal(await input().inputValue(), emulator.keyId);
+  await input().press('Enter');
+  await inputStep('Key secret');
+  assert.equal(await input().inputValue(), WRONG_SECRET);
+  await fillAndAccept(emulator.keySecret);
+  await (await pickRow(/^observability/)).click();
+
+  // Now the organization and services come from the listings.
+  await (await pickRow(organization.name)).click();
+  await pickRow(firstService.name);
+  await input().press('Enter');
+  await inputStep('Name of the connection');
+  assert.equal(await input().inputValue(), LABEL);
+  await input().press('Enter');
+  for (const ms of [500, 1500, 3000]) { await page.waitForTimeout(ms); await page.screenshot({ path: path.join(REPO_ROOT, 'out', `dbg-${ms}.png`) }); }
+
+  await page.locator('.notification-list-item', { hasText: `Connection "${LABEL}" added.` }).first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
+  const sources = emulator.requests.filter((r) => r.path.endsWith('/observability/sources'));
+  assert.ok(sources.some((r) => r.status === 401) && sources.some((r) => r.status === 200), 'the check ran with both secrets');
+  assert.ok(!emulator.requests.some((r) => r.path.includes(WRONG_SECRET)));
+
+  // The explorer shows the new connection.
+  const activity = page.locator('.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]').first();
+  await activity.click();
+  await page.locator('.pane-body .monaco-list-row .label-name', { hasText: LABEL }).first().waitFor({ state: 'visible', timeout: 30_000 });
+}
