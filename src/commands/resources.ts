@@ -71,6 +71,12 @@ function targetOf(arg: unknown, tree: ObservabilityTreeProvider): Target | undef
           return { ...scope(arg), kind: 'queryEndpoint', name: `${arg.parent.name} query endpoint`, fromArgs: false, skipConfirmation: false };
         }
         return undefined;
+      case 'info':
+        // A property line of a configured query endpoint.
+        if (arg.parent.type === 'folder' && arg.parent.kind === 'queryEndpoint' && /\bqueryEndpointProperty\b/.test(arg.contextValue)) {
+          return targetOf(arg.parent, tree);
+        }
+        return undefined;
       default: return undefined;
     }
   }

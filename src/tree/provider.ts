@@ -241,7 +241,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         folder.extraContext = ' configured json';
         folder.description = offline;
         return [...failure.nodes, ...queryEndpointLines(endpoint).map((l) =>
-          new InfoNode(folder, l.key, l.label, l.description, l.icon, `queryEndpointProperty ${l.key}`, `${l.label}: ${l.description}`))];
+          new InfoNode(folder, l.key, l.label, l.description, l.icon, `queryEndpointProperty ${l.key} json`, `${l.label}: ${l.description}`))];
       }
     }
     folder.description = [this.countText(items.length, total), offline].filter((x) => x).join(' · ') || undefined;

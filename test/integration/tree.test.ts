@@ -234,6 +234,11 @@ describe('Explorer tree', function () {
     assert.deepEqual(lines.map((n) => `${labelOf(item(n))}: ${String(item(n).description)}`), [
       'Roles: sql_console_read_only', 'API keys: 2', 'Allowed origins: https://a.example.com, https://b.example.com',
     ]);
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', lines[0]);
+    assert.ok(uri, 'Open as JSON works from a property line');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    assert.equal((JSON.parse(doc.getText()) as { id: string }).id, 'qe-1');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('redraws only the refreshed folder', async () => {
@@ -356,6 +361,15 @@ describe('Explorer tree', function () {
     assert.equal(data.alerts.has(alert.id), false);
     const alerts = await children(await folderNode(serviceA, 'Alerts'));
     assert.ok(!alerts.some((n) => n.type === 'alert' && n.alert.id === alert.id));
+  });
+
+  it('reveals and selects an alert (stable ids and getParent)', async () => {
+    const firing = [...emulator.state.data.get(serviceA)!.alerts.values()].find((a) => a.state === 'ALERT')!;
+    assert.equal(await api.tree.revealAlert(connectionId, serviceA, firing.id), true);
+    const selected = api.tree.view.selection[0];
+    assert.ok(selected && selected.type === 'alert' && selected.alert.id === firing.id);
+    const parent = tree().getParent(selected);
+    assert.ok(parent && parent.type === 'folder' && parent.kind === 'alerts');
   });
 
   it('counts firing alerts in the status bar from the cache', async () => {
