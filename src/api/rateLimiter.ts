@@ -13,7 +13,7 @@ export interface RateLimiterOptions {
   /**
    * Extra spacing added to the window so requests granted exactly one window apart
    * are not counted together by the server when network delays differ
-   * (default 5 % of the window, at most 250 ms).
+   * (default 10 % of the window, at most 250 ms).
    */
   marginMs?: number;
   /** Clock, for tests. */
@@ -108,7 +108,7 @@ export class RateLimiter {
 
   /** The window the limiter enforces: the server's window plus the safety margin. */
   private get effectiveWindowMs(): number {
-    return this.windowMs + (this.marginMs ?? Math.min(250, Math.round(this.windowMs * 0.05)));
+    return this.windowMs + (this.marginMs ?? Math.min(250, Math.round(this.windowMs * 0.1)));
   }
 
   private delayAt(now: number): number {
