@@ -2,11 +2,14 @@
  * Connections against the local emulator: adding one with an argument object (checked with one request), where the
  * secret is kept (SecretStorage only: not in global state, settings or the log), a wrong secret failing the check
  * with the HTTP status and request ID, editing, choosing services, replacing the secret, and removing a connection
- * together with its secret.
+ * together with its secret. A manager over a failing keyring and over changes made in another window is tested with
+ * in-memory stand-ins for global state and SecretStorage.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { ConnectionManager } from '../../src/connections/manager';
 import type { ExtensionApi } from '../../src/extension';
+import type { Logger } from '../../src/log';
 import { startEmulator, type Emulator } from '../emulator/server';
 
 const EXTENSION_ID = 'obs-tools.observability-explorer';
@@ -226,5 +229,129 @@ describe('Connections', function () {
     assert.equal(await api.connections.getSecret(id), undefined, 'the secret is still stored');
     const missing = await rejection(vscode.commands.executeCommand('observability.editConnection', { connectionId: id, label: 'Gone', skipCheck: true }));
     assert.match(missing.message, /no longer exists/);
+  });
+});
+
+/** Global state in memory. */
+class MemoryMemento implements vscode.Memento {
+  private readonly values = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    return this.values.has(key) ? (this.values.get(key) as T) : defaultValue;
+  }
+  update(key: string, value: unknown): Thenable<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, value);
+    return Promise.resolve();
+  }
+}
+
+/** SecretStorage in memory; `failWith` makes every call fail like a missing keyring; `external*` act as another window. */
+class MemorySecrets implements vscode.SecretStorage {
+  readonly values = new Map<string, string>();
+  failWith: string | undefined;
+  private readonly emitter = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
+  readonly onDidChange = this.emitter.event;
+  private check(): void {
+    if (this.failWith) throw new Error(this.failWith);
+  }
+  async get(key: string): Promise<string | undefined> {
+    this.check();
+    return this.values.get(key);
+  }
+  async store(key: string, value: string): Promise<void> {
+    this.check();
+    this.values.set(key, value);
+    this.emitter.fire({ key });
+  }
+  async delete(key: string): Promise<void> {
+    this.check();
+    this.values.delete(key);
+    this.emitter.fire({ key });
+  }
+  externalStore(key: string, value: string): void {
+    this.values.set(key, value);
+    this.emitter.fire({ key });
+  }
+}
+
+const silentLog: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, show() {} };
+
+describe('ConnectionManager storage', () => {
+  const connection = {
+    label: 'Memory',
+    baseUrl: 'https://api.clickhouse.cloud',
+    organizationId: '6f1c8a2e-4b7d-4e3a-9c51-2d8f0b7a9e14',
+    serviceIds: ['a3c7e9f1-2b4d-4c6e-8f0a-1b3d5e7f9a2c'],
+    services: [],
+    keyId: 'memKey',
+    pathSegment: 'clickstack',
+  };
+
+  it('explains a keyring failure and saves nothing', async () => {
+    const state = new MemoryMemento();
+    const secrets = new MemorySecrets();
+    secrets.failWith = 'An OS keyring couldn\'t be identified for storing the encryption related data';
+    const manager = new ConnectionManager({ globalState: state, secrets, log: silentLog, userAgent: 'test' });
+    try {
+      const error = await rejection(manager.add(connection, 'memory-secret-123'));
+      assert.equal(error.name, 'SecretStorageError');
+      assert.match(error.message, /keyring/);
+      if (process.platform === 'linux') assert.match(error.message, /--password-store=gnome-libsecret/);
+      assert.equal(manager.list().length, 0, 'metadata was saved although the secret was not');
+      assert.deepEqual(state.keys(), []);
+    } finally {
+      manager.dispose();
+    }
+  });
+
+  it('follows secret changes made in another window and never stores the secret in global state', async () => {
+    const state = new MemoryMemento();
+    const secrets = new MemorySecrets();
+    const manager = new ConnectionManager({ globalState: state, secrets, log: silentLog, userAgent: 'test' });
+    const events: (string | undefined)[] = [];
+    const sub = manager.onDidChange((e) => events.push(e.connectionId));
+    try {
+      const saved = await manager.add(connection, 'memory-secret-123');
+      assert.equal(saved.organizationId, connection.organizationId);
+      assert.deepEqual(saved.services, [{ id: connection.serviceIds[0], name: connection.serviceIds[0] }]);
+      assert.ok(!JSON.stringify(state.get('observability.connections')).includes('memory-secret-123'));
+      assert.equal(secrets.values.get(`observability.connection.${saved.id}.secret`), 'memory-secret-123');
+      await sleep(10);
+      assert.deepEqual(events, [saved.id], 'own writes are announced once');
+
+      secrets.externalStore(`observability.connection.${saved.id}.secret`, 'changed-elsewhere-456');
+      assert.deepEqual(events, [saved.id, saved.id]);
+      assert.equal(await manager.getSecret(saved.id), 'changed-elsewhere-456', 'the cached secret was not dropped');
+      assert.ok(manager.secretsInUse().includes('memory-secret-123'), 'the old secret is no longer scrubbed from logs');
+
+      secrets.externalStore('observability.connection.revision', 'x');
+      assert.deepEqual(events, [saved.id, saved.id, undefined]);
+      secrets.externalStore('some.other.extension.key', 'x');
+      assert.equal(events.length, 3, 'unrelated keys are ignored');
+
+      await manager.remove(saved.id);
+      assert.equal(secrets.values.has(`observability.connection.${saved.id}.secret`), false);
+      assert.equal(manager.list().length, 0);
+    } finally {
+      sub.dispose();
+      manager.dispose();
+    }
+  });
+
+  it('rejects an invalid connection before storing anything', async () => {
+    const state = new MemoryMemento();
+    const secrets = new MemorySecrets();
+    const manager = new ConnectionManager({ globalState: state, secrets, log: silentLog, userAgent: 'test' });
+    try {
+      const error = await rejection(manager.add({ ...connection, baseUrl: 'http://api.example.com' }, 'memory-secret-123'));
+      assert.match(error.message, /https/);
+      assert.equal(secrets.values.size, 0);
+      assert.deepEqual(state.keys(), []);
+    } finally {
+      manager.dispose();
+    }
   });
 });
