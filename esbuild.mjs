@@ -10,8 +10,26 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
+/**
+ * undici carries two builds of its HTTP parser: a WebAssembly SIMD one, and a plain one that is
+ * only loaded when SIMD is unavailable. Node 20 on x64 and arm64 always has SIMD, so the plain copy
+ * (70 KB) is replaced by a module that explains the failure instead of shipping it.
+ */
+const dropPlainHttpParser = {
+  name: 'drop-plain-llhttp',
+  setup(build) {
+    build.onResolve({ filter: /llhttp\/llhttp-wasm\.js$/ }, (args) => ({ path: args.path, namespace: 'llhttp-stub' }));
+    build.onLoad({ filter: /.*/, namespace: 'llhttp-stub' }, () => ({
+      contents:
+        "throw new Error('This Node.js runtime lacks WebAssembly SIMD, which the HTTP parser needs. Use a VS Code build whose Node.js supports it.');",
+      loader: 'js',
+    }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const options = {
+  plugins: [dropPlainHttpParser],
   entryPoints: ['src/extension.ts'],
   bundle: true,
   format: 'cjs',

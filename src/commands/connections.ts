@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, validateConnection, type ConnectionConfig } from '../api';
 import { checkConnection, explainCheckFailure } from '../connections/check';
 import { SecretStorageError, showSecretStorageError } from '../connections/keyring';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where the service's API lives unless the user says otherwise. */
 export const DEFAULT_BASE_URL = 'https://api.clickhouse.cloud';

@@ -5,7 +5,7 @@
  * service enforces are reported before a request is sent, each at the path of the field.
  * The response schema checks only what the extension relies on and keeps unknown fields.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   nonEmptyOrNull,
   requiredOr,

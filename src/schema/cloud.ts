@@ -2,7 +2,7 @@
  * Cloud platform objects used to pick an organization, a service and an API key.
  * Response schemas only; unknown fields are kept.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { openEnum, uuidSchema } from './ids';
 
 export const SERVICE_STATES = [

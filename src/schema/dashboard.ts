@@ -7,7 +7,7 @@
  * checked, while further config fields (newer chart options) are let through, as the
  * service's own contract allows. Responses keep every field they carry.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { nonEmpty, nonEmptyOrOmit, openEnum, requiredOr, resourceIdSchema } from './ids';
 
 export const TILE_DISPLAY_TYPES = [

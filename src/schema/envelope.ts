@@ -3,7 +3,7 @@
  * `{status, requestId, result}` on success, `{status, requestId}` for DELETE and
  * `{status, error, requestId}` on errors. Unknown envelope fields are kept.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The success envelope around `result` (an object, or a bare array for lists). */
 export function successEnvelopeSchema<T extends z.ZodType>(result: T) {

@@ -5,7 +5,7 @@
  * to do instead (the service answers `""` with an opaque 400), and reject IDs
  * that could escape a URL path segment.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Message for an empty string in a required field. */
 export const EMPTY_MESSAGE = 'must not be empty';

@@ -2,7 +2,7 @@
  * The service query endpoint (create-or-update with POST, read with GET, remove with DELETE).
  * `openApiKeys` holds the UUIDs of cloud API keys (the `id` from the key list), not key IDs.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { openEnum, uuidSchema } from './ids';
 
 export const QUERY_ENDPOINT_ROLES = ['sql_console_read_only', 'sql_console_admin'] as const;

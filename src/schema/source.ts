@@ -2,7 +2,7 @@
  * Data sources (read-only in the extension). Each kind has more fields than listed here;
  * all of them are kept.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { openEnum } from './ids';
 
 export const SOURCE_KINDS = ['log', 'trace', 'metric', 'session', 'promql'] as const;

@@ -3,7 +3,7 @@
  * Response schemas only; unknown fields are kept. Webhook headers and query parameters are
  * write-only and never returned.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { openEnum } from './ids';
 
 export const WEBHOOK_SERVICES = ['slack', 'incidentio', 'generic', 'slack_api', 'pagerduty_api'] as const;
