@@ -216,6 +216,11 @@ export class ConnectionManager implements vscode.Disposable {
   /** Drops cached clients (and the dispatcher) so the next request uses current settings. */
   private resetClients(): void {
     this.clients.clear();
+    // Limiters are shared per key and outlive clients: apply a changed rate limit to them now.
+    const { rateLimit } = readSettings();
+    for (const keyId of new Set(this.list().map((c) => c.keyId))) {
+      limiterFor(keyId, { requests: rateLimit.requests, windowMs: rateLimit.windowMs });
+    }
     const old = this.dispatcher;
     this.dispatcher = undefined;
     // Let requests in flight finish on the old dispatcher.

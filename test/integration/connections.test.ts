@@ -84,12 +84,17 @@ describe('Connections', function () {
     return id as string;
   }
 
+  const settings = () => vscode.workspace.getConfiguration('observability');
+
   before(async () => {
     api = await activate();
     emulator = await startEmulator({ rateLimit: false });
+    // The emulator does not limit; lift the client's own limit (10 per 10 s per key) so the suite runs quickly.
+    await settings().update('rateLimit.requestsPerWindow', 1000, vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
+    await settings().update('rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
     for (const id of created) {
       if (api.connections.get(id)) await api.connections.remove(id);
     }
