@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: type check, lint, build, unit tests, integration tests in a real VS Code (code-server), package check.
 //
-//   node scripts/test.mjs [unit|integration|package ...]
+//   node scripts/test.mjs [unit|integration|e2e|package ...]
 //
 // Without arguments every step runs. `unit` and `integration` also build first (the tests run from out/);
 // `package` builds its own production bundle. Output of every step is streamed; a summary with per-step status,
@@ -24,11 +24,11 @@ const NODE = process.execPath;
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const bin = (rel) => path.join(ROOT, 'node_modules', ...rel.split('/'));
 
-const SUBSETS = new Set(['unit', 'integration', 'package']);
+const SUBSETS = new Set(['unit', 'integration', 'e2e', 'package']);
 const requested = process.argv.slice(2);
 for (const arg of requested) {
   if (!SUBSETS.has(arg)) {
-    console.error(`Unknown step "${arg}". Usage: node scripts/test.mjs [unit|integration|package ...]`);
+    console.error(`Unknown step "${arg}". Usage: node scripts/test.mjs [unit|integration|e2e|package ...]`);
     process.exit(2);
   }
 }
@@ -187,10 +187,13 @@ async function build() {
   return { ...check(false, `${errors} type error(s); tests run on the emitted output`), usable: true };
 }
 
-async function unit() {
-  const files = findFiles(path.join(ROOT, 'out', 'test', 'unit'), '.test.js');
-  if (files.length === 0) return { ok: true, passed: 0, failed: 0, note: 'no unit tests found' };
-  const r = await run(NODE, ['--test', '--test-reporter=spec', '--test-timeout=120000', ...files]);
+/** Runs node:test files (one at a time when `serial`) and reads the spec reporter's closing counts. */
+async function nodeTests(files, { serial = false, timeoutMs = 120000 } = {}) {
+  const r = await run(NODE, [
+    '--test', '--test-reporter=spec', `--test-timeout=${timeoutMs}`,
+    ...(serial ? ['--test-concurrency=1'] : []),
+    ...files,
+  ]);
   const num = (label) => {
     const all = [...r.output.matchAll(new RegExp(`^ℹ ${label} (\\d+)$`, 'gm'))];
     return all.length ? Number(all[all.length - 1][1]) : undefined;
@@ -210,6 +213,20 @@ async function unit() {
     skipped,
     note: `${files.length} file(s), ${pass} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`,
   };
+}
+
+async function unit() {
+  const files = findFiles(path.join(ROOT, 'out', 'test', 'unit'), '.test.js');
+  if (files.length === 0) return { ok: true, passed: 0, failed: 0, note: 'no unit tests found' };
+  return nodeTests(files);
+}
+
+/** UI tests: Playwright drives the real workbench in Chromium; each file opens its own code-server. */
+async function e2e() {
+  const files = findFiles(path.join(ROOT, 'out', 'test', 'e2e'), '.e2e.js');
+  if (files.length === 0) return { ok: true, passed: 0, failed: 0, note: 'no UI tests found' };
+  await ensureCodeServer();
+  return nodeTests(files, { serial: true, timeoutMs: 300000 });
 }
 
 async function ensureCodeServer() {
@@ -293,7 +310,7 @@ if (all) {
   await step('lint', lint);
 }
 let built = true;
-if (want('unit') || want('integration')) {
+if (want('unit') || want('integration') || want('e2e')) {
   await step('build', build);
   built = steps[steps.length - 1].usable === true;
 }
@@ -304,6 +321,10 @@ if (want('unit')) {
 if (want('integration')) {
   if (built) await step('integration', integration);
   else skip('integration', 'build failed');
+}
+if (want('e2e')) {
+  if (built) await step('e2e', e2e);
+  else skip('e2e', 'build failed');
 }
 if (want('package')) await step('package', packageCheck);
 
