@@ -4,7 +4,8 @@
  * - with a wrong secret, listing fails and the IDs are pasted instead; the check fails with HTTP 401, "Edit…"
  *   reopens the walk-through at the key with everything typed still there; with the right secret the organization
  *   and services are picked from the listings and the connection is saved;
- * - the explorer then shows it.
+ * - the explorer then shows it; its context menu chooses a second service and removes the connection after a
+ *   modal confirmation, and the welcome view offers "Add Connection" again.
  * A screenshot of a failure goes to out/add-connection.failed.png.
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/addConnection.e2e.js`.
@@ -150,4 +151,37 @@ async function drive(): Promise<void> {
   const sources = emulator.requests.filter((r) => r.path.endsWith('/observability/sources'));
   assert.ok(sources.some((r) => r.status === 401) && sources.some((r) => r.status === 200), 'the check ran with both secrets');
   assert.ok(!emulator.requests.some((r) => r.path.includes(WRONG_SECRET)));
+
+  // Context menu of the connection: choose a second service to show.
+  const secondService = emulator.state.services[1]!;
+  await contextMenu(LABEL, 'Choose Services');
+  const second = await pickRow(secondService.name);
+  await second.click(); // toggles the row in a multi-select pick
+  await input().press('Enter');
+  await treeRow(secondService.name).waitFor({ state: 'visible', timeout: 30_000 });
+
+  // Context menu of the connection: remove it (modal confirmation); the welcome view with its button returns.
+  await contextMenu(LABEL, 'Remove Connection');
+  const confirm = page.locator('.monaco-dialog-box');
+  await confirm.waitFor({ state: 'visible', timeout: 30_000 });
+  assert.match(await confirm.innerText(), /key secret is deleted/);
+  await confirm.locator('.monaco-button', { hasText: /^Remove$/ }).first().click();
+  await treeRow(LABEL).waitFor({ state: 'detached', timeout: 30_000 });
+  await page.locator('.welcome-view-content .monaco-button', { hasText: 'Add Connection' }).first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+function treeRow(label: string): Locator {
+  return page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: label }) }).first();
+}
+
+async function contextMenu(rowLabel: string, item: string): Promise<void> {
+  const row = treeRow(rowLabel);
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await row.click({ button: 'right' });
+  const entry = page.locator('.context-view .action-item', { hasText: item }).first();
+  await entry.waitFor({ state: 'visible', timeout: 30_000 });
+  // Menu items act on keyboard Enter once hovered (a synthetic click can land while the menu is still opening).
+  await entry.hover();
+  await page.keyboard.press('Enter');
 }
