@@ -8,6 +8,7 @@ import { BACK, inputStep, multiPickStep } from '../connections/prompts';
 import { DEFAULT_BASE_URL, DEFAULT_PATH_SEGMENT, type ServiceSummary, type StoredConnection } from '../connections/types';
 import {
   normalizeBaseUrl,
+  sameOrigin,
   validateBaseUrl,
   validateKeyId,
   validateKeySecret,
@@ -356,6 +357,9 @@ async function editFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<
   };
   const config = deps.connections.configOf(next);
   validateConnection(config);
+  if (!sameOrigin(next.baseUrl, current.baseUrl) && args.keySecret === undefined) {
+    throw new Error(vscode.l10n.t('Moving the connection to another address needs keySecret too: the stored secret is never sent to a new address.'));
+  }
   if (!args.skipCheck) {
     const secret = args.keySecret ?? await deps.connections.getSecret(current.id);
     if (secret === undefined) throw new Error(vscode.l10n.t('No key secret is stored for the connection "{0}". Pass keySecret.', current.label));
@@ -387,16 +391,18 @@ async function editInteractive(deps: ConnectionCommandDeps, connection: StoredCo
     serviceIds: [...connection.serviceIds],
     label: connection.label,
   };
-  const storedSecret = () => deps.connections.getSecret(connection.id);
+  // The stored secret goes only to the origin it was entered for.
+  const storedSecret = async () => (sameOrigin(draft.baseUrl, connection.baseUrl) ? deps.connections.getSecret(connection.id) : undefined);
   let startStep = 1;
   for (;;) {
-    const done = await runConnectionWizard(draft, { withClient: (c, s, a) => deps.connections.withUnsavedClient(c, s, a), storedSecret }, { mode: 'edit', startStep });
+    const done = await runConnectionWizard(draft, { withClient: (c, s, a) => deps.connections.withUnsavedClient(c, s, a), storedSecret }, { mode: 'edit', startStep, savedBaseUrl: connection.baseUrl });
     if (!done) return undefined;
     const config = configOfDraft(draft);
     const secret = draft.keySecret !== '' ? draft.keySecret : await storedSecret();
     let outcome: CheckResult;
     if (secret === undefined) {
       outcome = { ok: false, error: undefined, reason: vscode.l10n.t('No key secret is stored for this connection; enter it.') };
+      void vscode.window.showWarningMessage(outcome.reason);
       startStep = 3;
     } else {
       try {

@@ -32,6 +32,18 @@ export function normalizeBaseUrl(text: string): string | undefined {
   return `${url.protocol}//${url.host}${path}`;
 }
 
+/**
+ * True when two base URLs name the same scheme, host and port. A stored key secret is only ever sent to the origin it
+ * was entered for; moving a connection elsewhere requires typing the secret again.
+ */
+export function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
 export function validateBaseUrl(text: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return vscode.l10n.t('Enter the base URL of the API, e.g. https://api.clickhouse.cloud');

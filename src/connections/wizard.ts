@@ -11,6 +11,7 @@ import {
 import {
   normalizeBaseUrl,
   parseServiceIds,
+  sameOrigin,
   validateBaseUrl,
   validateKeyId,
   validateKeySecret,
@@ -58,6 +59,8 @@ export interface WizardOptions {
   readonly mode: 'add' | 'edit';
   /** Step to open first (1-based); used to go straight back to a step after a failed check. */
   readonly startStep?: number;
+  /** Editing: the saved base URL. An empty secret keeps the stored one only while the address stays on its origin. */
+  readonly savedBaseUrl?: string;
 }
 
 /** Placeholder organization for requests that are not scoped to one yet (listing organizations). */
@@ -89,7 +92,7 @@ export async function runConnectionWizard(draft: ConnectionDraft, deps: WizardDe
   const steps: ((step: number) => Promise<StepOutcome>)[] = [
     (step) => baseUrlStep(draft, title, step),
     (step) => keyIdStep(draft, title, step),
-    (step) => keySecretStep(draft, title, step, options.mode),
+    (step) => keySecretStep(draft, title, step, options.mode === 'edit' && options.savedBaseUrl !== undefined && sameOrigin(draft.baseUrl, options.savedBaseUrl), options.mode === 'edit'),
     (step) => segmentStep(draft, title, step),
     (step) => organizationStep(draft, deps, title, step),
     (step) => servicesStep(draft, deps, title, step),
@@ -133,15 +136,18 @@ async function keyIdStep(draft: ConnectionDraft, title: string, step: number): P
   return 'next';
 }
 
-async function keySecretStep(draft: ConnectionDraft, title: string, step: number, mode: 'add' | 'edit'): Promise<StepOutcome> {
+async function keySecretStep(draft: ConnectionDraft, title: string, step: number, mayKeep: boolean, editing: boolean): Promise<StepOutcome> {
+  const prompt = mayKeep
+    ? vscode.l10n.t('Key secret (leave empty to keep the stored secret). It is kept in the system keyring only.')
+    : editing
+      ? vscode.l10n.t('The address changed: enter the key secret again (the stored secret is never sent to another address).')
+      : vscode.l10n.t('Key secret of the API key. It is kept in the system keyring only, never in settings.');
   const value = await inputStep({
     title, step, totalSteps: TOTAL_STEPS,
     value: draft.keySecret,
     password: true,
-    prompt: mode === 'edit'
-      ? vscode.l10n.t('Key secret (leave empty to keep the stored secret). It is kept in the system keyring only.')
-      : vscode.l10n.t('Key secret of the API key. It is kept in the system keyring only, never in settings.'),
-    validate: (text) => validateKeySecret(text, mode === 'edit'),
+    prompt,
+    validate: (text) => validateKeySecret(text, mayKeep),
     validateWhileTyping: false,
   });
   if (typeof value !== 'string') return value;

@@ -201,6 +201,21 @@ describe('Connections', function () {
     }
   });
 
+  it('refuses to move a stored secret to another address unless the secret is given again', async () => {
+    const id = await add({ label: 'Move' });
+    const moved = await rejection(vscode.commands.executeCommand('observability.editConnection', { connectionId: id, baseUrl: 'https://collector.example.com', skipCheck: true }));
+    assert.match(moved.message, /keySecret/);
+    assert.equal(api.connections.get(id)?.baseUrl, emulator.url);
+
+    const samePort = new URL(emulator.url);
+    await vscode.commands.executeCommand('observability.editConnection', { connectionId: id, baseUrl: `${samePort.origin}/`, skipCheck: true });
+    assert.equal(api.connections.get(id)?.baseUrl, emulator.url, 'a trailing slash is normalized away');
+
+    await vscode.commands.executeCommand('observability.editConnection', { connectionId: id, baseUrl: 'https://collector.example.com', keySecret: 'other-host-secret-1', skipCheck: true });
+    assert.equal(api.connections.get(id)?.baseUrl, 'https://collector.example.com');
+    assert.equal(await api.connections.getSecret(id), 'other-host-secret-1');
+  });
+
   it('Update Key Secret checks the new secret, replaces it, and the client uses it', async () => {
     const id = await add({ label: 'Secret update' });
     const wrong = 'replaced-secret-9876543210';
