@@ -3,6 +3,7 @@ import { registerConnectionCommands } from './commands/connections';
 import { ConnectionManager } from './connections/manager';
 import { createLogger } from './log';
 import { registerTree, type TreeHandle } from './tree';
+import { registerEditors } from './editors';
 
 /**
  * Wires the extension together. Nothing here talks to the network: activation
@@ -39,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     registerConnectionCommands({ connections, log }),
   );
   const tree = registerTree(context, { connections, log });
+  registerEditors(context, { connections, tree, log });
 
   const activationMs = performance.now() - started;
   log.info(`Activated ${EXTENSION_NAME} ${EXTENSION_VERSION} in ${activationMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`);

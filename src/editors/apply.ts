@@ -1,0 +1,396 @@
+import * as vscode from 'vscode';
+import { ApiError, type ObservabilityClient } from '../api';
+import type { ConnectionManager } from '../connections/manager';
+import {
+  isAlertableDisplayType, type Alert, type AlertWrite, type Dashboard, type DashboardUpdate, type DashboardWrite, type QueryEndpoint,
+  type QueryEndpointWrite,
+} from '../schema';
+import type { ObservabilityTreeProvider } from '../tree/provider';
+import { fieldOfServerMessage, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from './checks';
+import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from './diagnostics';
+import { editableText, editableValue, sameJson } from './documents';
+import type { ResourceFileSystem } from './fileSystem';
+import type { LiveData } from './live';
+import type { ServerDocuments } from './serverDocuments';
+import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from './uris';
+
+/**
+ * Apply: send a resource document to the service. Nothing invalid is sent (syntax, schema and live checks first);
+ * updates show a diff against the server's current version and ask once; a dashboard update that would make the
+ * service delete alerts names them and needs its own confirmation; a resource changed on the service since it was
+ * opened is never overwritten silently. On failure the text stays exactly as typed (and unsaved); on success the
+ * document becomes the saved resource.
+ *
+ * Confirmations can be given only by explicit command arguments (automation and tests): `confirm` (the update),
+ * `confirmAlertDeletion` (alerts the service deletes), `overwrite` (changes made on the service meanwhile).
+ */
+
+export const APPLYING_CONTEXT_KEY = 'observability.applying';
+
+export interface ApplyOptions {
+  readonly confirm?: boolean;
+  readonly confirmAlertDeletion?: boolean;
+  readonly overwrite?: boolean;
+}
+
+export type ApplyOutcome =
+  | 'applied' | 'busy' | 'notResource' | 'invalid' | 'unchanged' | 'cancelled' | 'conflict' | 'alertsWouldBeDeleted' | 'failed';
+
+export interface ApplyResult {
+  readonly outcome: ApplyOutcome;
+  /** The document that holds the resource afterwards (a created resource opens under its new ID). */
+  readonly uri?: string;
+  readonly id?: string;
+  readonly requestId?: string;
+  readonly error?: string;
+  /** Problems that blocked the request. */
+  readonly problems?: readonly string[];
+  /** Alerts the service deletes with this dashboard update (names). */
+  readonly alerts?: readonly string[];
+}
+
+export interface ApplyDeps {
+  readonly connections: ConnectionManager;
+  readonly tree: ObservabilityTreeProvider;
+  readonly fs: ResourceFileSystem;
+  readonly checks: DocumentChecks;
+  readonly live: LiveData;
+  readonly server: ServerDocuments;
+  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+}
+
+const KIND_NAMES = { alert: 'alert', dashboard: 'dashboard', queryEndpoint: 'query endpoint' } as const;
+
+function nameOfValue(value: unknown): string | undefined {
+  const name = (value as { name?: unknown } | null)?.name;
+  return typeof name === 'string' && name.trim() !== '' ? name : undefined;
+}
+
+export class ResourceApplier {
+  private readonly running = new Set<string>();
+  private readonly dashboardQueues = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: ApplyDeps) {}
+
+  isRunning(ref: ResourceRef): boolean {
+    return this.running.has(refKey(ref));
+  }
+
+  async apply(doc: vscode.TextDocument, options: ApplyOptions = {}): Promise<ApplyResult> {
+    const ref = parseUri(doc.uri);
+    if (!ref) return { outcome: 'notResource' };
+    const key = refKey(ref);
+    if (this.running.has(key)) return { outcome: 'busy' };
+    this.running.add(key);
+    void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, true);
+    try {
+      return await this.applyChecked(doc, ref, options);
+    } finally {
+      this.running.delete(key);
+      if (this.running.size === 0) void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
+    }
+  }
+
+  private async applyChecked(doc: vscode.TextDocument, ref: ResourceRef, options: ApplyOptions): Promise<ApplyResult> {
+    const { checks, live } = this.deps;
+    const text = doc.getText();
+    const parsed = parseDocument(text);
+    if (parsed.syntaxErrors.length > 0) {
+      const diagnostics = syntaxDiagnostics(doc, parsed.syntaxErrors);
+      checks.publish(doc, diagnostics);
+      return this.refuse(doc, diagnostics);
+    }
+    const schema = schemaCheck(ref.kind, isNew(ref), parsed.value);
+    let facts;
+    try {
+      facts = await live.facts(ref.connectionId, ref.serviceId, ref.kind);
+    } catch {
+      facts = undefined;
+    }
+    const blocking: DocumentIssue[] = [
+      ...(schema.ok ? [] : schema.issues),
+      ...semanticIssues(ref.kind, parsed.value, facts).filter((i) => i.severity === 'error'),
+    ];
+    if (blocking.length > 0 || !schema.ok) {
+      const diagnostics = issueDiagnostics(doc, parsed.root, dedupe(blocking));
+      checks.publish(doc, diagnostics);
+      return this.refuse(doc, diagnostics);
+    }
+    const body = schema.data;
+    const client = this.deps.connections.clientFor(ref.connectionId);
+    try {
+      switch (ref.kind) {
+        case 'alert':
+          return ref.id === undefined
+            ? await this.createAlert(doc, ref, client, body as AlertWrite)
+            : await this.updateAlert(doc, ref, ref.id, client, body as AlertWrite, options);
+        case 'dashboard':
+          if (ref.id === undefined) return await this.createDashboard(doc, ref, client, body as DashboardWrite);
+          return await this.serialized(refKey(ref), () => this.updateDashboard(doc, ref, ref.id as string, client, body as DashboardUpdate, options));
+        case 'queryEndpoint':
+          return await this.upsertQueryEndpoint(doc, ref, client, body as QueryEndpointWrite, options);
+      }
+    } catch (error) {
+      return this.failed(doc, parsed.root, error);
+    }
+  }
+
+  // ---- alerts ----
+
+  private async createAlert(doc: vscode.TextDocument, ref: ResourceRef, client: ObservabilityClient, body: AlertWrite): Promise<ApplyResult> {
+    const response = await this.progress(vscode.l10n.t('Creating alert…'), () => client.createAlert(ref.serviceId, body));
+    const alert = response.data;
+    const created: ResourceRef = { connectionId: ref.connectionId, serviceId: ref.serviceId, kind: 'alert', id: alert.id };
+    const uri = await this.replaceDraft(doc, ref, created, alert.name ?? body.name, editableText('alert', alert), alert);
+    this.afterSuccess(ref, ['alerts']);
+    this.notify(vscode.l10n.t('Alert "{0}" created (ID {1}).', alert.name ?? alert.id, alert.id), response.requestId);
+    return { outcome: 'applied', uri: uri.toString(), id: alert.id, requestId: response.requestId };
+  }
+
+  private async updateAlert(doc: vscode.TextDocument, ref: ResourceRef, id: string, client: ObservabilityClient, body: AlertWrite,
+    options: ApplyOptions): Promise<ApplyResult> {
+    const current = (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => client.getAlert(ref.serviceId, id))).data;
+    const gate = await this.confirmUpdate(doc, ref, current, body, options, []);
+    if (gate) return gate;
+    const response = await this.progress(vscode.l10n.t('Updating alert…'), () => client.updateAlert(ref.serviceId, id, body));
+    await this.becomeSaved(doc, ref, response.data);
+    this.afterSuccess(ref, ['alerts']);
+    this.notify(vscode.l10n.t('Alert "{0}" updated.', response.data.name ?? id), response.requestId);
+    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId };
+  }
+
+  // ---- dashboards ----
+
+  private async createDashboard(doc: vscode.TextDocument, ref: ResourceRef, client: ObservabilityClient, body: DashboardWrite): Promise<ApplyResult> {
+    const response = await this.progress(vscode.l10n.t('Creating dashboard…'), () => client.createDashboard(ref.serviceId, body));
+    const dashboard = response.data;
+    const created: ResourceRef = { connectionId: ref.connectionId, serviceId: ref.serviceId, kind: 'dashboard', id: dashboard.id };
+    const uri = await this.replaceDraft(doc, ref, created, dashboard.name, editableText('dashboard', dashboard), dashboard);
+    this.afterSuccess(ref, ['dashboards']);
+    this.notify(vscode.l10n.t('Dashboard "{0}" created (ID {1}).', dashboard.name, dashboard.id), response.requestId);
+    return { outcome: 'applied', uri: uri.toString(), id: dashboard.id, requestId: response.requestId };
+  }
+
+  private async updateDashboard(doc: vscode.TextDocument, ref: ResourceRef, id: string, client: ObservabilityClient, body: DashboardUpdate,
+    options: ApplyOptions): Promise<ApplyResult> {
+    const current = (await this.progress(vscode.l10n.t('Reading the dashboard from the service…'), () => client.getDashboard(ref.serviceId, id))).data;
+    // Alerts on tiles that disappear, change ID or can no longer carry an alert are deleted by the service.
+    const kept = new Map((body.tiles ?? []).filter((t) => typeof t.id === 'string').map((t) => [t.id as string, t]));
+    const lost = new Set((current.tiles ?? []).filter((t) => {
+      const next = kept.get(t.id);
+      return !next || !isAlertableDisplayType((next.config as { displayType?: unknown } | undefined)?.displayType);
+    }).map((t) => t.id));
+    let doomed: Alert[] = [];
+    if (lost.size > 0) {
+      const alerts = (await this.progress(vscode.l10n.t('Checking which alerts watch the dashboard…'), () => client.listAlerts(ref.serviceId))).data;
+      doomed = alerts.filter((a) => a.dashboardId === id && typeof a.tileId === 'string' && lost.has(a.tileId));
+    }
+    const names = doomed.map((a) => a.name ?? a.id);
+    const gate = await this.confirmUpdate(doc, ref, current, body, options, names);
+    if (gate) return gate;
+    const response = await this.progress(vscode.l10n.t('Updating dashboard…'), () => client.updateDashboard(ref.serviceId, id, body));
+    await this.becomeSaved(doc, ref, response.data);
+    this.afterSuccess(ref, ['dashboards', 'alerts']);
+    const extra = names.length > 0 ? ` ${vscode.l10n.t('The service deleted {0} alert(s): {1}.', names.length, names.join(', '))}` : '';
+    this.notify(vscode.l10n.t('Dashboard "{0}" updated.', response.data.name) + extra, response.requestId);
+    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, alerts: names };
+  }
+
+  /** Runs dashboard updates one after another: the service has no concurrency control on dashboards. */
+  private serialized<T>(key: string, run: () => Promise<T>): Promise<T> {
+    const previous = this.dashboardQueues.get(key) ?? Promise.resolve();
+    const next = previous.then(run, run);
+    const settled = next.then(() => undefined, () => undefined);
+    this.dashboardQueues.set(key, settled);
+    void settled.then(() => {
+      if (this.dashboardQueues.get(key) === settled) this.dashboardQueues.delete(key);
+    });
+    return next;
+  }
+
+  // ---- query endpoint ----
+
+  private async upsertQueryEndpoint(doc: vscode.TextDocument, ref: ResourceRef, client: ObservabilityClient, body: QueryEndpointWrite,
+    options: ApplyOptions): Promise<ApplyResult> {
+    const current = (await this.progress(vscode.l10n.t('Reading the query endpoint from the service…'), () => client.getQueryEndpoint(ref.serviceId))).data;
+    if (current) {
+      const gate = await this.confirmUpdate(doc, ref, current, body, options, []);
+      if (gate) return gate;
+    } else if (this.deps.fs.get(ref)?.exists) {
+      // Opened while it existed, deleted on the service meanwhile: saying so is enough, applying recreates it.
+      if (!options.overwrite && !options.confirm) {
+        const recreate = vscode.l10n.t('Create It Again');
+        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('The query endpoint was deleted on the service since you opened it.'),
+          { modal: true }, recreate);
+        if (answer !== recreate) return { outcome: 'cancelled' };
+      }
+    }
+    const response = await this.progress(vscode.l10n.t('Saving the query endpoint…'), () => client.upsertQueryEndpoint(ref.serviceId, body));
+    await this.becomeSaved(doc, ref, response.data);
+    this.afterSuccess(ref, ['queryEndpoint']);
+    this.notify(vscode.l10n.t('Query endpoint saved: id {0}.', response.data.id), response.requestId);
+    return { outcome: 'applied', uri: doc.uri.toString(), id: response.data.id, requestId: response.requestId };
+  }
+
+  // ---- shared steps ----
+
+  /**
+   * Before an update: detects changes made on the service since the document was opened, shows the diff against the
+   * server's current version and asks once. Returns a result when the update must not go ahead.
+   */
+  private async confirmUpdate(doc: vscode.TextDocument, ref: ResourceRef, current: Alert | Dashboard | QueryEndpoint, body: unknown,
+    options: ApplyOptions, doomedAlerts: readonly string[]): Promise<ApplyResult | undefined> {
+    const held = this.deps.fs.get(ref);
+    const currentValue = editableValue(ref.kind, current);
+    const what = KIND_NAMES[ref.kind];
+    const name = nameOfValue(current) ?? nameOfValue(body) ?? what;
+    const changedOnServer = held?.base !== undefined && held.exists && !sameJson(editableValue(ref.kind, held.base), currentValue);
+    if (sameJson(currentValue, body) && !changedOnServer) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to apply: the {0} on the service is the same.', what));
+      return { outcome: 'unchanged' };
+    }
+    await this.showDiff(doc, ref, name, current, changedOnServer);
+    if (changedOnServer) {
+      const message = vscode.l10n.t('The {0} "{1}" changed on the service since you opened it.', what, name);
+      const detail = vscode.l10n.t('The diff shows the service\'s current version (left) and yours (right). Applying replaces the service\'s changes.');
+      if (!options.overwrite) {
+        if (options.confirm) {
+          void vscode.window.showWarningMessage(`${message} ${detail}`);
+          return { outcome: 'conflict' };
+        }
+        const overwrite = vscode.l10n.t('Overwrite');
+        if (await vscode.window.showWarningMessage(message, { modal: true, detail }, overwrite) !== overwrite) return { outcome: 'conflict' };
+      }
+    }
+    if (doomedAlerts.length > 0) {
+      const message = vscode.l10n.t('This update deletes {0} alert(s).', doomedAlerts.length);
+      const shown = doomedAlerts.slice(0, 15).map((n) => `• ${n}`).join('\n');
+      const more = doomedAlerts.length > 15 ? `\n${vscode.l10n.t('… and {0} more', doomedAlerts.length - 15)}` : '';
+      const detail = `${vscode.l10n.t('Tiles these alerts watch are removed, get a new ID or can no longer carry an alert, so the service deletes the alerts:')}\n${shown}${more}`;
+      if (!options.confirmAlertDeletion) {
+        if (options.confirm) {
+          void vscode.window.showWarningMessage(`${message} ${doomedAlerts.join(', ')}`);
+          return { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts };
+        }
+        const go = vscode.l10n.t('Update and Delete Alerts');
+        if (await vscode.window.showWarningMessage(message, { modal: true, detail }, go) !== go) {
+          return { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts };
+        }
+        return undefined;
+      }
+      return undefined;
+    }
+    if (options.confirm || (changedOnServer && options.overwrite)) return undefined;
+    const apply = vscode.l10n.t('Apply');
+    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Apply your changes to the {0} "{1}"?', what, name),
+      { modal: true, detail: vscode.l10n.t('The diff shows what will change on the service.') }, apply);
+    return answer === apply ? undefined : { outcome: 'cancelled' };
+  }
+
+  private async showDiff(doc: vscode.TextDocument, ref: ResourceRef, name: string, current: unknown, changedOnServer: boolean): Promise<void> {
+    const left = this.deps.server.create(`${fileLabel(name, KIND_NAMES[ref.kind])} (service).json`, editableText(ref.kind, current));
+    const title = changedOnServer
+      ? vscode.l10n.t('{0}: changed on the service ↔ yours', name)
+      : vscode.l10n.t('{0}: service ↔ yours', name);
+    try {
+      await vscode.commands.executeCommand('vscode.diff', left, doc.uri, title, { preview: true, preserveFocus: false });
+    } catch (error) {
+      this.deps.log.warn(`Could not show the diff: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** After an update: the document holds the server's version and is saved (locally; no request). */
+  private async becomeSaved(doc: vscode.TextDocument, ref: ResourceRef, server: unknown): Promise<void> {
+    this.deps.fs.rebase(ref, server, true);
+    const text = editableText(ref.kind, server);
+    if (doc.getText() !== text) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+      await vscode.workspace.applyEdit(edit);
+    }
+    if (doc.isDirty) await doc.save();
+    this.deps.checks.publish(doc, []);
+    void this.deps.checks.check(doc);
+  }
+
+  /** After a create: opens the resource under its new ID and closes the draft (saved locally first: no prompt). */
+  private async replaceDraft(draft: vscode.TextDocument, draftRef: ResourceRef, created: ResourceRef, name: string | null | undefined,
+    text: string, server: unknown): Promise<vscode.Uri> {
+    this.deps.fs.set(created, { text, base: server, exists: true });
+    const uri = uriFor(created, name);
+    const viewColumn = vscode.window.visibleTextEditors.find((e) => e.document === draft)?.viewColumn;
+    // The request succeeded: from here on, trouble with the editors must not turn it into a failure.
+    try {
+      if (draft.isDirty) await draft.save();
+      const opened = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(opened, { preview: false, ...(viewColumn ? { viewColumn } : {}) });
+      const target = draft.uri.toString();
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) =>
+        (t.input instanceof vscode.TabInputText && t.input.uri.toString() === target)
+        || (t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === target));
+      if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+    } catch (error) {
+      this.deps.log.warn(`Could not switch to the created resource's editor: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.deps.fs.forget(draftRef);
+    this.deps.checks.collection.delete(draft.uri);
+    return uri;
+  }
+
+  private afterSuccess(ref: ResourceRef, kinds: ('dashboards' | 'alerts' | 'queryEndpoint')[]): void {
+    this.deps.tree.refreshKinds(ref.connectionId, ref.serviceId, kinds);
+  }
+
+  private notify(message: string, requestId: string | undefined): void {
+    this.deps.log.info(`${message}${requestId ? ` (requestId ${requestId})` : ''}`);
+    void vscode.window.showInformationMessage(requestId ? `${message} ${vscode.l10n.t('Request ID: {0}', requestId)}` : message);
+  }
+
+  private refuse(doc: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]): ApplyResult {
+    const first = diagnostics[0];
+    const where = first ? vscode.l10n.t('line {0}: {1}', first.range.start.line + 1, first.message) : '';
+    const message = vscode.l10n.t('Not sent: fix {0} problem(s) first ({1}).', diagnostics.length, where);
+    void vscode.window.showErrorMessage(message, vscode.l10n.t('Show Problems')).then((choice) => {
+      if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
+    if (first) {
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+      if (editor) editor.selection = new vscode.Selection(first.range.start, first.range.start);
+    }
+    return { outcome: 'invalid', problems: diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`) };
+  }
+
+  private failed(doc: vscode.TextDocument, root: ReturnType<typeof parseDocument>['root'], error: unknown): ApplyResult {
+    const message = error instanceof Error ? error.message : String(error);
+    this.deps.log.error(message);
+    void vscode.window.showErrorMessage(message);
+    if (ApiError.is(error)) {
+      const issues: DocumentIssue[] = [];
+      for (const issue of error.issues ?? []) {
+        const path: IssuePath = issue.path === '' ? [] : issue.path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+        issues.push({ path, message: issue.message, severity: 'error' });
+      }
+      const field = fieldOfServerMessage(error.serverMessage);
+      if (issues.length === 0 && field && error.serverMessage) {
+        issues.push({ path: field, message: vscode.l10n.t('The service says: {0}', error.serverMessage), severity: 'error' });
+      }
+      if (issues.length > 0) this.deps.checks.publish(doc, issueDiagnostics(doc, root, issues));
+      return { outcome: 'failed', error: message, ...(error.requestId ? { requestId: error.requestId } : {}) };
+    }
+    return { outcome: 'failed', error: message };
+  }
+
+  private progress<T>(title: string, task: () => Promise<T>): Promise<T> {
+    return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, task));
+  }
+}
+
+function dedupe(issues: readonly DocumentIssue[]): DocumentIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.path.join('.')}|${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,173 @@
+import {
+  ALERT_INTERVALS, ALERTABLE_DISPLAY_TYPES, QUERY_ENDPOINT_ROLES, alertWriteSchema, dashboardUpdateSchema,
+  dashboardWriteSchema, isRangeThresholdType, queryEndpointWriteSchema, schemaIssues,
+} from '../schema';
+import type { DocumentKind } from './uris';
+
+/**
+ * Checks of a resource document that a JSON Schema cannot express: references to things that must exist on the
+ * service (dashboard, tile, webhook, saved search, API key), tiles that cannot carry an alert, cross-field rules and
+ * empty strings. Pure functions over plain values; the editor turns the paths into ranges.
+ */
+
+export type IssuePath = readonly (string | number)[];
+
+export interface DocumentIssue {
+  readonly path: IssuePath;
+  readonly message: string;
+  readonly severity: 'error' | 'warning';
+  /** Point at the property name instead of its value (unknown keys). */
+  readonly atKey?: boolean;
+}
+
+export interface TileInfo { readonly id: string; readonly name?: string | null; readonly config?: { readonly displayType?: string | null } | null }
+export interface DashboardInfo { readonly id: string; readonly name?: string | null; readonly tiles?: readonly TileInfo[] | null }
+export interface NamedInfo { readonly id: string; readonly name?: string | null }
+
+/** What is known about the service; a list that could not be loaded is undefined and its checks are skipped. */
+export interface LiveFacts {
+  readonly serviceLabel: string;
+  readonly dashboards?: readonly DashboardInfo[];
+  readonly webhooks?: readonly NamedInfo[];
+  readonly savedSearches?: readonly NamedInfo[];
+  readonly apiKeys?: readonly NamedInfo[];
+}
+
+type Json = unknown;
+
+function isObject(value: Json): value is Record<string, Json> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Every empty string value, with its path. */
+function emptyStrings(value: Json, path: (string | number)[] = [], out: DocumentIssue[] = []): DocumentIssue[] {
+  if (value === '') {
+    out.push({ path, message: 'Empty text is rejected by the service: write a value, use null or leave the field out.', severity: 'error' });
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => emptyStrings(v, [...path, i], out));
+  } else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) emptyStrings(v, [...path, k], out);
+  }
+  return out;
+}
+
+function alertIssues(value: Record<string, Json>, facts: LiveFacts | undefined): DocumentIssue[] {
+  const issues: DocumentIssue[] = [];
+  const where = facts ? ` on service ${facts.serviceLabel}` : '';
+  if (typeof value.interval === 'string' && value.interval !== '' && !(ALERT_INTERVALS as readonly string[]).includes(value.interval)) {
+    issues.push({ path: ['interval'], message: `Unknown interval "${value.interval}". Use one of: ${ALERT_INTERVALS.join(', ')}.`, severity: 'error' });
+  }
+  if (typeof value.thresholdType === 'string' && isRangeThresholdType(value.thresholdType)) {
+    const max = value.thresholdMax;
+    if (max === undefined || max === null) {
+      issues.push({ path: ['thresholdType'], message: `"${value.thresholdType}" needs "thresholdMax" (the upper bound; "threshold" is the lower bound).`, severity: 'error' });
+    } else if (typeof max === 'number' && typeof value.threshold === 'number' && max < value.threshold) {
+      issues.push({ path: ['thresholdMax'], message: `"thresholdMax" (${max}) must not be below "threshold" (${value.threshold}).`, severity: 'error' });
+    }
+  }
+  const source = value.source;
+  if (source === 'tile' || (source === undefined && (value.dashboardId !== undefined || value.tileId !== undefined))) {
+    const dashboardId = value.dashboardId;
+    if (typeof dashboardId === 'string' && dashboardId !== '' && facts?.dashboards) {
+      const dashboard = facts.dashboards.find((d) => d.id === dashboardId);
+      if (!dashboard) {
+        issues.push({ path: ['dashboardId'], message: `Dashboard "${dashboardId}" does not exist${where}.`, severity: 'error' });
+      } else if (typeof value.tileId === 'string' && value.tileId !== '') {
+        const tile = dashboard.tiles?.find((t) => t.id === value.tileId);
+        if (!tile) {
+          issues.push({ path: ['tileId'], message: `Tile "${value.tileId}" does not exist on dashboard "${dashboard.name ?? dashboard.id}".`, severity: 'error' });
+        } else {
+          const displayType = tile.config?.displayType;
+          if (!displayType || !(ALERTABLE_DISPLAY_TYPES as readonly string[]).includes(displayType)) {
+            issues.push({
+              path: ['tileId'],
+              message: `Tile "${tile.name ?? tile.id}" is a ${displayType ?? 'tile without a display type'}: only ${ALERTABLE_DISPLAY_TYPES.join(', ')} tiles can carry an alert (others are deleted by the next dashboard update).`,
+              severity: 'error',
+            });
+          }
+        }
+      }
+    }
+  }
+  if (source === 'saved_search' && typeof value.savedSearchId === 'string' && value.savedSearchId !== '' && facts?.savedSearches) {
+    if (!facts.savedSearches.some((s) => s.id === value.savedSearchId)) {
+      issues.push({ path: ['savedSearchId'], message: `Saved search "${value.savedSearchId}" does not exist${where}.`, severity: 'error' });
+    }
+  }
+  const checkWebhook = (channel: Json, path: (string | number)[]) => {
+    if (!isObject(channel) || typeof channel.webhookId !== 'string' || channel.webhookId === '' || !facts?.webhooks) return;
+    if (!facts.webhooks.some((w) => w.id === channel.webhookId)) {
+      issues.push({ path: [...path, 'webhookId'], message: `Webhook "${channel.webhookId}" does not exist${where}.`, severity: 'error' });
+    }
+  };
+  checkWebhook(value.channel, ['channel']);
+  if (Array.isArray(value.channels)) value.channels.forEach((c, i) => checkWebhook(c, ['channels', i]));
+  return issues;
+}
+
+function queryEndpointIssues(value: Record<string, Json>, facts: LiveFacts | undefined): DocumentIssue[] {
+  const issues: DocumentIssue[] = [];
+  if (Array.isArray(value.roles)) {
+    value.roles.forEach((r, i) => {
+      if (typeof r === 'string' && r !== '' && !(QUERY_ENDPOINT_ROLES as readonly string[]).includes(r)) {
+        issues.push({ path: ['roles', i], message: `Unknown role "${r}". Use ${QUERY_ENDPOINT_ROLES.join(' or ')}.`, severity: 'error' });
+      }
+    });
+  }
+  if (Array.isArray(value.openApiKeys) && facts?.apiKeys) {
+    const keys = facts.apiKeys;
+    value.openApiKeys.forEach((k, i) => {
+      if (typeof k === 'string' && k !== '' && !keys.some((key) => key.id === k)) {
+        issues.push({ path: ['openApiKeys', i], message: `API key "${k}" does not exist in the organization (use the key's UUID, not its key ID).`, severity: 'error' });
+      }
+    });
+  }
+  return issues;
+}
+
+/** Checks beyond the JSON Schema, against what is known of the service. */
+export function semanticIssues(kind: DocumentKind, value: Json, facts: LiveFacts | undefined): DocumentIssue[] {
+  if (!isObject(value)) return [];
+  const issues = emptyStrings(value);
+  if (kind === 'alert') issues.push(...alertIssues(value, facts));
+  if (kind === 'queryEndpoint') issues.push(...queryEndpointIssues(value, facts));
+  return issues;
+}
+
+/** The write schema of a document: create and update bodies of dashboards differ. */
+export function schemaFor(kind: DocumentKind, isNew: boolean) {
+  switch (kind) {
+    case 'alert': return alertWriteSchema;
+    case 'dashboard': return isNew ? dashboardWriteSchema : dashboardUpdateSchema;
+    case 'queryEndpoint': return queryEndpointWriteSchema;
+  }
+}
+
+/** Validates a document value against its write schema; issues carry JSON paths. */
+export function schemaCheck(kind: DocumentKind, isNew: boolean, value: Json): { ok: true; data: unknown } | { ok: false; issues: DocumentIssue[] } {
+  const result = schemaFor(kind, isNew).safeParse(value);
+  if (result.success) return { ok: true, data: result.data };
+  return {
+    ok: false,
+    issues: schemaIssues(result.error).map((i) => ({
+      path: i.path === '' ? [] : i.path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+      message: i.message,
+      severity: 'error' as const,
+      atKey: i.message.startsWith('unknown field'),
+    })),
+  };
+}
+
+/** Field a server error message names, for the errors the service reports as text only. */
+export function fieldOfServerMessage(message: string | undefined): IssuePath | undefined {
+  if (!message) return undefined;
+  if (/dashboard not found/i.test(message)) return ['dashboardId'];
+  if (/tile not found/i.test(message)) return ['tileId'];
+  if (/webhook not found/i.test(message)) return ['channel', 'webhookId'];
+  if (/saved search not found/i.test(message)) return ['savedSearchId'];
+  const quoted = /["'`]([A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*)["'`]/.exec(message);
+  if (quoted?.[1] && /^(name|message|note|threshold|thresholdMax|thresholdType|interval|source|channel|channels|tiles|roles|openApiKeys|allowedOrigins|scheduleOffsetMinutes|scheduleStartAt|numConsecutiveWindows|groupBy)\b/.test(quoted[1])) {
+    return quoted[1].split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  }
+  return undefined;
+}

@@ -1,0 +1,146 @@
+import * as vscode from 'vscode';
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main';
+import { semanticIssues, type DocumentIssue, type IssuePath } from './checks';
+import type { LiveData } from './live';
+import { parseUri, RESOURCE_SCHEME } from './uris';
+
+/**
+ * The extension's own diagnostics on resource documents: live checks while typing (references to things on the
+ * service, cross-field rules, empty strings) and, after an Apply was refused, the schema problems and the field the
+ * service named. Syntax errors and plain schema errors while typing come from VS Code's JSON support.
+ */
+
+export const DIAGNOSTIC_SOURCE = 'Observability';
+
+export interface ParsedDocument {
+  readonly root: JsonNode | undefined;
+  readonly value: unknown;
+  readonly syntaxErrors: readonly ParseError[];
+}
+
+export function parseDocument(text: string): ParsedDocument {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  let value: unknown;
+  try {
+    value = errors.length === 0 ? JSON.parse(text) : undefined;
+  } catch {
+    value = undefined;
+  }
+  return { root, value, syntaxErrors: errors };
+}
+
+/** The range a JSON path points at: the value, or the property name for unknown keys; the closest parent otherwise. */
+export function rangeOf(doc: vscode.TextDocument, root: JsonNode | undefined, path: IssuePath, atKey = false): vscode.Range {
+  if (!root) return new vscode.Range(0, 0, 0, 0);
+  for (let n = path.length; n >= 0; n--) {
+    const node = findNodeAtLocation(root, [...path.slice(0, n)]);
+    if (!node) continue;
+    let target = node;
+    if ((atKey || n < path.length || node.type === 'object' || node.type === 'array') && node.parent?.type === 'property' && node.parent.children?.[0]) {
+      target = node.parent.children[0];
+    }
+    if (n === 0 && target.type === 'object') {
+      // The whole document: point at its first line.
+      const start = doc.positionAt(target.offset);
+      return new vscode.Range(start, start.translate(0, 1));
+    }
+    return new vscode.Range(doc.positionAt(target.offset), doc.positionAt(target.offset + target.length));
+  }
+  return new vscode.Range(0, 0, 0, 0);
+}
+
+export function syntaxDiagnostics(doc: vscode.TextDocument, errors: readonly ParseError[]): vscode.Diagnostic[] {
+  return errors.map((e) => {
+    const d = new vscode.Diagnostic(
+      new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + Math.max(e.length, 1))),
+      vscode.l10n.t('JSON syntax error: {0}', printParseErrorCode(e.error)),
+      vscode.DiagnosticSeverity.Error,
+    );
+    d.source = DIAGNOSTIC_SOURCE;
+    return d;
+  });
+}
+
+export function issueDiagnostics(doc: vscode.TextDocument, root: JsonNode | undefined, issues: readonly DocumentIssue[]): vscode.Diagnostic[] {
+  return issues.map((i) => {
+    const field = i.path.length > 0 ? i.path.join('.') : undefined;
+    const message = field && !i.message.includes(`"${i.path[i.path.length - 1]}"`) ? `${field}: ${i.message}` : i.message;
+    const d = new vscode.Diagnostic(rangeOf(doc, root, i.path, i.atKey), message,
+      i.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+    d.source = DIAGNOSTIC_SOURCE;
+    return d;
+  });
+}
+
+export class DocumentChecks implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('observability');
+  private readonly disposables: vscode.Disposable[] = [this.collection];
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly generations = new Map<string, number>();
+
+  constructor(private readonly live: LiveData) {
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0) this.schedule(e.document, 300);
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (d.uri.scheme !== RESOURCE_SCHEME) return;
+        this.collection.delete(d.uri);
+        const key = d.uri.toString();
+        clearTimeout(this.timers.get(key));
+        this.timers.delete(key);
+      }),
+    );
+    for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private schedule(doc: vscode.TextDocument, delayMs: number): void {
+    if (doc.uri.scheme !== RESOURCE_SCHEME || !parseUri(doc.uri)) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(key, setTimeout(() => {
+      this.timers.delete(key);
+      void this.check(doc);
+    }, delayMs));
+  }
+
+  /** Runs the live checks of a document now and publishes them; returns the diagnostics. */
+  async check(doc: vscode.TextDocument): Promise<readonly vscode.Diagnostic[]> {
+    const ref = parseUri(doc.uri);
+    if (!ref) return [];
+    const key = doc.uri.toString();
+    const generation = (this.generations.get(key) ?? 0) + 1;
+    this.generations.set(key, generation);
+    const version = doc.version;
+    const parsed = parseDocument(doc.getText());
+    if (parsed.syntaxErrors.length > 0) {
+      // VS Code's JSON support underlines syntax errors already.
+      this.collection.set(doc.uri, []);
+      return [];
+    }
+    let facts;
+    try {
+      facts = await this.live.facts(ref.connectionId, ref.serviceId, ref.kind);
+    } catch {
+      facts = undefined;
+    }
+    if (this.generations.get(key) !== generation || doc.isClosed || doc.version !== version) return this.collection.get(doc.uri) ?? [];
+    const diagnostics = issueDiagnostics(doc, parsed.root, semanticIssues(ref.kind, parsed.value, facts));
+    this.collection.set(doc.uri, diagnostics);
+    return diagnostics;
+  }
+
+  /** Publishes problems found when an Apply was refused (they stay until the next edit). */
+  publish(doc: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]): void {
+    const key = doc.uri.toString();
+    this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
+    this.collection.set(doc.uri, [...diagnostics]);
+  }
+}

@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+import { registerEditorCommands } from '../commands/editors';
+import type { ConnectionManager } from '../connections/manager';
+import type { TreeHandle } from '../tree';
+import { APPLYING_CONTEXT_KEY, ResourceApplier } from './apply';
+import { LiveCompletionProvider } from './completion';
+import { DocumentChecks } from './diagnostics';
+import { editableText } from './documents';
+import { ResourceFileSystem, type Loaded } from './fileSystem';
+import { LiveData } from './live';
+import { SERVER_SCHEME, ServerDocuments } from './serverDocuments';
+import { RESOURCE_SCHEME, type ResourceRef } from './uris';
+
+export { RESOURCE_SCHEME } from './uris';
+
+export interface EditorDeps {
+  readonly connections: ConnectionManager;
+  readonly tree: TreeHandle;
+  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+}
+
+/**
+ * JSON editors for alerts, dashboards and the service query endpoint: the `observability:` file system, live checks
+ * and completion, the "what will change" diffs, and the commands that open and apply documents.
+ */
+export function registerEditors(context: vscode.ExtensionContext, deps: EditorDeps): void {
+  const { connections, tree, log } = deps;
+  const live = new LiveData(connections, tree.provider.cache);
+
+  const load = async (ref: ResourceRef): Promise<Loaded> => {
+    const client = connections.clientFor(ref.connectionId);
+    switch (ref.kind) {
+      case 'alert': {
+        const alert = (await client.getAlert(ref.serviceId, ref.id as string)).data;
+        return { text: editableText('alert', alert), base: alert, exists: true };
+      }
+      case 'dashboard': {
+        const dashboard = (await client.getDashboard(ref.serviceId, ref.id as string)).data;
+        return { text: editableText('dashboard', dashboard), base: dashboard, exists: true };
+      }
+      case 'queryEndpoint': {
+        const endpoint = (await client.getQueryEndpoint(ref.serviceId)).data;
+        return { text: editableText('queryEndpoint', endpoint), base: endpoint, exists: endpoint !== null };
+      }
+    }
+  };
+
+  const fs = new ResourceFileSystem(load);
+  const checks = new DocumentChecks(live);
+  const server = new ServerDocuments();
+  const applier = new ResourceApplier({ connections, tree: tree.provider, fs, checks, live, server, log });
+  void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
+
+  context.subscriptions.push(
+    fs, checks, server,
+    vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, fs, { isCaseSensitive: true }),
+    vscode.workspace.registerTextDocumentContentProvider(SERVER_SCHEME, server),
+    vscode.languages.registerCompletionItemProvider(LiveCompletionProvider.selector, new LiveCompletionProvider(live), '"', ':'),
+    connections.onDidChange((e) => live.forget(e.connectionId)),
+  );
+  registerEditorCommands(context, { connections, tree: tree.provider, fs, live, applier, log });
+}

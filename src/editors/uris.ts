@@ -1,0 +1,116 @@
+import * as vscode from 'vscode';
+
+/**
+ * Addresses of editable resource documents in the extension's own file system:
+ *
+ *   observability:/<connectionId>/<serviceId>/alerts/<alertId>/<Name>.alert.json
+ *   observability:/<connectionId>/<serviceId>/alerts/new-<n>/<Name>.alert.json            (not created yet)
+ *   observability:/<connectionId>/<serviceId>/dashboards/<dashboardId>/<Name>.dashboard.json
+ *   observability:/<connectionId>/<serviceId>/dashboards/new-<n>/<Name>.new-dashboard.json (not created yet)
+ *   observability:/<connectionId>/<serviceId>/query-endpoint/<Service>.query-endpoint.json
+ *
+ * The last segment only makes the editor tab readable; the resource is identified by the segments before it. The
+ * file name suffix selects the JSON Schema (`contributes.jsonValidation`).
+ */
+
+export const RESOURCE_SCHEME = 'observability';
+
+export type DocumentKind = 'alert' | 'dashboard' | 'queryEndpoint';
+
+export interface ResourceRef {
+  readonly connectionId: string;
+  readonly serviceId: string;
+  readonly kind: DocumentKind;
+  /** Resource ID; undefined for a resource that does not exist yet, and for the query endpoint. */
+  readonly id?: string;
+  /** `new-<n>` for a resource that does not exist yet. */
+  readonly draftKey?: string;
+}
+
+const FOLDERS: Record<DocumentKind, string> = { alert: 'alerts', dashboard: 'dashboards', queryEndpoint: 'query-endpoint' };
+const SUFFIXES = {
+  alert: '.alert.json',
+  dashboard: '.dashboard.json',
+  newDashboard: '.new-dashboard.json',
+  queryEndpoint: '.query-endpoint.json',
+} as const;
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** A name usable as one path segment: no separators, no control characters, not too long. */
+export function fileLabel(name: string | null | undefined, fallback: string): string {
+  const cleaned = (name ?? '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '')
+    .slice(0, 80)
+    .trim();
+  return cleaned || fallback;
+}
+
+export function isNew(ref: ResourceRef): boolean {
+  return ref.kind !== 'queryEndpoint' && ref.id === undefined;
+}
+
+export function uriFor(ref: ResourceRef, name: string | null | undefined): vscode.Uri {
+  const folder = FOLDERS[ref.kind];
+  let idSegment: string;
+  let suffix: string;
+  let fallback: string;
+  switch (ref.kind) {
+    case 'alert':
+      idSegment = ref.id ?? ref.draftKey ?? 'new';
+      suffix = SUFFIXES.alert;
+      fallback = ref.id ? `Alert ${ref.id}` : 'New alert';
+      break;
+    case 'dashboard':
+      idSegment = ref.id ?? ref.draftKey ?? 'new';
+      suffix = ref.id ? SUFFIXES.dashboard : SUFFIXES.newDashboard;
+      fallback = ref.id ? `Dashboard ${ref.id}` : 'New dashboard';
+      break;
+    case 'queryEndpoint':
+      idSegment = 'current';
+      suffix = SUFFIXES.queryEndpoint;
+      fallback = 'Query endpoint';
+      break;
+  }
+  const label = fileLabel(name, fallback);
+  return vscode.Uri.from({
+    scheme: RESOURCE_SCHEME,
+    path: `/${ref.connectionId}/${ref.serviceId}/${folder}/${idSegment}/${label}${suffix}`,
+  });
+}
+
+/** The resource a document address names, or undefined when it is not one of ours. */
+export function parseUri(uri: vscode.Uri): ResourceRef | undefined {
+  if (uri.scheme !== RESOURCE_SCHEME) return undefined;
+  const parts = uri.path.split('/').filter((p) => p !== '');
+  if (parts.length !== 5) return undefined;
+  const [connectionId, serviceId, folder, idSegment, file] = parts as [string, string, string, string, string];
+  if (!SEGMENT.test(connectionId) || !SEGMENT.test(serviceId) || !SEGMENT.test(idSegment)) return undefined;
+  const draft = /^new(-\d+)?$/.test(idSegment);
+  if (folder === 'alerts' && file.endsWith(SUFFIXES.alert)) {
+    return draft ? { connectionId, serviceId, kind: 'alert', draftKey: idSegment } : { connectionId, serviceId, kind: 'alert', id: idSegment };
+  }
+  if (folder === 'dashboards' && file.endsWith(SUFFIXES.newDashboard) && draft) {
+    return { connectionId, serviceId, kind: 'dashboard', draftKey: idSegment };
+  }
+  if (folder === 'dashboards' && file.endsWith(SUFFIXES.dashboard) && !draft) {
+    return { connectionId, serviceId, kind: 'dashboard', id: idSegment };
+  }
+  if (folder === 'query-endpoint' && idSegment === 'current' && file.endsWith(SUFFIXES.queryEndpoint)) {
+    return { connectionId, serviceId, kind: 'queryEndpoint' };
+  }
+  return undefined;
+}
+
+/** A key identifying the resource regardless of the readable file name. */
+export function refKey(ref: ResourceRef): string {
+  return `${ref.connectionId}/${ref.serviceId}/${FOLDERS[ref.kind]}/${ref.id ?? ref.draftKey ?? 'current'}`;
+}
+
+export function sameResource(a: ResourceRef, b: ResourceRef): boolean {
+  return refKey(a) === refKey(b);
+}

@@ -1,0 +1,381 @@
+/**
+ * Resource editors against the in-process emulator: documents of the `observability:` file system with JSON Schema
+ * validation, Create Alert, Apply (create, update, diff, confirmation, tile-removal warning, conflicts), failures that
+ * keep the text, live diagnostics and completion, and the query endpoint upsert / delete.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../emulator/server';
+import type { ApplyResult } from '../../src/editors/apply';
+
+const EXTENSION_ID = 'obs-tools.observability-explorer';
+const FAST_LIMIT = { requests: 100_000, windowMs: 1000 };
+
+interface Api {
+  readonly tree: {
+    readonly provider: {
+      getChildren(node?: unknown): Promise<{ type: string; alert?: { id: string; name?: string | null } }[]>;
+      folder(connectionId: string, serviceId: string, kind: string): unknown;
+    };
+  };
+}
+
+interface StoredTile { id: string; name: string; config?: { displayType?: string } }
+
+async function configure(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('observability').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function docOf(uri: string): vscode.TextDocument {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  assert.ok(doc, `document ${uri} is open`);
+  return doc;
+}
+
+async function replaceText(doc: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+}
+
+async function setField(doc: vscode.TextDocument, field: string, value: unknown): Promise<void> {
+  const body = JSON.parse(doc.getText()) as Record<string, unknown>;
+  body[field] = value;
+  await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+}
+
+describe('Resource editors', function () {
+  this.timeout(120_000);
+  let emulator: Emulator;
+  let api: Api;
+  let connectionId: string;
+  let orgId: string;
+  let serviceA: string;
+  let serviceB: string;
+
+  const data = (serviceId: string) => emulator.state.data.get(serviceId)!;
+  const apply = (uri: string, extra: Record<string, unknown> = {}) =>
+    vscode.commands.executeCommand<ApplyResult>('observability.applyResource', { uri, ...extra });
+
+  /** A dashboard of service A with an alertable tile, its tile and a webhook. */
+  function alertTarget(serviceId = serviceA): { dashboardId: string; tile: StoredTile; webhookId: string } {
+    for (const d of data(serviceId).dashboards.values()) {
+      const tile = (d.tiles as unknown as StoredTile[]).find((t) => ['line', 'number', 'stacked_bar'].includes(t.config?.displayType ?? ''));
+      if (tile) return { dashboardId: d.id as string, tile, webhookId: [...data(serviceId).webhooks.values()][0]!.id as string };
+    }
+    throw new Error('no alertable tile in the sample data');
+  }
+
+  before(async () => {
+    await configure('rateLimit.requestsPerWindow', 1000);
+    await configure('rateLimit.windowSeconds', 1);
+    await configure('requestTimeoutSeconds', 2);
+    // The web workbench saves after a delay by default; these tests look at the dirty state, as on the desktop.
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    emulator = await startEmulator({ rateLimit: FAST_LIMIT });
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    api = (await ext.activate()) as Api;
+    orgId = emulator.organizationId;
+    [serviceA, serviceB] = emulator.serviceIds as [string, string];
+    connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
+      serviceIds: [serviceA, serviceB], label: 'Editors (emulator)', skipCheck: true,
+    });
+    assert.equal(typeof connectionId, 'string');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (connectionId) {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    }
+    await configure('rateLimit.requestsPerWindow', undefined);
+    await configure('rateLimit.windowSeconds', undefined);
+    await configure('requestTimeoutSeconds', undefined);
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    await emulator?.close();
+  });
+
+  afterEach(async () => {
+    emulator.faults.clear();
+    // Close without saving: documents that failed to apply are dirty on purpose.
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme === 'observability' && doc.isDirty) {
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  async function newAlertDocument(overrides: Record<string, unknown> = {}): Promise<{ uri: string; doc: vscode.TextDocument }> {
+    const target = alertTarget();
+    const uri = await vscode.commands.executeCommand<string>('observability.createAlert', {
+      connectionId, serviceId: serviceA, dashboardId: target.dashboardId, tileId: target.tile.id, webhookId: target.webhookId,
+      threshold: 42, name: 'Editor test alert', message: 'Value {{value}} crossed {{threshold}}', ...overrides,
+    });
+    assert.ok(uri, 'Create Alert returns the document address');
+    return { uri, doc: docOf(uri) };
+  }
+
+  it('opens Create Alert as a readable, editable JSON document with the seed fields filled', async () => {
+    const target = alertTarget();
+    const { uri, doc } = await newAlertDocument();
+    assert.match(uri, /^observability:\/.+\/alerts\/new-\d+\/Editor%20test%20alert\.alert\.json$/);
+    assert.equal(doc.languageId, 'json');
+    assert.deepEqual(JSON.parse(doc.getText()), {
+      name: 'Editor test alert', source: 'tile', dashboardId: target.dashboardId, tileId: target.tile.id, threshold: 42,
+      thresholdType: 'above', interval: '1h', channel: { type: 'webhook', webhookId: target.webhookId },
+      message: 'Value {{value}} crossed {{threshold}}',
+    });
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri);
+  });
+
+  it('associates the bundled JSON Schema with the documents (an unknown thresholdType is flagged by the JSON support)', async () => {
+    const { doc } = await newAlertDocument();
+    await setField(doc, 'thresholdType', 'sideways');
+    const diagnostic = await waitFor('a JSON schema diagnostic', () => vscode.languages.getDiagnostics(doc.uri)
+      .find((d) => d.source !== 'Observability' && /Value is not accepted/.test(d.message)), 30_000);
+    // The message lists the enum of the bundled schema: the schema, not a guess, is in effect.
+    assert.match(diagnostic.message, /"above", "below", "above_exclusive"/);
+    const line = doc.lineAt(diagnostic.range.start.line).text;
+    assert.match(line, /thresholdType/);
+  });
+
+  it('creates an alert: it appears in the emulator and the tree, and the document reopens under its ID', async () => {
+    const { uri, doc } = await newAlertDocument({ name: 'Created from the editor' });
+    const before = data(serviceA).alerts.size;
+    const result = await apply(uri);
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    assert.ok(result.id && result.requestId);
+    assert.equal(data(serviceA).alerts.size, before + 1);
+    const stored = data(serviceA).alerts.get(result.id);
+    assert.equal(stored?.name, 'Created from the editor');
+    assert.match(result.uri ?? '', new RegExp(`/alerts/${result.id}/Created%20from%20the%20editor\\.alert\\.json$`));
+    const created = docOf(result.uri!);
+    assert.equal(created.isDirty, false);
+    assert.equal((JSON.parse(created.getText()) as { name: string }).name, 'Created from the editor');
+    assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri), false,
+      'the draft tab is closed');
+    void doc;
+    const folder = api.tree.provider.folder(connectionId, serviceA, 'alerts');
+    const nodes = await waitFor('the new alert in the tree', async () => {
+      const children = await api.tree.provider.getChildren(folder);
+      return children.some((n) => n.type === 'alert' && n.alert?.id === result.id) ? children : undefined;
+    });
+    assert.ok(nodes.length > 0);
+  });
+
+  it('does not send an invalid document and points at the problem', async () => {
+    const { uri, doc } = await newAlertDocument();
+    await setField(doc, 'thresholdType', 'between');
+    const mark = emulator.requests.length;
+    const result = await apply(uri);
+    assert.equal(result.outcome, 'invalid');
+    assert.equal(emulator.requests.slice(mark).filter((r) => r.method !== 'GET').length, 0, 'nothing was sent');
+    assert.ok(doc.isDirty);
+    const ours = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'Observability');
+    const max = ours.find((d) => /thresholdMax/.test(d.message) && /thresholdType/.test(doc.lineAt(d.range.start.line).text));
+    assert.ok(max, `a thresholdMax diagnostic on the thresholdType line: ${ours.map((d) => d.message).join(' | ')}`);
+    assert.match(doc.lineAt(max.range.start.line).text, /thresholdType/);
+
+    await replaceText(doc, doc.getText().replace(/\}\s*$/, ',\n}\n'));
+    const syntax = await apply(uri);
+    assert.equal(syntax.outcome, 'invalid');
+    assert.match((syntax.problems ?? []).join('\n'), /syntax/i);
+  });
+
+  it('shows live diagnostics for a bad alert document', async () => {
+    const { doc } = await newAlertDocument();
+    const body = JSON.parse(doc.getText()) as Record<string, unknown>;
+    body.tileId = 'no-such-tile';
+    body.channel = { type: 'webhook', webhookId: 'no-such-webhook' };
+    body.interval = '2h';
+    body.message = '';
+    await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+    const messages = await waitFor('four diagnostics', () => {
+      const ours = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'Observability');
+      return ours.length >= 4 ? ours : undefined;
+    });
+    const text = messages.map((d) => `${doc.lineAt(d.range.start.line).text.trim()} => ${d.message}`).join('\n');
+    assert.match(text, /"tileId".*=> .*Tile "no-such-tile" does not exist/);
+    assert.match(text, /"webhookId".*=> .*Webhook "no-such-webhook" does not exist/);
+    assert.match(text, /"interval".*=> .*Unknown interval "2h"/);
+    assert.match(text, /"message".*=> .*Empty text/);
+  });
+
+  it('completes webhook, dashboard and tile IDs with live values', async () => {
+    const target = alertTarget();
+    const { doc } = await newAlertDocument({ webhookId: '' });
+    const complete = async (field: string) => {
+      const line = doc.getText().split('\n').findIndex((l) => l.includes(`"${field}"`));
+      const col = doc.lineAt(line).text.lastIndexOf('"');
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(line, col));
+      return list.items.map((i) => ({ label: typeof i.label === 'string' ? i.label : i.label.label, insert: String(i.insertText) }));
+    };
+    const webhooks = await complete('webhookId');
+    for (const w of data(serviceA).webhooks.values()) {
+      assert.ok(webhooks.some((i) => i.insert === JSON.stringify(w.id) && i.label === w.name), `webhook ${String(w.name)} offered`);
+    }
+    const tiles = await complete('tileId');
+    const storedTiles = data(serviceA).dashboards.get(target.dashboardId)!.tiles as unknown as StoredTile[];
+    for (const t of storedTiles) assert.ok(tiles.some((i) => i.insert === JSON.stringify(t.id)), `tile ${t.name} offered`);
+    const dashboards = await complete('dashboardId');
+    assert.ok(dashboards.some((i) => i.insert === JSON.stringify(target.dashboardId)));
+  });
+
+  for (const fault of [
+    { name: '400', status: 400, body: { status: 400, error: 'Tile not found', requestId: '00000000-0000-4000-8000-000000000400' }, field: 'tileId' },
+    { name: '409', status: 409, body: { status: 409, error: 'Conflict: alert limit reached', requestId: '00000000-0000-4000-8000-000000000409' } },
+    { name: '500', status: 500, body: { status: 500, error: 'Internal error', requestId: '00000000-0000-4000-8000-000000000500' } },
+    { name: 'timeout', delayMs: 6000 },
+  ] as const) {
+    it(`keeps the text unchanged and dirty when the service answers ${fault.name}`, async () => {
+      const { uri, doc } = await newAlertDocument({ name: `Failing ${fault.name}` });
+      const typed = doc.getText().replace('"threshold": 42', '"threshold": 43');
+      await replaceText(doc, typed);
+      emulator.faults.add({ method: 'POST', path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts`, times: 5,
+        ...('status' in fault ? { status: fault.status, body: fault.body } : { delayMs: fault.delayMs }) });
+      const before = data(serviceA).alerts.size;
+      const result = await apply(uri);
+      assert.equal(result.outcome, 'failed', JSON.stringify(result));
+      assert.match(result.error ?? '', /Create alert failed/);
+      if ('status' in fault && fault.body) {
+        assert.match(result.error ?? '', new RegExp(`HTTP ${fault.status}`));
+        assert.match(result.error ?? '', new RegExp(fault.body.requestId));
+        assert.match(result.error ?? '', new RegExp(fault.body.error));
+      }
+      assert.equal(doc.getText(), typed, 'text exactly as typed');
+      assert.ok(doc.isDirty, 'still dirty');
+      assert.equal(data(serviceA).alerts.size, before);
+      if ('field' in fault) {
+        const d = await waitFor('the field diagnostic', () => vscode.languages.getDiagnostics(doc.uri).find((x) => /Tile not found/.test(x.message)));
+        assert.match(doc.lineAt(d.range.start.line).text, /"tileId"/);
+      }
+    });
+  }
+
+  it('updates an alert after a diff, with the full object and no read-only fields', async () => {
+    const alert = [...data(serviceA).alerts.values()].find((a) => a.source === 'tile')!;
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
+    assert.ok(uri);
+    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const body = JSON.parse(doc.getText()) as Record<string, unknown>;
+    for (const readOnly of ['id', 'state', 'teamId', 'silenced', 'executionErrors', 'createdAt', 'updatedAt']) assert.ok(!(readOnly in body), readOnly);
+    const unchanged = await apply(uri, { confirm: true });
+    assert.equal(unchanged.outcome, 'unchanged');
+    await setField(doc, 'threshold', 1234);
+    const mark = emulator.requests.length;
+    const result = await apply(uri, { confirm: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    const put = emulator.requests.slice(mark).find((r) => r.method === 'PUT');
+    assert.ok(put);
+    assert.equal((put.body as { threshold: number }).threshold, 1234);
+    assert.ok(!('id' in (put.body as object)) && !('state' in (put.body as object)));
+    assert.equal(data(serviceA).alerts.get(alert.id)?.threshold, 1234);
+    assert.equal(doc.isDirty, false);
+    assert.ok(vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff), 'a diff was shown');
+  });
+
+  it('refuses to overwrite silently when the alert changed on the service', async () => {
+    const alert = [...data(serviceA).alerts.values()].find((a) => a.source === 'tile' && a.id)!;
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
+    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    // Someone else changes it.
+    const stored = data(serviceA).alerts.get(alert.id)!;
+    stored.threshold = 777;
+    await setField(doc, 'threshold', 555);
+    const mark = emulator.requests.length;
+    const result = await apply(uri, { confirm: true });
+    assert.equal(result.outcome, 'conflict');
+    assert.equal(emulator.requests.slice(mark).filter((r) => r.method === 'PUT').length, 0);
+    assert.ok(doc.isDirty);
+    const forced = await apply(uri, { confirm: true, overwrite: true });
+    assert.equal(forced.outcome, 'applied');
+    assert.equal(data(serviceA).alerts.get(alert.id)?.threshold, 555);
+  });
+
+  it('warns with the watching alerts before a dashboard update that drops a watched tile', async () => {
+    const alert = [...data(serviceB).alerts.values()].find((a) => a.source === 'tile' && a.dashboardId && a.tileId)!;
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceB, dashboardId: alert.dashboardId });
+    const doc = await waitFor('the dashboard document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const body = JSON.parse(doc.getText()) as { tiles: StoredTile[] };
+    body.tiles = body.tiles.filter((t) => t.id !== alert.tileId);
+    await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+    const mark = emulator.requests.length;
+    const warned = await apply(uri, { confirm: true });
+    assert.equal(warned.outcome, 'alertsWouldBeDeleted', JSON.stringify(warned));
+    assert.ok(warned.alerts?.includes(alert.name ?? alert.id), `lists ${String(alert.name)}: ${JSON.stringify(warned.alerts)}`);
+    assert.equal(emulator.requests.slice(mark).filter((r) => r.method === 'PUT').length, 0, 'nothing sent without the confirmation');
+    assert.ok(doc.isDirty);
+    const result = await apply(uri, { confirm: true, confirmAlertDeletion: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    assert.equal(data(serviceB).alerts.has(alert.id), false, 'the service deleted the alert');
+    assert.equal(doc.isDirty, false);
+  });
+
+  it('upserts the query endpoint: same id on a second upsert; delete asks first', async () => {
+    const first = await vscode.commands.executeCommand<string>('observability.upsertQueryEndpoint', { connectionId, serviceId: serviceA });
+    assert.match(first ?? '', /\/query-endpoint\/current\/.+\.query-endpoint\.json$/);
+    const doc = await waitFor('the query endpoint document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === first));
+    const keyId = emulator.state.keys[0]!.id;
+    await replaceText(doc, `${JSON.stringify({ roles: ['sql_console_read_only'], openApiKeys: [keyId], allowedOrigins: 'https://app.example.com' }, null, 2)}\n`);
+    const created = await apply(first!, { confirm: true });
+    assert.equal(created.outcome, 'applied', JSON.stringify(created));
+    assert.ok(created.id && created.requestId);
+    await replaceText(doc, doc.getText().replace('"sql_console_read_only"', '"sql_console_read_only",\n    "sql_console_admin"'));
+    const second = await apply(first!, { confirm: true });
+    assert.equal(second.outcome, 'applied', JSON.stringify(second));
+    assert.equal(second.id, created.id, 'same endpoint id');
+    assert.notEqual(second.requestId, created.requestId);
+    assert.deepEqual(data(serviceA).queryEndpoint?.roles, ['sql_console_read_only', 'sql_console_admin']);
+
+    const line = doc.getText().split('\n').findIndex((l) => l.includes(keyId));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri,
+      new vscode.Position(line, doc.lineAt(line).text.indexOf(keyId) + 1));
+    assert.ok(list.items.some((i) => i.insertText === JSON.stringify(keyId)), 'API keys are offered');
+
+    const deleted = await vscode.commands.executeCommand<{ deleted: boolean }>('observability.deleteQueryEndpoint', { connectionId, serviceId: serviceA, confirm: true });
+    assert.equal(deleted.deleted, true);
+    assert.equal(data(serviceA).queryEndpoint, null);
+  });
+
+  it('creates a dashboard from the template', async () => {
+    const uri = await vscode.commands.executeCommand<string>('observability.createDashboard', { connectionId, serviceId: serviceB, name: 'From the editor' });
+    assert.match(uri ?? '', /\.new-dashboard\.json$/);
+    const before = data(serviceB).dashboards.size;
+    const result = await apply(uri!);
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    assert.equal(data(serviceB).dashboards.size, before + 1);
+    assert.match(result.uri ?? '', /\.dashboard\.json$/);
+  });
+
+  it('ignores a second Apply while one is running', async () => {
+    const { uri } = await newAlertDocument({ name: 'Slow create' });
+    emulator.faults.add({ method: 'POST', path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts`, times: 1, delayMs: 1000 });
+    const [a, b] = await Promise.all([apply(uri), new Promise((r) => setTimeout(r, 100)).then(() => apply(uri))]);
+    assert.equal(a.outcome, 'applied', JSON.stringify(a));
+    assert.equal(b.outcome, 'busy');
+    assert.equal([...data(serviceA).alerts.values()].filter((x) => x.name === 'Slow create').length, 1, 'created once');
+  });
+
+  it('saving (autosave or Save) keeps a local draft and sends nothing', async () => {
+    const { doc } = await newAlertDocument({ name: 'Draft only' });
+    await setField(doc, 'threshold', 99);
+    const mark = emulator.requests.length;
+    assert.ok(await doc.save());
+    assert.equal(doc.isDirty, false);
+    assert.equal(emulator.requests.length, mark, 'no request on save');
+  });
+});
