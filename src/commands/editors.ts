@@ -357,6 +357,15 @@ export function registerEditorCommands(context: vscode.ExtensionContext, deps: E
     return applier.apply(doc, options);
   });
 
+  register('observability.compareWithService', async (arg): Promise<boolean> => {
+    const o = asObject<ApplyArgs>(arg);
+    const uri = arg instanceof vscode.Uri ? arg : typeof o.uri === 'string' ? vscode.Uri.parse(o.uri) : o.uri ?? vscode.window.activeTextEditor?.document.uri;
+    if (!uri || !parseUri(uri)) return false;
+    const target = uri.toString();
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target) ?? await vscode.workspace.openTextDocument(uri);
+    return applier.compare(doc);
+  });
+
   /** The address of an open document of the resource (its name may have changed since). */
   function existingUri(ref: ResourceRef): vscode.Uri | undefined {
     for (const doc of vscode.workspace.textDocuments) {

@@ -11,7 +11,7 @@ import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks
 import { editableText, editableValue, sameJson } from './documents';
 import type { ResourceFileSystem } from './fileSystem';
 import type { LiveData } from './live';
-import type { ServerDocuments } from './serverDocuments';
+import { SERVER_SCHEME, type ServerDocuments } from './serverDocuments';
 import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from './uris';
 
 /**
@@ -47,6 +47,8 @@ export interface ApplyResult {
   readonly problems?: readonly string[];
   /** Alerts the service deletes with this dashboard update (names). */
   readonly alerts?: readonly string[];
+  /** Whether a diff against the service's version was shown. */
+  readonly diffShown?: boolean;
 }
 
 export interface ApplyDeps {
@@ -69,8 +71,49 @@ function nameOfValue(value: unknown): string | undefined {
 export class ResourceApplier {
   private readonly running = new Set<string>();
   private readonly dashboardQueues = new Map<string, Promise<unknown>>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  /** Fires after an apply of a document ended (whatever the outcome). */
+  readonly onDidApply = this.changed.event;
 
   constructor(private readonly deps: ApplyDeps) {}
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  /** Shows the diff between the service's current version of a document's resource and the document. */
+  async compare(doc: vscode.TextDocument): Promise<boolean> {
+    const ref = parseUri(doc.uri);
+    if (!ref || isNew(ref)) return false;
+    const client = this.deps.connections.clientFor(ref.connectionId);
+    try {
+      const current = ref.kind === 'alert'
+        ? (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => client.getAlert(ref.serviceId, ref.id as string))).data
+        : ref.kind === 'dashboard'
+          ? (await this.progress(vscode.l10n.t('Reading the dashboard from the service…'), () => client.getDashboard(ref.serviceId, ref.id as string))).data
+          : (await this.progress(vscode.l10n.t('Reading the query endpoint from the service…'), () => client.getQueryEndpoint(ref.serviceId))).data;
+      const held = this.deps.fs.get(ref);
+      const changedOnServer = held?.base !== undefined && held.exists && !sameJson(editableValue(ref.kind, held.base), editableValue(ref.kind, current));
+      await this.showDiff(doc, ref, nameOfValue(current) ?? KIND_NAMES[ref.kind], current, changedOnServer);
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      void vscode.window.showErrorMessage(message);
+      return false;
+    }
+  }
+
+  private async closeDiffs(uri: vscode.Uri): Promise<void> {
+    const target = uri.toString();
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff
+      && t.input.original.scheme === SERVER_SCHEME && t.input.modified.toString() === target);
+    if (tabs.length === 0) return;
+    try {
+      await vscode.window.tabGroups.close(tabs, true);
+    } catch {
+      // Already closed by the user.
+    }
+  }
 
   isRunning(ref: ResourceRef): boolean {
     return this.running.has(refKey(ref));
@@ -83,10 +126,15 @@ export class ResourceApplier {
     if (this.running.has(key)) return { outcome: 'busy' };
     this.running.add(key);
     void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, true);
+    let result: ApplyResult | undefined;
     try {
-      return await this.applyChecked(doc, ref, options);
+      result = await this.applyChecked(doc, ref, options);
+      return result;
     } finally {
+      // The diff served the confirmation; keep it only when it shows a conflict to resolve.
+      if (result?.outcome !== 'conflict') await this.closeDiffs(doc.uri);
       this.running.delete(key);
+      this.changed.fire(doc.uri);
       if (this.running.size === 0) void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
     }
   }
@@ -156,7 +204,7 @@ export class ResourceApplier {
     await this.becomeSaved(doc, ref, response.data);
     this.afterSuccess(ref, ['alerts']);
     this.notify(vscode.l10n.t('Alert "{0}" updated.', response.data.name ?? id), response.requestId);
-    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId };
+    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, diffShown: true };
   }
 
   // ---- dashboards ----
@@ -193,7 +241,7 @@ export class ResourceApplier {
     this.afterSuccess(ref, ['dashboards', 'alerts']);
     const extra = names.length > 0 ? ` ${vscode.l10n.t('The service deleted {0} alert(s): {1}.', names.length, names.join(', '))}` : '';
     this.notify(vscode.l10n.t('Dashboard "{0}" updated.', response.data.name) + extra, response.requestId);
-    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, alerts: names };
+    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, alerts: names, diffShown: true };
   }
 
   /** Runs dashboard updates one after another: the service has no concurrency control on dashboards. */
@@ -229,7 +277,7 @@ export class ResourceApplier {
     await this.becomeSaved(doc, ref, response.data);
     this.afterSuccess(ref, ['queryEndpoint']);
     this.notify(vscode.l10n.t('Query endpoint saved: id {0}.', response.data.id), response.requestId);
-    return { outcome: 'applied', uri: doc.uri.toString(), id: response.data.id, requestId: response.requestId };
+    return { outcome: 'applied', uri: doc.uri.toString(), id: response.data.id, requestId: response.requestId, diffShown: current !== null };
   }
 
   // ---- shared steps ----

@@ -3,6 +3,7 @@ import { registerEditorCommands } from '../commands/editors';
 import type { ConnectionManager } from '../connections/manager';
 import type { TreeHandle } from '../tree';
 import { APPLYING_CONTEXT_KEY, ResourceApplier } from './apply';
+import { ApplyCodeLensProvider } from './codeLens';
 import { LiveCompletionProvider } from './completion';
 import { DocumentChecks } from './diagnostics';
 import { editableText } from './documents';
@@ -51,8 +52,10 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
   const applier = new ResourceApplier({ connections, tree: tree.provider, fs, checks, live, server, log });
   void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
 
+  const lenses = new ApplyCodeLensProvider(fs, live, applier);
   context.subscriptions.push(
-    fs, checks, server,
+    fs, checks, server, applier, lenses,
+    vscode.languages.registerCodeLensProvider({ scheme: RESOURCE_SCHEME }, lenses),
     vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, fs, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(SERVER_SCHEME, server),
     vscode.languages.registerCompletionItemProvider(LiveCompletionProvider.selector, new LiveCompletionProvider(live), '"', ':'),

@@ -285,7 +285,23 @@ describe('Resource editors', function () {
     assert.ok(!('id' in (put.body as object)) && !('state' in (put.body as object)));
     assert.equal(data(serviceA).alerts.get(alert.id)?.threshold, 1234);
     assert.equal(doc.isDirty, false);
-    assert.ok(vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff), 'a diff was shown');
+    assert.equal(result.diffShown, true, 'a diff was shown');
+    assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff), false,
+      'and closed after the update');
+  });
+
+  it('tells in a CodeLens whether the text is applied, and compares with the service on request', async () => {
+    const alert = [...data(serviceA).alerts.values()].find((a) => a.source === 'saved_search')!;
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
+    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const titles = async () => (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri))
+      .map((l) => l.command?.title ?? '').join(' | ');
+    assert.match(await titles(), /Apply to .*\| .*Compare with Service \| same as when opened/);
+    await setField(doc, 'threshold', 26);
+    assert.match(await titles(), /not applied/);
+    assert.equal(await vscode.commands.executeCommand<boolean>('observability.compareWithService', { uri }), true);
+    assert.ok(vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff
+      && t.input.modified.toString() === uri), 'the diff is open');
   });
 
   it('refuses to overwrite silently when the alert changed on the service', async () => {
