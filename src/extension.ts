@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerConnectionCommands } from './commands/connections';
 import { ConnectionManager } from './connections/manager';
+import { addDemoConnection } from './demo';
 import { createLogger } from './log';
 import { registerTree, type TreeHandle } from './tree';
 import { registerEditors } from './editors';
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   );
   const tree = registerTree(context, { connections, log });
   registerEditors(context, { connections, tree, log });
+  addDemoConnection(context, connections, log);
 
   const activationMs = performance.now() - started;
   log.info(`Activated ${EXTENSION_NAME} ${EXTENSION_VERSION} in ${activationMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`);

@@ -1,7 +1,7 @@
 /**
  * `npm run emulator`: starts the local API emulator and prints how to connect.
  * Options: --port <n> (default 8787), --segment <name> (default observability), --no-rate-limit,
- * --rate-limit-header none|x-ratelimit-reset|retry-after, --empty, --alerts <n>.
+ * --rate-limit-header none|x-ratelimit-reset|retry-after, --empty, --alerts <n>, --extra-services <n>.
  */
 import { startEmulator } from './server';
 import type { EmulatorOptions, RateLimitHeaderMode } from './types';
@@ -33,6 +33,9 @@ function parseArgs(argv: string[]): EmulatorOptions {
         break;
       case '--alerts':
         opts.alertCount = Number(next());
+        break;
+      case '--extra-services':
+        opts.extraServices = Number(next());
         break;
       default:
         throw new Error(`Unknown option ${String(arg)}`);

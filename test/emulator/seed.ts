@@ -483,7 +483,12 @@ function service(id: string, name: string, provider: string, region: string, sta
   };
 }
 
-export function buildState(data: 'sample' | 'empty', alertCount: number): EmulatorState {
+/** ID of the n-th extra data service (n from 1), deterministic. */
+export function extraServiceId(n: number): string {
+  return `5e7a1c00-0000-4000-8000-${String(n).padStart(12, '0')}`;
+}
+
+export function buildState(data: 'sample' | 'empty', alertCount: number, extraServices = 0): EmulatorState {
   const ids = SAMPLE_SERVICE_IDS;
   const organization = {
     id: SAMPLE_ORGANIZATION_ID,
@@ -513,6 +518,16 @@ export function buildState(data: 'sample' | 'empty', alertCount: number): Emulat
     map.set(ids[1], emptyData(teamIds[1] as string));
   }
   map.set(ids[2], emptyData(teamIds[2] as string));
+  // Extra running services with their own sample data (browsing many services, rate-limit scenarios).
+  for (let n = 1; n <= extraServices; n++) {
+    const id = extraServiceId(n);
+    const teamId = `65f1c2a9d4e8b7f3a1c9${(0xe000 + n).toString(16)}`;
+    services.push(service(id, `extra-${n}`, 'aws', 'eu-central-1', 'running', T0 - hours(24 * (10 + n)),
+      `x${n}q4m8z2t6.eu-central-1.aws.clickhouse.cloud`, [{ key: 'Environment', value: 'Extra' }]));
+    map.set(id, data === 'sample'
+      ? serviceData({ app: `app${n}`, appTitle: `App ${n}`, database: `otel_app${n}`, rng: new SeededIds(0xa11ce + n), start: T0 + hours(24 * n) }, teamId, false)
+      : emptyData(teamId));
+  }
   if (alertCount > 0) {
     const first = map.get(ids[0]) as ServiceData;
     addGeneratedAlerts(first, alertCount);

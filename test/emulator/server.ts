@@ -110,6 +110,7 @@ class EmulatorServer implements Emulator {
   private rateLimitHeader: RateLimitHeaderMode;
   private dataMode: 'sample' | 'empty';
   private alertCount: number;
+  private readonly extraServices: number;
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private readonly segment: string;
@@ -123,7 +124,8 @@ class EmulatorServer implements Emulator {
     this.rateLimitHeader = opts.rateLimitHeader ?? 'none';
     this.dataMode = opts.data ?? 'sample';
     this.alertCount = Math.max(0, Math.floor(opts.alertCount ?? 0));
-    this.state = buildState(this.dataMode, this.alertCount);
+    this.extraServices = Math.max(0, Math.floor(opts.extraServices ?? 0));
+    this.state = buildState(this.dataMode, this.alertCount, this.extraServices);
     this.organizationId = this.state.organization.id;
     this.serviceIds = this.state.services.map((s) => s.id);
     this.server = createServer((req, res) => {
@@ -156,7 +158,7 @@ class EmulatorServer implements Emulator {
   reset(data?: 'sample' | 'empty', alertCount?: number): void {
     if (data) this.dataMode = data;
     if (alertCount !== undefined) this.alertCount = Math.max(0, Math.floor(alertCount));
-    this.state = buildState(this.dataMode, this.alertCount);
+    this.state = buildState(this.dataMode, this.alertCount, this.extraServices);
     this.faults.clear();
     this.requests.length = 0;
     this.limiter?.clear();

@@ -19,6 +19,8 @@ export interface EmulatorOptions {
   data?: 'sample' | 'empty';
   /** Extra generated alerts added to the first service (paging and performance tests). */
   alertCount?: number;
+  /** Extra running services, each with its own sample data, after the three sample services. Default 0. */
+  extraServices?: number;
 }
 
 export interface FaultSpec {
