@@ -151,7 +151,7 @@ export class ResourceApplier {
     const schema = schemaCheck(ref.kind, isNew(ref), parsed.value);
     let facts;
     try {
-      facts = await live.facts(ref.connectionId, ref.serviceId, ref.kind);
+      facts = await live.facts(ref.connectionId, ref.serviceId, ref.kind, ref.id);
     } catch {
       facts = undefined;
     }

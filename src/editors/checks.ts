@@ -31,6 +31,8 @@ export interface LiveFacts {
   readonly webhooks?: readonly NamedInfo[];
   readonly savedSearches?: readonly NamedInfo[];
   readonly apiKeys?: readonly NamedInfo[];
+  /** For a dashboard: its tiles on the service that alerts watch. */
+  readonly watchedTiles?: readonly { readonly tileId: string; readonly tileName?: string | null; readonly alerts: readonly string[] }[];
 }
 
 type Json = unknown;
@@ -125,12 +127,36 @@ function queryEndpointIssues(value: Record<string, Json>, facts: LiveFacts | und
   return issues;
 }
 
+function dashboardIssues(value: Record<string, Json>, facts: LiveFacts | undefined): DocumentIssue[] {
+  if (!facts?.watchedTiles || !Array.isArray(value.tiles)) return [];
+  const issues: DocumentIssue[] = [];
+  const tiles = value.tiles.filter(isObject);
+  for (const watched of facts.watchedTiles) {
+    const index = tiles.findIndex((t) => t.id === watched.tileId);
+    const names = watched.alerts.join(', ');
+    const label = watched.tileName || watched.tileId;
+    if (index < 0) {
+      issues.push({ path: ['tiles'], atKey: true, severity: 'warning',
+        message: `Tile "${label}" (${watched.tileId}) is missing: applying makes the service delete the alert(s) watching it: ${names}.` });
+      continue;
+    }
+    const config = tiles[index]?.config;
+    const displayType = isObject(config) ? config.displayType : undefined;
+    if (typeof displayType === 'string' && !(ALERTABLE_DISPLAY_TYPES as readonly string[]).includes(displayType)) {
+      issues.push({ path: ['tiles', value.tiles.indexOf(tiles[index]), 'config', 'displayType'], severity: 'warning',
+        message: `A ${displayType} tile cannot carry an alert: applying makes the service delete ${names}.` });
+    }
+  }
+  return issues;
+}
+
 /** Checks beyond the JSON Schema, against what is known of the service. */
 export function semanticIssues(kind: DocumentKind, value: Json, facts: LiveFacts | undefined): DocumentIssue[] {
   if (!isObject(value)) return [];
   const issues = emptyStrings(value);
   if (kind === 'alert') issues.push(...alertIssues(value, facts));
   if (kind === 'queryEndpoint') issues.push(...queryEndpointIssues(value, facts));
+  if (kind === 'dashboard') issues.push(...dashboardIssues(value, facts));
   return issues;
 }
 

@@ -127,7 +127,7 @@ export class DocumentChecks implements vscode.Disposable {
     }
     let facts;
     try {
-      facts = await this.live.facts(ref.connectionId, ref.serviceId, ref.kind);
+      facts = await this.live.facts(ref.connectionId, ref.serviceId, ref.kind, ref.id);
     } catch {
       facts = undefined;
     }

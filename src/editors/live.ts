@@ -54,7 +54,7 @@ export class LiveData {
   }
 
   /** Everything the checks of a document need; lists that fail to load are left out. */
-  async facts(connectionId: string, serviceId: string, kind: 'alert' | 'dashboard' | 'queryEndpoint'): Promise<LiveFacts> {
+  async facts(connectionId: string, serviceId: string, kind: 'alert' | 'dashboard' | 'queryEndpoint', id?: string): Promise<LiveFacts> {
     const serviceLabel = this.serviceLabel(connectionId, serviceId);
     if (kind === 'alert') {
       const [dashboards, webhooks, savedSearches] = await Promise.all([
@@ -63,7 +63,16 @@ export class LiveData {
       return { serviceLabel, dashboards, webhooks, savedSearches };
     }
     if (kind === 'queryEndpoint') return { serviceLabel, apiKeys: await this.listApiKeys(connectionId) };
-    return { serviceLabel };
+    if (id === undefined) return { serviceLabel };
+    const [dashboards, alerts] = await Promise.all([this.dashboards(connectionId, serviceId), this.alerts(connectionId, serviceId)]);
+    const dashboard = dashboards?.find((d) => d.id === id);
+    if (!dashboard || !alerts) return { serviceLabel };
+    const watchedTiles = (dashboard.tiles ?? []).map((t) => ({
+      tileId: t.id,
+      tileName: t.name,
+      alerts: alerts.filter((a) => a.dashboardId === id && a.tileId === t.id).map((a) => a.name || a.id),
+    })).filter((w) => w.alerts.length > 0);
+    return { serviceLabel, watchedTiles };
   }
 
   /** Drops what this class keeps (after a change on the service). */

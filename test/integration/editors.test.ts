@@ -329,6 +329,9 @@ describe('Resource editors', function () {
     const body = JSON.parse(doc.getText()) as { tiles: StoredTile[] };
     body.tiles = body.tiles.filter((t) => t.id !== alert.tileId);
     await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+    const warning = await waitFor('the tile-removal warning', () => vscode.languages.getDiagnostics(doc.uri)
+      .find((d) => d.severity === vscode.DiagnosticSeverity.Warning && d.message.includes(alert.name ?? alert.id)));
+    assert.match(doc.lineAt(warning.range.start.line).text, /"tiles"/);
     const mark = emulator.requests.length;
     const warned = await apply(uri, { confirm: true });
     assert.equal(warned.outcome, 'alertsWouldBeDeleted', JSON.stringify(warned));
