@@ -349,8 +349,13 @@ export class ResourceApplier {
 
   /** After an update: the document holds the server's version and is saved (locally; no request). */
   private async becomeSaved(doc: vscode.TextDocument, ref: ResourceRef, server: unknown): Promise<void> {
-    this.deps.fs.rebase(ref, server, true);
     const text = editableText(ref.kind, server);
+    if (doc.isClosed) {
+      // Closed while the request ran: a later open shows the saved resource.
+      this.deps.fs.set(ref, { text, base: server, exists: true });
+      return;
+    }
+    this.deps.fs.rebase(ref, server, true);
     if (doc.getText() !== text) {
       const edit = new vscode.WorkspaceEdit();
       edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);

@@ -20,6 +20,13 @@ interface Api {
   };
 }
 
+interface TreeNode {
+  readonly type: string;
+  readonly dashboard?: { id: string };
+  readonly tile?: { id: string };
+  readonly alert?: { id: string };
+}
+
 interface StoredTile { id: string; name: string; config?: { displayType?: string } }
 
 async function configure(key: string, value: unknown): Promise<void> {
@@ -140,6 +147,37 @@ describe('Resource editors', function () {
       message: 'Value {{value}} crossed {{threshold}}',
     });
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri);
+  });
+
+  it('starts Create Alert from a tile of the tree and Edit from an alert of the tree', async () => {
+    const target = alertTarget();
+    const provider = api.tree.provider as unknown as { getChildren(node?: unknown): Promise<TreeNode[]>; folder(c: string, s: string, k: string): unknown };
+    const dashboards = await provider.getChildren(provider.folder(connectionId, serviceA, 'dashboards'));
+    const dashboard = dashboards.find((n) => n.type === 'dashboard' && n.dashboard?.id === target.dashboardId);
+    assert.ok(dashboard);
+    const tiles = await provider.getChildren(dashboard);
+    const tile = tiles.find((n) => n.type === 'tile' && n.tile?.id === target.tile.id);
+    assert.ok(tile);
+    // Dashboard and tile come from the node; the webhook is picked (the first one is accepted here).
+    let settled = false;
+    const pending = Promise.resolve(vscode.commands.executeCommand<string>('observability.createAlert', tile)).finally(() => { settled = true; });
+    while (!settled) {
+      await new Promise((r) => setTimeout(r, 300));
+      if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
+    const uri = await pending;
+    assert.ok(uri);
+    const body = JSON.parse(docOf(uri).getText()) as Record<string, unknown>;
+    assert.equal(body.dashboardId, target.dashboardId);
+    assert.equal(body.tileId, target.tile.id);
+    assert.match(String(body.name), new RegExp(target.tile.name.replace(/[()]/g, '\\$&')));
+    assert.match(String(body.message), /\{\{value\}\}.*\{\{threshold\}\}/);
+
+    const alerts = await provider.getChildren(provider.folder(connectionId, serviceA, 'alerts'));
+    const alertNode = alerts.find((n) => n.type === 'alert');
+    assert.ok(alertNode?.alert);
+    const edit = await vscode.commands.executeCommand<string>('observability.editResource', alertNode);
+    assert.match(edit ?? '', new RegExp(`/alerts/${alertNode.alert.id}/.+\\.alert\\.json$`));
   });
 
   it('associates the bundled JSON Schema with the documents (an unknown thresholdType is flagged by the JSON support)', async () => {
