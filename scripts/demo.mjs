@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// `npm run demo`: builds the extension, starts the local API emulator with its sample data and opens VS Code with the
+// extension loaded from this folder and a connection to the emulator already added. Runs until Ctrl+C.
+//
+// - Desktop VS Code when `code` is on PATH: `code --wait --extensionDevelopmentPath=<repo>` with a throw-away profile.
+// - Otherwise code-server (the workbench used by the tests) on a loopback port: the URL is printed, and opened in
+//   Chromium when a display is available.
+//
+// The connection reaches the extension through OBS_DEMO_CONNECTION, which the extension reads only in development
+// mode (src/demo.ts). Options: --port <n> emulator port (default 8787, a free one when taken), --browser (use
+// code-server even when `code` exists), --no-open (print the URL only). Environment: OBS_CHROMIUM (browser).
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import { clearTimeout, setTimeout } from 'node:timers';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const NODE = process.execPath;
+const LABEL = 'Northwind (emulator)';
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const portArg = args.includes('--port') ? Number(args[args.indexOf('--port') + 1]) : 8787;
+
+const cleanups = [];
+let stopping = false;
+async function cleanup() {
+  while (cleanups.length) {
+    const fn = cleanups.pop();
+    try {
+      await fn();
+    } catch {
+      // Best effort while shutting down.
+    }
+  }
+}
+async function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping the demo …');
+  await cleanup();
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(130));
+process.on('SIGTERM', () => void stop(143));
+
+function step(cmd, argv) {
+  console.log(`$ ${[cmd === NODE ? 'node' : cmd, ...argv].join(' ')}`);
+  const r = spawnSync(cmd, argv, { cwd: ROOT, stdio: 'inherit' });
+  return r.status ?? 1;
+}
+
+function onPath(name) {
+  const exts = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    for (const ext of exts) {
+      const file = path.join(dir, name + ext);
+      try {
+        fs.accessSync(file, fs.constants.X_OK);
+        return file;
+      } catch {
+        // Not here.
+      }
+    }
+  }
+  return undefined;
+}
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** Stops a process started with `detached: true` together with its children. */
+function killGroup(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
+    const timer = setTimeout(() => {
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      resolve();
+    }, 3000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      resolve();
+    });
+    try {
+      if (process.platform === 'win32') child.kill('SIGTERM');
+      else process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+}
+
+function hasDisplay() {
+  if (process.platform === 'darwin' || process.platform === 'win32') return true;
+  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+}
+
+async function startCodeServer(tmp, env) {
+  const { ensureCodeServer } = require(path.join(ROOT, 'out', 'test', 'host', 'codeServer.js'));
+  const { entry } = await ensureCodeServer({ log: (line) => console.log(line) });
+  const userData = path.join(tmp, 'user-data');
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'security.workspace.trust.enabled': false,
+  }, null, 2));
+  const workspace = path.join(tmp, 'workspace');
+  fs.mkdirSync(workspace, { recursive: true });
+  const child = spawn(NODE, [entry,
+    '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
+    '--disable-workspace-trust', '--disable-getting-started-override',
+    '--user-data-dir', userData, '--extensions-dir', path.join(tmp, 'extensions'), workspace,
+  ], {
+    env: { EXTENSIONS_GALLERY: '{}', ...process.env, ...env, CODE_SERVER_CONFIG: path.join(tmp, 'config.yaml') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
+  });
+  cleanups.push(() => killGroup(child));
+  const serverUrl = await new Promise((resolve, reject) => {
+    let tail = '';
+    const onData = (chunk) => {
+      tail = (tail + chunk.toString('utf8')).slice(-4000);
+      const m = /HTTP server listening on (http:\/\/[^\s/]+)/.exec(tail);
+      if (m) resolve(m[1].replace('0.0.0.0', '127.0.0.1'));
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`code-server exited (${code}):\n${tail}`)));
+    setTimeout(() => reject(new Error(`code-server did not start within 60 s:\n${tail}`)), 60_000).unref();
+  });
+  child.once('exit', () => { if (!stopping) void stop(1); });
+  const authority = new URL(serverUrl).host;
+  const payload = [['extensionDevelopmentPath', `vscode-remote://${authority}${encodeURI(ROOT)}`], ['skipWelcome', 'true']];
+  return `${serverUrl}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+async function main() {
+  // Build: the bundle the extension runs, and the compiled emulator and code-server helpers.
+  if (step(NODE, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']) !== 0
+    && !fs.existsSync(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'))) {
+    throw new Error('compilation failed');
+  }
+  if (step(NODE, ['esbuild.mjs']) !== 0) throw new Error('the extension build failed');
+
+  const { startEmulator } = require(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'));
+  const port = (await portFree(portArg)) ? portArg : 0;
+  const emulator = await startEmulator({ port });
+  cleanups.push(() => emulator.close());
+  const [first, second] = emulator.serviceIds;
+  const connection = {
+    baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret,
+    organizationId: emulator.organizationId, serviceIds: [first, second], label: LABEL,
+  };
+  console.log(`\nEmulator: ${emulator.url}${port === 0 ? ` (port ${portArg} was taken)` : ''}  key ${emulator.keyId}`);
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-demo-'));
+  cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }));
+  const env = { OBS_DEMO_CONNECTION: JSON.stringify(connection) };
+
+  const code = flag('--browser') ? undefined : onPath('code');
+  if (code) {
+    console.log('Opening VS Code with the extension under development (close the window or press Ctrl+C to stop) …');
+    fs.mkdirSync(path.join(tmp, 'workspace'), { recursive: true });
+    const child = spawn(code, [
+      '--wait', '--new-window', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes',
+      `--extensionDevelopmentPath=${ROOT}`,
+      '--user-data-dir', path.join(tmp, 'user-data'), '--extensions-dir', path.join(tmp, 'extensions'),
+      path.join(tmp, 'workspace'),
+    ], { env: { ...process.env, ...env }, stdio: 'inherit', detached: process.platform !== 'win32', shell: process.platform === 'win32' });
+    cleanups.push(() => killGroup(child));
+    child.once('exit', () => { if (!stopping) void stop(0); });
+    return;
+  }
+
+  const url = await startCodeServer(tmp, env);
+  console.log(`\nVS Code (code-server) with the extension and the connection "${LABEL}":\n\n  ${url}\n`);
+  const chromium = process.env.OBS_CHROMIUM ?? '/usr/bin/chromium';
+  if (!flag('--no-open') && hasDisplay() && fs.existsSync(chromium)) {
+    const browser = spawn(chromium, [`--user-data-dir=${path.join(tmp, 'browser')}`, '--no-first-run', '--no-default-browser-check', `--app=${url}`], {
+      stdio: 'ignore', detached: process.platform !== 'win32',
+    });
+    cleanups.push(() => killGroup(browser));
+    console.log('Opened in Chromium.');
+  } else {
+    console.log('Open that address in a browser on this machine. (No display found, so no browser was started.)');
+  }
+  console.log('Open the Observability view in the activity bar. Press Ctrl+C to stop.');
+}
+
+main().catch(async (err) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  await cleanup();
+  process.exit(1);
+});
