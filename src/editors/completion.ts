@@ -31,10 +31,12 @@ function pathIs(path: readonly (string | number)[], ...pattern: (string | number
 export class LiveCompletionProvider implements vscode.CompletionItemProvider {
   static readonly selector: vscode.DocumentSelector = [{ scheme: RESOURCE_SCHEME, language: 'json' }, { scheme: RESOURCE_SCHEME, language: 'jsonc' }];
 
-  constructor(private readonly live: LiveData) {}
+  /** `refOf` tells which service a document belongs to (default: the `observability:` address). */
+  constructor(private readonly live: LiveData,
+    private readonly refOf: (doc: vscode.TextDocument) => ResourceRef | undefined | Promise<ResourceRef | undefined> = (doc) => parseUri(doc.uri)) {}
 
   async provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[]> {
-    const ref = parseUri(doc.uri);
+    const ref = await this.refOf(doc);
     if (!ref) return [];
     const text = doc.getText();
     const offset = doc.offsetAt(position);
