@@ -6,7 +6,7 @@
  * response like any other status, so credentials never go to another origin.
  */
 import type { Dispatcher } from './undici';
-import { request } from './undici';
+import { loadUndici } from './lazyUndici';
 
 export interface TransportRequest {
   /** `https://host[:port]` — the only origin the request can go to. */
@@ -55,7 +55,7 @@ const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export async function send(dispatcher: Dispatcher, req: TransportRequest): Promise<TransportResponse> {
   let res: Dispatcher.ResponseData;
   try {
-    res = await request(dispatcher, {
+    res = await loadUndici().request(dispatcher, {
       origin: req.origin,
       path: req.path,
       method: req.method,

@@ -6,8 +6,9 @@
  * - loopback addresses (localhost, 127.0.0.0/8, ::1) never proxied unless `proxyLoopback` is set,
  * - otherwise a plain keep-alive Agent.
  */
-import type { Dispatcher } from './undici';
-import { Agent, DispatcherBase, EnvHttpProxyAgent, type AgentOptions } from './undici';
+import type * as Undici from './undici';
+import type { AgentOptions, Dispatcher } from './undici';
+import { loadUndici } from './lazyUndici';
 import { isLoopbackHost } from './connection';
 import { ApiError } from './errors';
 
@@ -64,6 +65,7 @@ export function createDispatcher(opts: DispatcherOptions = {}): Dispatcher {
     keepAliveTimeout: opts.keepAliveTimeoutMs ?? 30_000,
     keepAliveMaxTimeout: 600_000,
   };
+  const { Agent, EnvHttpProxyAgent } = loadUndici();
   const direct = new Agent(agentOptions);
   const choice = resolveProxy(opts);
   if (choice.source === 'none') return direct;
@@ -80,57 +82,68 @@ export function createDispatcher(opts: DispatcherOptions = {}): Dispatcher {
     // Plain-http targets go as absolute-form requests; https always uses CONNECT.
     proxyTunnel: false,
   });
-  return new LoopbackBypass(direct, proxied, opts.proxyLoopback === true);
+  return new (loopbackBypassClass())(direct, proxied, opts.proxyLoopback === true);
 }
 
-/** Routes loopback origins to a direct agent and everything else to the proxy agent. */
-class LoopbackBypass extends DispatcherBase {
-  constructor(
-    private readonly direct: Dispatcher,
-    private readonly proxied: Dispatcher,
-    private readonly proxyLoopback: boolean,
-  ) {
-    super();
-  }
+type LoopbackBypassClass = new (direct: Dispatcher, proxied: Dispatcher, proxyLoopback: boolean) => Dispatcher;
+let loopbackBypass: LoopbackBypassClass | undefined;
 
-  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    return this.route(options.origin).dispatch(options, handler);
-  }
+/** The class is defined on first use because its base class comes from undici, which is loaded lazily. */
+function loopbackBypassClass(): LoopbackBypassClass {
+  loopbackBypass ??= defineLoopbackBypass(loadUndici().DispatcherBase);
+  return loopbackBypass;
+}
 
-  private route(origin: Dispatcher.DispatchOptions['origin']): Dispatcher {
-    if (this.proxyLoopback || origin === undefined) return this.proxied;
-    try {
-      return isLoopbackHost(new URL(String(origin)).hostname) ? this.direct : this.proxied;
-    } catch {
-      return this.proxied;
+function defineLoopbackBypass(DispatcherBase: typeof Undici.DispatcherBase): LoopbackBypassClass {
+  /** Routes loopback origins to a direct agent and everything else to the proxy agent. */
+  return class LoopbackBypass extends DispatcherBase {
+    constructor(
+      private readonly direct: Dispatcher,
+      private readonly proxied: Dispatcher,
+      private readonly proxyLoopback: boolean,
+    ) {
+      super();
     }
-  }
 
-  close(): Promise<void>;
-  close(callback: () => void): void;
-  close(callback?: () => void): Promise<void> | void {
-    const done = Promise.all([this.direct.close(), this.proxied.close()]).then(() => undefined);
-    if (callback) {
-      done.then(callback, callback);
-      return;
+    dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      return this.route(options.origin).dispatch(options, handler);
     }
-    return done;
-  }
 
-  destroy(): Promise<void>;
-  destroy(err: Error | null): Promise<void>;
-  destroy(callback: () => void): void;
-  destroy(err: Error | null, callback: () => void): void;
-  destroy(errOrCallback?: Error | null | (() => void), callback?: () => void): Promise<void> | void {
-    const err = typeof errOrCallback === 'function' ? null : (errOrCallback ?? null);
-    const cb = typeof errOrCallback === 'function' ? errOrCallback : callback;
-    const done = Promise.all([this.direct.destroy(err), this.proxied.destroy(err)]).then(() => undefined);
-    if (cb) {
-      done.then(cb, cb);
-      return;
+    private route(origin: Dispatcher.DispatchOptions['origin']): Dispatcher {
+      if (this.proxyLoopback || origin === undefined) return this.proxied;
+      try {
+        return isLoopbackHost(new URL(String(origin)).hostname) ? this.direct : this.proxied;
+      } catch {
+        return this.proxied;
+      }
     }
-    return done;
-  }
+
+    close(): Promise<void>;
+    close(callback: () => void): void;
+    close(callback?: () => void): Promise<void> | void {
+      const done = Promise.all([this.direct.close(), this.proxied.close()]).then(() => undefined);
+      if (callback) {
+        done.then(callback, callback);
+        return;
+      }
+      return done;
+    }
+
+    destroy(): Promise<void>;
+    destroy(err: Error | null): Promise<void>;
+    destroy(callback: () => void): void;
+    destroy(err: Error | null, callback: () => void): void;
+    destroy(errOrCallback?: Error | null | (() => void), callback?: () => void): Promise<void> | void {
+      const err = typeof errOrCallback === 'function' ? null : (errOrCallback ?? null);
+      const cb = typeof errOrCallback === 'function' ? errOrCallback : callback;
+      const done = Promise.all([this.direct.destroy(err), this.proxied.destroy(err)]).then(() => undefined);
+      if (cb) {
+        done.then(cb, cb);
+        return;
+      }
+      return done;
+    }
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
