@@ -51,20 +51,26 @@ const options = {
 
 // JSON Schemas of the write bodies (editor validation and hover docs) are generated from the
 // zod schemas at build time into dist/schemas/, so the extension never loads the generator.
+// Each generator module exports `buildJsonSchemas(): Record<name, schema>`.
+const SCHEMA_GENERATORS = ['src/schema/jsonSchemas.ts', 'src/alertFiles/jsonSchema.ts'];
+
 async function writeJsonSchemas() {
   const dir = mkdtempSync(join(tmpdir(), 'obs-schemas-'));
   try {
-    const file = join(dir, 'jsonSchemas.cjs');
-    await esbuild.build({
-      entryPoints: ['src/schema/jsonSchemas.ts'],
-      bundle: true,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      outfile: file,
-      logLevel: 'warning',
-    });
-    const schemas = createRequire(import.meta.url)(file).buildJsonSchemas();
+    const schemas = {};
+    for (const [index, entry] of SCHEMA_GENERATORS.entries()) {
+      const file = join(dir, `jsonSchemas${index}.cjs`);
+      await esbuild.build({
+        entryPoints: [entry],
+        bundle: true,
+        format: 'cjs',
+        platform: 'node',
+        target: 'node20',
+        outfile: file,
+        logLevel: 'warning',
+      });
+      Object.assign(schemas, createRequire(import.meta.url)(file).buildJsonSchemas());
+    }
     mkdirSync('dist/schemas', { recursive: true });
     for (const [name, schema] of Object.entries(schemas)) {
       writeFileSync(join('dist/schemas', `${name}.schema.json`), `${JSON.stringify(schema, null, 2)}\n`);

@@ -1,0 +1,11 @@
+/**
+ * Draft-07 JSON Schema of alert files, generated at build time (esbuild.mjs) into dist/schemas/alert-file.schema.json.
+ * Cross-field rules (superRefine) are not expressible here; the extension reports them itself.
+ */
+import * as z from 'zod';
+import { alertFileSchema } from './schema';
+
+export function buildJsonSchemas(): Record<string, object> {
+  const json = z.toJSONSchema(alertFileSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+  return { 'alert-file': { ...json, title: 'Alert file (*.alert.json)' } };
+}

@@ -1,0 +1,31 @@
+/**
+ * Alert files (`*.alert.json` in the workspace): one alert as code. The body is the alert write body (create = update)
+ * plus the fields that say where it lives:
+ *
+ * - `organizationId` and `serviceId`: the target service (not a local connection name, so the file works for everyone
+ *   with access to the organization);
+ * - `id`: the live alert the file manages; absent until the first create writes it back;
+ * - `$schema`: optional, for tools outside VS Code (the extension associates the schema by file name).
+ *
+ * No vscode import: used by the build (JSON Schema) and by unit tests.
+ */
+import * as z from 'zod';
+import { alertWriteSchema, resourceIdSchema, uuidSchema } from '../schema';
+
+/** Keys that belong to the file and are never sent to the service. */
+export const FILE_ONLY_FIELDS = ['$schema', 'organizationId', 'serviceId', 'id'] as const;
+
+export const ALERT_FILE_SUFFIX = '.alert.json';
+
+export const alertFileSchema = alertWriteSchema
+  .safeExtend({
+    $schema: z.string().min(1).optional().describe('JSON Schema of this file, for tools outside VS Code. Optional.'),
+    organizationId: uuidSchema.describe('Organization (UUID) that owns the target service.'),
+    serviceId: uuidSchema.describe('Service (UUID) the alert lives on. Any connection to this organization can apply the file.'),
+    id: resourceIdSchema
+      .optional()
+      .describe('The live alert this file manages. Leave it out to create a new alert; the ID is written here after the create.'),
+  })
+  .describe('Alert file: one alert of a service, applied with "Create on …" / "Update …" or the alert plan.');
+
+export type AlertFile = z.infer<typeof alertFileSchema>;

@@ -1,0 +1,82 @@
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  checkAlertFile, comparableConfig, fileValueOf, sameConfiguration,
+} from '../../../src/alertFiles/format';
+import { buildJsonSchemas } from '../../../src/alertFiles/jsonSchema';
+import type { Alert } from '../../../src/schema';
+
+const ORG = '6f1c8a2e-4b7d-4e3a-9c51-2d8f0b7a9e14';
+const SERVICE = 'a3c7e9f1-2b4d-4c6e-8f0a-1b3d5e7f9a2c';
+
+const file = {
+  organizationId: ORG,
+  serviceId: SERVICE,
+  name: 'Error rate',
+  source: 'tile',
+  dashboardId: 'dash1',
+  tileId: 'tile1',
+  threshold: 5,
+  thresholdType: 'above',
+  interval: '5m',
+  channel: { type: 'webhook', webhookId: 'hook1' },
+};
+
+const live: Alert = {
+  id: 'alert1', name: 'Error rate', message: null, source: 'tile', dashboardId: 'dash1', tileId: 'tile1', threshold: 5,
+  thresholdType: 'above', interval: '5m', channel: { type: 'webhook', webhookId: 'hook1' },
+  channels: [{ type: 'webhook', webhookId: 'hook1' }], note: null, numConsecutiveWindows: null, state: 'OK', teamId: 't',
+  executionErrors: [], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+describe('alert files', () => {
+  it('accepts a file with its target and returns the body without file-only fields', () => {
+    const result = checkAlertFile({ ...file, $schema: './alert-file.schema.json', id: 'alert1' });
+    assert.ok(result.ok);
+    assert.deepEqual(result.target, { organizationId: ORG, serviceId: SERVICE, id: 'alert1' });
+    assert.equal('organizationId' in result.body, false);
+    assert.equal('id' in result.body, false);
+    assert.equal('$schema' in result.body, false);
+  });
+
+  it('reports missing targets, unknown keys and cross-field rules at their paths', () => {
+    const result = checkAlertFile({ ...file, serviceId: undefined, colour: 'red' });
+    assert.equal(result.ok, false);
+    if (result.ok) return;
+    const paths = result.issues.map((i) => i.path.join('.'));
+    assert.ok(paths.includes('serviceId'), paths.join());
+    assert.ok(paths.includes('colour'));
+    assert.ok(result.issues.find((i) => i.path.join('.') === 'colour')?.atKey);
+    // Cross-field rules of the write body apply too.
+    const range = checkAlertFile({ ...file, thresholdType: 'between' });
+    assert.ok(!range.ok && range.issues.some((i) => i.path.join('.') === 'thresholdMax'));
+  });
+
+  it('compares configurations regardless of nulls, the channel/channels mirror and read-only fields', () => {
+    assert.ok(sameConfiguration(file, live));
+    assert.equal(sameConfiguration({ ...file, threshold: 6 }, live), false);
+    assert.equal(sameConfiguration({ ...file, note: 'Runbook' }, live), false);
+    // An update without scheduleStartAt keeps the stored one.
+    assert.ok(sameConfiguration(file, { ...live, scheduleStartAt: '2026-03-01T00:00:00Z' }));
+    assert.equal(sameConfiguration({ ...file, scheduleStartAt: '2026-03-01T00:00:00Z' }, live), false);
+    assert.ok(sameConfiguration({ ...file, scheduleStartAt: '2026-03-01T00:00:00Z' }, { ...live, scheduleStartAt: '2026-03-01T00:00:00.000Z' }));
+    assert.deepEqual(comparableConfig({ channel: { type: 'webhook', webhookId: 'a', severity: null } }), { channels: [{ type: 'webhook', webhookId: 'a' }] });
+  });
+
+  it('renders a live alert as a valid file that compares equal to it', () => {
+    const value = fileValueOf(live, ORG, SERVICE);
+    assert.deepEqual(Object.keys(value).slice(0, 3), ['organizationId', 'serviceId', 'id']);
+    assert.equal('channels' in value, false);
+    assert.equal('note' in value, false);
+    const checked = checkAlertFile(value);
+    assert.ok(checked.ok, JSON.stringify(checked));
+    assert.ok(sameConfiguration(value, live));
+  });
+
+  it('emits a JSON Schema with the target fields required and no other keys allowed', () => {
+    const schema = buildJsonSchemas()['alert-file'] as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+    assert.ok(schema.required.includes('organizationId') && schema.required.includes('serviceId'));
+    assert.ok('id' in schema.properties && '$schema' in schema.properties);
+    assert.equal(schema.additionalProperties, false);
+  });
+});
