@@ -1,0 +1,361 @@
+/**
+ * Benchmark entry loaded in a real VS Code extension host (`extensionTestsPath`, run by scripts/bench.mjs through
+ * test/host/runInCodeServer.ts). It measures, against the emulator started by the launcher:
+ *
+ * - activation: wall time of `getExtension().activate()` in this fresh host, and the `activationMs` the extension
+ *   measures inside `activate()`;
+ * - scripted browse of every data service under the default 10 requests / 10 s limit: requests sent, 429 responses,
+ *   rate-limit errors shown in the tree;
+ * - Alerts folder for N alerts: provider `getChildren` + `getTreeItem` of every child (with and without the network
+ *   load), and the real view: `TreeView.reveal(folder, { expand: true })` from call to resolution;
+ * - per-request overhead of the API client against a bare `undici.request` on the same path.
+ *
+ * Environment: OBS_BENCH_CONFIG (JSON, see BenchConfig). The results are written to `resultsFile` as JSON.
+ */
+import * as fs from 'node:fs';
+import * as nodeModule from 'node:module';
+import * as nodePath from 'node:path';
+import * as vscode from 'vscode';
+import { Agent, request } from 'undici';
+import { ObservabilityClient, RateLimiter } from '../../src/api';
+import type { ExtensionApi } from '../../src/extension';
+import type { Node } from '../../src/tree/nodes';
+import type { ResourceKind } from '../../src/tree/model';
+
+export interface BenchConfig {
+  url: string;
+  keyId: string;
+  keySecret: string;
+  organizationId: string;
+  /** Services with data, in order; the first receives the generated alerts. */
+  dataServiceIds: string[];
+  resultsFile: string;
+  /** Only measure activation (extra fresh-host samples). */
+  activationOnly?: boolean;
+  /** Parts to run (default all): 'browse', 'alerts', 'overhead'. */
+  sections?: string[];
+  runs: number;
+  warmups: number;
+  alertCounts: number[];
+  /** Alerts the sample data already has in the first service. */
+  sampleAlerts: number;
+  overhead: { batches: number; perBatch: number };
+}
+
+const EXTENSION_ID = 'obs-tools.observability-explorer';
+const VIEW_ID = 'observability.explorer';
+
+interface Stats { median: number; p95: number; min: number; max: number; runs: number; samples: number[] }
+
+function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+  const mid = sorted.length / 2;
+  const median = sorted.length % 2 ? (sorted[Math.floor(mid)] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return { median: r(median), p95: r(at(0.95)), min: r(sorted[0] ?? NaN), max: r(sorted[sorted.length - 1] ?? NaN), runs: samples.length, samples: samples.map(r) };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function control(cfg: BenchConfig, method: string, route: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${cfg.url}/__emulator/${route}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`emulator ${method} ${route}: HTTP ${res.status}`);
+  return res.json();
+}
+
+interface LoggedRequest { status: number; path: string }
+
+async function emulatorRequests(cfg: BenchConfig): Promise<LoggedRequest[]> {
+  const body = await control(cfg, 'GET', 'requests') as { requests?: LoggedRequest[] } | LoggedRequest[];
+  return Array.isArray(body) ? body : (body.requests ?? []);
+}
+
+async function setRateLimitSetting(requests: number, windowSeconds: number): Promise<void> {
+  const config = vscode.workspace.getConfiguration('observability');
+  await config.update('rateLimit.requestsPerWindow', requests, vscode.ConfigurationTarget.Global);
+  await config.update('rateLimit.windowSeconds', windowSeconds, vscode.ConfigurationTarget.Global);
+}
+
+async function measureActivation(cfg: BenchConfig): Promise<{ api: ExtensionApi; result: Record<string, unknown> }> {
+  // Let the workbench finish starting (built-in extensions, file watcher) so the sample measures this extension.
+  await sleep(5000);
+  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not loaded`);
+  const wasActive = ext.isActive;
+  const before = (await emulatorRequests(cfg)).length;
+  // Time the loading of the bundle (read, compile, evaluate) inside activate() through Node's loader hook for .js.
+  type Loader = (this: unknown, module: unknown, filename: string) => void;
+  const loaders = (nodeModule as unknown as { Module: { _extensions: Record<string, Loader> } }).Module._extensions;
+  const originalLoader = loaders['.js'] as Loader;
+  const bundle = nodePath.join(ext.extensionPath, 'dist', 'extension.js');
+  let bundleLoadMs: number | undefined;
+  loaders['.js'] = function (this: unknown, module: unknown, filename: string) {
+    if (filename !== bundle) return originalLoader.call(this, module, filename);
+    const t = performance.now();
+    try {
+      return originalLoader.call(this, module, filename);
+    } finally {
+      bundleLoadMs = performance.now() - t;
+    }
+  };
+  const started = performance.now();
+  let api: ExtensionApi;
+  try {
+    api = await ext.activate();
+  } finally {
+    loaders['.js'] = originalLoader;
+  }
+  const activateCallMs = performance.now() - started;
+  await sleep(500);
+  const after = (await emulatorRequests(cfg)).length;
+  return {
+    api,
+    result: {
+      wasActiveBefore: wasActive,
+      activateCallMs: Math.round(activateCallMs * 100) / 100,
+      activationMsInternal: Math.round(api.activationMs * 100) / 100,
+      bundleLoadMs: bundleLoadMs === undefined ? null : Math.round(bundleLoadMs * 100) / 100,
+      requestsDuringActivation: after - before,
+    },
+  };
+}
+
+/** Every folder of the data services is expanded in the real view, one service after another, as fast as it answers. */
+async function browse(cfg: BenchConfig, api: ExtensionApi, connectionId: string): Promise<Record<string, unknown>> {
+  const { provider, view } = api.tree;
+  await control(cfg, 'POST', 'config', { rateLimit: { requests: 10, windowMs: 10_000 } });
+  await control(cfg, 'POST', 'reset', { alertCount: 0 });
+  await setRateLimitSetting(10, 10);
+  await sleep(300);
+  const started = performance.now();
+  const kinds: ResourceKind[] = ['dashboards', 'alerts', 'webhooks', 'sources', 'queryEndpoint'];
+  let errorNodes = 0;
+  for (const serviceId of cfg.dataServiceIds) {
+    const service = provider.findService(connectionId, serviceId);
+    if (!service) throw new Error(`service ${serviceId} is not in the tree`);
+    // Expanding the service first gives the view its folders; the folders are then opened all at once.
+    await view.reveal(service, { expand: true, select: false, focus: false });
+    const folders = (['dashboards', 'alerts', 'sources', 'queryEndpoint'] as const).map((k) => provider.folder(connectionId, serviceId, k));
+    await Promise.all(folders.map((f) => (f ? view.reveal(f, { expand: true, select: false, focus: false }) : undefined)));
+    const dashboards = folders[0] ? await provider.getChildren(folders[0]) : [];
+    const first = dashboards.find((n) => n.type === 'dashboard');
+    if (first) await view.reveal(first, { expand: true, select: false, focus: false });
+    for (const f of folders) {
+      if (f) errorNodes += (await provider.getChildren(f)).filter((n) => n.type === 'error').length;
+    }
+  }
+  const elapsedMs = performance.now() - started;
+  let rateLimitedEntries = 0;
+  for (const serviceId of cfg.dataServiceIds) {
+    for (const kind of kinds) {
+      const e = provider.cache.entry(connectionId, serviceId, kind).error;
+      if (e && (e.kind === 'rateLimited' || e.status === 429)) rateLimitedEntries++;
+    }
+  }
+  const log = await emulatorRequests(cfg);
+  return {
+    services: cfg.dataServiceIds.length,
+    requestsSent: log.length,
+    responses429: log.filter((r) => r.status === 429).length,
+    rateLimitErrorsShown: rateLimitedEntries,
+    errorNodesShown: errorNodes,
+    elapsedMs: Math.round(elapsedMs),
+    limit: '10 requests / 10 s (emulator and extension defaults)',
+  };
+}
+
+async function measureAlerts(cfg: BenchConfig, api: ExtensionApi, firstConnectionId: string): Promise<Record<string, unknown>> {
+  const { provider, view } = api.tree;
+  const serviceId = cfg.dataServiceIds[0] as string;
+  await control(cfg, 'POST', 'config', { rateLimit: false });
+  await setRateLimitSetting(1000, 1);
+  let connectionId = firstConnectionId;
+
+  // Record when the view's own getChildren call for the measured folder returns, to check what reveal waited for.
+  const original = provider.getChildren.bind(provider);
+  let watched: Node | undefined;
+  let fetchedAt: number | undefined;
+  provider.getChildren = async (node?: Node) => {
+    const children = await original(node);
+    if (node !== undefined && node === watched) fetchedAt = performance.now();
+    return children;
+  };
+
+  const out: Record<string, unknown> = {};
+  try {
+    for (const n of cfg.alertCounts) {
+      await control(cfg, 'POST', 'reset', { alertCount: Math.max(0, n - cfg.sampleAlerts) });
+      const load: number[] = [];
+      const cached: number[] = [];
+      const clientOnly: number[] = [];
+      const ui: number[] = [];
+      const uiUntilFetched: number[] = [];
+      let children = 0;
+      let uiFetched = 0;
+      for (let i = 0; i < cfg.warmups + cfg.runs; i++) {
+        const folder = provider.folder(connectionId, serviceId, 'alerts');
+        if (!folder) throw new Error('no Alerts folder');
+        // API client alone: all pages + webhooks, as the folder loads them.
+        const client = api.connections.clientFor(connectionId);
+        let t = performance.now();
+        await Promise.all([client.listAlerts(serviceId), client.listWebhooks(serviceId)]);
+        const clientMs = performance.now() - t;
+        // Provider: network load (all pages + webhooks), response checks, nodes, tree items.
+        provider.cache.invalidate(connectionId, serviceId, ['alerts', 'webhooks']);
+        t = performance.now();
+        const nodes = await original(folder);
+        for (const c of nodes) provider.getTreeItem(c);
+        const loadMs = performance.now() - t;
+        // Provider from the cache (what a redraw costs).
+        t = performance.now();
+        for (const c of await original(folder)) provider.getTreeItem(c);
+        const cachedMs = performance.now() - t;
+        children = nodes.filter((c) => c.type === 'alert').length;
+
+        // Real view: the same connection saved anew (new IDs, nothing loaded, everything collapsed), then the Alerts
+        // folder is expanded through reveal, which resolves once the workbench has the children.
+        const old = api.connections.get(connectionId);
+        const secret = await api.connections.getSecret(connectionId);
+        if (!old || secret === undefined) throw new Error('the connection is gone');
+        const { id: oldId, ...rest } = old;
+        const next = await api.connections.add(rest, secret);
+        await api.connections.remove(oldId);
+        connectionId = next.id;
+        await sleep(400);
+        const fresh = provider.folder(connectionId, serviceId, 'alerts');
+        if (!fresh) throw new Error('no Alerts folder after re-adding the connection');
+        watched = fresh;
+        fetchedAt = undefined;
+        t = performance.now();
+        await view.reveal(fresh, { expand: true, select: false, focus: false });
+        const uiMs = performance.now() - t;
+        if (fetchedAt !== undefined) {
+          uiFetched++;
+          uiUntilFetched.push(fetchedAt - t);
+        }
+        watched = undefined;
+        if (i >= cfg.warmups) {
+          load.push(loadMs);
+          cached.push(cachedMs);
+          clientOnly.push(clientMs);
+          ui.push(uiMs);
+        }
+        await sleep(200);
+      }
+      out[String(n)] = {
+        alertsShown: children,
+        clientOnly: stats(clientOnly),
+        providerLoadAndRender: stats(load),
+        providerRenderFromCache: stats(cached),
+        viewRevealExpand: stats(ui),
+        viewChildrenReturnedAfter: stats(uiUntilFetched),
+        viewRunsThatFetched: `${uiFetched}/${cfg.warmups + cfg.runs}`,
+      };
+    }
+  } finally {
+    provider.getChildren = original;
+  }
+  return out;
+}
+
+async function measureOverhead(cfg: BenchConfig): Promise<Record<string, unknown>> {
+  await control(cfg, 'POST', 'config', { rateLimit: false });
+  await control(cfg, 'POST', 'reset', { alertCount: 0 });
+  const serviceId = cfg.dataServiceIds[0] as string;
+  const client = new ObservabilityClient({
+    connection: { baseUrl: cfg.url, organizationId: cfg.organizationId, serviceIds: [serviceId], keyId: cfg.keyId, pathSegment: 'observability' },
+    getSecret: () => cfg.keySecret,
+    limiter: new RateLimiter({ requests: 1_000_000, windowMs: 1000, marginMs: 0 }),
+  });
+  const agent = new Agent({ keepAliveTimeout: 30_000 });
+  const path = `/v1/organizations/${cfg.organizationId}/services/${serviceId}/observability/sources`;
+  const url = `${cfg.url}${path}`;
+  const authorization = `Basic ${Buffer.from(`${cfg.keyId}:${cfg.keySecret}`).toString('base64')}`;
+  const bare = async () => {
+    const res = await request(url, { dispatcher: agent, headers: { authorization, accept: 'application/json' } });
+    if (res.statusCode !== 200) throw new Error(`bare request: HTTP ${res.statusCode}`);
+    await res.body.json();
+  };
+  const viaClient = async () => {
+    await client.listSources(serviceId);
+  };
+  // Each batch times both paths request by request, alternating which goes first, so drift and GC hit both alike.
+  const batch = async (n: number) => {
+    let bareTotal = 0;
+    let clientTotal = 0;
+    for (let i = 0; i < n; i++) {
+      const order = i % 2 === 0 ? [bare, viaClient] : [viaClient, bare];
+      for (const fn of order) {
+        const t = performance.now();
+        await fn();
+        const d = performance.now() - t;
+        if (fn === bare) bareTotal += d;
+        else clientTotal += d;
+      }
+    }
+    return { bare: bareTotal / n, client: clientTotal / n };
+  };
+  await batch(200); // warm-up: connections, JIT
+  const bareMs: number[] = [];
+  const clientMs: number[] = [];
+  const ratios: number[] = [];
+  for (let b = 0; b < cfg.overhead.batches; b++) {
+    const r = await batch(cfg.overhead.perBatch);
+    bareMs.push(r.bare);
+    clientMs.push(r.client);
+    ratios.push(r.client / r.bare);
+  }
+  await agent.close();
+  const s = stats(ratios);
+  return {
+    path: `GET ${path.replace(cfg.organizationId, '{org}').replace(serviceId, '{service}')}`,
+    perBatch: cfg.overhead.perBatch,
+    batches: cfg.overhead.batches,
+    bareUndiciMsPerRequest: stats(bareMs),
+    clientMsPerRequest: stats(clientMs),
+    ratio: s.median,
+    ratioStats: s,
+  };
+}
+
+export async function run(): Promise<void> {
+  const raw = process.env.OBS_BENCH_CONFIG;
+  if (!raw) throw new Error('OBS_BENCH_CONFIG is not set');
+  const cfg = JSON.parse(raw) as BenchConfig;
+  const results: Record<string, unknown> = {};
+  const write = () => fs.writeFileSync(cfg.resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+
+  const { api, result } = await measureActivation(cfg);
+  results.activation = result;
+  write();
+  if (cfg.activationOnly) return;
+
+  await vscode.commands.executeCommand('observability.addConnection', {
+    baseUrl: cfg.url, keyId: cfg.keyId, keySecret: cfg.keySecret, organizationId: cfg.organizationId,
+    serviceIds: cfg.dataServiceIds, label: 'Benchmark', skipCheck: true,
+  });
+  const connection = api.connections.list()[0];
+  if (!connection) throw new Error('the connection was not added');
+  await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+  await sleep(500);
+
+  const want = (name: string) => !cfg.sections || cfg.sections.includes(name);
+  if (want('browse')) {
+    results.browse = await browse(cfg, api, connection.id);
+    write();
+  }
+  if (want('alerts')) {
+    results.alertsFolder = await measureAlerts(cfg, api, connection.id);
+    write();
+  }
+  if (want('overhead')) {
+    results.requestOverhead = await measureOverhead(cfg);
+    write();
+  }
+  await setRateLimitSetting(10, 10);
+}
