@@ -5,6 +5,7 @@ import { addDemoConnection } from './demo';
 import { createLogger } from './log';
 import { registerTree, type TreeHandle } from './tree';
 import { registerEditors } from './editors';
+import { registerAlertFiles } from './alertFiles';
 
 /**
  * Wires the extension together. Nothing here talks to the network: activation
@@ -42,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   );
   const tree = registerTree(context, { connections, log });
   registerEditors(context, { connections, tree, log });
+  registerAlertFiles(context, { connections, tree, log });
   addDemoConnection(context, connections, log);
 
   const activationMs = performance.now() - started;

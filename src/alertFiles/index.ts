@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import { registerAlertFileCommands } from '../commands/alertFiles';
+import type { ConnectionManager } from '../connections/manager';
+import { LiveCompletionProvider } from '../editors/completion';
+import { LiveData } from '../editors/live';
+import type { TreeHandle } from '../tree';
+import { AlertFileChecks } from './checks';
+import { AlertFileCodeLensProvider } from './codeLens';
+import { targetOf } from './format';
+import { AlertFileService } from './service';
+import { parseAlertFile } from './text';
+import { connectionFor, isAlertFileUri, PREVIEW_SCHEME, PreviewDocuments } from './workspace';
+
+export interface AlertFileRegistrationDeps {
+  readonly connections: ConnectionManager;
+  readonly tree: TreeHandle;
+  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+}
+
+/** Alert files in the workspace (`*.alert.json`): diagnostics, live completion, CodeLens, apply, plan, export. */
+export function registerAlertFiles(context: vscode.ExtensionContext, deps: AlertFileRegistrationDeps): AlertFileService {
+  const { connections, tree, log } = deps;
+  const live = new LiveData(connections, tree.provider.cache);
+  const checks = new AlertFileChecks(connections, live);
+  const previews = new PreviewDocuments();
+  const service = new AlertFileService({ connections, tree: tree.provider, checks, previews, log });
+  const lenses = new AlertFileCodeLensProvider(connections, service);
+  const completion = new LiveCompletionProvider(live, (doc) => {
+    if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;
+    const target = targetOf(parseAlertFile(doc.getText()).value);
+    const connection = connectionFor(connections, target.organizationId, target.serviceId);
+    return connection && target.serviceId ? { connectionId: connection.connectionId, serviceId: target.serviceId, kind: 'alert' } : undefined;
+  });
+  context.subscriptions.push(
+    checks, previews, service, lenses,
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
+    vscode.languages.registerCodeLensProvider([{ scheme: 'file', pattern: '**/*.alert.json' }, { scheme: PREVIEW_SCHEME }], lenses),
+    vscode.languages.registerCompletionItemProvider([{ scheme: 'file', pattern: '**/*.alert.json' }], completion, '"', ':'),
+    connections.onDidChange((e) => live.forget(e.connectionId)),
+  );
+  registerAlertFileCommands(context, { connections, service });
+  return service;
+}

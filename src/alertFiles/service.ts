@@ -1,0 +1,434 @@
+import * as vscode from 'vscode';
+import { ApiError, type ObservabilityClient } from '../api';
+import type { ConnectionManager } from '../connections/manager';
+import { fieldOfServerMessage, type DocumentIssue } from '../editors/checks';
+import { issueDiagnostics } from '../editors/diagnostics';
+import { fileLabel } from '../editors/uris';
+import type { Alert } from '../schema';
+import type { ObservabilityTreeProvider } from '../tree/provider';
+import type { AlertFileChecks } from './checks';
+import { checkAlertFile, fileTextOf, sameConfiguration, targetOf } from './format';
+import { buildPlan, renderPlan, serviceKey, type AlertPlan, type PlanEntry, type PlanFileInput, type ServiceInput } from './plan';
+import { ALERT_FILE_SUFFIX } from './schema';
+import { parseAlertFile, withId } from './text';
+import { connectionFor, readText, relativeLabel, writeText, type PreviewDocuments } from './workspace';
+
+/**
+ * Alert files against the service: create or update one file's alert, compare it with the live alert, plan the whole
+ * workspace and apply the plan, export a live alert to a file. Nothing is sent in an untrusted workspace.
+ */
+
+export interface FileResult {
+  readonly outcome: 'created' | 'updated' | 'unchanged' | 'invalid' | 'noConnection' | 'missing' | 'cancelled' | 'failed' | 'untrusted';
+  readonly id?: string;
+  readonly problems?: readonly string[];
+  readonly error?: string;
+}
+
+export interface PlanOptions {
+  /** Only files below this folder (default: the whole workspace). */
+  readonly folder?: vscode.Uri;
+}
+
+export interface ApplyPlanResult {
+  readonly outcome: 'applied' | 'partial' | 'nothingToDo' | 'cancelled' | 'untrusted';
+  readonly done: readonly { readonly label: string; readonly action: 'create' | 'update'; readonly id: string }[];
+  readonly failed: readonly { readonly label: string; readonly error: string }[];
+  readonly notAttempted: readonly string[];
+  readonly plan?: AlertPlan;
+}
+
+export interface AlertFileDeps {
+  readonly connections: ConnectionManager;
+  readonly tree: ObservabilityTreeProvider;
+  readonly checks: AlertFileChecks;
+  readonly previews: PreviewDocuments;
+  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+}
+
+const EXCLUDE = '{**/node_modules/**,**/.git/**}';
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function refuseUntrusted(): boolean {
+  if (vscode.workspace.isTrusted) return false;
+  void vscode.window.showWarningMessage(vscode.l10n.t('This workspace is not trusted: alert files get schema help only, and nothing is sent to the service. Trust the workspace to apply them.'));
+  return true;
+}
+
+export class AlertFileService implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after files were applied (CodeLens titles may change). */
+  readonly onDidChange = this.changed.event;
+  private lastPlan: { plan: AlertPlan; options: PlanOptions } | undefined;
+
+  constructor(private readonly deps: AlertFileDeps) {}
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  get latestPlan(): AlertPlan | undefined {
+    return this.lastPlan?.plan;
+  }
+
+  private clientOf(connectionId: string): ObservabilityClient {
+    return this.deps.connections.clientFor(connectionId);
+  }
+
+  // ---- one file ----
+
+  /** Validates a file now; returns the problems as "line: message". */
+  async validate(uri: vscode.Uri, quiet = false): Promise<readonly string[]> {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const diagnostics = await this.deps.checks.validate(doc);
+    const problems = diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`);
+    if (!quiet) {
+      const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
+      if (errors === 0) void vscode.window.showInformationMessage(vscode.l10n.t('{0}: no problems found.', relativeLabel(uri)));
+      else void this.showProblems(vscode.l10n.t('{0}: {1} problem(s) found.', relativeLabel(uri), errors));
+    }
+    return problems;
+  }
+
+  private async showProblems(text: string): Promise<void> {
+    const show = vscode.l10n.t('Show Problems');
+    if (await vscode.window.showErrorMessage(text, show) === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
+  }
+
+  /** Creates (no `id`) or updates (with `id`) the file's alert. `confirm` skips the update confirmation. */
+  async apply(uri: vscode.Uri, options: { confirm?: boolean } = {}): Promise<FileResult> {
+    if (refuseUntrusted()) return { outcome: 'untrusted' };
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const diagnostics = await this.deps.checks.validate(doc);
+    const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+    const problems = errors.map((d) => `${d.range.start.line + 1}: ${d.message}`);
+    const checked = checkAlertFile(parseAlertFile(await readText(uri)).value);
+    if (errors.length > 0 || !checked.ok) {
+      void this.showProblems(vscode.l10n.t('Not sent: fix {0} problem(s) first ({1}).', problems.length, problems[0] ?? ''));
+      return { outcome: 'invalid', problems };
+    }
+    const { target, body } = checked;
+    const connection = connectionFor(this.deps.connections, target.organizationId, target.serviceId);
+    if (!connection) {
+      void this.offerConnection(target.organizationId);
+      return { outcome: 'noConnection' };
+    }
+    const client = this.clientOf(connection.connectionId);
+    const label = relativeLabel(uri);
+    try {
+      if (!target.id) {
+        const response = await this.progress(vscode.l10n.t('Creating alert from {0}…', label), () => client.createAlert(target.serviceId, body));
+        await writeText(uri, withId(await readText(uri), response.data.id));
+        this.afterChange(connection.connectionId, target.serviceId);
+        this.notify(vscode.l10n.t('Alert "{0}" created on {1} (ID {2}); the ID was written to {3}.', response.data.name ?? response.data.id,
+          connection.serviceLabel, response.data.id, label), response.requestId);
+        return { outcome: 'created', id: response.data.id };
+      }
+      const id = target.id;
+      let current: Alert;
+      try {
+        current = (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => client.getAlert(target.serviceId, id))).data;
+      } catch (error) {
+        if (ApiError.is(error) && error.kind === 'notFound') {
+          void vscode.window.showErrorMessage(vscode.l10n.t('Alert "{0}" does not exist on {1} (deleted?). Remove "id" from {2} to create it again.', id, connection.serviceLabel, label));
+          return { outcome: 'missing', error: message(error) };
+        }
+        throw error;
+      }
+      if (sameConfiguration(body, current)) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to apply: alert "{0}" on {1} is the same as {2}.', current.name ?? id, connection.serviceLabel, label));
+        return { outcome: 'unchanged', id };
+      }
+      if (!options.confirm) {
+        await this.showDiff(uri, current, target.organizationId, target.serviceId);
+        const update = vscode.l10n.t('Update');
+        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Update alert "{0}" on {1} from {2}?', current.name ?? id, connection.serviceLabel, label),
+          { modal: true, detail: vscode.l10n.t('The diff shows the service\'s version (left) and the file (right). The update replaces the whole alert.') }, update);
+        if (answer !== update) return { outcome: 'cancelled', id };
+      }
+      const response = await this.progress(vscode.l10n.t('Updating alert from {0}…', label), () => client.updateAlert(target.serviceId, id, body));
+      if (doc.isDirty) await doc.save();
+      this.afterChange(connection.connectionId, target.serviceId);
+      this.notify(vscode.l10n.t('Alert "{0}" on {1} updated from {2}.', response.data.name ?? id, connection.serviceLabel, label), response.requestId);
+      return { outcome: 'updated', id };
+    } catch (error) {
+      return this.failed(doc, error);
+    }
+  }
+
+  /** Shows the live alert (as a file) against the file. */
+  async compare(uri: vscode.Uri): Promise<boolean> {
+    if (refuseUntrusted()) return false;
+    const target = targetOf(parseAlertFile(await readText(uri)).value);
+    if (!target.id || !target.organizationId || !target.serviceId) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no "id": it manages no live alert yet.', relativeLabel(uri)));
+      return false;
+    }
+    const connection = connectionFor(this.deps.connections, target.organizationId, target.serviceId);
+    if (!connection) {
+      void this.offerConnection(target.organizationId);
+      return false;
+    }
+    try {
+      const id = target.id;
+      const serviceId = target.serviceId;
+      const current = (await this.progress(vscode.l10n.t('Reading the alert from the service…'),
+        () => this.clientOf(connection.connectionId).getAlert(serviceId, id))).data;
+      await this.showDiff(uri, current, target.organizationId, serviceId);
+      return true;
+    } catch (error) {
+      void vscode.window.showErrorMessage(message(error));
+      return false;
+    }
+  }
+
+  private async showDiff(uri: vscode.Uri, current: Alert, organizationId: string, serviceId: string): Promise<void> {
+    const name = current.name ?? current.id;
+    const left = this.deps.previews.create(`${fileLabel(name, 'Alert')} (service)${ALERT_FILE_SUFFIX}`, fileTextOf(current, organizationId, serviceId));
+    await vscode.commands.executeCommand('vscode.diff', left, uri, vscode.l10n.t('{0}: service ↔ {1}', name, relativeLabel(uri)), { preview: true });
+  }
+
+  // ---- the plan ----
+
+  /** Reads every alert file (of `folder`) and the live alerts of their services, and classifies them. */
+  async plan(options: PlanOptions = {}, token?: vscode.CancellationToken): Promise<AlertPlan> {
+    const include = options.folder ? new vscode.RelativePattern(options.folder, `**/*${ALERT_FILE_SUFFIX}`) : `**/*${ALERT_FILE_SUFFIX}`;
+    const uris = (await vscode.workspace.findFiles(include, EXCLUDE, undefined, token)).sort((a, b) => a.toString().localeCompare(b.toString()));
+    const files: PlanFileInput[] = [];
+    for (const uri of uris) {
+      const label = relativeLabel(uri);
+      let text: string;
+      try {
+        text = await readText(uri);
+      } catch (error) {
+        files.push({ uri: uri.toString(), label, target: {}, problems: [message(error)] });
+        continue;
+      }
+      const parsed = parseAlertFile(text);
+      const target = targetOf(parsed.value);
+      if (parsed.syntaxErrors.length > 0) {
+        files.push({ uri: uri.toString(), label, target, problems: [vscode.l10n.t('JSON syntax error')] });
+        continue;
+      }
+      const checked = checkAlertFile(parsed.value);
+      const semantic = (await this.deps.checks.liveIssues(parsed.value)).filter((i) => i.severity === 'error');
+      const issues: DocumentIssue[] = [...(checked.ok ? [] : checked.issues), ...semantic];
+      if (!checked.ok || issues.length > 0) {
+        files.push({ uri: uri.toString(), label, target, problems: issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`) });
+      } else {
+        files.push({ uri: uri.toString(), label, target, body: checked.body });
+      }
+    }
+    const services: ServiceInput[] = [];
+    const seen = new Set<string>();
+    for (const file of files) {
+      const { organizationId, serviceId } = file.target;
+      if (!organizationId || !serviceId || seen.has(serviceKey(organizationId, serviceId))) continue;
+      seen.add(serviceKey(organizationId, serviceId));
+      const connection = connectionFor(this.deps.connections, organizationId, serviceId);
+      if (!connection) {
+        services.push({ organizationId, serviceId, serviceLabel: serviceId });
+        continue;
+      }
+      try {
+        const alerts = (await this.clientOf(connection.connectionId).listAlerts(serviceId)).data;
+        services.push({ organizationId, serviceId, serviceLabel: connection.serviceLabel, connectionId: connection.connectionId, alerts });
+      } catch (error) {
+        services.push({ organizationId, serviceId, serviceLabel: connection.serviceLabel, connectionId: connection.connectionId, error: message(error) });
+      }
+    }
+    const plan = buildPlan(files, services);
+    this.lastPlan = { plan, options };
+    return plan;
+  }
+
+  /** Plans and shows the plan as a read-only Markdown document. */
+  async showPlan(options: PlanOptions = {}, show = true): Promise<AlertPlan | undefined> {
+    if (refuseUntrusted()) return undefined;
+    const plan = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Planning alert files…'), cancellable: true },
+      (_progress, token) => this.plan(options, token));
+    const rendered = renderPlan(plan, new Date());
+    this.planLines = rendered.updateLines;
+    if (show) {
+      const uri = this.deps.previews.create('Alert plan.md', rendered.text);
+      this.planUri = uri;
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+      await vscode.window.showTextDocument(doc, { preview: false });
+    }
+    return plan;
+  }
+
+  /** Lines of the last shown plan with updates, for "Compare" lenses. */
+  planLines: readonly { readonly line: number; readonly uri: string }[] = [];
+  planUri: vscode.Uri | undefined;
+
+  /**
+   * Plans again (the files may have changed) and carries out the creates and updates one request at a time, within
+   * the rate limit, with progress and cancellation. Each create writes its ID back at once, so a run that stopped
+   * half-way finishes the rest when run again. Nothing is deleted.
+   */
+  async applyPlan(options: PlanOptions & { confirm?: boolean } = {}): Promise<ApplyPlanResult> {
+    const empty = { done: [], failed: [], notAttempted: [] };
+    if (refuseUntrusted()) return { outcome: 'untrusted', ...empty };
+    const plan = await this.plan(options.folder ? { folder: options.folder } : this.lastPlan?.options ?? {});
+    const work = plan.services.flatMap((s) => s.entries.filter((e) => e.action === 'create' || e.action === 'update').map((e) => ({ service: s, entry: e })));
+    if (work.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to apply: every alert file is unchanged or cannot be applied (see Plan Alert Files).'));
+      return { outcome: 'nothingToDo', ...empty, plan };
+    }
+    if (!options.confirm) {
+      const go = vscode.l10n.t('Apply');
+      const services = new Set(work.map((w) => w.service.serviceLabel));
+      const answer = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Apply {0} alert change(s) to {1}?', work.length, [...services].join(', ')),
+        { modal: true, detail: vscode.l10n.t('{0} to create, {1} to update. Live alerts without a file are left as they are.', plan.counts.create, plan.counts.update) }, go);
+      if (answer !== go) return { outcome: 'cancelled', ...empty, plan };
+    }
+
+    const done: { label: string; action: 'create' | 'update'; id: string }[] = [];
+    const failed: { label: string; error: string }[] = [];
+    const notAttempted: string[] = [];
+    const touched = new Map<string, { connectionId: string; serviceId: string }>();
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Applying alert files'), cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const subscription = token.onCancellationRequested(() => abort.abort());
+        try {
+          for (const [index, { service, entry }] of work.entries()) {
+            if (token.isCancellationRequested) {
+              notAttempted.push(entry.label);
+              continue;
+            }
+            progress.report({ message: `${index + 1}/${work.length} ${entry.label}`, increment: 100 / work.length });
+            try {
+              const id = await this.applyEntry(service.connectionId as string, service.serviceId, entry, abort.signal);
+              done.push({ label: entry.label, action: entry.action as 'create' | 'update', id });
+              touched.set(serviceKey(service.organizationId, service.serviceId), { connectionId: service.connectionId as string, serviceId: service.serviceId });
+            } catch (error) {
+              if (token.isCancellationRequested) notAttempted.push(entry.label);
+              else failed.push({ label: entry.label, error: message(error) });
+            }
+          }
+        } finally {
+          subscription.dispose();
+        }
+      });
+    for (const t of touched.values()) this.afterChange(t.connectionId, t.serviceId);
+    for (const d of done) this.deps.log.info(`Alert plan: ${d.action} ${d.label} -> alert ${d.id}`);
+    for (const f of failed) this.deps.log.warn(`Alert plan: ${f.label} failed: ${f.error}`);
+    if (failed.length === 0 && notAttempted.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Alert plan applied: {0} created, {1} updated.',
+        done.filter((d) => d.action === 'create').length, done.filter((d) => d.action === 'update').length));
+      return { outcome: 'applied', done, failed, notAttempted, plan };
+    }
+    const summary = vscode.l10n.t('Alert plan partly applied: {0} done, {1} failed, {2} not attempted. Run Apply Plan again to finish the rest.',
+      done.length, failed.length, notAttempted.length);
+    const detail = failed.map((f) => `${f.label}: ${f.error}`).join('\n');
+    void vscode.window.showWarningMessage(detail ? `${summary} ${failed[0]?.label}: ${failed[0]?.error}` : summary, vscode.l10n.t('Show Log')).then((choice) => {
+      if (choice) void vscode.commands.executeCommand('observability.showLog');
+    });
+    return { outcome: partialOutcome(failed, notAttempted), done, failed, notAttempted, plan };
+  }
+
+  /** One create or update of the plan, from the file as it is now. Returns the alert ID. */
+  private async applyEntry(connectionId: string, serviceId: string, entry: PlanEntry, signal: AbortSignal): Promise<string> {
+    const uri = vscode.Uri.parse(entry.uri);
+    const text = await readText(uri);
+    const checked = checkAlertFile(parseAlertFile(text).value);
+    if (!checked.ok) throw new Error(vscode.l10n.t('the file changed and is no longer valid: {0}', checked.issues[0]?.message ?? ''));
+    if (checked.target.serviceId !== serviceId) throw new Error(vscode.l10n.t('the file now targets another service; plan again'));
+    const client = this.clientOf(connectionId);
+    if (!checked.target.id) {
+      const created = (await client.createAlert(serviceId, checked.body, { signal })).data;
+      // Written at once: a later failure or cancellation must not lead to a duplicate on the next run.
+      await writeText(uri, withId(await readText(uri), created.id));
+      return created.id;
+    }
+    await client.updateAlert(serviceId, checked.target.id, checked.body, { signal });
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (doc?.isDirty) await doc.save();
+    return checked.target.id;
+  }
+
+  // ---- export ----
+
+  /** Writes a live alert as an alert file (with its `id`) and opens it. */
+  async exportAlert(connectionId: string, serviceId: string, alertId: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    if (refuseUntrusted()) return undefined;
+    const connection = this.deps.connections.get(connectionId);
+    if (!connection) return undefined;
+    let alert: Alert;
+    try {
+      alert = (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => this.clientOf(connectionId).getAlert(serviceId, alertId))).data;
+    } catch (error) {
+      void vscode.window.showErrorMessage(message(error));
+      return undefined;
+    }
+    let uri = target;
+    if (!uri) {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const service = connection.services.find((s) => s.id === serviceId)?.name ?? serviceId;
+      const name = `${fileLabel(alert.name, `Alert ${alert.id}`)}${ALERT_FILE_SUFFIX}`;
+      const defaultUri = folder ? vscode.Uri.joinPath(folder, 'alerts', fileLabel(service, 'service'), name) : undefined;
+      uri = await vscode.window.showSaveDialog({
+        title: vscode.l10n.t('Export Alert to File'), saveLabel: vscode.l10n.t('Export'),
+        filters: { [vscode.l10n.t('Alert files')]: ['alert.json', 'json'] }, ...(defaultUri ? { defaultUri } : {}),
+      });
+      if (!uri) return undefined;
+    }
+    if (!uri.path.endsWith(ALERT_FILE_SUFFIX)) uri = uri.with({ path: `${uri.path.replace(/\.json$/, '')}${ALERT_FILE_SUFFIX}` });
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(fileTextOf(alert, connection.organizationId, serviceId)));
+    await vscode.window.showTextDocument(uri, { preview: false });
+    this.deps.log.info(`Exported alert ${alert.id} to ${uri.toString()}`);
+    return uri;
+  }
+
+  // ---- shared ----
+
+  private async offerConnection(organizationId: string | undefined): Promise<void> {
+    const add = vscode.l10n.t('Add Connection');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('No connection to organization {0}. Add one (any API key of the organization works) to apply this file.', organizationId ?? '?'), add);
+    if (answer === add) await vscode.commands.executeCommand('observability.addConnection');
+  }
+
+  private afterChange(connectionId: string, serviceId: string): void {
+    this.deps.tree.refreshKinds(connectionId, serviceId, ['alerts']);
+    this.changed.fire();
+  }
+
+  private notify(text: string, requestId: string | undefined): void {
+    this.deps.log.info(`${text}${requestId ? ` (requestId ${requestId})` : ''}`);
+    void vscode.window.showInformationMessage(text);
+  }
+
+  private failed(doc: vscode.TextDocument, error: unknown): FileResult {
+    const text = message(error);
+    this.deps.log.error(text);
+    void vscode.window.showErrorMessage(text);
+    if (ApiError.is(error)) {
+      const issues: DocumentIssue[] = (error.issues ?? []).map((i) => ({
+        path: i.path === '' ? [] : i.path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)), message: i.message, severity: 'error' as const,
+      }));
+      const field = fieldOfServerMessage(error.serverMessage);
+      if (issues.length === 0 && field && error.serverMessage) {
+        issues.push({ path: field, message: vscode.l10n.t('The service says: {0}', error.serverMessage), severity: 'error' });
+      }
+      if (issues.length > 0) this.deps.checks.collection.set(doc.uri, issueDiagnostics(doc, parseAlertFile(doc.getText()).root, issues));
+    }
+    return { outcome: 'failed', error: text };
+  }
+
+  private progress<T>(title: string, task: () => Promise<T>): Promise<T> {
+    return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, task));
+  }
+}
+
+function partialOutcome(failed: readonly unknown[], notAttempted: readonly unknown[]): ApplyPlanResult['outcome'] {
+  return failed.length === 0 && notAttempted.length > 0 ? 'cancelled' : 'partial';
+}

@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import type { ConnectionManager } from '../connections/manager';
+import { RESOURCE_SCHEME } from '../editors/uris';
+import { SERVER_SCHEME } from '../editors/serverDocuments';
+import { ALERT_FILE_SUFFIX } from './schema';
+
+/** Workspace side of alert files: which documents are alert files, reading and writing them, their connection. */
+
+/** Read-only documents of this feature: the plan and the service side of "Compare with Service". */
+export const PREVIEW_SCHEME = 'observability-alert-files';
+
+/** True for an alert file of the workspace (not the extension's own documents, which share the suffix). */
+export function isAlertFileUri(uri: vscode.Uri): boolean {
+  return uri.path.endsWith(ALERT_FILE_SUFFIX) && uri.scheme !== RESOURCE_SCHEME && uri.scheme !== SERVER_SCHEME
+    && uri.scheme !== PREVIEW_SCHEME && uri.scheme !== 'git' && uri.scheme !== 'output';
+}
+
+export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  const key = uri.toString();
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+}
+
+/** The current text of a file: the editor's when it has unsaved changes, else the file on disk (fresher than an editor still reloading). */
+export async function readText(uri: vscode.Uri): Promise<string> {
+  const doc = openDocument(uri);
+  if (doc?.isDirty) return doc.getText();
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+}
+
+/** Replaces a file's text: through the open editor (then saved), else on disk. */
+export async function writeText(uri: vscode.Uri, text: string): Promise<void> {
+  const doc = openDocument(uri);
+  if (doc && !doc.isClosed) {
+    if (doc.getText() !== text) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+      if (!await vscode.workspace.applyEdit(edit)) throw new Error(vscode.l10n.t('Could not edit {0}', vscode.workspace.asRelativePath(uri)));
+    }
+    if (doc.isDirty) await doc.save();
+    return;
+  }
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+}
+
+export function relativeLabel(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, vscode.workspace.workspaceFolders !== undefined && vscode.workspace.workspaceFolders.length > 1);
+}
+
+export interface ServiceConnection {
+  readonly connectionId: string;
+  readonly serviceLabel: string;
+}
+
+/**
+ * The connection that serves a file's target: one to the same organization, preferring one that shows the service,
+ * then one that knows it. API keys belong to the organization, so any of them can reach the service.
+ */
+export function connectionFor(connections: ConnectionManager, organizationId: string | undefined, serviceId: string | undefined): ServiceConnection | undefined {
+  if (!organizationId || !serviceId) return undefined;
+  const all = connections.list().filter((c) => c.organizationId.toLowerCase() === organizationId.toLowerCase());
+  const chosen = all.find((c) => c.serviceIds.includes(serviceId)) ?? all.find((c) => c.services.some((s) => s.id === serviceId)) ?? all[0];
+  if (!chosen) return undefined;
+  const name = all.flatMap((c) => c.services).find((s) => s.id === serviceId)?.name;
+  return { connectionId: chosen.id, serviceLabel: name ?? serviceId };
+}
+
+/** Text documents of this feature, addressed by `observability-alert-files:/<n>/<label>`. */
+export class PreviewDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly texts = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private counter = 0;
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  create(label: string, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${++this.counter}/${label}` });
+    this.texts.set(uri.toString(), text);
+    if (this.texts.size > 20) this.texts.delete(this.texts.keys().next().value as string);
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+}

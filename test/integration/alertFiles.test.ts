@@ -1,0 +1,251 @@
+/**
+ * Alert files in the workspace against the in-process emulator: diagnostics at the right lines, CodeLens titles,
+ * create with the ID written back and a second apply that updates, Export to File, the plan (create / update /
+ * unchanged / drift) and Apply Plan finishing the rest after a failure.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../emulator/server';
+import type { ApplyPlanResult, FileResult } from '../../src/alertFiles/service';
+import type { AlertPlan } from '../../src/alertFiles/plan';
+
+const EXTENSION_ID = 'obs-tools.observability-explorer';
+
+interface StoredTile { id: string; config?: { displayType?: string } }
+
+async function configure(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('observability').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function readFile(uri: vscode.Uri): Promise<string> {
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+}
+
+async function writeFile(uri: vscode.Uri, text: string): Promise<void> {
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+}
+
+describe('Alert files', function () {
+  this.timeout(120_000);
+  let emulator: Emulator;
+  let connectionId: string;
+  let orgId: string;
+  let serviceA: string;
+  let serviceB: string;
+  let root: vscode.Uri;
+  let counter = 0;
+
+  const data = (serviceId: string) => emulator.state.data.get(serviceId)!;
+  const alertCount = (serviceId: string) => data(serviceId).alerts.size;
+
+  function target(serviceId: string): { dashboardId: string; tileId: string; webhookId: string } {
+    for (const d of data(serviceId).dashboards.values()) {
+      const tile = (d.tiles as unknown as StoredTile[]).find((t) => ['line', 'number', 'stacked_bar'].includes(t.config?.displayType ?? ''));
+      if (tile) return { dashboardId: d.id as string, tileId: tile.id, webhookId: [...data(serviceId).webhooks.values()][0]!.id as string };
+    }
+    throw new Error('no alertable tile in the sample data');
+  }
+
+  function alertFile(serviceId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    const t = target(serviceId);
+    return {
+      organizationId: orgId, serviceId, name: `File alert ${++counter}`, source: 'tile', dashboardId: t.dashboardId, tileId: t.tileId,
+      threshold: 10, thresholdType: 'above', interval: '5m', channel: { type: 'webhook', webhookId: t.webhookId }, ...extra,
+    };
+  }
+
+  async function folder(name: string): Promise<vscode.Uri> {
+    const uri = vscode.Uri.joinPath(root, name);
+    await vscode.workspace.fs.createDirectory(uri);
+    return uri;
+  }
+
+  before(async () => {
+    await configure('rateLimit.requestsPerWindow', 1000);
+    await configure('rateLimit.windowSeconds', 1);
+    await configure('requestTimeoutSeconds', 5);
+    emulator = await startEmulator({ rateLimit: { requests: 100_000, windowMs: 1000 } });
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    await ext.activate();
+    orgId = emulator.organizationId;
+    [serviceA, serviceB] = emulator.serviceIds as [string, string];
+    connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
+      serviceIds: [serviceA, serviceB], label: 'Alert files (emulator)',
+    });
+    assert.equal(typeof connectionId, 'string');
+    const workspace = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(workspace, 'the test host opens a workspace folder');
+    root = vscode.Uri.joinPath(workspace.uri, `alert-files-test-${Date.now()}`);
+    await vscode.workspace.fs.createDirectory(root);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (root) await vscode.workspace.fs.delete(root, { recursive: true, useTrash: false });
+    if (connectionId) await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    await configure('rateLimit.requestsPerWindow', undefined);
+    await configure('rateLimit.windowSeconds', undefined);
+    await configure('requestTimeoutSeconds', undefined);
+    await emulator?.close();
+  });
+
+  afterEach(async () => {
+    emulator.faults.clear();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('reports problems of a bad file at the right lines', async () => {
+    const dir = await folder('bad');
+    const uri = vscode.Uri.joinPath(dir, 'bad.alert.json');
+    const body = alertFile(serviceA, { dashboardId: 'nosuchdashboard', thresholdType: 'between', name: '' });
+    await writeFile(uri, `${JSON.stringify(body, null, 2)}\n`);
+    const text = await readFile(uri);
+    const lineOf = (key: string) => text.split('\n').findIndex((l) => l.includes(`"${key}"`));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+
+    // While typing: the live reference and the range rule, without any command.
+    const live = await waitFor('live diagnostics', () => {
+      const found = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Observability');
+      return found.some((d) => d.message.includes('nosuchdashboard')) ? found : undefined;
+    });
+    assert.equal(live.find((d) => d.message.includes('nosuchdashboard'))?.range.start.line, lineOf('dashboardId'));
+    assert.equal(live.find((d) => d.message.includes('thresholdMax'))?.range.start.line, lineOf('thresholdType'));
+    assert.equal(live.find((d) => d.message.includes('Empty text'))?.range.start.line, lineOf('name'));
+
+    const problems = await vscode.commands.executeCommand<string[]>('observability.validateAlertFile', { uri: uri.toString(), quiet: true });
+    assert.ok(problems.some((p) => p.startsWith(`${lineOf('dashboardId') + 1}:`) && p.includes('nosuchdashboard')), problems.join('\n'));
+    assert.ok(problems.some((p) => p.startsWith(`${lineOf('name') + 1}:`)), problems.join('\n'));
+
+    const before = alertCount(serviceA);
+    const result = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true });
+    assert.equal(result.outcome, 'invalid');
+    assert.equal(alertCount(serviceA), before, 'nothing was sent');
+  });
+
+  it('shows Create on <service> without id, and Update / Compare / Validate with one', async () => {
+    const dir = await folder('lenses');
+    const fresh = vscode.Uri.joinPath(dir, 'fresh.alert.json');
+    const managed = vscode.Uri.joinPath(dir, 'managed.alert.json');
+    await writeFile(fresh, `${JSON.stringify(alertFile(serviceA), null, 2)}\n`);
+    await writeFile(managed, `${JSON.stringify(alertFile(serviceA, { id: 'abc123', name: 'Checkout latency' }), null, 2)}\n`);
+    const titles = async (uri: vscode.Uri) => {
+      await vscode.workspace.openTextDocument(uri);
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+      return lenses.map((l) => l.command?.title ?? '').filter((t) => t).map((t) => t.replace(/^\$\([a-z-]+\) /, ''));
+    };
+    assert.deepEqual(await titles(fresh), ['Create on checkout-prod', 'Validate']);
+    assert.deepEqual(await titles(managed), ['Update Checkout latency', 'Compare with Service', 'Validate']);
+  });
+
+  it('creates from a file, writes the id back keeping comments, and a second apply updates the same alert', async () => {
+    const dir = await folder('create');
+    const uri = vscode.Uri.joinPath(dir, 'checkout errors.alert.json');
+    const json = JSON.stringify(alertFile(serviceA, { name: 'Checkout errors' }), null, 4);
+    await writeFile(uri, json.replace('{\n', '{\n    // Owned by the checkout team\n'));
+    const before = alertCount(serviceA);
+
+    const created = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true });
+    assert.equal(created.outcome, 'created', JSON.stringify(created));
+    assert.ok(created.id);
+    assert.equal(alertCount(serviceA), before + 1);
+    const text = await waitFor('the id on disk', async () => {
+      const t = await readFile(uri);
+      return t.includes(created.id as string) ? t : undefined;
+    });
+    assert.match(text, /\/\/ Owned by the checkout team/);
+    assert.match(text, new RegExp(`"serviceId": "${serviceA}",\\n {4}"id": "${created.id}",`), text);
+
+    // Edit in the editor (unsaved) and apply again: the same alert is updated and the file saved.
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await waitFor('the editor to show the id', () => doc.getText().includes(created.id as string));
+    const at = doc.getText().indexOf('"threshold": 10');
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(doc.positionAt(at), doc.positionAt(at + '"threshold": 10'.length)), '"threshold": 25');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(doc.isDirty);
+    const updated = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true });
+    assert.equal(updated.outcome, 'updated', JSON.stringify(updated));
+    assert.equal(updated.id, created.id);
+    assert.equal(alertCount(serviceA), before + 1, 'no duplicate');
+    assert.equal(data(serviceA).alerts.get(created.id as string)?.threshold, 25);
+    assert.equal(doc.isDirty, false);
+    assert.match(await readFile(uri), /"threshold": 25/);
+
+    const again = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true });
+    assert.equal(again.outcome, 'unchanged');
+  });
+
+  it('plans create, update, unchanged and drift per service; Export to File writes a managed file', async () => {
+    const dir = await folder('plan');
+    const live = [...data(serviceB).alerts.values()].filter((a) => a.source === 'tile');
+    assert.ok(live.length >= 2, 'service B has tile alerts');
+    const first = live[0]!;
+    const second = live[1]!;
+    const exported = await vscode.commands.executeCommand<string>('observability.exportAlertToFile', {
+      connectionId, serviceId: serviceB, alertId: first.id, uri: vscode.Uri.joinPath(dir, 'unchanged.alert.json').toString(),
+    });
+    assert.ok(exported);
+    const exportedValue = JSON.parse(await readFile(vscode.Uri.parse(exported))) as Record<string, unknown>;
+    assert.equal(exportedValue.id, first.id);
+    assert.equal(exportedValue.organizationId, orgId);
+    assert.equal(exportedValue.serviceId, serviceB);
+
+    const toUpdate = vscode.Uri.joinPath(dir, 'update.alert.json');
+    await vscode.commands.executeCommand('observability.exportAlertToFile', { connectionId, serviceId: serviceB, alertId: second.id, uri: toUpdate.toString() });
+    const updateValue = JSON.parse(await readFile(toUpdate)) as Record<string, unknown>;
+    await writeFile(toUpdate, JSON.stringify({ ...updateValue, threshold: Number(updateValue.threshold) + 1 }, null, 2));
+    await writeFile(vscode.Uri.joinPath(dir, 'new.alert.json'), JSON.stringify(alertFile(serviceB), null, 2));
+
+    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', { folder: dir.toString() });
+    assert.equal(plan.services.length, 1);
+    const service = plan.services[0]!;
+    assert.equal(service.serviceLabel, 'search-staging');
+    const actions = Object.fromEntries(service.entries.map((e) => [e.label.split('/').pop(), e.action]));
+    assert.deepEqual(actions, { 'new.alert.json': 'create', 'unchanged.alert.json': 'unchanged', 'update.alert.json': 'update' });
+    assert.deepEqual(service.drift.map((d) => d.id).sort(), [...data(serviceB).alerts.keys()].filter((id) => id !== first.id && id !== second.id).sort());
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'observability-alert-files' && d.uri.path.endsWith('Alert plan.md'));
+    assert.ok(doc, 'the plan is shown');
+    assert.match(doc.getText(), /### Create \(1\)/);
+    assert.match(doc.getText(), /### Live alerts without a file/);
+  });
+
+  it('applies a plan one request at a time; after an injected failure a second run finishes the rest', async () => {
+    const dir = await folder('apply');
+    const uris = [1, 2, 3].map((n) => vscode.Uri.joinPath(dir, `alert-${n}.alert.json`));
+    for (const uri of uris) await writeFile(uri, JSON.stringify(alertFile(serviceB), null, 2));
+    const before = alertCount(serviceB);
+    emulator.faults.add({ method: 'POST', path: /\/alerts$/, times: 1, status: 400, body: { status: 400, error: 'Injected failure', requestId: 'x' } });
+
+    const first = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
+    assert.equal(first.outcome, 'partial');
+    assert.equal(first.done.length, 2);
+    assert.equal(first.failed.length, 1);
+    assert.match(first.failed[0]!.error, /Injected failure/);
+    assert.equal(alertCount(serviceB), before + 2);
+    const withIds = (await Promise.all(uris.map(readFile))).filter((t) => /"id":/.test(t)).length;
+    assert.equal(withIds, 2, 'ids written back as each create succeeded');
+
+    const second = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
+    assert.equal(second.outcome, 'applied', JSON.stringify(second));
+    assert.deepEqual(second.done.map((d) => d.action), ['create']);
+    assert.equal(second.plan?.counts.unchanged, 2);
+    assert.equal(alertCount(serviceB), before + 3);
+    for (const uri of uris) assert.match(await readFile(uri), /"id":/);
+
+    const third = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
+    assert.equal(third.outcome, 'nothingToDo');
+  });
+});
