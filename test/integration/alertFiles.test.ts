@@ -135,6 +135,32 @@ describe('Alert files', function () {
     assert.equal(alertCount(serviceA), before, 'nothing was sent');
   });
 
+  it('gets the alert file JSON Schema in workspace files, and editor documents keep theirs', async () => {
+    const dir = await folder('schema');
+    const uri = vscode.Uri.joinPath(dir, 'schema.alert.json');
+    await writeFile(uri, `${JSON.stringify(alertFile(serviceA, { serviceId: undefined, thresholdType: 'sideways' }), null, 2)}\n`);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const fromJson = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source !== 'Observability');
+    await waitFor('JSON schema diagnostics', () => fromJson().some((d) => /serviceId/.test(d.message)) && fromJson().some((d) => /Value is not accepted/.test(d.message)), 30_000);
+
+    // An alert document of the resource editors has no target fields: the file schema must not apply to it.
+    const t = target(serviceA);
+    const editorUri = await vscode.commands.executeCommand<string>('observability.createAlert', {
+      connectionId, serviceId: serviceA, dashboardId: t.dashboardId, tileId: t.tileId, webhookId: t.webhookId, threshold: 1, name: 'Editor doc',
+    });
+    const editorDoc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === editorUri);
+    assert.ok(editorDoc);
+    const editDoc = new vscode.WorkspaceEdit();
+    const at = editorDoc.getText().indexOf('"above"');
+    editDoc.replace(editorDoc.uri, new vscode.Range(editorDoc.positionAt(at), editorDoc.positionAt(at + 7)), '"sideways"');
+    assert.ok(await vscode.workspace.applyEdit(editDoc));
+    await waitFor('the editor document schema diagnostic', () => vscode.languages.getDiagnostics(editorDoc.uri).some((d) => /Value is not accepted/.test(d.message)), 30_000);
+    const targetErrors = vscode.languages.getDiagnostics(editorDoc.uri).filter((d) => /organizationId|serviceId/.test(d.message));
+    assert.deepEqual(targetErrors.map((d) => d.message), []);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('shows Create on <service> without id, and Update / Compare / Validate with one', async () => {
     const dir = await folder('lenses');
     const fresh = vscode.Uri.joinPath(dir, 'fresh.alert.json');
@@ -186,6 +212,17 @@ describe('Alert files', function () {
 
     const again = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true });
     assert.equal(again.outcome, 'unchanged');
+
+    // Compare with Service: the live alert, as a file, against the file.
+    data(serviceA).alerts.get(created.id as string)!.threshold = 30;
+    assert.equal(await vscode.commands.executeCommand<boolean>('observability.compareAlertFile', { uri: uri.toString() }), true);
+    const diff = await waitFor('the diff tab', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff
+      ? vscode.window.tabGroups.activeTabGroup.activeTab.input : undefined);
+    assert.equal(diff.modified.toString(), uri.toString());
+    const left = await vscode.workspace.openTextDocument(diff.original);
+    const leftValue = JSON.parse(left.getText()) as Record<string, unknown>;
+    assert.equal(leftValue.id, created.id);
+    assert.equal(leftValue.threshold, 30);
   });
 
   it('plans create, update, unchanged and drift per service; Export to File writes a managed file', async () => {
