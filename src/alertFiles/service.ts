@@ -63,6 +63,9 @@ export class AlertFileService implements vscode.Disposable {
   /** Fires after files were applied (CodeLens titles may change). */
   readonly onDidChange = this.changed.event;
   private lastPlan: { plan: AlertPlan; options: PlanOptions } | undefined;
+  /** The plan document last shown, and its lines with updates (for "Compare" lenses). */
+  planUri: vscode.Uri | undefined;
+  planLines: readonly { readonly line: number; readonly uri: string }[] = [];
 
   constructor(private readonly deps: AlertFileDeps) {}
 
@@ -250,11 +253,11 @@ export class AlertFileService implements vscode.Disposable {
     if (refuseUntrusted()) return undefined;
     const plan = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Planning alert files…'), cancellable: true },
       (_progress, token) => this.plan(options, token));
-    const rendered = renderPlan(plan, new Date());
-    this.planLines = rendered.updateLines;
     if (show) {
+      const rendered = renderPlan(plan, new Date());
       const uri = this.deps.previews.create('Alert plan.md', rendered.text);
       this.planUri = uri;
+      this.planLines = rendered.updateLines;
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
       await vscode.window.showTextDocument(doc, { preview: false });
@@ -262,9 +265,19 @@ export class AlertFileService implements vscode.Disposable {
     return plan;
   }
 
-  /** Lines of the last shown plan with updates, for "Compare" lenses. */
-  planLines: readonly { readonly line: number; readonly uri: string }[] = [];
-  planUri: vscode.Uri | undefined;
+  /** After Apply Plan: a plan document still on screen shows the new state. */
+  private async refreshShownPlan(): Promise<void> {
+    const uri = this.planUri;
+    if (!uri || !vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === uri.toString())) return;
+    try {
+      const rendered = renderPlan(await this.plan(this.lastPlan?.options ?? {}), new Date());
+      this.planLines = rendered.updateLines;
+      this.deps.previews.update(uri, rendered.text);
+      this.changed.fire();
+    } catch (error) {
+      this.deps.log.warn(`Could not refresh the alert plan: ${message(error)}`);
+    }
+  }
 
   /**
    * Plans again (the files may have changed) and carries out the creates and updates one request at a time, within
@@ -320,6 +333,8 @@ export class AlertFileService implements vscode.Disposable {
     for (const t of touched.values()) this.afterChange(t.connectionId, t.serviceId);
     for (const d of done) this.deps.log.info(`Alert plan: ${d.action} ${d.label} -> alert ${d.id}`);
     for (const f of failed) this.deps.log.warn(`Alert plan: ${f.label} failed: ${f.error}`);
+    for (const label of notAttempted) this.deps.log.info(`Alert plan: ${label} not attempted (cancelled)`);
+    await this.refreshShownPlan();
     if (failed.length === 0 && notAttempted.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Alert plan applied: {0} created, {1} updated.',
         done.filter((d) => d.action === 'create').length, done.filter((d) => d.action === 'update').length));
@@ -327,8 +342,8 @@ export class AlertFileService implements vscode.Disposable {
     }
     const summary = vscode.l10n.t('Alert plan partly applied: {0} done, {1} failed, {2} not attempted. Run Apply Plan again to finish the rest.',
       done.length, failed.length, notAttempted.length);
-    const detail = failed.map((f) => `${f.label}: ${f.error}`).join('\n');
-    void vscode.window.showWarningMessage(detail ? `${summary} ${failed[0]?.label}: ${failed[0]?.error}` : summary, vscode.l10n.t('Show Log')).then((choice) => {
+    const firstFailure = failed[0] ? ` ${vscode.l10n.t('First failure: {0}: {1}', failed[0].label, failed[0].error)}` : '';
+    void vscode.window.showWarningMessage(`${summary}${firstFailure}`, vscode.l10n.t('Show Log')).then((choice) => {
       if (choice) void vscode.commands.executeCommand('observability.showLog');
     });
     return { outcome: partialOutcome(failed, notAttempted), done, failed, notAttempted, plan };

@@ -82,6 +82,12 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider, vsc
     return uri;
   }
 
+  /** Replaces the text of a document created here (an open editor shows the new text). */
+  update(uri: vscode.Uri, text: string): void {
+    this.texts.set(uri.toString(), text);
+    this.changed.fire(uri);
+  }
+
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.toString()) ?? '';
   }

@@ -275,12 +275,21 @@ describe('Alert files', function () {
     const withIds = (await Promise.all(uris.map(readFile))).filter((t) => /"id":/.test(t)).length;
     assert.equal(withIds, 2, 'ids written back as each create succeeded');
 
+    const shown = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', { folder: dir.toString() });
+    assert.equal(shown.counts.create, 1);
+    const planDoc = vscode.window.activeTextEditor?.document;
+    assert.ok(planDoc && planDoc.uri.scheme === 'observability-alert-files');
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', planDoc.uri);
+    assert.ok(lenses.some((l) => l.command?.command === 'observability.applyAlertPlan'));
+
     const second = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
     assert.equal(second.outcome, 'applied', JSON.stringify(second));
     assert.deepEqual(second.done.map((d) => d.action), ['create']);
     assert.equal(second.plan?.counts.unchanged, 2);
     assert.equal(alertCount(serviceB), before + 3);
     for (const uri of uris) assert.match(await readFile(uri), /"id":/);
+    // The plan on screen shows the new state.
+    await waitFor('the refreshed plan', () => /^0 to create, 0 to update, 3 unchanged/m.test(planDoc.getText()));
 
     const third = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
     assert.equal(third.outcome, 'nothingToDo');
