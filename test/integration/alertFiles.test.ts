@@ -13,6 +13,15 @@ const EXTENSION_ID = 'obs-tools.observability-explorer';
 
 interface StoredTile { id: string; config?: { displayType?: string } }
 
+interface Api {
+  readonly tree: {
+    readonly provider: {
+      getChildren(node?: unknown): Promise<{ type: string; alert?: { id: string } }[]>;
+      folder(connectionId: string, serviceId: string, kind: string): unknown;
+    };
+  };
+}
+
 async function configure(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('observability').update(key, value, vscode.ConfigurationTarget.Global);
 }
@@ -43,6 +52,7 @@ describe('Alert files', function () {
   let serviceA: string;
   let serviceB: string;
   let root: vscode.Uri;
+  let api: Api;
   let counter = 0;
 
   const data = (serviceId: string) => emulator.state.data.get(serviceId)!;
@@ -77,7 +87,7 @@ describe('Alert files', function () {
     emulator = await startEmulator({ rateLimit: { requests: 100_000, windowMs: 1000 } });
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext);
-    await ext.activate();
+    api = (await ext.activate()) as Api;
     orgId = emulator.organizationId;
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
@@ -174,6 +184,40 @@ describe('Alert files', function () {
     };
     assert.deepEqual(await titles(fresh), ['Create on checkout-prod', 'Validate']);
     assert.deepEqual(await titles(managed), ['Update Checkout latency', 'Compare with Service', 'Validate']);
+  });
+
+  it('completes live dashboard IDs (with names) in a workspace file', async () => {
+    const dir = await folder('completion');
+    const uri = vscode.Uri.joinPath(dir, 'complete.alert.json');
+    await writeFile(uri, `${JSON.stringify(alertFile(serviceA, { dashboardId: '' }), null, 2)}\n`);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const line = doc.getText().split('\n').findIndex((l) => l.includes('"dashboardId"'));
+    const position = new vscode.Position(line, doc.lineAt(line).text.indexOf('""') + 1);
+    const names = [...data(serviceA).dashboards.values()].map((d) => d.name as string);
+    const labels = await waitFor('dashboard completion', async () => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position);
+      const found = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+      return names.every((n) => found.includes(n)) ? found : undefined;
+    });
+    assert.ok(labels.length >= names.length);
+  });
+
+  it('exports an alert from the explorer tree as a file that manages it', async () => {
+    const dir = await folder('export');
+    const alerts = await api.tree.provider.getChildren(api.tree.provider.folder(connectionId, serviceA, 'alerts'));
+    const node = alerts.find((n) => n.type === 'alert' && n.alert);
+    assert.ok(node?.alert);
+    // The save dialog is the only prompt; a target passed along with the node stands in for it here.
+    const target = vscode.Uri.joinPath(dir, 'from-tree.alert.json');
+    const written = await vscode.commands.executeCommand<string>('observability.exportAlertToFile', Object.assign(Object.create(node) as object, { uri: target.toString() }));
+    assert.equal(written, target.toString());
+    const value = JSON.parse(await readFile(target)) as Record<string, unknown>;
+    assert.equal(value.id, node.alert.id);
+    assert.equal(value.serviceId, serviceA);
+    const titles = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', target)).map((l) => l.command?.title ?? '');
+    assert.ok(titles[0]?.includes('Update'), titles.join());
+    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', { folder: dir.toString(), show: false });
+    assert.equal(plan.services[0]?.entries[0]?.action, 'unchanged');
   });
 
   it('creates from a file, writes the id back keeping comments, and a second apply updates the same alert', async () => {
