@@ -19,7 +19,7 @@ import { connectionFor, readText, relativeLabel, writeText, type PreviewDocument
  */
 
 export interface FileResult {
-  readonly outcome: 'created' | 'updated' | 'unchanged' | 'invalid' | 'noConnection' | 'missing' | 'cancelled' | 'failed' | 'untrusted';
+  readonly outcome: 'created' | 'updated' | 'unchanged' | 'invalid' | 'noConnection' | 'missing' | 'cancelled' | 'failed' | 'untrusted' | 'busy';
   readonly id?: string;
   readonly problems?: readonly string[];
   readonly error?: string;
@@ -31,7 +31,7 @@ export interface PlanOptions {
 }
 
 export interface ApplyPlanResult {
-  readonly outcome: 'applied' | 'partial' | 'nothingToDo' | 'cancelled' | 'untrusted';
+  readonly outcome: 'applied' | 'partial' | 'nothingToDo' | 'cancelled' | 'untrusted' | 'busy';
   readonly done: readonly { readonly label: string; readonly action: 'create' | 'update'; readonly id: string }[];
   readonly failed: readonly { readonly label: string; readonly error: string }[];
   readonly notAttempted: readonly string[];
@@ -63,6 +63,9 @@ export class AlertFileService implements vscode.Disposable {
   /** Fires after files were applied (CodeLens titles may change). */
   readonly onDidChange = this.changed.event;
   private lastPlan: { plan: AlertPlan; options: PlanOptions } | undefined;
+  /** Files being applied, and whether a plan is being applied: a second click must not create a duplicate. */
+  private readonly running = new Set<string>();
+  private applyingPlan = false;
   /** The plan document last shown, and its lines with updates (for "Compare" lenses). */
   planUri: vscode.Uri | undefined;
   planLines: readonly { readonly line: number; readonly uri: string }[] = [];
@@ -104,6 +107,20 @@ export class AlertFileService implements vscode.Disposable {
   /** Creates (no `id`) or updates (with `id`) the file's alert. `confirm` skips the update confirmation. */
   async apply(uri: vscode.Uri, options: { confirm?: boolean } = {}): Promise<FileResult> {
     if (refuseUntrusted()) return { outcome: 'untrusted' };
+    const key = uri.toString();
+    if (this.running.has(key) || this.applyingPlan) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} is being applied already.', relativeLabel(uri)));
+      return { outcome: 'busy' };
+    }
+    this.running.add(key);
+    try {
+      return await this.applyFile(uri, options);
+    } finally {
+      this.running.delete(key);
+    }
+  }
+
+  private async applyFile(uri: vscode.Uri, options: { confirm?: boolean }): Promise<FileResult> {
     const doc = await vscode.workspace.openTextDocument(uri);
     const diagnostics = await this.deps.checks.validate(doc);
     const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
@@ -287,6 +304,20 @@ export class AlertFileService implements vscode.Disposable {
   async applyPlan(options: PlanOptions & { confirm?: boolean } = {}): Promise<ApplyPlanResult> {
     const empty = { done: [], failed: [], notAttempted: [] };
     if (refuseUntrusted()) return { outcome: 'untrusted', ...empty };
+    if (this.applyingPlan || this.running.size > 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Alert files are being applied already.'));
+      return { outcome: 'busy', ...empty };
+    }
+    this.applyingPlan = true;
+    try {
+      return await this.applyPlanNow(options);
+    } finally {
+      this.applyingPlan = false;
+    }
+  }
+
+  private async applyPlanNow(options: PlanOptions & { confirm?: boolean }): Promise<ApplyPlanResult> {
+    const empty = { done: [], failed: [], notAttempted: [] };
     const plan = await this.plan(options.folder ? { folder: options.folder } : this.lastPlan?.options ?? {});
     const work = plan.services.flatMap((s) => s.entries.filter((e) => e.action === 'create' || e.action === 'update').map((e) => ({ service: s, entry: e })));
     if (work.length === 0) {

@@ -269,6 +269,18 @@ describe('Alert files', function () {
     assert.equal(leftValue.threshold, 30);
   });
 
+  it('does not create twice when Create is clicked twice', async () => {
+    const dir = await folder('twice');
+    const uri = vscode.Uri.joinPath(dir, 'twice.alert.json');
+    await writeFile(uri, JSON.stringify(alertFile(serviceA), null, 2));
+    const before = alertCount(serviceA);
+    emulator.faults.add({ method: 'POST', path: /\/alerts$/, times: 1, delayMs: 300 });
+    const results = await Promise.all([1, 2].map(() =>
+      vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true })));
+    assert.deepEqual(results.map((r) => r.outcome).sort(), ['busy', 'created']);
+    assert.equal(alertCount(serviceA), before + 1);
+  });
+
   it('plans create, update, unchanged and drift per service; Export to File writes a managed file', async () => {
     const dir = await folder('plan');
     const live = [...data(serviceB).alerts.values()].filter((a) => a.source === 'tile');
