@@ -350,4 +350,27 @@ describe('Alert files', function () {
     const third = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
     assert.equal(third.outcome, 'nothingToDo');
   });
+
+  it('keeps Apply Plan within the configured rate limit', async () => {
+    const dir = await folder('limit');
+    for (const n of [1, 2, 3, 4]) await writeFile(vscode.Uri.joinPath(dir, `limited-${n}.alert.json`), JSON.stringify(alertFile(serviceB), null, 2));
+    await configure('rateLimit.requestsPerWindow', 3);
+    await configure('rateLimit.windowSeconds', 1);
+    try {
+      const started = Date.now();
+      const result = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
+      assert.equal(result.outcome, 'applied', JSON.stringify(result));
+      assert.equal(result.done.length, 4);
+      const requests = emulator.requests.filter((r) => r.at >= started && r.path.startsWith('/v1/'));
+      assert.ok(requests.length >= 5, `${requests.length} requests recorded`);
+      assert.ok(requests.every((r) => r.status !== 429), 'no request was refused');
+      for (const r of requests) {
+        const inWindow = requests.filter((o) => o.at >= r.at && o.at < r.at + 1000).length;
+        assert.ok(inWindow <= 3, `${inWindow} requests within one second`);
+      }
+    } finally {
+      await configure('rateLimit.requestsPerWindow', 1000);
+      await configure('rateLimit.windowSeconds', 1);
+    }
+  });
 });
