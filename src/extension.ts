@@ -7,10 +7,6 @@ import { registerTree, type TreeHandle } from './tree';
 import { registerEditors } from './editors';
 import { registerAlertFiles } from './alertFiles';
 
-/**
- * Wires the extension together. Nothing here talks to the network: activation
- * must stay fast and work offline; data is fetched when a view asks for it.
- */
 /** What the extension returns from `activate`, used by its own tests and by automation. */
 export interface ExtensionApi {
   /** Milliseconds spent in `activate`. */
@@ -23,6 +19,10 @@ export interface ExtensionApi {
   readonly tree: TreeHandle;
 }
 
+/**
+ * Wires the extension together. Nothing here talks to the network: activation
+ * must stay fast and work offline; data is fetched when a view asks for it.
+ */
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
   // Every log line is scrubbed of the secrets the connection manager knows.
