@@ -20,8 +20,9 @@ function isDemoConnection(value: unknown): value is DemoConnection & Record<stri
 /**
  * When the extension runs from its sources (`--extensionDevelopmentPath`, `ExtensionMode.Development`) and
  * `$OBS_DEMO_CONNECTION` holds an `observability.addConnection` argument object, adds that connection unless one with
- * the same address, organization and key exists. Used by `npm run demo`; never active in an installed extension or
- * in tests. Runs after activation and never blocks it.
+ * the same address, organization and key exists. Used by `npm run demo` and by UI tests that need a workbench without
+ * a test runner; never active in an installed extension or under the integration test runner (`ExtensionMode.Test`).
+ * Runs after activation and never blocks it.
  */
 export function addDemoConnection(context: vscode.ExtensionContext, connections: ConnectionManager, log: Logger,
   env: NodeJS.ProcessEnv = process.env): void {
