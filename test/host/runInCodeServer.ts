@@ -82,6 +82,8 @@ export interface WorkbenchOptions {
   readonly verbose?: boolean;
   /** Aborting closes the workbench, also while it is still starting. */
   readonly signal?: AbortSignal;
+  /** Keep VS Code's workspace trust on (off by default in tests), e.g. to test restricted mode. */
+  readonly workspaceTrust?: boolean;
 }
 
 export interface Workbench {
@@ -262,7 +264,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
       '--bind-addr', '127.0.0.1:0',
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--user-data-dir', userDataDir,
       '--extensions-dir', extensionsDir,
