@@ -265,7 +265,9 @@ export function registerEditorCommands(context: vscode.ExtensionContext, deps: E
     try {
       await open(uri);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the {0}: {1}', ref.kind, error instanceof Error ? error.message : String(error)));
+      const message = vscode.l10n.t('Could not open the {0}: {1}', ref.kind, error instanceof Error ? error.message : String(error));
+      deps.log.error(message);
+      void vscode.window.showErrorMessage(message);
       return undefined;
     }
     return uri.toString();
