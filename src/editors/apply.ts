@@ -293,7 +293,15 @@ export class ResourceApplier {
     const what = KIND_NAMES[ref.kind];
     const name = nameOfValue(current) ?? nameOfValue(body) ?? what;
     const changedOnServer = held?.base !== undefined && held.exists && !sameJson(editableValue(ref.kind, held.base), currentValue);
-    if (sameJson(currentValue, body) && !changedOnServer) {
+    if (sameJson(currentValue, body)) {
+      const basedOnCurrent = held?.base !== undefined && held.exists && !changedOnServer;
+      if (!basedOnCurrent) {
+        // The service already holds exactly this text, e.g. an earlier Apply whose answer was lost (timeout, reset):
+        // not a conflict with someone else's change. The document is now based on that version.
+        await this.becomeSaved(doc, ref, current);
+        void vscode.window.showInformationMessage(vscode.l10n.t('The {0} on the service already has these changes.', what));
+        return { outcome: 'unchanged', uri: doc.uri.toString() };
+      }
       void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to apply: the {0} on the service is the same.', what));
       return { outcome: 'unchanged' };
     }
