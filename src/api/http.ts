@@ -19,7 +19,10 @@ export interface TransportRequest {
   signal?: AbortSignal;
   /** Time allowed until the response headers arrive, in ms. */
   headersTimeoutMs: number;
-  /** Time allowed between two chunks of the body, in ms. */
+  /**
+   * Time allowed for the body, in ms: between two chunks, and for the whole body (a server that drips a response
+   * slowly cannot keep a request open longer than this after its headers).
+   */
   bodyTimeoutMs: number;
   /** Bodies larger than this are refused (default 64 MiB). */
   maxResponseBytes?: number;
@@ -68,6 +71,11 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
   } catch (err) {
     throw toTransportError(err, req);
   }
+  const seconds = Math.round(req.bodyTimeoutMs / 100) / 10;
+  const deadline = setTimeout(() => {
+    res.body.destroy(new TransportError('timeout', 'BODY_DEADLINE', true,
+      `the response from ${hostOf(req.origin)} took more than ${seconds} s to arrive`, res.statusCode));
+  }, req.bodyTimeoutMs);
   try {
     const limit = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const chunks: Buffer[] = [];
@@ -85,6 +93,8 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
   } catch (err) {
     if (err instanceof TransportError) throw err;
     throw toTransportError(err, req, res.statusCode);
+  } finally {
+    clearTimeout(deadline);
   }
 }
 
