@@ -478,7 +478,9 @@ export class ObservabilityClient {
 
       const info = readErrorBody(res);
       const kind = kindForStatus(res.status, info.html && !info.json);
-      if (res.status === 404 && kind === 'notFound' && spec.onNotFound && spec.onNotFound !== 'error') {
+      // A DELETE sent again after its answer was lost (connection reset) finds the resource gone: the first one worked.
+      const goneOnRetry = spec.method === 'DELETE' && attempt > 1;
+      if (res.status === 404 && kind === 'notFound' && (goneOnRetry || (spec.onNotFound && spec.onNotFound !== 'error'))) {
         log({ status: res.status, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) });
         const data = (spec.onNotFound === 'null' ? null : undefined) as T;
         return { data, status: res.status, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) };
