@@ -153,7 +153,8 @@ function dashboardIssues(value: Record<string, Json>, facts: LiveFacts | undefin
 /** Checks beyond the JSON Schema, against what is known of the service. */
 export function semanticIssues(kind: DocumentKind, value: Json, facts: LiveFacts | undefined): DocumentIssue[] {
   if (!isObject(value)) return [];
-  const issues = emptyStrings(value);
+  // The query endpoint's `allowedOrigins` is the one text where "" is a value: backend-only, no CORS.
+  const issues = emptyStrings(value).filter((i) => !(kind === 'queryEndpoint' && i.path.length === 1 && i.path[0] === 'allowedOrigins'));
   if (kind === 'alert') issues.push(...alertIssues(value, facts));
   if (kind === 'queryEndpoint') issues.push(...queryEndpointIssues(value, facts));
   if (kind === 'dashboard') issues.push(...dashboardIssues(value, facts));
