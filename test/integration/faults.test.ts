@@ -415,16 +415,18 @@ describe('Fault matrix', function () {
       void alertsBefore;
 
       // The fault is gone: the same operations succeed, without a reload.
-      const again = await Promise.allSettled(OPS.map((op) => bounded(`${op} after ${fault.name}`, prepared.get(op)!.run())));
-      OPS.forEach((op, i) => {
+      // A longer bound: the rate limiter may still hold back requests after the last 429 of the faulted run.
+      const again = await Promise.allSettled(OPS.map((op) => bounded(`${op} after ${fault.name}`, prepared.get(op)!.run(), 2 * SETTLE_BOUND_MS)));
+      for (const [i, op] of OPS.entries()) {
         const s = again[i]!;
         const ok = s.status === 'fulfilled' && s.value.ok;
         if (!ok) {
-          const why = s.status === 'rejected' ? String(s.reason) : s.value.messages.join(' / ');
+          // A stuck operation: the end of the log tells what it was waiting for.
+          const why = s.status === 'rejected' ? `${String(s.reason)}\n${(await logText()).split('\n').slice(-30).join('\n')}` : s.value.messages.join(' / ');
           problems.push(`${op} did not recover: ${why}`);
           cells.set(op, `${cells.get(op) ?? ''}; no recovery`);
         }
-      });
+      }
       if (unhandled.length > 0) problems.push(`unhandled rejections: ${unhandled.map(String).join(' / ')}`);
       unhandled.length = 0;
       await closeAll();
