@@ -17,7 +17,8 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { openWorkbench, REPO_ROOT, type Workbench } from '../host/runInCodeServer';
+import { REPO_ROOT, type Workbench } from '../host/runInCodeServer';
+import { openTestWorkbench } from './ui';
 
 const SCREENSHOT = process.env.OBS_E2E_SCREENSHOT ?? path.join(REPO_ROOT, 'media', 'screenshot-editor-completion.png');
 const CREATED_SCREENSHOT = path.join(path.dirname(SCREENSHOT), 'screenshot-alert-created.png');
@@ -123,27 +124,8 @@ async function reportingFailure(name: string, run: () => Promise<void>): Promise
 
 before(async () => {
   emulator = await startEmulator({ rateLimit: { requests: 10_000, windowMs: 1000 } });
-  let ready: () => void = () => undefined;
-  const setupDone = new Promise<void>((resolve) => { ready = resolve; });
-  workbench = await openWorkbench({
-    extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'e2e', 'workbenchSetup.js'),
-    viewport: { width: 1280, height: 800 },
-    userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.commandCenter': false, 'files.autoSave': 'off' },
-    env: {
-      OBS_E2E_CONNECTION: JSON.stringify({
-        baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret,
-        organizationId: emulator.organizationId, serviceIds: emulator.serviceIds.slice(0, 1), label: LABEL,
-      }),
-    },
-    onLog: (line) => {
-      if (line.includes('E2E SETUP READY')) ready();
-      else if (process.env.OBS_TEST_VERBOSE) process.stdout.write(`${line}\n`);
-    },
-    onExit: (code) => { if (code !== 0) process.stderr.write(`workbench setup exited with ${code}\n`); },
-  });
+  workbench = await openTestWorkbench({ emulator, label: LABEL, mode: 'setup' });
   page = workbench.page;
-  await page.locator('.monaco-workbench').first().waitFor({ state: 'attached', timeout: 120_000 });
-  await Promise.race([setupDone, new Promise((_, reject) => setTimeout(() => reject(new Error('setup did not finish')), 90_000))]);
 });
 
 after(async () => {
