@@ -265,7 +265,9 @@ export function registerEditorCommands(context: vscode.ExtensionContext, deps: E
     try {
       await open(uri);
     } catch (error) {
-      const message = vscode.l10n.t('Could not open the {0}: {1}', ref.kind, error instanceof Error ? error.message : String(error));
+      // The request's own error reads better than VS Code's "Unable to read file …" around it.
+      const cause = fs.loadFailure(ref) ?? error;
+      const message = vscode.l10n.t('Could not open the {0}: {1}', ref.kind, cause instanceof Error ? cause.message : String(cause));
       deps.log.error(message);
       void vscode.window.showErrorMessage(message);
       return undefined;
@@ -301,7 +303,10 @@ export function registerEditorCommands(context: vscode.ExtensionContext, deps: E
     try {
       await open(uri);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the query endpoint: {0}', error instanceof Error ? error.message : String(error)));
+      const cause = fs.loadFailure(ref) ?? error;
+      const message = vscode.l10n.t('Could not open the query endpoint: {0}', cause instanceof Error ? cause.message : String(cause));
+      deps.log.error(message);
+      void vscode.window.showErrorMessage(message);
       return undefined;
     }
     return uri.toString();

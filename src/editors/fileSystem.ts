@@ -41,6 +41,8 @@ export function decodeText(bytes: Uint8Array): string {
 export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly held = new Map<string, HeldDocument>();
   private readonly loading = new Map<string, Promise<HeldDocument>>();
+  /** Why the last load of a resource failed (VS Code wraps the error of a file system in its own message). */
+  private readonly failures = new Map<string, Error>();
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
 
@@ -68,6 +70,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
       mtime: Math.max(now, (previous?.mtime ?? 0) + 1),
     };
     this.held.set(refKey(ref), doc);
+    this.failures.delete(refKey(ref));
     return doc;
   }
 
@@ -80,6 +83,11 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     if (!doc) return;
     doc.base = base;
     doc.exists = exists;
+  }
+
+  /** The error of the last failed load of a resource, if its last load failed. */
+  loadFailure(ref: ResourceRef): Error | undefined {
+    return this.failures.get(refKey(ref));
   }
 
   /** Forgets a resource (after deletion), so a later open loads it again. */
@@ -107,8 +115,11 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
       void pending.then(() => this.loading.delete(key), () => this.loading.delete(key));
     }
     try {
-      return await pending;
+      const doc = await pending;
+      this.failures.delete(key);
+      return doc;
     } catch (error) {
+      this.failures.set(key, error instanceof Error ? error : new Error(String(error)));
       throw vscode.FileSystemError.Unavailable(error instanceof Error ? error.message : String(error));
     }
   }
