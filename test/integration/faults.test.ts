@@ -187,7 +187,7 @@ describe('Fault matrix', function () {
     const until = Date.now() + 3000;
     for (;;) {
       const lines = (await logText()).slice(mark).split('\n').filter((l) => /\[error\]/.test(l) && pattern.test(l));
-      if (lines.length > 0 || Date.now() > until) return lines;
+      if (lines.length > 0 || Date.now() > until) return lines.map((l) => l.replace(/^.*?\[error\]\s*/, ''));
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -395,6 +395,7 @@ describe('Fault matrix', function () {
         if (fault.status !== undefined && !new RegExp(`HTTP ${fault.status}\\b`).test(m)) return fail(`status ${fault.status} not named: ${m}`);
         if (fault.text && !fault.text.test(m)) return fail(`server text not quoted: ${m.slice(0, 300)}`);
         if (m.length > 4000) return fail(`message of ${m.length} characters`);
+        if (/Unable to read file|FileSystemError/.test(m)) return fail(`the request's error is buried in a file system message: ${m}`);
         if (fault.requestId) {
           const requests = emulator.requests.slice(mark).filter((r) => r.method === p.method && r.path === p.path);
           const expected = fault.requestId === 'envelope'
