@@ -147,6 +147,10 @@ const DEFAULTS = {
   maxRateLimitDelayMs: 60_000,
 } as const;
 
+/** A create (or another request that is not sent twice) whose answer never came: the user should not blindly resend it. */
+const MAY_HAVE_APPLIED_HINT = 'The request may have reached the service and been applied: refresh and check before trying again.';
+const ACCEPTED_UNREADABLE_HINT = 'The service accepted the request, but its answer could not be read: refresh and check the result before trying again.';
+
 const NOT_REACHED_RETRY_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN']);
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
 const RETRY_STATUSES = new Set([502, 503, 504]);
@@ -454,7 +458,8 @@ export class ObservabilityClient {
 
       if ('failure' in outcome) {
         const f = outcome.failure;
-        const error = this.makeError({ ...base, kind: f.kind, detail: f.message, ...(f.status !== undefined ? { status: f.status } : {}), cause: f }, secrets, attempt);
+        const error = this.makeError({ ...base, kind: f.kind, detail: f.message, ...(f.status !== undefined ? { status: f.status } : {}), cause: f,
+          ...(spec.retry === 'unsafe' && f.mayHaveReachedServer && f.kind !== 'cancelled' ? { hint: MAY_HAVE_APPLIED_HINT } : {}) }, secrets, attempt);
         log({ errorKind: error.kind, ...(f.status !== undefined ? { status: f.status } : {}) });
         if (f.kind !== 'cancelled' && attempt < this.retry.maxAttempts && this.mayRetryTransport(spec.retry, f)) {
           await this.sleep(this.backoff(attempt), signal, base);
@@ -470,7 +475,10 @@ export class ObservabilityClient {
           log({ status: res.status, ...(parsed.requestId !== undefined ? { requestId: parsed.requestId } : {}) });
           return parsed;
         } catch (err) {
-          const error = err instanceof ApiError ? this.makeError(initOf(err), secrets, attempt) : this.makeError({ ...base, kind: 'invalidResponse', status: res.status, detail: String(err) }, secrets, attempt);
+          const init: ApiErrorInit = err instanceof ApiError ? initOf(err) : { ...base, kind: 'invalidResponse', status: res.status, detail: String(err) };
+          // The service accepted a change but its answer could not be read: sending it again could apply it twice.
+          if (spec.method !== 'GET') init.hint = ACCEPTED_UNREADABLE_HINT;
+          const error = this.makeError(init, secrets, attempt);
           log({ status: res.status, errorKind: error.kind, ...(error.requestId !== undefined ? { requestId: error.requestId } : {}) });
           throw error;
         }
