@@ -49,6 +49,12 @@ interface FaultCase {
   readonly replaced: boolean;
   /** Requests of this fault may be sent again by the client (nothing was processed). */
   readonly resendable?: boolean;
+  /**
+   * The service may have applied the change although the user sees a failure: `unsent` for requests the client does
+   * not send twice (create, upsert) whose answer never came, `unreadable` for any change whose 2xx answer was unreadable.
+   * The message must then say so, since applying again could make a duplicate.
+   */
+  readonly mayHaveApplied?: 'unsent' | 'unreadable';
   /** Operations for which the fault is not a failure (e.g. DELETE reads no `result`). */
   readonly succeedsFor?: readonly OpName[];
 }
@@ -69,14 +75,14 @@ const FAULTS: readonly FaultCase[] = [
   { name: '500', spec: { status: 500, body: envelope(500, 'Internal server error', 500) }, status: 500, text: /Internal server error/, requestId: 'envelope', replaced: true },
   { name: '502 HTML', spec: { status: 502, body: HTML_502 }, status: 502, text: /502 Bad Gateway/, requestId: 'header', replaced: true },
   { name: '503', spec: { status: 503, body: envelope(503, 'Service temporarily unavailable', 503) }, status: 503, text: /Service temporarily unavailable/, requestId: 'envelope', replaced: true },
-  { name: 'timeout', spec: { delayMs: TIMEOUT_S * 1000 + 2500 }, text: /did not answer in time|timed? ?out/i, replaced: false },
-  { name: 'reset mid-body', spec: { reset: 'mid-body' }, text: /closed unexpectedly/, replaced: false },
-  { name: 'truncated JSON', spec: { malformedJson: true }, status: 200, requestId: 'header', replaced: false },
-  { name: 'non-JSON 200', spec: { status: 200, body: 'OK, all good' }, status: 200, requestId: 'header', replaced: true },
-  { name: 'no result', spec: { status: 200, body: { status: 200, requestId: rid(2001) } }, status: 200, requestId: 'envelope', replaced: true, succeedsFor: ['delete'] },
-  { name: 'wrong types', spec: { status: 200, body: { status: 200, requestId: rid(2002), result: { id: 42, threshold: 'high', interval: 5, roles: 'all', name: ['x'] } } }, status: 200, requestId: 'envelope', replaced: true, succeedsFor: ['delete'] },
+  { name: 'timeout', spec: { delayMs: TIMEOUT_S * 1000 + 2500 }, text: /no response from \S+ within 2 s/, replaced: false, mayHaveApplied: 'unsent' },
+  { name: 'reset mid-body', spec: { reset: 'mid-body' }, text: /closed unexpectedly/, replaced: false, mayHaveApplied: 'unsent' },
+  { name: 'truncated JSON', spec: { malformedJson: true }, status: 200, requestId: 'header', replaced: false, mayHaveApplied: 'unreadable' },
+  { name: 'non-JSON 200', spec: { status: 200, body: 'OK, all good' }, status: 200, requestId: 'header', replaced: true, mayHaveApplied: 'unreadable' },
+  { name: 'no result', spec: { status: 200, body: { status: 200, requestId: rid(2001) } }, status: 200, requestId: 'envelope', replaced: true, mayHaveApplied: 'unreadable', succeedsFor: ['delete'] },
+  { name: 'wrong types', spec: { status: 200, body: { status: 200, requestId: rid(2002), result: { id: 42, threshold: 'high', interval: 5, roles: 'all', name: ['x'] } } }, status: 200, requestId: 'envelope', replaced: true, mayHaveApplied: 'unreadable', succeedsFor: ['delete'] },
   { name: '10 MB body', spec: { status: 500, body: { status: 500, requestId: rid(1010), error: `Huge ${'x'.repeat(TEN_MB)}` } }, status: 500, text: /Huge x+/, requestId: 'envelope', replaced: true },
-  { name: 'slow drip', spec: { dripMs: 300 }, text: /took more than 2 s to arrive/, replaced: false },
+  { name: 'slow drip', spec: { dripMs: 300 }, text: /took more than 2 s to arrive/, replaced: false, mayHaveApplied: 'unsent' },
 ];
 
 type OpName = 'list' | 'get' | 'create' | 'update' | 'delete' | 'upsert';
@@ -395,6 +401,8 @@ describe('Fault matrix', function () {
         if (fault.status !== undefined && !new RegExp(`HTTP ${fault.status}\\b`).test(m)) return fail(`status ${fault.status} not named: ${m}`);
         if (fault.text && !fault.text.test(m)) return fail(`server text not quoted: ${m.slice(0, 300)}`);
         if (m.length > 4000) return fail(`message of ${m.length} characters`);
+        const warned = fault.mayHaveApplied === 'unsent' ? ['create', 'upsert'].includes(op) : fault.mayHaveApplied === 'unreadable' && !['list', 'get'].includes(op);
+        if (warned && !/refresh and check/.test(m)) return fail(`no warning that the change may have been applied: ${m}`);
         if (/Unable to read file|FileSystemError/.test(m)) return fail(`the request's error is buried in a file system message: ${m}`);
         if (fault.requestId) {
           const requests = emulator.requests.slice(mark).filter((r) => r.method === p.method && r.path === p.path);
