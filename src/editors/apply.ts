@@ -27,6 +27,9 @@ import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from './
 
 export const APPLYING_CONTEXT_KEY = 'observability.applying';
 
+/** How long Apply waits for the "what will change" diff editor to open before it goes on. */
+const DIFF_OPEN_WAIT_MS = 5000;
+
 export interface ApplyOptions {
   readonly confirm?: boolean;
   readonly confirmAlertDeletion?: boolean;
@@ -348,11 +351,18 @@ export class ResourceApplier {
     const title = changedOnServer
       ? vscode.l10n.t('{0}: changed on the service ↔ yours', name)
       : vscode.l10n.t('{0}: service ↔ yours', name);
-    try {
-      await vscode.commands.executeCommand('vscode.diff', left, doc.uri, title, { preview: true, preserveFocus: false });
-    } catch (error) {
-      this.deps.log.warn(`Could not show the diff: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const shown = Promise.resolve(vscode.commands.executeCommand('vscode.diff', left, doc.uri, title, { preview: true, preserveFocus: false }))
+      .then(() => true, (error: unknown) => {
+        this.deps.log.warn(`Could not show the diff: ${error instanceof Error ? error.message : String(error)}`);
+        return true;
+      });
+    // The diff informs; it must never hold up Apply (the workbench can leave an editor open pending while other
+    // editors open at the same moment).
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), DIFF_OPEN_WAIT_MS); });
+    const opened = await Promise.race([shown, late]);
+    clearTimeout(timer);
+    if (!opened) this.deps.log.warn(`The diff editor did not open within ${DIFF_OPEN_WAIT_MS / 1000} s; going on without it.`);
   }
 
   /** After an update: the document holds the server's version and is saved (locally; no request). */
