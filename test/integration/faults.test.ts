@@ -341,6 +341,8 @@ describe('Fault matrix', function () {
       header, `|${' --- |'.repeat(OPS.length + 1)}`, ...rows, '',
     ].join('\n');
     console.log(table);
+    const lateDiffs = (await logText()).split('\n').filter((l) => /diff editor did not open/.test(l));
+    if (lateDiffs.length > 0) console.log(`Diff editors that did not open in time: ${lateDiffs.length}`);
     try {
       const out = path.resolve(__dirname, '..', '..', 'fault-matrix.md');
       fs.writeFileSync(out, [table, '## Messages shown', '', '| Fault | Operation | Message |', '| --- | --- | --- |', ...shown, ''].join('\n'));
