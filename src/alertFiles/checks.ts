@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/manager';
-import { semanticIssues, type DocumentIssue, type LiveFacts } from '../editors/checks';
+import { dedupeIssues, semanticIssues, type DocumentIssue, type LiveFacts } from '../editors/checks';
 import { issueDiagnostics, syntaxDiagnostics } from '../editors/diagnostics';
 import type { LiveData } from '../editors/live';
 import { checkAlertFile, targetOf } from './format';
@@ -120,19 +120,9 @@ export class AlertFileChecks implements vscode.Disposable {
       return diagnostics;
     }
     const schema = checkAlertFile(parsed.value);
-    const issues = dedupe([...(schema.ok ? [] : schema.issues), ...await this.liveIssues(parsed.value)]);
+    const issues = dedupeIssues([...(schema.ok ? [] : schema.issues), ...await this.liveIssues(parsed.value)]);
     const diagnostics = issueDiagnostics(doc, parsed.root, issues);
     this.collection.set(doc.uri, diagnostics);
     return diagnostics;
   }
-}
-
-function dedupe(issues: readonly DocumentIssue[]): DocumentIssue[] {
-  const seen = new Set<string>();
-  return issues.filter((i) => {
-    const key = `${i.path.join('.')}|${i.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

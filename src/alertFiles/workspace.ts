@@ -3,6 +3,7 @@ import type { ConnectionManager } from '../connections/manager';
 import { RESOURCE_SCHEME } from '../editors/uris';
 import { SERVER_SCHEME } from '../editors/serverDocuments';
 import { ALERT_FILE_SUFFIX } from './schema';
+import { ReadonlyDocuments } from '../editors/serverDocuments';
 
 /** Workspace side of alert files: which documents are alert files, reading and writing them, their connection. */
 
@@ -64,31 +65,9 @@ export function connectionFor(connections: ConnectionManager, organizationId: st
   return { connectionId: chosen.id, serviceLabel: name ?? serviceId };
 }
 
-/** Text documents of this feature, addressed by `observability-alert-files:/<n>/<label>`. */
-export class PreviewDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly texts = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  private counter = 0;
-
-  dispose(): void {
-    this.changed.dispose();
-  }
-
-  create(label: string, text: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${++this.counter}/${label}` });
-    this.texts.set(uri.toString(), text);
-    if (this.texts.size > 20) this.texts.delete(this.texts.keys().next().value as string);
-    return uri;
-  }
-
-  /** Replaces the text of a document created here (an open editor shows the new text). */
-  update(uri: vscode.Uri, text: string): void {
-    this.texts.set(uri.toString(), text);
-    this.changed.fire(uri);
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '';
+/** Text documents of this feature (plans, the service's version in comparisons), `observability-alert-files:/<n>/<label>`. */
+export class PreviewDocuments extends ReadonlyDocuments {
+  constructor() {
+    super(PREVIEW_SCHEME);
   }
 }

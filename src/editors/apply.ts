@@ -6,7 +6,7 @@ import {
   type QueryEndpointWrite,
 } from '../schema';
 import type { ObservabilityTreeProvider } from '../tree/provider';
-import { fieldOfServerMessage, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from './checks';
+import { dedupeIssues, fieldOfServerMessage, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from './checks';
 import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from './diagnostics';
 import { editableText, editableValue, sameJson } from './documents';
 import type { ResourceFileSystem } from './fileSystem';
@@ -163,7 +163,7 @@ export class ResourceApplier {
       ...semanticIssues(ref.kind, parsed.value, facts).filter((i) => i.severity === 'error'),
     ];
     if (blocking.length > 0 || !schema.ok) {
-      const diagnostics = issueDiagnostics(doc, parsed.root, dedupe(blocking));
+      const diagnostics = issueDiagnostics(doc, parsed.root, dedupeIssues(blocking));
       checks.publish(doc, diagnostics);
       return this.refuse(doc, diagnostics);
     }
@@ -454,14 +454,4 @@ export class ResourceApplier {
   private progress<T>(title: string, task: () => Promise<T>): Promise<T> {
     return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, task));
   }
-}
-
-function dedupe(issues: readonly DocumentIssue[]): DocumentIssue[] {
-  const seen = new Set<string>();
-  return issues.filter((i) => {
-    const key = `${i.path.join('.')}|${i.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

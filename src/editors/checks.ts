@@ -198,3 +198,14 @@ export function fieldOfServerMessage(message: string | undefined): IssuePath | u
   }
   return undefined;
 }
+
+/** The issues without repeats (same field, same message): the schema and the rules may both report one problem. */
+export function dedupeIssues(issues: readonly DocumentIssue[]): DocumentIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.path.join('.')}|${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
