@@ -73,7 +73,7 @@ async function writeJsonSchemas() {
     }
     mkdirSync('dist/schemas', { recursive: true });
     for (const [name, schema] of Object.entries(schemas)) {
-      writeFileSync(join('dist/schemas', `${name}.schema.json`), `${JSON.stringify(schema, null, 2)}\n`);
+      writeFileSync(join('dist/schemas', `${name}.schema.json`), `${production ? JSON.stringify(schema) : JSON.stringify(schema, null, 2)}\n`);
     }
     console.log(`dist/schemas: ${Object.keys(schemas).length} JSON schemas`);
   } finally {
