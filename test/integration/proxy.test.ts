@@ -7,6 +7,8 @@
  * never reaches the proxy.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { startEmulator, type Emulator } from '../emulator/server';
@@ -170,6 +172,34 @@ describe('Proxy settings', function () {
     await api.connections.remove(id as string);
     assert.ok(tunnels(seen).some((r) => r.kind === 'connect' && r.target === `${TEST_HOST}:${front.port}`), 'the check did not go through the proxy');
     assert.ok(emulator.requests.slice(requestsBefore).some((r) => r.status === 200 && r.authorized), 'the check did not reach the server');
+  });
+
+  it('proxy settings in a repository\'s .vscode/settings.json are ignored: it cannot route a stored key through its proxy', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the test host opens a workspace folder');
+    await setHttp('proxy', undefined);
+    await setHttp('proxyStrictSSL', true);
+    const dir = path.join(folder.uri.fsPath, '.vscode');
+    const file = path.join(dir, 'settings.json');
+    const existed = fs.existsSync(file);
+    const previous = existed ? fs.readFileSync(file, 'utf8') : undefined;
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ 'http.proxy': proxy.url, 'http.proxyStrictSSL': false, 'http.noProxy': [] }, null, 2));
+    try {
+      // Give VS Code time to read the file (it ignores these machine-wide settings in a workspace).
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const seen = proxy.count;
+      const accepted = front.connections;
+      // Without the user's proxy the made-up host is tried directly and cannot be resolved.
+      const error = await rejection(listSources());
+      assert.match(error.message, /^List sources failed:/, error.message);
+      assert.equal(proxy.count, seen, `the workspace's proxy was used: ${JSON.stringify(tunnels(seen))}`);
+      assert.equal(front.connections, accepted, 'a connection reached the server');
+    } finally {
+      if (previous !== undefined) fs.writeFileSync(file, previous);
+      else fs.rmSync(file, { force: true });
+      await setHttp('proxy', proxy.url);
+    }
   });
 
   it('a host listed in http.noProxy does not reach the proxy', async () => {
