@@ -5,7 +5,7 @@ import { checkConnection, explainCheckFailure } from '../connections/check';
 import { SecretStorageError, showSecretStorageError } from '../connections/keyring';
 import type { ConnectionManager } from '../connections/manager';
 import { BACK, inputStep, multiPickStep } from '../connections/prompts';
-import { DEFAULT_BASE_URL, DEFAULT_PATH_SEGMENT, type ServiceSummary, type StoredConnection } from '../connections/types';
+import { DEFAULT_BASE_URL, DEFAULT_PATH_SEGMENT, toServiceSummary, type ServiceSummary, type StoredConnection } from '../connections/types';
 import {
   normalizeBaseUrl,
   sameOrigin,
@@ -178,13 +178,8 @@ async function describeServices(deps: ConnectionCommandDeps, config: ConnectionC
   try {
     const response = await deps.connections.withUnsavedClient(config, secret, (client) => client.listServices(config.organizationId));
     for (const s of response.data) {
-      const id = s.id.toLowerCase();
-      byId.set(id, {
-        id,
-        name: s.name || s.id,
-        ...(s.region ? { region: String(s.region) } : {}),
-        ...(s.state ? { state: String(s.state) } : {}),
-      });
+      const summary = toServiceSummary(s);
+      byId.set(summary.id, summary);
     }
   } catch (error) {
     deps.log.debug(`Could not list the organization's services for names: ${errorText(error)}`);
@@ -538,12 +533,7 @@ async function selectServicesInteractive(deps: ConnectionCommandDeps, connection
         const sub = token.onCancellationRequested(() => abort.abort());
         try {
           const response = await deps.connections.clientFor(connection.id).listServices(connection.organizationId, { signal: abort.signal });
-          return response.data.map((s): ServiceSummary => ({
-            id: s.id.toLowerCase(),
-            name: s.name || s.id,
-            ...(s.region ? { region: String(s.region) } : {}),
-            ...(s.state ? { state: String(s.state) } : {}),
-          }));
+          return response.data.map(toServiceSummary);
         } finally {
           sub.dispose();
         }

@@ -31,6 +31,16 @@ export interface ServiceSummary {
   state?: string;
 }
 
+/** The summary kept of a listed service: lower-case ID, name (or the ID), region and state when known. */
+export function toServiceSummary(s: { id: string; name?: string | null; region?: unknown; state?: unknown }): ServiceSummary {
+  return {
+    id: s.id.toLowerCase(),
+    name: s.name || s.id,
+    ...(s.region ? { region: String(s.region) } : {}),
+    ...(s.state ? { state: String(s.state) } : {}),
+  };
+}
+
 /** One saved connection: everything but the key secret, which lives in SecretStorage. */
 export interface StoredConnection {
   /** Random UUID made when the connection is added. */

@@ -6,6 +6,7 @@ import {
   CLICKSTACK_PATH_SEGMENT,
   DEFAULT_BASE_URL,
   DEFAULT_PATH_SEGMENT,
+  toServiceSummary,
   type ServiceSummary,
 } from './types';
 import {
@@ -295,12 +296,7 @@ async function servicesStep(draft: ConnectionDraft, deps: WizardDeps, title: str
         const sub = token.onCancellationRequested(() => abort.abort());
         try {
           const response = await deps.withClient(configFor(draft), secret, (client) => client.listServices(draft.organizationId, { signal: abort.signal }));
-          return response.data.map((s): ServiceSummary => ({
-            id: s.id.toLowerCase(),
-            name: s.name || s.id,
-            ...(s.region ? { region: String(s.region) } : {}),
-            ...(s.state ? { state: String(s.state) } : {}),
-          }));
+          return response.data.map(toServiceSummary);
         } finally {
           sub.dispose();
         }
