@@ -197,22 +197,27 @@ function builderChecks(
   }
 }
 
+/** Fields of the time-series builder tiles (line and stacked_bar). */
+const timeSeriesFields = {
+  sourceId,
+  select: selectArray,
+  groupBy: expression('Group series by this expression.'),
+  asRatio: z.boolean().optional().describe('Plot select[0] / select[1] (exactly two select items).'),
+  alignDateRangeToGranularity: z.boolean().optional(),
+  fillNulls: z.boolean().optional(),
+  numberFormat: numberFormatSchema.optional(),
+  formulas,
+  showOperandSeries: z.boolean().optional(),
+  seriesLimit,
+};
+
 const lineBuilder = z
   .looseObject({
     displayType: z.literal('line'),
     configType: noConfigType('line'),
-    sourceId,
-    select: selectArray,
-    groupBy: expression('Group series by this expression.'),
-    asRatio: z.boolean().optional().describe('Plot select[0] / select[1] (exactly two select items).'),
-    alignDateRangeToGranularity: z.boolean().optional(),
-    fillNulls: z.boolean().optional(),
+    ...timeSeriesFields,
     fitYAxisToData: z.boolean().optional(),
     compareToPreviousPeriod: z.boolean().optional(),
-    numberFormat: numberFormatSchema.optional(),
-    formulas,
-    showOperandSeries: z.boolean().optional(),
-    seriesLimit,
   })
   .superRefine(builderChecks);
 
@@ -220,16 +225,7 @@ const stackedBarBuilder = z
   .looseObject({
     displayType: z.literal('stacked_bar'),
     configType: noConfigType('stacked_bar'),
-    sourceId,
-    select: selectArray,
-    groupBy: expression('Group series by this expression.'),
-    asRatio: z.boolean().optional().describe('Plot select[0] / select[1] (exactly two select items).'),
-    alignDateRangeToGranularity: z.boolean().optional(),
-    fillNulls: z.boolean().optional(),
-    numberFormat: numberFormatSchema.optional(),
-    formulas,
-    showOperandSeries: z.boolean().optional(),
-    seriesLimit,
+    ...timeSeriesFields,
   })
   .superRefine(builderChecks);
 
