@@ -43,8 +43,9 @@ import { connectionIssues, joinPath, pathParamIssues, splitBaseUrl, type Connect
 import { ApiError, kindForStatus, type ApiErrorInit, type ApiErrorIssue, type ApiErrorKind } from './errors';
 import { headerValue, send, TransportError, type TransportResponse } from './http';
 import { createDispatcher } from './proxy';
-import { abortReason, limiterFor, type RateLimiter } from './rateLimiter';
+import { abortReason, limiterFor, type Grant, type RateLimiter } from './rateLimiter';
 import { redact } from './redact';
+import { cleanRequestId } from './sanitize';
 import type { Dispatcher } from './undici';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -83,6 +84,12 @@ export interface ClientTimeouts {
   headersMs?: number;
   /** Between two body chunks (default 30 000 ms). */
   bodyMs?: number;
+  /**
+   * ONE deadline for each request sent, in ms: it starts when the rate limiter lets the request go, before it is
+   * queued for a connection, and ends it whatever stage it is in (connecting, proxy tunnel, interim 1xx responses,
+   * headers, body). Default: the larger of `headersMs` and `bodyMs`.
+   */
+  requestMs?: number;
 }
 
 export interface RetryOptions {
@@ -183,7 +190,9 @@ export class ObservabilityClient {
       connectMs: positive(options.timeouts?.connectMs, DEFAULTS.connectMs),
       headersMs: positive(options.timeouts?.headersMs, DEFAULTS.headersMs),
       bodyMs: positive(options.timeouts?.bodyMs, DEFAULTS.bodyMs),
+      requestMs: 0,
     };
+    this.timeouts.requestMs = positive(options.timeouts?.requestMs, Math.max(this.timeouts.headersMs, this.timeouts.bodyMs));
     this.retry = {
       maxAttempts: Math.max(1, Math.floor(positive(options.retry?.maxAttempts, DEFAULTS.maxAttempts))),
       baseDelayMs: nonNegative(options.retry?.baseDelayMs, DEFAULTS.baseDelayMs),
@@ -427,9 +436,13 @@ export class ObservabilityClient {
       headers['content-type'] = 'application/json';
     }
 
+    // Whether an earlier attempt may have reached the server and acted (its answer was lost or was a 5xx): only
+    // then does a 404 to a DELETE mean "already gone".
+    let mayHaveActed = false;
     for (let attempt = 1; ; attempt++) {
+      let grant: Grant;
       try {
-        await this.limiter.acquire(signal);
+        grant = await this.limiter.acquireSlot(signal);
       } catch (err) {
         if (signal?.aborted) throw cancelled(base);
         throw err;
@@ -447,11 +460,15 @@ export class ObservabilityClient {
             ...(signal ? { signal } : {}),
             headersTimeoutMs: this.timeouts.headersMs,
             bodyTimeoutMs: this.timeouts.bodyMs,
+            deadlineMs: this.timeouts.requestMs,
           }),
         };
       } catch (err) {
         if (!(err instanceof TransportError)) throw err;
         outcome = { failure: err };
+      } finally {
+        // The server has seen the request by now if it ever will: the window counts from here.
+        grant.done();
       }
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
       const log = (entry: Partial<RequestLogEntry>) => this.log({ ...base, path: spec.path + query, durationMs, attempt, ...entry });
@@ -461,6 +478,7 @@ export class ObservabilityClient {
         const error = this.makeError({ ...base, kind: f.kind, detail: f.message, ...(f.status !== undefined ? { status: f.status } : {}), cause: f,
           ...(spec.retry === 'unsafe' && f.mayHaveReachedServer && f.kind !== 'cancelled' ? { hint: MAY_HAVE_APPLIED_HINT } : {}) }, secrets, attempt);
         log({ errorKind: error.kind, ...(f.status !== undefined ? { status: f.status } : {}) });
+        if (f.mayHaveReachedServer) mayHaveActed = true;
         if (f.kind !== 'cancelled' && attempt < this.retry.maxAttempts && this.mayRetryTransport(spec.retry, f)) {
           await this.sleep(this.backoff(attempt), signal, base);
           continue;
@@ -471,7 +489,7 @@ export class ObservabilityClient {
       const res = outcome.response;
       if (res.status >= 200 && res.status < 300) {
         try {
-          const parsed = parseSuccess(spec, res, base);
+          const parsed = parseSuccess(spec, res, base, secrets);
           log({ status: res.status, ...(parsed.requestId !== undefined ? { requestId: parsed.requestId } : {}) });
           return parsed;
         } catch (err) {
@@ -484,10 +502,11 @@ export class ObservabilityClient {
         }
       }
 
-      const info = readErrorBody(res);
+      const info = readErrorBody(res, secrets);
       const kind = kindForStatus(res.status, info.html && !info.json);
-      // A DELETE sent again after its answer was lost (connection reset) finds the resource gone: the first one worked.
-      const goneOnRetry = spec.method === 'DELETE' && attempt > 1;
+      // A DELETE sent again after an attempt that may have acted (answer lost, or a 5xx) finds the resource gone:
+      // that attempt worked. After a 429 (or any answer that says nothing was done) a 404 means "not found".
+      const goneOnRetry = spec.method === 'DELETE' && attempt > 1 && mayHaveActed;
       if (res.status === 404 && kind === 'notFound' && (goneOnRetry || (spec.onNotFound && spec.onNotFound !== 'error'))) {
         log({ status: res.status, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) });
         const data = (spec.onNotFound === 'null' ? null : undefined) as T;
@@ -501,9 +520,10 @@ export class ObservabilityClient {
       if (res.status >= 300 && res.status < 400) init.detail = redirectDetail(res, this.origin);
       log({ status: res.status, errorKind: kind, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) });
 
+      if (res.status >= 500) mayHaveActed = true;
       if (res.status === 429) {
         const wait = retryAfterMs ?? this.backoff(attempt);
-        this.limiter.penalize(Date.now() + wait);
+        this.limiter.penalizeFor(wait);
         if (attempt < this.retry.maxAttempts) {
           await this.sleep(wait, signal, base);
           continue;
@@ -527,16 +547,15 @@ export class ObservabilityClient {
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   }
 
-  /** The wait a 429 asks for: `X-RateLimit-Reset` (seconds), else `Retry-After` (seconds or HTTP date). */
+  /**
+   * The wait a 429 asks for: `X-RateLimit-Reset` (seconds from now, epoch seconds or epoch milliseconds), else
+   * `Retry-After` (seconds or HTTP date).
+   */
   private rateLimitDelay(res: TransportResponse): number | undefined {
     const now = Date.now();
     let ms: number | undefined;
     const reset = headerValue(res.headers, 'x-ratelimit-reset')?.trim();
-    if (reset && /^\d+(\.\d+)?$/.test(reset)) {
-      const n = Number(reset);
-      // Large values are epoch seconds; small ones are seconds from now.
-      ms = n > 1e9 ? n * 1000 - now : n * 1000;
-    }
+    if (reset && reset.length <= 20 && /^\d+(\.\d+)?$/.test(reset)) ms = resetDelayMs(Number(reset), now);
     const retryAfter = headerValue(res.headers, 'retry-after')?.trim();
     if (ms === undefined && retryAfter) {
       if (/^\d+(\.\d+)?$/.test(retryAfter)) ms = Number(retryAfter) * 1000;
@@ -584,6 +603,11 @@ export class ObservabilityClient {
     const clean: ApiErrorInit = { ...init };
     if (clean.serverMessage !== undefined) clean.serverMessage = redact(clean.serverMessage, secrets);
     if (clean.detail !== undefined) clean.detail = redact(clean.detail, secrets);
+    if (clean.requestId !== undefined) {
+      const id = cleanRequestId(clean.requestId, secrets);
+      if (id) clean.requestId = id;
+      else delete clean.requestId;
+    }
     if (attempt > 1 && clean.kind !== 'cancelled') clean.detail = clean.detail ? `${clean.detail}, after ${attempt} attempts` : `after ${attempt} attempts`;
     if (clean.issues) clean.issues = clean.issues.map((i) => ({ path: redact(i.path, secrets), message: redact(i.message, secrets) }));
     if (clean.cause instanceof Error) clean.cause = new Error(redact(clean.cause.message, secrets));
@@ -669,8 +693,8 @@ function initOf(err: ApiError): ApiErrorInit {
   return init;
 }
 
-function parseSuccess<T>(spec: CallSpec<T>, res: TransportResponse, base: { operation: string; method: string; path: string }): ApiResponse<T> {
-  const headerRequestId = headerValue(res.headers, 'x-request-id');
+function parseSuccess<T>(spec: CallSpec<T>, res: TransportResponse, base: { operation: string; method: string; path: string }, secrets: readonly string[]): ApiResponse<T> {
+  const headerRequestId = cleanRequestId(headerValue(res.headers, 'x-request-id'), secrets);
   const fail = (detail: string, issues?: ApiErrorIssue[], requestId?: string): never => {
     const init: ApiErrorInit = { ...base, kind: 'invalidResponse', status: res.status, detail };
     if (issues) init.issues = issues;
@@ -689,7 +713,7 @@ function parseSuccess<T>(spec: CallSpec<T>, res: TransportResponse, base: { oper
     fail(`the response is not valid JSON (it starts with ${JSON.stringify(text.slice(0, 40))})`);
   }
   if (!isPlainObject(json)) return fail('the response is not a JSON object');
-  const requestId = typeof json.requestId === 'string' ? json.requestId : headerRequestId;
+  const requestId = cleanRequestId(json.requestId, secrets) ?? headerRequestId;
   if (spec.result === null) {
     return { data: undefined as T, status: res.status, ...(requestId !== undefined ? { requestId } : {}) };
   }
@@ -706,42 +730,167 @@ interface ErrorBodyInfo {
   html: boolean;
 }
 
-/** Server text and request ID from an error response (JSON envelope, OSS `{message}`, HTML or plain text). */
-function readErrorBody(res: TransportResponse): ErrorBodyInfo {
+/** Characters of an error body looked at for its message. */
+const ERROR_TEXT_SCAN = 16 * 1024;
+
+/**
+ * Server text and request ID from an error response (JSON envelope, OSS `{message}`, HTML or plain text). Linear and
+ * bounded: only a prefix of the body is looked at, and a JSON body cut short (the transport reads at most 64 KiB of
+ * an error body) still yields its leading `requestId` and `error`.
+ */
+function readErrorBody(res: TransportResponse, secrets: readonly string[]): ErrorBodyInfo {
   const contentType = (headerValue(res.headers, 'content-type') ?? '').toLowerCase();
-  const raw = res.body.trim();
+  const raw = res.body.trimStart();
   const info: ErrorBodyInfo = { json: false, html: contentType.includes('text/html') || raw.startsWith('<') };
-  const headerRequestId = headerValue(res.headers, 'x-request-id');
+  const headerRequestId = cleanRequestId(headerValue(res.headers, 'x-request-id'), secrets);
   if (headerRequestId) info.requestId = headerRequestId;
   if (!info.html && (raw.startsWith('{') || contentType.includes('json'))) {
-    try {
-      const json: unknown = JSON.parse(raw);
-      if (isPlainObject(json)) {
-        info.json = true;
-        const message = typeof json.error === 'string' ? json.error : typeof json.message === 'string' ? json.message : undefined;
-        if (message) info.text = shorten(message, 500);
-        if (typeof json.requestId === 'string') info.requestId = json.requestId;
-        return info;
+    let json: unknown;
+    if (!res.truncated) {
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        // Not JSON after all: fall through to text.
       }
-    } catch {
-      // Not JSON after all: fall through to text.
+    } else if (raw.startsWith('{')) {
+      json = leadingJsonStrings(raw, ['error', 'message', 'requestId']);
+    }
+    if (isPlainObject(json)) {
+      info.json = true;
+      const message = typeof json.error === 'string' ? json.error : typeof json.message === 'string' ? json.message : undefined;
+      if (message) info.text = shorten(message, 500);
+      const rid = cleanRequestId(json.requestId, secrets);
+      if (rid) info.requestId = rid;
+      return info;
     }
   }
+  const head = raw.slice(0, ERROR_TEXT_SCAN);
   if (info.html) {
-    const pre = /<pre[^>]*>([\s\S]*?)<\/pre>/i.exec(raw)?.[1];
-    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(raw)?.[1];
-    const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(raw)?.[1];
-    const picked = pre ?? h1 ?? title ?? raw;
-    const text = decodeEntities(picked.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+    const text = collapse(decodeEntities(stripTags(htmlMessage(head))));
     if (text) info.text = shorten(text, 200);
-  } else if (raw) {
-    info.text = shorten(raw.replace(/\s+/g, ' '), 200);
+  } else if (head) {
+    info.text = shorten(collapse(head), 200);
   }
   return info;
 }
 
+/** The inside of the first `<pre>`, else `<h1>`, else `<title>`, else the whole text (found with indexOf: linear). */
+function htmlMessage(html: string): string {
+  const lower = html.toLowerCase();
+  for (const tag of ['pre', 'h1', 'title']) {
+    let from = 0;
+    for (;;) {
+      const open = lower.indexOf(`<${tag}`, from);
+      if (open < 0) break;
+      const after = lower.charAt(open + tag.length + 1);
+      if (after === '>' || after === ' ' || after === '\t' || after === '\n' || after === '\r' || after === '/') {
+        const gt = lower.indexOf('>', open);
+        if (gt < 0) break;
+        const close = lower.indexOf(`</${tag}`, gt);
+        if (close < 0) break;
+        return html.slice(gt + 1, close);
+      }
+      from = open + 1;
+    }
+  }
+  return html;
+}
+
+/** Replaces every `<…>` with a space; an unclosed `<` ends the text. One pass. */
+function stripTags(html: string): string {
+  let out = '';
+  let i = 0;
+  while (i < html.length) {
+    const lt = html.indexOf('<', i);
+    if (lt < 0) {
+      out += html.slice(i);
+      break;
+    }
+    out += html.slice(i, lt) + ' ';
+    const gt = html.indexOf('>', lt);
+    if (gt < 0) break;
+    i = gt + 1;
+  }
+  return out;
+}
+
+function collapse(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The top-level string members named in `keys` of a JSON object that may be cut short. Scans once; a string cut off
+ * by the end of the text is kept as far as it goes. Returns undefined when the text does not start like an object.
+ */
+function leadingJsonStrings(text: string, keys: readonly string[]): Record<string, string> | undefined {
+  if (!text.startsWith('{')) return undefined;
+  const found: Record<string, string> = {};
+  let depth = 0;
+  let i = 0;
+  let lastKey: string | undefined;
+  let expectValue = false;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"') {
+      const { value, end } = readJsonString(text, i);
+      if (depth === 1 && !expectValue) {
+        lastKey = value;
+      } else if (depth === 1 && expectValue && lastKey !== undefined && keys.includes(lastKey) && !(lastKey in found)) {
+        found[lastKey] = value;
+      }
+      if (depth === 1) expectValue = false;
+      i = end;
+      continue;
+    }
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === ':' && depth === 1) expectValue = true;
+    else if (c === ',' && depth === 1) {
+      expectValue = false;
+      lastKey = undefined;
+    }
+    if (depth === 1 && (c === '{' || c === '[') && expectValue) expectValue = false;
+    i++;
+  }
+  return found;
+}
+
+/** A JSON string starting at `start` (a quote): its value and the index after it (or the end of the text). */
+function readJsonString(text: string, start: number): { value: string; end: number } {
+  let i = start + 1;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '\\') i += 2;
+    else if (c === '"') break;
+    else i++;
+  }
+  const closed = i < text.length;
+  const literal = text.slice(start, closed ? i + 1 : Math.min(i, text.length));
+  let body = literal;
+  if (!closed) {
+    // Drop an escape sequence cut in half by the end of the text.
+    const backslash = body.lastIndexOf('\\');
+    if (backslash > 0 && body.length - backslash <= 6) body = body.slice(0, backslash);
+    body += '"';
+  }
+  let value: string;
+  try {
+    value = JSON.parse(body) as string;
+  } catch {
+    value = literal.slice(1).replace(/"$/, '');
+  }
+  return { value, end: closed ? i + 1 : text.length };
+}
+
 function decodeEntities(s: string): string {
   return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+}
+
+/** Wait in ms until an `X-RateLimit-Reset` value: epoch milliseconds, epoch seconds, or seconds from now. */
+export function resetDelayMs(value: number, nowEpochMs: number): number {
+  if (value >= 1e12) return value - nowEpochMs;
+  if (value >= 1e9) return value * 1000 - nowEpochMs;
+  return value * 1000;
 }
 
 function shorten(s: string, max: number): string {

@@ -34,14 +34,35 @@ export function isResourceId(value: unknown): value is string {
   return typeof value === 'string' && RESOURCE_ID_PATTERN.test(value);
 }
 
-/** True for `localhost` (and `*.localhost`), 127.0.0.0/8 and ::1, with or without IPv6 brackets. */
+/**
+ * True only for hosts that cannot leave this machine without DNS having a say: literal loopback addresses
+ * (127.0.0.0/8, ::1, and ::ffff:127.x.y.z) and the exact name `localhost`. Names under `.localhost` and `localhost.`
+ * (with the root dot) go through the resolver like any other name, so they are not loopback here.
+ * The one rule for plain http: the connection checks, the input boxes and the proxy bypass all use it.
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
+  if (typeof hostname !== 'string' || hostname.length > 64) return false;
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost') return true;
+  if (isLoopbackIPv4(host)) return true;
   if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
-  const mapped = /^::ffff:(127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(host);
-  return mapped !== null;
+  const mapped = /^::ffff:(.+)$/.exec(host);
+  if (!mapped) return false;
+  const v4 = mapped[1]!;
+  if (isLoopbackIPv4(v4)) return true;
+  // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
+  return /^7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(v4);
+}
+
+function isLoopbackIPv4(host: string): boolean {
+  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return m !== null && m.slice(1).every((part) => Number(part) <= 255);
+}
+
+/** Why plain http is refused for this URL, or undefined when it is allowed (https, or http to a loopback host). */
+export function plainHttpProblem(url: URL): string | undefined {
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
+  return 'must use https (plain http is allowed only for localhost, 127.0.0.0/8 and ::1)';
 }
 
 /** Problems with a connection configuration; empty when it is usable. */
@@ -56,8 +77,9 @@ export function connectionIssues(cfg: ConnectionConfig): ApiErrorIssue[] {
   if (url) {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       issues.push({ path: 'baseUrl', message: `must use https (got ${url.protocol.replace(/:$/, '')})` });
-    } else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      issues.push({ path: 'baseUrl', message: 'must use https (plain http is allowed only for localhost, 127.0.0.0/8 and ::1)' });
+    } else {
+      const problem = plainHttpProblem(url);
+      if (problem) issues.push({ path: 'baseUrl', message: problem });
     }
     if (url.username || url.password) {
       issues.push({ path: 'baseUrl', message: 'must not contain credentials; the API key is configured separately' });

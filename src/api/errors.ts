@@ -2,7 +2,11 @@
  * The one error type of the API client. Every failure — bad input, transport,
  * HTTP status, malformed response, cancellation — becomes an `ApiError` whose
  * `kind` callers switch on and whose `message` reads well on its own.
+ *
+ * Server text (error text, request ID, issue texts) goes through `sanitizeServerText` here, so neither the message
+ * nor the fields of an ApiError carry links, control or bidi characters, line breaks or unbounded text.
  */
+import { MAX_SERVER_TEXT, cleanRequestId, sanitizeServerText } from './sanitize';
 
 export type ApiErrorKind =
   | 'unauthorized'
@@ -65,7 +69,8 @@ export class ApiError extends Error {
   /** What went wrong when there is no server text (transport or parse problem). */
   readonly detail?: string;
 
-  constructor(init: ApiErrorInit) {
+  constructor(raw: ApiErrorInit) {
+    const init = sanitizeInit(raw);
     const hint = init.hint ?? defaultHint(init);
     super(formatMessage(init, hint), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'ApiError';
@@ -86,6 +91,27 @@ export class ApiError extends Error {
   static is(value: unknown, kind?: ApiErrorKind): value is ApiError {
     return value instanceof ApiError && (kind === undefined || value.kind === kind);
   }
+}
+
+/** The init with every piece of text that can come from the server made plain and bounded. */
+function sanitizeInit(raw: ApiErrorInit): ApiErrorInit {
+  const init: ApiErrorInit = { ...raw };
+  if (raw.serverMessage !== undefined) {
+    const text = sanitizeServerText(raw.serverMessage, 500);
+    if (text) init.serverMessage = text;
+    else delete init.serverMessage;
+  }
+  if (raw.detail !== undefined) init.detail = sanitizeServerText(raw.detail, 500);
+  if (raw.requestId !== undefined) {
+    const id = cleanRequestId(raw.requestId);
+    if (id) init.requestId = id;
+    else delete init.requestId;
+  }
+  if (raw.hint !== undefined) init.hint = sanitizeServerText(raw.hint, 500);
+  if (raw.issues !== undefined) {
+    init.issues = raw.issues.map((i) => ({ path: sanitizeServerText(i.path, 200), message: sanitizeServerText(i.message, MAX_SERVER_TEXT) }));
+  }
+  return init;
 }
 
 /** The error kind for an HTTP status that is not a success. */

@@ -19,19 +19,29 @@ export interface TransportRequest {
   signal?: AbortSignal;
   /** Time allowed until the response headers arrive, in ms. */
   headersTimeoutMs: number;
-  /**
-   * Time allowed for the body, in ms: between two chunks, and for the whole body (a server that drips a response
-   * slowly cannot keep a request open longer than this after its headers).
-   */
+  /** Time allowed between two body chunks, in ms. */
   bodyTimeoutMs: number;
+  /**
+   * ONE deadline for the whole exchange, in ms: it starts before the request is queued for a connection and ends
+   * the request whatever stage it is in — connecting, opening a proxy tunnel, waiting through interim `1xx`
+   * responses, waiting for the headers or reading the body. Default: `headersTimeoutMs + bodyTimeoutMs`.
+   */
+  deadlineMs?: number;
   /** Bodies larger than this are refused (default 64 MiB). */
   maxResponseBytes?: number;
+  /**
+   * For a status outside 2xx, only this many bytes of the body are read (default 64 KiB); the rest is dropped and
+   * `truncated` is set. An error page cannot make the client read (or parse) megabytes.
+   */
+  maxErrorBodyBytes?: number;
 }
 
 export interface TransportResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** True when only the first `maxErrorBodyBytes` of an error body were read. */
+  truncated?: boolean;
 }
 
 export type TransportFailureKind = 'network' | 'timeout' | 'cancelled' | 'invalidResponse';
@@ -54,47 +64,96 @@ export class TransportError extends Error {
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+const secondsText = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 export async function send(dispatcher: Dispatcher, req: TransportRequest): Promise<TransportResponse> {
-  let res: Dispatcher.ResponseData;
-  try {
-    res = await loadUndici().request(dispatcher, {
-      origin: req.origin,
-      path: req.path,
-      method: req.method,
-      headers: req.headers,
-      body: req.body ?? null,
-      signal: req.signal ?? null,
-      headersTimeout: req.headersTimeoutMs,
-      bodyTimeout: req.bodyTimeoutMs,
-    });
-  } catch (err) {
-    throw toTransportError(err, req);
-  }
-  const seconds = Math.round(req.bodyTimeoutMs / 100) / 10;
+  const host = hostOf(req.origin);
+  if (req.signal?.aborted) throw new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled');
+  const deadlineMs = req.deadlineMs ?? req.headersTimeoutMs + req.bodyTimeoutMs;
+  // Everything below ends through this controller: the deadline, the caller's Cancel, or the body limit. undici gets
+  // its signal, and the exchange also settles on its own when it fires, so a request undici never settles (a proxy
+  // tunnel that keeps failing, endless interim responses) still ends on time.
+  const controller = new AbortController();
+  let stopped: TransportError | undefined;
+  let status: number | undefined;
+  const stop = (err: TransportError) => {
+    if (stopped) return;
+    stopped = err;
+    controller.abort(err);
+  };
   const deadline = setTimeout(() => {
-    res.body.destroy(new TransportError('timeout', 'BODY_DEADLINE', true,
-      `the response from ${hostOf(req.origin)} took more than ${seconds} s to arrive`, res.statusCode));
-  }, req.bodyTimeoutMs);
+    stop(status === undefined
+      ? new TransportError('timeout', 'REQUEST_DEADLINE', true, `no response from ${host} within ${secondsText(deadlineMs)}`)
+      : new TransportError('timeout', 'BODY_DEADLINE', true, `the response from ${host} took more than ${secondsText(deadlineMs)} to arrive`, status));
+  }, deadlineMs);
+  const onCancel = () => stop(new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled', status));
+  req.signal?.addEventListener('abort', onCancel, { once: true });
+  const ended = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(stopped), { once: true });
+  });
+  ended.catch(() => undefined);
+
   try {
-    const limit = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await Promise.race([
+        loadUndici().request(dispatcher, {
+          origin: req.origin,
+          path: req.path,
+          method: req.method,
+          headers: req.headers,
+          body: req.body ?? null,
+          signal: controller.signal,
+          headersTimeout: req.headersTimeoutMs,
+          bodyTimeout: req.bodyTimeoutMs,
+        }),
+        ended,
+      ]);
+    } catch (err) {
+      throw stopped ?? toTransportError(err, req);
+    }
+    status = res.statusCode;
+    const success = res.statusCode >= 200 && res.statusCode < 300;
+    const limit = success ? (req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES) : Math.min(req.maxErrorBodyBytes ?? DEFAULT_MAX_ERROR_BODY_BYTES, req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+    const onStop = () => res.body.destroy();
+    controller.signal.addEventListener('abort', onStop, { once: true });
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of res.body) {
-      const buf = chunk as Buffer;
-      size += buf.length;
-      if (size > limit) {
-        res.body.destroy();
-        throw new TransportError('invalidResponse', 'RESPONSE_TOO_LARGE', true, `the response is larger than ${Math.round(limit / 1048576)} MiB`, res.statusCode);
-      }
-      chunks.push(buf);
+    let truncated = false;
+    try {
+      const reading = (async () => {
+        for await (const chunk of res.body) {
+          const buf = chunk as Buffer;
+          if (size + buf.length > limit) {
+            if (success) {
+              throw new TransportError('invalidResponse', 'RESPONSE_TOO_LARGE', true, `the response is larger than ${Math.round(limit / 1048576)} MiB`, res.statusCode);
+            }
+            chunks.push(buf.subarray(0, limit - size));
+            size = limit;
+            truncated = true;
+            break;
+          }
+          size += buf.length;
+          chunks.push(buf);
+        }
+      })();
+      await Promise.race([reading, ended]);
+    } catch (err) {
+      if (stopped) throw stopped;
+      if (err instanceof TransportError) throw err;
+      throw toTransportError(err, req, res.statusCode);
+    } finally {
+      controller.signal.removeEventListener('abort', onStop);
+      if (truncated || !res.body.readableEnded) res.body.destroy();
     }
-    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size).toString('utf8') };
-  } catch (err) {
-    if (err instanceof TransportError) throw err;
-    throw toTransportError(err, req, res.statusCode);
+    const out: TransportResponse = { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size).toString('utf8') };
+    if (truncated) out.truncated = true;
+    return out;
   } finally {
     clearTimeout(deadline);
+    req.signal?.removeEventListener('abort', onCancel);
   }
 }
 
@@ -137,8 +196,10 @@ export function toTransportError(err: unknown, req: Pick<TransportRequest, 'orig
   }
   const code = errorCode(err) ?? 'UNKNOWN';
   const message = err instanceof Error ? err.message : String(err);
-  const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  const seconds = secondsText;
   switch (code) {
+    case 'UND_ERR_PRX_CONN':
+      return new TransportError('network', code, false, `the proxy closed the connection while opening a tunnel to ${host} (${code})`, status, { cause: err });
     case 'UND_ERR_CONNECT_TIMEOUT':
       return new TransportError('timeout', code, false, `could not connect to ${host} in time (connect timeout)`, status, { cause: err });
     case 'UND_ERR_HEADERS_TIMEOUT':

@@ -17,13 +17,15 @@ export {
   LIVE_PATH_SEGMENT,
   connectionIssues,
   isLoopbackHost,
+  plainHttpProblem,
   isResourceId,
   isUuid,
   validateConnection,
   type ConnectionConfig,
 } from './connection';
 export { ApiError, kindForStatus, type ApiErrorInit, type ApiErrorIssue, type ApiErrorKind } from './errors';
-export { RateLimiter, limiterFor, DEFAULT_RATE_LIMIT, type RateLimiterOptions } from './rateLimiter';
-export { createDispatcher, resolveProxy, type DispatcherOptions, type ProxyChoice } from './proxy';
+export { RateLimiter, limiterFor, DEFAULT_RATE_LIMIT, type Grant, type RateLimiterOptions } from './rateLimiter';
+export { createDispatcher, describeProxyUrl, resolveProxy, type DispatcherOptions, type ProxyChoice } from './proxy';
 export { redact } from './redact';
+export { sanitizeServerText, cleanRequestId, MAX_SERVER_TEXT } from './sanitize';
 export type { Dispatcher } from './undici';

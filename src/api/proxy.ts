@@ -5,12 +5,17 @@
  * - NO_PROXY (or the explicit `noProxy` list) honoured in both cases,
  * - loopback addresses (localhost, 127.0.0.0/8, ::1) never proxied unless `proxyLoopback` is set,
  * - otherwise a plain keep-alive Agent.
+ *
+ * A proxy that drops the connection while a CONNECT tunnel is being opened makes undici 7 (up to 7.30.2, the newest
+ * 7.x; fixed upstream only in 8.x, which needs a newer Node) reconnect in a tight loop that never settles the
+ * request. The client to the proxy is built here with that failure made fatal, so the request fails at once.
  */
 import type * as Undici from './undici';
-import type { AgentOptions, Dispatcher } from './undici';
+import type { AgentOptions, Dispatcher, EnvHttpProxyAgentOptions } from './undici';
 import { loadUndici } from './lazyUndici';
 import { isLoopbackHost } from './connection';
 import { ApiError } from './errors';
+import { sanitizeServerText } from './sanitize';
 
 export interface DispatcherOptions {
   /** Explicit proxy URL (http:// or https://, credentials allowed). Empty = use the environment. */
@@ -42,7 +47,8 @@ export interface ProxyChoice {
 
 export function resolveProxy(opts: DispatcherOptions = {}): ProxyChoice {
   const env = opts.env ?? process.env;
-  const noProxy = opts.noProxy ?? env.no_proxy ?? env.NO_PROXY ?? '';
+  // An empty variable counts as unset, like the proxy variables: an empty no_proxy must not hide a set NO_PROXY.
+  const noProxy = nonEmpty(opts.noProxy) ?? nonEmpty(env.no_proxy) ?? nonEmpty(env.NO_PROXY) ?? '';
   const explicit = opts.proxy?.trim();
   if (explicit) {
     checkProxyUrl(explicit);
@@ -81,8 +87,42 @@ export function createDispatcher(opts: DispatcherOptions = {}): Dispatcher {
     requestTls: tls,
     // Plain-http targets go as absolute-form requests; https always uses CONNECT.
     proxyTunnel: false,
-  });
+    clientFactory: tunnelSafeClient,
+  } as EnvHttpProxyAgentOptions);
   return new (loopbackBypassClass())(direct, proxied, opts.proxyLoopback === true);
+}
+
+/** undici's error codes that its client treats as "try connecting again" while a request is queued. */
+const RECONNECTING_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_INFO']);
+
+/** An error with a code undici treats as fatal for the queued request: the tunnel could not be opened. */
+class ProxyTunnelError extends Error {
+  readonly code = 'UND_ERR_PRX_CONN';
+  constructor(cause: unknown) {
+    super(`the proxy closed the connection while the tunnel was being opened${cause instanceof Error ? ` (${cause.message})` : ''}`, { cause });
+    this.name = 'ProxyTunnelError';
+  }
+}
+
+function fatalTunnelError(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RECONNECTING_CODES.has(code) ? new ProxyTunnelError(err) : err;
+}
+
+/** The client ProxyAgent opens CONNECT tunnels with: a Pool whose `connect` turns a dropped tunnel into a fatal error. */
+function tunnelSafeClient(origin: URL, options: object): Dispatcher {
+  const pool = new (loadUndici().Pool)(origin, options as ConstructorParameters<typeof Undici.Pool>[1]);
+  const connect = pool.connect.bind(pool) as (opts: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void) => Promise<Dispatcher.ConnectData> | void;
+  const guarded = (opts: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void) => {
+    if (typeof callback === 'function') {
+      return connect(opts, (err, data) => callback(err ? (fatalTunnelError(err) as Error) : null, data));
+    }
+    return (connect(opts) as Promise<Dispatcher.ConnectData>).catch((err: unknown) => {
+      throw fatalTunnelError(err);
+    });
+  };
+  (pool as unknown as { connect: typeof guarded }).connect = guarded;
+  return pool;
 }
 
 type LoopbackBypassClass = new (direct: Dispatcher, proxied: Dispatcher, proxyLoopback: boolean) => Dispatcher;
@@ -156,10 +196,28 @@ function checkProxyUrl(value: string): void {
   try {
     url = new URL(value);
   } catch {
-    throw proxyError(`the proxy URL ${value.replace(/\/\/[^@/]*@/, '//***@')} is not a valid URL`);
+    throw proxyError(`the proxy URL ${describeProxyUrl(value)} is not a valid URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw proxyError(`the proxy protocol ${url.protocol} is not supported (use http:// or https://)`);
+  }
+}
+
+/**
+ * A proxy URL as it may be shown: never its credentials, valid URL or not. Everything up to the last `@` after the
+ * scheme (user name and password, which may themselves hold `@`, `/` or `:`) is replaced; without an `@`, a text
+ * that does not parse is shown only by its scheme.
+ */
+export function describeProxyUrl(value: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]{0,30}):\/\//i.exec(value);
+  const rest = scheme ? value.slice(scheme[0].length) : value;
+  const at = rest.lastIndexOf('@');
+  if (at >= 0) return sanitizeServerText(`${scheme ? scheme[0] : ''}***@${rest.slice(at + 1)}`, 200);
+  try {
+    const url = new URL(value);
+    return sanitizeServerText(`${url.protocol}//${url.host}`, 200);
+  } catch {
+    return scheme ? `${scheme[1]}://…` : '(not a URL)';
   }
 }
 

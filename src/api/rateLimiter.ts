@@ -3,6 +3,11 @@
  * per API key; a sliding-window limiter shared by every client of one key keeps
  * normal use below that, and a 429 penalizes the shared limiter so all of them
  * wait for the server's reset.
+ *
+ * Time is monotonic (`performance.now()`): setting the wall clock back or forward changes nothing. A grant taken
+ * with `acquireSlot` counts against the window from when the server can have seen the request — until the attempt
+ * settles it counts as "now", and then at the moment it settled — so slow connection setup (a proxy, TLS) cannot
+ * bunch two windows' worth of requests into one window at the server.
  */
 
 export interface RateLimiterOptions {
@@ -16,14 +21,25 @@ export interface RateLimiterOptions {
    * (default 10 % of the window, at most 250 ms).
    */
   marginMs?: number;
-  /** Clock, for tests. */
+  /** Monotonic clock in ms, for tests (default `performance.now()`). */
   now?: () => number;
 }
 
 export const DEFAULT_RATE_LIMIT = { requests: 10, windowMs: 10_000 } as const;
 
+/** A granted slot. Call `done()` once the request has settled (answered, failed or cancelled). */
+export interface Grant {
+  readonly waitedMs: number;
+  done(): void;
+}
+
+interface GrantRecord {
+  /** When the server can last have seen the request; undefined while it is in flight. */
+  at: number | undefined;
+}
+
 interface Waiter {
-  resolve: (waitedMs: number) => void;
+  resolve: (grant: Grant) => void;
   reject: (reason: unknown) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
@@ -35,8 +51,8 @@ export class RateLimiter {
   private windowMs: number;
   private marginMs: number | undefined;
   private readonly now: () => number;
-  /** Start times of the grants inside the current window, oldest first. */
-  private grants: number[] = [];
+  /** The grants that still count against the window. */
+  private grants: GrantRecord[] = [];
   private blockedUntil = 0;
   private readonly queue: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -44,7 +60,7 @@ export class RateLimiter {
   constructor(options: RateLimiterOptions = {}) {
     this.requests = DEFAULT_RATE_LIMIT.requests;
     this.windowMs = DEFAULT_RATE_LIMIT.windowMs;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => performance.now());
     this.configure(options);
   }
 
@@ -80,8 +96,19 @@ export class RateLimiter {
    * the milliseconds spent waiting; rejects with the signal's reason when aborted.
    */
   acquire(signal?: AbortSignal): Promise<number> {
+    return this.acquireSlot(signal).then((grant) => {
+      grant.done();
+      return grant.waitedMs;
+    });
+  }
+
+  /**
+   * Waits for a slot like `acquire`, but the grant keeps counting as "now" until `done()` is called: use it around
+   * a request so the window is counted from when the server can have seen it.
+   */
+  acquireSlot(signal?: AbortSignal): Promise<Grant> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    return new Promise<number>((resolve, reject) => {
+    return new Promise<Grant>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, queuedAt: this.now() };
       if (signal) {
         waiter.signal = signal;
@@ -98,10 +125,17 @@ export class RateLimiter {
     });
   }
 
-  /** Blocks every grant until the given epoch time (after a 429). */
+  /** Blocks every grant until the given wall-clock time (after a 429); converted once to the monotonic clock. */
   penalize(untilEpochMs: number): void {
-    if (Number.isFinite(untilEpochMs) && untilEpochMs > this.blockedUntil) {
-      this.blockedUntil = untilEpochMs;
+    this.penalizeFor(untilEpochMs - Date.now());
+  }
+
+  /** Blocks every grant for the next `ms` milliseconds (after a 429). */
+  penalizeFor(ms: number): void {
+    if (!Number.isFinite(ms) || ms <= 0) return;
+    const until = this.now() + ms;
+    if (until > this.blockedUntil) {
+      this.blockedUntil = until;
       this.pump();
     }
   }
@@ -115,17 +149,19 @@ export class RateLimiter {
     this.prune(now);
     let delay = Math.max(0, this.blockedUntil - now);
     if (this.grants.length >= this.requests) {
-      const oldestInWindow = this.grants[this.grants.length - this.requests];
+      // A request still in flight can reach the server at any moment: it counts as now.
+      const stamps = this.grants.map((g) => g.at ?? now).sort((a, b) => a - b);
+      const oldestInWindow = stamps[stamps.length - this.requests]!;
       delay = Math.max(delay, oldestInWindow + this.effectiveWindowMs - now);
     }
     return delay;
   }
 
   private prune(now: number): void {
-    let drop = 0;
     const windowMs = this.effectiveWindowMs;
-    while (drop < this.grants.length && this.grants[drop] <= now - windowMs) drop++;
-    if (drop > 0) this.grants.splice(0, drop);
+    if (this.grants.some((g) => g.at !== undefined && g.at <= now - windowMs)) {
+      this.grants = this.grants.filter((g) => g.at === undefined || g.at > now - windowMs);
+    }
   }
 
   private pump(): void {
@@ -145,8 +181,16 @@ export class RateLimiter {
       }
       const waiter = this.queue.shift() as Waiter;
       if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
-      this.grants.push(now);
-      waiter.resolve(now - waiter.queuedAt);
+      const record: GrantRecord = { at: undefined };
+      this.grants.push(record);
+      waiter.resolve({
+        waitedMs: now - waiter.queuedAt,
+        done: () => {
+          if (record.at !== undefined) return;
+          record.at = this.now();
+          this.pump();
+        },
+      });
     }
   }
 }

@@ -1,42 +1,78 @@
 /**
  * Removes secrets from text before it is logged or shown. Replaces every given
- * secret (and its Basic-auth / URL-encoded forms) and any `Authorization`
- * header value or `user:password@` URL credentials.
+ * secret in every form it can take in a URL, a form body, a header or a host name,
+ * and any `Authorization` header value or `user:password@` URL credentials.
  *
- * Basic-auth forms: the base64 of `<keyId>:<secret>` is removed whether or not
- * the key ID is in `secrets` (any base64 token that decodes to text containing
- * a secret is replaced), and the exact encoding of `<a>:<b>` is removed for
- * every pair of entries.
+ * Forms of a secret, matched without regard to case (a secret can come back lower-cased, e.g. as a host label in a
+ * `Location` header, and percent-encoding may use either case of hex digits): the secret itself, its
+ * percent-encoding (`encodeURIComponent` and the full RFC 3986 form), its form encoding (`+` for space), and the
+ * base64 / base64url of `<a>:<b>` for every pair of entries. Basic-auth forms: any base64 token that decodes to
+ * text containing a secret is replaced too, whether or not the key ID is known.
+ *
+ * Linear and bounded: text longer than `MAX_REDACT_INPUT` is cut first (any trailing part of a secret left at the
+ * cut is removed too), and every pattern has bounded repetition, so no input can take long or overflow the stack.
  */
+
+/** Characters of text redaction looks at; longer text is cut (with "…") before it is redacted. */
+export const MAX_REDACT_INPUT = 256 * 1024;
+
 export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
+  let out = typeof text === 'string' ? text : String(text);
   const usable = secrets.filter((s) => typeof s === 'string' && s.length >= 4);
-  if (usable.length > 0) {
-    const forms = new Set<string>();
-    for (const secret of usable) {
-      forms.add(secret);
-      forms.add(encodeURIComponent(secret));
-      forms.add(toBase64(secret));
-      for (const other of secrets) {
-        if (other && other !== secret) {
-          forms.add(toBase64(`${other}:${secret}`));
-          forms.add(toBase64url(`${other}:${secret}`));
-        }
-      }
-    }
+  const forms = formsOf(usable, secrets);
+  if (out.length > MAX_REDACT_INPUT) out = cutSafely(out, MAX_REDACT_INPUT, forms);
+  if (forms.length > 0) {
     // Longest first so a form that contains another is replaced whole.
-    for (const form of [...forms].sort((a, b) => b.length - a.length)) {
-      if (form.length >= 4) out = out.split(form).join('***');
-    }
+    const pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'gi');
+    out = out.replace(pattern, '***');
     out = out.replace(BASE64_TOKEN, (token) => (decodesToSecret(token, usable) ? '***' : token));
   }
-  out = out.replace(/(authorization["']?\s*[:=]\s*["']?)(basic|bearer)\s+[A-Za-z0-9+/=._~-]+/gi, '$1$2 ***');
-  out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, '$1***:***@');
+  out = out.replace(/(authorization["']?[ \t]{0,16}[:=][ \t]{0,16}["']?)(basic|bearer)[ \t]{1,16}[A-Za-z0-9+/=._~-]{1,4096}/gi, '$1$2 ***');
+  out = out.replace(/(\b[a-z][a-z0-9+.-]{0,30}:\/\/)[^/\s:@]{1,256}:[^\s@]{1,256}@/gi, '$1***:***@');
   return out;
 }
 
-/** Runs of base64 / base64url characters long enough to hold `id:secret`. */
-const BASE64_TOKEN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
+/** Every literal form of the secrets, longest first. */
+function formsOf(usable: readonly string[], all: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of usable) {
+    forms.add(secret);
+    forms.add(encodeURIComponent(secret));
+    forms.add(strictPercentEncode(secret));
+    forms.add(new URLSearchParams({ k: secret }).toString().slice(2));
+    forms.add(encodeURIComponent(secret).replace(/%20/g, '+'));
+    forms.add(toBase64(secret));
+    forms.add(Buffer.from(secret, 'utf8').toString('base64url'));
+    for (const other of all) {
+      if (other && other !== secret) {
+        forms.add(toBase64(`${other}:${secret}`));
+        forms.add(Buffer.from(`${other}:${secret}`, 'utf8').toString('base64url'));
+      }
+    }
+  }
+  return [...forms].filter((f) => f.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/** Cuts `text` to about `max` characters, dropping a trailing piece that is the start of a secret form. */
+function cutSafely(text: string, max: number, forms: readonly string[]): string {
+  let cut = text.slice(0, max);
+  const tail = cut.slice(-512).toLowerCase();
+  let drop = 0;
+  for (const form of forms) {
+    const f = form.toLowerCase();
+    for (let n = Math.min(f.length - 1, tail.length); n > drop; n--) {
+      if (tail.endsWith(f.slice(0, n))) {
+        drop = n;
+        break;
+      }
+    }
+  }
+  if (drop > 0) cut = cut.slice(0, cut.length - drop);
+  return `${cut}…`;
+}
+
+/** Runs of base64 / base64url characters long enough to hold `id:secret` (bounded, so a huge run is many tokens). */
+const BASE64_TOKEN = /[A-Za-z0-9+/_-]{8,4096}={0,2}/g;
 
 function decodesToSecret(token: string, secrets: readonly string[]): boolean {
   const body = token.replace(/=+$/, '');
@@ -50,10 +86,15 @@ function decodesToSecret(token: string, secrets: readonly string[]): boolean {
   return false;
 }
 
-function toBase64(text: string): string {
-  return Buffer.from(text, 'utf8').toString('base64');
+/** Percent-encodes everything but RFC 3986 unreserved characters (`encodeURIComponent` leaves `!'()*` as they are). */
+function strictPercentEncode(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-function toBase64url(text: string): string {
-  return Buffer.from(text, 'utf8').toString('base64url');
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+function toBase64(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64');
 }

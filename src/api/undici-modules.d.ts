@@ -13,6 +13,10 @@ declare module 'undici/lib/dispatcher/agent.js' {
   import { Agent } from 'undici';
   export default Agent;
 }
+declare module 'undici/lib/dispatcher/pool.js' {
+  import { Pool } from 'undici';
+  export default Pool;
+}
 declare module 'undici/lib/dispatcher/proxy-agent.js' {
   import { ProxyAgent } from 'undici';
   export default ProxyAgent;

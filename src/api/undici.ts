@@ -5,6 +5,7 @@
 import type { Dispatcher as DispatcherType } from 'undici';
 import DispatcherImpl from 'undici/lib/dispatcher/dispatcher.js';
 import AgentImpl from 'undici/lib/dispatcher/agent.js';
+import PoolImpl from 'undici/lib/dispatcher/pool.js';
 import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
 import EnvHttpProxyAgentImpl from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import requestImpl from 'undici/lib/api/api-request.js';
@@ -26,9 +27,11 @@ for (const [name, fn] of Object.entries(api)) {
 
 export const DispatcherBase = DispatcherImpl;
 export const Agent = AgentImpl;
+export const Pool = PoolImpl;
 export const ProxyAgent = ProxyAgentImpl;
 export const EnvHttpProxyAgent = EnvHttpProxyAgentImpl;
 export type Agent = AgentImpl;
+export type Pool = PoolImpl;
 export type ProxyAgent = ProxyAgentImpl;
 export type EnvHttpProxyAgent = EnvHttpProxyAgentImpl;
 

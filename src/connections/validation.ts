@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isLoopbackHost } from '../api/connection';
 
 /**
  * Checks for what a user types while adding or editing a connection. Each returns a message for the input box, or
@@ -11,12 +12,6 @@ const SEGMENT = /^[a-z][a-z0-9-]{0,63}$/;
 
 export function isUuid(text: string): boolean {
   return UUID.test(text.trim());
-}
-
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host === '::1') return true;
-  return /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** Normalizes a base URL the way it is stored: no trailing slash. Returns undefined when it does not parse. */

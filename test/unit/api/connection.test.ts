@@ -46,8 +46,9 @@ test('IDs, key ID and segment are checked', () => {
 });
 
 test('loopback detection', () => {
-  for (const h of ['localhost', 'LOCALHOST', 'a.localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1']) assert.ok(isLoopbackHost(h), h);
-  for (const h of ['localhost.evil.com', '128.0.0.1', '10.0.0.1', '::2', 'example.com', '127.0.0.1.nip.io']) assert.ok(!isLoopbackHost(h), h);
+  for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1', '[::ffff:7f00:1]']) assert.ok(isLoopbackHost(h), h);
+  // Names that DNS resolves are not loopback, even under .localhost or with the root dot.
+  for (const h of ['localhost.evil.com', 'a.localhost', 'localhost.', '128.0.0.1', '127.0.0.256', '10.0.0.1', '::2', 'example.com', '127.0.0.1.nip.io']) assert.ok(!isLoopbackHost(h), h);
 });
 
 test('a base URL path prefix is kept and path parts are percent-encoded', async () => {
