@@ -304,6 +304,20 @@ async function packageCheck() {
   return { ok: problems.length === 0, passed, failed: problems.length, note: problems.join('; ') || `${VSIX} installs and is listed` };
 }
 
+/** The hostile-network suite's figures (out/hostile-summary.json, written by test/unit/api/hostile.test.ts in this run). */
+function hostileSummary() {
+  const file = path.join(ROOT, 'out', 'hostile-summary.json');
+  try {
+    if (!want('unit') || fs.statSync(file).mtimeMs < started) return undefined;
+    const h = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return `hostile network: ${h.cases} cases, ${h.requests} requests, worst settle ${h.worstSettleMs} ms, ` +
+      `worst overrun past a deadline ${h.worstOverrunMs} ms (${h.worstOverrunRequest}), ` +
+      `64 MiB HTML error reported in ${h.html64MiBReportMs} ms`;
+  } catch {
+    return undefined;
+  }
+}
+
 const started = Date.now();
 if (all) {
   await step('typecheck', typecheck);
@@ -335,6 +349,8 @@ for (const s of steps) {
   const secs = `${(s.durationMs / 1000).toFixed(1)} s`.padStart(8);
   console.log(`${s.name.padEnd(width)}  ${status.padEnd(7)} ${secs}${s.note ? `  ${s.note}` : ''}`);
 }
+const hostile = hostileSummary();
+if (hostile) console.log(hostile);
 console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const anyFailed = counts.failed > 0 || steps.some((s) => s.ok === false || s.ok === undefined);
 console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);

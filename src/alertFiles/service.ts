@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ApiError, type ObservabilityClient } from '../api';
+import { ApiError, sanitizeServerText, type ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
 import { fieldOfServerMessage, type DocumentIssue } from '../editors/checks';
 import { issueDiagnostics } from '../editors/diagnostics';
@@ -159,13 +159,13 @@ export class AlertFileService implements vscode.Disposable {
         throw error;
       }
       if (sameConfiguration(body, current)) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to apply: alert "{0}" on {1} is the same as {2}.', current.name ?? id, connection.serviceLabel, label));
+        void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to apply: alert "{0}" on {1} is the same as {2}.', sanitizeServerText(current.name ?? id), connection.serviceLabel, label));
         return { outcome: 'unchanged', id };
       }
       if (!options.confirm) {
         await this.showDiff(uri, current, target.organizationId, target.serviceId);
         const update = vscode.l10n.t('Update');
-        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Update alert "{0}" on {1} from {2}?', current.name ?? id, connection.serviceLabel, label),
+        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Update alert "{0}" on {1} from {2}?', sanitizeServerText(current.name ?? id), connection.serviceLabel, label),
           { modal: true, detail: vscode.l10n.t('The diff shows the service\'s version (left) and the file (right). The update replaces the whole alert.') }, update);
         if (answer !== update) return { outcome: 'cancelled', id };
       }
@@ -450,7 +450,7 @@ export class AlertFileService implements vscode.Disposable {
 
   private notify(text: string, requestId: string | undefined): void {
     this.deps.log.info(`${text}${requestId ? ` (requestId ${requestId})` : ''}`);
-    void vscode.window.showInformationMessage(text);
+    void vscode.window.showInformationMessage(sanitizeServerText(text, 1000));
   }
 
   private failed(doc: vscode.TextDocument, error: unknown): FileResult {

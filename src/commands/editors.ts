@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { sanitizeServerText } from '../api';
 import type { ConnectionManager } from '../connections/manager';
 import type { ResourceApplier, ApplyOptions, ApplyResult } from '../editors/apply';
 import type { DashboardInfo, NamedInfo, TileInfo } from '../editors/checks';
@@ -332,7 +333,7 @@ export function registerEditorCommands(context: vscode.ExtensionContext, deps: E
       tree.refreshKinds(scope.connectionId, scope.serviceId, ['queryEndpoint']);
       const message = vscode.l10n.t('Query endpoint of {0} deleted.', serviceName(scope));
       deps.log.info(`${message}${response.requestId ? ` (requestId ${response.requestId})` : ''}`);
-      void vscode.window.showInformationMessage(response.requestId ? `${message} ${vscode.l10n.t('Request ID: {0}', response.requestId)}` : message);
+      void vscode.window.showInformationMessage(sanitizeServerText(response.requestId ? `${message} ${vscode.l10n.t('Request ID: {0}', response.requestId)}` : message, 1000));
       return { deleted: true, ...(response.requestId ? { requestId: response.requestId } : {}) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

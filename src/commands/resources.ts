@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { sanitizeServerText } from '../api';
 import { alertLabel, nameOf } from '../tree/format';
 import { asRequestFailure, type ConnectionSource } from '../tree/model';
 import type { Node } from '../tree/nodes';
@@ -137,7 +138,7 @@ export function registerResourceCommands(context: vscode.ExtensionContext, deps:
     alsoDeleted?: readonly string[]): Promise<DeleteResult> => {
     if (!target.skipConfirmation || !target.fromArgs) {
       const confirm = vscode.l10n.t('Delete');
-      const answer = await vscode.window.showWarningMessage(label, { modal: true, detail }, confirm);
+      const answer = await vscode.window.showWarningMessage(sanitizeServerText(label, 1000), { modal: true, detail }, confirm);
       if (answer !== confirm) return { deleted: false };
     }
     try {
@@ -197,7 +198,7 @@ export function registerResourceCommands(context: vscode.ExtensionContext, deps:
     if (!target) return undefined;
     const ref: JsonItemRef = { connectionId: target.connectionId, serviceId: target.serviceId, kind: target.kind, id: target.id };
     if (json.lookup(ref) === undefined) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not loaded. Expand its folder first.', target.name));
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not loaded. Expand its folder first.', sanitizeServerText(target.name)));
       return undefined;
     }
     const uri = ReadonlyJsonProvider.uriFor(ref, target.name);

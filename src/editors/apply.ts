@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ApiError, type ObservabilityClient } from '../api';
+import { ApiError, sanitizeServerText, type ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
 import {
   isAlertableDisplayType, type Alert, type AlertWrite, type Dashboard, type DashboardUpdate, type DashboardWrite, type QueryEndpoint,
@@ -310,7 +310,7 @@ export class ResourceApplier {
     }
     await this.showDiff(doc, ref, name, current, changedOnServer);
     if (changedOnServer) {
-      const message = vscode.l10n.t('The {0} "{1}" changed on the service since you opened it.', what, name);
+      const message = vscode.l10n.t('The {0} "{1}" changed on the service since you opened it.', what, sanitizeServerText(name));
       const detail = vscode.l10n.t('The diff shows the service\'s current version (left) and yours (right). Applying replaces the service\'s changes.');
       if (!options.overwrite) {
         if (options.confirm) {
@@ -328,7 +328,7 @@ export class ResourceApplier {
       const detail = `${vscode.l10n.t('Tiles these alerts watch are removed, get a new ID or can no longer carry an alert, so the service deletes the alerts:')}\n${shown}${more}`;
       if (!options.confirmAlertDeletion) {
         if (options.confirm) {
-          void vscode.window.showWarningMessage(`${message} ${doomedAlerts.join(', ')}`);
+          void vscode.window.showWarningMessage(`${message} ${sanitizeServerText(doomedAlerts.join(', '), 1000)}`);
           return { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts };
         }
         const go = vscode.l10n.t('Update and Delete Alerts');
@@ -341,7 +341,7 @@ export class ResourceApplier {
     }
     if (options.confirm || (changedOnServer && options.overwrite)) return undefined;
     const apply = vscode.l10n.t('Apply');
-    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Apply your changes to the {0} "{1}"?', what, name),
+    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Apply your changes to the {0} "{1}"?', what, sanitizeServerText(name)),
       { modal: true, detail: vscode.l10n.t('The diff shows what will change on the service.') }, apply);
     return answer === apply ? undefined : { outcome: 'cancelled' };
   }
@@ -414,7 +414,7 @@ export class ResourceApplier {
 
   private notify(message: string, requestId: string | undefined): void {
     this.deps.log.info(`${message}${requestId ? ` (requestId ${requestId})` : ''}`);
-    void vscode.window.showInformationMessage(requestId ? `${message} ${vscode.l10n.t('Request ID: {0}', requestId)}` : message);
+    void vscode.window.showInformationMessage(sanitizeServerText(requestId ? `${message} ${vscode.l10n.t('Request ID: {0}', requestId)}` : message, 1000));
   }
 
   private refuse(doc: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]): ApplyResult {
