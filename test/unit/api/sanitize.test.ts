@@ -1,0 +1,48 @@
+/** The one sanitizer for server text, request-ID checks and bounded redaction, on their own. */
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { cleanRequestId, redact, sanitizeServerText } from '../../../src/api';
+
+test('server text loses links, escapes, controls, bidi and line breaks, and is capped', () => {
+  assert.equal(sanitizeServerText('[Re-enter your key](https://evil.example)'), '[Re-enter your key] (https://evil.example)');
+  assert.equal(sanitizeServerText('[x] (command:workbench.action.openSettings)'), '[x] (command :workbench.action.openSettings)');
+  assert.equal(sanitizeServerText('see <https://evil.example>'), 'see ‹https://evil.example>');
+  assert.equal(sanitizeServerText('\x1b[31mred\x1b[0m and \x1b]8;;https://e.example\x07link\x1b]8;;\x07'), 'red and link');
+  assert.equal(sanitizeServerText('abc\u202Etxt.exe\u202C\u200B\u2066x\u2069'), 'abctxt.exex');
+  assert.equal(sanitizeServerText('line one\r\nline two\u2028three\u0000\u0085'), 'line one line two three');
+  assert.equal(sanitizeServerText('$(alert) icon'), '$ (alert) icon');
+  assert.equal(sanitizeServerText(undefined), '');
+  assert.equal(sanitizeServerText(42), '');
+  const long = sanitizeServerText('word '.repeat(1000));
+  assert.ok(long.length <= 300 && long.endsWith('…'), long);
+  assert.equal(sanitizeServerText('Tile not found: 5f0c1d2e'), 'Tile not found: 5f0c1d2e', 'ordinary text is left alone');
+  const started = performance.now();
+  sanitizeServerText('\x1b['.repeat(5_000_000));
+  assert.ok(performance.now() - started < 200, 'a 10 MB text is cut before any work');
+});
+
+test('a request ID is kept only in a sane shape and when it does not carry a secret', () => {
+  assert.equal(cleanRequestId('5f0c1d2e-aaaa-4bbb-8ccc-123456789abc'), '5f0c1d2e-aaaa-4bbb-8ccc-123456789abc');
+  assert.equal(cleanRequestId('req_01:abc.def'), 'req_01:abc.def');
+  for (const bad of ['', ' rid', 'rid\n', 'a'.repeat(129), '[x](y)', 'rid\u202E', 42, null]) assert.equal(cleanRequestId(bad), undefined, String(bad));
+  assert.equal(cleanRequestId('prefix-S3cr3tValue-suffix', ['S3cr3tValue']), undefined);
+  assert.equal(cleanRequestId('s3cr3tvalue', ['S3cr3tValue']), undefined, 'lower-cased echo');
+  assert.equal(cleanRequestId('3cr3tVal', ['S3cr3tValue']), undefined, 'a piece of the secret');
+});
+
+test('redaction: every encoding and case of the secret, and a cut never leaves the start of a secret', () => {
+  const secret = 'Ab/cd+ef gh!';
+  const forms = [
+    secret,
+    secret.toLowerCase(),
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).toLowerCase(),
+    new URLSearchParams({ k: secret }).toString().slice(2),
+    new URLSearchParams({ k: secret }).toString().slice(2).toLowerCase(),
+  ];
+  for (const f of forms) assert.equal(redact(`x ${f} y`, [secret]), 'x *** y', f);
+  const text = `${'a'.repeat(256 * 1024 - 5)}${secret}`;
+  const out = redact(text, [secret]);
+  assert.ok(!out.includes('Ab/c') && out.endsWith('…'), out.slice(-20));
+  assert.equal(redact('proxy http://user:pa/ss@proxy.example:8080'), 'proxy http://***:***@proxy.example:8080');
+});
