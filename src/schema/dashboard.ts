@@ -589,7 +589,9 @@ export const variableSavedFilterValueSchema = z
 
 /** A saved filter selection: an SQL condition, or the values of a dashboard variable. */
 export const savedFilterValueSchema = z
-  .union([variableSavedFilterValueSchema, sqlSavedFilterValueSchema])
+  .discriminatedUnion('type', [variableSavedFilterValueSchema, sqlSavedFilterValueSchema], {
+    error: 'must be an SQL condition {"condition": …} or {"type": "variable", "name": …, "values": […]}',
+  })
   .describe('Saved filter selection: {"condition": …} (SQL) or {"type":"variable","name":…,"values":[…]}.');
 
 const containerTabSchema = z.looseObject({
