@@ -227,10 +227,74 @@ export function formulaExpressionProblems(expression: string, selectCount: numbe
   return [...new Set(problems)];
 }
 const seriesLimit = z.number().int().min(0).optional().describe('Series cap: omitted = default, 0 = unlimited.');
-const onClick = z.looseObject({ type: z.string() }).optional().describe('Link-out when a table row is clicked.');
+const onClickTarget = z.discriminatedUnion(
+  'mode',
+  [
+    z.looseObject({ mode: z.literal('id'), id: resourceIdSchema.describe('ID of the saved search or dashboard.') }),
+    z.looseObject({
+      mode: z.literal('template'),
+      template: nonEmpty(L.expressionLength).describe('Template that renders the name of the target.'),
+    }),
+  ],
+  { error: 'must be {"mode":"id","id":…} or {"mode":"template","template":…}' },
+);
+const onClickFilters = z
+  .array(
+    z.looseObject({
+      kind: z.literal('expressionTemplate'),
+      expression: nonEmpty(L.expressionLength),
+      template: nonEmpty(L.expressionLength),
+    }),
+  )
+  .max(50, { error: 'must hold at most 50 filters' })
+  .optional();
+const onClickLink = (type: 'search' | 'dashboard') =>
+  z.looseObject({
+    type: z.literal(type),
+    target: onClickTarget,
+    whereTemplate: z.string().max(L.expressionLength).optional(),
+    whereLanguage: queryLanguage.optional(),
+    filters: onClickFilters,
+  });
+const onClick = z
+  .discriminatedUnion(
+    'type',
+    [
+      onClickLink('search'),
+      onClickLink('dashboard'),
+      z.looseObject({ type: z.literal('external'), urlTemplate: nonEmpty(L.expressionLength).describe('URL template.') }),
+    ],
+    { error: 'must have "type" "search", "dashboard" or "external"' },
+  )
+  .optional()
+  .describe('Link-out when a table row is clicked.');
+
+const colorRuleBase = {
+  color: z.enum(CHART_COLORS, { error: requiredOr(`must be one of ${CHART_COLORS.join(', ')}`) }),
+  label: z.string().max(40, { error: 'must be at most 40 characters' }).optional(),
+};
+const finiteNumber = z.number().refine(Number.isFinite, { error: 'must be a finite number' });
 const colorRules = z
-  .array(z.looseObject({}))
-  .max(L.colorRules)
+  .array(
+    z.discriminatedUnion(
+      'operator',
+      [
+        z.looseObject({ operator: z.enum(['gt', 'gte', 'lt', 'lte']), value: finiteNumber, ...colorRuleBase }),
+        z.looseObject({
+          operator: z.literal('between'),
+          value: z.array(finiteNumber).length(2, { error: 'must be [min, max]' }),
+          ...colorRuleBase,
+        }),
+        z.looseObject({
+          operator: z.enum(['eq', 'neq']),
+          value: z.union([finiteNumber, z.string().max(200)]),
+          ...colorRuleBase,
+        }),
+      ],
+      { error: 'operator must be one of gt, gte, lt, lte, between, eq, neq' },
+    ),
+  )
+  .max(L.colorRules, { error: `must hold at most ${L.colorRules} rules` })
   .optional()
   .describe('Conditional colors (last match wins).');
 

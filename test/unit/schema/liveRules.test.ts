@@ -142,6 +142,24 @@ describe('dashboard write rules of the live service', () => {
     assert.deepEqual(formulaExpressionProblems('(A + B', 2), ['has unbalanced parentheses']);
   });
 
+  it('table onClick: search / dashboard (target by id or template) / external (urlTemplate)', () => {
+    const table = { displayType: 'table', sourceId: SOURCE_ID, select: [{ aggFn: 'count' }] };
+    assertValid(tileConfigSchema, { ...table, onClick: { type: 'search', target: { mode: 'id', id: SOURCE_ID }, whereTemplate: "ServiceName = '{{ServiceName}}'" } });
+    assertValid(tileConfigSchema, { ...table, onClick: { type: 'external', urlTemplate: 'https://runbooks.example.com/{{ServiceName}}' } });
+    assertIssue(tileConfigSchema, { ...table, onClick: { type: 'external' } }, 'onClick.urlTemplate', /required/);
+    assertIssue(tileConfigSchema, { ...table, onClick: { type: 'dashboard', target: { mode: 'name' } } }, 'onClick.target.mode', /"mode":"id"/);
+    assertIssue(tileConfigSchema, { ...table, onClick: { type: 'popup' } }, 'onClick.type', /"search", "dashboard" or "external"/);
+  });
+
+  it('number colorRules: numeric, between [min, max] and equality operators with a palette color, at most 10', () => {
+    const number = { displayType: 'number', sourceId: SOURCE_ID, select: [{ aggFn: 'count' }] };
+    assertValid(tileConfigSchema, { ...number, colorRules: [{ operator: 'gt', value: 5, color: 'chart-error' }, { operator: 'between', value: [1, 5], color: 'chart-warning', label: 'warn' }] });
+    assertIssue(tileConfigSchema, { ...number, colorRules: [{ operator: 'regex', value: 'x', color: 'chart-red' }] }, 'colorRules.0.operator');
+    assertIssue(tileConfigSchema, { ...number, colorRules: [{ operator: 'between', value: [1], color: 'chart-red' }] }, 'colorRules.0.value', /\[min, max\]/);
+    assertIssue(tileConfigSchema, { ...number, colorRules: [{ operator: 'eq', value: 1, color: 'red' }] }, 'colorRules.0.color');
+    assertIssue(tileConfigSchema, { ...number, colorRules: Array.from({ length: 11 }, () => ({ operator: 'gt', value: 1, color: 'chart-red' })) }, 'colorRules', /at most 10/);
+  });
+
   it('seriesLimit: a whole number >= 0 on line and stacked_bar tiles', () => {
     assertValid(tileConfigSchema, metricLine({ seriesLimit: 0 }));
     assertIssue(tileConfigSchema, metricLine({ seriesLimit: -1 }), 'seriesLimit');
