@@ -152,6 +152,8 @@ async function main() {
     requestsDuringActivation: Math.max(...activations.map((a) => a.requestsDuringActivation)),
   };
   const alerts = main.alertsFolder ?? {};
+  // Requests and time to read whole lists (API client against loopback servers, no extension host).
+  const listPaging = await require(path.join(ROOT, 'out', 'test', 'bench', 'paging.js')).measureListPaging();
   const results = {
     measuredAt: new Date().toISOString(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}, ${os.platform()}`,
@@ -168,6 +170,7 @@ async function main() {
     },
     browse: main.browse,
     requestOverhead: main.requestOverhead,
+    listPaging,
     hostExitCode: main.hostExitCode ?? 0,
     durationS: Math.round((Date.now() - started) / 1000),
   };
@@ -215,6 +218,12 @@ function table(r) {
   }
   if (r.requestOverhead) {
     rows.push(['request: bare undici / client (median ms)', `${r.requestOverhead.bareUndiciMsPerRequest.median} / ${r.requestOverhead.clientMsPerRequest.median}`, '', '']);
+  }
+  if (r.listPaging) {
+    for (const [n, m] of Object.entries(r.listPaging.alerts)) {
+      rows.push([`list ${n} alerts: requests without / with totalCount`, `${m.withoutTotal.requests} / ${m.withTotalCount.requests}`, '', '']);
+    }
+    rows.push(['endless list: requests until the bound', `${r.listPaging.endless.requests}`, '', '']);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   return `\n${rows.map((row) => row.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n')}`;

@@ -26,6 +26,8 @@ export const alertFileSchema = alertWriteSchema
       .optional()
       .describe('The live alert this file manages. Leave it out to create a new alert; the ID is written here after the create.'),
   })
+  // The write body keeps unknown keys (newer server fields); a file written by hand stays strict at its top level.
+  .strict()
   .describe('Alert file: one alert of a service, applied with "Create on …" / "Update …" or the alert plan.');
 
 export type AlertFile = z.infer<typeof alertFileSchema>;

@@ -68,11 +68,39 @@ export interface ApiResponse<T> {
   status: number;
 }
 
+/** A list item the extension could not read; the other items of the list are still returned. */
+export interface SkippedListItem {
+  /** Position in the whole list (0-based, across pages). */
+  index: number;
+  /** The item's `id`, when it has a readable one. */
+  id?: string;
+  /** What does not match, at paths inside the item (`threshold`, `tiles.0.x`). */
+  issues: ApiErrorIssue[];
+}
+
+/** A whole list: the readable items, the ones that could not be read, and what it cost. */
+export interface ListResponse<T> extends ApiResponse<T[]> {
+  /** Items that did not match the expected shape (empty when every item was read). */
+  skipped: SkippedListItem[];
+  /** Requests sent for the list (pages). */
+  pages: number;
+  /** The list size the service reported (`totalCount`), when it reported one. */
+  totalCount?: number;
+}
+
+/** Bounds of one list read; reaching one is an error that names it, never a silent cut. */
+export interface ListBounds {
+  /** Most items of one list (default 100 000). */
+  maxItems?: number;
+  /** Most response bytes of one list (default 256 MiB). */
+  maxBytes?: number;
+}
+
 export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-export interface PageOptions {
+export interface PageOptions extends ListBounds {
   /** Items per page, 1–1000 (default 1000). */
   pageSize?: number;
 }
@@ -116,6 +144,10 @@ export interface ObservabilityClientOptions {
   retry?: RetryOptions;
   /** Called once per attempt; must not throw (errors are ignored). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Default bounds of list reads (per list). */
+  listBounds?: ListBounds;
+  /** Called when a list holds items that could not be read (they are left out); must not throw. */
+  onSkippedItems?: (operation: string, skipped: readonly SkippedListItem[]) => void;
 }
 
 /** How a failed attempt may be repeated. */
@@ -136,6 +168,17 @@ interface CallSpec<T> {
   retry: RetryPolicy;
   /** What a JSON 404 means: an error (default), `null` data, or success. */
   onNotFound?: 'error' | 'null' | 'success';
+  /** The result is a list: `data` is a `RawListPage` whose items are checked by the caller, one by one. */
+  rawList?: true;
+}
+
+/** One page of a list as the service sent it, before its items are checked. */
+interface RawListPage {
+  items: unknown[];
+  /** `totalCount` of the envelope (or of `meta`), when the service reports one. */
+  totalCount?: number;
+  /** Size of the response body in bytes. */
+  bytes: number;
 }
 
 declare const EXTENSION_VERSION: string | undefined;
@@ -143,6 +186,8 @@ const VERSION = typeof EXTENSION_VERSION === 'string' ? EXTENSION_VERSION : '0.0
 export const DEFAULT_USER_AGENT = `observability-explorer/${VERSION}`;
 
 export const DEFAULT_PAGE_SIZE = 1000;
+/** Default bounds of one list read. */
+export const DEFAULT_LIST_BOUNDS: Required<ListBounds> = { maxItems: 100_000, maxBytes: 256 * 1024 * 1024 };
 const MAX_PAGES = 10_000;
 const DEFAULTS = {
   connectMs: 10_000,
@@ -174,6 +219,8 @@ export class ObservabilityClient {
   private readonly timeouts: Required<ClientTimeouts>;
   private readonly retry: Required<RetryOptions>;
   private readonly onRequest: ((entry: RequestLogEntry) => void) | undefined;
+  private readonly listBounds: Required<ListBounds>;
+  private readonly onSkippedItems: ((operation: string, skipped: readonly SkippedListItem[]) => void) | undefined;
 
   constructor(options: ObservabilityClientOptions) {
     const issues = connectionIssues(options.connection);
@@ -203,6 +250,11 @@ export class ObservabilityClient {
     this.dispatcher = options.dispatcher ?? createDispatcher({ connectTimeoutMs: this.timeouts.connectMs });
     this.limiter = options.limiter ?? limiterFor(options.connection.keyId);
     this.onRequest = options.onRequest;
+    this.listBounds = {
+      maxItems: Math.floor(positive(options.listBounds?.maxItems, DEFAULT_LIST_BOUNDS.maxItems)),
+      maxBytes: positive(options.listBounds?.maxBytes, DEFAULT_LIST_BOUNDS.maxBytes),
+    };
+    this.onSkippedItems = options.onSkippedItems;
   }
 
   /** Closes the dispatcher if the client created it. */
@@ -212,28 +264,25 @@ export class ObservabilityClient {
 
   // ---- Organization, services, API keys ----
 
-  async listOrganizations(opts?: RequestOptions): Promise<ApiResponse<Organization[]>> {
-    return this.call({ operation: 'List organizations', method: 'GET', path: this.cloudPath([]), result: arrayOf(organizationSchema), retry: 'idempotent' }, opts);
+  async listOrganizations(opts?: RequestOptions): Promise<ListResponse<Organization>> {
+    return this.readList('List organizations', this.cloudPath([]), organizationSchema, [], undefined, opts);
   }
 
-  async listServices(orgId?: string, opts?: RequestOptions): Promise<ApiResponse<Service[]>> {
+  async listServices(orgId?: string, opts?: RequestOptions): Promise<ListResponse<Service>> {
     const org = orgId ?? this.connection.organizationId;
-    return this.call({ operation: 'List services', method: 'GET', path: this.cloudPath([org, 'services']), result: arrayOf(serviceSchema), retry: 'idempotent' }, opts, [
-      { name: 'organizationId', kind: 'uuid', value: org },
-    ]);
+    return this.readList('List services', this.cloudPath([org, 'services']), serviceSchema, [{ name: 'organizationId', kind: 'uuid', value: org }], undefined, opts);
   }
 
-  async listApiKeys(orgId?: string, opts?: RequestOptions): Promise<ApiResponse<ApiKey[]>> {
+  async listApiKeys(orgId?: string, opts?: RequestOptions): Promise<ListResponse<ApiKey>> {
     const org = orgId ?? this.connection.organizationId;
-    return this.call({ operation: 'List API keys', method: 'GET', path: this.cloudPath([org, 'keys']), result: arrayOf(apiKeySchema), retry: 'idempotent' }, opts, [
-      { name: 'organizationId', kind: 'uuid', value: org },
-    ]);
+    return this.readList('List API keys', this.cloudPath([org, 'keys']), apiKeySchema, [{ name: 'organizationId', kind: 'uuid', value: org }], undefined, opts);
   }
 
   // ---- Dashboards ----
 
-  async listDashboards(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<Dashboard[]>> {
-    return this.call({ operation: 'List dashboards', method: 'GET', path: this.productPath(serviceId, 'dashboards'), result: arrayOf(dashboardSchema), retry: 'idempotent' }, opts, svc(serviceId));
+  /** All dashboards. The API declares no paging here (no `limit`/`offset`): one request. */
+  async listDashboards(serviceId: string, opts?: RequestOptions): Promise<ListResponse<Dashboard>> {
+    return this.readList('List dashboards', this.productPath(serviceId, 'dashboards'), dashboardSchema, svc(serviceId), undefined, opts);
   }
 
   async getDashboard(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
@@ -279,9 +328,12 @@ export class ObservabilityClient {
 
   // ---- Alerts ----
 
-  /** All alerts, fetched page by page (`limit`/`offset`) until a short page. */
-  async listAlerts(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ApiResponse<Alert[]>> {
-    return this.listPaged('List alerts', serviceId, 'alerts', alertSchema, paging, opts);
+  /**
+   * All alerts, page by page (`limit`/`offset`): until the reported `totalCount` is reached,
+   * else until an empty page (a short page does not end the list).
+   */
+  async listAlerts(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<Alert>> {
+    return this.readList('List alerts', this.productPath(serviceId, 'alerts'), alertSchema, svc(serviceId), paging ?? {}, opts);
   }
 
   async getAlert(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
@@ -312,16 +364,19 @@ export class ObservabilityClient {
 
   // ---- Sources, webhooks, saved searches ----
 
-  async listSources(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<Source[]>> {
-    return this.call({ operation: 'List sources', method: 'GET', path: this.productPath(serviceId, 'sources'), result: arrayOf(sourceSchema), retry: 'idempotent' }, opts, svc(serviceId));
+  /** All sources. The API declares no paging here (no `limit`/`offset`): one request. */
+  async listSources(serviceId: string, opts?: RequestOptions): Promise<ListResponse<Source>> {
+    return this.readList('List sources', this.productPath(serviceId, 'sources'), sourceSchema, svc(serviceId), undefined, opts);
   }
 
-  async listWebhooks(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ApiResponse<Webhook[]>> {
-    return this.listPaged('List webhooks', serviceId, 'webhooks', webhookSchema, paging, opts);
+  /** All webhooks, page by page (see `listAlerts`). */
+  async listWebhooks(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<Webhook>> {
+    return this.readList('List webhooks', this.productPath(serviceId, 'webhooks'), webhookSchema, svc(serviceId), paging ?? {}, opts);
   }
 
-  async listSavedSearches(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ApiResponse<SavedSearch[]>> {
-    return this.listPaged('List saved searches', serviceId, 'saved-searches', savedSearchSchema, paging, opts);
+  /** All saved searches, page by page (see `listAlerts`). */
+  async listSavedSearches(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<SavedSearch>> {
+    return this.readList('List saved searches', this.productPath(serviceId, 'saved-searches'), savedSearchSchema, svc(serviceId), paging ?? {}, opts);
   }
 
   // ---- Service query endpoint ----
@@ -373,45 +428,106 @@ export class ObservabilityClient {
     return this.cloudPath([this.connection.organizationId, 'services', serviceId, 'serviceQueryEndpoint']);
   }
 
-  private async listPaged<T>(
+  /**
+   * Reads a whole list. Each item is checked on its own: an item that does not match is left
+   * out and reported in `skipped` (and to `onSkippedItems`), the others are returned.
+   *
+   * With `paging` (lists whose API declares `limit`/`offset`), pages are requested at the
+   * offset of the items received so far, so a service that returns fewer items than `limit`
+   * asks for is read to the end. The list ends when the reported `totalCount` is reached, at
+   * an empty page, or when a page brings no new ID (a service that ignores `offset`). The
+   * bounds on items, bytes and pages end an endless list with an error that names the bound.
+   * Without `paging`, one request is sent and no paging parameters.
+   */
+  private async readList<T>(
     operation: string,
-    serviceId: string,
-    resource: string,
+    path: string,
     item: z.ZodType<T>,
+    params: readonly PathParam[],
     paging: (PageOptions & RequestOptions) | undefined,
     opts: RequestOptions | undefined,
-  ): Promise<ApiResponse<T[]>> {
-    const pageSize = paging?.pageSize ?? DEFAULT_PAGE_SIZE;
+  ): Promise<ListResponse<T>> {
     const signal = opts?.signal ?? paging?.signal;
-    const params = svc(serviceId);
+    const callOpts = signal ? { signal } : undefined;
+    const items: T[] = [];
+    const skipped: SkippedListItem[] = [];
+    const readPage = (page: RawListPage, at: number, seen?: Set<unknown>): number => {
+      let fresh = 0;
+      page.items.forEach((raw, i) => {
+        const id = isPlainObject(raw) && typeof raw.id === 'string' ? raw.id : undefined;
+        if (seen && id !== undefined) {
+          if (seen.has(id)) return;
+          seen.add(id);
+        }
+        fresh++;
+        const parsed = item.safeParse(raw);
+        if (parsed.success) items.push(parsed.data);
+        else skipped.push({ index: at + i, ...(id !== undefined ? { id } : {}), issues: zodIssues(parsed.error) });
+      });
+      return fresh;
+    };
+    const finish = (last: ApiResponse<RawListPage> | undefined, pages: number, totalCount: number | undefined): ListResponse<T> => {
+      const result: ListResponse<T> = { data: items, status: last?.status ?? 200, skipped, pages };
+      if (last?.requestId !== undefined) result.requestId = last.requestId;
+      if (totalCount !== undefined) result.totalCount = totalCount;
+      if (skipped.length > 0 && this.onSkippedItems) {
+        try {
+          this.onSkippedItems(operation, skipped);
+        } catch {
+          // A logging hook must never break a request.
+        }
+      }
+      return result;
+    };
+
+    if (paging === undefined) {
+      const page = await this.call<RawListPage>({ operation, method: 'GET', path, result: null, rawList: true, retry: 'idempotent' }, callOpts, params);
+      readPage(page.data, 0);
+      return finish(page, 1, page.data.totalCount);
+    }
+
+    const pageSize = paging.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
       throw invalidInput(operation, 'GET', [{ path: 'pageSize', message: 'must be a whole number from 1 to 1000' }]);
     }
-    const path = this.productPath(serviceId, resource);
-    const items: T[] = [];
+    const maxItems = Math.floor(positive(paging.maxItems, this.listBounds.maxItems));
+    const maxBytes = positive(paging.maxBytes, this.listBounds.maxBytes);
     const seen = new Set<unknown>();
-    let last: ApiResponse<T[]> | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      last = await this.call(
-        { operation, method: 'GET', path, query: { limit: pageSize, offset: page * pageSize }, result: arrayOf(item), retry: 'idempotent' },
-        signal ? { signal } : undefined,
+    let offset = 0;
+    let bytes = 0;
+    let totalCount: number | undefined;
+    let last: ApiResponse<RawListPage> | undefined;
+    for (let pages = 1; ; pages++) {
+      last = await this.call<RawListPage>(
+        { operation, method: 'GET', path, query: { limit: pageSize, offset }, result: null, rawList: true, retry: 'idempotent' },
+        callOpts,
         params,
       );
-      let added = 0;
-      for (const entry of last.data) {
-        const id = (entry as { id?: unknown }).id;
-        if (id !== undefined && seen.has(id)) continue;
-        if (id !== undefined) seen.add(id);
-        items.push(entry);
-        added++;
+      const page = last.data;
+      bytes += page.bytes;
+      if (page.totalCount !== undefined) totalCount = page.totalCount;
+      const fresh = readPage(page, offset, seen);
+      offset += page.items.length;
+      const done =
+        page.items.length === 0 || fresh === 0 || (totalCount !== undefined && offset >= totalCount);
+      if (done) return finish(last, pages, totalCount);
+      const count = items.length + skipped.length;
+      const bound =
+        count > maxItems ? `${maxItems} items` : bytes > maxBytes ? `${formatBytes(maxBytes)} of responses` : pages >= MAX_PAGES ? `${MAX_PAGES} pages` : undefined;
+      if (bound !== undefined) {
+        throw new ApiError({
+          kind: 'invalidResponse',
+          operation,
+          method: 'GET',
+          path,
+          ...(last.status !== undefined ? { status: last.status } : {}),
+          ...(last.requestId !== undefined ? { requestId: last.requestId } : {}),
+          detail: `the list was not read to the end: it reached the bound of ${bound} per list after ${pages} pages (${count} items, ${formatBytes(bytes)}) and the service was still sending items`,
+          hint: 'The list is larger than the extension reads at once, or the service keeps sending new items: try again later, or narrow it on the service.',
+          retryable: false,
+        });
       }
-      // A short page ends the list; so does a server that ignores paging (a longer
-      // page) or repeats itself (nothing new).
-      if (last.data.length !== pageSize || added === 0) break;
     }
-    const result: ApiResponse<T[]> = { data: items, status: last?.status ?? 200 };
-    if (last?.requestId !== undefined) result.requestId = last.requestId;
-    return result;
   }
 
   private async call<T>(spec: CallSpec<T>, opts: RequestOptions | undefined, params: readonly PathParam[] = []): Promise<ApiResponse<T>> {
@@ -628,19 +744,6 @@ export class ObservabilityClient {
 
 // ---- Helpers ----
 
-const arrays = new WeakMap<z.ZodType, z.ZodType>();
-
-/** `z.array(item)`, built once per item schema. */
-function arrayOf<T>(item: z.ZodType<T>): z.ZodType<T[]> {
-  let schema = arrays.get(item);
-  if (!schema) {
-    // zod's `array` is reached through the item schema's own zod instance.
-    schema = item.array();
-    arrays.set(item, schema);
-  }
-  return schema as z.ZodType<T[]>;
-}
-
 function svc(serviceId: string, extra?: [string, string]): PathParam[] {
   const params: PathParam[] = [{ name: 'serviceId', kind: 'uuid', value: serviceId }];
   if (extra) params.push({ name: extra[0], kind: 'resourceId', value: extra[1] });
@@ -703,7 +806,7 @@ function parseSuccess<T>(spec: CallSpec<T>, res: TransportResponse, base: { oper
     throw new ApiError(init);
   };
   const text = res.body.trim();
-  if (spec.result === null && text === '') {
+  if (spec.result === null && !spec.rawList && text === '') {
     return { data: undefined as T, status: res.status, ...(headerRequestId !== undefined ? { requestId: headerRequestId } : {}) };
   }
   let json: unknown;
@@ -714,6 +817,14 @@ function parseSuccess<T>(spec: CallSpec<T>, res: TransportResponse, base: { oper
   }
   if (!isPlainObject(json)) return fail('the response is not a JSON object');
   const requestId = cleanRequestId(json.requestId, secrets) ?? headerRequestId;
+    if (spec.rawList) {
+    if (!('result' in json)) return fail('the response envelope has no "result"', undefined, requestId);
+    if (!Array.isArray(json.result)) return fail('the result is not a list', [{ path: 'result', message: 'expected an array' }], requestId);
+    const page: RawListPage = { items: json.result, bytes: Buffer.byteLength(res.body, 'utf8') };
+    const totalCount = reportedTotal(json);
+    if (totalCount !== undefined) page.totalCount = totalCount;
+    return { data: page as T, status: res.status, ...(requestId !== undefined ? { requestId } : {}) };
+  }
   if (spec.result === null) {
     return { data: undefined as T, status: res.status, ...(requestId !== undefined ? { requestId } : {}) };
   }
@@ -721,6 +832,21 @@ function parseSuccess<T>(spec: CallSpec<T>, res: TransportResponse, base: { oper
   const parsed = spec.result.safeParse(json.result);
   if (!parsed.success) return fail('the result does not match the expected shape', zodIssues(parsed.error, 'result'), requestId);
   return { data: parsed.data, status: res.status, ...(requestId !== undefined ? { requestId } : {}) };
+}
+
+/** The list size a list envelope reports: `totalCount` at the top or in `meta` (`meta.total` in older wording). */
+function reportedTotal(json: Record<string, unknown>): number | undefined {
+  const meta = isPlainObject(json.meta) ? json.meta : undefined;
+  for (const value of [json.totalCount, meta?.totalCount, meta?.total]) {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  }
+  return undefined;
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
+  return `${n} bytes`;
 }
 
 interface ErrorBodyInfo {

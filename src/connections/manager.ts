@@ -188,6 +188,10 @@ export class ConnectionManager implements vscode.Disposable {
       limiter: limiterFor(connection.keyId, { requests: settings.rateLimit.requests, windowMs: settings.rateLimit.windowMs }),
       timeouts: { connectMs: Math.min(timeout, 15_000), headersMs: timeout, bodyMs: timeout },
       onRequest: (entry) => this.logRequest(entry),
+      onSkippedItems: (operation, skipped) => this.log.warn(
+        `${operation}: ${skipped.length} item(s) could not be read and are left out: ${skipped.slice(0, 5).map((s) =>
+          `#${s.index}${s.id !== undefined ? ` (${s.id})` : ''} ${s.issues.slice(0, 3).map((i) => `${i.path || '(item)'} ${i.message}`).join(', ')}`).join('; ')}${skipped.length > 5 ? '; …' : ''}`,
+      ),
     });
   }
 

@@ -1,12 +1,15 @@
 /**
  * Alerts: the write body shared by create (POST) and update (PUT), and the response.
  *
- * The write schema is strict: unknown keys, empty strings and every cross-field rule the
- * service enforces are reported before a request is sent, each at the path of the field.
- * The response schema checks only what the extension relies on and keeps unknown fields.
+ * The write schema follows the live server's validators: known fields and every cross-field
+ * rule the service enforces are reported before a request is sent, each at the path of the
+ * field. Keys this version does not know (newer server fields) are kept in the body and sent
+ * unchanged, at every depth. The response schema checks only what the extension relies on
+ * and keeps unknown fields.
  */
 import * as z from 'zod';
 import {
+  omitNullOr,
   nonEmptyOrNull,
   requiredOr,
   openEnum,
@@ -75,7 +78,7 @@ export function isRangeThresholdType(type: string): type is (typeof RANGE_THRESH
 // ---------------------------------------------------------------------------------------------
 
 export const webhookChannelSchema = z
-  .strictObject({
+  .looseObject({
     type: z.literal('webhook').describe('Send the notification to a webhook.'),
     webhookId: resourceIdSchema.describe('ID of an existing webhook of this service (see the webhook list).'),
     webhookService: nonEmptyOrNull(128).describe('Kind of webhook integration, e.g. "slack_api". Optional.'),
@@ -89,7 +92,7 @@ export const webhookChannelSchema = z
   .describe('Webhook notification channel.');
 
 export const emailChannelSchema = z
-  .strictObject({
+  .looseObject({
     type: z.literal('email').describe('Send the notification by email.'),
     emailRecipients: z
       .array(z.email({ error: 'must be an email address' }))
@@ -128,16 +131,21 @@ export function sameChannel(a: AlertChannel, b: AlertChannel): boolean {
 // Write body (create = update)
 // ---------------------------------------------------------------------------------------------
 
-const MAX_FUTURE_MS = 366 * 24 * 60 * 60 * 1000;
-const MAX_PAST_MS = 10 * 366 * 24 * 60 * 60 * 1000;
+/** Tile IDs are chosen by the dashboard author (at most 36 characters, any text). */
+const L_TILE_ID = 36;
+const MAX_FUTURE_MS = 365 * 24 * 60 * 60 * 1000;
+const MAX_PAST_MS = 10 * 365 * 24 * 60 * 60 * 1000;
 
-const alertWriteObject = z.strictObject({
+/** A UTC date-time as the server's validator reads it: ISO 8601 ending in `Z`, no offset. */
+const UTC_DATE_TIME = 'must be a UTC date-time ending in "Z", e.g. 2026-02-08T10:00:00.000Z';
+
+const alertWriteObject = z.looseObject({
   source: z
     .enum(ALERT_SOURCES, { error: requiredOr('must be "tile" or "saved_search"') })
     .describe('What the alert watches: "tile" (a dashboard tile) or "saved_search". Always send it.'),
   dashboardId: optionalResourceId().describe('Dashboard that holds the tile. Required when source is "tile".'),
-  tileId: optionalResourceId().describe(
-    'Tile of that dashboard (a line, stacked_bar or number tile). Required when source is "tile".',
+  tileId: nonEmptyOrNull(L_TILE_ID).describe(
+    'Tile of that dashboard (a line, stacked_bar or number tile; its "id" in the dashboard). Required when source is "tile".',
   ),
   savedSearchId: optionalResourceId().describe('Saved search to watch. Required when source is "saved_search".'),
   groupBy: nonEmptyOrNull(10000).describe('Group the saved search by this expression. Only for source "saved_search".'),
@@ -146,11 +154,10 @@ const alertWriteObject = z.strictObject({
     .refine(Number.isFinite, { error: 'must be a finite number' })
     .describe('Threshold value; the lower bound for "between" and "not_between".'),
   thresholdMax: z
-    .number()
+    .number({ error: omitNullOr('must be a number') })
     .refine(Number.isFinite, { error: 'must be a finite number' })
-    .nullable()
     .optional()
-    .describe('Upper bound; required (and >= threshold) for "between" and "not_between".'),
+    .describe('Upper bound; required (and >= threshold) for "between" and "not_between". Omit it otherwise (null is refused).'),
   thresholdType: z
     .enum(THRESHOLD_TYPES, { error: requiredOr(`must be one of ${THRESHOLD_TYPES.join(', ')}`) })
     .describe('How the value is compared with the threshold.'),
@@ -158,18 +165,17 @@ const alertWriteObject = z.strictObject({
     .enum(ALERT_INTERVALS, { error: requiredOr(`must be one of ${ALERT_INTERVALS.join(', ')}`) })
     .describe('Evaluation interval. "30s" needs the sub-minute feature on the service.'),
   scheduleOffsetMinutes: z
-    .number()
+    .number({ error: omitNullOr('must be a number') })
     .int({ error: 'must be a whole number of minutes' })
     .min(0, { error: 'must be between 0 and 1439' })
     .max(MAX_SCHEDULE_OFFSET_MINUTES, { error: 'must be between 0 and 1439' })
-    .nullable()
     .optional()
-    .describe('Shift of the evaluation window start, in minutes (0–1439, less than the interval).'),
+    .describe('Shift of the evaluation window start, in minutes (0–1439, less than the interval). Omit it for 0 (null is refused).'),
   scheduleStartAt: z.iso
-    .datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2026-02-08T10:00:00.000Z' })
+    .datetime({ offset: false, local: false, error: UTC_DATE_TIME })
     .nullable()
     .optional()
-    .describe('Anchor of the evaluation schedule (ISO date-time). null clears it; omitted keeps it on update.'),
+    .describe('Anchor of the evaluation schedule: a UTC date-time ending in "Z". null clears it; omitted keeps it on update.'),
   channel: alertChannelSchema
     .optional()
     .describe('Notification channel. With "channels" present it must equal channels[0].'),
@@ -196,16 +202,13 @@ type AlertWriteShape = z.infer<typeof alertWriteObject>;
 function checkAlertWrite(alert: AlertWriteShape, ctx: z.RefinementCtx, now: number): void {
   const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
 
-  // Source and its links.
+  // Source and its links. The service ignores the links of the other source (it drops
+  // them), so they are not refused here; the editors point them out as unused.
   if (alert.source === 'tile') {
     if (alert.dashboardId == null) issue(['dashboardId'], 'is required when source is "tile"');
     if (alert.tileId == null) issue(['tileId'], 'is required when source is "tile"');
-    if (alert.savedSearchId != null) issue(['savedSearchId'], 'is only allowed when source is "saved_search"');
-    if (alert.groupBy != null) issue(['groupBy'], 'is only allowed when source is "saved_search"');
-  } else {
+  } else if (alert.source === 'saved_search') {
     if (alert.savedSearchId == null) issue(['savedSearchId'], 'is required when source is "saved_search"');
-    if (alert.dashboardId != null) issue(['dashboardId'], 'is only allowed when source is "tile"');
-    if (alert.tileId != null) issue(['tileId'], 'is only allowed when source is "tile"');
   }
 
   // Range thresholds.
@@ -258,7 +261,7 @@ function checkAlertWrite(alert: AlertWriteShape, ctx: z.RefinementCtx, now: numb
 }
 
 /**
- * The alert write body (create and update). Strict: unknown keys are rejected.
+ * The alert write body (create and update). Unknown keys are kept and sent unchanged.
  * `scheduleStartAt` is checked against the clock at validation time.
  */
 export const alertWriteSchema = alertWriteObject
@@ -303,15 +306,15 @@ export const alertSchema = z.looseObject({
   message: z.string().nullable().optional(),
   note: z.string().nullable().optional(),
   state: openEnum(ALERT_STATES).optional(),
-  source: openEnum(ALERT_SOURCES),
+  source: openEnum(ALERT_SOURCES).optional(),
   dashboardId: z.string().nullable().optional(),
   tileId: z.string().nullable().optional(),
   savedSearchId: z.string().nullable().optional(),
   groupBy: z.string().nullable().optional(),
-  threshold: z.number(),
+  threshold: z.number().optional(),
   thresholdMax: z.number().nullable().optional(),
-  thresholdType: openEnum(THRESHOLD_TYPES),
-  interval: openEnum(ALERT_INTERVALS),
+  thresholdType: openEnum(THRESHOLD_TYPES).optional(),
+  interval: openEnum(ALERT_INTERVALS).optional(),
   scheduleOffsetMinutes: z.number().nullable().optional(),
   scheduleStartAt: z.string().nullable().optional(),
   numConsecutiveWindows: z.number().nullable().optional(),
@@ -338,12 +341,20 @@ export const ALERT_READ_ONLY_FIELDS = [
 ] as const;
 
 /**
+ * Fields the service returns as `null` when unset but refuses as `null` in a write body:
+ * an unset value is omitted instead.
+ */
+export const ALERT_OMIT_WHEN_NULL_FIELDS = ['thresholdMax', 'scheduleOffsetMinutes'] as const;
+
+/**
  * Turns an alert response into the body of a full-replace update: read-only fields are
- * removed, everything else (including fields unknown to this version) is kept, so the
- * result must still be checked with `alertWriteSchema`.
+ * removed, `null` is dropped where the service refuses it (`thresholdMax`,
+ * `scheduleOffsetMinutes`), and everything else (including fields unknown to this version)
+ * is kept, so the result must still be checked with `alertWriteSchema`.
  */
 export function alertToWriteBody(alert: Alert): Record<string, unknown> {
   const body: Record<string, unknown> = { ...alert };
   for (const field of ALERT_READ_ONLY_FIELDS) delete body[field];
+  for (const field of ALERT_OMIT_WHEN_NULL_FIELDS) if (body[field] === null) delete body[field];
   return body;
 }

@@ -1,11 +1,12 @@
 /**
  * Dashboards: create and update bodies, tiles and their configs, and the responses.
  *
- * Request schemas follow the service's rules (24-column grid, tile/tag/container limits,
- * container and tab references, the savedQuery rule). Tile configs are chosen by
- * `displayType` and, for raw SQL, `configType: "sql"`; their known fields and enums are
- * checked, while further config fields (newer chart options) are let through, as the
- * service's own contract allows. Responses keep every field they carry.
+ * Request schemas follow the live server's validators (24-column grid, tile/tag/container
+ * limits, container and tab references, the savedQuery rule, filter modes and variables,
+ * formulas). Tile configs are chosen by `displayType` and, for raw SQL, `configType: "sql"`.
+ * Known fields are checked; keys this version does not know (newer server fields) are kept
+ * and sent unchanged at every depth (dashboard, tile, config, filter, container, tab).
+ * Responses keep every field they carry.
  */
 import * as z from 'zod';
 import { nonEmpty, nonEmptyOrOmit, openEnum, requiredOr, resourceIdSchema } from './ids';
@@ -83,7 +84,9 @@ export const DASHBOARD_LIMITS = {
   markdownLength: 50000,
   colorRules: 10,
   formulas: 10,
+  formulaExpressionLength: 1024,
   savedFilterConditionLength: 10000,
+  variableNameLength: 64,
 } as const;
 
 export type TileDisplayType = (typeof TILE_DISPLAY_TYPES)[number];
@@ -112,8 +115,10 @@ const queryLanguage = z.enum(QUERY_LANGUAGES, { error: requiredOr('must be "sql"
 
 export const numberFormatSchema = z
   .looseObject({
-    output: z.enum(NUMBER_FORMAT_OUTPUTS).optional().describe('Kind of number shown.'),
-    mantissa: z.number().int().min(0).optional().describe('Digits after the decimal point.'),
+    output: z
+      .enum(NUMBER_FORMAT_OUTPUTS, { error: requiredOr(`must be one of ${NUMBER_FORMAT_OUTPUTS.join(', ')}`) })
+      .describe('Kind of number shown (required).'),
+    mantissa: z.number().int({ error: 'must be a whole number' }).optional().describe('Digits after the decimal point.'),
     thousandSeparated: z.boolean().optional(),
     average: z.boolean().optional(),
     decimalBytes: z.boolean().optional(),
@@ -149,6 +154,12 @@ export const selectItemSchema = z
     if (item.level !== undefined && item.aggFn !== 'quantile') {
       ctx.addIssue({ code: 'custom', path: ['level'], message: 'is only used with aggFn "quantile"' });
     }
+    // As the service: "count" takes no value expression, every other function needs one.
+    if (item.aggFn === 'count' && item.valueExpression) {
+      ctx.addIssue({ code: 'custom', path: ['valueExpression'], message: 'must be omitted (or empty) with aggFn "count"' });
+    } else if (item.aggFn !== undefined && item.aggFn !== 'count' && !item.valueExpression) {
+      ctx.addIssue({ code: 'custom', path: ['valueExpression'], message: `is required with aggFn "${item.aggFn}"` });
+    }
   })
   .describe('One series of the chart.');
 
@@ -168,25 +179,151 @@ function noConfigType(displayType: string) {
     .optional();
 }
 
+export const formulaSchema = z
+  .looseObject({
+    expression: z
+      .string({ error: requiredOr('must be a string') })
+      .max(L.formulaExpressionLength, { error: `must be at most ${L.formulaExpressionLength} characters` })
+      .describe('Arithmetic over the select items by letter: A = select[0], B = select[1], … e.g. "A / (A + B) * 100".'),
+    alias: z.string().optional().describe('Series name; the expression text when omitted.'),
+    numberFormat: numberFormatSchema.optional(),
+  })
+  .describe('A derived series computed from the select items.');
+
 const formulas = z
-  .array(z.looseObject({}))
-  .max(L.formulas)
+  .array(formulaSchema)
+  .max(L.formulas, { error: `must hold at most ${L.formulas} formulas` })
   .optional()
-  .describe('Derived series computed from the select items (metric sources).');
+  .describe('Derived series computed from the select items (metric, log and trace sources). Not with asRatio.');
+
+/**
+ * Problems of a formula expression, as the service's parser reports them: only `+ - * /`,
+ * parentheses, numbers and single upper-case letters that name an existing select item.
+ */
+export function formulaExpressionProblems(expression: string, selectCount: number): string[] {
+  const text = expression.trim();
+  if (text === '') return ['must not be empty'];
+  const problems: string[] = [];
+  const bad = /[^A-Za-z0-9.+\-*/()\s]/.exec(text);
+  if (bad) problems.push(`unexpected character "${bad[0]}"`);
+  const words = text.match(/[A-Za-z]+/g) ?? [];
+  for (const word of words) {
+    if (!/^[A-Z]$/.test(word)) {
+      problems.push(`unexpected "${word}": series references are single upper-case letters (A, B, C, …) and functions are not supported`);
+      continue;
+    }
+    const index = word.charCodeAt(0) - 65;
+    if (index >= selectCount) {
+      problems.push(`"${word}" names select item ${index + 1}, but there ${selectCount === 1 ? 'is 1 select item' : `are ${selectCount} select items`}`);
+    }
+  }
+  if (words.length === 0 && problems.length === 0) problems.push('must reference at least one select item (A, B, …)');
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth < 0) break;
+  }
+  if (depth !== 0) problems.push('has unbalanced parentheses');
+  return [...new Set(problems)];
+}
 const seriesLimit = z.number().int().min(0).optional().describe('Series cap: omitted = default, 0 = unlimited.');
-const onClick = z.looseObject({ type: z.string() }).optional().describe('Link-out when a table row is clicked.');
+const onClickTarget = z.discriminatedUnion(
+  'mode',
+  [
+    z.looseObject({ mode: z.literal('id'), id: resourceIdSchema.describe('ID of the saved search or dashboard.') }),
+    z.looseObject({
+      mode: z.literal('template'),
+      template: nonEmpty(L.expressionLength).describe('Template that renders the name of the target.'),
+    }),
+  ],
+  { error: 'must be {"mode":"id","id":…} or {"mode":"template","template":…}' },
+);
+const onClickFilters = z
+  .array(
+    z.looseObject({
+      kind: z.literal('expressionTemplate'),
+      expression: nonEmpty(L.expressionLength),
+      template: nonEmpty(L.expressionLength),
+    }),
+  )
+  .max(50, { error: 'must hold at most 50 filters' })
+  .optional();
+const onClickLink = (type: 'search' | 'dashboard') =>
+  z.looseObject({
+    type: z.literal(type),
+    target: onClickTarget,
+    whereTemplate: z.string().max(L.expressionLength).optional(),
+    whereLanguage: queryLanguage.optional(),
+    filters: onClickFilters,
+  });
+const onClick = z
+  .discriminatedUnion(
+    'type',
+    [
+      onClickLink('search'),
+      onClickLink('dashboard'),
+      z.looseObject({ type: z.literal('external'), urlTemplate: nonEmpty(L.expressionLength).describe('URL template.') }),
+    ],
+    { error: 'must have "type" "search", "dashboard" or "external"' },
+  )
+  .optional()
+  .describe('Link-out when a table row is clicked.');
+
+const colorRuleBase = {
+  color: z.enum(CHART_COLORS, { error: requiredOr(`must be one of ${CHART_COLORS.join(', ')}`) }),
+  label: z.string().max(40, { error: 'must be at most 40 characters' }).optional(),
+};
+const finiteNumber = z.number().refine(Number.isFinite, { error: 'must be a finite number' });
 const colorRules = z
-  .array(z.looseObject({}))
-  .max(L.colorRules)
+  .array(
+    z.discriminatedUnion(
+      'operator',
+      [
+        z.looseObject({ operator: z.enum(['gt', 'gte', 'lt', 'lte']), value: finiteNumber, ...colorRuleBase }),
+        z.looseObject({
+          operator: z.literal('between'),
+          value: z.array(finiteNumber).length(2, { error: 'must be [min, max]' }),
+          ...colorRuleBase,
+        }),
+        z.looseObject({
+          operator: z.enum(['eq', 'neq']),
+          value: z.union([finiteNumber, z.string().max(200)]),
+          ...colorRuleBase,
+        }),
+      ],
+      { error: 'operator must be one of gt, gte, lt, lte, between, eq, neq' },
+    ),
+  )
+  .max(L.colorRules, { error: `must hold at most ${L.colorRules} rules` })
   .optional()
   .describe('Conditional colors (last match wins).');
 
 function builderChecks(
-  config: { displayType: string; asRatio?: boolean | undefined; select: unknown[]; formulas?: unknown[] | undefined },
+  config: {
+    displayType: string;
+    asRatio?: boolean | undefined;
+    select: unknown[];
+    formulas?: { expression: string }[] | undefined;
+  },
   ctx: z.RefinementCtx,
 ): void {
   if (config.asRatio === true && config.select.length !== 2) {
     ctx.addIssue({ code: 'custom', path: ['asRatio'], message: 'needs exactly two select items' });
+  }
+  const list = config.formulas ?? [];
+  if (list.length > 0) {
+    list.forEach((formula, index) => {
+      const problems = formulaExpressionProblems(formula.expression, config.select.length);
+      if (problems.length > 0) {
+        ctx.addIssue({ code: 'custom', path: ['formulas', index, 'expression'], message: problems.join('; ') });
+      }
+    });
+    if (config.asRatio === true) {
+      ctx.addIssue({ code: 'custom', path: ['formulas'], message: 'cannot be combined with asRatio; write the ratio as a formula (e.g. "A / B")' });
+    }
+    if (config.displayType === 'number' && list.length > 1) {
+      ctx.addIssue({ code: 'custom', path: ['formulas'], message: 'a number tile has at most one formula' });
+    }
   }
   if (config.displayType === 'number' && (config.formulas?.length ?? 0) === 0 && config.select.length !== 1) {
     ctx.addIssue({
@@ -270,7 +407,10 @@ function categoricalBuilder<const D extends 'pie' | 'bar'>(displayType: D) {
       displayType: z.literal(displayType),
       configType: noConfigType(displayType),
       sourceId,
-      select: selectArray,
+      select: z
+        .array(selectItemSchema)
+        .length(1, { error: 'must hold exactly one select item' })
+        .describe('The one series of the chart.'),
       groupBy: expression('Category expression.'),
       orderBy: expression('ORDER BY expression.'),
       numberFormat: numberFormatSchema.optional(),
@@ -291,8 +431,8 @@ const heatmapBuilder = z.looseObject({
         heatmapScaleType: z.enum(['log', 'linear']).optional(),
       }),
     )
-    .min(1, { error: 'must hold at least one select item' })
-    .describe('The heatmap series.'),
+    .length(1, { error: 'must hold exactly one select item' })
+    .describe('The heatmap series (exactly one).'),
   where: expression('Filter.'),
   whereLanguage: queryLanguage.optional(),
   numberFormat: numberFormatSchema.optional(),
@@ -304,7 +444,7 @@ const searchBuilder = z.looseObject({
   sourceId,
   select: z.string().max(L.expressionLength).describe('Columns to show, e.g. "Timestamp, ServiceName, Body".'),
   where: expression('Search filter.'),
-  whereLanguage: queryLanguage.describe('Language of "where": "sql" or "lucene".'),
+  whereLanguage: queryLanguage.optional().describe('Language of "where": "sql" or "lucene".'),
 });
 
 const eventPatternsBuilder = z.looseObject({
@@ -329,7 +469,10 @@ const markdownConfig = z.looseObject({
 const rawBase = {
   configType: z.literal('sql').describe('Raw SQL tile.'),
   connectionId: resourceIdSchema.describe('ID of the connection the SQL runs on.'),
-  sqlTemplate: nonEmpty(L.sqlTemplateLength).describe('SQL query template.'),
+  sqlTemplate: z
+    .string({ error: requiredOr('must be a string') })
+    .max(L.sqlTemplateLength, { error: `must be at most ${L.sqlTemplateLength} characters` })
+    .describe('SQL query template.'),
   sourceId: resourceIdSchema.optional().describe('Optional source, for filters and links.'),
   numberFormat: numberFormatSchema.optional(),
 };
@@ -388,14 +531,19 @@ export type TileConfig = z.infer<typeof tileConfigSchema>;
 // Tiles, filters, containers
 // ---------------------------------------------------------------------------------------------
 
-const gridInt = (description: string) => z.number().int({ error: 'must be a whole number' }).describe(description);
+// The service takes any number on the grid (the editor writes whole numbers).
+const gridInt = (description: string) => z.number({ error: requiredOr('must be a number') }).describe(description);
 
-/** A tile in a create or update body. */
+/** A tile in a create or update body. Unknown keys are kept. */
 export const tileSchema = z
-  .strictObject({
-    id: nonEmptyOrOmit(L.tileIdLength).optional().describe(
-      'Tile ID (at most 36 characters). Keep it on update: a tile whose ID changes loses its alerts. Ignored on create.',
-    ),
+  .looseObject({
+    id: z
+      .string()
+      .max(L.tileIdLength, { error: `must be at most ${L.tileIdLength} characters` })
+      .optional()
+      .describe(
+        'Tile ID (at most 36 characters). Keep it on update: a tile whose ID changes (or is empty) gets a new one and loses its alerts.',
+      ),
     name: z.string().describe('Title of the tile.'),
     x: gridInt('Column of the left edge (0–23).')
       .min(0, { error: 'must be between 0 and 23' })
@@ -433,43 +581,90 @@ export const tileSchema = z
 
 export type Tile = z.infer<typeof tileSchema>;
 
+/** Pattern of a dashboard variable name: a letter, then letters, digits or "_" (at most 64 in all). */
+export const VARIABLE_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_]*$/;
+
 const filterShape = {
-  type: z.literal('QUERY_EXPRESSION').describe('Filter kind: "QUERY_EXPRESSION".'),
-  name: nonEmpty(1024).describe('Label of the filter.'),
-  expression: nonEmpty(L.expressionLength).describe('Expression whose values the filter offers, e.g. "ServiceName".'),
+  type: z.literal('QUERY_EXPRESSION', { error: requiredOr('must be "QUERY_EXPRESSION"') }).describe('Filter kind: "QUERY_EXPRESSION".'),
+  name: nonEmpty().describe('Label of the filter.'),
+  expression: nonEmpty().describe('SQL expression whose values the filter offers and applies to tiles, e.g. "ServiceName".'),
   sourceId: resourceIdSchema.describe('Source the values come from.'),
   sourceMetricType: z.enum(METRIC_TYPES).optional().describe('Metric type, for metric sources.'),
-  where: expression('Condition that limits the offered values.'),
+  where: z.string().optional().describe('Condition that limits the offered values.'),
   whereLanguage: queryLanguage.optional(),
-  appliesToSourceIds: z.array(resourceIdSchema).optional().describe('Sources the filter applies to.'),
-  isBroadcastEnabled: z.boolean().optional(),
-  isVariableEnabled: z.boolean().optional(),
+  appliesToSourceIds: z
+    .array(nonEmpty())
+    .optional()
+    .describe('Sources the filter applies to (all when omitted or empty). Not with isBroadcastEnabled false.'),
+  isBroadcastEnabled: z
+    .boolean()
+    .optional()
+    .describe('Apply the selected value as a condition on matching tiles (omitted = true).'),
+  isVariableEnabled: z
+    .boolean()
+    .optional()
+    .describe('Expose the selected value to tile queries as $variableName (omitted = false).'),
   variableName: z
     .string()
-    .regex(/^[a-zA-Z][a-zA-Z0-9_]{0,63}$/, { error: 'must start with a letter; letters, digits, "_"; at most 64' })
+    .max(L.variableNameLength, { error: `must be at most ${L.variableNameLength} characters` })
+    .regex(VARIABLE_NAME_PATTERN, { error: 'must start with a letter and hold only letters, digits and "_"' })
     .optional()
-    .describe('Variable name for SQL templates.'),
+    .describe(
+      'Name tiles use as $name. Only with isVariableEnabled true; defaults to the filter name with spaces as "_"; unique in the dashboard.',
+    ),
 };
 
-/** A dashboard filter in a create body (no id). */
-export const filterInputSchema = z.strictObject(filterShape).describe('Dashboard filter.');
-/** A dashboard filter in an update body or a response (with id). */
+/** A dashboard filter in a create body (no id). Unknown keys are kept. */
+export const filterInputSchema = z.looseObject(filterShape).describe('Dashboard filter.');
+/** A dashboard filter in an update body or a response (with id). Unknown keys are kept. */
 export const filterSchema = z
-  .strictObject({ ...filterShape, id: nonEmpty(L.containerIdLength).describe('ID of the filter (keep it).') })
+  .looseObject({ ...filterShape, id: z.string({ error: requiredOr('must be a string') }).describe('ID of the filter (keep it).') })
   .describe('Dashboard filter.');
 
-export const savedFilterValueSchema = z.strictObject({
-  type: z.literal('sql').optional(),
-  condition: nonEmpty(L.savedFilterConditionLength).describe('SQL condition, e.g. "ServiceName IN (\'api\')".'),
-});
+/** The default variable name of a filter, derived from its name as the service does. */
+export function deriveVariableName(filterName: string): string {
+  const sanitized = filterName.trim().replace(/\s+/g, '_').replace(/[^A-Za-z0-9_]+/g, '');
+  return /^[0-9_]/.test(sanitized) ? `v${sanitized}` : sanitized;
+}
 
-const containerTabSchema = z.strictObject({
+/** The variable name a filter is referenced by (its own, else the derived one), or undefined. */
+export function filterVariableName(filter: { name?: unknown; variableName?: unknown }): string | undefined {
+  const own = typeof filter.variableName === 'string' ? filter.variableName.trim() : '';
+  return own || deriveVariableName(typeof filter.name === 'string' ? filter.name : '') || undefined;
+}
+
+export const sqlSavedFilterValueSchema = z
+  .looseObject({
+    type: z.literal('sql').optional().describe('"sql" (the default).'),
+    condition: z
+      .string({ error: requiredOr('must be a string') })
+      .max(L.savedFilterConditionLength, { error: `must be at most ${L.savedFilterConditionLength} characters` })
+      .describe('SQL condition, e.g. "ServiceName IN (\'api\')".'),
+  })
+  .describe('A saved SQL filter condition.');
+
+export const variableSavedFilterValueSchema = z
+  .looseObject({
+    type: z.literal('variable').describe('"variable".'),
+    name: nonEmpty().describe('variableName of a variable-enabled filter of this dashboard.'),
+    values: z.array(z.string()).describe('Selected values.'),
+  })
+  .describe('A saved selection of a dashboard variable.');
+
+/** A saved filter selection: an SQL condition, or the values of a dashboard variable. */
+export const savedFilterValueSchema = z
+  .discriminatedUnion('type', [variableSavedFilterValueSchema, sqlSavedFilterValueSchema], {
+    error: 'must be an SQL condition {"condition": …} or {"type": "variable", "name": …, "values": […]}',
+  })
+  .describe('Saved filter selection: {"condition": …} (SQL) or {"type":"variable","name":…,"values":[…]}.');
+
+const containerTabSchema = z.looseObject({
   id: nonEmpty(L.containerIdLength).describe('Tab ID (unique in the container).'),
   title: nonEmpty(L.containerIdLength).describe('Tab title.'),
 });
 
 export const containerSchema = z
-  .strictObject({
+  .looseObject({
     id: nonEmpty(L.containerIdLength).describe('Container ID (unique in the dashboard).'),
     title: nonEmpty(L.containerIdLength).describe('Container title.'),
     collapsed: z.boolean().describe('Whether the container starts collapsed.'),
@@ -489,13 +684,16 @@ export const containerSchema = z
 
 function dashboardShape<F extends z.ZodType>(filter: F) {
   return {
-    name: nonEmpty(L.nameLength).describe('Dashboard name (at most 1024 characters).'),
+    name: z
+      .string({ error: requiredOr('must be a string') })
+      .max(L.nameLength, { error: `must be at most ${L.nameLength} characters` })
+      .describe('Dashboard name (at most 1024 characters).'),
     tiles: z
       .array(tileSchema)
       .max(L.tiles, { error: `must hold at most ${L.tiles} tiles` })
       .describe('Tiles (at most 500, unique IDs).'),
     tags: z
-      .array(nonEmpty(L.tagLength))
+      .array(z.string().max(L.tagLength, { error: `must be at most ${L.tagLength} characters` }))
       .max(L.tags, { error: `must hold at most ${L.tags} tags` })
       .optional()
       .describe('Tags (at most 50, each at most 32 characters).'),
@@ -514,19 +712,77 @@ function dashboardShape<F extends z.ZodType>(filter: F) {
   };
 }
 
+interface FilterShape {
+  name: string;
+  id?: unknown;
+  appliesToSourceIds?: string[] | undefined;
+  isBroadcastEnabled?: boolean | undefined;
+  isVariableEnabled?: boolean | undefined;
+  variableName?: string | undefined;
+}
+
 interface DashboardBodyShape {
   tiles: Tile[];
+  filters?: FilterShape[] | undefined;
   savedQuery?: string | null | undefined;
   savedQueryLanguage?: string | null | undefined;
+  savedFilterValues?: z.infer<typeof savedFilterValueSchema>[] | undefined;
   containers?: z.infer<typeof containerSchema>[] | undefined;
 }
 
-function checkDashboard(body: DashboardBodyShape, ctx: z.RefinementCtx, checkRefsWithoutContainers: boolean): void {
+/** The filter rules of the service: modes, field gating and unique variable names. */
+function checkFilters(filters: FilterShape[], issue: (path: (string | number)[], message: string) => void): Set<string> {
+  const variables = new Set<string>();
+  filters.forEach((filter, index) => {
+    const broadcast = filter.isBroadcastEnabled !== false;
+    const variable = filter.isVariableEnabled === true;
+    if (!broadcast && !variable) {
+      issue(['filters', index, 'isBroadcastEnabled'], 'a filter must broadcast its value (isBroadcastEnabled), be a variable (isVariableEnabled), or both');
+    }
+    if (filter.variableName !== undefined && !variable) {
+      issue(['filters', index, 'variableName'], 'is only allowed with isVariableEnabled true (set it, or remove variableName)');
+    }
+    if (!broadcast && (filter.appliesToSourceIds?.length ?? 0) > 0) {
+      issue(['filters', index, 'appliesToSourceIds'], 'is only allowed when the filter broadcasts (isBroadcastEnabled true or omitted)');
+    }
+    if (!variable) return;
+    const name = filterVariableName(filter);
+    if (name === undefined) {
+      issue(['filters', index, 'variableName'], `is required: no variable name can be derived from the filter name "${filter.name}"`);
+    } else if (variables.has(name)) {
+      issue(['filters', index, 'variableName'], `variable name "${name}" is already used by another filter of this dashboard`);
+    } else {
+      variables.add(name);
+    }
+  });
+  return variables;
+}
+
+function checkDashboard(
+  body: DashboardBodyShape,
+  ctx: z.RefinementCtx,
+  checkRefsWithoutContainers: boolean,
+  isCreate: boolean,
+): void {
   const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+
+  if (body.filters !== undefined) {
+    if (isCreate) {
+      body.filters.forEach((filter, index) => {
+        if (filter.id !== undefined) issue(['filters', index, 'id'], 'is not allowed when creating a dashboard (the service assigns filter IDs)');
+      });
+    }
+    const variables = checkFilters(body.filters, issue);
+    body.savedFilterValues?.forEach((value, index) => {
+      if (value.type === 'variable' && !variables.has(value.name)) {
+        issue(['savedFilterValues', index, 'name'], `no variable-enabled filter of this dashboard is named "${value.name}"`);
+      }
+    });
+  }
 
   const tileIds = new Map<string, number>();
   body.tiles.forEach((tile, index) => {
-    if (tile.id === undefined) return;
+    if (!tile.id) return;
     const first = tileIds.get(tile.id);
     if (first !== undefined) issue(['tiles', index, 'id'], `duplicates the id of tiles[${first}]`);
     else tileIds.set(tile.id, index);
@@ -574,8 +830,8 @@ function checkDashboard(body: DashboardBodyShape, ctx: z.RefinementCtx, checkRef
 
 /** Body of a dashboard create (POST). Tile IDs are regenerated by the service. */
 export const dashboardWriteSchema = z
-  .strictObject(dashboardShape(filterInputSchema))
-  .superRefine((body, ctx) => checkDashboard(body, ctx, true))
+  .looseObject(dashboardShape(filterInputSchema))
+  .superRefine((body, ctx) => checkDashboard(body, ctx, true, true))
   .describe('Dashboard create body.');
 
 /**
@@ -583,8 +839,8 @@ export const dashboardWriteSchema = z
  * are kept by the service, so container references are checked only when containers are sent.
  */
 export const dashboardUpdateSchema = z
-  .strictObject(dashboardShape(filterSchema))
-  .superRefine((body, ctx) => checkDashboard(body, ctx, false))
+  .looseObject(dashboardShape(filterSchema))
+  .superRefine((body, ctx) => checkDashboard(body, ctx, false, false))
   .describe('Dashboard update body.');
 
 export type DashboardWrite = z.infer<typeof dashboardWriteSchema>;
@@ -617,13 +873,15 @@ export type TileResponse = z.infer<typeof tileResponseSchema>;
 /** A dashboard as returned by the service (containers only when non-empty; unknown fields kept). */
 export const dashboardSchema = z.looseObject({
   id: z.string().min(1),
+  // The spec lists no required field; a dashboard without name or tiles cannot be shown or
+  // written back, so it is reported as an unreadable list item instead.
   name: z.string(),
   tiles: z.array(tileResponseSchema),
   tags: z.array(z.string()).optional(),
   filters: z.array(z.looseObject({ id: z.string().optional(), name: z.string().optional() })).optional(),
   savedQuery: z.string().nullable().optional(),
   savedQueryLanguage: z.string().nullable().optional(),
-  savedFilterValues: z.array(z.looseObject({})).optional(),
+  savedFilterValues: z.array(z.looseObject({ type: z.string().optional() })).optional(),
   containers: z
     .array(
       z.looseObject({

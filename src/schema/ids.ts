@@ -75,6 +75,17 @@ export function openEnum<const T extends readonly [string, ...string[]]>(values:
   });
 }
 
+/** Message for `null` in an optional field the service refuses as null. */
+export const NULL_OMIT_MESSAGE = 'must not be null (omit it)';
+
+/**
+ * Error option for an optional field that the service refuses as `null`: "must not be null
+ * (omit it)" for null, `message` for any other wrong type.
+ */
+export function omitNullOr(message: string): (issue: { input?: unknown }) => string {
+  return (issue) => (issue.input === null ? NULL_OMIT_MESSAGE : message);
+}
+
 /**
  * Error option for a required field: "is required" when it is missing, `message` otherwise.
  * Pass it as `{ error: requiredOr('must be a number') }`.

@@ -7,3 +7,4 @@ export * from './source';
 export * from './webhook';
 export * from './queryEndpoint';
 export * from './cloud';
+export * from './knownKeys';

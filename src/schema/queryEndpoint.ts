@@ -40,8 +40,9 @@ function noDuplicates(label: string) {
 }
 
 /**
- * Body of the query endpoint upsert. Strict: unknown keys are rejected. As in the API document, no
- * field is required; a list that is sent must not be empty.
+ * Body of the query endpoint upsert. Strict: unknown keys are rejected (the body is built from
+ * three known fields, see the editors). As in the API document, no field is required, and a list
+ * may be empty: `openApiKeys: []` revokes every key, `roles: []` grants no role.
  */
 export const queryEndpointWriteSchema = z
   .strictObject({
@@ -51,15 +52,13 @@ export const queryEndpointWriteSchema = z
           .enum(QUERY_ENDPOINT_ROLES, { error: `must be one of ${QUERY_ENDPOINT_ROLES.join(', ')}` })
           .describe('Role granted to queries through the endpoint.'),
       )
-      .min(1, { error: 'must hold at least one role' })
       .superRefine(noDuplicates('role'))
-      .describe('Roles of the endpoint: "sql_console_read_only" and/or "sql_console_admin".')
+      .describe('Roles of the endpoint: "sql_console_read_only" and/or "sql_console_admin" ([] = none).')
       .optional(),
     openApiKeys: z
       .array(uuidSchema.describe('UUID of a cloud API key (the "id" in the key list, not the key ID).'))
-      .min(1, { error: 'must hold at least one API key UUID' })
       .superRefine(noDuplicates('API key'))
-      .describe('UUIDs of the API keys allowed to call the endpoint.')
+      .describe('UUIDs of the API keys allowed to call the endpoint ([] revokes every key).')
       .optional(),
     allowedOrigins: allowedOriginsSchema.optional(),
   })

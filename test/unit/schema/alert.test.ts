@@ -10,6 +10,7 @@ import {
   alertChannelSchema,
   alertWriteSchema,
   intervalToMinutes,
+  knownKeysAt,
 } from '../../../src/schema';
 import { SAVED_SEARCH_ID, WEBHOOK_ID, savedSearchAlertBody, seedAlertBody } from './fixtures';
 import { assertIssue, assertValid, issuesOf } from './helpers';
@@ -86,16 +87,22 @@ describe('alertWriteSchema: source links', () => {
     assertIssue(alertWriteSchema, body, 'tileId', /required when source is "tile"/);
   });
 
-  it('rejects saved-search links on a tile alert', () => {
-    assertIssue(alertWriteSchema, withFields({ savedSearchId: SAVED_SEARCH_ID }), 'savedSearchId', /only allowed/);
-    assertIssue(alertWriteSchema, withFields({ groupBy: 'ServiceName' }), 'groupBy', /only allowed/);
+  // The live server drops the links of the other source instead of refusing them.
+  it('lets saved-search links on a tile alert through, as the service does', () => {
+    assertValid(alertWriteSchema, withFields({ savedSearchId: SAVED_SEARCH_ID }));
+    assertValid(alertWriteSchema, withFields({ groupBy: 'ServiceName' }));
   });
 
-  it('requires savedSearchId for source saved_search and rejects tile links', () => {
+  it('requires savedSearchId for source saved_search; tile links are let through', () => {
     const body = savedSearchAlertBody();
     delete body.savedSearchId;
     assertIssue(alertWriteSchema, body, 'savedSearchId', /required when source is "saved_search"/);
-    assertIssue(alertWriteSchema, withFields({ tileId: 'abc' }, savedSearchAlertBody()), 'tileId', /only allowed/);
+    assertValid(alertWriteSchema, withFields({ tileId: 'abc' }, savedSearchAlertBody()));
+  });
+
+  it('accepts a tileId that is any text of at most 36 characters (tile IDs are chosen by the author)', () => {
+    assertValid(alertWriteSchema, withFields({ tileId: 'cpu.usage tile' }));
+    assertIssue(alertWriteSchema, withFields({ tileId: 'x'.repeat(37) }), 'tileId', /at most 36/);
   });
 
   it('accepts null for the link that does not apply', () => {
@@ -113,7 +120,8 @@ describe('alertWriteSchema: thresholds and schedule', () => {
   for (const thresholdType of ['between', 'not_between']) {
     it(`requires thresholdMax >= threshold for ${thresholdType}`, () => {
       assertIssue(alertWriteSchema, withFields({ thresholdType }), 'thresholdMax', /required/);
-      assertIssue(alertWriteSchema, withFields({ thresholdType, thresholdMax: null }), 'thresholdMax', /required/);
+      // The service refuses null here: the field is omitted instead.
+      assertIssue(alertWriteSchema, withFields({ thresholdType, thresholdMax: null }), 'thresholdMax', /must not be null \(omit it\)/);
       assertIssue(alertWriteSchema, withFields({ thresholdType, thresholdMax: 99 }), 'thresholdMax', /greater than or equal/);
       assertValid(alertWriteSchema, withFields({ thresholdType, thresholdMax: 100 }));
     });
@@ -142,8 +150,24 @@ describe('alertWriteSchema: thresholds and schedule', () => {
     assertValid(alertWriteSchema, withFields({ scheduleStartAt: null, scheduleOffsetMinutes: 5 }));
   });
 
-  it('checks the scheduleStartAt format and range', () => {
-    assertIssue(alertWriteSchema, withFields({ scheduleStartAt: 'tomorrow' }), 'scheduleStartAt', /ISO 8601/);
+  it('refuses null for thresholdMax and scheduleOffsetMinutes whatever the threshold type (omit them)', () => {
+    assertIssue(alertWriteSchema, withFields({ thresholdType: 'above', thresholdMax: null }), 'thresholdMax', /must not be null \(omit it\)/);
+    assertIssue(alertWriteSchema, withFields({ scheduleOffsetMinutes: null }), 'scheduleOffsetMinutes', /must not be null \(omit it\)/);
+    const body = withFields({});
+    delete body.thresholdMax;
+    delete body.scheduleOffsetMinutes;
+    assertValid(alertWriteSchema, body);
+  });
+
+  it('checks the scheduleStartAt format (UTC, ending in Z) and range', () => {
+    assertIssue(alertWriteSchema, withFields({ scheduleStartAt: 'tomorrow' }), 'scheduleStartAt', /UTC date-time ending in "Z"/);
+    const inAnHour = new Date(Date.now() + 3600 * 1000);
+    assertValid(alertWriteSchema, withFields({ scheduleStartAt: inAnHour.toISOString() }));
+    assertValid(alertWriteSchema, withFields({ scheduleStartAt: inAnHour.toISOString().replace('.000Z', 'Z').replace(/\.\d{3}Z$/, 'Z') }));
+    const withOffset = inAnHour.toISOString().replace('Z', '+00:00');
+    assertIssue(alertWriteSchema, withFields({ scheduleStartAt: withOffset }), 'scheduleStartAt', /ending in "Z"/);
+    const local = inAnHour.toISOString().replace('Z', '');
+    assertIssue(alertWriteSchema, withFields({ scheduleStartAt: local }), 'scheduleStartAt', /ending in "Z"/);
     const farFuture = new Date(Date.now() + 2 * 366 * 24 * 3600 * 1000).toISOString();
     assertIssue(alertWriteSchema, withFields({ scheduleStartAt: farFuture }), 'scheduleStartAt', /1 year/);
     assertIssue(alertWriteSchema, withFields({ scheduleStartAt: '2001-01-01T00:00:00Z' }), 'scheduleStartAt', /10 years/);
@@ -179,8 +203,9 @@ describe('alertWriteSchema: channels', () => {
     assertIssue(alertWriteSchema, withFields({ channel: { type: 'email', emailRecipients: ['nope'] } }), 'channel.emailRecipients.0', /email/);
   });
 
-  it('rejects fields of the other variant and unknown channel types', () => {
-    assertIssue(alertWriteSchema, withFields({ channel: { ...webhook, emailRecipients: ['a@example.com'] } }), 'channel.emailRecipients', /unknown field/);
+  it('keeps keys a channel variant does not know, and rejects unknown channel types', () => {
+    const channel = { ...webhook, emailRecipients: ['a@example.com'], routingKey: 'r-1' };
+    assert.deepEqual(alertWriteSchema.parse(withFields({ channel })).channel, channel);
     assertIssue(alertWriteSchema, withFields({ channel: { type: 'pager', webhookId: WEBHOOK_ID } }), 'channel.type', /"webhook" or "email"/);
   });
 
@@ -232,9 +257,13 @@ describe('alertWriteSchema: strings and unknown keys', () => {
     assertIssue(alertWriteSchema, withFields({ note: 'x'.repeat(4097) }), 'note', /at most 4096/);
   });
 
-  it('rejects unknown and read-only keys at their own path', () => {
-    assertIssue(alertWriteSchema, withFields({ id: 'abc' }), 'id', /unknown field "id"/);
-    assertIssue(alertWriteSchema, withFields({ state: 'OK', tresholdMax: 3 }), 'tresholdMax', /unknown field/);
+  it('keeps unknown keys in the body that is sent; knownKeysAt tells them apart', () => {
+    const parsed = alertWriteSchema.parse(withFields({ state: 'OK', tresholdMax: 3 }));
+    assert.equal((parsed as Record<string, unknown>).tresholdMax, 3);
+    assert.equal((parsed as Record<string, unknown>).state, 'OK');
+    const known = knownKeysAt('alert', []) ?? [];
+    assert.ok(known.includes('thresholdMax') && known.includes('channels'));
+    assert.ok(!known.includes('tresholdMax') && !known.includes('state'));
   });
 
   it('reports a missing required field as required', () => {

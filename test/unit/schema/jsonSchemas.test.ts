@@ -22,10 +22,12 @@ describe('buildJsonSchemas', () => {
     }
   });
 
-  it('accepts the specification body and a realistic dashboard, and rejects unknown keys', () => {
+  it('accepts the specification body and a realistic dashboard, and lets keys unknown to this version through', () => {
     const validateAlert = ajv.compile(schemas.alert as object);
     assert.equal(validateAlert(seedAlertBody()), true, JSON.stringify(validateAlert.errors));
-    assert.equal(validateAlert({ ...seedAlertBody(), bogus: 1 }), false);
+    // A newer server field must not be flagged as an error by the JSON language service.
+    assert.equal(validateAlert({ ...seedAlertBody(), bogus: 1 }), true);
+    assert.equal(validateAlert({ ...seedAlertBody(), thresholdMax: null }), false);
     assert.equal(validateAlert({ ...seedAlertBody(), interval: '2h' }), false);
 
     const validateDashboard = ajv.compile(schemas.dashboard as object);
@@ -33,6 +35,9 @@ describe('buildJsonSchemas', () => {
     const badTile = dashboardBody();
     (badTile.tiles as Record<string, unknown>[])[0] = { name: 'x', x: 30, y: 0, w: 1, h: 1, config: { displayType: 'markdown' } };
     assert.equal(validateDashboard(badTile), false);
+    const newer = dashboardBody();
+    (newer.tiles as Record<string, unknown>[])[0].layoutHint = 'wide';
+    assert.equal(validateDashboard({ ...newer, layoutVersion: 3 }), true, JSON.stringify(validateDashboard.errors));
 
     const validateEndpoint = ajv.compile(schemas['query-endpoint'] as object);
     assert.equal(validateEndpoint({ roles: ['sql_console_admin'], openApiKeys: ['3fa85f64-5717-4562-b3fc-2c963f66afa6'], allowedOrigins: '' }), true);

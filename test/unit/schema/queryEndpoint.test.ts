@@ -21,7 +21,7 @@ describe('queryEndpointWriteSchema', () => {
   it('rejects unknown and duplicate roles and an empty role list', () => {
     assertIssue(queryEndpointWriteSchema, { roles: ['admin'], openApiKeys: [KEY] }, 'roles.0', /must be one of/);
     assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_admin', 'sql_console_admin'], openApiKeys: [KEY] }, 'roles.1', /duplicate/);
-    assertIssue(queryEndpointWriteSchema, { roles: [], openApiKeys: [KEY] }, 'roles', /at least one/);
+    assertValid(queryEndpointWriteSchema, { roles: [], openApiKeys: [KEY] });
   });
 
   it('requires key UUIDs, not key IDs', () => {
@@ -29,7 +29,8 @@ describe('queryEndpointWriteSchema', () => {
     assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: ['vJkOQhXwYzAbCdEf'] }, 'openApiKeys.0', /UUID/);
     assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: [''] }, 'openApiKeys.0', /must not be empty/);
     assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: [KEY, KEY.toUpperCase()] }, 'openApiKeys.1', /duplicate/);
-    assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: [] }, 'openApiKeys', /at least one/);
+    // Revoking every key must be possible.
+    assertValid(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: [] });
   });
 
   it('requires no field, as the API document says', () => {
