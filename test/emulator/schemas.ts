@@ -32,6 +32,7 @@ const DOC_ID = 'https://emulator.local/clickhouse-cloud-openapi.json';
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false });
+ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 ajv.addFormat('date-time', { type: 'string', validate: (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)) });
 const doc = trimmed as unknown as { schemas: JsonObject; responses: Record<string, JsonObject> };
 /** Response keys such as `GET /clickstack/alerts/{clickStackAlertId}` as plain JSON-pointer segments. */

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startEmulator, type Emulator } from '../../emulator';
-import { client, OBJECT_ID, resultOf } from './helpers';
+import { client, OBJECT_ID, resultOf, failOnResponseIssues } from './helpers';
+
+failOnResponseIssues();
 
 type Json = Record<string, unknown>;
 
