@@ -31,7 +31,8 @@ export interface SchemaIssue {
 const DOC_ID = 'https://emulator.local/clickhouse-cloud-openapi.json';
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false });
+// inlineRefs off: each referenced component compiles once and is shared (inlining made the dashboard response take seconds).
+const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, inlineRefs: false });
 ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 ajv.addFormat('date-time', { type: 'string', validate: (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)) });
 const doc = trimmed as unknown as { schemas: JsonObject; responses: Record<string, JsonObject> };
@@ -285,4 +286,25 @@ export function checkResponse(key: string, body: unknown, max = 5): SchemaIssue[
 export function futureKeys(o: unknown): JsonObject {
   if (!isObject(o)) return {};
   return Object.fromEntries(Object.entries(o).filter(([k]) => k.startsWith(FUTURE_FIELD_PREFIX)));
+}
+
+let warmed: Promise<void> | undefined;
+
+/**
+ * Compiles every request and response validator once per process, yielding between them. startEmulator awaits it,
+ * so the compile cost (about a second for the dashboard schemas) is paid while an emulator starts, not in the middle
+ * of a test where it would stall the event loop that the client shares in the extension host.
+ */
+export function warmUpSchemas(): Promise<void> {
+  warmed ??= (async () => {
+    const pointers = [
+      ...(trimmed as unknown as { roots: string[] }).roots.map((name) => `/components/schemas/${name}`),
+      ...Object.keys(doc.responses).map((key) => `/responses/${responseSlot(key)}`),
+    ];
+    for (const p of pointers) {
+      validatorAt(p);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  })();
+  return warmed;
 }

@@ -11,7 +11,7 @@ import { KeyRateLimiter } from './rateLimit';
 import { buildRoutes, type Route } from './routes';
 import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET } from './seed';
 import { addFutureFields } from './future';
-import { checkResponse } from './schemas';
+import { checkResponse, warmUpSchemas } from './schemas';
 import type { EmulatorOptions, EmulatorState, FaultController, FaultSpec, RateLimitHeaderMode, RecordedRequest, ResponseIssue } from './types';
 
 /** Page cap used by OBS_EMULATOR_FUTURE=1 when the options do not set one. */
@@ -470,6 +470,7 @@ function corrupt(body: string): string {
 /** Starts an emulator on a free loopback port (unless `port` is given). */
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const emulator = new EmulatorServer(opts);
+  await warmUpSchemas();
   await emulator.listen();
   return emulator;
 }
