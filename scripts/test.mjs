@@ -9,6 +9,9 @@
 // Counts: each unit and integration test, plus one check for each of typecheck, lint, build and the package checks.
 // The exit code is non-zero when anything failed.
 //
+// `integration` runs twice: all suites, then the main journeys against emulators that answer like a newer server
+// (OBS_EMULATOR_FUTURE=1), counted as its own step. Its tests: OBS_TEST_FUTURE_GREP, else OBS_TEST_GREP, else the
+// main journeys (FUTURE_GREP below); OBS_TEST_FUTURE=0 skips it.
 // Environment: OBS_TEST_GREP (integration tests to run, mocha grep), OBS_TEST_TIMEOUT_MS (integration time limit),
 // OBS_CODE_SERVER_DIR (code-server cache), OBS_CHROMIUM (browser), OBS_TEST_VERBOSE=1 (workbench output too).
 import { spawn } from 'node:child_process';
@@ -236,7 +239,23 @@ async function ensureCodeServer() {
   return lines[lines.length - 1];
 }
 
-async function integration() {
+/**
+ * Second integration pass: the main journeys (browse the tree, edit an alert, edit a dashboard, plan and apply alert
+ * files) against emulators that answer like a newer server (OBS_EMULATOR_FUTURE=1: unknown fields at every level,
+ * paged lists capped below `limit`). Proves the client keeps what it does not know and pages by what it gets.
+ */
+const FUTURE_GREP = [
+  '^Explorer tree (draws|lists|shows tiles|shows sources|filters|opens an alert|deletes|reveals|counts)',
+  '^Resource editors (opens Create Alert|starts Create Alert|creates an alert|updates an alert|tells in a CodeLens|refuses to overwrite|warns with the watching alerts|upserts the query endpoint|creates a dashboard)',
+  '^Alert files (exports an alert|creates from a file|plans create|applies a plan)',
+].join('|');
+
+function integrationFuture() {
+  const grep = process.env.OBS_TEST_FUTURE_GREP || process.env.OBS_TEST_GREP || FUTURE_GREP;
+  return integration({ OBS_EMULATOR_FUTURE: '1', OBS_TEST_GREP: grep });
+}
+
+async function integration(env = {}) {
   await ensureCodeServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-integration-'));
   const results = path.join(tmp, 'results.json');
@@ -245,7 +264,7 @@ async function integration() {
       path.join(ROOT, 'out', 'test', 'host', 'runInCodeServer.js'),
       '--tests', path.join(ROOT, 'out', 'test', 'integration', 'index.js'),
       '--results', results,
-    ]);
+    ], { env });
     let summary;
     if (fs.existsSync(results)) {
       summary = JSON.parse(fs.readFileSync(results, 'utf8'));
@@ -333,8 +352,12 @@ if (want('unit')) {
   else skip('unit', 'build failed');
 }
 if (want('integration')) {
-  if (built) await step('integration', integration);
+  if (built) await step('integration', () => integration());
   else skip('integration', 'build failed');
+  const futureStep = 'integration (newer server: future fields, page cap 7)';
+  if (process.env.OBS_TEST_FUTURE === '0') skip(futureStep, 'OBS_TEST_FUTURE=0');
+  else if (built) await step(futureStep, integrationFuture);
+  else skip(futureStep, 'build failed');
 }
 if (want('e2e')) {
   if (built) await step('e2e', e2e);

@@ -2,7 +2,7 @@
 import { ALERTABLE_DISPLAY_TYPES } from './dashboards';
 import { badRequest } from './errors';
 import { newObjectId } from './ids';
-import { checkSchema, formatIssue } from './schemas';
+import { formatIssue, futureKeys } from './schemas';
 import type { JsonObject, ServiceData, StoredAlert } from './types';
 
 export const INTERVAL_MINUTES: Record<string, number> = {
@@ -23,149 +23,203 @@ function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function fail(path: string, message: string): never {
-  throw badRequest(formatIssue({ path, message }));
+/** A broken server rule, worded as the live server words a zod issue: `Body validation failed: path: message`. */
+interface ZodIssue {
+  path: string;
+  message: string;
 }
 
-function optionalText(body: JsonObject, key: string, max: number): string | null {
-  const v = body[key];
-  if (v === undefined || v === null) return null;
-  const s = String(v);
-  if (s.length < 1) fail(`/${key}`, 'must NOT have fewer than 1 characters (send null to leave it unset)');
-  if (s.length > max) fail(`/${key}`, `must NOT have more than ${max} characters`);
-  return s;
+function zodFail(issues: ZodIssue[]): never {
+  throw badRequest(`Body validation failed: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`);
 }
 
-function channelsOf(body: JsonObject): JsonObject[] {
-  const channel = body.channel;
-  const channels = body.channels;
-  if (channels !== undefined) {
-    if (!Array.isArray(channels)) fail('/channels', 'must be array');
-    if (channels.length < 1) fail('/channels', 'must NOT have fewer than 1 items');
-    if (channels.length > 10) fail('/channels', 'must NOT have more than 10 items');
-    const seen = new Set<string>();
-    channels.forEach((c: unknown, i) => {
-      const issue = checkSchema('ClickStackAlertChannel', c);
-      if (issue) fail(`/channels/${i}${issue.path === '/' ? '' : issue.path}`, issue.message);
-      const key = JSON.stringify(c);
-      if (seen.has(key)) fail(`/channels/${i}`, 'duplicate channel');
-      seen.add(key);
-    });
-    if (channel !== undefined && JSON.stringify(channel) !== JSON.stringify(channels[0])) fail('/channel', 'must equal channels[0] when both are sent');
-    return channels as JsonObject[];
-  }
-  if (channel === undefined) fail('/channel', 'is required (send channel or channels)');
-  return [channel as JsonObject];
+function received(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
 }
+
+/** ISO 8601 in UTC as zod's `z.string().datetime()` accepts it: ends in Z, seconds optional, no offset. */
+const UTC_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?Z$/;
+
+/** Stable key of a channel by its whole contents (the server hashes the object; key order does not matter). */
+function channelKey(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(channelKey).join(',')}]`;
+  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${channelKey(v[k])}`).join(',')}}`;
+  return JSON.stringify(v);
+}
+
+const THRESHOLD_TYPES = ['above', 'below', 'above_exclusive', 'below_or_equal', 'equal', 'not_equal', 'between', 'not_between'];
 
 /**
- * Builds the stored alert from a create/update body that already fits the schema. On update, `existing` supplies
- * the read-only fields and `scheduleStartAt` when it is omitted. Throws ApiFailure (400) on a broken rule.
+ * The live server's alert body rules (HyperDX `alertSchema` in packages/api/src/utils/zod.ts with its refinements in
+ * packages/common-utils/src/types.ts), on top of the OpenAPI schema. The spec allows `null` for several fields the
+ * server refuses it for (thresholdMax, scheduleOffsetMinutes, channel, channels, savedSearchId, tileId, dashboardId).
+ */
+export function alertBodyIssues(body: JsonObject, now: number): ZodIssue[] {
+  const issues: ZodIssue[] = [];
+  const add = (path: string, message: string): void => {
+    issues.push({ path, message });
+  };
+  const typeOf = (key: string, type: 'number' | 'string' | 'object' | 'array', optional: boolean): void => {
+    const v = body[key];
+    if (v === undefined) {
+      if (!optional) add(key, 'Required');
+      return;
+    }
+    const t = received(v);
+    if (t !== type) add(key, `Expected ${type}, received ${t}`);
+  };
+  typeOf('channel', 'object', true);
+  typeOf('channels', 'array', true);
+  if (body.interval === undefined) add('interval', 'Required');
+  else if (body.interval === null) add('interval', 'Expected string, received null');
+  typeOf('scheduleOffsetMinutes', 'number', true);
+  if (typeof body.scheduleOffsetMinutes === 'number') {
+    const n = body.scheduleOffsetMinutes;
+    if (!Number.isInteger(n)) add('scheduleOffsetMinutes', 'Expected integer, received float');
+    else if (n < 0) add('scheduleOffsetMinutes', 'Number must be greater than or equal to 0');
+    else if (n > 1439) add('scheduleOffsetMinutes', 'Number must be less than or equal to 1439');
+  }
+  const start = body.scheduleStartAt;
+  if (start !== undefined && start !== null) {
+    if (typeof start !== 'string' || !UTC_DATE_TIME.test(start) || Number.isNaN(Date.parse(start))) add('scheduleStartAt', 'Invalid datetime');
+    else {
+      const t = Date.parse(start);
+      if (t > now + YEAR_MS) add('scheduleStartAt', 'scheduleStartAt must be within 1 year from now');
+      if (t < now - 10 * YEAR_MS) add('scheduleStartAt', 'scheduleStartAt must be within 10 years in the past');
+    }
+  }
+  typeOf('threshold', 'number', false);
+  if (body.thresholdType === undefined) add('thresholdType', 'Required');
+  else if (!THRESHOLD_TYPES.includes(String(body.thresholdType)) || typeof body.thresholdType !== 'string') {
+    add('thresholdType', `Invalid enum value. Expected ${THRESHOLD_TYPES.map((t) => `'${t}'`).join(' | ')}, received ${received(body.thresholdType) === 'string' ? `'${String(body.thresholdType)}'` : received(body.thresholdType)}`);
+  }
+  typeOf('thresholdMax', 'number', true);
+  if (body.source === null) add('source', "Expected 'saved_search' | 'tile', received null");
+  for (const [key, max] of [['name', 512], ['message', 4096], ['note', 4096]] as const) {
+    const v = body[key];
+    if (typeof v !== 'string') continue;
+    if (v.length < 1) add(key, 'String must contain at least 1 character(s)');
+    if (v.length > max) add(key, `String must contain at most ${max} character(s)`);
+  }
+  const ncw = body.numConsecutiveWindows;
+  if (typeof ncw === 'number' && (!Number.isInteger(ncw) || ncw < 1)) add('numConsecutiveWindows', Number.isInteger(ncw) ? 'Number must be greater than or equal to 1' : 'Expected integer, received float');
+  // The tile / saved-search union: the literal `source` picks the branch; a branch that does not fit is "Invalid input".
+  const nonEmpty = (key: string): boolean => typeof body[key] === 'string' && (body[key] as string).length > 0;
+  const savedSearchFits = body.source === 'saved_search' && nonEmpty('savedSearchId') && (body.groupBy === undefined || body.groupBy === null || typeof body.groupBy === 'string');
+  const tileFits = body.source === 'tile' && nonEmpty('tileId') && nonEmpty('dashboardId');
+  if (!savedSearchFits && !tileFits) add('', 'Invalid input');
+  if (issues.length > 0) return issues;
+
+  // Refinements (they run once the fields themselves are valid).
+  const channel = body.channel as JsonObject | undefined;
+  const channels = body.channels as JsonObject[] | undefined;
+  if (channel === undefined && channels === undefined) add('channels', 'Provide either "channel" or "channels"');
+  else if (channel !== undefined && channels !== undefined && (channels[0] === undefined || channelKey(channel) !== channelKey(channels[0]))) {
+    add('channels', 'When both "channel" and "channels" are provided, "channel" must match the first entry of "channels"');
+  } else if (channels !== undefined && new Set(channels.map(channelKey)).size !== channels.length) add('channels', 'Duplicate notification channels are not allowed');
+  const interval = String(body.interval);
+  const intervalMinutes = INTERVAL_MINUTES[interval] ?? 0;
+  const offset = typeof body.scheduleOffsetMinutes === 'number' ? body.scheduleOffsetMinutes : 0;
+  if (start !== undefined && start !== null && offset > 0) add('scheduleOffsetMinutes', 'scheduleOffsetMinutes must be 0 when scheduleStartAt is provided');
+  if (offset >= intervalMinutes) add('scheduleOffsetMinutes', `scheduleOffsetMinutes must be less than ${intervalMinutes} minute${intervalMinutes === 1 ? '' : 's'}`);
+  if (body.thresholdType === 'between' || body.thresholdType === 'not_between') {
+    if (typeof body.thresholdMax !== 'number') add('thresholdMax', 'thresholdMax is required for between/not_between threshold types');
+    else if (body.thresholdMax < (body.threshold as number)) add('thresholdMax', 'thresholdMax must be greater than or equal to threshold');
+  }
+  return issues;
+}
+
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+/**
+ * Builds the stored alert from a create/update body that already fits the OpenAPI schema, with the live server's
+ * rules. PUT is a partial update in exactly the server's way (HyperDX `makeAlert` + Mongoose `findOneAndUpdate`, which
+ * leaves fields it is given as `undefined` alone): an omitted `thresholdMax`, `scheduleStartAt` or
+ * `scheduleOffsetMinutes` keeps the stored value (the offset resets to 0 when `scheduleStartAt` is sent, or is cleared
+ * with it), while `name`, `message`, `note`, `numConsecutiveWindows` and `groupBy` become null when omitted, the links
+ * follow `source`, and the channels are replaced. Read-only fields are kept. Throws ApiFailure (400) on a broken rule.
  */
 export function alertFromBody(body: JsonObject, data: ServiceData, existing?: StoredAlert, now = Date.now()): StoredAlert {
-  const source = body.source;
-  if (source === undefined) fail('/source', 'is required ("tile" or "saved_search")');
-  if (body.threshold === undefined) fail('/threshold', 'is required');
-  if (body.thresholdType === undefined) fail('/thresholdType', 'is required');
-  if (body.interval === undefined) fail('/interval', 'is required');
-  const threshold = body.threshold as number;
-  const thresholdType = String(body.thresholdType);
-  const interval = String(body.interval);
-  const channels = channelsOf(body);
+  const issues = alertBodyIssues(body, now);
+  if (issues.length > 0) zodFail(issues);
+  const source = body.source === 'tile' ? 'tile' : 'saved_search';
+  const channels: JsonObject[] = Array.isArray(body.channels) ? (body.channels as JsonObject[]) : [body.channel as JsonObject];
 
-  const name = optionalText(body, 'name', 512);
-  const message = optionalText(body, 'message', 4096);
-  const note = optionalText(body, 'note', 4096);
-
-  const ncw = body.numConsecutiveWindows;
-  if (typeof ncw === 'number' && ncw < 1) fail('/numConsecutiveWindows', 'must be >= 1');
-
-  let thresholdMax: number | null = typeof body.thresholdMax === 'number' ? body.thresholdMax : null;
-  if (thresholdType === 'between' || thresholdType === 'not_between') {
-    if (thresholdMax === null) fail('/thresholdMax', `is required when thresholdType is "${thresholdType}"`);
-    if (thresholdMax < threshold) fail('/thresholdMax', 'must be greater than or equal to threshold');
-  } else {
-    thresholdMax = thresholdMax ?? null;
-  }
-
-  let scheduleStartAt: string | null;
-  if (body.scheduleStartAt === undefined) scheduleStartAt = existing?.scheduleStartAt ?? null;
-  else scheduleStartAt = (body.scheduleStartAt as string | null) ?? null;
-  if (scheduleStartAt !== null) {
-    const t = Date.parse(scheduleStartAt);
-    if (t > now + YEAR_MS) fail('/scheduleStartAt', 'must be at most 1 year in the future');
-    if (t < now - 10 * YEAR_MS) fail('/scheduleStartAt', 'must be at most 10 years in the past');
-    scheduleStartAt = new Date(t).toISOString();
-  }
-  let scheduleOffsetMinutes: number | null = typeof body.scheduleOffsetMinutes === 'number' ? body.scheduleOffsetMinutes : null;
-  if (body.scheduleStartAt === null) scheduleOffsetMinutes = 0;
-  if (scheduleOffsetMinutes !== null) {
-    if (scheduleOffsetMinutes < 0 || scheduleOffsetMinutes > 1439) fail('/scheduleOffsetMinutes', 'must be between 0 and 1439');
-    const minutes = INTERVAL_MINUTES[interval] ?? 0;
-    if (scheduleOffsetMinutes > 0 && scheduleOffsetMinutes >= minutes) fail('/scheduleOffsetMinutes', `must be less than the interval (${interval} = ${minutes} minutes)`);
-    if (scheduleStartAt !== null && scheduleOffsetMinutes !== 0) fail('/scheduleOffsetMinutes', 'must be 0 when scheduleStartAt is set');
-  }
-
+  // Controller checks (validateAlertInput), in its order.
   let dashboardId: string | null = null;
   let tileId: string | null = null;
   let savedSearchId: string | null = null;
-  let groupBy: string | null = null;
   if (source === 'tile') {
-    if (typeof body.dashboardId !== 'string' || body.dashboardId.length === 0) fail('/dashboardId', 'is required when source is "tile"');
-    if (typeof body.tileId !== 'string' || body.tileId.length === 0) fail('/tileId', 'is required when source is "tile"');
-    const dashboard = data.dashboards.get(body.dashboardId);
+    const id = String(body.dashboardId);
+    if (!OBJECT_ID.test(id)) throw badRequest('Invalid dashboard ID');
+    const dashboard = data.dashboards.get(id);
     if (!dashboard) throw badRequest('Dashboard not found');
     const tile = dashboard.tiles.find((t) => t.id === body.tileId);
     if (!tile) throw badRequest('Tile not found');
     const config = isObject(tile.config) ? tile.config : {};
     if (config.configType === 'sql' && !ALERTABLE_DISPLAY_TYPES.has(String(config.displayType))) {
-      throw badRequest(`Alerts are not supported on raw SQL tiles with displayType "${String(config.displayType)}"; use a line, stacked_bar or number tile`);
+      throw badRequest('Alerts on Raw SQL tiles are only supported for Line, Stacked Bar, or Number display types');
     }
-    dashboardId = body.dashboardId;
-    tileId = body.tileId;
+    dashboardId = id;
+    tileId = String(body.tileId);
   } else {
-    if (typeof body.savedSearchId !== 'string' || body.savedSearchId.length === 0) fail('/savedSearchId', 'is required when source is "saved_search"');
-    if (!data.savedSearches.has(body.savedSearchId)) throw badRequest('Saved search not found');
-    savedSearchId = body.savedSearchId;
-    groupBy = typeof body.groupBy === 'string' && body.groupBy.length > 0 ? body.groupBy : null;
+    const id = String(body.savedSearchId);
+    if (!OBJECT_ID.test(id)) throw badRequest('Invalid saved search ID');
+    if (!data.savedSearches.has(id)) throw badRequest('Saved search not found');
+    savedSearchId = id;
   }
-
-  for (const channel of channels) {
+  if (channels.length === 0) throw badRequest('At least one notification channel is required');
+  const webhookIds: string[] = [];
+  channels.forEach((channel, i) => {
     if (channel.type === 'email' || channel.emailRecipients !== undefined) {
       const recipients = channel.emailRecipients;
-      if (!Array.isArray(recipients) || recipients.length === 0) fail('/channel/emailRecipients', 'must NOT have fewer than 1 items');
-      continue;
+      if (!Array.isArray(recipients) || recipients.length === 0) fail(`/channels/${i}/emailRecipients`, 'must NOT have fewer than 1 items');
+      return;
     }
-    const webhookId = channel.webhookId;
-    if (typeof webhookId !== 'string' || !data.webhooks.has(webhookId)) throw badRequest('Webhook not found');
-  }
+    const webhookId = String(channel.webhookId);
+    if (!OBJECT_ID.test(webhookId)) throw badRequest('Invalid webhook ID');
+    webhookIds.push(webhookId);
+  });
+  if (webhookIds.some((w) => !data.webhooks.has(w))) throw badRequest('Webhook not found');
 
+  // makeAlert
+  const hasStart = body.scheduleStartAt !== undefined;
+  const start = body.scheduleStartAt as string | null | undefined;
+  const offsetSent = typeof body.scheduleOffsetMinutes === 'number' ? body.scheduleOffsetMinutes : undefined;
+  const offset = hasStart && start != null ? 0 : hasStart && offsetSent === undefined ? 0 : offsetSent;
   const stamp = new Date(now).toISOString();
   return {
     id: existing?.id ?? newObjectId(now),
     teamId: data.teamId,
-    source: source === 'tile' ? 'tile' : 'saved_search',
+    source,
     dashboardId,
     tileId,
     savedSearchId,
-    groupBy,
-    threshold,
-    thresholdMax,
-    thresholdType,
-    interval,
-    scheduleOffsetMinutes,
-    scheduleStartAt,
+    groupBy: source === 'saved_search' && typeof body.groupBy === 'string' ? body.groupBy : null,
+    threshold: body.threshold as number,
+    thresholdMax: typeof body.thresholdMax === 'number' ? body.thresholdMax : (existing?.thresholdMax ?? null),
+    thresholdType: String(body.thresholdType),
+    interval: String(body.interval),
+    scheduleOffsetMinutes: offset ?? existing?.scheduleOffsetMinutes ?? null,
+    scheduleStartAt: hasStart ? (start == null ? null : new Date(Date.parse(start)).toISOString()) : (existing?.scheduleStartAt ?? null),
     channels,
-    name,
-    message,
-    note,
-    numConsecutiveWindows: typeof ncw === 'number' ? ncw : null,
+    name: typeof body.name === 'string' ? body.name : null,
+    message: typeof body.message === 'string' ? body.message : null,
+    note: typeof body.note === 'string' ? body.note : null,
+    numConsecutiveWindows: typeof body.numConsecutiveWindows === 'number' ? body.numConsecutiveWindows : null,
     state: existing?.state ?? 'OK',
     silenced: existing?.silenced ?? null,
     executionErrors: existing?.executionErrors ?? [],
     createdAt: existing?.createdAt ?? stamp,
     updatedAt: stamp,
+    extra: futureKeys(body),
   };
+}
+
+function fail(path: string, message: string): never {
+  throw badRequest(formatIssue({ path, message }));
 }
 
 /** The alert as the API returns it: unset links omitted, note/numConsecutiveWindows always present. */
@@ -193,5 +247,5 @@ export function alertResponse(a: StoredAlert): JsonObject {
   out.executionErrors = a.executionErrors;
   out.createdAt = a.createdAt;
   out.updatedAt = a.updatedAt;
-  return out;
+  return { ...out, ...a.extra };
 }

@@ -1,6 +1,6 @@
 /** Dashboard rules of the live server (api-notes §1.5) on top of the OpenAPI schema. */
 import { newObjectId } from './ids';
-import type { SchemaIssue } from './schemas';
+import { FUTURE_FIELD_PREFIX, futureKeys, type SchemaIssue } from './schemas';
 import type { JsonObject, ServiceData, StoredDashboard } from './types';
 
 export const ALERTABLE_DISPLAY_TYPES = new Set(['line', 'stacked_bar', 'number']);
@@ -43,7 +43,8 @@ export function dashboardIssues(body: JsonObject, mode: 'create' | 'update', dat
   filters.forEach((f: unknown, i) => {
     if (!isObject(f)) return;
     for (const key of Object.keys(f)) {
-      if (!FILTER_KEYS.has(key) && !(mode === 'update' && key === 'id')) add(`/filters/${i}/${key}`, 'unrecognized key');
+      // Filters are the one strict level of the dashboard body; a newer server's own fields are known to it.
+      if (!FILTER_KEYS.has(key) && !(mode === 'update' && key === 'id') && !key.startsWith(FUTURE_FIELD_PREFIX)) add(`/filters/${i}/${key}`, 'unrecognized key');
     }
     const variableName = f.variableName;
     if (variableName !== undefined && (typeof variableName !== 'string' || !/^[a-zA-Z][a-zA-Z0-9_]{0,63}$/.test(variableName))) {
@@ -160,7 +161,7 @@ function normalizeTile(t: JsonObject, id: string): JsonObject {
   const out: JsonObject = { id, name: t.name, x: t.x, y: t.y, w: t.w, h: t.h, config };
   if (t.containerId !== undefined) out.containerId = t.containerId;
   if (t.tabId !== undefined) out.tabId = t.tabId;
-  return out;
+  return { ...out, ...futureKeys(t) };
 }
 
 function dedupe(tags: string[]): string[] {
@@ -180,6 +181,7 @@ export function dashboardFromCreate(body: JsonObject, keepTileIds = false): Stor
     savedQueryLanguage: typeof body.savedQueryLanguage === 'string' ? body.savedQueryLanguage : null,
     savedFilterValues: Array.isArray(body.savedFilterValues) ? (body.savedFilterValues as JsonObject[]) : [],
     containers: Array.isArray(body.containers) ? (body.containers as JsonObject[]) : [],
+    extra: futureKeys(body),
   };
 }
 
@@ -190,7 +192,7 @@ export function dashboardFromCreate(body: JsonObject, keepTileIds = false): Stor
 export function dashboardFromUpdate(existing: StoredDashboard, body: JsonObject): StoredDashboard {
   const existingIds = new Set(existing.tiles.map((t) => String(t.id)));
   const tiles = (body.tiles as JsonObject[]).map((t) => normalizeTile(t, typeof t.id === 'string' && existingIds.has(t.id) ? t.id : newObjectId()));
-  const next: StoredDashboard = { ...existing, name: String(body.name), tiles };
+  const next: StoredDashboard = { ...existing, name: String(body.name), tiles, extra: futureKeys(body) };
   if (Array.isArray(body.tags)) next.tags = dedupe(body.tags as string[]);
   if (Array.isArray(body.filters)) next.filters = body.filters as JsonObject[];
   if (body.savedQuery !== undefined) next.savedQuery = (body.savedQuery as string | null) ?? null;
@@ -232,5 +234,5 @@ export function dashboardResponse(d: StoredDashboard): JsonObject {
     savedFilterValues: d.savedFilterValues,
   };
   if (d.containers.length > 0) out.containers = d.containers;
-  return out;
+  return { ...out, ...d.extra };
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run emulator`: starts the local API emulator and prints how to connect.
  * Options: --port <n> (default 8787), --segment <name> (default observability), --no-rate-limit,
- * --rate-limit-header none|x-ratelimit-reset|retry-after, --empty, --alerts <n>, --extra-services <n>.
+ * --rate-limit-header none|x-ratelimit-reset|retry-after, --empty, --alerts <n>, --extra-services <n>,
+ * --future-fields (answer like a newer server), --page-cap <n> (paged lists return at most n items).
  */
 import { startEmulator } from './server';
 import type { EmulatorOptions, RateLimitHeaderMode } from './types';
@@ -37,6 +38,12 @@ function parseArgs(argv: string[]): EmulatorOptions {
       case '--extra-services':
         opts.extraServices = Number(next());
         break;
+      case '--future-fields':
+        opts.futureFields = true;
+        break;
+      case '--page-cap':
+        opts.pageCap = Number(next());
+        break;
       default:
         throw new Error(`Unknown option ${String(arg)}`);
     }
@@ -53,7 +60,8 @@ async function main(): Promise<void> {
     `  Key secret:      ${emulator.keySecret}`,
     `  Organization ID: ${emulator.organizationId}`,
     `  Service IDs:     ${emulator.serviceIds.join(', ')}`,
-    `  Control:         ${emulator.url}/__emulator/info (faults, requests, reset)`,
+    `  Control:         ${emulator.url}/__emulator/info (faults, requests, reset, response-issues)`,
+    ...(emulator.futureFields || emulator.pageCap > 0 ? [`  Newer server:    future fields ${emulator.futureFields ? 'on' : 'off'}, page cap ${emulator.pageCap || 'none'}`] : []),
     'Press Ctrl+C to stop.',
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -11,7 +11,7 @@ import {
 } from './dashboards';
 import { badRequest, conflict, notFound } from './errors';
 import { newObjectId, OBJECT_ID_PATTERN, UUID_PATTERN } from './ids';
-import { checkSchema, formatIssue, type RequestSchemaName } from './schemas';
+import { checkSchema, formatIssue, futureKeys, type RequestSchemaName, stripUnknown } from './schemas';
 import type { EmulatorState, JsonObject, ServiceData, StoredSavedSearch, StoredWebhook } from './types';
 
 export interface RouteContext {
@@ -20,6 +20,8 @@ export interface RouteContext {
   query: URLSearchParams;
   body: unknown;
   now: number;
+  /** Most items a paged list returns, whatever `limit` asks for (future-fields mode); default: `limit`. */
+  pageCap?: number;
 }
 
 /** `result` for a 200 envelope; `undefined` means a DELETE-style `{status, requestId}` body. */
@@ -28,6 +30,8 @@ export type RouteResult = { result: unknown } | undefined;
 export interface Route {
   method: string;
   pattern: RegExp;
+  /** The operation in the spec, `METHOD /path`: the key of its 200 response schema (see schemas.ts). */
+  spec: string;
   handler: (ctx: RouteContext) => RouteResult;
 }
 
@@ -35,10 +39,11 @@ function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The body checked against the spec, with the keys the schema does not declare dropped (as the server does). */
 function validBody(name: RequestSchemaName, body: unknown): JsonObject {
   const issue = checkSchema(name, body);
   if (issue) throw badRequest(formatIssue(issue));
-  return body as JsonObject;
+  return stripUnknown(name, body as JsonObject);
 }
 
 function organization(ctx: RouteContext): EmulatorState['organization'] {
@@ -68,8 +73,11 @@ function objectId(ctx: RouteContext, index: number): string {
   return id;
 }
 
-/** limit 1–1000 (default 1000) and offset ≥ 0 (default 0); anything else is a 400. */
-function paginate<T>(items: T[], query: URLSearchParams): T[] {
+/**
+ * limit 1–1000 (default 1000) and offset ≥ 0 (default 0); anything else is a 400. With a page cap, at most that many
+ * items come back whatever `limit` says (a server may always return fewer than asked).
+ */
+function paginate<T>(items: T[], query: URLSearchParams, pageCap?: number): T[] {
   const parse = (name: string, def: number, min: number, max: number): number => {
     const raw = query.get(name);
     if (raw === null) return def;
@@ -81,7 +89,8 @@ function paginate<T>(items: T[], query: URLSearchParams): T[] {
   };
   const limit = parse('limit', 1000, 1, 1000);
   const offset = parse('offset', 0, 0, Number.MAX_SAFE_INTEGER);
-  return items.slice(offset, offset + limit);
+  const size = pageCap !== undefined && pageCap > 0 ? Math.min(limit, pageCap) : limit;
+  return items.slice(offset, offset + size);
 }
 
 function webhookResponse(w: StoredWebhook): JsonObject {
@@ -90,7 +99,7 @@ function webhookResponse(w: StoredWebhook): JsonObject {
   if (w.body !== undefined && w.service === 'generic') out.body = w.body;
   out.createdAt = w.createdAt;
   out.updatedAt = w.updatedAt;
-  return out;
+  return { ...out, ...w.extra };
 }
 
 function webhookFromBody(body: JsonObject, data: ServiceData, now: number, existing?: StoredWebhook): StoredWebhook {
@@ -106,8 +115,13 @@ function webhookFromBody(body: JsonObject, data: ServiceData, now: number, exist
   const w: StoredWebhook = { id: existing?.id ?? newObjectId(now), name, service: String(body.service), url, createdAt: existing?.createdAt ?? stamp, updatedAt: stamp };
   if (typeof body.description === 'string') w.description = body.description;
   if (typeof body.body === 'string') w.body = body.body;
+  // Write-only maps: omitted keeps the stored ones unless the url or service changes; {} clears them.
+  const sameTarget = existing !== undefined && existing.url === url && existing.service === w.service;
   if (isObject(body.headers)) w.headers = body.headers as Record<string, string>;
+  else if (sameTarget && existing.headers) w.headers = existing.headers;
   if (isObject(body.queryParams)) w.queryParams = body.queryParams as Record<string, string>;
+  else if (sameTarget && existing.queryParams) w.queryParams = existing.queryParams;
+  w.extra = futureKeys(body);
   return w;
 }
 
@@ -143,7 +157,7 @@ function savedSearchFromBody(body: JsonObject, data: ServiceData, now: number, e
 function queryEndpointResponse(data: ServiceData): JsonObject {
   const q = data.queryEndpoint;
   if (!q) throw notFound('Service query endpoint not found');
-  return { id: q.id, openApiKeys: q.openApiKeys, roles: q.roles, allowedOrigins: q.allowedOrigins };
+  return { id: q.id, openApiKeys: q.openApiKeys, roles: q.roles, allowedOrigins: q.allowedOrigins, ...q.extra };
 }
 
 const ok = (result: unknown): RouteResult => ({ result });
@@ -152,7 +166,18 @@ export function buildRoutes(segment: string): Route[] {
   const org = '^/v1/organizations/([^/]+)';
   const svc = `${org}/services/([^/]+)`;
   const base = `${svc}/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-  const r = (method: string, path: string, handler: Route['handler']): Route => ({ method, pattern: new RegExp(`${path}/?$`), handler });
+  // The spec's names for the same paths (the live segment is `clickstack`).
+  const specKey = (method: string, path: string): string => {
+    if (path.startsWith(base)) {
+      const rest = path.slice(base.length);
+      const names: Record<string, string> = { dashboards: 'clickStackDashboardId', alerts: 'clickStackAlertId', sources: 'clickStackSourceId', webhooks: 'clickStackWebhookId', 'saved-searches': 'clickStackSavedSearchId' };
+      const m = /^\/([a-z-]+)(\/\(\[\^\/\]\+\))?(.*)$/.exec(rest);
+      const resource = m?.[1] ?? '';
+      return `${method} /clickstack/${resource}${m?.[2] ? `/{${names[resource] ?? 'id'}}` : ''}${m?.[3] ?? ''}`;
+    }
+    return `${method} ${path.replace(/^\^/, '').replace(org.slice(1), '/v1/organizations/{organizationId}').replace('/services/([^/]+)', '/services/{serviceId}')}`;
+  };
+  const r = (method: string, path: string, handler: Route['handler']): Route => ({ method, pattern: new RegExp(`${path}/?$`), spec: specKey(method, path), handler });
 
   return [
     // Organizations, services, keys.
@@ -181,7 +206,9 @@ export function buildRoutes(segment: string): Route[] {
       });
       const roles = Array.isArray(body.roles) ? [...new Set(body.roles as string[])] : (data.queryEndpoint?.roles ?? []);
       const allowedOrigins = typeof body.allowedOrigins === 'string' ? body.allowedOrigins : (data.queryEndpoint?.allowedOrigins ?? '');
-      data.queryEndpoint = { id: data.queryEndpoint?.id ?? randomUUID(), roles, openApiKeys, allowedOrigins };
+      // An upsert keeps what it does not send.
+      const extra = { ...data.queryEndpoint?.extra, ...futureKeys(body) };
+      data.queryEndpoint = { id: data.queryEndpoint?.id ?? randomUUID(), roles, openApiKeys, allowedOrigins, extra };
       return ok(queryEndpointResponse(data));
     }),
     r('DELETE', `${svc}/serviceQueryEndpoint`, (ctx) => {
@@ -202,13 +229,14 @@ export function buildRoutes(segment: string): Route[] {
       const issue = checkSchema('ClickStackCreateDashboardRequest', ctx.body);
       const errors = issue ? [issue] : dashboardIssues(ctx.body as JsonObject, 'create', data);
       if (errors.length > 0) return ok({ valid: false, errors, normalized: null });
-      const { id: _id, ...normalized } = dashboardResponse(dashboardFromCreate(ctx.body as JsonObject, true));
+      const body = stripUnknown('ClickStackCreateDashboardRequest', ctx.body as JsonObject);
+      const { id: _id, ...normalized } = dashboardResponse(dashboardFromCreate(body, true));
       return ok({ valid: true, errors: [], normalized });
     }),
     r('POST', `${base}/dashboards`, (ctx) => {
       const data = serviceData(ctx);
       const body = validBody('ClickStackCreateDashboardRequest', ctx.body);
-      const issues = dashboardIssues(body, 'create', data);
+      const issues = dashboardIssues(ctx.body as JsonObject, 'create', data);
       if (issues[0]) throw badRequest(formatIssue(issues[0]));
       const dashboard = dashboardFromCreate(body);
       data.dashboards.set(dashboard.id, dashboard);
@@ -226,7 +254,7 @@ export function buildRoutes(segment: string): Route[] {
       const existing = data.dashboards.get(id);
       if (!existing) throw notFound('Dashboard not found');
       const body = validBody('ClickStackUpdateDashboardRequest', ctx.body);
-      const issues = dashboardIssues(body, 'update', data, existing);
+      const issues = dashboardIssues(ctx.body as JsonObject, 'update', data, existing);
       if (issues[0]) throw badRequest(formatIssue(issues[0]));
       const next = dashboardFromUpdate(existing, body);
       data.dashboards.set(id, next);
@@ -244,7 +272,7 @@ export function buildRoutes(segment: string): Route[] {
     // Alerts.
     r('GET', `${base}/alerts`, (ctx) => {
       const data = serviceData(ctx);
-      return ok(paginate([...data.alerts.values()], ctx.query).map(alertResponse));
+      return ok(paginate([...data.alerts.values()], ctx.query, ctx.pageCap).map(alertResponse));
     }),
     r('POST', `${base}/alerts`, (ctx) => {
       const data = serviceData(ctx);
@@ -281,11 +309,7 @@ export function buildRoutes(segment: string): Route[] {
       data.sources.set(String(source.id), source);
       return ok(source);
     }),
-    r('GET', `${base}/sources/([^/]+)`, (ctx) => {
-      const s = serviceData(ctx).sources.get(objectId(ctx, 2));
-      if (!s) throw notFound('Source not found');
-      return ok(s);
-    }),
+    // No GET-by-id for sources: the live Cloud does not serve it (an HTML 404 page, like any unserved route).
     r('PUT', `${base}/sources/([^/]+)`, (ctx) => {
       const data = serviceData(ctx);
       const id = objectId(ctx, 2);
@@ -300,7 +324,7 @@ export function buildRoutes(segment: string): Route[] {
     }),
 
     // Webhooks.
-    r('GET', `${base}/webhooks`, (ctx) => ok(paginate([...serviceData(ctx).webhooks.values()], ctx.query).map(webhookResponse))),
+    r('GET', `${base}/webhooks`, (ctx) => ok(paginate([...serviceData(ctx).webhooks.values()], ctx.query, ctx.pageCap).map(webhookResponse))),
     r('POST', `${base}/webhooks`, (ctx) => {
       const data = serviceData(ctx);
       const w = webhookFromBody(validBody('ClickStackWebhookInput', ctx.body), data, ctx.now);
@@ -327,7 +351,7 @@ export function buildRoutes(segment: string): Route[] {
     }),
 
     // Saved searches.
-    r('GET', `${base}/saved-searches`, (ctx) => ok(paginate([...serviceData(ctx).savedSearches.values()], ctx.query))),
+    r('GET', `${base}/saved-searches`, (ctx) => ok(paginate([...serviceData(ctx).savedSearches.values()], ctx.query, ctx.pageCap))),
     r('POST', `${base}/saved-searches`, (ctx) => {
       const data = serviceData(ctx);
       const s = savedSearchFromBody(validBody('ClickStackSavedSearchInput', ctx.body), data, ctx.now);

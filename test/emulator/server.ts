@@ -10,7 +10,30 @@ import { newRequestId } from './ids';
 import { KeyRateLimiter } from './rateLimit';
 import { buildRoutes, type Route } from './routes';
 import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET } from './seed';
-import type { EmulatorOptions, EmulatorState, FaultController, FaultSpec, RateLimitHeaderMode, RecordedRequest } from './types';
+import { addFutureFields } from './future';
+import { checkResponse, warmUpSchemas } from './schemas';
+import type { EmulatorOptions, EmulatorState, FaultController, FaultSpec, RateLimitHeaderMode, RecordedRequest, ResponseIssue } from './types';
+
+/** Page cap used by OBS_EMULATOR_FUTURE=1 when the options do not set one. */
+export const FUTURE_PAGE_CAP = 7;
+
+/** Response mismatches of every emulator in this process, oldest first, until taken. */
+const responseIssueLog: ResponseIssue[] = [];
+
+/**
+ * Returns and clears the response mismatches recorded by every emulator in this process since the last call. Test
+ * harnesses call it after each test and fail the test when anything comes back.
+ */
+export function takeResponseIssues(): ResponseIssue[] {
+  return responseIssueLog.splice(0, responseIssueLog.length);
+}
+
+/** One readable paragraph per mismatch, for a test failure. */
+export function describeResponseIssues(list: ResponseIssue[]): string {
+  return list
+    .map((r) => `${r.method} ${r.path} (${r.operation}, request ${r.requestId}): ${r.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`)
+    .join('\n');
+}
 
 export interface Emulator {
   /** Base URL, e.g. http://127.0.0.1:41234 */
@@ -24,6 +47,12 @@ export interface Emulator {
   faults: FaultController;
   /** Every API request (control routes excluded), oldest first. */
   requests: RecordedRequest[];
+  /** 200 responses of this emulator that do not fit the spec's response schemas (also in takeResponseIssues()). */
+  responseIssues: ResponseIssue[];
+  /** Whether future fields are added to responses (see EmulatorOptions.futureFields). */
+  readonly futureFields: boolean;
+  /** Page cap of paged lists; 0 when none. */
+  readonly pageCap: number;
   /** Restores the initial data and clears faults, the request log and rate-limit windows. */
   reset(): void;
   close(): Promise<void>;
@@ -104,6 +133,9 @@ class EmulatorServer implements Emulator {
   state: EmulatorState;
   readonly faults = new Faults();
   readonly requests: RecordedRequest[] = [];
+  readonly responseIssues: ResponseIssue[] = [];
+  readonly futureFields: boolean;
+  readonly pageCap: number;
 
   private routes: Route[];
   private limiter: KeyRateLimiter | null;
@@ -116,6 +148,10 @@ class EmulatorServer implements Emulator {
   private readonly segment: string;
 
   constructor(private readonly opts: EmulatorOptions) {
+    const future = process.env.OBS_EMULATOR_FUTURE === '1';
+    this.futureFields = opts.futureFields ?? future;
+    const cap = opts.pageCap ?? (future ? FUTURE_PAGE_CAP : 0);
+    this.pageCap = cap === false ? 0 : Math.max(0, Math.floor(cap));
     this.segment = opts.segment ?? 'observability';
     if (!/^[a-z][a-z0-9-]{0,63}$/.test(this.segment)) throw new Error(`Invalid path segment "${this.segment}"`);
     this.routes = buildRoutes(this.segment);
@@ -161,6 +197,7 @@ class EmulatorServer implements Emulator {
     this.state = buildState(this.dataMode, this.alertCount, this.extraServices);
     this.faults.clear();
     this.requests.length = 0;
+    this.responseIssues.length = 0;
     this.limiter?.clear();
   }
 
@@ -293,13 +330,25 @@ class EmulatorServer implements Emulator {
       }
     }
     try {
-      const out = route.handler({ state: this.state, params, query, body, now: Date.now() });
-      if (out === undefined) return json(200, { status: 200, requestId }, requestId);
-      return json(200, { status: 200, requestId, result: out.result }, requestId);
+      const out = route.handler({ state: this.state, params, query, body, now: Date.now(), ...(this.pageCap > 0 ? { pageCap: this.pageCap } : {}) });
+      let envelope: Record<string, unknown>;
+      if (out === undefined) envelope = { status: 200, requestId };
+      else envelope = { status: 200, requestId, result: this.futureFields ? addFutureFields(route.spec, out.result) : out.result };
+      this.checkReply(method, path, route.spec, requestId, envelope);
+      return json(200, envelope, requestId);
     } catch (e) {
       if (e instanceof ApiFailure) return errorReply(e.status, e.message, requestId);
       return errorReply(500, 'Internal server error', requestId);
     }
+  }
+
+  /** Records a 200 response that does not fit the spec's response schema for its operation. */
+  private checkReply(method: string, path: string, operation: string, requestId: string, envelope: unknown): void {
+    const issues = checkResponse(operation, envelope);
+    if (issues.length === 0) return;
+    const issue: ResponseIssue = { method, path, operation, requestId, issues };
+    this.responseIssues.push(issue);
+    responseIssueLog.push(issue);
   }
 
   private authenticate(header: string | undefined): string | null {
@@ -361,9 +410,11 @@ class EmulatorServer implements Emulator {
     try {
       switch (route) {
         case 'GET /__emulator/info':
-          return json(200, { url: this.url, keyId: this.keyId, keySecret: this.keySecret, organizationId: this.organizationId, serviceIds: this.serviceIds, segment: this.segment });
+          return json(200, { url: this.url, keyId: this.keyId, keySecret: this.keySecret, organizationId: this.organizationId, serviceIds: this.serviceIds, segment: this.segment, futureFields: this.futureFields, pageCap: this.pageCap });
         case 'GET /__emulator/requests':
           return json(200, this.requests);
+        case 'GET /__emulator/response-issues':
+          return json(200, this.responseIssues);
         case 'DELETE /__emulator/requests':
           this.requests.length = 0;
           return json(200, { ok: true });
@@ -419,6 +470,7 @@ function corrupt(body: string): string {
 /** Starts an emulator on a free loopback port (unless `port` is given). */
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const emulator = new EmulatorServer(opts);
+  await warmUpSchemas();
   await emulator.listen();
   return emulator;
 }

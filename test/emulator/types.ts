@@ -21,6 +21,26 @@ export interface EmulatorOptions {
   alertCount?: number;
   /** Extra running services, each with its own sample data, after the three sample services. Default 0. */
   extraServices?: number;
+  /**
+   * Answer like a newer server: unknown fields (`futureField_<level>`) at every level of everything returned, and
+   * `channels` beside `channel` on alerts. Default: on when the environment has OBS_EMULATOR_FUTURE=1, else off.
+   */
+  futureFields?: boolean;
+  /**
+   * Paged lists (alerts, webhooks, saved searches) return at most this many items whatever `limit` asks for.
+   * Default: 7 when the environment has OBS_EMULATOR_FUTURE=1, else no cap (0 or false: no cap).
+   */
+  pageCap?: number | false;
+}
+
+/** A 200 response of the emulator that does not fit the spec's response schema. */
+export interface ResponseIssue {
+  method: string;
+  path: string;
+  /** The operation in the spec, e.g. `GET /clickstack/alerts`. */
+  operation: string;
+  requestId: string;
+  issues: { path: string; message: string }[];
 }
 
 export interface FaultSpec {
@@ -94,6 +114,8 @@ export interface StoredAlert {
   executionErrors: AlertExecutionError[];
   createdAt: string;
   updatedAt: string;
+  /** Fields of a newer server (`futureField_…`) sent back by a client; returned as they are. */
+  extra?: JsonObject;
 }
 
 /** A dashboard as the API returns it (tiles carry `config`, never `series`). */
@@ -107,6 +129,8 @@ export interface StoredDashboard {
   savedQueryLanguage: string | null;
   savedFilterValues: JsonObject[];
   containers: JsonObject[];
+  /** Fields of a newer server (`futureField_…`) sent back by a client; returned as they are. */
+  extra?: JsonObject;
 }
 
 export interface StoredWebhook {
@@ -122,6 +146,7 @@ export interface StoredWebhook {
   queryParams?: Record<string, string>;
   createdAt: string;
   updatedAt: string;
+  extra?: JsonObject;
 }
 
 export interface StoredSavedSearch extends JsonObject {
@@ -138,6 +163,7 @@ export interface QueryEndpoint {
   roles: string[];
   openApiKeys: string[];
   allowedOrigins: string;
+  extra?: JsonObject;
 }
 
 export interface ServiceData {

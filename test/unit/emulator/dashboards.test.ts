@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startEmulator, type Emulator } from '../../emulator';
-import { client, dashboardBody, OBJECT_ID, resultOf } from './helpers';
+import { client, dashboardBody, OBJECT_ID, resultOf, failOnResponseIssues } from './helpers';
+
+failOnResponseIssues();
 
 interface Tile {
   id: string;

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startEmulator, type Emulator } from '../../emulator';
-import { basicAuth, client, OBJECT_ID, resultOf, UUID_V4 } from './helpers';
+import { basicAuth, client, OBJECT_ID, resultOf, UUID_V4, failOnResponseIssues } from './helpers';
+
+failOnResponseIssues();
 
 describe('emulator: envelope, auth and routing', () => {
   let emu: Emulator;

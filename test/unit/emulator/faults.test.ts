@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { startEmulator, type Emulator } from '../../emulator';
-import { client, resultOf } from './helpers';
+import { client, resultOf, failOnResponseIssues } from './helpers';
+
+failOnResponseIssues();
 
 describe('emulator: fault injection', () => {
   let emu: Emulator;

@@ -1,5 +1,6 @@
 /** Small fetch helpers shared by the emulator tests. */
-import type { Emulator } from '../../emulator';
+import { afterEach } from 'node:test';
+import { describeResponseIssues, takeResponseIssues, type Emulator } from '../../emulator';
 
 export interface CallResult {
   status: number;
@@ -56,4 +57,15 @@ export function dashboardBody(name: string, types: string[], sourceId = '65f5e4a
       config: t === 'markdown' ? { displayType: 'markdown', markdown: '# Notes' } : { displayType: t, sourceId, select: [{ aggFn: 'count' }] },
     })),
   };
+}
+
+/**
+ * Fails every test of the calling file during which an emulator sent a 200 response that does not fit the spec's
+ * response schemas (call once at the top of a test file).
+ */
+export function failOnResponseIssues(): void {
+  afterEach(() => {
+    const issues = takeResponseIssues();
+    if (issues.length > 0) throw new Error(`The emulator sent responses that do not fit the API spec:\n${describeResponseIssues(issues)}`);
+  });
 }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startEmulator, type Emulator } from '../../emulator';
-import { client, resultOf, UUID_V4 } from './helpers';
+import { client, resultOf, UUID_V4, failOnResponseIssues } from './helpers';
+
+failOnResponseIssues();
 
 describe('emulator: service query endpoint', () => {
   let emu: Emulator;

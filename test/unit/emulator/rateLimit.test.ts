@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { startEmulator } from '../../emulator';
-import { client } from './helpers';
+import { client, failOnResponseIssues } from './helpers';
+
+failOnResponseIssues();
 
 describe('emulator: rate limit', () => {
   it('allows 10 requests per 10 s per key by default, then 429 without a header', async () => {
