@@ -38,8 +38,8 @@ export interface SegmentDetection {
 export class NoSegmentServedError extends Error {
   constructor(host: string, tried: readonly string[], readonly last: ApiError) {
     super(vscode.l10n.t(
-      'The service at {0} serves neither /{1} nor /{2} (both answered with an HTML "404 Not Found"; last request ID {3}). Check the base URL and that ClickStack is enabled for the service, or enter the product path segment yourself.',
-      host, tried[0] ?? '', tried[1] ?? '', last.requestId ?? vscode.l10n.t('none')));
+      'The service at {0} serves neither /{1} nor /{2}: both answered with an HTML "404 Not Found". Check the base URL and that ClickStack is enabled for the service, or enter the product path segment yourself. Last answer: {3}',
+      host, tried[0] ?? '', tried[1] ?? '', last.message));
     this.name = 'NoSegmentServedError';
   }
 }
