@@ -97,6 +97,9 @@ describe('Connection move', function () {
   let root: vscode.Uri | undefined;
 
   before(async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    api = (await ext.activate()) as Api;
     await configure('rateLimit.requestsPerWindow', 1000);
     await configure('rateLimit.windowSeconds', 1);
     oldServer = await startEmulator({ rateLimit: false });
@@ -106,9 +109,6 @@ describe('Connection move', function () {
     oldFront = await startFront(oldServer, (auth) => auth);
     const newAccepted = basic(newServer.keyId, NEW_SECRET);
     newFront = await startFront(newServer, (auth) => (auth === newAccepted ? basic(newServer.keyId, newServer.keySecret) : 'Basic c3BvaWxlZDpzcG9pbGVk'));
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    api = (await ext.activate()) as Api;
   });
 
   after(async () => {
