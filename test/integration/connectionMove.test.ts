@@ -211,11 +211,15 @@ describe('Connection move', function () {
     const newSeen = newFront.seen.filter((r) => r.path.startsWith('/v1/'));
     const describe = (list: readonly Seen[]) => list.map((r) => `${r.method} ${r.path} @${r.at - moveStarted}ms ${r.authorization === oldAuth ? 'old' : r.authorization === newAuth ? 'new' : 'other'}`).join('\n');
 
-    assert.ok(oldSeen.length > 0 && oldSeen.every((r) => r.authorization === oldAuth), `the old server got only the old secret:\n${describe(oldSeen)}`);
-    const late = oldSeen.filter((r) => r.at > moved);
-    assert.deepEqual(late, [], `the old server got requests after the move:\n${describe(late)}`);
-    assert.ok(newSeen.length > 0, 'the new server got requests');
-    assert.ok(newSeen.every((r) => r.authorization === newAuth), `the new server got only the new secret:\n${describe(newSeen)}`);
+    assert.ok(oldSeen.length > 0, 'the old server got requests before the move');
+    assert.ok(newSeen.length > 0, 'the new server got requests after the move');
+    const problems = {
+      'the old server got another secret than the old one': oldSeen.filter((r) => r.authorization !== oldAuth),
+      'the old server got requests after the move': oldSeen.filter((r) => r.at > moved),
+      'the new server got another secret than the new one': newSeen.filter((r) => r.authorization !== newAuth),
+    };
+    const found = Object.entries(problems).filter(([, list]) => list.length > 0).map(([what, list]) => `${what}:\n${describe(list)}`);
+    assert.deepEqual(found, [], found.join('\n'));
     assert.ok(newSeen.some((r) => r.path.includes('/observability/')), 'the new server served the explorer or the alert file');
     // The slow request reached the old server before the move; the move cut it off instead of waiting for its answer.
     assert.ok(slow.error !== undefined, 'the request in flight to the old server was not stopped by the move');
