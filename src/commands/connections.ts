@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import { ApiError, validateConnection, type ConnectionConfig } from '../api';
-import { checkConnection, explainCheckFailure } from '../connections/check';
+import { assumedPathSegment, checkConnection, detectPathSegment, explainCheckFailure, NoSegmentServedError } from '../connections/check';
 import { SecretStorageError, showSecretStorageError } from '../connections/keyring';
 import type { ConnectionManager } from '../connections/manager';
 import { BACK, inputStep, multiPickStep } from '../connections/prompts';
-import { DEFAULT_BASE_URL, DEFAULT_PATH_SEGMENT, toServiceSummary, type ServiceSummary, type StoredConnection } from '../connections/types';
+import { DEFAULT_BASE_URL, toServiceSummary, type ServiceSummary, type StoredConnection } from '../connections/types';
 import {
   normalizeBaseUrl,
+  parseServiceIds,
   sameOrigin,
   validateBaseUrl,
   validateKeyId,
@@ -15,8 +16,9 @@ import {
   validateLabel,
   validateOrganizationId,
   validatePathSegment,
+  validateServiceIds,
 } from '../connections/validation';
-import { emptyDraft, runConnectionWizard, type ConnectionDraft } from '../connections/wizard';
+import { checkFingerprint, emptyDraft, runConnectionWizard, WIZARD_STEPS, type ConnectionDraft } from '../connections/wizard';
 import type { Logger } from '../log';
 
 /**
@@ -85,7 +87,8 @@ const secretArgsSchema = z.object({
 
 const selectArgsSchema = z.object({
   connectionId: z.string().min(1),
-  serviceIds: z.array(uuidText),
+  // A connection always shows at least one service, whichever way it is set up.
+  serviceIds: z.array(uuidText).min(1),
 });
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -141,13 +144,18 @@ function configOfDraft(draft: ConnectionDraft): ConnectionConfig {
   };
 }
 
-type CheckResult = { ok: true } | { ok: false; error: unknown; reason: string };
+type CheckResult = { ok: true; pathSegment: string } | { ok: false; error: unknown; reason: string };
 
-/** Runs the one-request check under a cancellable progress notification. */
+/**
+ * Runs the check under a cancellable progress notification. Without a path segment in `config` (empty string) the
+ * segment is detected: "clickstack", then "observability" after an HTML 404 (at most two requests).
+ */
 async function checkWithProgress(deps: ConnectionCommandDeps, config: ConnectionConfig, secret: string): Promise<CheckResult> {
   const host = hostOf(config.baseUrl);
+  const detect = config.pathSegment === '';
+  let shown = config;
   try {
-    await vscode.window.withProgress(
+    const segment = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
         title: vscode.l10n.t('Checking the connection to {0}…', host),
@@ -156,20 +164,67 @@ async function checkWithProgress(deps: ConnectionCommandDeps, config: Connection
       async (_progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
+        const probe = (segment: string) => {
+          const attempt = { ...config, pathSegment: segment };
+          shown = attempt;
+          return deps.connections.withUnsavedClient(attempt, secret, (client) => checkConnection(client, attempt, abort.signal));
+        };
         try {
-          await deps.connections.withUnsavedClient(config, secret, (client) => checkConnection(client, config, abort.signal));
+          if (!detect) {
+            await probe(config.pathSegment);
+            return config.pathSegment;
+          }
+          const detection = await detectPathSegment(probe, host);
+          if (detection.error !== undefined) throw detection.error;
+          deps.log.info(`Detected the product path segment "${detection.segment}" at ${config.baseUrl} after ${detection.tried.length} request(s)`);
+          return detection.segment as string;
         } finally {
           sub.dispose();
         }
       },
     );
     deps.log.info(`Connection check passed for ${config.baseUrl}, organization ${config.organizationId}`);
-    return { ok: true };
+    return { ok: true, pathSegment: segment };
   } catch (error) {
-    const reason = explainCheckFailure(error, config);
+    const reason = explainCheckFailure(error, shown);
     deps.log.warn(`Connection check failed for ${config.baseUrl}, organization ${config.organizationId}: ${reason}`);
     return { ok: false, error, reason };
   }
+}
+
+/**
+ * The check of an interactive add or edit, repeated as the user asks: resolves to 'save' (passed, or "Save Anyway"
+ * when offered), 'edit' (reopen the walk-through) or 'cancel'.
+ */
+async function checkUntilDecided(deps: ConnectionCommandDeps, config: ConnectionConfig, secret: string, offerSaveAnyway: boolean):
+  Promise<{ decision: 'save' | 'edit' | 'cancel'; error?: unknown }> {
+  let outcome: CheckResult;
+  try {
+    validateConnection(config);
+    outcome = await checkWithProgress(deps, config, secret);
+  } catch (error) {
+    outcome = { ok: false, error, reason: errorText(error) };
+  }
+  while (!outcome.ok) {
+    const retry = vscode.l10n.t('Retry');
+    const edit = vscode.l10n.t('Edit…');
+    const save = vscode.l10n.t('Save Anyway');
+    const choice = await vscode.window.showErrorMessage(
+      vscode.l10n.t('Could not connect to {0}', hostOf(config.baseUrl)),
+      { modal: true, detail: outcome.reason },
+      ...(offerSaveAnyway ? [retry, edit, save] : [retry, edit]),
+    );
+    if (choice === retry) {
+      outcome = await checkWithProgress(deps, config, secret);
+    } else if (choice === save) {
+      return { decision: 'save' };
+    } else if (choice === edit) {
+      return { decision: 'edit', error: outcome.error };
+    } else {
+      return { decision: 'cancel' };
+    }
+  }
+  return { decision: 'save' };
 }
 
 /** Best-effort names for service IDs given without the walk-through (one listing request). */
@@ -198,19 +253,21 @@ function hostOf(baseUrl: string): string {
 
 /** The walk-through step to reopen after a failed check, chosen from the kind of failure. */
 function stepForFailure(error: unknown): number {
+  if (error instanceof NoSegmentServedError) return WIZARD_STEPS.baseUrl;
   if (error instanceof ApiError) {
     switch (error.kind) {
       case 'unauthorized':
       case 'forbidden':
-        return 2;
+        return WIZARD_STEPS.keyId;
       case 'notFound':
+        return WIZARD_STEPS.organization;
       case 'routeNotServed':
-        return 4;
+        return WIZARD_STEPS.segment;
       default:
-        return 1;
+        return WIZARD_STEPS.baseUrl;
     }
   }
-  return 1;
+  return WIZARD_STEPS.baseUrl;
 }
 
 async function pickConnection(deps: ConnectionCommandDeps, placeholder: string): Promise<StoredConnection | undefined> {
@@ -255,13 +312,15 @@ async function addFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<s
     organizationId: args.organizationId.toLowerCase(),
     serviceIds: [...new Set(args.serviceIds.map((s) => s.toLowerCase()))],
     keyId: args.keyId.trim(),
-    pathSegment: (args.pathSegment ?? DEFAULT_PATH_SEGMENT).trim(),
+    // Without a segment, the check finds it; without a check, the address's usual one is assumed.
+    pathSegment: args.pathSegment?.trim() ?? (args.skipCheck ? assumedPathSegment(baseUrl) : ''),
   };
-  validateConnection(config);
+  validateConnection({ ...config, pathSegment: config.pathSegment || assumedPathSegment(baseUrl) });
   let services: ServiceSummary[] = config.serviceIds.map((id) => ({ id, name: id }));
   if (!args.skipCheck) {
     const result = await checkWithProgress(deps, config, args.keySecret);
     if (!result.ok) throw new Error(vscode.l10n.t('Could not connect to {0}: {1}', hostOf(baseUrl), result.reason));
+    config.pathSegment = result.pathSegment;
     services = await describeServices(deps, config, args.keySecret, services);
   }
   const saved = await deps.connections.add({
@@ -284,33 +343,14 @@ async function addInteractive(deps: ConnectionCommandDeps): Promise<string | und
     const done = await runConnectionWizard(draft, { withClient: (c, s, a) => deps.connections.withUnsavedClient(c, s, a) }, { mode: 'add', startStep });
     if (!done) return undefined;
     const config = configOfDraft(draft);
-    let outcome: CheckResult;
-    try {
-      validateConnection(config);
-      outcome = await checkWithProgress(deps, config, draft.keySecret);
-    } catch (error) {
-      outcome = { ok: false, error, reason: errorText(error) };
-    }
-    while (!outcome.ok) {
-      const retry = vscode.l10n.t('Retry');
-      const edit = vscode.l10n.t('Edit…');
-      const choice = await vscode.window.showErrorMessage(
-        vscode.l10n.t('Could not connect to {0}', hostOf(config.baseUrl)),
-        { modal: true, detail: outcome.reason },
-        retry,
-        edit,
-      );
-      if (choice === retry) {
-        outcome = await checkWithProgress(deps, config, draft.keySecret);
-      } else if (choice === edit) {
-        break;
-      } else {
-        return undefined;
+    // The segment step's detection may already have passed this very check.
+    if (draft.provenFor !== checkFingerprint(config, draft.keySecret)) {
+      const { decision, error } = await checkUntilDecided(deps, config, draft.keySecret, false);
+      if (decision === 'cancel') return undefined;
+      if (decision === 'edit') {
+        startStep = stepForFailure(error);
+        continue;
       }
-    }
-    if (!outcome.ok) {
-      startStep = stepForFailure(outcome.error);
-      continue;
     }
     const saved = await deps.connections.add({
       label: draft.label,
@@ -352,15 +392,20 @@ async function editFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<
   };
   const config = deps.connections.configOf(next);
   validateConnection(config);
-  if (!sameOrigin(next.baseUrl, current.baseUrl) && args.keySecret === undefined) {
+  const moved = !sameOrigin(next.baseUrl, current.baseUrl);
+  if (moved && args.keySecret === undefined) {
     throw new Error(vscode.l10n.t('Moving the connection to another address needs keySecret too: the stored secret is never sent to a new address.'));
   }
   if (!args.skipCheck) {
     const secret = args.keySecret ?? await deps.connections.getSecret(current.id);
     if (secret === undefined) throw new Error(vscode.l10n.t('No key secret is stored for the connection "{0}". Pass keySecret.', current.label));
-    const result = await checkWithProgress(deps, config, secret);
+    // A move without a segment finds the one the new address answers on.
+    const checked = moved && args.pathSegment === undefined ? { ...config, pathSegment: '' } : config;
+    const result = await checkWithProgress(deps, checked, secret);
     if (!result.ok) throw new Error(vscode.l10n.t('Could not connect to {0}: {1}', hostOf(config.baseUrl), result.reason));
+    next.pathSegment = result.pathSegment;
   }
+  // Address, key and secret change together: no request pairs the old secret with the new address or the reverse.
   await deps.connections.update(current.id, {
     baseUrl: next.baseUrl,
     keyId: next.keyId,
@@ -369,8 +414,7 @@ async function editFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<
     serviceIds: next.serviceIds,
     pathSegment: next.pathSegment,
     label: next.label,
-  });
-  if (args.keySecret !== undefined) await deps.connections.setSecret(current.id, args.keySecret);
+  }, args.keySecret);
   return current.id;
 }
 
@@ -394,45 +438,18 @@ async function editInteractive(deps: ConnectionCommandDeps, connection: StoredCo
     if (!done) return undefined;
     const config = configOfDraft(draft);
     const secret = draft.keySecret !== '' ? draft.keySecret : await storedSecret();
-    let outcome: CheckResult;
     if (secret === undefined) {
-      outcome = { ok: false, error: undefined, reason: vscode.l10n.t('No key secret is stored for this connection; enter it.') };
-      void vscode.window.showWarningMessage(outcome.reason);
-      startStep = 3;
-    } else {
-      try {
-        validateConnection(config);
-        outcome = await checkWithProgress(deps, config, secret);
-      } catch (error) {
-        outcome = { ok: false, error, reason: errorText(error) };
-      }
-    }
-    let saveAnyway = false;
-    while (!outcome.ok && secret !== undefined) {
-      const retry = vscode.l10n.t('Retry');
-      const edit = vscode.l10n.t('Edit…');
-      const save = vscode.l10n.t('Save Anyway');
-      const choice = await vscode.window.showErrorMessage(
-        vscode.l10n.t('Could not connect to {0}', hostOf(config.baseUrl)),
-        { modal: true, detail: outcome.reason },
-        retry,
-        edit,
-        save,
-      );
-      if (choice === retry) {
-        outcome = await checkWithProgress(deps, config, secret);
-      } else if (choice === save) {
-        saveAnyway = true;
-        break;
-      } else if (choice === edit) {
-        break;
-      } else {
-        return undefined;
-      }
-    }
-    if (!outcome.ok && !saveAnyway) {
-      if (secret !== undefined) startStep = stepForFailure(outcome.error);
+      void vscode.window.showWarningMessage(vscode.l10n.t('No key secret is stored for this connection; enter it.'));
+      startStep = WIZARD_STEPS.keySecret;
       continue;
+    }
+    if (draft.provenFor !== checkFingerprint(config, secret)) {
+      const { decision, error } = await checkUntilDecided(deps, config, secret, true);
+      if (decision === 'cancel') return undefined;
+      if (decision === 'edit') {
+        startStep = stepForFailure(error);
+        continue;
+      }
     }
     await deps.connections.update(connection.id, {
       label: draft.label,
@@ -443,8 +460,7 @@ async function editInteractive(deps: ConnectionCommandDeps, connection: StoredCo
       serviceIds: draft.serviceIds,
       services: draft.services,
       pathSegment: draft.pathSegment,
-    });
-    if (draft.keySecret !== '') await deps.connections.setSecret(connection.id, draft.keySecret);
+    }, draft.keySecret !== '' ? draft.keySecret : undefined);
     void vscode.window.showInformationMessage(vscode.l10n.t('Connection "{0}" updated.', draft.label));
     return connection.id;
   }
@@ -563,6 +579,8 @@ async function selectServicesInteractive(deps: ConnectionCommandDeps, connection
       })),
       selected: (item) => connection.serviceIds.includes(item.service.id),
       buttons: [manualButton],
+      minimum: 1,
+      tooFewPlaceholder: vscode.l10n.t('Pick at least one service, then press Enter'),
     });
     if (picked === undefined || picked === BACK) return undefined;
     let serviceIds: string[];
@@ -573,15 +591,11 @@ async function selectServicesInteractive(deps: ConnectionCommandDeps, connection
         title, step: 1, totalSteps: 1,
         value: connection.serviceIds.join(', '),
         prompt: vscode.l10n.t('Service IDs (UUIDs, separated by commas)'),
-        validate: (text) => {
-          const ids = text.split(/[\s,;]+/).filter((s) => s !== '');
-          const bad = ids.filter((id) => validateOrganizationId(id) !== undefined);
-          return bad.length > 0 ? vscode.l10n.t('Not a service ID (UUID): {0}', bad.join(', ')) : undefined;
-        },
+        validate: validateServiceIds,
       });
       if (typed === undefined) return undefined;
       if (typed === BACK) continue;
-      serviceIds = [...new Set(typed.split(/[\s,;]+/).filter((s) => s !== '').map((s) => s.toLowerCase()))];
+      serviceIds = parseServiceIds(typed);
     }
     await deps.connections.update(connection.id, { serviceIds, services: [...known.values()] });
     return connection.id;

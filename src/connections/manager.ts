@@ -22,7 +22,7 @@ import {
   type NewConnection,
   type StoredConnection,
 } from './types';
-import { normalizeBaseUrl } from './validation';
+import { normalizeBaseUrl, sameOrigin } from './validation';
 
 /** Written to SecretStorage whenever connection metadata changes, so other windows hear about it. */
 const REVISION_KEY = `${SECRET_KEY_PREFIX}revision`;
@@ -71,8 +71,19 @@ export class ConnectionManager implements vscode.Disposable {
   private readonly transientSecrets = new Map<number, string>();
   private transientCounter = 0;
   private readonly clients = new Map<string, ObservabilityClient>();
+  /**
+   * Per connection, a number that changes whenever the address, key or secret changes. A client remembers the
+   * generation it was built in and gets no secret once it is stale, so a request never pairs the old address with
+   * the new secret, nor the new address with the old one.
+   */
+  private readonly generations = new Map<string, number>();
+  /** Per connection, the change of address, key or secret under way; secret reads wait for it. */
+  private readonly switching = new Map<string, Promise<void>>();
   /** SecretStorage keys written here whose change events should not be treated as news from elsewhere. */
   private readonly ownSecretWrites = new Map<string, number>();
+  /** One dispatcher per saved connection: destroying it stops the requests still in flight to the old address. */
+  private readonly dispatchers = new Map<string, Dispatcher>();
+  /** The dispatcher of checks made before a connection is saved. */
   private dispatcher: Dispatcher | undefined;
   /** Serializes writes to global state so two quick edits do not lose one another. */
   private writeQueue: Promise<unknown> = Promise.resolve();
@@ -112,8 +123,16 @@ export class ConnectionManager implements vscode.Disposable {
     return this.list().find((c) => c.id === id);
   }
 
-  /** The connection's key secret from SecretStorage, or undefined when none is stored. */
+  /**
+   * The connection's key secret from SecretStorage, or undefined when none is stored. While the connection's
+   * address, key or secret is being changed, waits until the change is complete.
+   */
   async getSecret(id: string): Promise<string | undefined> {
+    await this.settled(id);
+    return this.readSecret(id);
+  }
+
+  private async readSecret(id: string): Promise<string | undefined> {
     const cached = this.secretCache.get(id);
     if (cached !== undefined) return cached;
     let secret: string | undefined;
@@ -152,15 +171,48 @@ export class ConnectionManager implements vscode.Disposable {
     if (!connection) {
       throw new Error(vscode.l10n.t('The connection {0} no longer exists.', connectionId));
     }
+    const generation = this.generationOf(connectionId);
     const client = this.buildClient(this.configOf(connection), async () => {
-      const secret = await this.getSecret(connectionId);
+      await this.settled(connectionId);
+      // The connection moved or got another key or secret since this client was built: its address and key are
+      // no longer the ones the stored secret belongs to.
+      if (this.generationOf(connectionId) !== generation) {
+        throw new Error(vscode.l10n.t('The connection "{0}" changed while the request was waiting; it was not sent.', connection.label));
+      }
+      const secret = await this.readSecret(connectionId);
+      if (this.generationOf(connectionId) !== generation) {
+        throw new Error(vscode.l10n.t('The connection "{0}" changed while the request was waiting; it was not sent.', connection.label));
+      }
       if (secret === undefined) {
         throw new Error(vscode.l10n.t('No key secret is stored for the connection "{0}". Run "Update Key Secret".', connection.label));
       }
       return secret;
-    });
+    }, this.connectionDispatcher(connectionId));
     this.clients.set(connectionId, client);
     return client;
+  }
+
+  private generationOf(connectionId: string): number {
+    return this.generations.get(connectionId) ?? 0;
+  }
+
+  /** Resolves once no change of the connection's address, key or secret is under way. */
+  private async settled(connectionId: string): Promise<void> {
+    for (let pending = this.switching.get(connectionId); pending; pending = this.switching.get(connectionId)) {
+      await pending.catch(() => undefined);
+    }
+  }
+
+  /**
+   * Makes every client of the connection stale and stops its requests in flight: clients built before this call get
+   * no secret any more, and requests already sent on the connection's dispatcher are aborted.
+   */
+  private retire(connectionId: string): void {
+    this.generations.set(connectionId, this.generationOf(connectionId) + 1);
+    this.clients.delete(connectionId);
+    const dispatcher = this.dispatchers.get(connectionId);
+    this.dispatchers.delete(connectionId);
+    dispatcher?.destroy().catch(() => undefined);
   }
 
   /**
@@ -171,20 +223,20 @@ export class ConnectionManager implements vscode.Disposable {
     const token = ++this.transientCounter;
     this.transientSecrets.set(token, secret);
     try {
-      return await action(this.buildClient(config, () => secret));
+      return await action(this.buildClient(config, () => secret, this.sharedDispatcher()));
     } finally {
       this.transientSecrets.delete(token);
     }
   }
 
-  private buildClient(connection: ConnectionConfig, getSecret: () => string | Promise<string>): ObservabilityClient {
+  private buildClient(connection: ConnectionConfig, getSecret: () => string | Promise<string>, dispatcher: Dispatcher): ObservabilityClient {
     const settings = readSettings();
     const timeout = settings.requestTimeoutMs;
     return new ObservabilityClient({
       connection,
       getSecret,
       userAgent: this.userAgent,
-      dispatcher: this.sharedDispatcher(),
+      dispatcher,
       limiter: limiterFor(connection.keyId, { requests: settings.rateLimit.requests, windowMs: settings.rateLimit.windowMs }),
       timeouts: { connectMs: Math.min(timeout, 15_000), headersMs: timeout, bodyMs: timeout },
       onRequest: (entry) => this.logRequest(entry),
@@ -196,16 +248,17 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   private sharedDispatcher(): Dispatcher {
-    if (!this.dispatcher) {
-      const { proxy, requestTimeoutMs } = readSettings();
-      this.dispatcher = createDispatcher({
-        proxy: proxy.proxy,
-        strictSSL: proxy.strictSSL,
-        noProxy: proxy.noProxy,
-        connectTimeoutMs: Math.min(requestTimeoutMs, 15_000),
-      });
-    }
+    this.dispatcher ??= newDispatcher();
     return this.dispatcher;
+  }
+
+  private connectionDispatcher(connectionId: string): Dispatcher {
+    let dispatcher = this.dispatchers.get(connectionId);
+    if (!dispatcher) {
+      dispatcher = newDispatcher();
+      this.dispatchers.set(connectionId, dispatcher);
+    }
+    return dispatcher;
   }
 
   private logRequest(entry: RequestLogEntry): void {
@@ -225,10 +278,11 @@ export class ConnectionManager implements vscode.Disposable {
     for (const keyId of new Set(this.list().map((c) => c.keyId))) {
       limiterFor(keyId, { requests: rateLimit.requests, windowMs: rateLimit.windowMs });
     }
-    const old = this.dispatcher;
+    const old = [this.dispatcher, ...this.dispatchers.values()];
     this.dispatcher = undefined;
-    // Let requests in flight finish on the old dispatcher.
-    old?.close().catch(() => undefined);
+    this.dispatchers.clear();
+    // Let requests in flight finish on the old dispatchers.
+    for (const d of old) d?.close().catch(() => undefined);
   }
 
   // ---------------------------------------------------------------- writing
@@ -254,10 +308,34 @@ export class ConnectionManager implements vscode.Disposable {
     return stored;
   }
 
-  /** Changes a connection's metadata. The secret is changed with `setSecret`. */
-  async update(id: string, patch: ConnectionPatch): Promise<StoredConnection> {
+  /**
+   * Changes a connection: its metadata and, when `secret` is given, its key secret, as one operation. Moving the
+   * connection to another origin needs the secret: the stored one belongs to the old address.
+   *
+   * When the address, key ID or secret changes, no request ever pairs old and new: requests in flight to the old
+   * address are stopped, clients built before the change get no secret, reads of the secret wait until both the
+   * secret and the metadata are saved, and the change event fires only then. When saving the metadata fails, the
+   * previous secret is put back.
+   */
+  async update(id: string, patch: ConnectionPatch, secret?: string): Promise<StoredConnection> {
+    const previous = this.switching.get(id);
+    const run = (async () => {
+      await previous?.catch(() => undefined);
+      return this.applyUpdate(id, patch, secret);
+    })();
+    const done = run.then(() => undefined, () => undefined);
+    this.switching.set(id, done);
+    try {
+      return await run;
+    } finally {
+      if (this.switching.get(id) === done) this.switching.delete(id);
+    }
+  }
+
+  private async applyUpdate(id: string, patch: ConnectionPatch, secret: string | undefined): Promise<StoredConnection> {
     const current = this.get(id);
     if (!current) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', id));
+    if (secret === '') throw new Error(vscode.l10n.t('The key secret is empty.'));
     const merged: StoredConnection = { ...current, ...stripUndefined(patch), id };
     const organizationChanged = merged.organizationId.trim().toLowerCase() !== current.organizationId;
     if (organizationChanged) {
@@ -267,37 +345,64 @@ export class ConnectionManager implements vscode.Disposable {
     }
     const next = this.normalize(merged);
     validateConnection(this.configOf(next));
-    await this.mutate((entries) => entries.map((e) => {
-      if (entryId(e) !== id) return e;
-      const written: Record<string, unknown> = { ...(e as Record<string, unknown>), ...next };
-      if (next.organizationName === undefined) delete written.organizationName;
-      return written;
-    }));
-    this.clients.delete(id);
-    this.log.info(`Updated connection "${next.label}" (${id})`);
+    const moved = !sameOrigin(next.baseUrl, current.baseUrl);
+    if (moved && secret === undefined) {
+      throw new Error(vscode.l10n.t('Moving the connection to another address needs its key secret too: the stored secret is never sent to a new address.'));
+    }
+    const credentialsChange = moved || secret !== undefined || next.keyId !== current.keyId;
+    let previousSecret: string | undefined;
+    if (credentialsChange) {
+      // From here on, nothing built for the old address or key gets a secret, and what is in flight stops.
+      this.retire(id);
+    } else {
+      this.clients.delete(id);
+    }
+    if (secret !== undefined) {
+      previousSecret = await this.readSecret(id).catch(() => undefined);
+      await this.storeSecret(id, secret);
+    }
+    try {
+      await this.mutate((entries) => entries.map((e) => {
+        if (entryId(e) !== id) return e;
+        const written: Record<string, unknown> = { ...(e as Record<string, unknown>), ...next };
+        if (next.organizationName === undefined) delete written.organizationName;
+        return written;
+      }));
+    } catch (error) {
+      if (secret !== undefined) {
+        // The metadata still names the old address: the old secret goes back with it.
+        const restore = previousSecret !== undefined ? this.storeSecret(id, previousSecret) : this.deleteSecret(id);
+        await restore.catch(() => undefined);
+      }
+      throw error;
+    }
+    if (credentialsChange) {
+      // Clients built while the change was under way still carry the old address.
+      this.retire(id);
+    } else {
+      this.clients.delete(id);
+    }
+    // Keep the previous secret scrubbed from logs for the rest of the session, too.
+    if (previousSecret !== undefined && previousSecret !== secret) this.transientSecrets.set(++this.transientCounter, previousSecret);
+    this.log.info(`Updated connection "${next.label}" (${id})${moved ? ` to ${next.baseUrl}` : ''}${secret !== undefined ? ' and its key secret' : ''}`);
+    if (secret !== undefined) this.log.info(`Updated the key secret of connection ${id}`);
     await this.announce();
     this.changeEmitter.fire({ connectionId: id });
     return next;
   }
 
-  /** Replaces a connection's key secret. */
+  /** Replaces a connection's key secret (same address and key); see `update`. */
   async setSecret(id: string, secret: string): Promise<void> {
-    if (!this.get(id)) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', id));
     if (secret === '') throw new Error(vscode.l10n.t('The key secret is empty.'));
-    const previous = this.secretCache.get(id);
-    await this.storeSecret(id, secret);
-    this.clients.delete(id);
-    // Keep the previous secret scrubbed from logs for the rest of the session, too.
-    if (previous !== undefined && previous !== secret) this.transientSecrets.set(++this.transientCounter, previous);
-    this.log.info(`Updated the key secret of connection ${id}`);
-    this.changeEmitter.fire({ connectionId: id });
+    await this.update(id, {}, secret);
   }
 
   /** Removes a connection and its secret. */
   async remove(id: string): Promise<void> {
+    await this.settled(id);
     const current = this.get(id);
+    this.retire(id);
     await this.mutate((entries) => entries.filter((e) => entryId(e) !== id));
-    this.clients.delete(id);
     try {
       await this.deleteSecret(id);
     } finally {
@@ -314,8 +419,9 @@ export class ConnectionManager implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
     this.clients.clear();
-    this.dispatcher?.close().catch(() => undefined);
+    for (const d of [this.dispatcher, ...this.dispatchers.values()]) d?.close().catch(() => undefined);
     this.dispatcher = undefined;
+    this.dispatchers.clear();
   }
 
   // ---------------------------------------------------------------- internals
@@ -411,15 +517,36 @@ export class ConnectionManager implements vscode.Disposable {
       const previous = this.secretCache.get(connectionId);
       if (previous !== undefined) this.transientSecrets.set(++this.transientCounter, previous);
       this.secretCache.delete(connectionId);
-      this.clients.delete(connectionId);
+      this.retire(connectionId);
       this.log.debug(`The key secret of connection ${connectionId} changed in another window`);
       this.changeEmitter.fire({ connectionId });
     } else {
-      this.clients.clear();
+      // Another window changed metadata. A connection that now names another address or key must not pair it with
+      // what this window's clients were built for.
+      for (const [id, client] of [...this.clients]) {
+        const now = this.get(id);
+        if (!now || !sameOrigin(now.baseUrl, client.connection.baseUrl) || now.keyId !== client.connection.keyId) {
+          this.secretCache.delete(id);
+          this.retire(id);
+        } else {
+          this.clients.delete(id);
+        }
+      }
       this.log.debug('Connections changed in another window');
       this.changeEmitter.fire({});
     }
   }
+}
+
+/** A dispatcher for the current proxy and timeout settings. */
+function newDispatcher(): Dispatcher {
+  const { proxy, requestTimeoutMs } = readSettings();
+  return createDispatcher({
+    proxy: proxy.proxy,
+    strictSSL: proxy.strictSSL,
+    noProxy: proxy.noProxy,
+    connectTimeoutMs: Math.min(requestTimeoutMs, 15_000),
+  });
 }
 
 function entryId(entry: unknown): string | undefined {

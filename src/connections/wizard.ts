@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConnectionConfig, ObservabilityClient } from '../api';
-import { explainCheckFailure } from './check';
+import { checkConnection, detectPathSegment, explainCheckFailure, type SegmentDetection } from './check';
 import { BACK, inputStep, multiPickStep, pickStep, type Back } from './prompts';
 import {
   CLICKSTACK_PATH_SEGMENT,
@@ -34,6 +34,16 @@ export interface ConnectionDraft {
   services: ServiceSummary[];
   serviceIds: string[];
   label: string;
+  /**
+   * Set by the segment step when its detection already passed the check for exactly this draft (address, key,
+   * secret, organization, first service, segment); the caller then need not check again. Kept in memory only.
+   */
+  provenFor?: string;
+}
+
+/** What the check of a draft depends on; equal fingerprints mean the same check. Never logged or stored. */
+export function checkFingerprint(config: ConnectionConfig, secret: string): string {
+  return JSON.stringify([config.baseUrl, config.keyId, secret, config.organizationId, config.serviceIds[0] ?? '', config.pathSegment]);
 }
 
 export function emptyDraft(): ConnectionDraft {
@@ -41,7 +51,7 @@ export function emptyDraft(): ConnectionDraft {
     baseUrl: DEFAULT_BASE_URL,
     keyId: '',
     keySecret: '',
-    pathSegment: DEFAULT_PATH_SEGMENT,
+    pathSegment: CLICKSTACK_PATH_SEGMENT,
     organizationId: '',
     services: [],
     serviceIds: [],
@@ -77,6 +87,7 @@ interface OrgItem extends vscode.QuickPickItem {
 
 interface SegmentItem extends vscode.QuickPickItem {
   readonly segment?: string;
+  readonly action?: 'retry';
 }
 
 interface ServiceItem extends vscode.QuickPickItem {
@@ -84,7 +95,7 @@ interface ServiceItem extends vscode.QuickPickItem {
 }
 
 /**
- * Walks through base URL, key ID, key secret, path segment, organization, services and name. Resolves to the
+ * Walks through base URL, key ID, key secret, organization, services, path segment (detected) and name. Resolves to the
  * finished draft, or undefined when the user cancels. `draft` is updated in place as the user goes, so a caller that
  * retries after a failed check starts from what was typed.
  */
@@ -94,9 +105,9 @@ export async function runConnectionWizard(draft: ConnectionDraft, deps: WizardDe
     (step) => baseUrlStep(draft, title, step),
     (step) => keyIdStep(draft, title, step),
     (step) => keySecretStep(draft, title, step, options.mode === 'edit' && options.savedBaseUrl !== undefined && sameOrigin(draft.baseUrl, options.savedBaseUrl), options.mode === 'edit'),
-    (step) => segmentStep(draft, title, step),
     (step) => organizationStep(draft, deps, title, step),
     (step) => servicesStep(draft, deps, title, step),
+    (step) => segmentStep(draft, deps, title, step),
     (step) => labelStep(draft, title, step),
   ];
   let index = Math.min(Math.max((options.startStep ?? 1) - 1, 0), steps.length - 1);
@@ -156,26 +167,63 @@ async function keySecretStep(draft: ConnectionDraft, title: string, step: number
   return 'next';
 }
 
-async function segmentStep(draft: ConnectionDraft, title: string, step: number): Promise<StepOutcome> {
-  const known = [DEFAULT_PATH_SEGMENT, CLICKSTACK_PATH_SEGMENT];
+/** The walk-through's steps, for reopening one after a failed check. */
+export const WIZARD_STEPS = { baseUrl: 1, keyId: 2, keySecret: 3, organization: 4, services: 5, segment: 6, label: 7 } as const;
+
+/**
+ * The product path segment, detected: the check runs with "clickstack" (ClickHouse Cloud), then with "observability"
+ * when the first answers with an HTML 404 (at most two requests). The segment that answers is preselected; the user
+ * may pick the other or type another.
+ */
+async function segmentStep(draft: ConnectionDraft, deps: WizardDeps, title: string, step: number): Promise<StepOutcome> {
+  const known = [CLICKSTACK_PATH_SEGMENT, DEFAULT_PATH_SEGMENT];
+  const descriptions: Record<string, string> = {
+    [CLICKSTACK_PATH_SEGMENT]: vscode.l10n.t('Managed ClickStack in ClickHouse Cloud'),
+    [DEFAULT_PATH_SEGMENT]: vscode.l10n.t('as in the API document'),
+  };
   for (;;) {
-    const items: SegmentItem[] = [
-      { label: DEFAULT_PATH_SEGMENT, description: vscode.l10n.t('as in the API document'), segment: DEFAULT_PATH_SEGMENT },
-      { label: CLICKSTACK_PATH_SEGMENT, description: vscode.l10n.t('Managed ClickStack in ClickHouse Cloud'), segment: CLICKSTACK_PATH_SEGMENT },
-      {
-        label: vscode.l10n.t('$(edit) Custom…'),
-        description: known.includes(draft.pathSegment) ? undefined : draft.pathSegment,
-      },
-    ];
+    let detection: SegmentDetection | undefined;
+    let proven: string | undefined;
     const picked = await pickStep<SegmentItem>({
       title, step, totalSteps: TOTAL_STEPS,
       placeholder: vscode.l10n.t('Product path segment: /v1/organizations/…/services/…/<segment>/dashboards'),
-      items,
-      active: (item) => (item.segment ?? '') === (known.includes(draft.pathSegment) ? draft.pathSegment : ''),
+      loadingPlaceholder: vscode.l10n.t('Finding the product path segment the service answers on…'),
+      items: async (signal) => {
+        detection = await detectSegment(draft, deps, signal);
+        if (detection.segment !== undefined && detection.error === undefined) {
+          const config = { ...configFor(draft), serviceIds: [...draft.serviceIds], pathSegment: detection.segment };
+          const secret = await secretFor(draft, deps);
+          if (secret !== undefined) proven = checkFingerprint(config, secret);
+        }
+        const found = detection.segment;
+        const items: SegmentItem[] = known.map((segment) => ({
+          label: segment,
+          description: segment === found
+            ? (detection?.error === undefined ? vscode.l10n.t('$(check) answers at this address') : vscode.l10n.t('$(check) served at this address'))
+            : descriptions[segment],
+          segment,
+        }));
+        if (detection.error !== undefined) {
+          items.push({
+            label: vscode.l10n.t('$(warning) The check did not pass — retry'),
+            detail: explainCheckFailure(detection.error, { ...configFor(draft), serviceIds: [...draft.serviceIds], pathSegment: found ?? draft.pathSegment }),
+            action: 'retry',
+          });
+        }
+        items.push({
+          label: vscode.l10n.t('$(edit) Custom…'),
+          description: known.includes(draft.pathSegment) ? undefined : draft.pathSegment,
+        });
+        return items;
+      },
+      active: (item) => item.segment !== undefined && item.segment === (detection?.segment ?? (known.includes(draft.pathSegment) ? draft.pathSegment : undefined)),
+      matchOnDetail: true,
     });
     if (picked === undefined || picked === BACK) return picked;
+    if (picked.action === 'retry') continue;
     if (picked.segment !== undefined) {
       draft.pathSegment = picked.segment;
+      draft.provenFor = picked.segment === detection?.segment ? proven : undefined;
       return 'next';
     }
     const custom = await inputStep({
@@ -187,7 +235,31 @@ async function segmentStep(draft: ConnectionDraft, title: string, step: number):
     if (custom === undefined) return undefined;
     if (custom === BACK) continue;
     draft.pathSegment = custom.trim();
+    draft.provenFor = undefined;
     return 'next';
+  }
+}
+
+/** Runs the detection for the draft; never throws (a failure is in the result). */
+async function detectSegment(draft: ConnectionDraft, deps: WizardDeps, signal: AbortSignal): Promise<SegmentDetection> {
+  try {
+    const secret = await secretFor(draft, deps);
+    if (secret === undefined) throw new Error(vscode.l10n.t('No key secret is stored; go back and enter it.'));
+    const host = hostOf(draft.baseUrl);
+    return await detectPathSegment((segment) => {
+      const config: ConnectionConfig = { ...configFor(draft), serviceIds: [...draft.serviceIds], pathSegment: segment };
+      return deps.withClient(config, secret, (client) => checkConnection(client, config, signal));
+    }, host);
+  } catch (error) {
+    return { error, tried: [] };
+  }
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
   }
 }
 

@@ -252,6 +252,100 @@ describe('Connections', function () {
   });
 });
 
+describe('Connection segment detection', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+  const created: string[] = [];
+  const started: Emulator[] = [];
+
+  const settings = () => vscode.workspace.getConfiguration('observability');
+
+  before(async () => {
+    api = await activate();
+    // The emulators do not limit; lift the client's own per-key limit so the suite does not wait for it.
+    await settings().update('rateLimit.requestsPerWindow', 1000, vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    await settings().update('rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
+    for (const id of created) {
+      if (api.connections.get(id)) await api.connections.remove(id);
+    }
+    for (const emulator of started) await emulator.close();
+  });
+
+  async function serve(segment: string): Promise<Emulator> {
+    const emulator = await startEmulator({ rateLimit: false, segment });
+    started.push(emulator);
+    return emulator;
+  }
+
+  /** Add Connection with nothing but what has no default: address, key, organization, service. */
+  const defaults = (emulator: Emulator) => ({
+    baseUrl: emulator.url,
+    keyId: emulator.keyId,
+    keySecret: emulator.keySecret,
+    organizationId: emulator.organizationId,
+    serviceIds: [emulator.serviceIds[0]],
+  });
+
+  const sourcesRequests = (emulator: Emulator) => emulator.requests.filter((r) => r.path.endsWith('/sources'));
+
+  it('adds a connection to a ClickHouse Cloud-like service with all defaults: "clickstack" answers the first request', async () => {
+    const cloud = await serve('clickstack');
+    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', defaults(cloud));
+    assert.equal(typeof id, 'string', 'Add Connection did not return the new connection ID');
+    created.push(id as string);
+    const saved = api.connections.get(id as string);
+    assert.ok(saved, 'the connection was not saved');
+    assert.equal(saved.pathSegment, 'clickstack');
+    const checks = sourcesRequests(cloud);
+    assert.deepEqual(checks.map((r) => [r.path, r.status]), [[`/v1/organizations/${cloud.organizationId}/services/${cloud.serviceIds[0]}/clickstack/sources`, 200]]);
+    // The explorer then reads from /clickstack.
+    const dashboards = await api.connections.clientFor(id as string).listDashboards(cloud.serviceIds[0]);
+    assert.ok(dashboards.data.length > 0);
+  });
+
+  it('detects "observability" on the second request when "clickstack" answers with an HTML 404', async () => {
+    const seed = await serve('observability');
+    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', { ...defaults(seed), label: 'Seed segment' });
+    assert.equal(typeof id, 'string');
+    created.push(id as string);
+    assert.equal(api.connections.get(id as string)?.pathSegment, 'observability');
+    const checks = sourcesRequests(seed);
+    assert.deepEqual(checks.map((r) => [r.path.split('/').slice(-2).join('/'), r.status]), [['clickstack/sources', 404], ['observability/sources', 200]]);
+  });
+
+  it('says clearly that neither segment is served, after at most two requests, and saves nothing', async () => {
+    const other = await serve('hyperdx');
+    const count = api.connections.list().length;
+    const error = await rejection(vscode.commands.executeCommand('observability.addConnection', { ...defaults(other), label: 'Neither' }));
+    assert.ok(other.requests.length <= 2, `${other.requests.length} requests were made`);
+    assert.deepEqual(other.requests.map((r) => r.status), [404, 404]);
+    assert.match(error.message, /neither \/clickstack nor \/observability/i);
+    assert.match(error.message, /\b404\b/);
+    assert.ok(!error.message.includes(other.keySecret));
+    assert.equal(api.connections.list().length, count, 'a connection was saved despite the failed check');
+  });
+
+  it('keeps a segment given explicitly (one request, no detection)', async () => {
+    const seed = await serve('observability');
+    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', { ...defaults(seed), pathSegment: 'observability', label: 'Explicit' });
+    created.push(id as string);
+    assert.deepEqual(sourcesRequests(seed).map((r) => r.path.split('/').slice(-2).join('/')), ['observability/sources']);
+  });
+
+  it('Choose Services, like the walk-through, keeps at least one service', async () => {
+    const seed = await serve('observability');
+    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', { ...defaults(seed), skipCheck: true, label: 'One service' });
+    created.push(id as string);
+    assert.equal(api.connections.get(id as string)?.pathSegment, 'observability', 'without a check the address\'s usual segment is assumed');
+    const error = await rejection(vscode.commands.executeCommand('observability.selectServices', { connectionId: id, serviceIds: [] }));
+    assert.match(error.message, /serviceIds/);
+    assert.deepEqual(api.connections.get(id as string)?.serviceIds, [seed.serviceIds[0]], 'the services were emptied');
+  });
+});
+
 /** Global state in memory. */
 class MemoryMemento implements vscode.Memento {
   private readonly values = new Map<string, unknown>();
