@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ChdbQueryStream, Session } from 'chdb';
+import type { Session } from 'chdb';
 import { ANCHOR_SECONDS, DATA_VERSION, generators } from './data';
 import { createTableSql, TABLES, type TableSpec } from './schema';
 
@@ -109,18 +109,29 @@ export class ClickHouseEngine {
   }
 
   /**
-   * Starts a query in `database` and waits for its first chunk (the engine's current database is per session,
-   * so starts are serialised). Errors of the statement itself reject here.
+   * Runs a query in `database`, handing each chunk of its output to `onChunk` (which returns false to stop).
+   * `onStart` is called once the engine accepted the statement, before the first chunk; errors of the statement
+   * itself reject before it. One query runs at a time: an engine session holds one stream (and one current
+   * database), so queries queue.
    */
-  start(sql: string, format: string, database: string, signal: AbortSignal): Promise<{ stream: ChdbQueryStream; first: IteratorResult<{ raw(): Uint8Array }> ; rest: AsyncIterator<{ raw(): Uint8Array }> }> {
-    const run = async () => {
+  run(sql: string, format: string, database: string, signal: AbortSignal, onStart: () => void, onChunk: (bytes: Uint8Array) => Promise<boolean>): Promise<void> {
+    const task = async (): Promise<void> => {
+      if (signal.aborted) return;
       this.session.query(`USE ${quoteIdent(database)}`);
       const stream = this.session.queryStream(sql, { format, signal });
-      const it = stream[Symbol.asyncIterator]();
-      const first = await it.next();
-      return { stream, first, rest: it };
+      try {
+        const it = stream[Symbol.asyncIterator]();
+        let next = await it.next();
+        onStart();
+        while (!next.done) {
+          if (!(await onChunk(next.value.raw()))) return;
+          next = await it.next();
+        }
+      } finally {
+        if (!stream.closed) stream.cancel();
+      }
     };
-    const result = this.queue.then(run, run);
+    const result = this.queue.then(task, task);
     this.queue = result.catch(() => undefined);
     return result;
   }

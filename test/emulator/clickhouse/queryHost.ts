@@ -168,21 +168,6 @@ export class QueryHost {
     if (database !== 'default' && database !== 'system' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) engine.ensureDatabase(database);
     const abort = new AbortController();
     res.on('close', () => abort.abort());
-    let started;
-    try {
-      started = await engine.start(sql, format, database, abort.signal);
-    } catch (e) {
-      if (abort.signal.aborted) return;
-      return reply(400, { error: clickHouseError(e) });
-    }
-    record.status = 200;
-    res.writeHead(200, {
-      'content-type': CONTENT_TYPES[format] ?? 'text/plain; charset=UTF-8',
-      'x-clickhouse-query-id': queryId,
-      'x-clickhouse-format': format,
-      'x-clickhouse-timezone': 'UTC',
-    });
-    res.flushHeaders();
     let written = 0;
     const cutAt = fault?.reset === 'mid-body' ? 64 * 1024 : Number.POSITIVE_INFINITY;
     const write = async (chunk: Uint8Array): Promise<boolean> => {
@@ -198,16 +183,22 @@ export class QueryHost {
       if (fault?.dripMs) await sleep(fault.dripMs);
       return !res.destroyed;
     };
+    const startReply = (): void => {
+      record.status = 200;
+      res.writeHead(200, {
+        'content-type': CONTENT_TYPES[format] ?? 'text/plain; charset=UTF-8',
+        'x-clickhouse-query-id': queryId,
+        'x-clickhouse-format': format,
+        'x-clickhouse-timezone': 'UTC',
+      });
+      res.flushHeaders();
+    };
     try {
-      if (!started.first.done && !(await write(started.first.value.raw()))) return started.stream.cancel();
-      for (;;) {
-        const next = await started.rest.next();
-        if (next.done) break;
-        if (!(await write(next.value.raw()))) return started.stream.cancel();
-      }
-      res.end();
+      await engine.run(sql, format, database, abort.signal, startReply, write);
+      if (!res.destroyed) res.end();
     } catch (e) {
-      if (res.destroyed) return;
+      if (res.destroyed || abort.signal.aborted) return;
+      if (!res.headersSent) return reply(400, { error: clickHouseError(e) });
       const err = clickHouseError(e);
       res.end(`\nCode: ${err.code}. ${err.details}\n`);
     }
