@@ -49,6 +49,8 @@ export interface RunOutcome {
   keyEnabled?: boolean;
   rendered?: PanelState['rendered'];
   renderedMs?: number;
+  /** From posting the result to the panel until it reported the table painted. */
+  panelMs?: number;
 }
 
 export interface QueryApi {
@@ -207,6 +209,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
           keyEnabled: enabledKey,
           ...(shown.rendered ? { rendered: shown.rendered } : {}),
           ...(shown.renderedMs !== undefined ? { renderedMs: shown.renderedMs } : {}),
+          ...(shown.panelMs !== undefined ? { panelMs: shown.panelMs } : {}),
         };
       } catch (error) {
         if (error instanceof QueryError && error.kind === 'cancelled') {

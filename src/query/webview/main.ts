@@ -14,6 +14,7 @@ interface ResultMessage {
   sentAt: number;
   columns: Column[];
   rows: unknown[][];
+  rowsJson?: string;
   meta: {
     service: string;
     sql: string;
@@ -60,7 +61,7 @@ function measureWidths(m: ResultMessage): number[] {
   return m.columns.map((c, i) => {
     let len = Math.max(c.name.length, c.type.length);
     for (let r = 0; r < Math.min(m.rows.length, 200); r++) len = Math.max(len, text(m.rows[r]?.[i]).length);
-    return Math.min(480, Math.max(60, len * 7.5 + 16));
+    return Math.min(480, Math.max(64, len * 8.5 + 24));
   });
 }
 
@@ -255,6 +256,7 @@ function select(tab: 'table' | 'chart'): void {
 
 function onResult(m: ResultMessage): void {
   const started = performance.now();
+  if (m.rowsJson !== undefined) m.rows = JSON.parse(m.rowsJson) as unknown[][];
   current = m;
   const l = m.labels;
   tabTable.textContent = l.table ?? 'Table';
