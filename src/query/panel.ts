@@ -21,8 +21,10 @@ export interface PanelState {
   renderedMs?: number;
   /** Milliseconds from posting the result to the webview's report that it is painted. */
   panelMs?: number;
-  /** What the webview reported it rendered: rows in the table, whether the chart tab is offered. */
+  /** What the webview reported when it first painted the table: rows of the result, whether the chart tab is offered. */
   rendered?: { rows: number; columns: number; chart: boolean; visibleRows: number };
+  /** Rows the webview holds (all of the result once the batches after the first screen have arrived). */
+  loadedRows?: number;
 }
 
 export class ResultsPanel implements vscode.Disposable {
@@ -30,6 +32,7 @@ export class ResultsPanel implements vscode.Disposable {
   private ready: Promise<void> | undefined;
   private readonly state: PanelState = {};
   private readonly renderWaiters: ((s: PanelState) => void)[] = [];
+  private sequence = 0;
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
@@ -40,6 +43,7 @@ export class ResultsPanel implements vscode.Disposable {
   /** Shows a result; resolves once the webview has rendered it. */
   async show(shown: ShownResult): Promise<PanelState> {
     this.state.shown = shown;
+    this.state.loadedRows = undefined;
     this.state.rendered = undefined;
     this.state.renderedMs = undefined;
     const panel = this.ensure();
@@ -51,12 +55,16 @@ export class ResultsPanel implements vscode.Disposable {
       setTimeout(() => resolve({ ...this.state, rendered: undefined, renderedMs: undefined }), 20_000);
     });
     const r = shown.result;
+    // The first screens go first so the table paints at once; the rest follows in large batches.
+    const FIRST = 500;
+    const BATCH = 5000;
+    const seq = ++this.sequence;
     void panel.webview.postMessage({
       type: 'result',
-      sentAt: Date.now(),
+      seq,
       columns: r.columns,
-      // One string crosses the process boundaries faster than a tree of 10,000 arrays.
-      rowsJson: JSON.stringify(r.rows),
+      // One string crosses the process boundaries faster than a tree of arrays.
+      rowsJson: JSON.stringify(r.rows.slice(0, FIRST)),
       meta: {
         service: shown.serviceName,
         sql: shown.sql,
@@ -71,6 +79,9 @@ export class ResultsPanel implements vscode.Disposable {
       },
       labels: labels(),
     });
+    for (let from = FIRST; from < r.rows.length; from += BATCH) {
+      void panel.webview.postMessage({ type: 'rows', seq, from, rowsJson: JSON.stringify(r.rows.slice(from, from + BATCH)) });
+    }
     const state = await rendered;
     this.state.panelMs = performance.now() - posted;
     return { ...state, panelMs: this.state.panelMs };
@@ -109,6 +120,8 @@ export class ResultsPanel implements vscode.Disposable {
       this.state.renderedMs = Number(msg.ms);
       this.state.rendered = { rows: Number(msg.rows), columns: Number(msg.columns), chart: msg.chart === true, visibleRows: Number(msg.visibleRows) };
       for (const w of this.renderWaiters.splice(0)) w(this.state);
+    } else if (msg.type === 'loaded') {
+      this.state.loadedRows = Number(msg.rows);
     } else if (msg.type === 'copy' && typeof msg.format === 'string') await this.copy(msg.format);
     else if (msg.type === 'openJson') await this.openJson();
   }

@@ -8,8 +8,10 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import type { RunOutcome } from '../../src/query';
+import type { ExtensionApi } from '../../src/extension';
 
 const EXTENSION_ID = 'obs-tools.observability-explorer';
+const api = () => vscode.extensions.getExtension(EXTENSION_ID)!.exports as ExtensionApi;
 const OTHER_KEY = '9e2b6d4f-1a3c-4e5b-8d7f-6a0c2e4b8d19';
 
 async function run(args: Record<string, unknown> = {}): Promise<RunOutcome> {
@@ -103,6 +105,12 @@ describe('Run Query', function () {
     assert.equal(out.truncated, 'rows');
     assert.equal(out.rendered?.rows, 10_000);
     assert.ok((out.rendered?.visibleRows ?? 0) < 200, `DOM rows: ${out.rendered?.visibleRows}`);
+    // The first screens paint first; the rest of the rows follow into the same table.
+    const until = Date.now() + 20_000;
+    while (api().query.panel.current.loadedRows !== 10_000 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(api().query.panel.current.loadedRows, 10_000);
+    const md = await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'markdown');
+    assert.equal(md?.trim().split('\n').length, 10_002, 'header, separator and every row');
   });
 
   it('asks before a statement that can change data, and sends nothing when declined', async () => {

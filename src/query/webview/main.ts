@@ -11,7 +11,7 @@ interface Column {
 
 interface ResultMessage {
   type: 'result';
-  sentAt: number;
+  seq: number;
   columns: Column[];
   rows: unknown[][];
   rowsJson?: string;
@@ -60,7 +60,7 @@ function text(v: unknown): string {
 function measureWidths(m: ResultMessage): number[] {
   return m.columns.map((c, i) => {
     let len = Math.max(c.name.length, c.type.length);
-    for (let r = 0; r < Math.min(m.rows.length, 200); r++) len = Math.max(len, text(m.rows[r]?.[i]).length);
+    for (let r = 0; r < Math.min(m.rows.length, 200) && m.rows[r]; r++) len = Math.max(len, text(m.rows[r]?.[i]).length);
     return Math.min(480, Math.max(64, len * 8.5 + 24));
   });
 }
@@ -123,13 +123,14 @@ function renderRows(): void {
     row.setAttribute('role', 'row');
     row.setAttribute('aria-rowindex', String(r + 2));
     row.style.top = `${r * ROW_HEIGHT}px`;
-    const values = m.rows[r] ?? [];
+    const values = m.rows[r];
+    if (!values) row.classList.add('null');
     for (let c = 0; c < m.columns.length; c++) {
       const cell = document.createElement('div');
       cell.setAttribute('role', 'gridcell');
       cell.style.width = `${widths[c]}px`;
-      const v = values[c];
-      cell.textContent = text(v);
+      const v = values ? values[c] : undefined;
+      cell.textContent = values ? text(v) : '…';
       if (numeric[c]) cell.className = 'num';
       if (v === null) cell.className += ' null';
       row.appendChild(cell);
@@ -153,6 +154,7 @@ function chartSeries(m: ResultMessage): Series[] | undefined {
   const groups = m.columns.map((c, i) => (i !== t && !isNumeric(c.type) ? i : -1)).filter((i) => i >= 0);
   const series = new Map<string, Series>();
   for (const row of m.rows) {
+    if (!row) continue;
     const x = time(row[t]);
     if (!Number.isFinite(x)) continue;
     const group = groups.length === 1 ? text(row[groups[0] as number]) : '';
@@ -254,9 +256,32 @@ function select(tab: 'table' | 'chart'): void {
   }
 }
 
+/** Rows after the first screen arrive in batches; until then their cells show as pending. */
+function onRows(seq: number, from: number, rowsJson: string): void {
+  const m = current;
+  if (!m || m.seq !== seq) return;
+  const rows = JSON.parse(rowsJson) as unknown[][];
+  for (let i = 0; i < rows.length; i++) m.rows[from + i] = rows[i] as unknown[];
+  loaded += rows.length;
+  if (from <= rendered.last && from + rows.length >= rendered.first) {
+    rendered = { first: -1, last: -1 };
+    renderRows();
+  }
+  if (loaded >= m.meta.rowCount) {
+    vscode.postMessage({ type: 'loaded', rows: loaded });
+    if (!chartEl.hidden) select('chart');
+    tabChart.hidden = !chartSeries(m);
+  }
+}
+
+let loaded = 0;
+
 function onResult(m: ResultMessage): void {
   const started = performance.now();
-  if (m.rowsJson !== undefined) m.rows = JSON.parse(m.rowsJson) as unknown[][];
+  const first = m.rowsJson !== undefined ? (JSON.parse(m.rowsJson) as unknown[][]) : m.rows;
+  m.rows = new Array<unknown[]>(m.meta.rowCount);
+  for (let i = 0; i < first.length; i++) m.rows[i] = first[i] as unknown[];
+  loaded = first.length;
   current = m;
   const l = m.labels;
   tabTable.textContent = l.table ?? 'Table';
@@ -282,11 +307,12 @@ function onResult(m: ResultMessage): void {
   viewport.scrollTop = 0;
   select('table');
   renderTable(m);
+  if (loaded >= m.meta.rowCount) vscode.postMessage({ type: 'loaded', rows: loaded });
   requestAnimationFrame(() => {
     vscode.postMessage({
       type: 'rendered',
       ms: performance.now() - started,
-      rows: m.rows.length,
+      rows: m.meta.rowCount,
       columns: m.columns.length,
       chart: Boolean(series),
       visibleRows: rowsLayer?.childElementCount ?? 0,
@@ -316,5 +342,9 @@ $('open-json').addEventListener('click', () => vscode.postMessage({ type: 'openJ
 window.addEventListener('message', (e: MessageEvent) => {
   const m = e.data as { type?: string };
   if (m?.type === 'result') onResult(m as ResultMessage);
+  else if (m?.type === 'rows') {
+    const r = m as { seq: number; from: number; rowsJson: string };
+    onRows(r.seq, r.from, r.rowsJson);
+  }
 });
 vscode.postMessage({ type: 'ready' });

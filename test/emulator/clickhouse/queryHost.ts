@@ -179,7 +179,17 @@ export class QueryHost {
         res.socket?.destroy();
         return false;
       }
-      if (!res.write(chunk)) await new Promise<void>((r) => res.once('drain', r).once('close', r));
+      if (!res.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
+      }
       if (fault?.dripMs) await sleep(fault.dripMs);
       return !res.destroyed;
     };
