@@ -49,6 +49,19 @@ const options = {
   },
 };
 
+/** The query results webview's script: its own browser bundle, loaded only when the results panel opens. */
+const webviewOptions = {
+  entryPoints: ['src/query/webview/main.ts'],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  outfile: 'dist/queryResults.js',
+  minify: production,
+  sourcemap: false,
+  logLevel: 'warning',
+};
+
 // JSON Schemas of the write bodies (editor validation and hover docs) are generated from the
 // zod schemas at build time into dist/schemas/, so the extension never loads the generator.
 // Each generator module exports `buildJsonSchemas(): Record<name, schema>`.
@@ -86,9 +99,11 @@ await writeJsonSchemas();
 if (watch) {
   const ctx = await esbuild.context(options);
   await ctx.watch();
+  await (await esbuild.context(webviewOptions)).watch();
   console.log('[watch] esbuild is watching src/');
 } else {
   const result = await esbuild.build(options);
+  await esbuild.build(webviewOptions);
   const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
   console.log(`dist/extension.js: ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
 }

@@ -31,6 +31,8 @@ const TARGETS = {
   alerts10000Ms: 1000,
   shown429: 0,
   overheadRatio: 1.15,
+  queryRenderedMs: 300,
+  queryClientRatio: 1.15,
 };
 
 function option(name, fallback) {
@@ -108,7 +110,7 @@ async function main() {
     const runHost = async (activationOnly, index) => {
       const resultsFile = path.join(tmp, `host-${index}.json`);
       const config = {
-        url: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: emulator.organizationId,
+        url: emulator.url, queryUrl: emulator.queryUrl, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: emulator.organizationId,
         dataServiceIds, resultsFile, activationOnly, runs: RUNS, warmups: 1, alertCounts: [100, 1000, 10000], sampleAlerts,
         overhead: { batches: 15, perBatch: 300 },
         ...(ONLY ? { sections: ONLY } : {}),
@@ -171,6 +173,7 @@ async function main() {
     browse: main.browse,
     requestOverhead: main.requestOverhead,
     listPaging,
+    query: main.query,
     hostExitCode: main.hostExitCode ?? 0,
     durationS: Math.round((Date.now() - started) / 1000),
   };
@@ -196,6 +199,8 @@ function evaluate(r) {
     check('10,000 alerts, slower of provider/view (median)', worst('10000'), TARGETS.alerts10000Ms, 'ms'),
     check('429 errors shown while browsing', r.browse?.rateLimitErrorsShown, TARGETS.shown429, ''),
     check('client overhead vs bare undici (median ratio)', r.requestOverhead?.ratio, TARGETS.overheadRatio, '×'),
+    check('Run Query, 10,000 rows to rendered table (median)', r.query?.runQueryToRenderedMs?.median, TARGETS.queryRenderedMs, 'ms'),
+    check('query client vs raw fetch+parse, same query (median ratio)', r.query?.clientVsRaw?.ratio, TARGETS.queryClientRatio, '×'),
   ];
 }
 
@@ -224,6 +229,11 @@ function table(r) {
       rows.push([`list ${n} alerts: requests without / with totalCount`, `${m.withoutTotal.requests} / ${m.withTotalCount.requests}`, '', '']);
     }
     rows.push(['endless list: requests until the bound', `${r.listPaging.endless.requests}`, '', '']);
+  }
+  if (r.query) {
+    rows.push(['query: raw fetch+parse of the same 10,000 rows (median ms)', `${r.query.rawFetchParseMs.median} (Run Query ${r.query.ratioToRaw}× of it)`, '', '']);
+    rows.push(['query: 1,000,600-row result at the row cap: rows / peak heap growth', `${r.query.memory.atRowCap.rows} / ${r.query.memory.atRowCap.peakHeapGrowthMB} MB`, '', '']);
+    rows.push(['query: same at the 64 MiB byte cap: rows / peak heap growth', `${r.query.memory.atByteCap.rows} / ${r.query.memory.atByteCap.peakHeapGrowthMB} MB`, '', '']);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   return `\n${rows.map((row) => row.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n')}`;

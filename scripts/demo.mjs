@@ -161,11 +161,15 @@ async function main() {
   const emulator = await startEmulator({ port });
   cleanups.push(() => emulator.close());
   const [first, second] = emulator.serviceIds;
+  // SQL runs on the emulator's query host (embedded ClickHouse, started on first use). The first service's query
+  // endpoint already lists the demo key; the second (idle) one shows the enable-key and wake offers.
+  const { SAMPLE_KEY_UUID } = require(path.join(ROOT, 'out', 'test', 'emulator', 'seed.js'));
+  emulator.state.data.get(first).queryEndpoint = { id: '0d5c2a8e-6f14-4b3a-9e7d-2c1b0a9f8e7d', roles: ['sql_console_read_only'], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
   const connection = {
     baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret,
-    organizationId: emulator.organizationId, serviceIds: [first, second], label: LABEL,
+    organizationId: emulator.organizationId, serviceIds: [first, second], label: LABEL, queryUrl: emulator.queryUrl,
   };
-  console.log(`\nEmulator: ${emulator.url}${port === 0 ? ` (port ${portArg} was taken)` : ''}  key ${emulator.keyId}`);
+  console.log(`\nEmulator: ${emulator.url}${port === 0 ? ` (port ${portArg} was taken)` : ''}  key ${emulator.keyId}  query host ${emulator.queryUrl}`);
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-demo-'));
   cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }));

@@ -118,6 +118,7 @@ const VSIX_ALLOWED = [
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/extension\.js$/,
+  /^extension\/dist\/queryResults\.js$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
   /^extension\/media\/[^/]+\.(svg|png)$/,
   /^extension\/l10n\/[^/]+\.json$/,

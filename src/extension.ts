@@ -6,6 +6,7 @@ import { createLogger } from './log';
 import { registerTree, type TreeHandle } from './tree';
 import { registerEditors } from './editors';
 import { registerAlertFiles } from './alertFiles';
+import { registerQuery, type QueryApi } from './query';
 
 /** What the extension returns from `activate`, used by its own tests and by automation. */
 export interface ExtensionApi {
@@ -17,6 +18,8 @@ export interface ExtensionApi {
   readonly connections: ConnectionManager;
   /** The explorer tree: provider, view, status item. */
   readonly tree: TreeHandle;
+  /** Running SQL on services: document targets, query hosts, the results panel. */
+  readonly query: QueryApi;
 }
 
 /**
@@ -44,11 +47,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const tree = registerTree(context, { connections, log });
   registerEditors(context, { connections, tree, log });
   registerAlertFiles(context, { connections, tree, log });
+  const query = registerQuery(context, { connections, tree, log });
   addDemoConnection(context, connections, log);
 
   const activationMs = performance.now() - started;
   log.info(`Activated ${EXTENSION_NAME} ${EXTENSION_VERSION} in ${activationMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`);
-  return { activationMs, logUri: context.logUri, connections, tree };
+  return { activationMs, logUri: context.logUri, connections, tree, query };
 }
 
 export function deactivate(): void {

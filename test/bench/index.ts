@@ -21,6 +21,7 @@ import { ObservabilityClient, RateLimiter } from '../../src/api';
 import type { ExtensionApi } from '../../src/extension';
 import type { Node } from '../../src/tree/nodes';
 import type { ResourceKind } from '../../src/tree/model';
+import { measureQuery } from './query';
 
 export interface BenchConfig {
   url: string;
@@ -40,6 +41,8 @@ export interface BenchConfig {
   /** Alerts the sample data already has in the first service. */
   sampleAlerts: number;
   overhead: { batches: number; perBatch: number };
+  /** The emulator's query host (for the 'query' section). */
+  queryUrl?: string;
 }
 
 const EXTENSION_ID = 'obs-tools.observability-explorer';
@@ -355,6 +358,10 @@ export async function run(): Promise<void> {
   }
   if (want('overhead')) {
     results.requestOverhead = await measureOverhead(cfg);
+    write();
+  }
+  if (want('query') && cfg.queryUrl) {
+    results.query = await measureQuery({ queryUrl: cfg.queryUrl, keyId: cfg.keyId, keySecret: cfg.keySecret, serviceId: cfg.dataServiceIds[0] as string, connectionId: connection.id, runs: cfg.runs });
     write();
   }
   await setRateLimitSetting(10, 10);

@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   const lines = [
     'Observability API emulator is running.',
     `  Base URL:        ${emulator.url}`,
+    `  Query host:      ${emulator.queryUrl}`,
     `  Key ID:          ${emulator.keyId}`,
     `  Key secret:      ${emulator.keySecret}`,
     `  Organization ID: ${emulator.organizationId}`,

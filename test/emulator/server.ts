@@ -9,7 +9,8 @@ import { faultFromJson, faultToJson, Faults } from './faults';
 import { newRequestId } from './ids';
 import { KeyRateLimiter } from './rateLimit';
 import { buildRoutes, type Route } from './routes';
-import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET } from './seed';
+import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET, SAMPLE_KEY_UUID } from './seed';
+import { QueryHost } from './clickhouse/queryHost';
 import { addFutureFields } from './future';
 import { checkResponse, warmUpSchemas } from './schemas';
 import type { EmulatorOptions, EmulatorState, FaultController, FaultSpec, RateLimitHeaderMode, RecordedRequest, ResponseIssue } from './types';
@@ -38,6 +39,8 @@ export function describeResponseIssues(list: ResponseIssue[]): string {
 export interface Emulator {
   /** Base URL, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** Query host (`POST /service/{id}/run`) on its own loopback port, backed by an embedded ClickHouse started on first use. */
+  queryUrl: string;
   keyId: string;
   keySecret: string;
   organizationId: string;
@@ -126,6 +129,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 class EmulatorServer implements Emulator {
   url = '';
+  queryUrl = '';
   readonly keyId = SAMPLE_KEY_ID;
   readonly keySecret = SAMPLE_KEY_SECRET;
   organizationId: string;
@@ -146,6 +150,7 @@ class EmulatorServer implements Emulator {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private readonly segment: string;
+  private readonly queryHost: QueryHost;
 
   constructor(private readonly opts: EmulatorOptions) {
     const future = process.env.OBS_EMULATOR_FUTURE === '1';
@@ -177,6 +182,14 @@ class EmulatorServer implements Emulator {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
+    this.queryHost = new QueryHost({
+      state: () => this.state,
+      keyId: SAMPLE_KEY_ID,
+      keySecret: SAMPLE_KEY_SECRET,
+      keyUuid: SAMPLE_KEY_UUID,
+      takeFault: (method, path) => this.faults.take(method, path),
+      requests: this.requests,
+    });
   }
 
   async listen(): Promise<void> {
@@ -189,6 +202,8 @@ class EmulatorServer implements Emulator {
     const addr = this.server.address() as AddressInfo;
     const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     this.url = `http://${shownHost}:${addr.port}`;
+    await this.queryHost.listen(host);
+    this.queryUrl = this.queryHost.url;
   }
 
   reset(data?: 'sample' | 'empty', alertCount?: number): void {
@@ -202,10 +217,11 @@ class EmulatorServer implements Emulator {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => {
+    const api = new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       for (const s of this.sockets) s.destroy();
     });
+    return Promise.all([api, this.queryHost.close()]).then(() => undefined);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -410,7 +426,7 @@ class EmulatorServer implements Emulator {
     try {
       switch (route) {
         case 'GET /__emulator/info':
-          return json(200, { url: this.url, keyId: this.keyId, keySecret: this.keySecret, organizationId: this.organizationId, serviceIds: this.serviceIds, segment: this.segment, futureFields: this.futureFields, pageCap: this.pageCap });
+          return json(200, { url: this.url, queryUrl: this.queryUrl, keyId: this.keyId, keySecret: this.keySecret, organizationId: this.organizationId, serviceIds: this.serviceIds, segment: this.segment, futureFields: this.futureFields, pageCap: this.pageCap });
         case 'GET /__emulator/requests':
           return json(200, this.requests);
         case 'GET /__emulator/response-issues':

@@ -1,0 +1,467 @@
+/**
+ * QueryClient: runs SQL on a service through its query endpoint, as public clients call it:
+ * `POST <query host>/service/{serviceId}/run?format=JSONCompactEachRowWithNamesAndTypes`, HTTP Basic with the API
+ * key ID and secret, body `{"sql": "…", "database"?: "…"}`.
+ *
+ * - The query host is held to the rules of the API base URL: https except loopback, no credentials, query or
+ *   fragment; redirects are never followed; the secret is read per request and never kept, logged or shown.
+ * - The result streams: column names and types come first, then rows are parsed as they arrive; reading stops at
+ *   the row cap or the byte cap (the result says which) or when the caller's signal aborts.
+ * - Failures are `QueryError`s (an `ApiError`): ClickHouse's own `Code: N. DB::Exception: … (NAME)` text with the
+ *   HTTP status and the query ID; `reason` tells the caller what it can offer (enable the key, wake the service).
+ * - Its own rate limiter, separate from the management API's budget.
+ */
+import { isLoopbackHost, isUuid } from '../connection';
+import { ApiError, kindForStatus, type ApiErrorInit, type ApiErrorIssue } from '../errors';
+import { headerValue, TransportError } from '../http';
+import { createDispatcher } from '../proxy';
+import { RateLimiter } from '../rateLimiter';
+import { redact } from '../redact';
+import type { Dispatcher } from '../undici';
+import { sendStreaming, type StreamingResponse } from './stream';
+
+export const DEFAULT_QUERY_HOST = 'https://queries.clickhouse.cloud';
+export const RESULT_FORMAT = 'JSONCompactEachRowWithNamesAndTypes';
+export const DEFAULT_QUERY_RATE_LIMIT = { requests: 10, windowMs: 10_000 } as const;
+
+export type QueryFailureReason =
+  /** ClickHouse rejected or failed the statement (see `clickHouseCode`). */
+  | 'sql'
+  /** 401/403 from the query host: this key is not enabled on the service's query endpoint. */
+  | 'keyNotEnabled'
+  /** The service is idle and would be woken by running the query (resend with `wakeService`). */
+  | 'serviceIdle'
+  /** The service is stopped; it must be started first. */
+  | 'serviceStopped'
+  /** The query host gave up waiting; the statement may still be running on the service. */
+  | 'gatewayTimeout'
+  | 'other';
+
+export interface ClickHouseErrorInfo {
+  code: number;
+  /** e.g. SYNTAX_ERROR, when the text names it. */
+  name?: string;
+  /** `Code: 62. DB::Exception: …` */
+  text: string;
+}
+
+export class QueryError extends ApiError {
+  readonly reason: QueryFailureReason;
+  readonly clickHouse?: ClickHouseErrorInfo;
+  /** Rows received before the failure (an error in the middle of a result). */
+  readonly rowsBeforeError?: number;
+
+  constructor(init: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo; rowsBeforeError?: number }) {
+    super(init);
+    this.name = 'QueryError';
+    this.reason = init.reason;
+    if (init.clickHouse) this.clickHouse = init.clickHouse;
+    if (init.rowsBeforeError !== undefined) this.rowsBeforeError = init.rowsBeforeError;
+  }
+}
+
+export interface QueryColumn {
+  name: string;
+  type: string;
+}
+
+export interface QueryStats {
+  readRows?: number;
+  readBytes?: number;
+  elapsedNs?: number;
+}
+
+export interface QueryResult {
+  columns: QueryColumn[];
+  rows: unknown[][];
+  /** Why reading stopped before the end of the result, if it did. */
+  truncated?: 'rows' | 'bytes';
+  /** Bytes of the body read. */
+  bytes: number;
+  /** From the request to the last row read. */
+  elapsedMs: number;
+  /** Until the first byte of the body. */
+  firstByteMs: number;
+  queryId?: string;
+  stats?: QueryStats;
+}
+
+export interface RunQueryOptions {
+  serviceId: string;
+  sql: string;
+  database?: string;
+  /** Stop after this many rows (default 10 000). */
+  maxRows?: number;
+  /** Stop after this many bytes of body (default 64 MiB). */
+  maxBytes?: number;
+  signal?: AbortSignal;
+  /** Send the wake confirmation an idle service asks for (only after the user agreed). */
+  wakeService?: boolean;
+  /** Called as rows arrive (at most every 1 000 rows). */
+  onRows?: (rowsSoFar: number) => void;
+}
+
+export interface QueryClientOptions {
+  /** Query host, default https://queries.clickhouse.cloud. */
+  queryUrl?: string;
+  keyId: string;
+  getSecret: () => string | Promise<string>;
+  dispatcher?: Dispatcher;
+  /** Default: one limiter per key for the query host, separate from the management API's. */
+  limiter?: RateLimiter;
+  userAgent?: string;
+  /** Until the response headers arrive (default 60 000 ms; a query runs before its first byte). */
+  headersTimeoutMs?: number;
+  /** Between two chunks of the body (default 60 000 ms). */
+  bodyTimeoutMs?: number;
+}
+
+const OPERATION = 'Run query';
+const DEFAULT_MAX_ROWS = 10_000;
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+const queryLimiters = new Map<string, RateLimiter>();
+
+/** The query host's limiter of a key (shared by every QueryClient of that key). */
+export function queryLimiterFor(keyId: string, options?: { requests?: number; windowMs?: number }): RateLimiter {
+  let limiter = queryLimiters.get(keyId);
+  if (!limiter) {
+    limiter = new RateLimiter({ ...DEFAULT_QUERY_RATE_LIMIT, ...options });
+    queryLimiters.set(keyId, limiter);
+  } else if (options) limiter.configure(options);
+  return limiter;
+}
+
+/** Problems with a query host URL; empty when it is usable. */
+export function queryHostIssues(queryUrl: string): ApiErrorIssue[] {
+  const issues: ApiErrorIssue[] = [];
+  let url: URL;
+  try {
+    url = new URL(queryUrl);
+  } catch {
+    return [{ path: 'queryUrl', message: `must be an absolute URL such as ${DEFAULT_QUERY_HOST}` }];
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    issues.push({ path: 'queryUrl', message: 'must use https (plain http is allowed only for localhost, 127.0.0.0/8 and ::1)' });
+  }
+  if (url.username || url.password) issues.push({ path: 'queryUrl', message: 'must not contain credentials; the API key is configured separately' });
+  if (url.search || queryUrl.includes('?')) issues.push({ path: 'queryUrl', message: 'must not contain a query string' });
+  if (url.hash || queryUrl.includes('#')) issues.push({ path: 'queryUrl', message: 'must not contain a fragment' });
+  return issues;
+}
+
+/** ClickHouse's error text out of a query host error body (`{"error":{"code","details"}}`, or plain text). */
+export function parseClickHouseError(body: string): ClickHouseErrorInfo | undefined {
+  let code: number | undefined;
+  let details: string | undefined;
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown };
+    const e = parsed?.error;
+    if (e && typeof e === 'object') {
+      const c = Number((e as { code?: unknown }).code);
+      const d = (e as { details?: unknown; message?: unknown }).details ?? (e as { message?: unknown }).message;
+      if (Number.isInteger(c) && typeof d === 'string' && d) {
+        code = c;
+        details = d;
+      }
+    }
+  } catch {
+    const m = /Code: (\d+)\.\s*([\s\S]*)$/.exec(body.trim());
+    if (m) {
+      code = Number(m[1]);
+      details = (m[2] as string).trim();
+    }
+  }
+  if (code === undefined || details === undefined) return undefined;
+  const prefixed = /^Code: \d+\./.test(details) ? details : `Code: ${code}. ${/^DB::Exception/.test(details) ? details : `DB::Exception: ${details}`}`;
+  const text = prefixed.replace(/\s*\(version [^)]*\)\s*$/, '');
+  const name = /\(([A-Z][A-Z0-9_]+)\)\s*$/.exec(text)?.[1];
+  return { code, ...(name ? { name } : {}), text };
+}
+
+function jsonError(body: string): string | undefined {
+  try {
+    const e = (JSON.parse(body) as { error?: unknown; message?: unknown }).error ?? (JSON.parse(body) as { message?: unknown }).message;
+    return typeof e === 'string' ? e : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class QueryClient {
+  readonly origin: string;
+  private readonly prefix: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly limiter: RateLimiter;
+  private readonly userAgent: string;
+
+  constructor(private readonly options: QueryClientOptions) {
+    const queryUrl = options.queryUrl ?? DEFAULT_QUERY_HOST;
+    const issues = queryHostIssues(queryUrl);
+    if (issues.length > 0) {
+      throw new QueryError({ kind: 'invalidInput', reason: 'other', operation: OPERATION, method: '-', path: '-', detail: 'the query host is invalid', issues });
+    }
+    const url = new URL(queryUrl);
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? createDispatcher({ connectTimeoutMs: 10_000 });
+    this.limiter = options.limiter ?? queryLimiterFor(options.keyId);
+    this.userAgent = options.userAgent ?? 'observability-explorer';
+  }
+
+  async dispose(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  /** Runs one statement and reads its result up to the caps. */
+  async run(opts: RunQueryOptions): Promise<QueryResult> {
+    const path = `${this.prefix}/service/${encodeURIComponent(opts.serviceId)}/run`;
+    const base = { operation: OPERATION, method: 'POST', path };
+    if (!isUuid(opts.serviceId)) {
+      throw new QueryError({ ...base, kind: 'invalidInput', reason: 'other', detail: 'the service ID must be a UUID', issues: [{ path: 'serviceId', message: 'must be a UUID' }] });
+    }
+    if (typeof opts.sql !== 'string' || opts.sql.trim() === '') {
+      throw new QueryError({ ...base, kind: 'invalidInput', reason: 'other', detail: 'there is no SQL to run' });
+    }
+    const maxRows = opts.maxRows ?? DEFAULT_MAX_ROWS;
+    const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+    const signal = opts.signal;
+    let secret = '';
+    const fail = (init: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo; rowsBeforeError?: number }): QueryError => {
+      const clean = { ...init };
+      const secrets = secret ? [secret] : [];
+      if (clean.serverMessage !== undefined) clean.serverMessage = redact(clean.serverMessage, secrets);
+      if (clean.detail !== undefined) clean.detail = redact(clean.detail, secrets);
+      if (clean.clickHouse) clean.clickHouse = { ...clean.clickHouse, text: redact(clean.clickHouse.text, secrets) };
+      if (clean.cause instanceof Error) clean.cause = new Error(redact(clean.cause.message, secrets));
+      return new QueryError(clean);
+    };
+    if (signal?.aborted) throw fail({ ...base, kind: 'cancelled', reason: 'other', detail: 'cancelled' });
+    try {
+      await this.limiter.acquire(signal);
+    } catch (e) {
+      if (signal?.aborted) throw fail({ ...base, kind: 'cancelled', reason: 'other', detail: 'cancelled' });
+      throw e;
+    }
+    try {
+      secret = await this.options.getSecret();
+    } catch (e) {
+      throw fail({ ...base, kind: 'unauthorized', reason: 'other', detail: 'the API key secret could not be read', cause: e });
+    }
+    if (!secret) throw fail({ ...base, kind: 'unauthorized', reason: 'other', detail: 'no API key secret is stored for this connection' });
+
+    const body: Record<string, string> = { sql: opts.sql };
+    if (opts.database) body.database = opts.database;
+    const headers: Record<string, string> = {
+      authorization: `Basic ${Buffer.from(`${this.options.keyId}:${secret}`, 'utf8').toString('base64')}`,
+      'content-type': 'application/json',
+      accept: 'application/x-ndjson, application/json, text/plain',
+      'user-agent': this.userAgent,
+    };
+    if (opts.wakeService) headers['wake-service'] = 'true';
+    const started = performance.now();
+    let res: StreamingResponse;
+    try {
+      res = await sendStreaming(this.dispatcher, {
+        origin: this.origin,
+        path: `${path}?format=${RESULT_FORMAT}`,
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {}),
+        headersTimeoutMs: this.options.headersTimeoutMs ?? 60_000,
+        bodyTimeoutMs: this.options.bodyTimeoutMs ?? 60_000,
+      });
+    } catch (e) {
+      throw this.transportFailure(e, base, fail);
+    }
+    const queryId = headerValue(res.headers, 'x-clickhouse-query-id') ?? headerValue(res.headers, 'x-request-id');
+    const withId = queryId ? { requestId: queryId } : {};
+
+    if (res.status < 200 || res.status >= 300 || res.status === 206) {
+      let text = '';
+      try {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const c of res.body) {
+          size += c.length;
+          if (size > 1024 * 1024) break;
+          chunks.push(c);
+        }
+        text = Buffer.concat(chunks).toString('utf8');
+      } catch {
+        // The status says enough.
+      } finally {
+        res.cancel();
+      }
+      throw this.statusFailure(res.status, text, { ...base, ...withId }, fail, headerValue(res.headers, 'content-type') ?? '');
+    }
+    if (res.status !== 200) {
+      res.cancel();
+      throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: res.status, detail: `unexpected HTTP ${res.status} from the query host` });
+    }
+
+    const result: QueryResult = { columns: [], rows: [], bytes: 0, elapsedMs: 0, firstByteMs: 0, ...(queryId ? { queryId } : {}) };
+    const summary = headerValue(res.headers, 'x-clickhouse-summary');
+    if (summary) result.stats = parseSummary(summary);
+    const decoder = new TextDecoder('utf-8');
+    let pending = '';
+    let names: string[] | undefined;
+    let lineNo = 0;
+    let stop: 'rows' | 'bytes' | undefined;
+    let nextProgress = 1000;
+    const handleLine = (line: string): void => {
+      if (line.length === 0) return;
+      lineNo++;
+      if (line.startsWith('Code: ') || (line[0] !== '[' && /^\s*Code: \d+\./.test(line))) {
+        const ch = parseClickHouseError(line);
+        throw fail({ ...base, ...withId, kind: 'invalidRequest', reason: 'sql', status: 200, serverMessage: ch?.text ?? line, ...(ch ? { clickHouse: ch } : {}), rowsBeforeError: result.rows.length, hint: `The statement failed after ${result.rows.length} row(s) had arrived.` });
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (e) {
+        throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not JSON`, cause: e });
+      }
+      if (!Array.isArray(value)) throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not a JSON array` });
+      if (lineNo === 1) names = value.map(String);
+      else if (lineNo === 2) result.columns = (names ?? []).map((name, i) => ({ name, type: String(value[i] ?? '') }));
+      else {
+        result.rows.push(value as unknown[]);
+        if (result.rows.length >= nextProgress) {
+          nextProgress += 1000;
+          try {
+            opts.onRows?.(result.rows.length);
+          } catch {
+            // A listener cannot stop the read.
+          }
+        }
+      }
+    };
+    try {
+      for await (const chunk of res.body) {
+        if (result.bytes === 0) result.firstByteMs = performance.now() - started;
+        let usable = chunk;
+        if (result.bytes + chunk.length > maxBytes) {
+          usable = chunk.subarray(0, Math.max(0, maxBytes - result.bytes));
+          stop = 'bytes';
+        }
+        result.bytes += usable.length;
+        pending += decoder.decode(usable, { stream: stop === undefined });
+        let from = 0;
+        for (;;) {
+          const nl = pending.indexOf('\n', from);
+          if (nl < 0) break;
+          handleLine(pending.slice(from, nl));
+          from = nl + 1;
+          if (lineNo >= 2 && result.rows.length >= maxRows) {
+            stop = 'rows';
+            break;
+          }
+        }
+        pending = pending.slice(from);
+        if (stop) break;
+      }
+      if (stop) res.cancel();
+      else if (pending.trim()) handleLine(pending.trimEnd());
+    } catch (e) {
+      res.cancel();
+      if (e instanceof QueryError) throw e;
+      throw this.transportFailure(e, base, fail);
+    }
+    if (stop === 'rows' && result.rows.length > maxRows) result.rows.length = maxRows;
+    if (stop) result.truncated = stop;
+    result.elapsedMs = performance.now() - started;
+    return result;
+  }
+
+  private transportFailure(e: unknown, base: { operation: string; method: string; path: string }, fail: (i: ApiErrorInit & { reason: QueryFailureReason }) => QueryError): QueryError {
+    if (e instanceof QueryError) return e;
+    if (e instanceof TransportError) {
+      const kind = e.kind === 'cancelled' ? 'cancelled' : e.kind === 'timeout' ? 'timeout' : e.kind === 'invalidResponse' ? 'invalidResponse' : 'network';
+      return fail({ ...base, kind, reason: 'other', detail: e.message, ...(e.status !== undefined ? { status: e.status } : {}), cause: e, retryable: false });
+    }
+    return fail({ ...base, kind: 'network', reason: 'other', detail: e instanceof Error ? e.message : String(e), cause: e, retryable: false });
+  }
+
+  private statusFailure(status: number, text: string, base: { operation: string; method: string; path: string; requestId?: string }, fail: (i: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo }) => QueryError, contentType: string): QueryError {
+    if (status === 206) {
+      let data: unknown;
+      try {
+        data = (JSON.parse(text) as { data?: unknown }).data;
+      } catch {
+        data = undefined;
+      }
+      if (data === 'Confirm wake service') {
+        return fail({ ...base, kind: 'invalidRequest', reason: 'serviceIdle', status, serverMessage: 'Confirm wake service', hint: 'The service is idle; running the query wakes it, which can take a minute and starts billing.', retryable: false });
+      }
+      if (data === 'Service is stopped') {
+        return fail({ ...base, kind: 'invalidRequest', reason: 'serviceStopped', status, serverMessage: 'Service is stopped', hint: 'Start the service in the ClickHouse Cloud console, then run the query again.', retryable: false });
+      }
+      return fail({ ...base, kind: 'invalidResponse', reason: 'other', status, serverMessage: text.slice(0, 300) || undefined, detail: 'the query host answered 206 without a known service state' });
+    }
+    if (status === 401 || status === 403) {
+      return fail({
+        ...base,
+        kind: status === 401 ? 'unauthorized' : 'forbidden',
+        reason: 'keyNotEnabled',
+        status,
+        serverMessage: jsonError(text) ?? (text.trim().slice(0, 300) || undefined),
+        hint: "This API key is not enabled on the service's query endpoint (or its ID or secret is wrong). Enable the key on the query endpoint, then run the query again.",
+      });
+    }
+    const ch = parseClickHouseError(text);
+    if (ch) return fail({ ...base, kind: status >= 500 ? 'serverError' : 'invalidRequest', reason: 'sql', status, serverMessage: ch.text, clickHouse: ch, retryable: false });
+    const message = jsonError(text);
+    if (status === 500 && message === 'Timeout error.') {
+      return fail({ ...base, kind: 'timeout', reason: 'gatewayTimeout', status, serverMessage: message, hint: 'The query host stopped waiting; the statement may still be running on the service.', retryable: false });
+    }
+    const html = /text\/html/i.test(contentType) || /^\s*</.test(text);
+    return fail({ ...base, kind: kindForStatus(status, html), reason: 'other', status, serverMessage: message ?? (html ? undefined : text.trim().slice(0, 300) || undefined), retryable: false });
+  }
+}
+
+function parseSummary(header: string): QueryStats | undefined {
+  try {
+    const s = JSON.parse(header) as Record<string, unknown>;
+    const num = (v: unknown): number | undefined => (v === undefined ? undefined : Number.isFinite(Number(v)) ? Number(v) : undefined);
+    const stats: QueryStats = {};
+    const rr = num(s.read_rows);
+    const rb = num(s.read_bytes);
+    const el = num(s.elapsed_ns);
+    if (rr !== undefined) stats.readRows = rr;
+    if (rb !== undefined) stats.readBytes = rb;
+    if (el !== undefined) stats.elapsedNs = el;
+    return stats;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Rows as CSV (RFC 4180), with a header row. */
+export function toCsv(columns: readonly QueryColumn[], rows: readonly unknown[][]): string {
+  const cell = (v: unknown): string => {
+    const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [columns.map((c) => cell(c.name)).join(','), ...rows.map((r) => r.map(cell).join(','))].join('\r\n') + '\r\n';
+}
+
+/** Rows as a JSON array of objects keyed by column name. */
+export function toJsonObjects(columns: readonly QueryColumn[], rows: readonly unknown[][]): Record<string, unknown>[] {
+  return rows.map((r) => Object.fromEntries(columns.map((c, i) => [c.name, r[i]])));
+}
+
+/** Rows as a Markdown table. */
+export function toMarkdown(columns: readonly QueryColumn[], rows: readonly unknown[][]): string {
+  const cell = (v: unknown): string => {
+    const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  };
+  const head = `| ${columns.map((c) => cell(c.name)).join(' | ')} |`;
+  const sep = `| ${columns.map((c) => (/^(U?Int|Float|Decimal)/.test(c.type.replace(/^(Nullable|LowCardinality)\(/, '')) ? '---:' : '---')).join(' | ')} |`;
+  return [head, sep, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n') + '\n';
+}
+

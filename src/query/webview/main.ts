@@ -1,0 +1,350 @@
+/**
+ * Script of the query results webview (bundled on its own into dist/queryResults.js; never loaded by the
+ * extension host). A virtualized table: only the rows in view (plus a margin) exist in the DOM, so 10,000 rows
+ * scroll as smoothly as 10. A chart tab appears when the result has a time column and numeric columns; it comes
+ * with the same data as a table.
+ */
+interface Column {
+  name: string;
+  type: string;
+}
+
+interface ResultMessage {
+  type: 'result';
+  seq: number;
+  columns: Column[];
+  rows: unknown[][];
+  rowsJson?: string;
+  meta: {
+    service: string;
+    sql: string;
+    rowCount: number;
+    truncated: 'rows' | 'bytes' | null;
+    maxRows: number;
+    maxBytes: number;
+    elapsedMs: number;
+    bytes: number;
+    stats: { readRows?: number; readBytes?: number } | null;
+    queryId: string | null;
+  };
+  labels: Record<string, string>;
+}
+
+declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
+
+const vscode = acquireVsCodeApi();
+const ROW_HEIGHT = 22;
+const OVERSCAN = 20;
+const COLORS = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
+
+const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
+const viewport = $('viewport');
+const chartEl = $('chart');
+const tabTable = $('tab-table');
+const tabChart = $('tab-chart');
+
+let current: ResultMessage | undefined;
+let widths: number[] = [];
+let rowsLayer: HTMLDivElement | undefined;
+let rendered = { first: -1, last: -1 };
+
+const baseType = (t: string): string => t.replace(/^(Nullable|LowCardinality)\((.*)\)$/, '$2').replace(/^(Nullable|LowCardinality)\((.*)\)$/, '$2');
+const isNumeric = (t: string): boolean => /^(U?Int\d+|Float\d+|Decimal)/.test(baseType(t));
+const isTime = (t: string): boolean => /^(DateTime|Date)/.test(baseType(t));
+
+function text(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+function measureWidths(m: ResultMessage): number[] {
+  return m.columns.map((c, i) => {
+    let len = Math.max(c.name.length, c.type.length);
+    for (let r = 0; r < Math.min(m.rows.length, 200) && m.rows[r]; r++) len = Math.max(len, text(m.rows[r]?.[i]).length);
+    return Math.min(480, Math.max(64, len * 8.5 + 24));
+  });
+}
+
+function renderTable(m: ResultMessage): void {
+  viewport.textContent = '';
+  viewport.setAttribute('aria-rowcount', String(m.rows.length + 1));
+  viewport.setAttribute('aria-colcount', String(m.columns.length));
+  if (m.columns.length === 0 || m.rows.length === 0) {
+    const empty = document.createElement('div');
+    empty.className = 'empty';
+    empty.textContent = m.labels.noRows ?? '';
+    viewport.appendChild(empty);
+    rowsLayer = undefined;
+    return;
+  }
+  widths = measureWidths(m);
+  const total = widths.reduce((a, b) => a + b, 0);
+  const hdr = document.createElement('div');
+  hdr.className = 'hdr';
+  hdr.setAttribute('role', 'row');
+  hdr.style.width = `${total}px`;
+  m.columns.forEach((c, i) => {
+    const cell = document.createElement('div');
+    cell.setAttribute('role', 'columnheader');
+    cell.style.width = `${widths[i]}px`;
+    cell.title = `${c.name}: ${c.type}`;
+    if (isNumeric(c.type)) cell.classList.add('num');
+    cell.textContent = c.name;
+    const type = document.createElement('small');
+    type.textContent = c.type;
+    cell.appendChild(type);
+    hdr.appendChild(cell);
+  });
+  viewport.appendChild(hdr);
+  const layer = document.createElement('div');
+  layer.style.position = 'relative';
+  layer.style.height = `${m.rows.length * ROW_HEIGHT}px`;
+  layer.style.width = `${total}px`;
+  viewport.appendChild(layer);
+  rowsLayer = layer;
+  rendered = { first: -1, last: -1 };
+  renderRows();
+}
+
+function renderRows(): void {
+  const m = current;
+  if (!m || !rowsLayer) return;
+  const headerHeight = (viewport.firstElementChild as HTMLElement | null)?.offsetHeight ?? 0;
+  const top = Math.max(0, viewport.scrollTop - headerHeight);
+  const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(m.rows.length, Math.ceil((top + viewport.clientHeight) / ROW_HEIGHT) + OVERSCAN);
+  if (first === rendered.first && last === rendered.last) return;
+  rendered = { first, last };
+  const numeric = m.columns.map((c) => isNumeric(c.type));
+  const frag = document.createDocumentFragment();
+  for (let r = first; r < last; r++) {
+    const row = document.createElement('div');
+    row.className = 'row';
+    row.setAttribute('role', 'row');
+    row.setAttribute('aria-rowindex', String(r + 2));
+    row.style.top = `${r * ROW_HEIGHT}px`;
+    const values = m.rows[r];
+    if (!values) row.classList.add('null');
+    for (let c = 0; c < m.columns.length; c++) {
+      const cell = document.createElement('div');
+      cell.setAttribute('role', 'gridcell');
+      cell.style.width = `${widths[c]}px`;
+      const v = values ? values[c] : undefined;
+      cell.textContent = values ? text(v) : '…';
+      if (numeric[c]) cell.className = 'num';
+      if (v === null) cell.className += ' null';
+      row.appendChild(cell);
+    }
+    frag.appendChild(row);
+  }
+  rowsLayer.replaceChildren(frag);
+}
+
+interface Series {
+  name: string;
+  points: [number, number][];
+}
+
+function chartSeries(m: ResultMessage): Series[] | undefined {
+  const t = m.columns.findIndex((c) => isTime(c.type));
+  if (t < 0) return undefined;
+  const nums = m.columns.map((c, i) => (i !== t && isNumeric(c.type) ? i : -1)).filter((i) => i >= 0);
+  if (nums.length === 0) return undefined;
+  const time = (v: unknown): number => Date.parse(`${String(v).replace(' ', 'T')}${/Z|[+-]\d\d:?\d\d$/.test(String(v)) ? '' : 'Z'}`);
+  const groups = m.columns.map((c, i) => (i !== t && !isNumeric(c.type) ? i : -1)).filter((i) => i >= 0);
+  const series = new Map<string, Series>();
+  for (const row of m.rows) {
+    if (!row) continue;
+    const x = time(row[t]);
+    if (!Number.isFinite(x)) continue;
+    const group = groups.length === 1 ? text(row[groups[0] as number]) : '';
+    for (const n of nums.slice(0, 4)) {
+      const name = group ? (nums.length > 1 ? `${group} · ${m.columns[n]?.name}` : group) : String(m.columns[n]?.name);
+      let s = series.get(name);
+      if (!s) {
+        if (series.size >= 8) continue;
+        s = { name, points: [] };
+        series.set(name, s);
+      }
+      s.points.push([x, Number(row[n])]);
+    }
+  }
+  const list = [...series.values()].filter((s) => s.points.length > 0);
+  for (const s of list) s.points.sort((a, b) => a[0] - b[0]);
+  return list.length > 0 ? list : undefined;
+}
+
+function svgEl<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+function renderChart(m: ResultMessage, series: Series[]): void {
+  chartEl.textContent = '';
+  const width = Math.max(360, chartEl.clientWidth - 24 || 640);
+  const height = 260;
+  const pad = { l: 56, r: 12, t: 10, b: 28 };
+  const xs = series.flatMap((s) => s.points.map((p) => p[0]));
+  const ys = series.flatMap((s) => s.points.map((p) => p[1]));
+  const x0 = Math.min(...xs);
+  const x1 = Math.max(...xs);
+  const y0 = Math.min(0, ...ys);
+  const y1 = Math.max(...ys) || 1;
+  const sx = (x: number): number => pad.l + ((x - x0) / (x1 - x0 || 1)) * (width - pad.l - pad.r);
+  const sy = (y: number): number => height - pad.b - ((y - y0) / (y1 - y0 || 1)) * (height - pad.t - pad.b);
+  const svg = svgEl('svg', { width, height, role: 'img', 'aria-label': `${series.map((s) => s.name).join(', ')} over time` });
+  svg.appendChild(svgEl('line', { class: 'axis', x1: pad.l, y1: height - pad.b, x2: width - pad.r, y2: height - pad.b }));
+  svg.appendChild(svgEl('line', { class: 'axis', x1: pad.l, y1: pad.t, x2: pad.l, y2: height - pad.b }));
+  const label = (x: number, y: number, s: string, anchor: string): void => {
+    const t = svgEl('text', { x, y, 'text-anchor': anchor });
+    t.textContent = s;
+    svg.appendChild(t);
+  };
+  const fmt = (n: number): string => (Math.abs(n) >= 1000 ? n.toLocaleString(undefined, { maximumFractionDigits: 0 }) : String(Math.round(n * 100) / 100));
+  label(pad.l - 4, sy(y1) + 4, fmt(y1), 'end');
+  label(pad.l - 4, sy(y0), fmt(y0), 'end');
+  const iso = (x: number): string => new Date(x).toISOString().replace('T', ' ').slice(0, 16);
+  label(pad.l, height - 8, iso(x0), 'start');
+  label(width - pad.r, height - 8, iso(x1), 'end');
+  const legend = document.createElement('div');
+  legend.className = 'legend';
+  series.forEach((s, i) => {
+    const color = `var(${COLORS[i % COLORS.length]})`;
+    svg.appendChild(svgEl('polyline', { fill: 'none', stroke: color, 'stroke-width': 1.5, points: s.points.map((p) => `${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`).join(' ') }));
+    const item = document.createElement('span');
+    item.style.color = color;
+    item.textContent = s.name;
+    legend.appendChild(item);
+  });
+  chartEl.appendChild(legend);
+  chartEl.appendChild(svg);
+  // The same data as a table (screen readers, exact values).
+  const details = document.createElement('details');
+  const summary = document.createElement('summary');
+  summary.textContent = m.labels.chartTable ?? '';
+  details.appendChild(summary);
+  const table = document.createElement('table');
+  table.className = 'data';
+  const head = table.createTHead().insertRow();
+  for (const h of ['time', ...series.map((s) => s.name)]) {
+    const th = document.createElement('th');
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  const times = [...new Set(xs)].sort((a, b) => a - b).slice(0, 2000);
+  const lookup = series.map((s) => new Map(s.points));
+  const body = table.createTBody();
+  for (const x of times) {
+    const tr = body.insertRow();
+    tr.insertCell().textContent = iso(x);
+    for (const l of lookup) tr.insertCell().textContent = l.has(x) ? fmt(l.get(x) as number) : '';
+  }
+  details.appendChild(table);
+  chartEl.appendChild(details);
+}
+
+function select(tab: 'table' | 'chart'): void {
+  const chart = tab === 'chart';
+  tabTable.setAttribute('aria-selected', String(!chart));
+  tabChart.setAttribute('aria-selected', String(chart));
+  viewport.hidden = chart;
+  chartEl.hidden = !chart;
+  if (chart && current) {
+    const s = chartSeries(current);
+    if (s) renderChart(current, s);
+  }
+}
+
+/** Rows after the first screen arrive in batches; until then their cells show as pending. */
+function onRows(seq: number, from: number, rowsJson: string): void {
+  const m = current;
+  if (!m || m.seq !== seq) return;
+  const rows = JSON.parse(rowsJson) as unknown[][];
+  for (let i = 0; i < rows.length; i++) m.rows[from + i] = rows[i] as unknown[];
+  loaded += rows.length;
+  if (from <= rendered.last && from + rows.length >= rendered.first) {
+    rendered = { first: -1, last: -1 };
+    renderRows();
+  }
+  if (loaded >= m.meta.rowCount) {
+    vscode.postMessage({ type: 'loaded', rows: loaded });
+    if (!chartEl.hidden) select('chart');
+    tabChart.hidden = !chartSeries(m);
+  }
+}
+
+let loaded = 0;
+
+function onResult(m: ResultMessage): void {
+  const started = performance.now();
+  const first = m.rowsJson !== undefined ? (JSON.parse(m.rowsJson) as unknown[][]) : m.rows;
+  m.rows = new Array<unknown[]>(m.meta.rowCount);
+  for (let i = 0; i < first.length; i++) m.rows[i] = first[i] as unknown[];
+  loaded = first.length;
+  current = m;
+  const l = m.labels;
+  tabTable.textContent = l.table ?? 'Table';
+  tabChart.textContent = l.chart ?? 'Chart';
+  $('copy-csv').textContent = l.copyCsv ?? '';
+  $('copy-json').textContent = l.copyJson ?? '';
+  $('copy-md').textContent = l.copyMarkdown ?? '';
+  $('open-json').textContent = l.openJson ?? '';
+  const meta = $('meta');
+  meta.textContent = '';
+  const parts = [`${m.meta.service}`, `${m.meta.rowCount.toLocaleString()} ${l.rows}`, `${m.meta.elapsedMs.toLocaleString()} ms`];
+  if (m.meta.stats?.readRows !== undefined) parts.push(`${l.read} ${m.meta.stats.readRows.toLocaleString()} ${l.rows}${m.meta.stats.readBytes !== undefined ? `, ${(m.meta.stats.readBytes / 1048576).toFixed(1)} MiB` : ''}`);
+  meta.append(parts.join(' · '));
+  if (m.meta.truncated) {
+    const warn = document.createElement('span');
+    warn.className = 'warn';
+    warn.textContent = ` · ${m.meta.truncated === 'rows' ? `${l.truncatedRows} (${m.meta.maxRows.toLocaleString()})` : `${l.truncatedBytes} (${Math.round(m.meta.maxBytes / 1048576)} MiB)`}`;
+    meta.appendChild(warn);
+  }
+  meta.title = m.meta.sql + (m.meta.queryId ? `\nquery ID ${m.meta.queryId}` : '');
+  const series = chartSeries(m);
+  tabChart.hidden = !series;
+  viewport.scrollTop = 0;
+  select('table');
+  renderTable(m);
+  if (loaded >= m.meta.rowCount) vscode.postMessage({ type: 'loaded', rows: loaded });
+  requestAnimationFrame(() => {
+    vscode.postMessage({
+      type: 'rendered',
+      ms: performance.now() - started,
+      rows: m.meta.rowCount,
+      columns: m.columns.length,
+      chart: Boolean(series),
+      visibleRows: rowsLayer?.childElementCount ?? 0,
+    });
+  });
+}
+
+viewport.addEventListener('scroll', () => requestAnimationFrame(renderRows), { passive: true });
+window.addEventListener('resize', () => requestAnimationFrame(renderRows));
+tabTable.addEventListener('click', () => select('table'));
+tabChart.addEventListener('click', () => select('chart'));
+for (const el of [tabTable, tabChart]) {
+  el.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      const other = el === tabTable ? tabChart : tabTable;
+      if (!other.hidden) {
+        other.focus();
+        select(other === tabChart ? 'chart' : 'table');
+      }
+    }
+  });
+}
+$('copy-csv').addEventListener('click', () => vscode.postMessage({ type: 'copy', format: 'csv' }));
+$('copy-json').addEventListener('click', () => vscode.postMessage({ type: 'copy', format: 'json' }));
+$('copy-md').addEventListener('click', () => vscode.postMessage({ type: 'copy', format: 'markdown' }));
+$('open-json').addEventListener('click', () => vscode.postMessage({ type: 'openJson' }));
+window.addEventListener('message', (e: MessageEvent) => {
+  const m = e.data as { type?: string };
+  if (m?.type === 'result') onResult(m as ResultMessage);
+  else if (m?.type === 'rows') {
+    const r = m as { seq: number; from: number; rowsJson: string };
+    onRows(r.seq, r.from, r.rowsJson);
+  }
+});
+vscode.postMessage({ type: 'ready' });

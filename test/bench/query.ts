@@ -1,0 +1,149 @@
+/**
+ * Query benchmark, run inside the extension host: a 10,000-row result from the Run Query command to the rendered
+ * table, the query client against a bare undici request with the same line parsing on the same query, and the
+ * memory of a 1,000,000-row result stopped at the caps. Each time comes with a same-run reference (the raw HTTP
+ * fetch and parse of the same data) and the ratio to it.
+ */
+import * as vscode from 'vscode';
+import { Agent, request } from 'undici';
+import { RateLimiter } from '../../src/api';
+import type { RunOutcome } from '../../src/query';
+import { QueryClient as Client } from '../../src/api/query';
+
+export interface QueryBenchConfig {
+  queryUrl: string;
+  keyId: string;
+  keySecret: string;
+  serviceId: string;
+  connectionId: string;
+  runs: number;
+}
+
+interface Stats { median: number; p95: number; min: number; max: number; runs: number }
+
+function stats(samples: number[]): Stats {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] as number;
+  const m = s.length / 2;
+  const median = s.length % 2 ? (s[Math.floor(m)] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return { median: r(median), p95: r(at(0.95)), min: r(s[0] as number), max: r(s[s.length - 1] as number), runs: s.length };
+}
+
+const SQL_10K = 'SELECT Timestamp, ServiceName, SeverityText, Body FROM otel_logs LIMIT 10000';
+
+export async function measureQuery(cfg: QueryBenchConfig): Promise<Record<string, unknown>> {
+  await vscode.workspace.getConfiguration('observability').update('query.rateLimit.requestsPerWindow', 1000, vscode.ConfigurationTarget.Global);
+  await vscode.commands.executeCommand('observability.setQueryHost', { connectionId: cfg.connectionId, queryUrl: cfg.queryUrl });
+  const enabled = await vscode.commands.executeCommand<{ enabled: boolean; error?: string }>('observability.enableQueryKey', { connectionId: cfg.connectionId, serviceId: cfg.serviceId, confirm: true });
+  if (!enabled?.enabled) throw new Error(`could not enable the key on the query endpoint: ${enabled?.error}`);
+
+  const agent = new Agent({ keepAliveTimeout: 30_000 });
+  const authorization = `Basic ${Buffer.from(`${cfg.keyId}:${cfg.keySecret}`).toString('base64')}`;
+  const url = `${cfg.queryUrl}/service/${cfg.serviceId}/run?format=JSONCompactEachRowWithNamesAndTypes`;
+  /** The reference: bare undici POST, whole body as text, one JSON.parse per line. */
+  const raw = async (sql: string): Promise<number> => {
+    const res = await request(url, { method: 'POST', dispatcher: agent, headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ sql }) });
+    if (res.statusCode !== 200) throw new Error(`raw request: HTTP ${res.statusCode} ${await res.body.text()}`);
+    const text = await res.body.text();
+    let rows = 0;
+    for (const line of text.split('\n')) if (line) { JSON.parse(line); rows++; }
+    return rows - 2;
+  };
+  const client = new Client({ queryUrl: cfg.queryUrl, keyId: cfg.keyId, getSecret: () => cfg.keySecret, dispatcher: agent, limiter: new RateLimiter({ requests: 1_000_000, windowMs: 1000, marginMs: 0 }) });
+  const viaClient = async (sql: string): Promise<number> => (await client.run({ serviceId: cfg.serviceId, sql, maxRows: 1_000_000 })).rows.length;
+
+  // 1. Run Query command to rendered table, 10,000 rows; the raw fetch+parse of the same query right after.
+  const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: SQL_10K });
+  await vscode.window.showTextDocument(doc);
+  await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId: cfg.connectionId, serviceId: cfg.serviceId });
+  await vscode.commands.executeCommand('observability.runQuery', { uri: doc.uri.toString() }); // warm-up: panel, engine
+  await raw(SQL_10K);
+  const total: number[] = [];
+  const render: number[] = [];
+  const clientPart: number[] = [];
+  const panelPart: number[] = [];
+  const reference: number[] = [];
+  const ratios: number[] = [];
+  let rendered: RunOutcome['rendered'];
+  for (let i = 0; i < cfg.runs; i++) {
+    const t0 = performance.now();
+    const out = await vscode.commands.executeCommand<RunOutcome>('observability.runQuery', { uri: doc.uri.toString() });
+    const t = performance.now() - t0;
+    if (!out?.ok || out.rows !== 10_000 || !out.rendered) throw new Error(`Run Query: ${JSON.stringify(out).slice(0, 300)}`);
+    rendered = out.rendered;
+    const r0 = performance.now();
+    const n = await raw(SQL_10K);
+    const r = performance.now() - r0;
+    if (n !== 10_000) throw new Error(`raw rows ${n}`);
+    total.push(t);
+    render.push(out.renderedMs ?? NaN);
+    clientPart.push(out.elapsedMs ?? NaN);
+    panelPart.push(out.panelMs ?? NaN);
+    reference.push(r);
+    ratios.push(t / r);
+  }
+
+  // 2. Client vs bare undici on the same query, alternating order.
+  const clientMs: number[] = [];
+  const bareMs: number[] = [];
+  const overhead: number[] = [];
+  for (let i = 0; i < cfg.runs * 2 + 1; i++) {
+    const order = i % 2 === 0 ? ['raw', 'client'] : ['client', 'raw'];
+    let c = 0;
+    let b = 0;
+    for (const which of order) {
+      const t0 = performance.now();
+      const n = which === 'raw' ? await raw(SQL_10K) : await viaClient(SQL_10K);
+      const d = performance.now() - t0;
+      if (n !== 10_000) throw new Error(`${which}: ${n} rows`);
+      if (which === 'raw') b = d;
+      else c = d;
+    }
+    if (i === 0) continue; // warm-up
+    clientMs.push(c);
+    bareMs.push(b);
+    overhead.push(c / b);
+  }
+
+  // 3. Memory: a 1,000,000-row result stopped at the row cap (10,000) and at the byte cap (64 MiB).
+  const memory = async (maxRows: number, maxBytes: number): Promise<Record<string, unknown>> => {
+    (globalThis as { gc?: () => void }).gc?.();
+    const base = process.memoryUsage();
+    let peakHeap = base.heapUsed;
+    let peakRss = base.rss;
+    const timer = setInterval(() => {
+      const m = process.memoryUsage();
+      peakHeap = Math.max(peakHeap, m.heapUsed);
+      peakRss = Math.max(peakRss, m.rss);
+    }, 5);
+    const t0 = performance.now();
+    const r = await client.run({ serviceId: cfg.serviceId, sql: 'SELECT Timestamp, ServiceName, Body, LogAttributes FROM otel_logs', maxRows, maxBytes });
+    const ms = performance.now() - t0;
+    clearInterval(timer);
+    const mb = (x: number) => Math.round((x / 1048576) * 10) / 10;
+    return { rows: r.rows.length, truncated: r.truncated, bodyMB: mb(r.bytes), ms: Math.round(ms), heapBeforeMB: mb(base.heapUsed), peakHeapMB: mb(peakHeap), peakHeapGrowthMB: mb(peakHeap - base.heapUsed), peakRssGrowthMB: mb(peakRss - base.rss) };
+  };
+  const atRowCap = await memory(10_000, 64 * 1024 * 1024);
+  const atByteCap = await memory(1_000_000, 64 * 1024 * 1024);
+
+  await client.dispose();
+  await agent.close();
+  await vscode.workspace.getConfiguration('observability').update('query.rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
+  const ratioStats = stats(ratios);
+  const overheadStats = stats(overhead);
+  return {
+    method: `median of ${cfg.runs} runs after a warm-up. runQueryToRenderedMs = executeCommand('observability.runQuery') to its resolution, which waits for the results webview to report the table painted (request, streaming parse, postMessage, virtualized render); rawFetchParseMs = bare undici POST of the same query + body.text() + JSON.parse per line, run right after each; clientVsRaw alternates QueryClient.run and the raw fetch on the same query`,
+    query: SQL_10K,
+    rows: 10_000,
+    runQueryToRenderedMs: stats(total),
+    ofWhichQueryClientMs: stats(clientPart),
+    ofWhichPanelMs: stats(panelPart),
+    webviewRenderMs: stats(render),
+    rawFetchParseMs: stats(reference),
+    ratioToRaw: ratioStats.median,
+    renderedDomRows: rendered?.visibleRows,
+    clientVsRaw: { clientMs: stats(clientMs), rawMs: stats(bareMs), ratio: overheadStats.median, ratioStats: overheadStats },
+    memory: { query: 'SELECT Timestamp, ServiceName, Body, LogAttributes FROM otel_logs (1,000,600 rows)', atRowCap, atByteCap },
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * The embedded ClickHouse (npm `chdb`) behind the emulator's query host: one engine per process, created on first
+ * use only. The sample data is generated once into an on-disk cache: MergeTree tables (one part each) on a local
+ * disk under `~/.cache/observability-explorer/emulator-clickhouse/<data-version hash>/`, the hash covering the
+ * generator SQL, the table definitions and the engine version. Each process attaches those tables to its own
+ * temporary engine directory (an engine locks its directory, so emulators in several processes cannot share one)
+ * and reads them through views that shift every time column by `now - anchor` at query time, so the data always
+ * covers the last 7 days however old the cache is (see data.ts). Nothing writes to the cached tables after they
+ * are generated.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Session } from 'chdb';
+import { ANCHOR_SECONDS, DATA_VERSION, generators } from './data';
+import { createTableSql, TABLES, type TableSpec } from './schema';
+
+type ChdbModule = typeof import('chdb');
+
+export interface EngineStats {
+  /** Milliseconds spent generating the cache in this process (0 when it was reused). */
+  generateMs: number;
+  /** Milliseconds spent loading the cache into the engine. */
+  loadMs: number;
+  cacheDir: string;
+}
+
+/** Databases that get the sample data; other databases named by sources get the same tables, empty. */
+export const DATA_DATABASE = 'otel';
+/** Where the cached tables are attached; the data database holds views over them that shift time to now. */
+const BASE_DATABASE = 'sample_base';
+
+function cacheRoot(): string {
+  const base = process.env.OBS_EMULATOR_CACHE_DIR ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'observability-explorer');
+  return path.join(base, 'emulator-clickhouse');
+}
+
+function quoteString(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+function quoteIdent(s: string): string {
+  return `\`${s.replace(/`/g, '``')}\``;
+}
+
+export class ClickHouseEngine {
+  private readonly databases = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly session: Session,
+    readonly stats: EngineStats,
+  ) {}
+
+  private static pending: Promise<ClickHouseEngine> | undefined;
+
+  /** The process's engine, created (and the data loaded) on the first call. */
+  static shared(): Promise<ClickHouseEngine> {
+    ClickHouseEngine.pending ??= ClickHouseEngine.create().catch((e: unknown) => {
+      ClickHouseEngine.pending = undefined;
+      throw e;
+    });
+    return ClickHouseEngine.pending;
+  }
+
+  private static async create(): Promise<ClickHouseEngine> {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const chdb = require('chdb') as ChdbModule;
+    const version = chdb.version();
+    const gens = generators();
+    const key = createHash('sha256')
+      .update(JSON.stringify({ DATA_VERSION, ANCHOR_SECONDS, gens, tables: TABLES, engine: version.libchdb }))
+      .digest('hex')
+      .slice(0, 16);
+    const root = cacheRoot();
+    const dir = path.join(root, key);
+    const args = { connectionArgs: ['--', `--custom_local_disks_base_directory=${root}/`] };
+    let generateMs = 0;
+    if (!fs.existsSync(path.join(dir, 'complete'))) generateMs = await generateCache(chdb, root, dir, key, gens, args);
+    const started = Date.now();
+    const session = new chdb.Session(undefined, args);
+    process.once('exit', () => {
+      try {
+        session.cleanup();
+      } catch {
+        // The process is ending; removing the temporary directory is best effort.
+      }
+    });
+    session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(BASE_DATABASE)}`);
+    session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(DATA_DATABASE)}`);
+    const shift = `(toInt64(toUnixTimestamp(now())) - ${ANCHOR_SECONDS})`;
+    for (const t of TABLES) {
+      session.query(`ATTACH TABLE ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)} ${baseTableDefinition(t, dir, key)}`);
+      const cols = t.insertColumns.map((c) => (t.timeColumns.includes(c) ? `addSeconds(${quoteIdent(c)}, ${shift}) AS ${quoteIdent(c)}` : quoteIdent(c)));
+      session.query(`CREATE VIEW ${quoteIdent(DATA_DATABASE)}.${quoteIdent(t.name)} AS SELECT ${cols.join(', ')} FROM ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`);
+    }
+    const engine = new ClickHouseEngine(session, { generateMs, loadMs: Date.now() - started, cacheDir: dir });
+    engine.databases.add(DATA_DATABASE);
+    return engine;
+  }
+
+  /** Creates `database` with the schema's tables (empty) unless it exists. */
+  ensureDatabase(database: string): void {
+    if (this.databases.has(database)) return;
+    this.session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(database)}`);
+    for (const t of TABLES) this.session.query(createTableSql(database, t));
+    this.databases.add(database);
+  }
+
+  /**
+   * Runs a query in `database`, handing each chunk of its output to `onChunk` (which returns false to stop).
+   * `onStart` is called once the engine accepted the statement, before the first chunk; errors of the statement
+   * itself reject before it. One query runs at a time: an engine session holds one stream (and one current
+   * database), so queries queue.
+   */
+  run(sql: string, format: string, database: string, signal: AbortSignal, onStart: () => void, onChunk: (bytes: Uint8Array) => Promise<boolean>): Promise<void> {
+    const task = async (): Promise<void> => {
+      if (signal.aborted) return;
+      this.session.query(`USE ${quoteIdent(database)}`);
+      const stream = this.session.queryStream(sql, { format, signal });
+      try {
+        const it = stream[Symbol.asyncIterator]();
+        let next = await it.next();
+        onStart();
+        while (!next.done) {
+          if (!(await onChunk(next.value.raw()))) return;
+          next = await it.next();
+        }
+      } finally {
+        if (!stream.closed) stream.cancel();
+      }
+    };
+    const result = this.queue.then(task, task);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/** A stable UUID for a cached table (the engine finds a table's parts on its disk by UUID). */
+function tableUuid(key: string, table: string): string {
+  const h = createHash('sha256').update(`${key}/${table}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Columns, engine and on-disk place of a cached table (one part, stored under the cache directory). */
+function baseTableDefinition(t: TableSpec, dir: string, key: string): string {
+  const order = /ORDER BY (.*)$/.exec(t.engine)?.[1] ?? 'tuple()';
+  return `UUID '${tableUuid(key, t.name)}' (\n  ${t.columns}\n) ENGINE = MergeTree ORDER BY ${order} SETTINGS disk = disk(type = 'local', path = ${quoteString(`${dir}/`)})`;
+}
+
+async function generateCache(chdb: ChdbModule, root: string, dir: string, key: string, gens: { table: string; sql: string }[], args: { connectionArgs: string[] }): Promise<number> {
+  const started = Date.now();
+  fs.mkdirSync(root, { recursive: true });
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  fs.mkdirSync(tmp, { recursive: true });
+  const session = new chdb.Session(undefined, args);
+  try {
+    session.query(`CREATE DATABASE ${quoteIdent(BASE_DATABASE)}`);
+    for (const t of TABLES) {
+      const name = `${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`;
+      session.query(`CREATE TABLE ${name} ${baseTableDefinition(t, tmp, key)}`);
+      const g = gens.find((x) => x.table === t.name);
+      if (!g) continue;
+      await session.queryAsync(`INSERT INTO ${name} (${t.insertColumns.map(quoteIdent).join(', ')}) ${g.sql}`);
+      await session.queryAsync(`OPTIMIZE TABLE ${name} FINAL`);
+    }
+    // Detach so the parts are final on disk before the directory moves.
+    for (const t of TABLES) session.query(`DETACH TABLE ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`);
+  } finally {
+    session.cleanup();
+  }
+  fs.writeFileSync(path.join(tmp, 'complete'), new Date().toISOString());
+  try {
+    fs.renameSync(tmp, dir);
+  } catch {
+    // Another process finished first: its copy holds the same data.
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return Date.now() - started;
+}

@@ -1,0 +1,173 @@
+/**
+ * Run Query in VS Code against the emulator's query host (a real embedded ClickHouse): from the palette on a New
+ * Query document, from the CodeLens, the results panel (rows rendered, chart tab), the read-only guard, the
+ * enable-key flow, the idle-service offer and ClickHouse errors.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { SAMPLE_KEY_UUID } from '../emulator/seed';
+import type { RunOutcome } from '../../src/query';
+import type { ExtensionApi } from '../../src/extension';
+
+const EXTENSION_ID = 'obs-tools.observability-explorer';
+const api = () => vscode.extensions.getExtension(EXTENSION_ID)!.exports as ExtensionApi;
+const OTHER_KEY = '9e2b6d4f-1a3c-4e5b-8d7f-6a0c2e4b8d19';
+
+async function run(args: Record<string, unknown> = {}): Promise<RunOutcome> {
+  return (await vscode.commands.executeCommand<RunOutcome>('observability.runQuery', args)) as RunOutcome;
+}
+
+describe('Run Query', function () {
+  this.timeout(240_000);
+  let emulator: Emulator;
+  let connectionId: string;
+  let serviceA: string;
+  let serviceB: string;
+  const endpointOf = (serviceId: string) => emulator.state.data.get(serviceId)!;
+  const queryRuns = () => emulator.requests.filter((r) => r.path.endsWith('/run'));
+
+  before(async () => {
+    await vscode.workspace.getConfiguration('observability').update('query.rateLimit.requestsPerWindow', 1000, vscode.ConfigurationTarget.Global);
+    emulator = await startEmulator({ rateLimit: false });
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    await ext.activate();
+    [serviceA, serviceB] = emulator.serviceIds as [string, string];
+    connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: emulator.organizationId,
+      serviceIds: [serviceA, serviceB], label: 'Query (emulator)', skipCheck: true,
+    });
+    const host = await vscode.commands.executeCommand<string>('observability.setQueryHost', { connectionId, queryUrl: emulator.queryUrl });
+    assert.equal(host, emulator.queryUrl);
+    endpointOf(serviceA).queryEndpoint = { id: 'e1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: ['sql_console_read_only'], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (connectionId) await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    await vscode.workspace.getConfiguration('observability').update('query.rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
+    await emulator?.close();
+  });
+
+  afterEach(async () => {
+    emulator.faults.clear();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('runs a New Query document from the palette and shows the real counts in the results panel', async () => {
+    const sql = 'SELECT ServiceName, count() AS n FROM otel_logs GROUP BY ServiceName ORDER BY n DESC';
+    const uri = await vscode.commands.executeCommand<string>('observability.newQuery', { connectionId, serviceId: serviceA, sql });
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri);
+    assert.equal(vscode.window.activeTextEditor?.document.languageId, 'sql');
+    const out = await run();
+    assert.ok(out.ok, out.error);
+    assert.deepEqual(out.columns, [{ name: 'ServiceName', type: 'LowCardinality(String)' }, { name: 'n', type: 'UInt64' }]);
+    assert.equal(out.rows, 7);
+    assert.equal(out.firstRows?.reduce((s, r) => s + Number(r[1]), 0), 1_000_600);
+    assert.deepEqual(out.firstRows?.[0], ['frontend', 231052]);
+    assert.equal(out.rendered?.rows, 7, 'the panel rendered the rows');
+    assert.equal(out.rendered?.chart, false, 'no time column, no chart');
+    const sent = queryRuns().at(-1);
+    assert.deepEqual(sent?.body, { sql });
+  });
+
+  it('runs the statement under a CodeLens and offers a chart for a time-bucketed query', async () => {
+    const text = 'SELECT 1 AS one;\n\nSELECT toStartOfInterval(Timestamp, INTERVAL 1 HOUR) AS t, ServiceName, count() AS n\nFROM otel_logs\nWHERE Timestamp > now() - INTERVAL 1 DAY\nGROUP BY t, ServiceName\nORDER BY t;\n';
+    const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: text });
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri, 10)) ?? [];
+    const ours = lenses.filter((l) => l.command?.command === 'observability.runQuery');
+    assert.equal(ours.length, 2, 'one lens per statement');
+    assert.match(ours[0]?.command?.title ?? '', /Run on /);
+    const second = ours.find((l) => l.range.start.line === 2);
+    assert.ok(second?.command);
+    const out = (await vscode.commands.executeCommand<RunOutcome>(second.command.command, ...(second.command.arguments ?? []))) as RunOutcome;
+    assert.ok(out.ok, out.error);
+    assert.deepEqual(out.columns?.map((c) => c.type), ['DateTime', 'LowCardinality(String)', 'UInt64']);
+    assert.ok((out.rows ?? 0) >= 7 * 24, `hourly rows for 7 services: ${out.rows}`);
+    assert.equal(out.rendered?.chart, true, 'the chart tab is offered');
+    assert.ok((out.rendered?.visibleRows ?? 0) < (out.rows ?? 0), 'the table renders only the rows in view');
+    const csv = await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'csv');
+    assert.match(csv ?? '', /^t,ServiceName,n\r\n/);
+  });
+
+  it('stops at the row limit and says so', async () => {
+    await vscode.workspace.getConfiguration('observability').update('query.maxRows', 10_000, vscode.ConfigurationTarget.Global);
+    const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT * FROM otel_logs' });
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    const out = await run();
+    await vscode.workspace.getConfiguration('observability').update('query.maxRows', undefined, vscode.ConfigurationTarget.Global);
+    assert.ok(out.ok, out.error);
+    assert.equal(out.rows, 10_000);
+    assert.equal(out.truncated, 'rows');
+    assert.equal(out.rendered?.rows, 10_000);
+    assert.ok((out.rendered?.visibleRows ?? 0) < 200, `DOM rows: ${out.rendered?.visibleRows}`);
+    // The first screens paint first; the rest of the rows follow into the same table.
+    const until = Date.now() + 20_000;
+    while (api().query.panel.current.loadedRows !== 10_000 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(api().query.panel.current.loadedRows, 10_000);
+    const md = await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'markdown');
+    assert.equal(md?.trim().split('\n').length, 10_002, 'header, separator and every row');
+  });
+
+  it('asks before a statement that can change data, and sends nothing when declined', async () => {
+    const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: 'DROP TABLE otel_logs' });
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    const before = queryRuns().length;
+    const declined = await run({ confirm: false });
+    assert.equal(declined.declined, 'write');
+    assert.equal(queryRuns().length, before, 'nothing was sent');
+    const confirmed = await run({ confirm: true });
+    assert.equal(confirmed.ok, false);
+    assert.match(confirmed.error ?? '', /Code: 164\. DB::Exception: Cannot execute query in readonly mode\. \(READONLY\)/);
+    assert.match(confirmed.error ?? '', /HTTP 400/);
+  });
+
+  it('shows a ClickHouse error with its code, name and query ID', async () => {
+    const out = await run({ sql: 'SELECT * FROM no_such_table', ...(await bound()) });
+    assert.equal(out.ok, false);
+    assert.match(out.error ?? '', /^Run query failed: HTTP 400 — Code: 60\. DB::Exception: .*\(UNKNOWN_TABLE\)/);
+    assert.match(out.error ?? '', /requestId [0-9a-f-]{36}/);
+    assert.ok(!(out.error ?? '').includes(emulator.keySecret));
+  });
+
+  it('enables the key on the query endpoint when the query host says it is not enabled, keeping the other keys', async () => {
+    endpointOf(serviceA).queryEndpoint = { id: 'e1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: ['sql_console_read_only'], openApiKeys: [OTHER_KEY], allowedOrigins: '' };
+    const declined = await run({ sql: 'SELECT 1', enableKey: false, ...(await bound()) });
+    assert.equal(declined.ok, false);
+    assert.equal(declined.reason, 'keyNotEnabled');
+    assert.match(declined.error ?? '', /not enabled on the service's query endpoint/);
+    const out = await run({ sql: 'SELECT 42 AS answer', enableKey: true, confirm: true, ...(await bound()) });
+    assert.ok(out.ok, out.error);
+    assert.equal(out.keyEnabled, true);
+    assert.deepEqual(out.firstRows, [[42]]);
+    assert.deepEqual(endpointOf(serviceA).queryEndpoint?.openApiKeys, [OTHER_KEY, SAMPLE_KEY_UUID]);
+    assert.deepEqual(endpointOf(serviceA).queryEndpoint?.roles, ['sql_console_read_only']);
+    const upsert = emulator.requests.find((r) => r.method === 'POST' && r.path.endsWith('/serviceQueryEndpoint'));
+    assert.deepEqual(upsert?.body, { roles: ['sql_console_read_only'], openApiKeys: [OTHER_KEY, SAMPLE_KEY_UUID] });
+  });
+
+  it('never wakes an idle service without asking', async () => {
+    endpointOf(serviceB).queryEndpoint = { id: 'f1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: ['sql_console_read_only'], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
+    const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT 1 AS awake' });
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceB });
+    const declined = await run({ wake: false });
+    assert.equal(declined.declined, 'wake');
+    assert.equal(emulator.state.services[1]?.state, 'idle');
+    const out = await run({ wake: true });
+    assert.ok(out.ok, out.error);
+    assert.deepEqual(out.firstRows, [[1]]);
+    assert.equal(emulator.state.services[1]?.state, 'running');
+  });
+
+  async function bound(): Promise<{ uri: string }> {
+    const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: '' });
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    return { uri: doc.uri.toString() };
+  }
+});

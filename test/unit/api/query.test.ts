@@ -1,0 +1,214 @@
+/** The query-endpoint client against the emulator's query host (a real embedded ClickHouse): streaming, caps, cancel, errors. */
+import { after, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { startEmulator, type Emulator } from '../../emulator/server';
+import { SAMPLE_KEY_UUID } from '../../emulator/seed';
+import { RateLimiter } from '../../../src/api';
+import { isReadOnlyStatement, QueryClient, QueryError, queryHostIssues, splitStatements, toCsv, toMarkdown, type RunQueryOptions } from '../../../src/api/query';
+
+async function failure(p: Promise<unknown>): Promise<QueryError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof QueryError, String(err));
+    return err;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('QueryClient against the emulator query host', () => {
+  let emu: Emulator;
+  let client: QueryClient;
+  let svc: string;
+  const run = (o: Partial<RunQueryOptions> & { sql: string }) => client.run({ serviceId: svc, ...o });
+
+  before(async () => {
+    emu = await startEmulator({ rateLimit: false });
+    svc = emu.serviceIds[0] as string;
+    const data = emu.state.data.get(svc);
+    assert.ok(data);
+    data.queryEndpoint = { id: 'b1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: ['sql_console_read_only'], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
+    client = new QueryClient({ queryUrl: emu.queryUrl, keyId: emu.keyId, getSecret: () => emu.keySecret, limiter: new RateLimiter({ requests: 1000, windowMs: 1000 }) });
+  });
+
+  after(async () => {
+    await client.dispose();
+    await emu.close();
+  });
+
+  it('runs a GROUP BY on the sample logs and returns names, ClickHouse types and the real counts', { timeout: 180_000 }, async () => {
+    const r = await run({ sql: 'SELECT ServiceName, count() AS n FROM otel_logs GROUP BY ServiceName ORDER BY n DESC' });
+    assert.deepEqual(r.columns, [
+      { name: 'ServiceName', type: 'LowCardinality(String)' },
+      { name: 'n', type: 'UInt64' },
+    ]);
+    assert.equal(r.rows.length, 7);
+    const total = r.rows.reduce((s, row) => s + Number(row[1]), 0);
+    assert.equal(total, 1_000_600);
+    assert.ok(r.queryId, 'the query ID comes back');
+    assert.equal(r.truncated, undefined);
+    const sent = emu.requests.at(-1);
+    assert.equal(sent?.path, `/service/${svc}/run`);
+    assert.equal(sent?.query.format, 'JSONCompactEachRowWithNamesAndTypes');
+    assert.deepEqual(sent?.body, { sql: 'SELECT ServiceName, count() AS n FROM otel_logs GROUP BY ServiceName ORDER BY n DESC' });
+  });
+
+  it('sends the database when one is given', async () => {
+    const r = await run({ sql: 'SELECT currentDatabase()', database: 'system' });
+    assert.deepEqual(r.rows, [['system']]);
+    assert.deepEqual(emu.requests.at(-1)?.body, { sql: 'SELECT currentDatabase()', database: 'system' });
+  });
+
+  it('stops at the row cap and says so', async () => {
+    const r = await run({ sql: 'SELECT number FROM numbers(1000000)', maxRows: 2500 });
+    assert.equal(r.rows.length, 2500);
+    assert.equal(r.truncated, 'rows');
+    assert.equal(Number(r.rows[2499]?.[0]), 2499);
+  });
+
+  it('stops at the byte cap and says so', async () => {
+    const r = await run({ sql: 'SELECT number, repeat(\'x\', 100) FROM numbers(1000000)', maxRows: 1_000_000, maxBytes: 200_000 });
+    assert.equal(r.truncated, 'bytes');
+    assert.ok(r.bytes <= 200_000);
+    assert.ok(r.rows.length > 1000 && r.rows.length < 2000, `rows ${r.rows.length}`);
+  });
+
+  it('is cancelled by the signal while the result streams', async () => {
+    const ac = new AbortController();
+    let seen = 0;
+    const p = run({ sql: 'SELECT number, sleepEachRow(0.001) FROM numbers(100000) SETTINGS max_block_size = 100', maxRows: 1_000_000, signal: ac.signal, onRows: (n) => { seen = n; ac.abort(); } });
+    const err = await failure(p);
+    assert.equal(err.kind, 'cancelled');
+    assert.ok(seen >= 1000);
+  });
+
+  it('reports a syntax error like ClickHouse: code, name, message, HTTP status and query ID', async () => {
+    const err = await failure(run({ sql: 'SELECT FROM WHERE' }));
+    assert.equal(err.reason, 'sql');
+    assert.equal(err.status, 400);
+    assert.equal(err.clickHouse?.code, 62);
+    assert.equal(err.clickHouse?.name, 'SYNTAX_ERROR');
+    assert.match(err.message, /^Run query failed: HTTP 400 — Code: 62\. DB::Exception: Syntax error/);
+    assert.match(err.message, /requestId [0-9a-f-]{36}/);
+    assert.ok(!err.message.includes(emu.keySecret));
+  });
+
+  it('reports an unknown table with its ClickHouse code', async () => {
+    const err = await failure(run({ sql: 'SELECT * FROM no_such_table' }));
+    assert.equal(err.clickHouse?.code, 60);
+    assert.equal(err.clickHouse?.name, 'UNKNOWN_TABLE');
+  });
+
+  it('reports an error that comes after rows, with the rows received so far', async () => {
+    const err = await failure(run({ sql: 'SELECT throwIf(number = 150000) FROM numbers(200000) SETTINGS max_block_size = 1000', maxRows: 1_000_000 }));
+    assert.equal(err.reason, 'sql');
+    assert.equal(err.clickHouse?.code, 395);
+    assert.ok((err.rowsBeforeError ?? 0) > 0);
+  });
+
+  it('reads a READONLY refusal of a write on a read-only endpoint', async () => {
+    const err = await failure(run({ sql: 'CREATE TABLE t (a UInt8) ENGINE = Memory' }));
+    assert.equal(err.clickHouse?.name, 'READONLY');
+  });
+
+  it('says the key is not enabled on the query endpoint on a 401', async () => {
+    const data = emu.state.data.get(svc);
+    assert.ok(data?.queryEndpoint);
+    const saved = data.queryEndpoint.openApiKeys;
+    data.queryEndpoint.openApiKeys = [];
+    try {
+      const err = await failure(run({ sql: 'SELECT 1' }));
+      assert.equal(err.reason, 'keyNotEnabled');
+      assert.equal(err.status, 401);
+      assert.match(err.message, /not enabled on the service's query endpoint/);
+    } finally {
+      data.queryEndpoint.openApiKeys = saved;
+    }
+  });
+
+  it('never wakes an idle service unasked: 206 "Confirm wake service", then the wake header runs it', async () => {
+    const idle = emu.serviceIds[1] as string;
+    const data = emu.state.data.get(idle);
+    assert.ok(data);
+    data.queryEndpoint = { id: 'c2f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: ['sql_console_read_only'], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
+    const err = await failure(client.run({ serviceId: idle, sql: 'SELECT 1' }));
+    assert.equal(err.reason, 'serviceIdle');
+    assert.equal(emu.state.services[1]?.state, 'idle');
+    const r = await client.run({ serviceId: idle, sql: 'SELECT 1', wakeService: true });
+    assert.deepEqual(r.rows, [[1]]);
+    assert.equal(emu.state.services[1]?.state, 'running');
+  });
+
+  it('says a stopped service must be started', async () => {
+    const stopped = emu.serviceIds[2] as string;
+    const data = emu.state.data.get(stopped);
+    assert.ok(data);
+    data.queryEndpoint = { id: 'd3f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: [], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
+    const err = await failure(client.run({ serviceId: stopped, sql: 'SELECT 1' }));
+    assert.equal(err.reason, 'serviceStopped');
+    assert.match(err.message, /Start the service/);
+  });
+
+  it('reports a dropped connection in the middle of a result as a network error', async () => {
+    emu.faults.add({ path: `/service/${svc}/run`, reset: 'mid-body', times: 1 });
+    const err = await failure(run({ sql: 'SELECT number FROM numbers(1000000)', maxRows: 1_000_000 }));
+    assert.equal(err.kind, 'network');
+  });
+
+  it('times out a slow query host and keeps the secret out of the error', async () => {
+    const slow = new QueryClient({ queryUrl: emu.queryUrl, keyId: emu.keyId, getSecret: () => emu.keySecret, headersTimeoutMs: 300, limiter: new RateLimiter({ requests: 100, windowMs: 1000 }) });
+    emu.faults.add({ path: `/service/${svc}/run`, delayMs: 1500, times: 1 });
+    try {
+      const err = await failure(slow.run({ serviceId: svc, sql: 'SELECT 1' }));
+      assert.equal(err.kind, 'timeout');
+      assert.ok(!err.message.includes(emu.keySecret));
+    } finally {
+      await slow.dispose();
+    }
+  });
+
+  it('recognises the gateway timeout', async () => {
+    emu.faults.add({ path: `/service/${svc}/run`, status: 500, body: { error: 'Timeout error.' }, times: 1 });
+    const err = await failure(run({ sql: 'SELECT 1' }));
+    assert.equal(err.reason, 'gatewayTimeout');
+  });
+
+  it('waits for its own rate-limit budget', async () => {
+    const limited = new QueryClient({ queryUrl: emu.queryUrl, keyId: emu.keyId, getSecret: () => emu.keySecret, limiter: new RateLimiter({ requests: 2, windowMs: 600, marginMs: 0 }) });
+    try {
+      const t0 = Date.now();
+      await Promise.all([1, 2, 3].map(() => limited.run({ serviceId: svc, sql: 'SELECT 1' })));
+      assert.ok(Date.now() - t0 >= 550, 'the third query waited for the window');
+    } finally {
+      await limited.dispose();
+    }
+  });
+});
+
+describe('query host and SQL helpers', () => {
+  it('holds the query host to https except loopback, without credentials', () => {
+    assert.deepEqual(queryHostIssues('https://queries.clickhouse.cloud'), []);
+    assert.deepEqual(queryHostIssues('http://127.0.0.1:8123'), []);
+    assert.equal(queryHostIssues('http://queries.example.com').length, 1);
+    assert.equal(queryHostIssues('https://u:p@queries.example.com').length, 1);
+    assert.throws(() => new QueryClient({ queryUrl: 'http://example.com', keyId: 'k', getSecret: () => 's' }), QueryError);
+  });
+
+  it('splits statements on semicolons outside strings and comments', () => {
+    const src = "SELECT 'a;b' AS x;\n-- note; here\nSELECT 2 /* ; */;\n\n  ;";
+    const s = splitStatements(src);
+    assert.deepEqual(s.map((x) => x.text), ["SELECT 'a;b' AS x", '-- note; here\nSELECT 2 /* ; */']);
+    assert.equal(src.slice(s[1]?.start, s[1]?.end), s[1]?.text);
+  });
+
+  it('tells read statements from the rest', () => {
+    for (const q of ['SELECT 1', ' with x as (select 1) select * from x', 'SHOW TABLES', 'DESCRIBE otel_logs', 'EXPLAIN SELECT 1', '-- c\n(SELECT 1)']) assert.ok(isReadOnlyStatement(q), q);
+    for (const q of ['INSERT INTO t VALUES (1)', 'DROP TABLE x', 'ALTER TABLE t DELETE WHERE 1', 'TRUNCATE t', 'OPTIMIZE TABLE t', '']) assert.ok(!isReadOnlyStatement(q), q);
+  });
+
+  it('copies as CSV and Markdown with escaping', () => {
+    const cols = [{ name: 'a', type: 'String' }, { name: 'n', type: 'UInt64' }];
+    assert.equal(toCsv(cols, [['x,"y"', '1']]), 'a,n\r\n"x,""y""",1\r\n');
+    assert.equal(toMarkdown(cols, [['a|b', '2']]), '| a | n |\n| --- | ---: |\n| a\\|b | 2 |\n');
+  });
+});
