@@ -6,7 +6,7 @@ import {
   type QueryEndpointWrite,
 } from '../schema';
 import type { ObservabilityTreeProvider } from '../tree/provider';
-import { dedupeIssues, fieldOfServerMessage, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from './checks';
+import { dedupeIssues, fieldOfServerMessage, knownPart, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from './checks';
 import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from './diagnostics';
 import { editableText, editableValue, sameJson } from './documents';
 import type { ResourceFileSystem } from './fileSystem';
@@ -160,7 +160,7 @@ export class ResourceApplier {
     }
     const blocking: DocumentIssue[] = [
       ...(schema.ok ? [] : schema.issues),
-      ...semanticIssues(ref.kind, parsed.value, facts).filter((i) => i.severity === 'error'),
+      ...semanticIssues(ref.kind, knownPart(ref.kind, isNew(ref), parsed.value), facts).filter((i) => i.severity === 'error'),
     ];
     if (blocking.length > 0 || !schema.ok) {
       const diagnostics = issueDiagnostics(doc, parsed.root, dedupeIssues(blocking));

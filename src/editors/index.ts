@@ -6,7 +6,7 @@ import { APPLYING_CONTEXT_KEY, ResourceApplier } from './apply';
 import { ApplyCodeLensProvider } from './codeLens';
 import { LiveCompletionProvider } from './completion';
 import { DocumentChecks } from './diagnostics';
-import { editableText } from './documents';
+import { editableText, editableValue } from './documents';
 import { ResourceFileSystem, type Loaded } from './fileSystem';
 import { LiveData } from './live';
 import { SERVER_SCHEME, ServerDocuments } from './serverDocuments';
@@ -47,7 +47,10 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
   };
 
   const fs = new ResourceFileSystem(load);
-  const checks = new DocumentChecks(live);
+  const checks = new DocumentChecks(live, (ref) => {
+    const held = fs.get(ref);
+    return held?.exists && held.base !== undefined ? editableValue(ref.kind, held.base) : undefined;
+  });
   const server = new ServerDocuments();
   const applier = new ResourceApplier({ connections, tree: tree.provider, fs, checks, live, server, log });
   void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
