@@ -1,8 +1,9 @@
 /**
  * Alerts: the write body shared by create (POST) and update (PUT), and the response.
  *
- * The write schema is strict: unknown keys, empty strings and every cross-field rule the
- * service enforces are reported before a request is sent, each at the path of the field.
+ * The write schema reports empty strings and every cross-field rule the service enforces before
+ * a request is sent, each at the path of the field. Keys it does not know are kept as they are
+ * (a newer service returns fields this version has never heard of; they must travel back).
  * The response schema checks only what the extension relies on and keeps unknown fields.
  */
 import * as z from 'zod';
@@ -75,7 +76,7 @@ export function isRangeThresholdType(type: string): type is (typeof RANGE_THRESH
 // ---------------------------------------------------------------------------------------------
 
 export const webhookChannelSchema = z
-  .strictObject({
+  .looseObject({
     type: z.literal('webhook').describe('Send the notification to a webhook.'),
     webhookId: resourceIdSchema.describe('ID of an existing webhook of this service (see the webhook list).'),
     webhookService: nonEmptyOrNull(128).describe('Kind of webhook integration, e.g. "slack_api". Optional.'),
@@ -89,7 +90,7 @@ export const webhookChannelSchema = z
   .describe('Webhook notification channel.');
 
 export const emailChannelSchema = z
-  .strictObject({
+  .looseObject({
     type: z.literal('email').describe('Send the notification by email.'),
     emailRecipients: z
       .array(z.email({ error: 'must be an email address' }))
@@ -131,7 +132,7 @@ export function sameChannel(a: AlertChannel, b: AlertChannel): boolean {
 const MAX_FUTURE_MS = 366 * 24 * 60 * 60 * 1000;
 const MAX_PAST_MS = 10 * 366 * 24 * 60 * 60 * 1000;
 
-const alertWriteObject = z.strictObject({
+const alertWriteObject = z.looseObject({
   source: z
     .enum(ALERT_SOURCES, { error: requiredOr('must be "tile" or "saved_search"') })
     .describe('What the alert watches: "tile" (a dashboard tile) or "saved_search". Always send it.'),
@@ -258,7 +259,7 @@ function checkAlertWrite(alert: AlertWriteShape, ctx: z.RefinementCtx, now: numb
 }
 
 /**
- * The alert write body (create and update). Strict: unknown keys are rejected.
+ * The alert write body (create and update). Unknown keys are kept.
  * `scheduleStartAt` is checked against the clock at validation time.
  */
 export const alertWriteSchema = alertWriteObject

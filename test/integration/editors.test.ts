@@ -5,7 +5,10 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { alertResponse } from '../emulator/alerts';
+import { dashboardResponse } from '../emulator/dashboards';
 import { startEmulator, type Emulator } from '../emulator/server';
+import type { StoredAlert, StoredDashboard } from '../emulator/types';
 import type { ApplyResult } from '../../src/editors/apply';
 
 const EXTENSION_ID = 'obs-tools.observability-explorer';
@@ -434,5 +437,99 @@ describe('Resource editors', function () {
     assert.ok(await doc.save());
     assert.equal(doc.isDirty, false);
     assert.equal(emulator.requests.length, mark, 'no request on save');
+  });
+
+  /** Lines of the document that carry one of `keys` and have a diagnostic (any source: ours or the JSON support). */
+  function flaggedLines(doc: vscode.TextDocument, keys: readonly string[]): string[] {
+    return vscode.languages.getDiagnostics(doc.uri)
+      .map((d) => `${doc.lineAt(d.range.start.line).text.trim()} => ${d.message}`)
+      .filter((line) => keys.some((k) => line.includes(`"${k}"`)));
+  }
+
+  it('keeps fields the service returns that this version does not know, at every level of a dashboard, and never flags them', async () => {
+    let serviceId = serviceA;
+    let stored: Record<string, unknown> | undefined;
+    for (const s of [serviceA, serviceB]) {
+      stored = [...data(s).dashboards.values()].find((d) => Array.isArray(d.containers) && (d.containers as unknown[]).length > 0) as Record<string, unknown> | undefined;
+      if (stored) { serviceId = s; break; }
+    }
+    assert.ok(stored, 'a dashboard with containers in the sample data');
+    const filterDonor = [...data(serviceId).dashboards.values()].find((d) => Array.isArray(d.filters) && (d.filters as unknown[]).length > 0);
+    assert.ok(filterDonor, 'a dashboard with a filter on the same service');
+    // What a newer service returns: a field this version does not know on the dashboard, a tile, a tile config, a
+    // filter, a container and a container tab.
+    const tiles = stored.tiles as Record<string, unknown>[];
+    const containers = stored.containers as Record<string, unknown>[];
+    tiles[0]!.pinned = { by: 'ops', at: '2026-11-01T00:00:00.000Z' };
+    (tiles[0]!.config as Record<string, unknown>).legendPosition = 'bottom';
+    stored.filters = [{ ...(filterDonor.filters as Record<string, unknown>[])[0]!, sticky: true }];
+    containers[0]!.accent = 'blue';
+    const withTabs = containers.find((c) => Array.isArray(c.tabs))!;
+    (withTabs.tabs as Record<string, unknown>[])[0]!.icon = 'pulse';
+    const serverKeys = ['layoutVersion', 'pinned', 'legendPosition', 'sticky', 'accent', 'icon'];
+    const expected = JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
+    // The emulator keeps nested fields as stored; a top-level one comes in the reply of a newer service.
+    emulator.faults.add({ method: 'GET', path: `/v1/organizations/${orgId}/services/${serviceId}/observability/dashboards/${String(stored.id)}`, times: 10,
+      status: 200, body: { status: 200, requestId: '00000000-0000-4000-8000-00000000d001',
+        result: { ...dashboardResponse(stored as unknown as StoredDashboard), layoutVersion: 2 } } });
+
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId, dashboardId: stored.id });
+    const doc = await waitFor('the dashboard document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    for (const key of serverKeys) assert.ok(doc.getText().includes(`"${key}"`), `${key} is shown`);
+
+    // A key typed by the user that no version knows: a warning at the key (a likely typo), Apply still allowed.
+    const body = JSON.parse(doc.getText()) as { name: string; tiles: Record<string, unknown>[] };
+    body.name = `${body.name} (renamed)`;
+    body.tiles[1]!.heigth = 3;
+    await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+    const typo = await waitFor('the warning on the typed key', () => vscode.languages.getDiagnostics(doc.uri)
+      .find((d) => d.source === 'Observability' && /heigth/.test(d.message)));
+    assert.equal(typo.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(doc.lineAt(typo.range.start.line).text, /"heigth"/);
+    // Give the JSON support time to validate against the bundled schema too.
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.deepEqual(flaggedLines(doc, serverKeys), [], 'no diagnostic on a field the service sent');
+
+    const mark = emulator.requests.length;
+    const result = await apply(uri!, { confirm: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    const put = emulator.requests.slice(mark).find((r) => r.method === 'PUT');
+    assert.ok(put);
+    const sent = put.body as Record<string, unknown>;
+    assert.equal(sent.layoutVersion, 2);
+    const sentTiles = sent.tiles as Record<string, unknown>[];
+    assert.deepEqual(sentTiles[0]!.pinned, (expected.tiles as Record<string, unknown>[])[0]!.pinned);
+    assert.equal((sentTiles[0]!.config as Record<string, unknown>).legendPosition, 'bottom');
+    assert.equal(sentTiles[1]!.heigth, 3, 'the typed key is sent as typed');
+    assert.deepEqual(sent.filters, expected.filters);
+    assert.deepEqual(sent.containers, expected.containers);
+    assert.equal(sent.name, body.name);
+  });
+
+  it('keeps fields the service returns that this version does not know on an alert and its channel', async () => {
+    const alert = [...data(serviceA).alerts.values()].find((a) => a.source === 'tile' && a.channels.length === 1)! as unknown as Record<string, unknown>;
+    // The emulator returns `channel` and `channels` from the one stored list, as stored; a top-level field comes in
+    // the reply of a newer service.
+    (alert.channels as Record<string, unknown>[])[0]!.deliveryMode = 'digest';
+    emulator.faults.add({ method: 'GET', path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts/${String(alert.id)}`, times: 10,
+      status: 200, body: { status: 200, requestId: '00000000-0000-4000-8000-00000000a001',
+        result: { ...alertResponse(alert as unknown as StoredAlert), escalationPolicy: { after: '15m', to: 'team-lead' } } } });
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
+    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    assert.match(doc.getText(), /"escalationPolicy"/);
+    assert.match(doc.getText(), /"deliveryMode"/);
+    await setField(doc, 'threshold', 4321);
+    await setField(doc, 'colour', 'red');
+    await waitFor('the warning on the typed key', () => vscode.languages.getDiagnostics(doc.uri).find((d) => /colour/.test(d.message)));
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.deepEqual(flaggedLines(doc, ['escalationPolicy', 'deliveryMode', 'after', 'to']), []);
+    const mark = emulator.requests.length;
+    const result = await apply(uri!, { confirm: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    const put = emulator.requests.slice(mark).find((r) => r.method === 'PUT');
+    const sent = put?.body as Record<string, unknown>;
+    assert.deepEqual(sent.escalationPolicy, { after: '15m', to: 'team-lead' });
+    assert.equal((sent.channel as Record<string, unknown>).deliveryMode, 'digest');
+    assert.equal(sent.threshold, 4321);
   });
 });

@@ -152,7 +152,10 @@ describe('tiles and layout', () => {
   it('limits tile IDs to 36 characters and rejects unknown tile keys', () => {
     assertIssue(tileSchema, tile({}, 'x'.repeat(37)), 'id', /at most 36/);
     assertIssue(tileSchema, tile({}, ''), 'id', /must not be empty/);
-    assertIssue(tileSchema, tile({ color: 'red' }), 'color', /unknown field/);
+    // A key it does not know is kept (a newer service returns fields this version has never heard of).
+    const kept = tileSchema.safeParse(tile({ pinned: true }));
+    assert.ok(kept.success);
+    assert.equal((kept.data as Record<string, unknown>).pinned, true);
   });
 });
 
@@ -232,8 +235,10 @@ describe('dashboardWriteSchema and dashboardUpdateSchema', () => {
     assertIssue(dashboardWriteSchema, withTiles([ref]), 'tiles.0.containerId', /no container/);
   });
 
-  it('rejects unknown top-level keys and empty savedFilterValues conditions', () => {
-    assertIssue(dashboardWriteSchema, withTiles([], { id: 'abc' }), 'id', /unknown field/);
+  it('keeps unknown top-level keys of an update and rejects empty savedFilterValues conditions', () => {
+    const kept = dashboardUpdateSchema.safeParse(withTiles([], { layoutVersion: 2 }));
+    assert.ok(kept.success);
+    assert.equal((kept.data as Record<string, unknown>).layoutVersion, 2);
     assertValid(dashboardWriteSchema, withTiles([], { savedFilterValues: [{ type: 'sql', condition: "a = 'b'" }, { condition: 'x' }] }));
     assertIssue(dashboardWriteSchema, withTiles([], { savedFilterValues: [{ condition: '' }] }), 'savedFilterValues.0.condition', /must not be empty/);
   });
