@@ -457,16 +457,17 @@ describe('Resource editors', function () {
     const filterDonor = [...data(serviceId).dashboards.values()].find((d) => Array.isArray(d.filters) && (d.filters as unknown[]).length > 0);
     assert.ok(filterDonor, 'a dashboard with a filter on the same service');
     // What a newer service returns: a field this version does not know on the dashboard, a tile, a tile config, a
-    // filter, a container and a container tab.
+    // container and a container tab. (Filters are strict on the service; the emulator rejects any key it does not know
+    // there, so the filter only has to travel unchanged.)
     const tiles = stored.tiles as Record<string, unknown>[];
     const containers = stored.containers as Record<string, unknown>[];
     tiles[0]!.pinned = { by: 'ops', at: '2026-11-01T00:00:00.000Z' };
     (tiles[0]!.config as Record<string, unknown>).legendPosition = 'bottom';
-    stored.filters = [{ ...(filterDonor.filters as Record<string, unknown>[])[0]!, sticky: true }];
+    stored.filters = [{ ...(filterDonor.filters as Record<string, unknown>[])[0]! }];
     containers[0]!.accent = 'blue';
     const withTabs = containers.find((c) => Array.isArray(c.tabs))!;
     (withTabs.tabs as Record<string, unknown>[])[0]!.icon = 'pulse';
-    const serverKeys = ['layoutVersion', 'pinned', 'legendPosition', 'sticky', 'accent', 'icon'];
+    const serverKeys = ['layoutVersion', 'pinned', 'legendPosition', 'accent', 'icon'];
     const expected = JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
     // The emulator keeps nested fields as stored; a top-level one comes in the reply of a newer service.
     emulator.faults.add({ method: 'GET', path: `/v1/organizations/${orgId}/services/${serviceId}/observability/dashboards/${String(stored.id)}`, times: 10,
