@@ -309,6 +309,7 @@ export class ResourceApplier {
       return { outcome: 'unchanged' };
     }
     await this.showDiff(doc, ref, name, current, changedOnServer);
+    let overwriteChosen = false;
     if (changedOnServer) {
       const message = vscode.l10n.t('The {0} "{1}" changed on the service since you opened it.', what, name);
       const detail = vscode.l10n.t('The diff shows the service\'s current version (left) and yours (right). Applying replaces the service\'s changes.');
@@ -319,6 +320,8 @@ export class ResourceApplier {
         }
         const overwrite = vscode.l10n.t('Overwrite');
         if (await vscode.window.showWarningMessage(message, { modal: true, detail }, overwrite) !== overwrite) return { outcome: 'conflict' };
+        // Choosing Overwrite, with the diff open, is the confirmation: no second question (except for deleted alerts).
+        overwriteChosen = true;
       }
     }
     if (doomedAlerts.length > 0) {
@@ -339,7 +342,7 @@ export class ResourceApplier {
       }
       return undefined;
     }
-    if (options.confirm || (changedOnServer && options.overwrite)) return undefined;
+    if (options.confirm || overwriteChosen || (changedOnServer && options.overwrite)) return undefined;
     const apply = vscode.l10n.t('Apply');
     const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Apply your changes to the {0} "{1}"?', what, name),
       { modal: true, detail: vscode.l10n.t('The diff shows what will change on the service.') }, apply);

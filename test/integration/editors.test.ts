@@ -437,6 +437,15 @@ describe('Resource editors', function () {
     assert.ok(await doc.save());
     assert.equal(doc.isDirty, false);
     assert.equal(emulator.requests.length, mark, 'no request on save');
+    // The Save command (Ctrl+S) in the editor does the same: Ctrl+S is bound to saving, Ctrl+Enter to Apply.
+    await vscode.window.showTextDocument(doc);
+    await setField(doc, 'threshold', 98);
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    await waitFor('the saved document', () => !doc.isDirty);
+    assert.equal(emulator.requests.filter((r, i) => i >= mark && r.method !== 'GET').length, 0, 'no request on the Save command');
+    const keys = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { keybindings: { command: string; key: string }[] } })
+      .contributes.keybindings.filter((k) => k.command === 'observability.applyResource').map((k) => k.key);
+    assert.deepEqual(keys, ['ctrl+enter']);
   });
 
   /** Lines of the document that carry one of `keys` and have a diagnostic (any source: ours or the JSON support). */
