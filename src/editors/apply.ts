@@ -22,7 +22,8 @@ import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from './
  * document becomes the saved resource.
  *
  * Confirmations can be given only by explicit command arguments (automation and tests): `confirm` (the update),
- * `confirmAlertDeletion` (alerts the service deletes), `overwrite` (changes made on the service meanwhile).
+ * `confirmAlertDeletion` (alerts the service deletes), `confirmKeyRemoval` (API keys that lose access to the query
+ * endpoint), `overwrite` (changes made on the service meanwhile).
  */
 
 export const APPLYING_CONTEXT_KEY = 'observability.applying';
@@ -33,11 +34,14 @@ const DIFF_OPEN_WAIT_MS = 5000;
 export interface ApplyOptions {
   readonly confirm?: boolean;
   readonly confirmAlertDeletion?: boolean;
+  /** Confirms that API keys lose access to the query endpoint. */
+  readonly confirmKeyRemoval?: boolean;
   readonly overwrite?: boolean;
 }
 
 export type ApplyOutcome =
-  | 'applied' | 'busy' | 'notResource' | 'invalid' | 'unchanged' | 'cancelled' | 'conflict' | 'alertsWouldBeDeleted' | 'failed';
+  | 'applied' | 'busy' | 'notResource' | 'invalid' | 'unchanged' | 'cancelled' | 'conflict' | 'alertsWouldBeDeleted' | 'keysWouldLoseAccess'
+  | 'failed';
 
 export interface ApplyResult {
   readonly outcome: ApplyOutcome;
@@ -50,6 +54,8 @@ export interface ApplyResult {
   readonly problems?: readonly string[];
   /** Alerts the service deletes with this dashboard update (names). */
   readonly alerts?: readonly string[];
+  /** API keys (names) that lose access to the query endpoint with this upsert. */
+  readonly keys?: readonly string[];
   /** Whether a diff against the service's version was shown. */
   readonly diffShown?: boolean;
 }
@@ -265,7 +271,7 @@ export class ResourceApplier {
     options: ApplyOptions): Promise<ApplyResult> {
     const current = (await this.progress(vscode.l10n.t('Reading the query endpoint from the service…'), () => client.getQueryEndpoint(ref.serviceId))).data;
     if (current) {
-      const gate = await this.confirmUpdate(doc, ref, current, body, options, []);
+      const gate = await this.confirmUpdate(doc, ref, current, body, options, [], await this.keysLosingAccess(ref, current, body));
       if (gate) return gate;
     } else if (this.deps.fs.get(ref)?.exists) {
       // Opened while it existed, deleted on the service meanwhile: saying so is enough, applying recreates it.
@@ -283,6 +289,18 @@ export class ResourceApplier {
     return { outcome: 'applied', uri: doc.uri.toString(), id: response.data.id, requestId: response.requestId, diffShown: current !== null };
   }
 
+  /** The API keys (by name) that have access to the endpoint now and lose it with `body` (it replaces the list). */
+  private async keysLosingAccess(ref: ResourceRef, current: QueryEndpoint, body: QueryEndpointWrite): Promise<string[]> {
+    const kept = new Set(body.openApiKeys ?? []);
+    const lost = (current.openApiKeys ?? []).filter((k) => !kept.has(k));
+    if (lost.length === 0) return [];
+    const keys = await this.deps.live.listApiKeys(ref.connectionId);
+    return lost.map((id) => {
+      const name = keys?.find((k) => k.id === id)?.name;
+      return name ? vscode.l10n.t('{0} ({1})', name, id) : id;
+    });
+  }
+
   // ---- shared steps ----
 
   /**
@@ -290,7 +308,7 @@ export class ResourceApplier {
    * server's current version and asks once. Returns a result when the update must not go ahead.
    */
   private async confirmUpdate(doc: vscode.TextDocument, ref: ResourceRef, current: Alert | Dashboard | QueryEndpoint, body: unknown,
-    options: ApplyOptions, doomedAlerts: readonly string[]): Promise<ApplyResult | undefined> {
+    options: ApplyOptions, doomedAlerts: readonly string[], keysLosingAccess: readonly string[] = []): Promise<ApplyResult | undefined> {
     const held = this.deps.fs.get(ref);
     const currentValue = editableValue(ref.kind, current);
     const what = KIND_NAMES[ref.kind];
@@ -325,28 +343,44 @@ export class ResourceApplier {
       }
     }
     if (doomedAlerts.length > 0) {
-      const message = vscode.l10n.t('This update deletes {0} alert(s).', doomedAlerts.length);
-      const shown = doomedAlerts.slice(0, 15).map((n) => `• ${n}`).join('\n');
-      const more = doomedAlerts.length > 15 ? `\n${vscode.l10n.t('… and {0} more', doomedAlerts.length - 15)}` : '';
-      const detail = `${vscode.l10n.t('Tiles these alerts watch are removed, get a new ID or can no longer carry an alert, so the service deletes the alerts:')}\n${shown}${more}`;
-      if (!options.confirmAlertDeletion) {
-        if (options.confirm) {
-          void vscode.window.showWarningMessage(`${message} ${doomedAlerts.join(', ')}`);
-          return { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts };
-        }
-        const go = vscode.l10n.t('Update and Delete Alerts');
-        if (await vscode.window.showWarningMessage(message, { modal: true, detail }, go) !== go) {
-          return { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts };
-        }
-        return undefined;
-      }
-      return undefined;
+      const gate = await this.confirmLoss({
+        names: doomedAlerts, confirmed: options.confirmAlertDeletion === true, automated: options.confirm === true,
+        message: vscode.l10n.t('This update deletes {0} alert(s).', doomedAlerts.length),
+        intro: vscode.l10n.t('Tiles these alerts watch are removed, get a new ID or can no longer carry an alert, so the service deletes the alerts:'),
+        button: vscode.l10n.t('Update and Delete Alerts'),
+      });
+      return gate ? { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts } : undefined;
+    }
+    if (keysLosingAccess.length > 0) {
+      const gate = await this.confirmLoss({
+        names: keysLosingAccess, confirmed: options.confirmKeyRemoval === true, automated: options.confirm === true,
+        message: vscode.l10n.t('{0} API key(s) lose access to the query endpoint.', keysLosingAccess.length),
+        intro: vscode.l10n.t('The upsert replaces the endpoint\'s API keys and roles as a whole. These keys are not in the document, so queries made with them stop working:'),
+        button: vscode.l10n.t('Apply and Remove Access'),
+      });
+      return gate ? { outcome: 'keysWouldLoseAccess', keys: keysLosingAccess } : undefined;
     }
     if (options.confirm || overwriteChosen || (changedOnServer && options.overwrite)) return undefined;
     const apply = vscode.l10n.t('Apply');
     const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Apply your changes to the {0} "{1}"?', what, name),
       { modal: true, detail: vscode.l10n.t('The diff shows what will change on the service.') }, apply);
     return answer === apply ? undefined : { outcome: 'cancelled' };
+  }
+
+  /**
+   * One modal question naming what an update takes away (alerts the service deletes, API keys that lose access); with
+   * the diff open it is the confirmation of the update. Returns true when the update must not go ahead. Automation
+   * (`automated`) gets a warning and a refusal unless `confirmed`.
+   */
+  private async confirmLoss(loss: { names: readonly string[]; confirmed: boolean; automated: boolean; message: string; intro: string; button: string }): Promise<boolean> {
+    if (loss.confirmed) return false;
+    if (loss.automated) {
+      void vscode.window.showWarningMessage(`${loss.message} ${loss.names.join(', ')}`);
+      return true;
+    }
+    const shown = loss.names.slice(0, 15).map((n) => `• ${n}`).join('\n');
+    const more = loss.names.length > 15 ? `\n${vscode.l10n.t('… and {0} more', loss.names.length - 15)}` : '';
+    return await vscode.window.showWarningMessage(loss.message, { modal: true, detail: `${loss.intro}\n${shown}${more}` }, loss.button) !== loss.button;
   }
 
   private async showDiff(doc: vscode.TextDocument, ref: ResourceRef, name: string, current: unknown, changedOnServer: boolean): Promise<void> {

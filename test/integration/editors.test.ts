@@ -542,4 +542,27 @@ describe('Resource editors', function () {
     assert.equal((sent.channel as Record<string, unknown>).deliveryMode, 'digest');
     assert.equal(sent.threshold, 4321);
   });
+
+  it('names the API keys that lose access before a query endpoint upsert and asks once; none lost, no extra question', async () => {
+    const uri = await vscode.commands.executeCommand<string>('observability.upsertQueryEndpoint', { connectionId, serviceId: serviceB });
+    const doc = await waitFor('the query endpoint document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const [first, second] = emulator.state.keys as [{ id: string; name: string }, { id: string; name: string }];
+    const write = (keys: string[]) => replaceText(doc, `${JSON.stringify({ roles: ['sql_console_read_only'], openApiKeys: keys, allowedOrigins: '' }, null, 2)}\n`);
+    await write([first.id, second.id]);
+    assert.equal((await apply(uri!, { confirm: true })).outcome, 'applied');
+    // Adding nothing, removing nothing: only the usual confirmation.
+    await replaceText(doc, doc.getText().replace('"sql_console_read_only"', '"sql_console_read_only",\n    "sql_console_admin"'));
+    assert.equal((await apply(uri!, { confirm: true })).outcome, 'applied');
+
+    await write([first.id]);
+    const mark = emulator.requests.length;
+    const refused = await apply(uri!, { confirm: true });
+    assert.equal(refused.outcome, 'keysWouldLoseAccess', JSON.stringify(refused));
+    assert.deepEqual(refused.keys, [`${second.name} (${second.id})`], 'the key is named');
+    assert.equal(emulator.requests.slice(mark).filter((r) => r.method !== 'GET').length, 0, 'nothing sent without the confirmation');
+    assert.deepEqual(data(serviceB).queryEndpoint?.openApiKeys, [first.id, second.id]);
+    const applied = await apply(uri!, { confirm: true, confirmKeyRemoval: true });
+    assert.equal(applied.outcome, 'applied', JSON.stringify(applied));
+    assert.deepEqual(data(serviceB).queryEndpoint?.openApiKeys, [first.id]);
+  });
 });
