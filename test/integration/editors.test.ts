@@ -546,7 +546,7 @@ describe('Resource editors', function () {
   it('names the API keys that lose access before a query endpoint upsert and asks once; none lost, no extra question', async () => {
     const uri = await vscode.commands.executeCommand<string>('observability.upsertQueryEndpoint', { connectionId, serviceId: serviceB });
     const doc = await waitFor('the query endpoint document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
-    const [first, second] = emulator.state.keys as [{ id: string; name: string }, { id: string; name: string }];
+    const [first, second] = emulator.state.keys as unknown as [{ id: string; name: string }, { id: string; name: string }];
     const write = (keys: string[]) => replaceText(doc, `${JSON.stringify({ roles: ['sql_console_read_only'], openApiKeys: keys, allowedOrigins: '' }, null, 2)}\n`);
     await write([first.id, second.id]);
     assert.equal((await apply(uri!, { confirm: true })).outcome, 'applied');
