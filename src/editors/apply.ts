@@ -8,7 +8,7 @@ import {
 import type { ObservabilityTreeProvider } from '../tree/provider';
 import { dedupeIssues, fieldOfServerMessage, knownPart, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from './checks';
 import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from './diagnostics';
-import { editableText, editableValue, sameJson } from './documents';
+import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from './documents';
 import type { ResourceFileSystem } from './fileSystem';
 import type { LiveData } from './live';
 import { SERVER_SCHEME, type ServerDocuments } from './serverDocuments';
@@ -56,6 +56,8 @@ export interface ApplyResult {
   readonly alerts?: readonly string[];
   /** API keys (names) that lose access to the query endpoint with this upsert. */
   readonly keys?: readonly string[];
+  /** Optional alert fields the document leaves out, so the service keeps their current values. */
+  readonly kept?: readonly string[];
   /** Whether a diff against the service's version was shown. */
   readonly diffShown?: boolean;
 }
@@ -80,6 +82,8 @@ function nameOfValue(value: unknown): string | undefined {
 export class ResourceApplier {
   private readonly running = new Set<string>();
   private readonly dashboardQueues = new Map<string, Promise<unknown>>();
+  /** Per document, the "after apply" text its last diff showed (closed with the diff). */
+  private readonly afterDiffs = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   /** Fires after an apply of a document ended (whatever the outcome). */
   readonly onDidApply = this.changed.event;
@@ -114,8 +118,10 @@ export class ResourceApplier {
 
   private async closeDiffs(uri: vscode.Uri): Promise<void> {
     const target = uri.toString();
+    const after = this.afterDiffs.get(target);
+    this.afterDiffs.delete(target);
     const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff
-      && t.input.original.scheme === SERVER_SCHEME && t.input.modified.toString() === target);
+      && t.input.original.scheme === SERVER_SCHEME && (t.input.modified.toString() === target || t.input.modified.toString() === after));
     if (tabs.length === 0) return;
     try {
       await vscode.window.tabGroups.close(tabs, true);
@@ -207,13 +213,15 @@ export class ResourceApplier {
   private async updateAlert(doc: vscode.TextDocument, ref: ResourceRef, id: string, client: ObservabilityClient, body: AlertWrite,
     options: ApplyOptions): Promise<ApplyResult> {
     const current = (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => client.getAlert(ref.serviceId, id))).data;
-    const gate = await this.confirmUpdate(doc, ref, current, body, options, []);
-    if (gate) return gate;
+    // The service keeps optional fields an update leaves out: compare and show what it will hold afterwards.
+    const { after, kept } = alertAfterUpdate(editableValue('alert', current), body as Record<string, unknown>);
+    const gate = await this.confirmUpdate(doc, ref, current, body, options, [], [], { after, kept });
+    if (gate) return gate.outcome === 'unchanged' ? { ...gate, kept } : gate;
     const response = await this.progress(vscode.l10n.t('Updating alert…'), () => client.updateAlert(ref.serviceId, id, body));
     await this.becomeSaved(doc, ref, response.data);
     this.afterSuccess(ref, ['alerts']);
     this.notify(vscode.l10n.t('Alert "{0}" updated.', response.data.name ?? id), response.requestId);
-    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, diffShown: true };
+    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, diffShown: true, kept };
   }
 
   // ---- dashboards ----
@@ -308,13 +316,17 @@ export class ResourceApplier {
    * server's current version and asks once. Returns a result when the update must not go ahead.
    */
   private async confirmUpdate(doc: vscode.TextDocument, ref: ResourceRef, current: Alert | Dashboard | QueryEndpoint, body: unknown,
-    options: ApplyOptions, doomedAlerts: readonly string[], keysLosingAccess: readonly string[] = []): Promise<ApplyResult | undefined> {
+    options: ApplyOptions, doomedAlerts: readonly string[], keysLosingAccess: readonly string[] = [],
+    partial?: { readonly after: Record<string, unknown>; readonly kept: readonly string[] }): Promise<ApplyResult | undefined> {
     const held = this.deps.fs.get(ref);
     const currentValue = editableValue(ref.kind, current);
+    const keptNote = partial && partial.kept.length > 0
+      ? vscode.l10n.t('Left out of the document, so the service keeps its current value: {0}. To clear one, set it to null.', partial.kept.join(', '))
+      : undefined;
     const what = KIND_NAMES[ref.kind];
     const name = nameOfValue(current) ?? nameOfValue(body) ?? what;
     const changedOnServer = held?.base !== undefined && held.exists && !sameJson(editableValue(ref.kind, held.base), currentValue);
-    if (sameJson(currentValue, body)) {
+    if (sameJson(currentValue, partial?.after ?? body)) {
       const basedOnCurrent = held?.base !== undefined && held.exists && !changedOnServer;
       if (!basedOnCurrent) {
         // The service already holds exactly this text, e.g. an earlier Apply whose answer was lost (timeout, reset):
@@ -323,10 +335,11 @@ export class ResourceApplier {
         void vscode.window.showInformationMessage(vscode.l10n.t('The {0} on the service already has these changes.', what));
         return { outcome: 'unchanged', uri: doc.uri.toString() };
       }
-      void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to apply: the {0} on the service is the same.', what));
+      const same = vscode.l10n.t('Nothing to apply: the {0} on the service is the same.', what);
+      void vscode.window.showInformationMessage(keptNote ? `${same} ${keptNote}` : same);
       return { outcome: 'unchanged' };
     }
-    await this.showDiff(doc, ref, name, current, changedOnServer);
+    await this.showDiff(doc, ref, name, current, changedOnServer, partial?.after);
     let overwriteChosen = false;
     if (changedOnServer) {
       const message = vscode.l10n.t('The {0} "{1}" changed on the service since you opened it.', what, name);
@@ -362,8 +375,9 @@ export class ResourceApplier {
     }
     if (options.confirm || overwriteChosen || (changedOnServer && options.overwrite)) return undefined;
     const apply = vscode.l10n.t('Apply');
+    const shows = vscode.l10n.t('The diff shows what will change on the service.');
     const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Apply your changes to the {0} "{1}"?', what, name),
-      { modal: true, detail: vscode.l10n.t('The diff shows what will change on the service.') }, apply);
+      { modal: true, detail: keptNote ? `${shows}\n\n${keptNote}` : shows }, apply);
     return answer === apply ? undefined : { outcome: 'cancelled' };
   }
 
@@ -383,12 +397,23 @@ export class ResourceApplier {
     return await vscode.window.showWarningMessage(loss.message, { modal: true, detail: `${loss.intro}\n${shown}${more}` }, loss.button) !== loss.button;
   }
 
-  private async showDiff(doc: vscode.TextDocument, ref: ResourceRef, name: string, current: unknown, changedOnServer: boolean): Promise<void> {
-    const left = this.deps.server.create(`${fileLabel(name, KIND_NAMES[ref.kind])} (service).json`, editableText(ref.kind, current));
+  /**
+   * The diff of the service's version (left) against the document, or against `after` (what the service will hold
+   * after the update, when that differs from the text: an alert update keeps the optional fields it leaves out).
+   */
+  private async showDiff(doc: vscode.TextDocument, ref: ResourceRef, name: string, current: unknown, changedOnServer: boolean,
+    after?: Record<string, unknown>): Promise<void> {
+    const label = fileLabel(name, KIND_NAMES[ref.kind]);
+    const left = this.deps.server.create(`${label} (service).json`, editableText(ref.kind, current));
+    const parsed = parseDocument(doc.getText()).value;
+    const right = after && !sameJson(after, parsed) ? this.deps.server.create(`${label} (after apply).json`, toText(after)) : doc.uri;
+    if (right !== doc.uri) this.afterDiffs.set(doc.uri.toString(), right.toString());
     const title = changedOnServer
       ? vscode.l10n.t('{0}: changed on the service ↔ yours', name)
-      : vscode.l10n.t('{0}: service ↔ yours', name);
-    const shown = Promise.resolve(vscode.commands.executeCommand('vscode.diff', left, doc.uri, title, { preview: true, preserveFocus: false }))
+      : right !== doc.uri
+        ? vscode.l10n.t('{0}: service ↔ after apply (fields left out are kept)', name)
+        : vscode.l10n.t('{0}: service ↔ yours', name);
+    const shown = Promise.resolve(vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: false }))
       .then(() => true, (error: unknown) => {
         this.deps.log.warn(`Could not show the diff: ${error instanceof Error ? error.message : String(error)}`);
         return true;

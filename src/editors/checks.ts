@@ -16,7 +16,7 @@ export type IssuePath = readonly (string | number)[];
 export interface DocumentIssue {
   readonly path: IssuePath;
   readonly message: string;
-  readonly severity: 'error' | 'warning';
+  readonly severity: 'error' | 'warning' | 'info';
   /** Point at the property name instead of its value (unknown keys). */
   readonly atKey?: boolean;
 }
@@ -205,6 +205,21 @@ export function unknownKeyIssues(kind: DocumentKind, isNew: boolean, value: Json
       atKey: true,
       severity: 'warning' as const,
       message: `Unknown field "${String(path[path.length - 1])}": not a field this version knows (a typo?). It is sent as typed; the service may ignore or reject it.`,
+    }));
+}
+
+/**
+ * For an alert: fields the service's version has (with a value) that the document leaves out. An update does not
+ * clear them (the service keeps optional fields a body omits), so say so where the reader looks.
+ */
+export function leftOutIssues(kind: DocumentKind, value: Json, original: Json | undefined): DocumentIssue[] {
+  if (kind !== 'alert' || !isObject(value) || !isObject(original)) return [];
+  const hasChannel = 'channel' in value || 'channels' in value;
+  return Object.entries(original)
+    .filter(([key, v]) => v !== null && v !== undefined && !(key in value) && !((key === 'channel' || key === 'channels') && hasChannel))
+    .map(([key]) => ({
+      path: [], severity: 'info' as const,
+      message: `"${key}" is left out: an update keeps its current value on the service. To clear it, set "${key}": null.`,
     }));
 }
 

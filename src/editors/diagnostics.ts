@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main';
-import { knownPart, semanticIssues, unknownKeyIssues, type DocumentIssue, type IssuePath } from './checks';
+import { knownPart, leftOutIssues, semanticIssues, unknownKeyIssues, type DocumentIssue, type IssuePath } from './checks';
 import type { LiveData } from './live';
 import { isNew, parseUri, RESOURCE_SCHEME, type ResourceRef } from './uris';
 
@@ -67,7 +67,7 @@ export function issueDiagnostics(doc: vscode.TextDocument, root: JsonNode | unde
     const field = i.path.length > 0 ? i.path.join('.') : undefined;
     const message = field && !i.message.includes(`"${i.path[i.path.length - 1]}"`) ? `${field}: ${i.message}` : i.message;
     const d = new vscode.Diagnostic(rangeOf(doc, root, i.path, i.atKey), message,
-      i.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+      i.severity === 'error' ? vscode.DiagnosticSeverity.Error : i.severity === 'info' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning);
     d.source = DIAGNOSTIC_SOURCE;
     return d;
   });
@@ -140,6 +140,7 @@ export class DocumentChecks implements vscode.Disposable {
     const diagnostics = issueDiagnostics(doc, parsed.root, [
       ...semanticIssues(ref.kind, knownPart(ref.kind, draft, parsed.value), facts),
       ...unknownKeyIssues(ref.kind, draft, parsed.value, this.originalOf(ref)),
+      ...leftOutIssues(ref.kind, parsed.value, this.originalOf(ref)),
     ]);
     this.collection.set(doc.uri, diagnostics);
     return diagnostics;

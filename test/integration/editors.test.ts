@@ -565,4 +565,31 @@ describe('Resource editors', function () {
     assert.equal(applied.outcome, 'applied', JSON.stringify(applied));
     assert.deepEqual(data(serviceB).queryEndpoint?.openApiKeys, [first.id]);
   });
+
+  it('shows that an alert update keeps the optional fields the document leaves out, and says so', async () => {
+    const alert = [...data(serviceA).alerts.values()].find((a) => a.source === 'tile' && a.note)!;
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
+    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const body = JSON.parse(doc.getText()) as Record<string, unknown>;
+    delete body.note;
+    await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+    const info = await waitFor('the note on the left-out field', () => vscode.languages.getDiagnostics(doc.uri)
+      .find((d) => /"note" is left out/.test(d.message)));
+    assert.equal(info.severity, vscode.DiagnosticSeverity.Information);
+    // Leaving a field out changes nothing on the service: nothing to apply.
+    const same = await apply(uri!, { confirm: true });
+    assert.equal(same.outcome, 'unchanged', JSON.stringify(same));
+    assert.deepEqual(same.kept, ['note']);
+
+    body.threshold = 4242;
+    await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+    const mark = emulator.requests.length;
+    const result = await apply(uri!, { confirm: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    assert.deepEqual(result.kept, ['note']);
+    const put = emulator.requests.slice(mark).find((r) => r.method === 'PUT');
+    assert.ok(put && !('note' in (put.body as object)), 'the body leaves the note out');
+    // (The live service keeps the note; the emulator still replaces the whole alert, so its stored note is not checked.)
+    assert.equal(data(serviceA).alerts.get(alert.id)?.threshold, 4242);
+  });
 });
