@@ -448,6 +448,14 @@ describe('Resource editors', function () {
     assert.deepEqual(keys, ['ctrl+enter']);
   });
 
+  /** A new tile alert of service A in the emulator, copied from a sample one: no earlier test opened it. */
+  function freshAlert(id: string, extra: Partial<StoredAlert> = {}): StoredAlert {
+    const sample = [...data(serviceA).alerts.values()].find((a) => a.source === 'tile' && a.channels.length === 1)!;
+    const copy = { ...structuredClone(sample), id, name: `Copy ${id.slice(-4)}`, ...extra } as StoredAlert;
+    data(serviceA).alerts.set(id, copy);
+    return copy;
+  }
+
   /** Lines of the document that carry one of `keys` and have a diagnostic (any source: ours or the JSON support). */
   function flaggedLines(doc: vscode.TextDocument, keys: readonly string[]): string[] {
     return vscode.languages.getDiagnostics(doc.uri)
@@ -517,7 +525,7 @@ describe('Resource editors', function () {
   });
 
   it('keeps fields the service returns that this version does not know on an alert and its channel', async () => {
-    const alert = [...data(serviceA).alerts.values()].find((a) => a.source === 'tile' && a.channels.length === 1)! as unknown as Record<string, unknown>;
+    const alert = freshAlert('6ac4d78000000000000e0001', { note: null }) as unknown as Record<string, unknown>;
     // The emulator returns `channel` and `channels` from the one stored list, as stored; a top-level field comes in
     // the reply of a newer service.
     (alert.channels as Record<string, unknown>[])[0]!.deliveryMode = 'digest';
@@ -567,7 +575,7 @@ describe('Resource editors', function () {
   });
 
   it('shows that an alert update keeps the optional fields the document leaves out, and says so', async () => {
-    const alert = [...data(serviceA).alerts.values()].find((a) => a.source === 'tile' && a.note)!;
+    const alert = freshAlert('6ac4d78000000000000e0002', { note: 'Page the payments team first.' });
     const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
     const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
     const body = JSON.parse(doc.getText()) as Record<string, unknown>;
