@@ -5,6 +5,7 @@ import type { TreeHandle } from '../tree';
 import { APPLYING_CONTEXT_KEY, ResourceApplier } from './apply';
 import { ApplyCodeLensProvider } from './codeLens';
 import { LiveCompletionProvider } from './completion';
+import { IdNameInlayHintsProvider } from './inlayHints';
 import { DocumentChecks } from './diagnostics';
 import { editableText, editableValue } from './documents';
 import { ResourceFileSystem, type Loaded } from './fileSystem';
@@ -62,6 +63,7 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
     vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, fs, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(SERVER_SCHEME, server),
     vscode.languages.registerCompletionItemProvider(LiveCompletionProvider.selector, new LiveCompletionProvider(live), '"', ':'),
+    vscode.languages.registerInlayHintsProvider(IdNameInlayHintsProvider.resourceSelector, new IdNameInlayHintsProvider(live)),
     connections.onDidChange((e) => live.forget(e.connectionId)),
   );
   registerEditorCommands(context, { connections, tree: tree.provider, fs, live, applier, log });

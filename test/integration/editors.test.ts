@@ -600,4 +600,20 @@ describe('Resource editors', function () {
     // (The live service keeps the note; the emulator still replaces the whole alert, so its stored note is not checked.)
     assert.equal(data(serviceA).alerts.get(alert.id)?.threshold, 4242);
   });
+
+  it('shows the names of dashboard, tile and webhook IDs beside them as inlay hints', async () => {
+    const target = alertTarget();
+    const { doc } = await newAlertDocument({ name: 'Hinted alert' });
+    const dashboardName = data(serviceA).dashboards.get(target.dashboardId)!.name as string;
+    const webhookName = data(serviceA).webhooks.get(target.webhookId)!.name as string;
+    const hints = await waitFor('the inlay hints', async () => {
+      const found = await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', doc.uri,
+        new vscode.Range(0, 0, doc.lineCount, 0));
+      return found.length >= 3 ? found : undefined;
+    });
+    const shown = hints.map((h) => `${doc.lineAt(h.position.line).text.trim()} ${typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('')}`);
+    assert.ok(shown.some((l) => l.startsWith('"dashboardId"') && l.endsWith(dashboardName)), shown.join('\n'));
+    assert.ok(shown.some((l) => l.startsWith('"tileId"') && l.endsWith(target.tile.name)), shown.join('\n'));
+    assert.ok(shown.some((l) => l.includes('"webhookId"') && l.endsWith(webhookName)), shown.join('\n'));
+  });
 });
