@@ -11,7 +11,7 @@ import { editableText, editableValue } from './documents';
 import { ResourceFileSystem, type Loaded } from './fileSystem';
 import { LiveData } from './live';
 import { SERVER_SCHEME, ServerDocuments } from './serverDocuments';
-import { RESOURCE_SCHEME, type ResourceRef } from './uris';
+import { RESOURCE_SCHEME, useServiceNames, type ResourceRef } from './uris';
 
 export { RESOURCE_SCHEME } from './uris';
 
@@ -28,6 +28,18 @@ export interface EditorDeps {
 export function registerEditors(context: vscode.ExtensionContext, deps: EditorDeps): void {
   const { connections, tree, log } = deps;
   const live = new LiveData(connections, tree.provider.cache);
+  // Tabs and breadcrumbs name the connection and the service instead of showing their IDs.
+  useServiceNames({
+    namesOf: (connectionId, serviceId) => {
+      const connection = connections.get(connectionId);
+      const service = connection?.services.find((s) => s.id === serviceId);
+      return connection && service?.name ? { connection: connection.label, service: service.name } : undefined;
+    },
+    all: () => connections.list().flatMap((c) => c.services.filter((s) => s.name).map((s) => ({
+      connectionId: c.id, connection: c.label, serviceId: s.id, service: s.name as string,
+    }))),
+  });
+  context.subscriptions.push({ dispose: () => useServiceNames(undefined) });
 
   const load = async (ref: ResourceRef): Promise<Loaded> => {
     const client = connections.clientFor(ref.connectionId);

@@ -616,4 +616,40 @@ describe('Resource editors', function () {
     assert.ok(shown.some((l) => l.startsWith('"tileId"') && l.endsWith(target.tile.name)), shown.join('\n'));
     assert.ok(shown.some((l) => l.includes('"webhookId"') && l.endsWith(webhookName)), shown.join('\n'));
   });
+
+  it('names the connection and the service in tabs and breadcrumbs instead of their IDs; addresses with IDs still open', async () => {
+    // A connection added with its check knows the services' names.
+    const named = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
+      serviceIds: [serviceA], label: 'Readable',
+    });
+    try {
+      await readableAddress(named);
+    } finally {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId: named, skipConfirmation: true });
+    }
+  });
+
+  async function readableAddress(named: string): Promise<void> {
+    const target = alertTarget();
+    const uri = await vscode.commands.executeCommand<string>('observability.createAlert', {
+      connectionId: named, serviceId: serviceA, dashboardId: target.dashboardId, tileId: target.tile.id, webhookId: target.webhookId,
+      threshold: 42, name: 'Readable address', message: 'Value {{value}} crossed {{threshold}}',
+    });
+    const doc = docOf(uri);
+    const serviceName = (emulator.state.services as unknown as { id: string; name: string }[]).find((x) => x.id === serviceA)!.name;
+    assert.equal(doc.uri.path, `/Readable/${serviceName}/alerts/${doc.uri.path.split('/')[4]}/Readable address.alert.json`);
+    assert.ok(!uri.includes(named) && !uri.includes(serviceA), uri);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.equal(tab?.label, 'Readable address.alert.json');
+    assert.equal((tab?.input as vscode.TabInputText).uri.toString(), uri);
+    // Apply works on the readable address, and the created alert opens under one too.
+    const created = await apply(uri);
+    assert.equal(created.outcome, 'applied', JSON.stringify(created));
+    assert.match(created.uri ?? '', new RegExp(`^observability:/Readable/.+/alerts/${created.id}/Readable%20address\\.alert\\.json$`));
+    // An address with the IDs, as earlier versions wrote them, still opens the resource.
+    const old = vscode.Uri.from({ scheme: 'observability', path: `/${named}/${serviceA}/alerts/${created.id}/Readable address.alert.json` });
+    const reopened = await vscode.workspace.openTextDocument(old);
+    assert.equal((JSON.parse(reopened.getText()) as { name: string }).name, 'Readable address');
+  }
 });
