@@ -3,7 +3,8 @@ import type { ConnectionManager } from '../connections/manager';
 import { dedupeIssues, semanticIssues, type DocumentIssue, type LiveFacts } from '../editors/checks';
 import { issueDiagnostics, syntaxDiagnostics } from '../editors/diagnostics';
 import type { LiveData } from '../editors/live';
-import { checkAlertFile, targetOf } from './format';
+import type { Alert } from '../schema';
+import { checkAlertFile, fileValueOf, knownFilePart, targetOf, unknownFileKeyIssues } from './format';
 import { parseAlertFile } from './text';
 import { connectionFor, isAlertFileUri } from './workspace';
 
@@ -58,7 +59,7 @@ export class AlertFileChecks implements vscode.Disposable {
   }
 
   /** What is known about the file's service; undefined without trust or connection, or when it cannot be read. */
-  async factsFor(value: unknown): Promise<(LiveFacts & { alertIds?: readonly string[] }) | undefined> {
+  async factsFor(value: unknown): Promise<(LiveFacts & { alertIds?: readonly string[]; liveAlert?: Alert }) | undefined> {
     if (!vscode.workspace.isTrusted) return undefined;
     const target = targetOf(value);
     const connection = connectionFor(this.connections, target.organizationId, target.serviceId);
@@ -68,7 +69,9 @@ export class AlertFileChecks implements vscode.Disposable {
         this.live.facts(connection.connectionId, target.serviceId, 'alert'),
         target.id ? this.live.alerts(connection.connectionId, target.serviceId) : Promise.resolve(undefined),
       ]);
-      return { ...facts, serviceLabel: connection.serviceLabel, ...(alerts ? { alertIds: alerts.map((a) => a.id) } : {}) };
+      const liveAlert = target.id && alerts?.some((a) => a.id === target.id)
+        ? await this.live.alert(connection.connectionId, target.serviceId, target.id) : undefined;
+      return { ...facts, serviceLabel: connection.serviceLabel, ...(alerts ? { alertIds: alerts.map((a) => a.id) } : {}), ...(liveAlert ? { liveAlert } : {}) };
     } catch {
       return undefined;
     }
@@ -77,8 +80,11 @@ export class AlertFileChecks implements vscode.Disposable {
   /** Checks that need no schema: empty strings, cross-field hints and the live references. */
   async liveIssues(value: unknown): Promise<DocumentIssue[]> {
     const facts = await this.factsFor(value);
-    const issues = semanticIssues('alert', value, facts);
+    const issues = semanticIssues('alert', knownFilePart(value), facts);
     const target = targetOf(value);
+    // Keys the service sent are never reported; for a file that manages an alert, that needs the live alert.
+    if (!target.id) issues.push(...unknownFileKeyIssues(value, undefined));
+    else if (facts?.liveAlert) issues.push(...unknownFileKeyIssues(value, fileValueOf(facts.liveAlert, target.organizationId ?? '', target.serviceId ?? '')));
     if (target.id && facts?.alertIds && !facts.alertIds.includes(target.id)) {
       issues.push({
         path: ['id'], severity: 'warning',

@@ -59,7 +59,7 @@ export class AlertFileCodeLensProvider implements vscode.CodeLensProvider, vscod
     return [
       new vscode.CodeLens(range, {
         title: `$(check) ${vscode.l10n.t('Update {0}', target.name ?? target.id)}`,
-        tooltip: vscode.l10n.t('Show the diff against alert {0} on {1}, then replace it with this file', target.id, connection.serviceLabel),
+        tooltip: vscode.l10n.t('Show the diff against alert {0} on {1}, then update it with the fields this file sets (fields it leaves out keep their value on the service)', target.id, connection.serviceLabel),
         command: 'observability.applyAlertFile', arguments: args,
       }),
       new vscode.CodeLens(range, {

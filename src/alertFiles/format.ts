@@ -2,7 +2,8 @@
  * Reading, comparing and writing alert files. Pure functions (no vscode import): the editor, the plan and the unit
  * tests share them.
  */
-import { editableValue, sameJson } from '../editors/documents';
+import { editableValue } from '../editors/documents';
+import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../editors/knownKeys';
 import type { DocumentIssue } from '../editors/checks';
 import { alertWriteSchema, schemaIssues, type Alert, type AlertWrite } from '../schema';
 import { alertFileSchema, FILE_ONLY_FIELDS } from './schema';
@@ -48,10 +49,14 @@ function toIssuePath(path: string): (string | number)[] {
   return path === '' ? [] : path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
-/** Checks a file value against the file schema (write body rules plus the target fields). */
+/**
+ * Checks a file value against the file schema (write body rules plus the target fields). Keys this version does not
+ * know never block: they are left out of the check and travel in the body unchanged.
+ */
 export function checkAlertFile(value: unknown): { ok: true; target: Required<Pick<AlertFileTarget, 'organizationId' | 'serviceId'>> & AlertFileTarget; body: AlertWrite }
   | { ok: false; issues: DocumentIssue[] } {
-  const result = alertFileSchema.safeParse(value);
+  const unknown = unknownKeyPaths(alertFileSchema, value);
+  const result = alertFileSchema.safeParse(withoutKeys(value, unknown));
   if (!result.success) {
     return {
       ok: false,
@@ -61,8 +66,26 @@ export function checkAlertFile(value: unknown): { ok: true; target: Required<Pic
     };
   }
   const { organizationId, serviceId, id } = result.data;
-  const body = alertWriteSchema.parse(bodyOf(result.data as Record<string, unknown>));
+  const body = restoreKeys(alertWriteSchema.parse(bodyOf(result.data as Record<string, unknown>)), value, unknown);
   return { ok: true, target: { organizationId, serviceId, ...(id ? { id } : {}) }, body };
+}
+
+/**
+ * Warnings for keys of a file this version does not know and the live alert (`live`, its write body) does not have
+ * either: likely typos. Keys the service sent are never reported.
+ */
+export function unknownFileKeyIssues(value: unknown, live: unknown): DocumentIssue[] {
+  return unknownKeyPaths(alertFileSchema, value)
+    .filter((path) => live === undefined || !presentIn(live, value, path))
+    .map((path) => ({
+      path, atKey: true, severity: 'warning' as const,
+      message: `Unknown field "${String(path[path.length - 1])}": not a field this version knows (a typo?). It is sent as typed; the service may ignore or reject it.`,
+    }));
+}
+
+/** The file value without the keys this version does not know. */
+export function knownFilePart(value: unknown): unknown {
+  return withoutKeys(value, unknownKeyPaths(alertFileSchema, value));
 }
 
 // ---- comparing with the service ----
@@ -99,10 +122,45 @@ export function comparableConfig(body: Record<string, unknown>, options: { omitS
   return dropNulls(out) as Record<string, unknown>;
 }
 
-/** True when sending `body` as an update would leave the live alert's configuration as it is. */
+/**
+ * Whether `live` holds what `file` says: every key of the file object is in the live one with the same value (nested
+ * objects the same way, arrays item by item, null = absent). Keys only the live side has are not compared: they are
+ * fields the service adds, or optional fields an update leaves as they are.
+ */
+function covers(file: unknown, live: unknown): boolean {
+  if (file === null || file === undefined) return live === null || live === undefined;
+  if (Array.isArray(file)) return Array.isArray(live) && live.length === file.length && file.every((f, i) => covers(f, live[i]));
+  if (isObject(file)) return isObject(live) && Object.entries(file).every(([k, v]) => covers(v, live[k]));
+  return file === live;
+}
+
+function instant(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? new Date(at).toISOString() : value;
+}
+
+function channelList(value: Record<string, unknown>): unknown[] | undefined {
+  if (Array.isArray(value.channels) && value.channels.length > 0) return value.channels;
+  return value.channel !== undefined && value.channel !== null ? [value.channel] : undefined;
+}
+
+/**
+ * True when sending `body` as an update would leave the live alert's configuration as it is. Only what the file says
+ * is compared: the service keeps optional fields an update leaves out, and a field it adds (`channels` beside
+ * `channel` on newer services, defaults, fields this version does not know) is not a change. A key this version does
+ * not know counts only when the live alert has it too (the service ignores others, so sending again changes nothing).
+ */
 export function sameConfiguration(body: Record<string, unknown>, live: Alert): boolean {
-  const omit = !('scheduleStartAt' in body);
-  return sameJson(comparableConfig(body, { omitScheduleStartAt: omit }), comparableConfig(live, { omitScheduleStartAt: omit }));
+  const liveValue = live as Record<string, unknown>;
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'channel' || key === 'channels') continue;
+    if (!WRITE_KEYS.has(key) && !(key in liveValue)) continue;
+    const theirs = liveValue[key];
+    if (key === 'scheduleStartAt' ? !covers(instant(value), instant(theirs)) : !covers(value, theirs)) return false;
+  }
+  const mine = channelList(body);
+  return mine === undefined || covers(mine, channelList(liveValue));
 }
 
 // ---- writing files ----

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerAlertFileCommands } from '../commands/alertFiles';
 import type { ConnectionManager } from '../connections/manager';
 import { LiveCompletionProvider } from '../editors/completion';
+import { IdNameInlayHintsProvider } from '../editors/inlayHints';
 import { LiveData } from '../editors/live';
 import type { TreeHandle } from '../tree';
 import { AlertFileChecks } from './checks';
@@ -36,6 +37,12 @@ export function registerAlertFiles(context: vscode.ExtensionContext, deps: Alert
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     vscode.languages.registerCodeLensProvider([{ scheme: 'file', pattern: '**/*.alert.json' }, { scheme: PREVIEW_SCHEME }], lenses),
     vscode.languages.registerCompletionItemProvider([{ scheme: 'file', pattern: '**/*.alert.json' }], completion, '"', ':'),
+    vscode.languages.registerInlayHintsProvider([{ scheme: 'file', pattern: '**/*.alert.json' }], new IdNameInlayHintsProvider(live, (doc) => {
+      if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;
+      const target = targetOf(parseAlertFile(doc.getText()).value);
+      const connection = connectionFor(connections, target.organizationId, target.serviceId);
+      return connection && target.serviceId ? { connectionId: connection.connectionId, serviceId: target.serviceId } : undefined;
+    })),
     connections.onDidChange((e) => live.forget(e.connectionId)),
   );
   registerAlertFileCommands(context, { connections, service });

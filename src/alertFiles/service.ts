@@ -165,8 +165,8 @@ export class AlertFileService implements vscode.Disposable {
       if (!options.confirm) {
         await this.showDiff(uri, current, target.organizationId, target.serviceId);
         const update = vscode.l10n.t('Update');
-        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Update alert "{0}" on {1} from {2}?', sanitizeServerText(current.name ?? id), connection.serviceLabel, label),
-          { modal: true, detail: vscode.l10n.t('The diff shows the service\'s version (left) and the file (right). The update replaces the whole alert.') }, update);
+        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Update alert "{0}" on {1} from {2}?', current.name ?? id, connection.serviceLabel, label),
+          { modal: true, detail: vscode.l10n.t('The diff shows the service\'s version (left) and the file (right). Fields the file sets replace the service\'s; optional fields the file leaves out keep their current value on the service (set one to null to clear it).') }, update);
         if (answer !== update) return { outcome: 'cancelled', id };
       }
       const response = await this.progress(vscode.l10n.t('Updating alert from {0}…', label), () => client.updateAlert(target.serviceId, id, body));

@@ -353,7 +353,7 @@ export function registerEditorCommands(context: vscode.ExtensionContext, deps: E
     } else {
       const o = asObject<ApplyArgs>(arg);
       uri = typeof o.uri === 'string' ? vscode.Uri.parse(o.uri) : o.uri instanceof vscode.Uri ? o.uri : undefined;
-      options = { confirm: o.confirm === true, confirmAlertDeletion: o.confirmAlertDeletion === true, overwrite: o.overwrite === true };
+      options = { confirm: o.confirm === true, confirmAlertDeletion: o.confirmAlertDeletion === true, confirmKeyRemoval: o.confirmKeyRemoval === true, overwrite: o.overwrite === true };
     }
     uri ??= vscode.window.activeTextEditor?.document.uri;
     if (!uri || uri.scheme !== RESOURCE_SCHEME || !parseUri(uri)) {

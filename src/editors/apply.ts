@@ -6,9 +6,9 @@ import {
   type QueryEndpointWrite,
 } from '../schema';
 import type { ObservabilityTreeProvider } from '../tree/provider';
-import { dedupeIssues, fieldOfServerMessage, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from './checks';
+import { dedupeIssues, fieldOfServerMessage, knownPart, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from './checks';
 import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from './diagnostics';
-import { editableText, editableValue, sameJson } from './documents';
+import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from './documents';
 import type { ResourceFileSystem } from './fileSystem';
 import type { LiveData } from './live';
 import { SERVER_SCHEME, type ServerDocuments } from './serverDocuments';
@@ -22,7 +22,8 @@ import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from './
  * document becomes the saved resource.
  *
  * Confirmations can be given only by explicit command arguments (automation and tests): `confirm` (the update),
- * `confirmAlertDeletion` (alerts the service deletes), `overwrite` (changes made on the service meanwhile).
+ * `confirmAlertDeletion` (alerts the service deletes), `confirmKeyRemoval` (API keys that lose access to the query
+ * endpoint), `overwrite` (changes made on the service meanwhile).
  */
 
 export const APPLYING_CONTEXT_KEY = 'observability.applying';
@@ -33,11 +34,14 @@ const DIFF_OPEN_WAIT_MS = 5000;
 export interface ApplyOptions {
   readonly confirm?: boolean;
   readonly confirmAlertDeletion?: boolean;
+  /** Confirms that API keys lose access to the query endpoint. */
+  readonly confirmKeyRemoval?: boolean;
   readonly overwrite?: boolean;
 }
 
 export type ApplyOutcome =
-  | 'applied' | 'busy' | 'notResource' | 'invalid' | 'unchanged' | 'cancelled' | 'conflict' | 'alertsWouldBeDeleted' | 'failed';
+  | 'applied' | 'busy' | 'notResource' | 'invalid' | 'unchanged' | 'cancelled' | 'conflict' | 'alertsWouldBeDeleted' | 'keysWouldLoseAccess'
+  | 'failed';
 
 export interface ApplyResult {
   readonly outcome: ApplyOutcome;
@@ -50,6 +54,10 @@ export interface ApplyResult {
   readonly problems?: readonly string[];
   /** Alerts the service deletes with this dashboard update (names). */
   readonly alerts?: readonly string[];
+  /** API keys (names) that lose access to the query endpoint with this upsert. */
+  readonly keys?: readonly string[];
+  /** Optional alert fields the document leaves out, so the service keeps their current values. */
+  readonly kept?: readonly string[];
   /** Whether a diff against the service's version was shown. */
   readonly diffShown?: boolean;
 }
@@ -74,6 +82,8 @@ function nameOfValue(value: unknown): string | undefined {
 export class ResourceApplier {
   private readonly running = new Set<string>();
   private readonly dashboardQueues = new Map<string, Promise<unknown>>();
+  /** Per document, the "after apply" text its last diff showed (closed with the diff). */
+  private readonly afterDiffs = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   /** Fires after an apply of a document ended (whatever the outcome). */
   readonly onDidApply = this.changed.event;
@@ -108,8 +118,10 @@ export class ResourceApplier {
 
   private async closeDiffs(uri: vscode.Uri): Promise<void> {
     const target = uri.toString();
+    const after = this.afterDiffs.get(target);
+    this.afterDiffs.delete(target);
     const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff
-      && t.input.original.scheme === SERVER_SCHEME && t.input.modified.toString() === target);
+      && t.input.original.scheme === SERVER_SCHEME && (t.input.modified.toString() === target || t.input.modified.toString() === after));
     if (tabs.length === 0) return;
     try {
       await vscode.window.tabGroups.close(tabs, true);
@@ -160,7 +172,7 @@ export class ResourceApplier {
     }
     const blocking: DocumentIssue[] = [
       ...(schema.ok ? [] : schema.issues),
-      ...semanticIssues(ref.kind, parsed.value, facts).filter((i) => i.severity === 'error'),
+      ...semanticIssues(ref.kind, knownPart(ref.kind, isNew(ref), parsed.value), facts).filter((i) => i.severity === 'error'),
     ];
     if (blocking.length > 0 || !schema.ok) {
       const diagnostics = issueDiagnostics(doc, parsed.root, dedupeIssues(blocking));
@@ -201,13 +213,15 @@ export class ResourceApplier {
   private async updateAlert(doc: vscode.TextDocument, ref: ResourceRef, id: string, client: ObservabilityClient, body: AlertWrite,
     options: ApplyOptions): Promise<ApplyResult> {
     const current = (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => client.getAlert(ref.serviceId, id))).data;
-    const gate = await this.confirmUpdate(doc, ref, current, body, options, []);
-    if (gate) return gate;
+    // The service keeps optional fields an update leaves out: compare and show what it will hold afterwards.
+    const { after, kept } = alertAfterUpdate(editableValue('alert', current), body as Record<string, unknown>);
+    const gate = await this.confirmUpdate(doc, ref, current, body, options, [], [], { after, kept });
+    if (gate) return gate.outcome === 'unchanged' ? { ...gate, kept } : gate;
     const response = await this.progress(vscode.l10n.t('Updating alert…'), () => client.updateAlert(ref.serviceId, id, body));
     await this.becomeSaved(doc, ref, response.data);
     this.afterSuccess(ref, ['alerts']);
     this.notify(vscode.l10n.t('Alert "{0}" updated.', response.data.name ?? id), response.requestId);
-    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, diffShown: true };
+    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, diffShown: true, kept };
   }
 
   // ---- dashboards ----
@@ -265,7 +279,7 @@ export class ResourceApplier {
     options: ApplyOptions): Promise<ApplyResult> {
     const current = (await this.progress(vscode.l10n.t('Reading the query endpoint from the service…'), () => client.getQueryEndpoint(ref.serviceId))).data;
     if (current) {
-      const gate = await this.confirmUpdate(doc, ref, current, body, options, []);
+      const gate = await this.confirmUpdate(doc, ref, current, body, options, [], await this.keysLosingAccess(ref, current, body));
       if (gate) return gate;
     } else if (this.deps.fs.get(ref)?.exists) {
       // Opened while it existed, deleted on the service meanwhile: saying so is enough, applying recreates it.
@@ -283,6 +297,18 @@ export class ResourceApplier {
     return { outcome: 'applied', uri: doc.uri.toString(), id: response.data.id, requestId: response.requestId, diffShown: current !== null };
   }
 
+  /** The API keys (by name) that have access to the endpoint now and lose it with `body` (it replaces the list). */
+  private async keysLosingAccess(ref: ResourceRef, current: QueryEndpoint, body: QueryEndpointWrite): Promise<string[]> {
+    const kept = new Set(body.openApiKeys ?? []);
+    const lost = (current.openApiKeys ?? []).filter((k) => !kept.has(k));
+    if (lost.length === 0) return [];
+    const keys = await this.deps.live.listApiKeys(ref.connectionId);
+    return lost.map((id) => {
+      const name = keys?.find((k) => k.id === id)?.name;
+      return name ? vscode.l10n.t('{0} ({1})', name, id) : id;
+    });
+  }
+
   // ---- shared steps ----
 
   /**
@@ -290,13 +316,17 @@ export class ResourceApplier {
    * server's current version and asks once. Returns a result when the update must not go ahead.
    */
   private async confirmUpdate(doc: vscode.TextDocument, ref: ResourceRef, current: Alert | Dashboard | QueryEndpoint, body: unknown,
-    options: ApplyOptions, doomedAlerts: readonly string[]): Promise<ApplyResult | undefined> {
+    options: ApplyOptions, doomedAlerts: readonly string[], keysLosingAccess: readonly string[] = [],
+    partial?: { readonly after: Record<string, unknown>; readonly kept: readonly string[] }): Promise<ApplyResult | undefined> {
     const held = this.deps.fs.get(ref);
     const currentValue = editableValue(ref.kind, current);
+    const keptNote = partial && partial.kept.length > 0
+      ? vscode.l10n.t('Left out of the document, so the service keeps its current value: {0}. To clear one, set it to null.', partial.kept.join(', '))
+      : undefined;
     const what = KIND_NAMES[ref.kind];
     const name = nameOfValue(current) ?? nameOfValue(body) ?? what;
     const changedOnServer = held?.base !== undefined && held.exists && !sameJson(editableValue(ref.kind, held.base), currentValue);
-    if (sameJson(currentValue, body)) {
+    if (sameJson(currentValue, partial?.after ?? body)) {
       const basedOnCurrent = held?.base !== undefined && held.exists && !changedOnServer;
       if (!basedOnCurrent) {
         // The service already holds exactly this text, e.g. an earlier Apply whose answer was lost (timeout, reset):
@@ -305,10 +335,12 @@ export class ResourceApplier {
         void vscode.window.showInformationMessage(vscode.l10n.t('The {0} on the service already has these changes.', what));
         return { outcome: 'unchanged', uri: doc.uri.toString() };
       }
-      void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to apply: the {0} on the service is the same.', what));
+      const same = vscode.l10n.t('Nothing to apply: the {0} on the service is the same.', what);
+      void vscode.window.showInformationMessage(keptNote ? `${same} ${keptNote}` : same);
       return { outcome: 'unchanged' };
     }
-    await this.showDiff(doc, ref, name, current, changedOnServer);
+    await this.showDiff(doc, ref, name, current, changedOnServer, partial?.after);
+    let overwriteChosen = false;
     if (changedOnServer) {
       const message = vscode.l10n.t('The {0} "{1}" changed on the service since you opened it.', what, sanitizeServerText(name));
       const detail = vscode.l10n.t('The diff shows the service\'s current version (left) and yours (right). Applying replaces the service\'s changes.');
@@ -319,39 +351,69 @@ export class ResourceApplier {
         }
         const overwrite = vscode.l10n.t('Overwrite');
         if (await vscode.window.showWarningMessage(message, { modal: true, detail }, overwrite) !== overwrite) return { outcome: 'conflict' };
+        // Choosing Overwrite, with the diff open, is the confirmation: no second question (except for deleted alerts).
+        overwriteChosen = true;
       }
     }
     if (doomedAlerts.length > 0) {
-      const message = vscode.l10n.t('This update deletes {0} alert(s).', doomedAlerts.length);
-      const shown = doomedAlerts.slice(0, 15).map((n) => `• ${n}`).join('\n');
-      const more = doomedAlerts.length > 15 ? `\n${vscode.l10n.t('… and {0} more', doomedAlerts.length - 15)}` : '';
-      const detail = `${vscode.l10n.t('Tiles these alerts watch are removed, get a new ID or can no longer carry an alert, so the service deletes the alerts:')}\n${shown}${more}`;
-      if (!options.confirmAlertDeletion) {
-        if (options.confirm) {
-          void vscode.window.showWarningMessage(`${message} ${sanitizeServerText(doomedAlerts.join(', '), 1000)}`);
-          return { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts };
-        }
-        const go = vscode.l10n.t('Update and Delete Alerts');
-        if (await vscode.window.showWarningMessage(message, { modal: true, detail }, go) !== go) {
-          return { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts };
-        }
-        return undefined;
-      }
-      return undefined;
+      const gate = await this.confirmLoss({
+        names: doomedAlerts, confirmed: options.confirmAlertDeletion === true, automated: options.confirm === true,
+        message: vscode.l10n.t('This update deletes {0} alert(s).', doomedAlerts.length),
+        intro: vscode.l10n.t('Tiles these alerts watch are removed, get a new ID or can no longer carry an alert, so the service deletes the alerts:'),
+        button: vscode.l10n.t('Update and Delete Alerts'),
+      });
+      return gate ? { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts } : undefined;
     }
-    if (options.confirm || (changedOnServer && options.overwrite)) return undefined;
+    if (keysLosingAccess.length > 0) {
+      const gate = await this.confirmLoss({
+        names: keysLosingAccess, confirmed: options.confirmKeyRemoval === true, automated: options.confirm === true,
+        message: vscode.l10n.t('{0} API key(s) lose access to the query endpoint.', keysLosingAccess.length),
+        intro: vscode.l10n.t('The upsert replaces the endpoint\'s API keys and roles as a whole. These keys are not in the document, so queries made with them stop working:'),
+        button: vscode.l10n.t('Apply and Remove Access'),
+      });
+      return gate ? { outcome: 'keysWouldLoseAccess', keys: keysLosingAccess } : undefined;
+    }
+    if (options.confirm || overwriteChosen || (changedOnServer && options.overwrite)) return undefined;
     const apply = vscode.l10n.t('Apply');
+    const shows = vscode.l10n.t('The diff shows what will change on the service.');
     const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Apply your changes to the {0} "{1}"?', what, sanitizeServerText(name)),
-      { modal: true, detail: vscode.l10n.t('The diff shows what will change on the service.') }, apply);
+      { modal: true, detail: keptNote ? `${shows}\n\n${keptNote}` : shows }, apply);
     return answer === apply ? undefined : { outcome: 'cancelled' };
   }
 
-  private async showDiff(doc: vscode.TextDocument, ref: ResourceRef, name: string, current: unknown, changedOnServer: boolean): Promise<void> {
-    const left = this.deps.server.create(`${fileLabel(name, KIND_NAMES[ref.kind])} (service).json`, editableText(ref.kind, current));
+  /**
+   * One modal question naming what an update takes away (alerts the service deletes, API keys that lose access); with
+   * the diff open it is the confirmation of the update. Returns true when the update must not go ahead. Automation
+   * (`automated`) gets a warning and a refusal unless `confirmed`.
+   */
+  private async confirmLoss(loss: { names: readonly string[]; confirmed: boolean; automated: boolean; message: string; intro: string; button: string }): Promise<boolean> {
+    if (loss.confirmed) return false;
+    if (loss.automated) {
+      void vscode.window.showWarningMessage(`${loss.message} ${sanitizeServerText(loss.names.join(', '), 1000)}`);
+      return true;
+    }
+    const shown = loss.names.slice(0, 15).map((n) => `• ${sanitizeServerText(n)}`).join('\n');
+    const more = loss.names.length > 15 ? `\n${vscode.l10n.t('… and {0} more', loss.names.length - 15)}` : '';
+    return await vscode.window.showWarningMessage(loss.message, { modal: true, detail: `${loss.intro}\n${shown}${more}` }, loss.button) !== loss.button;
+  }
+
+  /**
+   * The diff of the service's version (left) against the document, or against `after` (what the service will hold
+   * after the update, when that differs from the text: an alert update keeps the optional fields it leaves out).
+   */
+  private async showDiff(doc: vscode.TextDocument, ref: ResourceRef, name: string, current: unknown, changedOnServer: boolean,
+    after?: Record<string, unknown>): Promise<void> {
+    const label = fileLabel(name, KIND_NAMES[ref.kind]);
+    const left = this.deps.server.create(`${label} (service).json`, editableText(ref.kind, current));
+    const parsed = parseDocument(doc.getText()).value;
+    const right = after && !sameJson(after, parsed) ? this.deps.server.create(`${label} (after apply).json`, toText(after)) : doc.uri;
+    if (right !== doc.uri) this.afterDiffs.set(doc.uri.toString(), right.toString());
     const title = changedOnServer
       ? vscode.l10n.t('{0}: changed on the service ↔ yours', name)
-      : vscode.l10n.t('{0}: service ↔ yours', name);
-    const shown = Promise.resolve(vscode.commands.executeCommand('vscode.diff', left, doc.uri, title, { preview: true, preserveFocus: false }))
+      : right !== doc.uri
+        ? vscode.l10n.t('{0}: service ↔ after apply (fields left out are kept)', name)
+        : vscode.l10n.t('{0}: service ↔ yours', name);
+    const shown = Promise.resolve(vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: false }))
       .then(() => true, (error: unknown) => {
         this.deps.log.warn(`Could not show the diff: ${error instanceof Error ? error.message : String(error)}`);
         return true;

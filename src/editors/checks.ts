@@ -2,6 +2,7 @@ import {
   ALERT_INTERVALS, ALERTABLE_DISPLAY_TYPES, QUERY_ENDPOINT_ROLES, alertWriteSchema, dashboardUpdateSchema,
   dashboardWriteSchema, isRangeThresholdType, queryEndpointWriteSchema, schemaIssues,
 } from '../schema';
+import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from './knownKeys';
 import type { DocumentKind } from './uris';
 
 /**
@@ -15,7 +16,7 @@ export type IssuePath = readonly (string | number)[];
 export interface DocumentIssue {
   readonly path: IssuePath;
   readonly message: string;
-  readonly severity: 'error' | 'warning';
+  readonly severity: 'error' | 'warning' | 'info';
   /** Point at the property name instead of its value (unknown keys). */
   readonly atKey?: boolean;
 }
@@ -170,10 +171,16 @@ export function schemaFor(kind: DocumentKind, isNew: boolean) {
   }
 }
 
-/** Validates a document value against its write schema; issues carry JSON paths. */
+/**
+ * Validates a document value against its write schema; issues carry JSON paths. Keys no schema of this version names
+ * never block: they are left out of the check and put back, unchanged, into the body that is sent (a newer service
+ * returns fields this version does not know, at any depth).
+ */
 export function schemaCheck(kind: DocumentKind, isNew: boolean, value: Json): { ok: true; data: unknown } | { ok: false; issues: DocumentIssue[] } {
-  const result = schemaFor(kind, isNew).safeParse(value);
-  if (result.success) return { ok: true, data: result.data };
+  const schema = schemaFor(kind, isNew);
+  const unknown = unknownKeyPaths(schema, value);
+  const result = schema.safeParse(withoutKeys(value, unknown));
+  if (result.success) return { ok: true, data: restoreKeys(result.data, value, unknown) };
   return {
     ok: false,
     issues: schemaIssues(result.error).map((i) => ({
@@ -183,6 +190,42 @@ export function schemaCheck(kind: DocumentKind, isNew: boolean, value: Json): { 
       atKey: i.message.startsWith('unknown field'),
     })),
   };
+}
+
+/**
+ * Warnings for keys this version does not know that the user typed: a likely typo. A key that is also in the
+ * service's version the document was opened from (`original`) came from the service and is never reported. The keys
+ * are sent as typed; the service decides.
+ */
+export function unknownKeyIssues(kind: DocumentKind, isNew: boolean, value: Json, original: Json | undefined): DocumentIssue[] {
+  return unknownKeyPaths(schemaFor(kind, isNew), value)
+    .filter((path) => original === undefined || !presentIn(original, value, path))
+    .map((path) => ({
+      path,
+      atKey: true,
+      severity: 'warning' as const,
+      message: `Unknown field "${String(path[path.length - 1])}": not a field this version knows (a typo?). It is sent as typed; the service may ignore or reject it.`,
+    }));
+}
+
+/**
+ * For an alert: fields the service's version has (with a value) that the document leaves out. An update does not
+ * clear them (the service keeps optional fields a body omits), so say so where the reader looks.
+ */
+export function leftOutIssues(kind: DocumentKind, value: Json, original: Json | undefined): DocumentIssue[] {
+  if (kind !== 'alert' || !isObject(value) || !isObject(original)) return [];
+  const hasChannel = 'channel' in value || 'channels' in value;
+  return Object.entries(original)
+    .filter(([key, v]) => v !== null && v !== undefined && !(key in value) && !((key === 'channel' || key === 'channels') && hasChannel))
+    .map(([key]) => ({
+      path: [], severity: 'info' as const,
+      message: `"${key}" is left out: an update keeps its current value on the service. To clear it, set "${key}": null.`,
+    }));
+}
+
+/** The value without the keys this version does not know (for the checks that read known fields only). */
+export function knownPart(kind: DocumentKind, isNew: boolean, value: Json): Json {
+  return withoutKeys(value, unknownKeyPaths(schemaFor(kind, isNew), value));
 }
 
 /** Field a server error message names, for the errors the service reports as text only. */

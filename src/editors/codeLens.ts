@@ -33,7 +33,7 @@ export class ApplyCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     if (isNew(ref)) {
       return [new vscode.CodeLens(range, {
         title: `$(cloud-upload) ${vscode.l10n.t('Create on {0}', service)}`,
-        tooltip: vscode.l10n.t('Send this {0} to the service (Ctrl+Enter or Ctrl+S)', ref.kind),
+        tooltip: vscode.l10n.t('Send this {0} to the service (Ctrl+Enter). Saving (Ctrl+S) keeps a local draft.', ref.kind),
         command: 'observability.applyResource', arguments: [doc.uri],
       })];
     }
@@ -44,7 +44,7 @@ export class ApplyCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     const lenses = [
       new vscode.CodeLens(range, {
         title: `$(check) ${vscode.l10n.t('Apply to {0}', service)}`,
-        tooltip: vscode.l10n.t('Show what changes on the service, then send it (Ctrl+Enter or Ctrl+S)'),
+        tooltip: vscode.l10n.t('Show what changes on the service, then send it (Ctrl+Enter). Saving (Ctrl+S) keeps a local draft.'),
         command: 'observability.applyResource', arguments: [doc.uri],
       }),
     ];
@@ -57,7 +57,7 @@ export class ApplyCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     }
     lenses.push(new vscode.CodeLens(range, inSync
       ? { title: vscode.l10n.t('same as when opened'), tooltip: vscode.l10n.t('This text matches the version loaded from the service'), command: '' }
-      : { title: `$(circle-filled) ${vscode.l10n.t('not applied')}`, tooltip: vscode.l10n.t('Saving keeps a local draft; only Apply sends the text to the service'), command: '' }));
+      : { title: `$(circle-filled) ${vscode.l10n.t('not applied')}`, tooltip: vscode.l10n.t('Saving (Ctrl+S) keeps a local draft; only Apply (Ctrl+Enter) sends the text to the service'), command: '' }));
     return lenses;
   }
 }

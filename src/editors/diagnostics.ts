@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main';
-import { semanticIssues, type DocumentIssue, type IssuePath } from './checks';
+import { knownPart, leftOutIssues, semanticIssues, unknownKeyIssues, type DocumentIssue, type IssuePath } from './checks';
 import type { LiveData } from './live';
-import { parseUri, RESOURCE_SCHEME } from './uris';
+import { isNew, parseUri, RESOURCE_SCHEME, type ResourceRef } from './uris';
 
 /**
  * The extension's own diagnostics on resource documents: live checks while typing (references to things on the
@@ -67,7 +67,7 @@ export function issueDiagnostics(doc: vscode.TextDocument, root: JsonNode | unde
     const field = i.path.length > 0 ? i.path.join('.') : undefined;
     const message = field && !i.message.includes(`"${i.path[i.path.length - 1]}"`) ? `${field}: ${i.message}` : i.message;
     const d = new vscode.Diagnostic(rangeOf(doc, root, i.path, i.atKey), message,
-      i.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+      i.severity === 'error' ? vscode.DiagnosticSeverity.Error : i.severity === 'info' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning);
     d.source = DIAGNOSTIC_SOURCE;
     return d;
   });
@@ -79,7 +79,11 @@ export class DocumentChecks implements vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly generations = new Map<string, number>();
 
-  constructor(private readonly live: LiveData) {
+  /**
+   * `originalOf` gives the editable value of the service's version a document was opened from (undefined for a
+   * resource not created yet), to tell keys the service sent from keys the user typed.
+   */
+  constructor(private readonly live: LiveData, private readonly originalOf: (ref: ResourceRef) => unknown = () => undefined) {
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -132,7 +136,12 @@ export class DocumentChecks implements vscode.Disposable {
       facts = undefined;
     }
     if (this.generations.get(key) !== generation || doc.isClosed || doc.version !== version) return this.collection.get(doc.uri) ?? [];
-    const diagnostics = issueDiagnostics(doc, parsed.root, semanticIssues(ref.kind, parsed.value, facts));
+    const draft = isNew(ref);
+    const diagnostics = issueDiagnostics(doc, parsed.root, [
+      ...semanticIssues(ref.kind, knownPart(ref.kind, draft, parsed.value), facts),
+      ...unknownKeyIssues(ref.kind, draft, parsed.value, this.originalOf(ref)),
+      ...leftOutIssues(ref.kind, parsed.value, this.originalOf(ref)),
+    ]);
     this.collection.set(doc.uri, diagnostics);
     return diagnostics;
   }

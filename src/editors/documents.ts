@@ -30,6 +30,24 @@ export function editableValue(kind: DocumentKind, server: unknown): Record<strin
   }
 }
 
+/**
+ * What an alert holds after an update with `body`: the service keeps the optional fields an update leaves out
+ * (`kept`, those with a value now), and takes the rest from the body. `channel` and `channels` go together: a body
+ * with either replaces both.
+ */
+export function alertAfterUpdate(current: Record<string, unknown>, body: Record<string, unknown>): { after: Record<string, unknown>; kept: string[] } {
+  const after: Record<string, unknown> = {};
+  const kept: string[] = [];
+  const bodyHasChannel = 'channel' in body || 'channels' in body;
+  for (const [key, value] of Object.entries(current)) {
+    if (key in body || value === null || value === undefined) continue;
+    if ((key === 'channel' || key === 'channels') && bodyHasChannel) continue;
+    after[key] = value;
+    kept.push(key);
+  }
+  return { after: ordered({ ...after, ...body }, ALERT_ORDER), kept };
+}
+
 export function queryEndpointTemplate(): Record<string, unknown> {
   return { roles: ['sql_console_read_only'], openApiKeys: [], allowedOrigins: '' };
 }

@@ -5,12 +5,13 @@ import type { TreeHandle } from '../tree';
 import { APPLYING_CONTEXT_KEY, ResourceApplier } from './apply';
 import { ApplyCodeLensProvider } from './codeLens';
 import { LiveCompletionProvider } from './completion';
+import { IdNameInlayHintsProvider } from './inlayHints';
 import { DocumentChecks } from './diagnostics';
-import { editableText } from './documents';
+import { editableText, editableValue } from './documents';
 import { ResourceFileSystem, type Loaded } from './fileSystem';
 import { LiveData } from './live';
 import { SERVER_SCHEME, ServerDocuments } from './serverDocuments';
-import { RESOURCE_SCHEME, type ResourceRef } from './uris';
+import { RESOURCE_SCHEME, useServiceNames, type ResourceRef } from './uris';
 
 export { RESOURCE_SCHEME } from './uris';
 
@@ -27,6 +28,18 @@ export interface EditorDeps {
 export function registerEditors(context: vscode.ExtensionContext, deps: EditorDeps): void {
   const { connections, tree, log } = deps;
   const live = new LiveData(connections, tree.provider.cache);
+  // Tabs and breadcrumbs name the connection and the service instead of showing their IDs.
+  useServiceNames({
+    namesOf: (connectionId, serviceId) => {
+      const connection = connections.get(connectionId);
+      const service = connection?.services.find((s) => s.id === serviceId);
+      return connection && service?.name ? { connection: connection.label, service: service.name } : undefined;
+    },
+    all: () => connections.list().flatMap((c) => c.services.filter((s) => s.name).map((s) => ({
+      connectionId: c.id, connection: c.label, serviceId: s.id, service: s.name as string,
+    }))),
+  });
+  context.subscriptions.push({ dispose: () => useServiceNames(undefined) });
 
   const load = async (ref: ResourceRef): Promise<Loaded> => {
     const client = connections.clientFor(ref.connectionId);
@@ -47,7 +60,10 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
   };
 
   const fs = new ResourceFileSystem(load);
-  const checks = new DocumentChecks(live);
+  const checks = new DocumentChecks(live, (ref) => {
+    const held = fs.get(ref);
+    return held?.exists && held.base !== undefined ? editableValue(ref.kind, held.base) : undefined;
+  });
   const server = new ServerDocuments();
   const applier = new ResourceApplier({ connections, tree: tree.provider, fs, checks, live, server, log });
   void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
@@ -59,6 +75,7 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
     vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, fs, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(SERVER_SCHEME, server),
     vscode.languages.registerCompletionItemProvider(LiveCompletionProvider.selector, new LiveCompletionProvider(live), '"', ':'),
+    vscode.languages.registerInlayHintsProvider(IdNameInlayHintsProvider.resourceSelector, new IdNameInlayHintsProvider(live)),
     connections.onDidChange((e) => live.forget(e.connectionId)),
   );
   registerEditorCommands(context, { connections, tree: tree.provider, fs, live, applier, log });

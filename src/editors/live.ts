@@ -1,3 +1,4 @@
+import type { Alert } from '../schema';
 import type { ConnectionManager } from '../connections/manager';
 import type { ResourceCache } from '../tree/cache';
 import type { DashboardInfo, LiveFacts, NamedInfo } from './checks';
@@ -19,6 +20,7 @@ interface Timed<T> { readonly at: number; readonly value: Promise<T | undefined>
 export class LiveData {
   private readonly savedSearches = new Map<string, Timed<readonly NamedInfo[]>>();
   private readonly apiKeys = new Map<string, Timed<readonly ApiKeyInfo[]>>();
+  private readonly fullAlerts = new Map<string, Timed<Alert>>();
 
   constructor(private readonly connections: ConnectionManager, private readonly cache: ResourceCache) {}
 
@@ -45,6 +47,12 @@ export class LiveData {
   listSavedSearches(connectionId: string, serviceId: string): Promise<readonly NamedInfo[] | undefined> {
     return this.timed(this.savedSearches, `${connectionId}/${serviceId}`, async () =>
       (await this.connections.clientFor(connectionId).listSavedSearches(serviceId)).data);
+  }
+
+  /** One alert as the service returns it, every field included (the explorer's cache keeps only what it shows). */
+  alert(connectionId: string, serviceId: string, alertId: string): Promise<Alert | undefined> {
+    return this.timed(this.fullAlerts, `${connectionId}/${serviceId}/${alertId}`, async () =>
+      (await this.connections.clientFor(connectionId).getAlert(serviceId, alertId)).data);
   }
 
   listApiKeys(connectionId: string): Promise<readonly ApiKeyInfo[] | undefined> {
@@ -77,7 +85,7 @@ export class LiveData {
 
   /** Drops what this class keeps (after a change on the service). */
   forget(connectionId?: string): void {
-    for (const map of [this.savedSearches, this.apiKeys] as Map<string, unknown>[]) {
+    for (const map of [this.savedSearches, this.apiKeys, this.fullAlerts] as Map<string, unknown>[]) {
       for (const key of [...map.keys()]) if (!connectionId || key.startsWith(connectionId)) map.delete(key);
     }
   }

@@ -11,6 +11,11 @@ import * as vscode from 'vscode';
  *
  * The last segment only makes the editor tab readable; the resource is identified by the segments before it. The
  * file name suffix selects the JSON Schema (`contributes.jsonValidation`).
+ *
+ * Tabs and breadcrumbs show the connection's label and the service's name in place of the first two IDs
+ * (`Production/checkout-prod/alerts/…`) whenever those names lead back to exactly one connection and service; they
+ * are looked up in the connections (`useServiceNames`), so an address survives a reload. Addresses with the IDs keep
+ * resolving.
  */
 
 export const RESOURCE_SCHEME = 'observability';
@@ -50,6 +55,47 @@ export function fileLabel(name: string | null | undefined, fallback: string): st
   return cleaned || fallback;
 }
 
+/** Connection labels and service names, both ways. */
+export interface ServiceNames {
+  /** The connection label and service name of IDs (raw; made path-safe here). */
+  namesOf(connectionId: string, serviceId: string): { readonly connection: string; readonly service: string } | undefined;
+  /** Every connection and service known, for the way back. */
+  all(): readonly { readonly connectionId: string; readonly connection: string; readonly serviceId: string; readonly service: string }[];
+}
+
+let serviceNames: ServiceNames | undefined;
+
+/** Installs the lookup of readable names (the editors do so at activation). */
+export function useServiceNames(names: ServiceNames | undefined): void {
+  serviceNames = names;
+}
+
+/** The IDs a pair of readable path segments stands for, when exactly one connection and service have those names. */
+function idsOfNames(connection: string, service: string): { connectionId: string; serviceId: string } | undefined {
+  if (!serviceNames) return undefined;
+  const hits = serviceNames.all().filter((e) => fileLabel(e.connection, e.connectionId) === connection && fileLabel(e.service, e.serviceId) === service);
+  return hits.length === 1 ? { connectionId: hits[0]!.connectionId, serviceId: hits[0]!.serviceId } : undefined;
+}
+
+/** The first two path segments of a resource: readable names when they lead back to these IDs, else the IDs. */
+function servicePath(connectionId: string, serviceId: string): string {
+  const names = serviceNames?.namesOf(connectionId, serviceId);
+  if (names) {
+    const connection = fileLabel(names.connection, connectionId);
+    const service = fileLabel(names.service, serviceId);
+    const back = idsOfNames(connection, service);
+    if (back?.connectionId === connectionId && back.serviceId === serviceId && !isIdPair(connection, service)) {
+      return `${connection}/${service}`;
+    }
+  }
+  return `${connectionId}/${serviceId}`;
+}
+
+/** True when two segments are the IDs of a known connection and service (so names must not take that shape). */
+function isIdPair(connection: string, service: string): boolean {
+  return serviceNames?.all().some((e) => e.connectionId === connection && e.serviceId === service) ?? false;
+}
+
 export function isNew(ref: ResourceRef): boolean {
   return ref.kind !== 'queryEndpoint' && ref.id === undefined;
 }
@@ -79,7 +125,7 @@ export function uriFor(ref: ResourceRef, name: string | null | undefined): vscod
   const label = fileLabel(name, fallback);
   return vscode.Uri.from({
     scheme: RESOURCE_SCHEME,
-    path: `/${ref.connectionId}/${ref.serviceId}/${folder}/${idSegment}/${label}${suffix}`,
+    path: `/${servicePath(ref.connectionId, ref.serviceId)}/${folder}/${idSegment}/${label}${suffix}`,
   });
 }
 
@@ -88,8 +134,13 @@ export function parseUri(uri: vscode.Uri): ResourceRef | undefined {
   if (uri.scheme !== RESOURCE_SCHEME) return undefined;
   const parts = uri.path.split('/').filter((p) => p !== '');
   if (parts.length !== 5) return undefined;
-  const [connectionId, serviceId, folder, idSegment, file] = parts as [string, string, string, string, string];
-  if (!SEGMENT.test(connectionId) || !SEGMENT.test(serviceId) || !SEGMENT.test(idSegment)) return undefined;
+  const [first, second, folder, idSegment, file] = parts as [string, string, string, string, string];
+  // Addresses with IDs first (they always resolve), then readable names.
+  const ids = isIdPair(first, second)
+    ? { connectionId: first, serviceId: second }
+    : idsOfNames(first, second) ?? (SEGMENT.test(first) && SEGMENT.test(second) ? { connectionId: first, serviceId: second } : undefined);
+  if (!ids || !SEGMENT.test(idSegment)) return undefined;
+  const { connectionId, serviceId } = ids;
   const draft = /^new(-\d+)?$/.test(idSegment);
   if (folder === 'alerts' && file.endsWith(SUFFIXES.alert)) {
     return draft ? { connectionId, serviceId, kind: 'alert', draftKey: idSegment } : { connectionId, serviceId, kind: 'alert', id: idSegment };

@@ -27,6 +27,9 @@ export function buildJsonSchemas(): Record<string, object> {
       io: 'input',
       unrepresentable: 'any',
       override: (ctx) => {
+        // Fields a newer service returns must not be flagged in the editor: unknown keys are reported by the extension,
+        // which tells the ones the service sent from the ones the user typed.
+        if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
         // Builder tile configs forbid `configType`; an optional `undefined` means "must be absent".
         if (ctx.zodSchema._zod.def.type === 'undefined') {
           for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];

@@ -2,7 +2,7 @@
  * UI test of the alert editor in a real workbench (code-server + headless Chromium), against the local emulator:
  * "Observability: Create Alert…" from the Command Palette, dashboard, tile and webhook picked from live lists,
  * completion of `webhookId` with the service's webhooks (screenshot with the completion open), another webhook
- * accepted from the completion list, threshold and name typed, Ctrl+S (Apply) and the success notification with the
+ * accepted from the completion list, threshold and name typed, Ctrl+S (a local draft, nothing sent), Ctrl+Enter (Apply) and the success notification with the
  * request ID; then the new alert in the Alerts folder of the service in the Observability view (screenshot), and
  * exactly one new alert with those values on the emulator.
  *
@@ -133,7 +133,7 @@ after(async () => {
   await emulator?.close();
 });
 
-test('Create Alert from the Command Palette: completion, typing, Ctrl+S, the new alert in the tree', { timeout: 300_000 }, async () => {
+test('Create Alert from the Command Palette: completion, typing, Ctrl+S saves, Ctrl+Enter applies, the new alert in the tree', { timeout: 300_000 }, async () => {
   await reportingFailure('screenshot-alert-created', createAlert);
 });
 
@@ -204,8 +204,12 @@ async function createAlert(): Promise<void> {
   }
   assert.equal(emulator.requests.slice(marker).filter((r) => r.method !== 'GET').length, 0, 'nothing is sent before saving');
 
-  // Ctrl+S applies the document: the service creates the alert (no confirmation for a new resource).
+  // Ctrl+S saves a local draft, as everywhere in VS Code: nothing is sent.
   await page.keyboard.press('Control+s');
+  await page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+  assert.equal(emulator.requests.slice(marker).filter((r) => r.method !== 'GET').length, 0, 'saving sends nothing');
+  // Ctrl+Enter applies the document: the service creates the alert (no confirmation for a new resource).
+  await page.keyboard.press('Control+Enter');
   const toast = page.locator('.notification-toast', { hasText: `Alert "${NEW_NAME}" created` });
   await toast.waitFor({ state: 'visible', timeout: 60_000 });
   const posts = emulator.requests.slice(marker).filter((r) => r.method === 'POST');

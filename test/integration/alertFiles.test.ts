@@ -315,6 +315,26 @@ describe('Alert files', function () {
     assert.match(doc.getText(), /### Live alerts without a file/);
   });
 
+  it('plans no update for fields only the service has (channels beside channel, fields it adds or keeps), so Apply Plan sends nothing', async () => {
+    const dir = await folder('service-fields');
+    const live = [...data(serviceA).alerts.values()].filter((a) => a.source === 'tile' && a.channels.length === 1).at(-1)!;
+    const file = vscode.Uri.joinPath(dir, 'kept.alert.json');
+    await vscode.commands.executeCommand('observability.exportAlertToFile', { connectionId, serviceId: serviceA, alertId: live.id, uri: file.toString() });
+    const value = JSON.parse(await readFile(file)) as Record<string, unknown>;
+    assert.equal('channels' in value, false, 'the file names one channel');
+    delete value.numConsecutiveWindows;
+    await writeFile(file, JSON.stringify(value, null, 2));
+    // The service adds a field to its channel list and keeps a value the file leaves out.
+    (live.channels[0] as Record<string, unknown>).deliveryMode = 'digest';
+    live.numConsecutiveWindows = 3;
+    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', { folder: dir.toString(), show: false });
+    assert.equal(plan.services[0]?.entries[0]?.action, 'unchanged', JSON.stringify(plan.services[0]?.entries));
+    const mark = emulator.requests.length;
+    const applied = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
+    assert.deepEqual(applied.done.map((d) => d.action), []);
+    assert.equal(emulator.requests.slice(mark).filter((r) => r.method === 'PUT').length, 0, 'no PUT sent again');
+  });
+
   it('applies a plan one request at a time; after an injected failure a second run finishes the rest', async () => {
     const dir = await folder('apply');
     const uris = [1, 2, 3].map((n) => vscode.Uri.joinPath(dir, `alert-${n}.alert.json`));

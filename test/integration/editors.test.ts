@@ -5,7 +5,10 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { alertResponse } from '../emulator/alerts';
+import { dashboardResponse } from '../emulator/dashboards';
 import { startEmulator, type Emulator } from '../emulator/server';
+import type { StoredAlert, StoredDashboard } from '../emulator/types';
 import type { ApplyResult } from '../../src/editors/apply';
 
 const EXTENSION_ID = 'obs-tools.observability-explorer';
@@ -434,5 +437,219 @@ describe('Resource editors', function () {
     assert.ok(await doc.save());
     assert.equal(doc.isDirty, false);
     assert.equal(emulator.requests.length, mark, 'no request on save');
+    // The Save command (Ctrl+S) in the editor does the same: Ctrl+S is bound to saving, Ctrl+Enter to Apply.
+    await vscode.window.showTextDocument(doc);
+    await setField(doc, 'threshold', 98);
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    await waitFor('the saved document', () => !doc.isDirty);
+    assert.equal(emulator.requests.filter((r, i) => i >= mark && r.method !== 'GET').length, 0, 'no request on the Save command');
+    const keys = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { keybindings: { command: string; key: string }[] } })
+      .contributes.keybindings.filter((k) => k.command === 'observability.applyResource').map((k) => k.key);
+    assert.deepEqual(keys, ['ctrl+enter']);
   });
+
+  /** A new tile alert of service A in the emulator, copied from a sample one: no earlier test opened it. */
+  function freshAlert(id: string, extra: Partial<StoredAlert> = {}): StoredAlert {
+    const sample = [...data(serviceA).alerts.values()].find((a) => a.source === 'tile' && a.channels.length === 1)!;
+    const copy = { ...structuredClone(sample), id, name: `Copy ${id.slice(-4)}`, ...extra } as StoredAlert;
+    data(serviceA).alerts.set(id, copy);
+    return copy;
+  }
+
+  /** Lines of the document that carry one of `keys` and have a diagnostic (any source: ours or the JSON support). */
+  function flaggedLines(doc: vscode.TextDocument, keys: readonly string[]): string[] {
+    return vscode.languages.getDiagnostics(doc.uri)
+      .map((d) => `${doc.lineAt(d.range.start.line).text.trim()} => ${d.message}`)
+      .filter((line) => keys.some((k) => line.includes(`"${k}"`)));
+  }
+
+  it('keeps fields the service returns that this version does not know, at every level of a dashboard, and never flags them', async () => {
+    let serviceId = serviceA;
+    let stored: Record<string, unknown> | undefined;
+    for (const s of [serviceA, serviceB]) {
+      stored = [...data(s).dashboards.values()].find((d) => Array.isArray(d.containers) && (d.containers as unknown[]).length > 0) as Record<string, unknown> | undefined;
+      if (stored) { serviceId = s; break; }
+    }
+    assert.ok(stored, 'a dashboard with containers in the sample data');
+    const filterDonor = [...data(serviceId).dashboards.values()].find((d) => Array.isArray(d.filters) && (d.filters as unknown[]).length > 0);
+    assert.ok(filterDonor, 'a dashboard with a filter on the same service');
+    // What a newer service returns: a field this version does not know on the dashboard, a tile, a tile config, a
+    // container and a container tab. (Filters are strict on the service; the emulator rejects any key it does not know
+    // there, so the filter only has to travel unchanged.)
+    const tiles = stored.tiles as Record<string, unknown>[];
+    const containers = stored.containers as Record<string, unknown>[];
+    tiles[0]!.pinned = { by: 'ops', at: '2026-11-01T00:00:00.000Z' };
+    (tiles[0]!.config as Record<string, unknown>).legendPosition = 'bottom';
+    stored.filters = [{ ...(filterDonor.filters as Record<string, unknown>[])[0]! }];
+    containers[0]!.accent = 'blue';
+    const withTabs = containers.find((c) => Array.isArray(c.tabs))!;
+    (withTabs.tabs as Record<string, unknown>[])[0]!.icon = 'pulse';
+    const serverKeys = ['layoutVersion', 'pinned', 'legendPosition', 'accent', 'icon'];
+    const expected = JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
+    // The emulator keeps nested fields as stored; a top-level one comes in the reply of a newer service.
+    emulator.faults.add({ method: 'GET', path: `/v1/organizations/${orgId}/services/${serviceId}/observability/dashboards/${String(stored.id)}`, times: 10,
+      status: 200, body: { status: 200, requestId: '00000000-0000-4000-8000-00000000d001',
+        result: { ...dashboardResponse(stored as unknown as StoredDashboard), layoutVersion: 2 } } });
+
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId, dashboardId: stored.id });
+    const doc = await waitFor('the dashboard document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    for (const key of serverKeys) assert.ok(doc.getText().includes(`"${key}"`), `${key} is shown`);
+
+    // A key typed by the user that no version knows: a warning at the key (a likely typo), Apply still allowed.
+    const body = JSON.parse(doc.getText()) as { name: string; tiles: Record<string, unknown>[] };
+    body.name = `${body.name} (renamed)`;
+    body.tiles[1]!.heigth = 3;
+    await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+    const typo = await waitFor('the warning on the typed key', () => vscode.languages.getDiagnostics(doc.uri)
+      .find((d) => d.source === 'Observability' && /heigth/.test(d.message)));
+    assert.equal(typo.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(doc.lineAt(typo.range.start.line).text, /"heigth"/);
+    // Give the JSON support time to validate against the bundled schema too.
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.deepEqual(flaggedLines(doc, serverKeys), [], 'no diagnostic on a field the service sent');
+
+    const mark = emulator.requests.length;
+    const result = await apply(uri!, { confirm: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    const put = emulator.requests.slice(mark).find((r) => r.method === 'PUT');
+    assert.ok(put);
+    const sent = put.body as Record<string, unknown>;
+    assert.equal(sent.layoutVersion, 2);
+    const sentTiles = sent.tiles as Record<string, unknown>[];
+    assert.deepEqual(sentTiles[0]!.pinned, (expected.tiles as Record<string, unknown>[])[0]!.pinned);
+    assert.equal((sentTiles[0]!.config as Record<string, unknown>).legendPosition, 'bottom');
+    assert.equal(sentTiles[1]!.heigth, 3, 'the typed key is sent as typed');
+    assert.deepEqual(sent.filters, expected.filters);
+    assert.deepEqual(sent.containers, expected.containers);
+    assert.equal(sent.name, body.name);
+  });
+
+  it('keeps fields the service returns that this version does not know on an alert and its channel', async () => {
+    const alert = freshAlert('6ac4d78000000000000e0001', { note: null }) as unknown as Record<string, unknown>;
+    // The emulator returns `channel` and `channels` from the one stored list, as stored; a top-level field comes in
+    // the reply of a newer service.
+    (alert.channels as Record<string, unknown>[])[0]!.deliveryMode = 'digest';
+    emulator.faults.add({ method: 'GET', path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts/${String(alert.id)}`, times: 10,
+      status: 200, body: { status: 200, requestId: '00000000-0000-4000-8000-00000000a001',
+        result: { ...alertResponse(alert as unknown as StoredAlert), escalationPolicy: { after: '15m', to: 'team-lead' } } } });
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
+    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    assert.match(doc.getText(), /"escalationPolicy"/);
+    assert.match(doc.getText(), /"deliveryMode"/);
+    await setField(doc, 'threshold', 4321);
+    await setField(doc, 'colour', 'red');
+    await waitFor('the warning on the typed key', () => vscode.languages.getDiagnostics(doc.uri).find((d) => /colour/.test(d.message)));
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.deepEqual(flaggedLines(doc, ['escalationPolicy', 'deliveryMode', 'after', 'to']), []);
+    const mark = emulator.requests.length;
+    const result = await apply(uri!, { confirm: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    const put = emulator.requests.slice(mark).find((r) => r.method === 'PUT');
+    const sent = put?.body as Record<string, unknown>;
+    assert.deepEqual(sent.escalationPolicy, { after: '15m', to: 'team-lead' });
+    assert.equal((sent.channel as Record<string, unknown>).deliveryMode, 'digest');
+    assert.equal(sent.threshold, 4321);
+  });
+
+  it('names the API keys that lose access before a query endpoint upsert and asks once; none lost, no extra question', async () => {
+    const uri = await vscode.commands.executeCommand<string>('observability.upsertQueryEndpoint', { connectionId, serviceId: serviceB });
+    const doc = await waitFor('the query endpoint document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const [first, second] = emulator.state.keys as unknown as [{ id: string; name: string }, { id: string; name: string }];
+    const write = (keys: string[]) => replaceText(doc, `${JSON.stringify({ roles: ['sql_console_read_only'], openApiKeys: keys, allowedOrigins: '' }, null, 2)}\n`);
+    await write([first.id, second.id]);
+    assert.equal((await apply(uri!, { confirm: true })).outcome, 'applied');
+    // Adding nothing, removing nothing: only the usual confirmation.
+    await replaceText(doc, doc.getText().replace('"sql_console_read_only"', '"sql_console_read_only",\n    "sql_console_admin"'));
+    assert.equal((await apply(uri!, { confirm: true })).outcome, 'applied');
+
+    await write([first.id]);
+    const mark = emulator.requests.length;
+    const refused = await apply(uri!, { confirm: true });
+    assert.equal(refused.outcome, 'keysWouldLoseAccess', JSON.stringify(refused));
+    assert.deepEqual(refused.keys, [`${second.name} (${second.id})`], 'the key is named');
+    assert.equal(emulator.requests.slice(mark).filter((r) => r.method !== 'GET').length, 0, 'nothing sent without the confirmation');
+    assert.deepEqual(data(serviceB).queryEndpoint?.openApiKeys, [first.id, second.id]);
+    const applied = await apply(uri!, { confirm: true, confirmKeyRemoval: true });
+    assert.equal(applied.outcome, 'applied', JSON.stringify(applied));
+    assert.deepEqual(data(serviceB).queryEndpoint?.openApiKeys, [first.id]);
+  });
+
+  it('shows that an alert update keeps the optional fields the document leaves out, and says so', async () => {
+    const alert = freshAlert('6ac4d78000000000000e0002', { note: 'Page the payments team first.' });
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
+    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const body = JSON.parse(doc.getText()) as Record<string, unknown>;
+    delete body.note;
+    await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+    const info = await waitFor('the note on the left-out field', () => vscode.languages.getDiagnostics(doc.uri)
+      .find((d) => /"note" is left out/.test(d.message)));
+    assert.equal(info.severity, vscode.DiagnosticSeverity.Information);
+    // Leaving a field out changes nothing on the service: nothing to apply.
+    const same = await apply(uri!, { confirm: true });
+    assert.equal(same.outcome, 'unchanged', JSON.stringify(same));
+    assert.deepEqual(same.kept, ['note']);
+
+    body.threshold = 4242;
+    await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+    const mark = emulator.requests.length;
+    const result = await apply(uri!, { confirm: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    assert.deepEqual(result.kept, ['note']);
+    const put = emulator.requests.slice(mark).find((r) => r.method === 'PUT');
+    assert.ok(put && !('note' in (put.body as object)), 'the body leaves the note out');
+    // (The live service keeps the note; the emulator still replaces the whole alert, so its stored note is not checked.)
+    assert.equal(data(serviceA).alerts.get(alert.id)?.threshold, 4242);
+  });
+
+  it('shows the names of dashboard, tile and webhook IDs beside them as inlay hints', async () => {
+    const target = alertTarget();
+    const { doc } = await newAlertDocument({ name: 'Hinted alert' });
+    const dashboardName = data(serviceA).dashboards.get(target.dashboardId)!.name as string;
+    const webhookName = data(serviceA).webhooks.get(target.webhookId)!.name as string;
+    const hints = await waitFor('the inlay hints', async () => {
+      const found = await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', doc.uri,
+        new vscode.Range(0, 0, doc.lineCount, 0));
+      return found.length >= 3 ? found : undefined;
+    });
+    const shown = hints.map((h) => `${doc.lineAt(h.position.line).text.trim()} ${typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('')}`);
+    assert.ok(shown.some((l) => l.startsWith('"dashboardId"') && l.endsWith(dashboardName)), shown.join('\n'));
+    assert.ok(shown.some((l) => l.startsWith('"tileId"') && l.endsWith(target.tile.name)), shown.join('\n'));
+    assert.ok(shown.some((l) => l.includes('"webhookId"') && l.endsWith(webhookName)), shown.join('\n'));
+  });
+
+  it('names the connection and the service in tabs and breadcrumbs instead of their IDs; addresses with IDs still open', async () => {
+    // A connection added with its check knows the services' names.
+    const named = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
+      serviceIds: [serviceA], label: 'Readable',
+    });
+    try {
+      await readableAddress(named);
+    } finally {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId: named, skipConfirmation: true });
+    }
+  });
+
+  async function readableAddress(named: string): Promise<void> {
+    const target = alertTarget();
+    const uri = await vscode.commands.executeCommand<string>('observability.createAlert', {
+      connectionId: named, serviceId: serviceA, dashboardId: target.dashboardId, tileId: target.tile.id, webhookId: target.webhookId,
+      threshold: 42, name: 'Readable address', message: 'Value {{value}} crossed {{threshold}}',
+    });
+    const doc = docOf(uri);
+    const serviceName = (emulator.state.services as unknown as { id: string; name: string }[]).find((x) => x.id === serviceA)!.name;
+    assert.equal(doc.uri.path, `/Readable/${serviceName}/alerts/${doc.uri.path.split('/')[4]}/Readable address.alert.json`);
+    assert.ok(!uri.includes(named) && !uri.includes(serviceA), uri);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.equal(tab?.label, 'Readable address.alert.json');
+    assert.equal((tab?.input as vscode.TabInputText).uri.toString(), uri);
+    // Apply works on the readable address, and the created alert opens under one too.
+    const created = await apply(uri);
+    assert.equal(created.outcome, 'applied', JSON.stringify(created));
+    assert.match(created.uri ?? '', new RegExp(`^observability:/Readable/.+/alerts/${created.id}/Readable%20address\\.alert\\.json$`));
+    // An address with the IDs, as earlier versions wrote them, still opens the resource.
+    const old = vscode.Uri.from({ scheme: 'observability', path: `/${named}/${serviceA}/alerts/${created.id}/Readable address.alert.json` });
+    const reopened = await vscode.workspace.openTextDocument(old);
+    assert.equal((JSON.parse(reopened.getText()) as { name: string }).name, 'Readable address');
+  }
 });

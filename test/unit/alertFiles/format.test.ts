@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  checkAlertFile, comparableConfig, fileValueOf, sameConfiguration,
+  checkAlertFile, comparableConfig, fileValueOf, sameConfiguration, unknownFileKeyIssues,
 } from '../../../src/alertFiles/format';
 import { buildJsonSchemas } from '../../../src/alertFiles/jsonSchema';
 import type { Alert } from '../../../src/schema';
@@ -39,17 +39,40 @@ describe('alert files', () => {
     assert.equal('$schema' in result.body, false);
   });
 
-  it('reports missing targets, unknown keys and cross-field rules at their paths', () => {
+  it('reports missing targets and cross-field rules at their paths; unknown keys never block and travel unchanged', () => {
     const result = checkAlertFile({ ...file, serviceId: undefined, colour: 'red' });
     assert.equal(result.ok, false);
     if (result.ok) return;
     const paths = result.issues.map((i) => i.path.join('.'));
     assert.ok(paths.includes('serviceId'), paths.join());
-    assert.ok(paths.includes('colour'));
-    assert.ok(result.issues.find((i) => i.path.join('.') === 'colour')?.atKey);
+    assert.ok(!paths.includes('colour'), 'an unknown key is not a blocking problem');
+    const fromService = { ...file, colour: 'red', channel: { type: 'webhook', webhookId: 'hook1', routing: { team: 'a' } } };
+    const passed = checkAlertFile(fromService);
+    assert.ok(passed.ok, JSON.stringify(passed));
+    assert.equal((passed.body as Record<string, unknown>).colour, 'red');
+    assert.deepEqual((passed.body as { channel: unknown }).channel, { type: 'webhook', webhookId: 'hook1', routing: { team: 'a' } });
+    // Typed (not in the live alert): a warning at the key. Sent by the service: nothing.
+    const typed = unknownFileKeyIssues(fromService, { ...file, channel: { type: 'webhook', webhookId: 'hook1', routing: { team: 'a' } } });
+    assert.deepEqual(typed.map((i) => [i.path.join('.'), i.severity, i.atKey]), [['colour', 'warning', true]]);
+    assert.deepEqual(unknownFileKeyIssues(fromService, fromService), []);
     // Cross-field rules of the write body apply too.
     const range = checkAlertFile({ ...file, thresholdType: 'between' });
     assert.ok(!range.ok && range.issues.some((i) => i.path.join('.') === 'thresholdMax'));
+  });
+
+  it('compares only what the file says: fields the service adds or keeps are no change', () => {
+    // A newer service returns `channels` beside `channel`, with fields of its own, and defaults the file leaves out.
+    const newer = { ...live, channels: [{ type: 'webhook', webhookId: 'hook1', severity: 'critical' }], numConsecutiveWindows: 1,
+      scheduleOffsetMinutes: 0, routingKey: 'x' } as unknown as Alert;
+    assert.ok(sameConfiguration(file, newer));
+    assert.equal(sameConfiguration({ ...file, channel: { type: 'webhook', webhookId: 'hook2' } }, newer), false);
+    assert.equal(sameConfiguration({ ...file, numConsecutiveWindows: 3 }, newer), false);
+    // A key the service does not have is not compared (it would be sent again forever); one it has is.
+    assert.ok(sameConfiguration({ ...file, colour: 'red' }, newer));
+    assert.equal(sameConfiguration({ ...file, routingKey: 'y' }, newer), false);
+    // null in the file means "no value".
+    assert.equal(sameConfiguration({ ...file, note: null }, { ...live, note: 'Runbook' }), false);
+    assert.ok(sameConfiguration({ ...file, note: null }, live));
   });
 
   it('compares configurations regardless of nulls, the channel/channels mirror and read-only fields', () => {
@@ -73,10 +96,10 @@ describe('alert files', () => {
     assert.ok(sameConfiguration(value, live));
   });
 
-  it('emits a JSON Schema with the target fields required and no other keys allowed', () => {
+  it('emits a JSON Schema with the target fields required that does not flag fields a newer service returns', () => {
     const schema = buildJsonSchemas()['alert-file'] as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
     assert.ok(schema.required.includes('organizationId') && schema.required.includes('serviceId'));
     assert.ok('id' in schema.properties && '$schema' in schema.properties);
-    assert.equal(schema.additionalProperties, false);
+    assert.notEqual(schema.additionalProperties, false);
   });
 });

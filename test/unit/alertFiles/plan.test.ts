@@ -54,4 +54,13 @@ describe('alert plan', () => {
     assert.equal(plan.services[0]?.entries[0]?.action, 'unreachable');
     assert.equal(plan.services[0]?.drift.length, 0);
   });
+
+  it('plans no update for fields only the service has (channels beside channel, defaults, unknown fields)', () => {
+    const newer = { ...alert('a1'), channels: [{ type: 'webhook', webhookId: 'w', severity: 'critical' }], numConsecutiveWindows: 1,
+      scheduleOffsetMinutes: 0, teamRouting: { on: true } } as unknown as Alert;
+    const plan = buildPlan([file('same.alert.json', S1, 'a1'), file('moved.alert.json', S1, 'a2', { body: { ...body, channel: { type: 'webhook', webhookId: 'w2' } } })],
+      [{ organizationId: ORG, serviceId: S1, serviceLabel: 'checkout-prod', connectionId: 'c1', alerts: [newer, { ...newer, id: 'a2' } as Alert] }]);
+    const actions = Object.fromEntries(plan.services[0]!.entries.map((e) => [e.label, e.action]));
+    assert.deepEqual(actions, { 'moved.alert.json': 'update', 'same.alert.json': 'unchanged' });
+  });
 });
