@@ -47,16 +47,24 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   function load(reason: string): Features {
     if (features) return features;
     const t = performance.now();
-    for (const d of triggers.splice(0)) d.dispose();
-    placeholders.dispose();
     const shell: FeatureShell = {
       log,
       view,
       attachTree: (provider) => treeProvider.attach(provider),
       setKnownSecrets: (secrets) => { knownSecrets = secrets; },
     };
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const module = require('./features') as typeof import('./features');
+    let module: typeof import('./features');
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      module = require('./features') as typeof import('./features');
+    } catch (error) {
+      // The stand-ins stay, so the next use tries again and shows the error again.
+      log.error(`Loading the features for ${reason} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      throw error;
+    }
+    for (const d of triggers.splice(0)) d.dispose();
+    // The real commands take the place of the stand-ins.
+    placeholders.dispose();
     features = module.activateFeatures(context, shell);
     log.info(`Loaded the features for ${reason} in ${(performance.now() - t).toFixed(1)} ms`);
     return features;
