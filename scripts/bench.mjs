@@ -66,7 +66,10 @@ function run(cmd, args, { quiet = false } = {}) {
 
 const kb = (bytes) => Math.round((bytes / 1024) * 10) / 10;
 
-const EMPTY_EXTENSION = { publisher: 'obs-bench', name: 'empty-reference', version: '0.0.1' };
+const EMPTY_EXTENSIONS = [
+  { publisher: 'obs-bench', name: 'empty-before', version: '0.0.1' },
+  { publisher: 'obs-bench', name: 'empty-after', version: '0.0.1' },
+];
 /** Activated first in every host, so neither measured extension pays for the host's first activation. */
 const WARMUP_EXTENSION = { publisher: 'obs-bench', name: 'empty-warmup', version: '0.0.1' };
 
@@ -130,10 +133,7 @@ async function main() {
   const dataServiceIds = [first, second, ...extra];
   const sampleAlerts = emulator.state.data.get(first).alerts.size;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-bench-'));
-  const emptyExtensions = [
-    writeEmptyExtension(path.join(tmp, 'empty-reference'), EMPTY_EXTENSION),
-    writeEmptyExtension(path.join(tmp, 'empty-warmup'), WARMUP_EXTENSION),
-  ];
+  const emptyExtensions = [...EMPTY_EXTENSIONS, WARMUP_EXTENSION].map((m) => writeEmptyExtension(path.join(tmp, m.name), m));
   const hostRuns = [];
   try {
     const runHost = async (activationOnly, index) => {
@@ -141,7 +141,7 @@ async function main() {
       const config = {
         url: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: emulator.organizationId,
         dataServiceIds, resultsFile, activationOnly, sampleIndex: index,
-        emptyExtensionId: `${EMPTY_EXTENSION.publisher}.${EMPTY_EXTENSION.name}`,
+        emptyExtensionIds: EMPTY_EXTENSIONS.map((m) => `${m.publisher}.${m.name}`),
         warmupExtensionId: `${WARMUP_EXTENSION.publisher}.${WARMUP_EXTENSION.name}`, runs: RUNS, warmups: 1, alertCounts: [100, 1000, 10000], sampleAlerts,
         overhead: { batches: 15, perBatch: 300 },
         ...(ONLY ? { sections: ONLY } : {}),
@@ -180,10 +180,11 @@ async function main() {
   const activation = {
     method: 'fresh extension host per sample (code-server 4.100.3 / VS Code 1.100.3); activateCallMs = wall time from '
       + 'vscode.extensions.getExtension(id).activate() to its resolution (loads and evaluates dist/extension.js, runs activate); '
-      + 'emptyExtensionCallMs = the same for an empty extension (main with an empty activate) in the same host, activated '
-      + 'alternately right before and right after, both after another empty extension took the host\'s first activation; '
-      + 'ratioToEmpty = median over hosts of activateCallMs / emptyExtensionCallMs of the same host; ratioOfMedians = '
-      + 'median activateCallMs / median emptyExtensionCallMs; evaluatedKB = '
+      + 'emptyExtensionCallMs = the mean of the same for two empty extensions (main with an empty activate) activated in the '
+      + 'same host right before and right after this one, all three after a third empty extension took the host\'s first '
+      + 'activation; ratioToEmpty = median over hosts of activateCallMs / emptyExtensionCallMs of the same host; '
+      + 'ratioOfMedians = median activateCallMs / median emptyExtensionCallMs; *CpuMs = CPU time of the extension host '
+      + 'process during the call (process.cpuUsage), less sensitive to other processes than wall time; evaluatedKB = '
       + 'JavaScript files of the extension Node loaded during the call (Node loader hook); '
       + 'activationMsInternal = performance.now() around the body of activate(); bundleLoadMs = reading, compiling and '
       + 'evaluating dist/extension.js, part of activateCallMs; the rest is VS Code creating the context',
@@ -192,6 +193,9 @@ async function main() {
     emptyExtensionCallMsMedian,
     ratioToEmpty: round2(median(activations.map((a) => a.activateCallMs / a.emptyExtensionCallMs))),
     ratioOfMedians: round2(activateCallMsMedian / emptyExtensionCallMsMedian),
+    activateCallCpuMsMedian: median(activations.map((a) => a.activateCallCpuMs)),
+    emptyExtensionCallCpuMsMedian: median(activations.map((a) => a.emptyExtensionCallCpuMs)),
+    cpuRatioToEmpty: round2(median(activations.map((a) => a.activateCallCpuMs / a.emptyExtensionCallCpuMs))),
     evaluatedKB: Math.max(...activations.map((a) => a.evaluatedKB)),
     activationMsInternalMedian: median(activations.map((a) => a.activationMsInternal)),
     bundleLoadMsMedian: median(activations.map((a) => a.bundleLoadMs ?? NaN)),
@@ -255,6 +259,7 @@ function table(r) {
   const rows = [['measure', 'value', 'target', '']];
   for (const t of r.targets) rows.push([t.name, `${t.value}${t.unit ? ` ${t.unit}` : ''}`, `≤ ${t.target}${t.unit ? ` ${t.unit}` : ''}`, t.ok ? 'ok' : 'MISSED']);
   rows.push(['activation call: this extension / empty extension (median)', `${r.activation.activateCallMsMedian} / ${r.activation.emptyExtensionCallMsMedian} ms`, '', '']);
+  rows.push(['  CPU time of the call: this / empty (median; median ratio)', `${r.activation.activateCallCpuMsMedian} / ${r.activation.emptyExtensionCallCpuMsMedian} ms; ${r.activation.cpuRatioToEmpty} ×`, '', '']);
   rows.push(['  of which loading dist/extension.js (median)', `${r.activation.bundleLoadMsMedian} ms`, '', '']);
   if (r.firstUse) {
     rows.push(['first use: features load / first folder expand', `${r.firstUse.featuresLoadMs} / ${r.firstUse.firstFolderExpandMs} ms`, '', '']);

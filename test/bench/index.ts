@@ -36,8 +36,8 @@ export interface BenchConfig {
   activationOnly?: boolean;
   /** Which fresh host this is (0 = the first). */
   sampleIndex?: number;
-  /** An empty extension installed in the same host, activated as the reference. */
-  emptyExtensionId: string;
+  /** Two empty extensions installed in the same host, activated right before and right after this one. */
+  emptyExtensionIds: [string, string];
   /** Another empty extension, activated first so that neither measured one pays for the host's first activation. */
   warmupExtensionId: string;
   /** Parts to run (default all): 'browse', 'alerts', 'overhead'. */
@@ -90,7 +90,7 @@ async function setRateLimitSetting(requests: number, windowSeconds: number): Pro
 }
 
 /** Wall time of `getExtension(id).activate()` in this host, with what the extension's own folder had Node evaluate. */
-async function timeActivation<T>(id: string): Promise<{ ext: vscode.Extension<T>; exports: T; callMs: number; evaluated: { file: string; bytes: number; ms: number }[] }> {
+async function timeActivation<T>(id: string): Promise<{ ext: vscode.Extension<T>; exports: T; callMs: number; cpuMs: number; evaluated: { file: string; bytes: number; ms: number }[] }> {
   const ext = vscode.extensions.getExtension<T>(id);
   if (!ext) throw new Error(`${id} is not loaded`);
   if (ext.isActive) throw new Error(`${id} is already active; the sample would not measure its activation`);
@@ -109,6 +109,7 @@ async function timeActivation<T>(id: string): Promise<{ ext: vscode.Extension<T>
       evaluated.push({ file: nodePath.relative(ext.extensionPath, filename), bytes: fs.statSync(filename).size, ms: performance.now() - t });
     }
   };
+  const cpu = process.cpuUsage();
   const started = performance.now();
   let exports: T;
   try {
@@ -116,7 +117,9 @@ async function timeActivation<T>(id: string): Promise<{ ext: vscode.Extension<T>
   } finally {
     loaders['.js'] = originalLoader;
   }
-  return { ext, exports, callMs: performance.now() - started, evaluated };
+  const callMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { ext, exports, callMs, cpuMs: (used.user + used.system) / 1000, evaluated };
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -126,13 +129,12 @@ async function measureActivation(cfg: BenchConfig): Promise<{ api: ExtensionApi;
   await sleep(5000);
   const before = (await emulatorRequests(cfg)).length;
   const warmup = await timeActivation<unknown>(cfg.warmupExtensionId);
-  // The empty reference extension is activated in the same host, alternately before and after this one, so the ratio
-  // of the two does not depend on how fast the machine is.
-  const emptyFirst = (cfg.sampleIndex ?? 0) % 2 === 1;
-  const empty = emptyFirst ? await timeActivation<unknown>(cfg.emptyExtensionId) : undefined;
+  // Empty reference extensions are activated in the same host right before and right after this one, so the ratio
+  // of the two does not depend on how fast (or how busy) the machine is.
+  const emptyBefore = await timeActivation<unknown>(cfg.emptyExtensionIds[0]);
   const own = await timeActivation<ExtensionApi>(EXTENSION_ID);
-  const emptyAfter = emptyFirst ? undefined : await timeActivation<unknown>(cfg.emptyExtensionId);
-  const reference = (empty ?? emptyAfter) as { callMs: number };
+  const emptyAfter = await timeActivation<unknown>(cfg.emptyExtensionIds[1]);
+  const reference = { callMs: (emptyBefore.callMs + emptyAfter.callMs) / 2, cpuMs: (emptyBefore.cpuMs + emptyAfter.cpuMs) / 2 };
   const api = own.exports;
   await sleep(500);
   const after = (await emulatorRequests(cfg)).length;
@@ -143,7 +145,9 @@ async function measureActivation(cfg: BenchConfig): Promise<{ api: ExtensionApi;
       wasActiveBefore: false,
       activateCallMs: round2(own.callMs),
       emptyExtensionCallMs: round2(reference.callMs),
-      emptyExtensionActivatedFirst: emptyFirst,
+      emptyExtensionCallsMs: [round2(emptyBefore.callMs), round2(emptyAfter.callMs)],
+      activateCallCpuMs: round2(own.cpuMs),
+      emptyExtensionCallCpuMs: round2(reference.cpuMs),
       warmupExtensionCallMs: round2(warmup.callMs),
       activationMsInternal: round2(api.activationMs),
       bundleLoadMs: bundle ? round2(bundle.ms) : null,
