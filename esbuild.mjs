@@ -1,4 +1,6 @@
-// Bundles the extension into dist/extension.js (cjs, node, `vscode` external).
+// Bundles the extension (cjs, node, `vscode` external) into two files: dist/extension.js, the thin entry VS Code
+// evaluates at activation (view, commands, triggers; no zod, no undici), and dist/features.js, everything behind them,
+// which the entry require()s on first use. (VS Code 1.100 cannot load an ESM `main`, so no esbuild code splitting.)
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,15 +29,24 @@ const dropPlainHttpParser = {
   },
 };
 
+/** The entry's `require('./features')` stays a run-time require of the sibling bundle dist/features.js. */
+const featuresBundleExternal = {
+  name: 'features-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/features$/ }, (args) =>
+      (args.importer.endsWith(join('src', 'extension.ts')) ? { path: './features.js', external: true } : undefined));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const options = {
-  plugins: [dropPlainHttpParser],
-  entryPoints: ['src/extension.ts'],
+  plugins: [dropPlainHttpParser, featuresBundleExternal],
+  entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts' },
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  outfile: 'dist/extension.js',
+  outdir: 'dist',
   external: ['vscode'],
   minify: production,
   sourcemap: production ? false : 'linked',
@@ -104,6 +115,11 @@ if (watch) {
 } else {
   const result = await esbuild.build(options);
   await esbuild.build(webviewOptions);
-  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-  console.log(`dist/extension.js: ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (file.endsWith('.js')) console.log(`${file}: ${(output.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+  }
+  // The entry must not pull in what it exists to defer.
+  const entry = result.metafile.outputs['dist/extension.js'];
+  const heavy = Object.keys(entry?.inputs ?? {}).filter((f) => /node_modules[\\/](zod|undici)[\\/]/.test(f) || /src[\\/](api|schema)[\\/](?!redact)/.test(f));
+  if (heavy.length > 0) throw new Error(`dist/extension.js must stay thin but includes ${heavy.slice(0, 5).join(', ')}`);
 }

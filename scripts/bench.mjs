@@ -2,11 +2,12 @@
 // `npm run bench`: performance figures of the extension, measured in a real VS Code extension host (code-server)
 // against the local emulator. Writes bench/results.json, prints it and a table with the targets.
 //
-//   node scripts/bench.mjs [--runs 7] [--activation-samples 3] [--no-package] [--only browse,alerts,overhead]
+//   node scripts/bench.mjs [--runs 7] [--activation-samples 7] [--no-package] [--only browse,alerts,overhead]
 //
-// Steps: compile (tsc -> out/), `npm run package` (production bundle dist/extension.js + VSIX; sizes), start the
-// emulator with five data services, run test/bench/index.ts in a fresh extension host (activation, scripted browse,
-// Alerts folder timings, client overhead), then more fresh hosts for extra activation samples.
+// Steps: compile (tsc -> out/), `npm run package` (production bundles dist/extension.js + dist/features.js + VSIX;
+// sizes), start the emulator with five data services, run test/bench/index.ts in a fresh extension host (activation
+// beside an empty reference extension, first use cold, scripted browse, Alerts folder timings, client overhead), then
+// more fresh hosts for extra activation samples. `--only none` measures activation and first use only.
 // Environment: OBS_TEST_VERBOSE=1 shows the workbench output; OBS_CHROMIUM, OBS_CODE_SERVER_DIR as for the tests.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -25,6 +26,9 @@ const verbose = !!process.env.OBS_TEST_VERBOSE;
 
 const TARGETS = {
   activationMs: 15,
+  activationRatioToEmpty: 1.5,
+  evaluatedKB: 100,
+  coldFirstExpandMs: 150,
   bundleKB: 350,
   vsixKB: 200,
   alerts1000Ms: 100,
@@ -43,7 +47,7 @@ function option(name, fallback) {
   return v;
 }
 const RUNS = option('--runs', 7);
-const ACTIVATION_SAMPLES = option('--activation-samples', 5);
+const ACTIVATION_SAMPLES = option('--activation-samples', 7);
 const PACKAGE = !process.argv.includes('--no-package');
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]?.split(',') : undefined;
 
@@ -63,6 +67,26 @@ function run(cmd, args, { quiet = false } = {}) {
 }
 
 const kb = (bytes) => Math.round((bytes / 1024) * 10) / 10;
+
+const EMPTY_EXTENSIONS = [
+  { publisher: 'obs-bench', name: 'empty-before', version: '0.0.1' },
+  { publisher: 'obs-bench', name: 'empty-after', version: '0.0.1' },
+];
+/** Activated first in every host, so neither measured extension pays for the host's first activation. */
+const WARMUP_EXTENSION = { publisher: 'obs-bench', name: 'empty-warmup', version: '0.0.1' };
+
+/** An extension with a `main` whose `activate` does nothing. */
+function writeEmptyExtension(dir, manifest) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
+    ...manifest,
+    engines: { vscode: '^1.100.0' },
+    activationEvents: [],
+    main: './extension.js',
+  }, null, 2));
+  fs.writeFileSync(path.join(dir, 'extension.js'), "'use strict';\nexports.activate = function activate() {};\nexports.deactivate = function deactivate() {};\n");
+  return dir;
+}
 
 async function main() {
   const started = Date.now();
@@ -84,9 +108,15 @@ async function main() {
     const build = await run(NODE, ['esbuild.mjs', '--production']);
     if (build.code !== 0) throw new Error(`production build failed:\n${build.output}`);
   }
-  sizes.bundleBytes = fs.statSync(path.join(ROOT, 'dist', 'extension.js')).size;
+  sizes.bundles = {};
+  for (const name of fs.readdirSync(path.join(ROOT, 'dist')).filter((f) => f.endsWith('.js')).sort()) {
+    sizes.bundles[`dist/${name}`] = kb(fs.statSync(path.join(ROOT, 'dist', name)).size);
+  }
+  sizes.bundleBytes = fs.readdirSync(path.join(ROOT, 'dist')).filter((f) => f.endsWith('.js'))
+    .reduce((n, f) => n + fs.statSync(path.join(ROOT, 'dist', f)).size, 0);
   sizes.bundleKB = kb(sizes.bundleBytes);
-  sizes.bundle = 'dist/extension.js, production (minified) build';
+  sizes.bundle = 'all JavaScript bundles in dist/, production (minified) build: the entry evaluated at activation and '
+    + 'the features loaded on first use';
 
   const { ensureCodeServer } = require(path.join(ROOT, 'out', 'test', 'host', 'codeServer.js'));
   const { runTestsInCodeServer, closeAllWorkbenches } = require(path.join(ROOT, 'out', 'test', 'host', 'runInCodeServer.js'));
@@ -105,13 +135,16 @@ async function main() {
   const dataServiceIds = [first, second, ...extra];
   const sampleAlerts = emulator.state.data.get(first).alerts.size;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-bench-'));
+  const emptyExtensions = [...EMPTY_EXTENSIONS, WARMUP_EXTENSION].map((m) => writeEmptyExtension(path.join(tmp, m.name), m));
   const hostRuns = [];
   try {
     const runHost = async (activationOnly, index) => {
       const resultsFile = path.join(tmp, `host-${index}.json`);
       const config = {
         url: emulator.url, queryUrl: emulator.queryUrl, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: emulator.organizationId,
-        dataServiceIds, resultsFile, activationOnly, runs: RUNS, warmups: 1, alertCounts: [100, 1000, 10000], sampleAlerts,
+        dataServiceIds, resultsFile, activationOnly, sampleIndex: index,
+        emptyExtensionIds: EMPTY_EXTENSIONS.map((m) => `${m.publisher}.${m.name}`),
+        warmupExtensionId: `${WARMUP_EXTENSION.publisher}.${WARMUP_EXTENSION.name}`, runs: RUNS, warmups: 1, alertCounts: [100, 1000, 10000], sampleAlerts,
         overhead: { batches: 15, perBatch: 300 },
         ...(ONLY ? { sections: ONLY } : {}),
       };
@@ -119,6 +152,7 @@ async function main() {
       const code = await runTestsInCodeServer({
         extensionTestsPath: path.join(ROOT, 'out', 'test', 'bench', 'index.js'),
         codeServerEntry: entry,
+        installedExtensions: emptyExtensions,
         env: { OBS_BENCH_CONFIG: JSON.stringify(config) },
         timeoutMs: 10 * 60_000,
         onLog: (line) => { if (verbose || /^\[(error|warn)\]/.test(line)) console.error(line); },
@@ -142,13 +176,29 @@ async function main() {
     const m = s.length / 2;
     return s.length % 2 ? s[Math.floor(m)] : (s[m - 1] + s[m]) / 2;
   };
+  const round2 = (x) => Math.round(x * 100) / 100;
+  const activateCallMsMedian = median(activations.map((a) => a.activateCallMs));
+  const emptyExtensionCallMsMedian = median(activations.map((a) => a.emptyExtensionCallMs));
   const activation = {
     method: 'fresh extension host per sample (code-server 4.100.3 / VS Code 1.100.3); activateCallMs = wall time from '
       + 'vscode.extensions.getExtension(id).activate() to its resolution (loads and evaluates dist/extension.js, runs activate); '
+      + 'emptyExtensionCallMs = the mean of the same for two empty extensions (main with an empty activate) activated in the '
+      + 'same host right before and right after this one, all three after a third empty extension took the host\'s first '
+      + 'activation; ratioToEmpty = median over hosts of activateCallMs / emptyExtensionCallMs of the same host; '
+      + 'ratioOfMedians = median activateCallMs / median emptyExtensionCallMs; *CpuMs = CPU time of the extension host '
+      + 'process during the call (process.cpuUsage), less sensitive to other processes than wall time; evaluatedKB = '
+      + 'JavaScript files of the extension Node loaded during the call (Node loader hook); '
       + 'activationMsInternal = performance.now() around the body of activate(); bundleLoadMs = reading, compiling and '
-      + 'evaluating dist/extension.js (Node loader hook), part of activateCallMs; the rest is VS Code creating the context',
+      + 'evaluating dist/extension.js, part of activateCallMs; the rest is VS Code creating the context',
     samples: activations,
-    activateCallMsMedian: median(activations.map((a) => a.activateCallMs)),
+    activateCallMsMedian,
+    emptyExtensionCallMsMedian,
+    ratioToEmpty: round2(median(activations.map((a) => a.activateCallMs / a.emptyExtensionCallMs))),
+    ratioOfMedians: round2(activateCallMsMedian / emptyExtensionCallMsMedian),
+    activateCallCpuMsMedian: median(activations.map((a) => a.activateCallCpuMs)),
+    emptyExtensionCallCpuMsMedian: median(activations.map((a) => a.emptyExtensionCallCpuMs)),
+    cpuRatioToEmpty: round2(median(activations.map((a) => a.activateCallCpuMs / a.emptyExtensionCallCpuMs))),
+    evaluatedKB: Math.max(...activations.map((a) => a.evaluatedKB)),
     activationMsInternalMedian: median(activations.map((a) => a.activationMsInternal)),
     bundleLoadMsMedian: median(activations.map((a) => a.bundleLoadMs ?? NaN)),
     requestsDuringActivation: Math.max(...activations.map((a) => a.requestsDuringActivation)),
@@ -160,6 +210,13 @@ async function main() {
     measuredAt: new Date().toISOString(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}, ${os.platform()}`,
     activation,
+    firstUse: main.firstUse ? {
+      method: 'first fresh host, right after activation: featuresLoadMs = first read of the extension API, which loads '
+        + 'and wires dist/features.js as the view\'s first question does; firstFolderExpandMs = TreeView.reveal(Dashboards '
+        + 'folder of a just-added connection, {expand: true}) from call to resolution (service and folder expanded, the '
+        + 'first request with undici loading, response checks, rendered children); coldFirstExpandMs = the sum',
+      ...main.firstUse,
+    } : undefined,
     sizes,
     alertsFolder: {
       method: `median and p95 of ${RUNS} runs after 1 warm-up; emulator rate limit off and extension limit 1000/1 s for this part. `
@@ -190,10 +247,12 @@ function evaluate(r) {
   const check = (name, value, target, unit) => ({ name, value, target, unit, ok: value !== undefined && value <= target });
   const worst = (n) => Math.max(a[n]?.providerLoadAndRender?.median ?? Infinity, a[n]?.viewRevealExpand?.median ?? Infinity);
   return [
-    check('activation (activate() call, median)', r.activation.activateCallMsMedian, TARGETS.activationMs, 'ms'),
+    check('activation call / empty extension\'s in the same host (median ratio)', r.activation.ratioToEmpty, TARGETS.activationRatioToEmpty, '×'),
+    check('JavaScript evaluated at activation', r.activation.evaluatedKB, TARGETS.evaluatedKB, 'KB'),
     check('activation (inside activate(), median)', r.activation.activationMsInternalMedian, TARGETS.activationMs, 'ms'),
     check('network requests during activation', r.activation.requestsDuringActivation, 0, ''),
-    check('bundle dist/extension.js', r.sizes.bundleKB, TARGETS.bundleKB, 'KB'),
+    check('first expand of a folder after activation, cold', r.firstUse?.coldFirstExpandMs, TARGETS.coldFirstExpandMs, 'ms'),
+    check('bundles in dist/, all', r.sizes.bundleKB, TARGETS.bundleKB, 'KB'),
     ...(r.sizes.vsixKB !== undefined ? [check('VSIX', r.sizes.vsixKB, TARGETS.vsixKB, 'KB')] : []),
     check('1,000 alerts, slower of provider/view (median)', worst('1000'), TARGETS.alerts1000Ms, 'ms'),
     check('10,000 alerts, slower of provider/view (median)', worst('10000'), TARGETS.alerts10000Ms, 'ms'),
@@ -207,7 +266,13 @@ function evaluate(r) {
 function table(r) {
   const rows = [['measure', 'value', 'target', '']];
   for (const t of r.targets) rows.push([t.name, `${t.value}${t.unit ? ` ${t.unit}` : ''}`, `≤ ${t.target}${t.unit ? ` ${t.unit}` : ''}`, t.ok ? 'ok' : 'MISSED']);
+  rows.push(['activation call: this extension / empty extension (median)', `${r.activation.activateCallMsMedian} / ${r.activation.emptyExtensionCallMsMedian} ms`, '', '']);
+  rows.push(['  CPU time of the call: this / empty (median; median ratio)', `${r.activation.activateCallCpuMsMedian} / ${r.activation.emptyExtensionCallCpuMsMedian} ms; ${r.activation.cpuRatioToEmpty} ×`, '', '']);
   rows.push(['  of which loading dist/extension.js (median)', `${r.activation.bundleLoadMsMedian} ms`, '', '']);
+  if (r.firstUse) {
+    rows.push(['first use: features load / first folder expand', `${r.firstUse.featuresLoadMs} / ${r.firstUse.firstFolderExpandMs} ms`, '', '']);
+  }
+  for (const [file, size] of Object.entries(r.sizes.bundles ?? {})) rows.push([`  ${file}`, `${size} KB`, '', '']);
   rows.push(['', '', '', '']);
   rows.push(['alerts folder (ms)', 'median / p95', '', '']);
   for (const n of ['100', '1000', '10000']) {

@@ -117,7 +117,7 @@ const VSIX_ALLOWED = [
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
-  /^extension\/dist\/extension\.js$/,
+  /^extension\/dist\/(extension|features)\.js$/,
   /^extension\/dist\/queryResults\.js$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
   /^extension\/media\/[^/]+\.(svg|png)$/,
@@ -303,6 +303,7 @@ async function packageCheck() {
   for (const e of entries) console.log(`  ${e}`);
   if (unexpected.length) problems.push(`unexpected files in the VSIX: ${unexpected.join(', ')}`);
   else if (!entries.includes('extension/dist/extension.js')) problems.push('the VSIX has no dist/extension.js');
+  else if (!entries.includes('extension/dist/features.js')) problems.push('the VSIX has no dist/features.js');
   else passed++;
 
   const entry = await ensureCodeServer();

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
-import { registerConnectionCommands } from './commands/connections';
-import { ConnectionManager } from './connections/manager';
-import { addDemoConnection } from './demo';
+import type { ConnectionManager } from './connections/manager';
+import type { Features, FeatureShell } from './features';
+import {
+  CONTEXT_HAS_CONNECTIONS, hasSavedConnections, isWorkspaceAlertFile, LazyTreeProvider, ownTabUris, PlaceholderCommands,
+  STATUS_FIRST_REFRESH_MS, VIEW_ID,
+} from './lazy';
 import { createLogger } from './log';
-import { registerTree, type TreeHandle } from './tree';
-import { registerEditors } from './editors';
-import { registerAlertFiles } from './alertFiles';
-import { registerQuery, type QueryApi } from './query';
+import type { TreeHandle } from './tree';
+import type { QueryApi } from './query';
+import type { Node } from './tree/nodes';
 
 /** What the extension returns from `activate`, used by its own tests and by automation. */
 export interface ExtensionApi {
@@ -14,45 +16,111 @@ export interface ExtensionApi {
   readonly activationMs: number;
   /** Folder that holds the extension's log file (`Observability.log`). */
   readonly logUri: vscode.Uri;
-  /** The saved connections and their API clients. */
+  /** The saved connections and their API clients (reading it loads the features). */
   readonly connections: ConnectionManager;
-  /** The explorer tree: provider, view, status item. */
+  /** The explorer tree: provider, view, status item (reading it loads the features). */
   readonly tree: TreeHandle;
-  /** Running SQL on services: document targets, query hosts, the results panel. */
+  /** Running SQL on services: document targets, query hosts, the results panel (reading it loads the features). */
   readonly query: QueryApi;
 }
 
+/** Commands the entry handles itself; every other contributed command loads the features first. */
+const OWN_COMMANDS = new Set(['observability.showLog']);
+
 /**
- * Wires the extension together. Nothing here talks to the network: activation
- * must stay fast and work offline; data is fetched when a view asks for it.
+ * The thin entry: registers the view, the commands and the triggers that load the features (dist/features.js) on
+ * first use, and nothing else. Nothing here talks to the network or builds a schema: activation must stay fast and
+ * work offline.
  */
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
-  // Every log line is scrubbed of the secrets the connection manager knows.
+  // Every log line is scrubbed of the secrets the connection manager knows (once it is loaded).
   let knownSecrets: () => readonly string[] = () => [];
   const log = createLogger(context, () => knownSecrets());
-  const connections = new ConnectionManager({
-    globalState: context.globalState,
-    secrets: context.secrets,
-    log,
-    userAgent: `${EXTENSION_NAME}/${EXTENSION_VERSION} vscode/${vscode.version}`,
-  });
-  knownSecrets = () => connections.secretsInUse();
 
+  let features: Features | undefined;
+  const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } })
+    .contributes?.commands?.map((c) => c.command).filter((id) => !OWN_COMMANDS.has(id)) ?? [];
+  const placeholders = new PlaceholderCommands(contributed, () => load('a command'));
+  const treeProvider = new LazyTreeProvider<Node>(() => load('the explorer view'));
+  const view = vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider: treeProvider, showCollapseAll: true });
+  const triggers: vscode.Disposable[] = [];
+
+  /** Loads and wires the features once; synchronous, so callers can use them right away. */
+  function load(reason: string): Features {
+    if (features) return features;
+    const t = performance.now();
+    const shell: FeatureShell = {
+      log,
+      view,
+      attachTree: (provider) => treeProvider.attach(provider),
+      setKnownSecrets: (secrets) => { knownSecrets = secrets; },
+    };
+    let module: typeof import('./features');
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      module = require('./features') as typeof import('./features');
+    } catch (error) {
+      // The stand-ins stay, so the next use tries again and shows the error again.
+      log.error(`Loading the features for ${reason} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      throw error;
+    }
+    for (const d of triggers.splice(0)) d.dispose();
+    // The real commands take the place of the stand-ins.
+    placeholders.dispose();
+    features = module.activateFeatures(context, shell);
+    log.info(`Loaded the features for ${reason} in ${(performance.now() - t).toFixed(1)} ms`);
+    return features;
+  }
+
+  void vscode.commands.executeCommand('setContext', CONTEXT_HAS_CONNECTIONS, hasSavedConnections(context.globalState));
   context.subscriptions.push(
-    connections,
     vscode.commands.registerCommand('observability.showLog', () => log.show()),
-    registerConnectionCommands({ connections, log }),
+    placeholders, treeProvider, view,
+    { dispose: () => { for (const d of triggers.splice(0)) d.dispose(); } },
   );
-  const tree = registerTree(context, { connections, log });
-  registerEditors(context, { connections, tree, log });
-  registerAlertFiles(context, { connections, tree, log });
-  const query = registerQuery(context, { connections, tree, log });
-  addDemoConnection(context, connections, log);
+
+  // Alert files get their checks, completion and CodeLens as soon as one is shown in an editor.
+  const showsAlertFile = (editors: readonly vscode.TextEditor[]) => editors.some((e) => isWorkspaceAlertFile(e.document.uri));
+  triggers.push(vscode.window.onDidChangeVisibleTextEditors((editors) => {
+    if (showsAlertFile(editors)) load('an alert file');
+  }));
+  if (showsAlertFile(vscode.window.visibleTextEditors)) setTimeout(() => load('an alert file'), 0);
+  // SQL documents get their Run on <service> lenses as soon as one is shown, once a connection exists.
+  const showsSql = (editors: readonly vscode.TextEditor[]) =>
+    hasSavedConnections(context.globalState) && editors.some((e) => e.document.languageId === 'sql');
+  triggers.push(vscode.window.onDidChangeVisibleTextEditors((editors) => {
+    if (showsSql(editors)) load('a SQL document');
+  }));
+  if (showsSql(vscode.window.visibleTextEditors)) setTimeout(() => load('a SQL document'), 0);
+  // Editors of the extension's own documents restored from the last session need their providers now.
+  if (ownTabUris().length > 0) load('a restored editor');
+  // The firing-alerts status item refreshes in the background for saved connections, as it did before loading.
+  const refreshStatus = () => {
+    const enabled = vscode.workspace.getConfiguration('observability').get<boolean>('statusBar.enabled', true);
+    if (features || !enabled || !hasSavedConnections(context.globalState)) return;
+    if (vscode.window.state.focused) {
+      void load('the status bar').tree.status.tick();
+    } else {
+      triggers.push(vscode.window.onDidChangeWindowState((state) => { if (state.focused) refreshStatus(); }));
+    }
+  };
+  const statusTimer = setTimeout(refreshStatus, STATUS_FIRST_REFRESH_MS);
+  statusTimer.unref?.();
+  triggers.push({ dispose: () => clearTimeout(statusTimer) });
+  if (context.extensionMode === vscode.ExtensionMode.Development && process.env.OBS_DEMO_CONNECTION) {
+    setTimeout(() => load('the demo connection'), 0);
+  }
 
   const activationMs = performance.now() - started;
   log.info(`Activated ${EXTENSION_NAME} ${EXTENSION_VERSION} in ${activationMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`);
-  return { activationMs, logUri: context.logUri, connections, tree, query };
+  return {
+    activationMs,
+    logUri: context.logUri,
+    get connections() { return load('the extension API').connections; },
+    get tree() { return load('the extension API').tree; },
+    get query() { return load('the extension API').query; },
+  };
 }
 
 export function deactivate(): void {

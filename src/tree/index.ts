@@ -23,11 +23,15 @@ export interface TreeHandle {
   revealAlert(connectionId: string, serviceId: string, alertId: string): Promise<boolean>;
 }
 
+/** Creates the explorer's view for a provider; the extension's entry passes one that reuses the view it created. */
+export type TreeViewFactory = (provider: ObservabilityTreeProvider) => vscode.TreeView<Node>;
+
 /** Registers the explorer tree, its item commands, the read-only JSON view and the firing-alerts status item. */
-export function registerTree(context: vscode.ExtensionContext, deps: TreeDeps): TreeHandle {
+export function registerTree(context: vscode.ExtensionContext, deps: TreeDeps,
+  createView: TreeViewFactory = (treeDataProvider) => vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider, showCollapseAll: true })): TreeHandle {
   const cache = new ResourceCache(deps.connections, (line) => deps.log.warn(line));
   const provider = new ObservabilityTreeProvider(deps.connections, cache);
-  const view = vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const view = createView(provider);
   const json = new ReadonlyJsonProvider(cache);
   const status = new FiringStatus(deps.connections, cache);
   void vscode.commands.executeCommand('setContext', FILTER_CONTEXT_KEY, false);

@@ -2,8 +2,10 @@
  * Benchmark entry loaded in a real VS Code extension host (`extensionTestsPath`, run by scripts/bench.mjs through
  * test/host/runInCodeServer.ts). It measures, against the emulator started by the launcher:
  *
- * - activation: wall time of `getExtension().activate()` in this fresh host, and the `activationMs` the extension
- *   measures inside `activate()`;
+ * - activation: wall time of `getExtension().activate()` in this fresh host, the same for an empty reference extension
+ *   installed beside it, the JavaScript files of the extension that Node evaluates during the call, and the
+ *   `activationMs` the extension measures inside `activate()`;
+ * - first use, cold: loading the features bundle, then the first expand of a folder in the real view;
  * - scripted browse of every data service under the default 10 requests / 10 s limit: requests sent, 429 responses,
  *   rate-limit errors shown in the tree;
  * - Alerts folder for N alerts: provider `getChildren` + `getTreeItem` of every child (with and without the network
@@ -33,6 +35,12 @@ export interface BenchConfig {
   resultsFile: string;
   /** Only measure activation (extra fresh-host samples). */
   activationOnly?: boolean;
+  /** Which fresh host this is (0 = the first). */
+  sampleIndex?: number;
+  /** Two empty extensions installed in the same host, activated right before and right after this one. */
+  emptyExtensionIds: [string, string];
+  /** Another empty extension, activated first so that neither measured one pays for the host's first activation. */
+  warmupExtensionId: string;
   /** Parts to run (default all): 'browse', 'alerts', 'overhead'. */
   sections?: string[];
   runs: number;
@@ -84,47 +92,104 @@ async function setRateLimitSetting(requests: number, windowSeconds: number): Pro
   await config.update('rateLimit.windowSeconds', windowSeconds, vscode.ConfigurationTarget.Global);
 }
 
-async function measureActivation(cfg: BenchConfig): Promise<{ api: ExtensionApi; result: Record<string, unknown> }> {
-  // Let the workbench finish starting (built-in extensions, file watcher) so the sample measures this extension.
-  await sleep(5000);
-  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
-  if (!ext) throw new Error(`${EXTENSION_ID} is not loaded`);
-  const wasActive = ext.isActive;
-  const before = (await emulatorRequests(cfg)).length;
-  // Time the loading of the bundle (read, compile, evaluate) inside activate() through Node's loader hook for .js.
+/** Wall time of `getExtension(id).activate()` in this host, with what the extension's own folder had Node evaluate. */
+async function timeActivation<T>(id: string): Promise<{ ext: vscode.Extension<T>; exports: T; callMs: number; cpuMs: number; evaluated: { file: string; bytes: number; ms: number }[] }> {
+  const ext = vscode.extensions.getExtension<T>(id);
+  if (!ext) throw new Error(`${id} is not loaded`);
+  if (ext.isActive) throw new Error(`${id} is already active; the sample would not measure its activation`);
+  // Every JavaScript file of the extension's folder that Node loads during the call (Node's loader hook for .js).
   type Loader = (this: unknown, module: unknown, filename: string) => void;
   const loaders = (nodeModule as unknown as { Module: { _extensions: Record<string, Loader> } }).Module._extensions;
   const originalLoader = loaders['.js'] as Loader;
-  const bundle = nodePath.join(ext.extensionPath, 'dist', 'extension.js');
-  let bundleLoadMs: number | undefined;
+  const root = ext.extensionPath + nodePath.sep;
+  const evaluated: { file: string; bytes: number; ms: number }[] = [];
   loaders['.js'] = function (this: unknown, module: unknown, filename: string) {
-    if (filename !== bundle) return originalLoader.call(this, module, filename);
+    if (!filename.startsWith(root)) return originalLoader.call(this, module, filename);
     const t = performance.now();
     try {
       return originalLoader.call(this, module, filename);
     } finally {
-      bundleLoadMs = performance.now() - t;
+      evaluated.push({ file: nodePath.relative(ext.extensionPath, filename), bytes: fs.statSync(filename).size, ms: performance.now() - t });
     }
   };
+  const cpu = process.cpuUsage();
   const started = performance.now();
-  let api: ExtensionApi;
+  let exports: T;
   try {
-    api = await ext.activate();
+    exports = await ext.activate();
   } finally {
     loaders['.js'] = originalLoader;
   }
-  const activateCallMs = performance.now() - started;
+  const callMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { ext, exports, callMs, cpuMs: (used.user + used.system) / 1000, evaluated };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+async function measureActivation(cfg: BenchConfig): Promise<{ api: ExtensionApi; result: Record<string, unknown> }> {
+  // Let the workbench finish starting (built-in extensions, file watcher) so the sample measures this extension.
+  await sleep(5000);
+  const before = (await emulatorRequests(cfg)).length;
+  const warmup = await timeActivation<unknown>(cfg.warmupExtensionId);
+  // Empty reference extensions are activated in the same host right before and right after this one, so the ratio
+  // of the two does not depend on how fast (or how busy) the machine is.
+  const emptyBefore = await timeActivation<unknown>(cfg.emptyExtensionIds[0]);
+  const own = await timeActivation<ExtensionApi>(EXTENSION_ID);
+  const emptyAfter = await timeActivation<unknown>(cfg.emptyExtensionIds[1]);
+  const reference = { callMs: (emptyBefore.callMs + emptyAfter.callMs) / 2, cpuMs: (emptyBefore.cpuMs + emptyAfter.cpuMs) / 2 };
+  const api = own.exports;
   await sleep(500);
   const after = (await emulatorRequests(cfg)).length;
+  const bundle = own.evaluated.find((e) => e.file === nodePath.join('dist', 'extension.js'));
   return {
     api,
     result: {
-      wasActiveBefore: wasActive,
-      activateCallMs: Math.round(activateCallMs * 100) / 100,
-      activationMsInternal: Math.round(api.activationMs * 100) / 100,
-      bundleLoadMs: bundleLoadMs === undefined ? null : Math.round(bundleLoadMs * 100) / 100,
+      wasActiveBefore: false,
+      activateCallMs: round2(own.callMs),
+      emptyExtensionCallMs: round2(reference.callMs),
+      emptyExtensionCallsMs: [round2(emptyBefore.callMs), round2(emptyAfter.callMs)],
+      activateCallCpuMs: round2(own.cpuMs),
+      emptyExtensionCallCpuMs: round2(reference.cpuMs),
+      warmupExtensionCallMs: round2(warmup.callMs),
+      activationMsInternal: round2(api.activationMs),
+      bundleLoadMs: bundle ? round2(bundle.ms) : null,
+      evaluatedFiles: own.evaluated.map((e) => ({ file: e.file, KB: round2(e.bytes / 1024) })),
+      evaluatedKB: round2(own.evaluated.reduce((n, e) => n + e.bytes, 0) / 1024),
       requestsDuringActivation: after - before,
     },
+  };
+}
+
+/**
+ * The first use after activation, cold: the features bundle loads when the view first asks for its items (here: the
+ * first read of the API, which does the same), then the connection's service and Dashboards folder are expanded in the
+ * real view: the first request (undici loads then), its response checks and the rendered children.
+ */
+async function measureFirstUse(cfg: BenchConfig, api: ExtensionApi): Promise<Record<string, unknown>> {
+  let t = performance.now();
+  const { connections, tree } = api;
+  const featuresLoadMs = performance.now() - t;
+  await vscode.commands.executeCommand('observability.addConnection', {
+    baseUrl: cfg.url, keyId: cfg.keyId, keySecret: cfg.keySecret, organizationId: cfg.organizationId,
+    serviceIds: cfg.dataServiceIds, label: 'Benchmark', skipCheck: true,
+  });
+  const connection = connections.list()[0];
+  if (!connection) throw new Error('the connection was not added');
+  await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+  await sleep(500);
+  const folder = tree.provider.folder(connection.id, cfg.dataServiceIds[0] as string, 'dashboards');
+  if (!folder) throw new Error('no Dashboards folder');
+  t = performance.now();
+  await tree.view.reveal(folder, { expand: true, select: false, focus: false });
+  const firstExpandMs = performance.now() - t;
+  const children = await tree.provider.getChildren(folder);
+  return {
+    featuresLoadMs: round2(featuresLoadMs),
+    firstFolderExpandMs: round2(firstExpandMs),
+    coldFirstExpandMs: round2(featuresLoadMs + firstExpandMs),
+    childrenShown: children.length,
+    connectionId: connection.id,
   };
 }
 
@@ -338,14 +403,10 @@ export async function run(): Promise<void> {
   write();
   if (cfg.activationOnly) return;
 
-  await vscode.commands.executeCommand('observability.addConnection', {
-    baseUrl: cfg.url, keyId: cfg.keyId, keySecret: cfg.keySecret, organizationId: cfg.organizationId,
-    serviceIds: cfg.dataServiceIds, label: 'Benchmark', skipCheck: true,
-  });
+  results.firstUse = await measureFirstUse(cfg, api);
+  write();
   const connection = api.connections.list()[0];
   if (!connection) throw new Error('the connection was not added');
-  await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
-  await sleep(500);
 
   const want = (name: string) => !cfg.sections || cfg.sections.includes(name);
   if (want('browse')) {

@@ -84,6 +84,28 @@ export interface WorkbenchOptions {
   readonly signal?: AbortSignal;
   /** Keep VS Code's workspace trust on (off by default in tests), e.g. to test restricted mode. */
   readonly workspaceTrust?: boolean;
+  /** Extension folders (each with a package.json) installed as user extensions beside the one in development. */
+  readonly installedExtensions?: readonly string[];
+}
+
+/** Copies extension folders into the extensions folder and lists them in its extensions.json, as an install would. */
+function installExtensions(extensionsDir: string, folders: readonly string[]): void {
+  if (folders.length === 0) return;
+  const entries = folders.map((folder) => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    const id = `${manifest.publisher}.${manifest.name}`;
+    const relativeLocation = `${id}-${manifest.version}`;
+    const target = path.join(extensionsDir, relativeLocation);
+    fs.cpSync(folder, target, { recursive: true });
+    return {
+      identifier: { id },
+      version: manifest.version,
+      location: { $mid: 1, path: target, scheme: 'file' },
+      relativeLocation,
+      metadata: { installedTimestamp: Date.now(), source: 'vsix' },
+    };
+  });
+  fs.writeFileSync(path.join(extensionsDir, 'extensions.json'), JSON.stringify(entries));
 }
 
 export interface Workbench {
@@ -205,6 +227,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
   fs.mkdirSync(workspace, { recursive: true });
+  installExtensions(extensionsDir, opts.installedExtensions ?? []);
   fs.writeFileSync(
     path.join(userDataDir, 'User', 'settings.json'),
     JSON.stringify({

@@ -1,8 +1,13 @@
 /**
  * The extension activates offline and fast, contributes its view container, view and commands, and logs its
  * activation. No connection is configured in the test workspace, so activation has nothing to reach out to.
+ * Activation evaluates only the small entry bundle; the features (dist/features.js) load on first use, for example
+ * when an alert file is shown in an editor. These suites run first in the host, before anything used the features.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'obs-tools.observability-explorer';
@@ -41,16 +46,21 @@ function contributions(): Contributions {
   return pkg.contributes;
 }
 
+/** Names the exports' fields without reading getters (reading `connections` or `tree` loads the features). */
 function describeExports(value: unknown): string {
   if (!value || typeof value !== 'object') return String(value);
-  return Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v}`)
+  return Object.entries(Object.getOwnPropertyDescriptors(value))
+    .map(([k, d]) => {
+      if (d.get) return `${k}: getter`;
+      const v: unknown = d.value;
+      return `${k}: ${v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v}`;
+    })
     .join(', ');
 }
 
 async function activate(): Promise<ExtensionApi> {
   const api: unknown = await extension().activate();
-  assert.ok(isExtensionApi(api), `unexpected exports: { ${describeExports(api)} }`);
+  if (!isExtensionApi(api)) assert.fail(`unexpected exports: { ${describeExports(api)} }`);
   return api;
 }
 
@@ -75,6 +85,58 @@ describe('Activation', () => {
     assert.ok(elapsed < 10_000, `activation took ${elapsed.toFixed(0)} ms`);
     assert.equal(api.logUri.scheme, 'file');
     assert.ok(api.logUri.path.includes(EXTENSION_ID), `log folder ${api.logUri.toString()} is not the extension's`);
+  });
+
+  it('evaluates only its small entry bundle at activation; the features are not loaded yet', async () => {
+    await activate();
+    const root = extension().extensionPath;
+    const entry = path.join(root, 'dist', 'extension.js');
+    const features = path.join(root, 'dist', 'features.js');
+    assert.ok(require.cache[entry], `${entry} is not loaded`);
+    assert.ok(fs.existsSync(features), `${features} was not built`);
+    assert.equal(require.cache[features], undefined, 'dist/features.js was loaded at activation');
+    const loaded = Object.keys(require.cache).filter((f) => f.startsWith(path.join(root, 'dist') + path.sep));
+    assert.deepEqual(loaded, [entry], 'only the entry bundle of the extension is loaded');
+    const kb = fs.statSync(entry).size / 1024;
+    assert.ok(kb <= 100, `dist/extension.js is ${kb.toFixed(1)} KB`);
+  });
+
+  it('gives an alert file shown in an editor its CodeLens and checks, with no command run', async () => {
+    const api = await activate();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-activation-'));
+    const file = path.join(dir, 'probe.alert.json');
+    // Valid against the schema, for an organization no connection has: the lens offers to add one.
+    fs.writeFileSync(file, `${JSON.stringify({
+      organizationId: '00000000-0000-4000-8000-00000000abcd', serviceId: '00000000-0000-4000-8000-00000000dcba',
+      name: 'Probe', source: 'saved_search', savedSearchId: '0123456789abcdef01234567', threshold: 1, thresholdType: 'above',
+      interval: '5m', channel: { type: 'webhook', webhookId: '0123456789abcdef01234567' },
+    }, null, 2)}\n`);
+    const uri = vscode.Uri.file(file);
+    try {
+      assert.equal(require.cache[path.join(extension().extensionPath, 'dist', 'features.js')], undefined, 'the features were already loaded');
+      await vscode.window.showTextDocument(uri);
+      const deadline = Date.now() + 15_000;
+      let titles: string[] = [];
+      while (Date.now() < deadline) {
+        const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+        titles = (lenses ?? []).map((l) => l.command?.title ?? '');
+        if (titles.some((t) => t.includes('No connection to this organization'))) break;
+        await sleep(200);
+      }
+      assert.ok(titles.some((t) => t.includes('Validate')), `lenses: ${JSON.stringify(titles)}`);
+      assert.ok(titles.some((t) => t.includes('No connection to this organization: Add Connection')), `lenses: ${JSON.stringify(titles)}`);
+      const loadedLine = /\[info\] Loaded the features for an alert file in \d+(\.\d+)? ms/;
+      let log: string | undefined;
+      while (Date.now() < deadline + 5000) {
+        log = await readIfExists(vscode.Uri.joinPath(api.logUri, LOG_FILE));
+        if (log && loadedLine.test(log)) break;
+        await sleep(200);
+      }
+      assert.match(log ?? '', loadedLine);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('contributes the Observability view container and its view', () => {

@@ -1,0 +1,113 @@
+/**
+ * What the thin entry (src/extension.ts) registers at activation so that every view, command and editor feature is
+ * there at once while the code behind them (API client, schemas, tree, editors, alert files) loads on first use.
+ *
+ * This module is part of the activation bundle: it imports nothing but `vscode` (and types).
+ */
+import * as vscode from 'vscode';
+
+/** The explorer view (VIEW_ID in src/commands/resources.ts). */
+export const VIEW_ID = 'observability.explorer';
+/** globalState key of the saved connections (the same as CONNECTIONS_STATE_KEY in src/connections/types.ts). */
+export const CONNECTIONS_STATE_KEY = 'observability.connections';
+/** Context key of the command palette's `when` clauses (CONTEXT_HAS_CONNECTIONS in src/commands/connections.ts). */
+export const CONTEXT_HAS_CONNECTIONS = 'observability.hasConnections';
+/** Every URI scheme the extension serves starts with this (`observability`, `observability-server`, …). */
+export const SCHEME_PREFIX = 'observability';
+/** How long the firing-alerts status item waits before its first background refresh (STATUS_REFRESH_MINUTES). */
+export const STATUS_FIRST_REFRESH_MS = 5 * 60_000;
+
+/** Whether globalState holds at least one saved connection (cheap: no parsing of the entries). */
+export function hasSavedConnections(state: vscode.Memento): boolean {
+  const raw = state.get<unknown>(CONNECTIONS_STATE_KEY);
+  return Array.isArray(raw) && raw.length > 0;
+}
+
+/** An alert file of the workspace (`*.alert.json` outside the extension's own schemes). */
+export function isWorkspaceAlertFile(uri: vscode.Uri): boolean {
+  return uri.path.endsWith('.alert.json') && !uri.scheme.startsWith(SCHEME_PREFIX) && uri.scheme !== 'git' && uri.scheme !== 'output';
+}
+
+/** URIs of the extension's own schemes open in editor tabs (restored from the last session, for example). */
+export function ownTabUris(): vscode.Uri[] {
+  const out: vscode.Uri[] = [];
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      const input = tab.input;
+      const uris = input instanceof vscode.TabInputText ? [input.uri]
+        : input instanceof vscode.TabInputTextDiff ? [input.original, input.modified] : [];
+      out.push(...uris.filter((u) => u.scheme.startsWith(SCHEME_PREFIX)));
+    }
+  }
+  return out;
+}
+
+/**
+ * Stand-ins for the contributed commands: each loads the features (which register the real handlers in their place)
+ * and runs the command again with the same arguments.
+ */
+export class PlaceholderCommands implements vscode.Disposable {
+  private readonly registrations: vscode.Disposable[] = [];
+
+  constructor(ids: readonly string[], private readonly load: () => unknown) {
+    for (const id of ids) {
+      this.registrations.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        this.load();
+        return vscode.commands.executeCommand(id, ...args);
+      }));
+    }
+  }
+
+  /** Called right before the features register their commands. */
+  dispose(): void {
+    for (const r of this.registrations.splice(0)) r.dispose();
+  }
+}
+
+/**
+ * The explorer's tree data provider as the view sees it from activation on. It loads the features on the first
+ * question the view asks and then answers with the real provider, whose change events it passes on.
+ */
+export class LazyTreeProvider<T> implements vscode.TreeDataProvider<T>, vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<T | T[] | undefined | null | void>();
+  private real: vscode.TreeDataProvider<T> | undefined;
+  private subscription: vscode.Disposable | undefined;
+  readonly onDidChangeTreeData = this.changes.event;
+
+  constructor(private readonly load: () => unknown) {}
+
+  /** Hands over to the real provider (called by the features while they load). */
+  attach(real: vscode.TreeDataProvider<T>): void {
+    this.real = real;
+    this.subscription?.dispose();
+    this.subscription = real.onDidChangeTreeData?.((e) => this.changes.fire(e));
+  }
+
+  private provider(): vscode.TreeDataProvider<T> {
+    if (!this.real) this.load();
+    if (!this.real) throw new Error('The Observability explorer failed to load; see the Observability log.');
+    return this.real;
+  }
+
+  getTreeItem(element: T): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    return this.provider().getTreeItem(element);
+  }
+
+  getChildren(element?: T): vscode.ProviderResult<T[]> {
+    return this.provider().getChildren(element);
+  }
+
+  getParent(element: T): vscode.ProviderResult<T> {
+    return this.provider().getParent?.(element);
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, element: T, token: vscode.CancellationToken): vscode.ProviderResult<vscode.TreeItem> {
+    const real = this.provider();
+    return real.resolveTreeItem ? real.resolveTreeItem(item, element, token) : item;
+  }
+
+  dispose(): void {
+    this.subscription?.dispose();
+    this.changes.dispose();
+  }
+}
