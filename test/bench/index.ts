@@ -422,7 +422,10 @@ export async function run(): Promise<void> {
     write();
   }
   if (want('query') && cfg.queryUrl) {
-    results.query = await measureQuery({ queryUrl: cfg.queryUrl, keyId: cfg.keyId, keySecret: cfg.keySecret, serviceId: cfg.dataServiceIds[0] as string, connectionId: connection.id, runs: cfg.runs });
+    // The alerts section saves the connection anew (new ID): take the one that exists now.
+    const current = api.connections.list()[0];
+    if (!current) throw new Error('the connection is gone');
+    results.query = await measureQuery({ queryUrl: cfg.queryUrl, keyId: cfg.keyId, keySecret: cfg.keySecret, serviceId: cfg.dataServiceIds[0] as string, connectionId: current.id, runs: cfg.runs });
     write();
   }
   await setRateLimitSetting(10, 10);
