@@ -114,10 +114,14 @@ export class ClickHouseEngine {
    * itself reject before it. One query runs at a time: an engine session holds one stream (and one current
    * database), so queries queue.
    */
-  run(sql: string, format: string, database: string, signal: AbortSignal, onStart: () => void, onChunk: (bytes: Uint8Array) => Promise<boolean>): Promise<void> {
+  run(sql: string, format: string, database: string, signal: AbortSignal, onStart: () => void, onChunk: (bytes: Uint8Array) => Promise<boolean>,
+    settings: Record<string, string> = {}): Promise<void> {
     const task = async (): Promise<void> => {
       if (signal.aborted) return;
       this.session.query(`USE ${quoteIdent(database)}`);
+      // Settings of this query only (ClickHouse takes them from the URL of an HTTP request); reset afterwards.
+      const names = Object.keys(settings);
+      for (const name of names) this.session.query(`SET ${name} = ${quoteString(settings[name] as string)}`);
       const stream = this.session.queryStream(sql, { format, signal });
       try {
         const it = stream[Symbol.asyncIterator]();
@@ -129,6 +133,7 @@ export class ClickHouseEngine {
         }
       } finally {
         if (!stream.closed) stream.cancel();
+        for (const name of names) this.session.query(`SET ${name} = DEFAULT`);
       }
     };
     const result = this.queue.then(task, task);
