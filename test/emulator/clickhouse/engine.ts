@@ -122,10 +122,30 @@ export class ClickHouseEngine {
       // Settings of this query only (ClickHouse takes them from the URL of an HTTP request); reset afterwards.
       const names = Object.keys(settings);
       for (const name of names) this.session.query(`SET ${name} = ${quoteString(settings[name] as string)}`);
-      const stream = this.session.queryStream(sql, { format, signal });
+      let stream: ReturnType<Session['queryStream']> | undefined;
+      let it: AsyncIterator<{ raw(): Uint8Array }>;
+      let next: IteratorResult<{ raw(): Uint8Array }>;
       try {
-        const it = stream[Symbol.asyncIterator]();
-        let next = await it.next();
+        stream = this.session.queryStream(sql, { format, signal });
+        it = stream[Symbol.asyncIterator]();
+        next = await it.next();
+      } catch (e) {
+        if (stream && !stream.closed) stream.cancel();
+        // The embedded engine streams only some statements (not DESCRIBE, for one); those are answered in one piece.
+        if (!/Streaming query is not supported/.test(e instanceof Error ? e.message : String(e))) {
+          for (const name of names) this.session.query(`SET ${name} = DEFAULT`);
+          throw e;
+        }
+        try {
+          const whole = this.session.query(sql, format);
+          onStart();
+          await onChunk(new TextEncoder().encode(whole));
+        } finally {
+          for (const name of names) this.session.query(`SET ${name} = DEFAULT`);
+        }
+        return;
+      }
+      try {
         onStart();
         while (!next.done) {
           if (!(await onChunk(next.value.raw()))) return;

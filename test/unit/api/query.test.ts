@@ -61,6 +61,12 @@ describe('QueryClient against the emulator query host', () => {
     assert.equal(toCsv(r.columns, r.rows), 'big,low,small,edge,i32\r\n18446744073709551615,-9223372036854775808,42,9007199254740993,7\r\n');
   });
 
+  it('answers DESCRIBE TABLE with the column names and types', async () => {
+    const r = await run({ sql: 'DESCRIBE TABLE `otel`.`otel_logs`' });
+    assert.deepEqual(r.columns.slice(0, 2), [{ name: 'name', type: 'String' }, { name: 'type', type: 'String' }]);
+    assert.deepEqual(r.rows.slice(0, 2).map((row) => row.slice(0, 2)), [['Timestamp', 'DateTime64(9)'], ['TimestampTime', 'DateTime']]);
+  });
+
   it('sends the database when one is given', async () => {
     const r = await run({ sql: 'SELECT currentDatabase()', database: 'system' });
     assert.deepEqual(r.rows, [['system']]);
