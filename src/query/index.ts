@@ -6,11 +6,12 @@
 import * as vscode from 'vscode';
 import { readSettings } from '../config';
 import { createDispatcher, type ApiError } from '../api';
-import { isReadOnlyStatement, QueryClient, QueryError, queryLimiterFor, splitStatements, type QueryColumn, type QueryResult, type Statement } from '../api/query';
+import { isReadOnlyStatement, QueryClient, QueryError, queryLimiterFor, splitStatements, type QueryColumn, type Statement } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
+import { DEMO_CONNECTION_ENV } from '../demo';
 import type { TreeHandle } from '../tree';
-import { ResultsPanel, type PanelState } from './panel';
+import { ResultsPanel, type PanelState, type StatementResult } from './panel';
 import { QueryTargets, type QueryTarget } from './targets';
 import { registerSqlCompletion } from './completion';
 
@@ -195,8 +196,9 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
     let enabledKey = false;
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        const result = await runAll(target, statements, wake, doc);
-        const shown = await panel.show({ result, serviceName, sql: (statements.at(-1) as Statement).text, maxRows: settings().maxRows, maxBytes: settings().maxBytes });
+        const runs = await runAll(target, statements, wake, doc);
+        const { result, sql } = runs.at(-1) as StatementResult;
+        const shown = await panel.show({ result, serviceName, sql, maxRows: settings().maxRows, maxBytes: settings().maxBytes, ...(runs.length > 1 ? { runs } : {}) });
         log.info(`Ran query on ${serviceName}: ${result.rows.length} row(s)${result.truncated ? ` (stopped at the ${result.truncated} limit)` : ''} in ${Math.round(result.elapsedMs)} ms${result.queryId ? ` (query ID ${result.queryId})` : ''}`);
         return {
           ok: true,
@@ -248,7 +250,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
     return { ok: false, error: 'gave up' };
   }
 
-  async function runAll(target: QueryTarget, statements: Statement[], wake: boolean, doc: vscode.TextDocument | undefined): Promise<QueryResult> {
+  async function runAll(target: QueryTarget, statements: Statement[], wake: boolean, doc: vscode.TextDocument | undefined): Promise<StatementResult[]> {
     const s = settings();
     const client = clientFor(target.connectionId);
     const title = statements.length > 1
@@ -258,10 +260,10 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
       const ac = new AbortController();
       const sub = token.onCancellationRequested(() => ac.abort());
       try {
-        let last: QueryResult | undefined;
+        const runs: StatementResult[] = [];
         for (const [i, st] of statements.entries()) {
           if (statements.length > 1) progress.report({ message: `${i + 1}/${statements.length}` });
-          last = await client.run({
+          const result = await client.run({
             serviceId: target.serviceId,
             sql: st.text,
             maxRows: s.maxRows,
@@ -270,9 +272,10 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
             wakeService: wake,
             onRows: (n) => progress.report({ message: vscode.l10n.t('{0} rows', n.toLocaleString()) }),
           });
+          runs.push({ sql: st.text, result });
         }
         void doc;
-        return last as QueryResult;
+        return runs;
       } finally {
         sub.dispose();
       }
@@ -414,20 +417,23 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
     vscode.languages.registerCodeLensProvider({ language: 'sql' }, lenses),
     registerSqlCompletion({ connections, targets, clientFor, log }),
   );
-  applyDemoQueryHost(context, connections, targets);
+  if (context.extensionMode === vscode.ExtensionMode.Development) context.subscriptions.push(applyDemoQueryHost(connections, targets, process.env[DEMO_CONNECTION_ENV]));
   return { targets, panel };
 }
 
-/** `npm run demo`: the demo connection's query host comes from `$OBS_DEMO_CONNECTION.queryUrl` (development mode only). */
-function applyDemoQueryHost(context: vscode.ExtensionContext, connections: ConnectionManager, targets: QueryTargets): void {
-  if (context.extensionMode !== vscode.ExtensionMode.Development) return;
+/**
+ * `npm run demo`: the demo connection's query host comes from `$OBS_DEMO_CONNECTION.queryUrl` (development mode
+ * only): every connection to the demo's `baseUrl` gets that query host, now and whenever the connections change.
+ * `raw` is the variable's text; nothing happens when it is missing, not JSON or has no `baseUrl` and `queryUrl`.
+ */
+export function applyDemoQueryHost(connections: ConnectionManager, targets: QueryTargets, raw: string | undefined): vscode.Disposable {
   let demo: { baseUrl?: unknown; queryUrl?: unknown } | undefined;
   try {
-    demo = JSON.parse(process.env.OBS_DEMO_CONNECTION ?? 'null') as typeof demo;
+    demo = JSON.parse(raw ?? 'null') as typeof demo;
   } catch {
-    return;
+    return new vscode.Disposable(() => undefined);
   }
-  if (!demo || typeof demo.queryUrl !== 'string' || typeof demo.baseUrl !== 'string') return;
+  if (!demo || typeof demo.queryUrl !== 'string' || typeof demo.baseUrl !== 'string') return new vscode.Disposable(() => undefined);
   const base = demo.baseUrl.replace(/\/+$/, '');
   const queryUrl = demo.queryUrl;
   const apply = (): void => {
@@ -436,7 +442,7 @@ function applyDemoQueryHost(context: vscode.ExtensionContext, connections: Conne
     }
   };
   apply();
-  context.subscriptions.push(connections.onDidChange(apply));
+  return connections.onDidChange(apply);
 }
 
 export type { ApiError };

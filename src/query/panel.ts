@@ -6,12 +6,22 @@
 import * as vscode from 'vscode';
 import { toCsv, toJsonObjects, toMarkdown, type QueryResult } from '../api/query';
 
+/** One statement of a run and its result. */
+export interface StatementResult {
+  sql: string;
+  result: QueryResult;
+}
+
 export interface ShownResult {
   result: QueryResult;
   serviceName: string;
   sql: string;
   maxRows: number;
   maxBytes: number;
+  /** Every statement of the run, in order, when it had several (the panel shows one and offers the others). */
+  runs?: StatementResult[];
+  /** Which of `runs` is shown (default: the last). */
+  index?: number;
 }
 
 export interface PanelState {
@@ -22,7 +32,7 @@ export interface PanelState {
   /** Milliseconds from posting the result to the webview's report that it is painted. */
   panelMs?: number;
   /** What the webview reported when it first painted the table: rows of the result, whether the chart tab is offered. */
-  rendered?: { rows: number; columns: number; chart: boolean; visibleRows: number };
+  rendered?: { rows: number; columns: number; chart: boolean; visibleRows: number; statements: number; statement: number };
   /** Rows the webview holds (all of the result once the batches after the first screen have arrived). */
   loadedRows?: number;
 }
@@ -76,6 +86,7 @@ export class ResultsPanel implements vscode.Disposable {
         bytes: r.bytes,
         stats: r.stats ?? null,
         queryId: r.queryId ?? null,
+        ...statementsMeta(shown),
       },
       labels: labels(),
     });
@@ -85,6 +96,14 @@ export class ResultsPanel implements vscode.Disposable {
     const state = await rendered;
     this.state.panelMs = performance.now() - posted;
     return { ...state, panelMs: this.state.panelMs };
+  }
+
+  /** Shows another statement of the last run (0-based); undefined when there is no such statement. */
+  async showStatement(index: number): Promise<PanelState | undefined> {
+    const s = this.state.shown;
+    const run = s?.runs?.[index];
+    if (!s || !run) return undefined;
+    return this.show({ ...s, result: run.result, sql: run.sql, index });
   }
 
   private ensure(): vscode.WebviewPanel {
@@ -114,16 +133,17 @@ export class ResultsPanel implements vscode.Disposable {
 
   private async onMessage(m: unknown, markReady: () => void): Promise<void> {
     if (typeof m !== 'object' || m === null) return;
-    const msg = m as { type?: unknown; format?: unknown; ms?: unknown; rows?: unknown; columns?: unknown; chart?: unknown; visibleRows?: unknown };
+    const msg = m as { type?: unknown; format?: unknown; ms?: unknown; rows?: unknown; columns?: unknown; chart?: unknown; visibleRows?: unknown; statements?: unknown; statement?: unknown; index?: unknown };
     if (msg.type === 'ready') markReady();
     else if (msg.type === 'rendered') {
       this.state.renderedMs = Number(msg.ms);
-      this.state.rendered = { rows: Number(msg.rows), columns: Number(msg.columns), chart: msg.chart === true, visibleRows: Number(msg.visibleRows) };
+      this.state.rendered = { rows: Number(msg.rows), columns: Number(msg.columns), chart: msg.chart === true, visibleRows: Number(msg.visibleRows), statements: Number(msg.statements ?? 1), statement: Number(msg.statement ?? 0) };
       for (const w of this.renderWaiters.splice(0)) w(this.state);
     } else if (msg.type === 'loaded') {
       this.state.loadedRows = Number(msg.rows);
     } else if (msg.type === 'copy' && typeof msg.format === 'string') await this.copy(msg.format);
     else if (msg.type === 'openJson') await this.openJson();
+    else if (msg.type === 'statement' && Number.isInteger(msg.index)) await this.showStatement(msg.index as number);
   }
 
   /** Copies the whole result; returns the text. */
@@ -148,6 +168,24 @@ export class ResultsPanel implements vscode.Disposable {
   dispose(): void {
     this.panel?.dispose();
   }
+}
+
+/** The statement picker of a run with several statements: a label per statement and a note on which is shown. */
+function statementsMeta(shown: ShownResult): { statements?: string[]; statementIndex?: number; statementsNote?: string } {
+  const runs = shown.runs ?? [];
+  if (runs.length < 2) return {};
+  const index = shown.index ?? runs.length - 1;
+  const oneLine = (sql: string): string => {
+    const s = sql.replace(/\s+/g, ' ').trim();
+    return s.length > 60 ? `${s.slice(0, 60)}…` : s;
+  };
+  return {
+    statements: runs.map((r, i) => vscode.l10n.t('{0}. {1} — {2} rows', i + 1, oneLine(r.sql), r.result.rows.length.toLocaleString())),
+    statementIndex: index,
+    statementsNote: index === runs.length - 1
+      ? vscode.l10n.t('{0} statements ran; showing the last', runs.length)
+      : vscode.l10n.t('{0} statements ran; showing statement {1}', runs.length, index + 1),
+  };
 }
 
 function labels(): Record<string, string> {
@@ -188,6 +226,7 @@ function html(cspSource: string, nonce: string, script: string): string {
   .meta { flex: 1 1 auto; color: var(--vscode-descriptionForeground); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .meta .warn { color: var(--vscode-editorWarning-foreground); }
   button { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); border: 1px solid var(--vscode-button-border, transparent); padding: 2px 8px; cursor: pointer; font: inherit; }
+  select { color: var(--vscode-dropdown-foreground); background: var(--vscode-dropdown-background); border: 1px solid var(--vscode-dropdown-border, transparent); font: inherit; max-width: 40ch; }
   button:hover { background: var(--vscode-button-secondaryHoverBackground); }
   button:focus-visible, [tabindex]:focus-visible, [role=tab]:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
   [role=tablist] { display: flex; gap: 2px; }
@@ -219,6 +258,7 @@ function html(cspSource: string, nonce: string, script: string): string {
     <button role="tab" id="tab-table" aria-selected="true" aria-controls="viewport">Table</button>
     <button role="tab" id="tab-chart" aria-selected="false" aria-controls="chart" hidden>Chart</button>
   </div>
+  <select id="statement" hidden></select>
   <div class="meta" id="meta" role="status" aria-live="polite"></div>
   <button id="copy-csv">Copy CSV</button>
   <button id="copy-json">Copy JSON</button>

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
-import type { RunOutcome } from '../../src/query';
+import { applyDemoQueryHost, type RunOutcome } from '../../src/query';
 import type { ExtensionApi } from '../../src/extension';
 
 const EXTENSION_ID = 'obs-tools.observability-explorer';
@@ -163,6 +163,73 @@ describe('Run Query', function () {
     assert.ok(out.ok, out.error);
     assert.deepEqual(out.firstRows, [[1]]);
     assert.equal(emulator.state.services[1]?.state, 'running');
+  });
+
+  it('shows the last of several statements and lets the user pick each earlier one', async () => {
+    const out = await run({ sql: "SELECT 1 AS one;\nSELECT number AS n FROM numbers(3);\nSELECT 'x' AS a, 'y' AS b", ...(await bound()) });
+    assert.ok(out.ok, out.error);
+    assert.equal(out.statements, 3);
+    assert.deepEqual(out.columns?.map((c) => c.name), ['a', 'b']);
+    assert.deepEqual(out.rendered && { statements: out.rendered.statements, statement: out.rendered.statement }, { statements: 3, statement: 2 }, 'the panel offers the 3 statements, the last shown');
+    const panel = api().query.panel;
+    const second = await panel.showStatement(1);
+    assert.deepEqual(second?.rendered && { rows: second.rendered.rows, columns: second.rendered.columns, statement: second.rendered.statement }, { rows: 3, columns: 1, statement: 1 });
+    assert.equal(await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'csv'), 'n\r\n0\r\n1\r\n2\r\n', 'copy takes the statement shown');
+    const first = await panel.showStatement(0);
+    assert.equal(first?.rendered?.statement, 0);
+    assert.equal(await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'csv'), 'one\r\n1\r\n');
+  });
+
+  it('shows a UInt64 beyond 2^53 exactly, as its decimal text', async () => {
+    const out = await run({ sql: 'SELECT toUInt64(18446744073709551615) AS big, toUInt64(7) AS small', ...(await bound()) });
+    assert.ok(out.ok, out.error);
+    assert.deepEqual(out.firstRows, [['18446744073709551615', 7]]);
+    assert.equal(queryRuns().at(-1)?.query.output_format_json_quote_64bit_integers, '1');
+    assert.equal(out.rendered?.rows, 1);
+    const csv = await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'csv');
+    assert.equal(csv, 'big,small\r\n18446744073709551615,7\r\n');
+  });
+
+  it('completes the tables of the service and the columns of the table a statement names, asking DESCRIBE once', async () => {
+    const describes = () => queryRuns().filter((r) => /^DESCRIBE TABLE\b.*`otel_logs`/.test(String((r.body as { sql?: unknown } | undefined)?.sql ?? '')));
+    const before = describes().length;
+    const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT  FROM otel_logs' });
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    const labels = async (): Promise<string[]> => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(0, 7));
+      return list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    };
+    const first = await labels();
+    for (const table of ['otel_logs', 'otel_traces', 'hyperdx_sessions']) assert.ok(first.includes(table), `table ${table} offered`);
+    for (const column of ['Timestamp', 'ServiceName', 'SeverityText', 'Body', 'LogAttributes']) assert.ok(first.includes(column), `column ${column} offered`);
+    assert.ok(!first.includes('SpanName'), 'no column of a table the statement does not name');
+    assert.equal(describes().length - before, 1, 'DESCRIBE asked once');
+    const again = await labels();
+    assert.ok(again.includes('ServiceName'));
+    assert.equal(describes().length - before, 1, 'the columns come from the cache the second time');
+  });
+
+  it('gives the demo connection the query host named in OBS_DEMO_CONNECTION', async () => {
+    await vscode.commands.executeCommand('observability.setQueryHost', { connectionId, queryUrl: 'http://127.0.0.1:9' });
+    const targets = api().query.targets;
+    assert.equal(targets.queryHost(connectionId), 'http://127.0.0.1:9');
+    const demo = { baseUrl: `${emulator.url}/`, keyId: emulator.keyId, organizationId: emulator.organizationId, queryUrl: emulator.queryUrl };
+    const sub = applyDemoQueryHost(api().connections, targets, JSON.stringify(demo));
+    try {
+      const until = Date.now() + 5000;
+      while (targets.queryHost(connectionId) !== emulator.queryUrl && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(targets.queryHost(connectionId), emulator.queryUrl);
+      const out = await run({ sql: 'SELECT 5 AS five', ...(await bound()) });
+      assert.ok(out.ok, out.error);
+      assert.deepEqual(out.firstRows, [[5]]);
+    } finally {
+      sub.dispose();
+      await vscode.commands.executeCommand('observability.setQueryHost', { connectionId, queryUrl: emulator.queryUrl });
+    }
+    const ignored = applyDemoQueryHost(api().connections, targets, JSON.stringify({ ...demo, baseUrl: 'http://127.0.0.1:1', queryUrl: 'http://127.0.0.1:9' }));
+    ignored.dispose();
+    assert.equal(targets.queryHost(connectionId), emulator.queryUrl, 'a connection to another address keeps its query host');
   });
 
   async function bound(): Promise<{ uri: string }> {

@@ -22,6 +22,12 @@ import { sendStreaming, type StreamingResponse } from './stream';
 
 export const DEFAULT_QUERY_HOST = 'https://queries.clickhouse.cloud';
 export const RESULT_FORMAT = 'JSONCompactEachRowWithNamesAndTypes';
+/**
+ * ClickHouse settings sent with every query (URL parameters, as ClickHouse's HTTP interface takes them): 64-bit
+ * and wider integers come as quoted decimal text, so no JSON parser rounds them. The client turns the ones a
+ * JavaScript number holds exactly back into numbers and keeps the rest as text (see `readWideIntegers`).
+ */
+export const RESULT_SETTINGS: Readonly<Record<string, string>> = { output_format_json_quote_64bit_integers: '1' };
 export const DEFAULT_QUERY_RATE_LIMIT = { requests: 10, windowMs: 10_000 } as const;
 
 export type QueryFailureReason =
@@ -266,7 +272,7 @@ export class QueryClient {
     try {
       res = await sendStreaming(this.dispatcher, {
         origin: this.origin,
-        path: `${path}?format=${RESULT_FORMAT}`,
+        path: `${path}?${new URLSearchParams({ format: RESULT_FORMAT, ...RESULT_SETTINGS }).toString()}`,
         method: 'POST',
         headers,
         body: JSON.stringify(body),
@@ -309,6 +315,7 @@ export class QueryClient {
     const decoder = new TextDecoder('utf-8');
     let pending = '';
     let names: string[] | undefined;
+    let wide: number[] = [];
     let lineNo = 0;
     let stop: 'rows' | 'bytes' | undefined;
     let nextProgress = 1000;
@@ -321,14 +328,17 @@ export class QueryClient {
       }
       let value: unknown;
       try {
-        value = JSON.parse(line);
+        value = JSON.parse(lineNo > 2 ? quoteUnsafeIntegers(line) : line);
       } catch (e) {
         throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not JSON`, cause: e });
       }
       if (!Array.isArray(value)) throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not a JSON array` });
       if (lineNo === 1) names = value.map(String);
-      else if (lineNo === 2) result.columns = (names ?? []).map((name, i) => ({ name, type: String(value[i] ?? '') }));
-      else {
+      else if (lineNo === 2) {
+        result.columns = (names ?? []).map((name, i) => ({ name, type: String(value[i] ?? '') }));
+        wide = result.columns.flatMap((c, i) => (isWideInteger(c.type) ? [i] : []));
+      } else {
+        for (const i of wide) value[i] = readWideInteger(value[i]);
         result.rows.push(value as unknown[]);
         if (result.rows.length >= nextProgress) {
           nextProgress += 1000;
@@ -421,6 +431,54 @@ export class QueryClient {
     const html = /text\/html/i.test(contentType) || /^\s*</.test(text);
     return fail({ ...base, kind: kindForStatus(status, html), reason: 'other', status, serverMessage: message ?? (html ? undefined : text.trim().slice(0, 300) || undefined), retryable: false });
   }
+}
+
+/** (U)Int64/128/256, also inside Nullable or LowCardinality: the types ClickHouse may quote in JSON. */
+export function isWideInteger(type: string): boolean {
+  let t = type.trim();
+  for (let m = /^(?:Nullable|LowCardinality)\((.*)\)$/.exec(t); m; m = /^(?:Nullable|LowCardinality)\((.*)\)$/.exec(t)) t = (m[1] as string).trim();
+  return /^U?Int(?:64|128|256)$/.test(t);
+}
+
+/** A 64-bit (or wider) integer cell: a number when a JavaScript number holds it exactly, else its decimal text. */
+export function readWideInteger(v: unknown): unknown {
+  if (typeof v !== 'string' || !/^-?\d+$/.test(v)) return v;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+}
+
+/**
+ * A JSON text with every bare integer literal beyond ±(2^53 − 1) quoted, so `JSON.parse` keeps its exact digits
+ * (for a query host that does not pass the quoting setting on). Strings and other numbers are left as they are.
+ */
+export function quoteUnsafeIntegers(json: string): string {
+  if (!/\d{16}/.test(json)) return json;
+  let out = '';
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const ch = json[i] as string;
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') {
+      inString = true;
+      continue;
+    }
+    if (ch === '-' || (ch >= '0' && ch <= '9')) {
+      const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(json.slice(i, i + 400));
+      if (!m) continue;
+      const token = m[0];
+      if (m[1] === undefined && m[2] === undefined && !Number.isSafeInteger(Number(token))) {
+        out += `${json.slice(from, i)}"${token}"`;
+        from = i + token.length;
+      }
+      i += token.length - 1;
+    }
+  }
+  return from === 0 ? json : out + json.slice(from);
 }
 
 function parseSummary(header: string): QueryStats | undefined {

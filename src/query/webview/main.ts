@@ -26,6 +26,10 @@ interface ResultMessage {
     bytes: number;
     stats: { readRows?: number; readBytes?: number } | null;
     queryId: string | null;
+    /** When a run had several statements: one label per statement, which one is shown, and a note saying so. */
+    statements?: string[];
+    statementIndex?: number;
+    statementsNote?: string;
   };
   labels: Record<string, string>;
 }
@@ -290,8 +294,18 @@ function onResult(m: ResultMessage): void {
   $('copy-json').textContent = l.copyJson ?? '';
   $('copy-md').textContent = l.copyMarkdown ?? '';
   $('open-json').textContent = l.openJson ?? '';
+  const picker = $('statement') as HTMLSelectElement;
+  const runs = m.meta.statements ?? [];
+  picker.hidden = runs.length < 2;
+  picker.textContent = '';
+  if (runs.length > 1) {
+    for (const [i, label] of runs.entries()) picker.add(new Option(label, String(i), false, i === m.meta.statementIndex));
+    picker.title = m.meta.statementsNote ?? '';
+    picker.setAttribute('aria-label', m.meta.statementsNote ?? '');
+  }
   const meta = $('meta');
   meta.textContent = '';
+  if (runs.length > 1 && m.meta.statementsNote) meta.append(`${m.meta.statementsNote} · `);
   const parts = [`${m.meta.service}`, `${m.meta.rowCount.toLocaleString()} ${l.rows}`, `${m.meta.elapsedMs.toLocaleString()} ms`];
   if (m.meta.stats?.readRows !== undefined) parts.push(`${l.read} ${m.meta.stats.readRows.toLocaleString()} ${l.rows}${m.meta.stats.readBytes !== undefined ? `, ${(m.meta.stats.readBytes / 1048576).toFixed(1)} MiB` : ''}`);
   meta.append(parts.join(' · '));
@@ -316,6 +330,8 @@ function onResult(m: ResultMessage): void {
       columns: m.columns.length,
       chart: Boolean(series),
       visibleRows: rowsLayer?.childElementCount ?? 0,
+      statements: picker.hidden ? 1 : picker.options.length,
+      statement: picker.hidden ? 0 : picker.selectedIndex,
     });
   });
 }
@@ -335,6 +351,7 @@ for (const el of [tabTable, tabChart]) {
     }
   });
 }
+$('statement').addEventListener('change', () => vscode.postMessage({ type: 'statement', index: Number(($('statement') as HTMLSelectElement).value) }));
 $('copy-csv').addEventListener('click', () => vscode.postMessage({ type: 'copy', format: 'csv' }));
 $('copy-json').addEventListener('click', () => vscode.postMessage({ type: 'copy', format: 'json' }));
 $('copy-md').addEventListener('click', () => vscode.postMessage({ type: 'copy', format: 'markdown' }));

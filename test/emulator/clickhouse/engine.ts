@@ -114,14 +114,38 @@ export class ClickHouseEngine {
    * itself reject before it. One query runs at a time: an engine session holds one stream (and one current
    * database), so queries queue.
    */
-  run(sql: string, format: string, database: string, signal: AbortSignal, onStart: () => void, onChunk: (bytes: Uint8Array) => Promise<boolean>): Promise<void> {
+  run(sql: string, format: string, database: string, signal: AbortSignal, onStart: () => void, onChunk: (bytes: Uint8Array) => Promise<boolean>,
+    settings: Record<string, string> = {}): Promise<void> {
     const task = async (): Promise<void> => {
       if (signal.aborted) return;
       this.session.query(`USE ${quoteIdent(database)}`);
-      const stream = this.session.queryStream(sql, { format, signal });
+      // Settings of this query only (ClickHouse takes them from the URL of an HTTP request); reset afterwards.
+      const names = Object.keys(settings);
+      for (const name of names) this.session.query(`SET ${name} = ${quoteString(settings[name] as string)}`);
+      let stream: ReturnType<Session['queryStream']> | undefined;
+      let it: AsyncIterator<{ raw(): Uint8Array }>;
+      let next: IteratorResult<{ raw(): Uint8Array }>;
       try {
-        const it = stream[Symbol.asyncIterator]();
-        let next = await it.next();
+        stream = this.session.queryStream(sql, { format, signal });
+        it = stream[Symbol.asyncIterator]();
+        next = await it.next();
+      } catch (e) {
+        if (stream && !stream.closed) stream.cancel();
+        // The embedded engine streams only some statements (not DESCRIBE, for one); those are answered in one piece.
+        if (!/Streaming query is not supported/.test(e instanceof Error ? e.message : String(e))) {
+          for (const name of names) this.session.query(`SET ${name} = DEFAULT`);
+          throw e;
+        }
+        try {
+          const whole = this.session.query(sql, format);
+          onStart();
+          await onChunk(new TextEncoder().encode(whole));
+        } finally {
+          for (const name of names) this.session.query(`SET ${name} = DEFAULT`);
+        }
+        return;
+      }
+      try {
         onStart();
         while (!next.done) {
           if (!(await onChunk(next.value.raw()))) return;
@@ -129,6 +153,7 @@ export class ClickHouseEngine {
         }
       } finally {
         if (!stream.closed) stream.cancel();
+        for (const name of names) this.session.query(`SET ${name} = DEFAULT`);
       }
     };
     const result = this.queue.then(task, task);

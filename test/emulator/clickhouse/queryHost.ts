@@ -29,6 +29,8 @@ export interface QueryHostDeps {
 const RUN_PATH = /^\/service\/([0-9a-fA-F-]{36})\/run\/?$/;
 const READ_STATEMENT = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*\(?\s*(select|with|show|describe|desc|explain|exists)\b/i;
 const MAX_BODY = 1024 * 1024;
+/** ClickHouse output settings the query host passes on from the URL. */
+const OUTPUT_SETTINGS = new Set(['output_format_json_quote_64bit_integers', 'output_format_json_quote_64bit_floats', 'output_format_json_quote_decimals']);
 
 const CONTENT_TYPES: Record<string, string> = {
   JSON: 'application/json; charset=UTF-8',
@@ -162,6 +164,13 @@ export class QueryHost {
       return reply(400, { error: { code: '497', details: 'DB::Exception: Not enough privileges on database sample_base. (ACCESS_DENIED)' } });
     }
     const format = url.searchParams.get('format') ?? 'TabSeparated';
+    // Output settings in the URL apply to this query, as on ClickHouse's HTTP interface; unknown ones are refused.
+    const settings: Record<string, string> = {};
+    for (const [name, value] of url.searchParams) {
+      if (name === 'format') continue;
+      if (!OUTPUT_SETTINGS.has(name)) return reply(400, { error: { code: '115', details: `DB::Exception: Unknown setting '${name}'. (UNKNOWN_SETTING)` } });
+      settings[name] = value;
+    }
     const database = typeof body.database === 'string' && body.database ? body.database : defaultDatabase(data?.sources);
 
     const engine = await ClickHouseEngine.shared();
@@ -204,7 +213,7 @@ export class QueryHost {
       res.flushHeaders();
     };
     try {
-      await engine.run(sql, format, database, abort.signal, startReply, write);
+      await engine.run(sql, format, database, abort.signal, startReply, write, settings);
       if (!res.destroyed) res.end();
     } catch (e) {
       if (res.destroyed || abort.signal.aborted) return;

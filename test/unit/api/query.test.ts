@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { SAMPLE_KEY_UUID } from '../../emulator/seed';
 import { RateLimiter } from '../../../src/api';
-import { isReadOnlyStatement, QueryClient, QueryError, queryHostIssues, splitStatements, toCsv, toMarkdown, type RunQueryOptions } from '../../../src/api/query';
+import { isReadOnlyStatement, isWideInteger, QueryClient, QueryError, queryHostIssues, quoteUnsafeIntegers, readWideInteger, splitStatements, toCsv, toMarkdown, type RunQueryOptions } from '../../../src/api/query';
 
 async function failure(p: Promise<unknown>): Promise<QueryError> {
   try {
@@ -51,6 +51,20 @@ describe('QueryClient against the emulator query host', () => {
     assert.equal(sent?.path, `/service/${svc}/run`);
     assert.equal(sent?.query.format, 'JSONCompactEachRowWithNamesAndTypes');
     assert.deepEqual(sent?.body, { sql: 'SELECT ServiceName, count() AS n FROM otel_logs GROUP BY ServiceName ORDER BY n DESC' });
+  });
+
+  it('asks for quoted 64-bit integers and keeps the ones beyond 2^53 exact, as text', async () => {
+    const r = await run({ sql: 'SELECT toUInt64(18446744073709551615) AS big, toInt64(-9223372036854775808) AS low, toUInt64(42) AS small, toNullable(toUInt64(9007199254740993)) AS edge, toInt32(7) AS i32' });
+    assert.equal(emu.requests.at(-1)?.query.output_format_json_quote_64bit_integers, '1', 'the setting is sent');
+    assert.deepEqual(r.columns.map((c) => c.type), ['UInt64', 'Int64', 'UInt64', 'Nullable(UInt64)', 'Int32']);
+    assert.deepEqual(r.rows, [['18446744073709551615', '-9223372036854775808', 42, '9007199254740993', 7]]);
+    assert.equal(toCsv(r.columns, r.rows), 'big,low,small,edge,i32\r\n18446744073709551615,-9223372036854775808,42,9007199254740993,7\r\n');
+  });
+
+  it('answers DESCRIBE TABLE with the column names and types', async () => {
+    const r = await run({ sql: 'DESCRIBE TABLE `otel`.`otel_logs`' });
+    assert.deepEqual(r.columns.slice(0, 2), [{ name: 'name', type: 'String' }, { name: 'type', type: 'String' }]);
+    assert.deepEqual(r.rows.slice(0, 2).map((row) => row.slice(0, 2)), [['Timestamp', 'DateTime64(9)'], ['TimestampTime', 'DateTime']]);
   });
 
   it('sends the database when one is given', async () => {
@@ -204,6 +218,17 @@ describe('query host and SQL helpers', () => {
   it('tells read statements from the rest', () => {
     for (const q of ['SELECT 1', ' with x as (select 1) select * from x', 'SHOW TABLES', 'DESCRIBE otel_logs', 'EXPLAIN SELECT 1', '-- c\n(SELECT 1)']) assert.ok(isReadOnlyStatement(q), q);
     for (const q of ['INSERT INTO t VALUES (1)', 'DROP TABLE x', 'ALTER TABLE t DELETE WHERE 1', 'TRUNCATE t', 'OPTIMIZE TABLE t', '']) assert.ok(!isReadOnlyStatement(q), q);
+  });
+
+  it('never rounds a bare 64-bit integer from a host that ignores the quoting setting', () => {
+    const line = '[18446744073709551615, -9223372036854775808, 42, 1.5e300, "x 12345678901234567890", 9007199254740991, [18446744073709551615]]';
+    assert.deepEqual(JSON.parse(quoteUnsafeIntegers(line)), ['18446744073709551615', '-9223372036854775808', 42, 1.5e300, 'x 12345678901234567890', 9007199254740991, ['18446744073709551615']]);
+    assert.equal(quoteUnsafeIntegers('["a\\"1234567890123456789"]'), '["a\\"1234567890123456789"]', 'digits inside a string stay as they are');
+    assert.ok(isWideInteger('UInt64') && isWideInteger('Nullable(Int128)') && isWideInteger('LowCardinality(Nullable(UInt256))'));
+    assert.ok(!isWideInteger('UInt32') && !isWideInteger('Array(UInt64)') && !isWideInteger('Float64'));
+    assert.equal(readWideInteger('9007199254740991'), 9007199254740991);
+    assert.equal(readWideInteger('9007199254740992'), '9007199254740992');
+    assert.equal(readWideInteger(null), null);
   });
 
   it('copies as CSV and Markdown with escaping', () => {
