@@ -184,7 +184,7 @@ describe('Run Query', function () {
     const out = await run({ sql: 'SELECT toUInt64(18446744073709551615) AS big, toUInt64(7) AS small', ...(await bound()) });
     assert.ok(out.ok, out.error);
     assert.deepEqual(out.firstRows, [['18446744073709551615', 7]]);
-    assert.equal(queryRuns().at(-1)?.query.output_format_json_quote_64bit_integers, '1');
+    assert.deepEqual(Object.keys(queryRuns().at(-1)?.query ?? {}), ['format']);
     assert.equal(out.rendered?.rows, 1);
     const csv = await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'csv');
     assert.equal(csv, 'big,small\r\n18446744073709551615,7\r\n');

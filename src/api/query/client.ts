@@ -23,11 +23,11 @@ import { sendStreaming, type StreamingResponse } from './stream';
 export const DEFAULT_QUERY_HOST = 'https://queries.clickhouse.cloud';
 export const RESULT_FORMAT = 'JSONCompactEachRowWithNamesAndTypes';
 /**
- * ClickHouse settings sent with every query (URL parameters, as ClickHouse's HTTP interface takes them): 64-bit
- * and wider integers come as quoted decimal text, so no JSON parser rounds them. The client turns the ones a
- * JavaScript number holds exactly back into numbers and keeps the rest as text (see `readWideIntegers`).
+ * Only `format` goes in the URL, as public clients of the query endpoint send it: whether the endpoint passes other
+ * ClickHouse settings through is not documented. ClickHouse quotes 64-bit integers in JSON formats by default
+ * (`output_format_json_quote_64bit_integers = 1`); the client turns the ones a JavaScript number holds exactly back
+ * into numbers and keeps the rest as text, and reads bare ones beyond 2^53 as exact text too (`readWideIntegers`).
  */
-export const RESULT_SETTINGS: Readonly<Record<string, string>> = { output_format_json_quote_64bit_integers: '1' };
 export const DEFAULT_QUERY_RATE_LIMIT = { requests: 10, windowMs: 10_000 } as const;
 
 export type QueryFailureReason =
@@ -272,7 +272,7 @@ export class QueryClient {
     try {
       res = await sendStreaming(this.dispatcher, {
         origin: this.origin,
-        path: `${path}?${new URLSearchParams({ format: RESULT_FORMAT, ...RESULT_SETTINGS }).toString()}`,
+        path: `${path}?format=${RESULT_FORMAT}`,
         method: 'POST',
         headers,
         body: JSON.stringify(body),

@@ -164,8 +164,9 @@ export class QueryHost {
       return reply(400, { error: { code: '497', details: 'DB::Exception: Not enough privileges on database sample_base. (ACCESS_DENIED)' } });
     }
     const format = url.searchParams.get('format') ?? 'TabSeparated';
+    // ClickHouse's server default quotes 64-bit integers in JSON formats (the embedded engine's default does not).
     // Output settings in the URL apply to this query, as on ClickHouse's HTTP interface; unknown ones are refused.
-    const settings: Record<string, string> = {};
+    const settings: Record<string, string> = { output_format_json_quote_64bit_integers: '1' };
     for (const [name, value] of url.searchParams) {
       if (name === 'format') continue;
       if (!OUTPUT_SETTINGS.has(name)) return reply(400, { error: { code: '115', details: `DB::Exception: Unknown setting '${name}'. (UNKNOWN_SETTING)` } });
