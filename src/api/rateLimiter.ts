@@ -46,6 +46,9 @@ interface Waiter {
   queuedAt: number;
 }
 
+/** Grants kept before the first full sweep of expired ones (see `prune`). */
+const FULL_SWEEP_MIN = 256;
+
 export class RateLimiter {
   private requests: number;
   private windowMs: number;
@@ -53,6 +56,7 @@ export class RateLimiter {
   private readonly now: () => number;
   /** The grants that still count against the window. */
   private grants: GrantRecord[] = [];
+  private fullSweepAt = FULL_SWEEP_MIN;
   private blockedUntil = 0;
   private readonly queue: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -157,10 +161,23 @@ export class RateLimiter {
     return delay;
   }
 
+  /**
+   * Drops grants that left the window. Grants are kept in the order they were given, so the expired ones are almost
+   * always at the front: removing them there costs O(1) per request. One still in flight stops that sweep; a full
+   * sweep runs only when the list has doubled since the last one, so a long request cannot make every call O(n).
+   */
   private prune(now: number): void {
-    const windowMs = this.effectiveWindowMs;
-    if (this.grants.some((g) => g.at !== undefined && g.at <= now - windowMs)) {
-      this.grants = this.grants.filter((g) => g.at === undefined || g.at > now - windowMs);
+    const cutoff = now - this.effectiveWindowMs;
+    let expired = 0;
+    while (expired < this.grants.length) {
+      const at = this.grants[expired]!.at;
+      if (at === undefined || at > cutoff) break;
+      expired++;
+    }
+    if (expired > 0) this.grants.splice(0, expired);
+    if (this.grants.length > this.fullSweepAt) {
+      this.grants = this.grants.filter((g) => g.at === undefined || g.at > cutoff);
+      this.fullSweepAt = Math.max(FULL_SWEEP_MIN, 2 * this.grants.length);
     }
   }
 
