@@ -316,6 +316,8 @@ export class QueryClient {
     let pending = '';
     let names: string[] | undefined;
     let wide: number[] = [];
+    /** Whether any column can hold an integer beyond 2^53 (only then is a row scanned for bare ones). */
+    let mayHoldWide = true;
     let lineNo = 0;
     let stop: 'rows' | 'bytes' | undefined;
     let nextProgress = 1000;
@@ -328,7 +330,7 @@ export class QueryClient {
       }
       let value: unknown;
       try {
-        value = JSON.parse(lineNo > 2 ? quoteUnsafeIntegers(line) : line);
+        value = JSON.parse(lineNo > 2 && mayHoldWide ? quoteUnsafeIntegers(line) : line);
       } catch (e) {
         throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not JSON`, cause: e });
       }
@@ -337,6 +339,7 @@ export class QueryClient {
       else if (lineNo === 2) {
         result.columns = (names ?? []).map((name, i) => ({ name, type: String(value[i] ?? '') }));
         wide = result.columns.flatMap((c, i) => (isWideInteger(c.type) ? [i] : []));
+        mayHoldWide = result.columns.some((c) => /Int(64|128|256)\b|Decimal/.test(c.type));
       } else {
         for (const i of wide) value[i] = readWideInteger(value[i]);
         result.rows.push(value as unknown[]);
