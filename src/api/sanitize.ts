@@ -60,3 +60,26 @@ export function cleanRequestId(value: unknown, secrets: readonly string[] = []):
   }
   return value;
 }
+
+/** Every ASCII punctuation character: CommonMark lets each be backslash-escaped, and then none of them means anything. */
+const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+
+/**
+ * Escapes text for insertion into Markdown (hovers, tooltips, Markdown documents): every ASCII punctuation character
+ * gets a backslash, so no emphasis, link, image, HTML, entity, heading, list, `$(icon)` or autolink (`https://…`,
+ * `www.…`, `a@b.c`) can form from it. Apply to text that is already plain (see `markdownText`).
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(MARKDOWN_PUNCTUATION, '\\$&');
+}
+
+/** Server text for a Markdown string: sanitised (see `sanitizeServerText`), then escaped. */
+export function markdownText(text: unknown, max = MAX_SERVER_TEXT): string {
+  return escapeMarkdown(sanitizeServerText(text, max));
+}
+
+/** Server text as a Markdown code span (IDs, types): sanitised, backticks replaced, never empty. */
+export function markdownCode(text: unknown, max = MAX_SERVER_TEXT): string {
+  const plain = sanitizeServerText(text, max).replace(/`/g, "'");
+  return plain ? `\`${plain}\`` : '`?`';
+}
