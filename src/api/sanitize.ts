@@ -61,16 +61,20 @@ export function cleanRequestId(value: unknown, secrets: readonly string[] = []):
   return value;
 }
 
-/** Every ASCII punctuation character: CommonMark lets each be backslash-escaped, and then none of them means anything. */
-const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+/**
+ * The punctuation that can start Markdown syntax (emphasis, links, images, code, HTML, entities, headings, lists,
+ * tables, strikethrough, `$(icon)`), `.` and `@` (so `www.…` and `a@b.c` are no autolinks), and the `:` of `://`
+ * (so `https://…` is none). `/`, `:` elsewhere and `,;?'"=%^` stay as they are: the source stays readable.
+ */
+const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&@$]|:(?=\/\/)/g;
 
 /**
- * Escapes text for insertion into Markdown (hovers, tooltips, Markdown documents): every ASCII punctuation character
- * gets a backslash, so no emphasis, link, image, HTML, entity, heading, list, `$(icon)` or autolink (`https://…`,
- * `www.…`, `a@b.c`) can form from it. Apply to text that is already plain (see `markdownText`).
+ * Escapes text for insertion into Markdown (hovers, tooltips, Markdown documents) with backslashes (CommonMark), so no
+ * emphasis, link, image, HTML, entity, heading, list, `$(icon)` or autolink (`https://…`, `www.…`, `a@b.c`) can form
+ * from it. Apply to text that is already plain (see `markdownText`).
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(MARKDOWN_PUNCTUATION, '\\$&');
+  return text.replace(MARKDOWN_SPECIAL, '\\$&');
 }
 
 /** Server text for a Markdown string: sanitised (see `sanitizeServerText`), then escaped. */

@@ -282,11 +282,11 @@ export function presentFailure(failure: RequestFailure, what: string, connection
     default:
       label = sanitizeServerText(failure.serverMessage) || sanitizeServerText(failure.message);
   }
-  const lines = [`**${md(vscode.l10n.t('Could not load {0}', what))}**`, '', md(failure.message), ''];
+  const lines = [`**${md(vscode.l10n.t('Could not load {0}', what))}**`, '', md(failure.message, 1000), ''];
   if (failure.operation) lines.push(`- ${vscode.l10n.t('Operation')}: ${md(failure.operation)}`);
   if (failure.method || failure.path) lines.push(`- ${vscode.l10n.t('Request')}: ${code(`${failure.method ?? ''} ${failure.path ?? ''}`.trim())}`);
   if (failure.status !== undefined) lines.push(`- ${vscode.l10n.t('HTTP status')}: ${failure.status}`);
-  if (failure.serverMessage) lines.push(`- ${vscode.l10n.t('Server message')}: ${md(failure.serverMessage)}`);
+  if (failure.serverMessage) lines.push(`- ${vscode.l10n.t('Server message')}: ${md(failure.serverMessage, 500)}`);
   if (failure.requestId) lines.push(`- ${vscode.l10n.t('Request ID')}: ${code(failure.requestId)}`);
   lines.push(`- ${vscode.l10n.t('Kind')}: ${code(failure.kind)}`);
   return { label, description: status, tooltip: plainTooltip(lines.join('\n')), actions };
