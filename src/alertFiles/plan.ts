@@ -2,6 +2,7 @@
  * The alert plan: what applying the workspace's alert files would do on each target service. Pure (no vscode import):
  * the caller reads the files and the live alerts, this module classifies them.
  */
+import { markdownCode, sanitizeServerText } from '../api/sanitize';
 import type { Alert } from '../schema';
 import { sameConfiguration, type AlertFileTarget } from './format';
 
@@ -172,6 +173,14 @@ export interface RenderedPlan {
   readonly updateLines: readonly { readonly line: number; readonly uri: string }[];
 }
 
+/**
+ * Text inside a line of the plan: sanitised, and every Markdown punctuation character escaped except `-` (never at the
+ * start of a line here), so no link, autolink, HTML or emphasis forms from a name the service sent.
+ */
+function text(value: unknown): string {
+  return sanitizeServerText(value).replace(/[!-,./:-@[-`{-~]/g, '\\$&');
+}
+
 /** The plan as a Markdown document. */
 export function renderPlan(plan: AlertPlan, when: Date): RenderedPlan {
   const lines: string[] = [];
@@ -181,10 +190,11 @@ export function renderPlan(plan: AlertPlan, when: Date): RenderedPlan {
   lines.push(`${c.create} to create, ${c.update} to update, ${c.unchanged} unchanged, ${c.drift} live alert(s) without a file`
     + `${c.invalid + c.noConnection + c.unreachable + c.missing + c.duplicate > 0 ? `, ${c.invalid + c.noConnection + c.unreachable + c.missing + c.duplicate} file(s) not applicable` : ''}.`);
   lines.push('', `Planned ${when.toISOString()}. "Apply Plan" re-reads the files and sends only creates and updates, one request at a time; nothing is ever deleted.`);
-  const entryLine = (e: PlanEntry) => `- \`${e.label}\`${e.name ? ` — ${e.name}` : ''}${e.alertId ? ` (id ${e.alertId})` : ''}${e.detail ? `: ${e.detail}` : ''}`;
+  const entryLine = (e: PlanEntry) => `- ${markdownCode(e.label, 1000)}${e.name ? ` — ${markdownCode(e.name)}` : ''}`
+    + `${e.alertId ? ` (id ${markdownCode(e.alertId)})` : ''}${e.detail ? `: ${text(e.detail)}` : ''}`;
   for (const service of plan.services) {
-    lines.push('', `## ${service.serviceLabel}`, '', `Service ${service.serviceId}, organization ${service.organizationId}.`);
-    if (service.error) lines.push('', `Could not read the live alerts: ${service.error}`);
+    lines.push('', `## ${text(service.serviceLabel)}`, '', `Service ${markdownCode(service.serviceId)}, organization ${markdownCode(service.organizationId)}.`);
+    if (service.error) lines.push('', `Could not read the live alerts: ${text(service.error)}`);
     for (const action of ACTION_ORDER) {
       const entries = service.entries.filter((e) => e.action === action);
       if (entries.length === 0) continue;
@@ -196,7 +206,7 @@ export function renderPlan(plan: AlertPlan, when: Date): RenderedPlan {
     }
     if (service.drift.length > 0) {
       lines.push('', `### Live alerts without a file (${service.drift.length}; left as they are)`, '');
-      for (const d of service.drift) lines.push(`- ${d.name ?? d.id} (id ${d.id})`);
+      for (const d of service.drift) lines.push(`- ${markdownCode(d.name ?? d.id)} (id ${markdownCode(d.id)})`);
     }
   }
   if (plan.untargeted.length > 0) {

@@ -31,5 +31,5 @@ export { ApiError, kindForStatus, type ApiErrorInit, type ApiErrorIssue, type Ap
 export { RateLimiter, limiterFor, DEFAULT_RATE_LIMIT, type Grant, type RateLimiterOptions } from './rateLimiter';
 export { createDispatcher, describeProxyUrl, resolveProxy, type DispatcherOptions, type ProxyChoice } from './proxy';
 export { redact } from './redact';
-export { sanitizeServerText, cleanRequestId, MAX_SERVER_TEXT } from './sanitize';
+export { sanitizeServerText, cleanRequestId, escapeMarkdown, markdownCode, markdownText, MAX_SERVER_TEXT } from './sanitize';
 export type { Dispatcher } from './undici';

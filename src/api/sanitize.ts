@@ -60,3 +60,30 @@ export function cleanRequestId(value: unknown, secrets: readonly string[] = []):
   }
   return value;
 }
+
+/**
+ * The punctuation that can start Markdown syntax (emphasis, links, images, code, HTML, entities, headings, lists,
+ * tables, strikethrough, `$(icon)`), `.` and `@` (so `www.…` and `a@b.c` are no autolinks), and the `:` of `://`
+ * (so `https://…` is none). `/`, `:` elsewhere and `,;?'"=%^` stay as they are: the source stays readable.
+ */
+const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&@$]|:(?=\/\/)/g;
+
+/**
+ * Escapes text for insertion into Markdown (hovers, tooltips, Markdown documents) with backslashes (CommonMark), so no
+ * emphasis, link, image, HTML, entity, heading, list, `$(icon)` or autolink (`https://…`, `www.…`, `a@b.c`) can form
+ * from it. Apply to text that is already plain (see `markdownText`).
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(MARKDOWN_SPECIAL, '\\$&');
+}
+
+/** Server text for a Markdown string: sanitised (see `sanitizeServerText`), then escaped. */
+export function markdownText(text: unknown, max = MAX_SERVER_TEXT): string {
+  return escapeMarkdown(sanitizeServerText(text, max));
+}
+
+/** Server text as a Markdown code span (IDs, types): sanitised, backticks replaced, never empty. */
+export function markdownCode(text: unknown, max = MAX_SERVER_TEXT): string {
+  const plain = sanitizeServerText(text, max).replace(/`/g, "'");
+  return plain ? `\`${plain}\`` : '`?`';
+}

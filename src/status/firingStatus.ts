@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { affectsStatusBar, readSettings } from '../config';
 import type { ResourceCache } from '../tree/cache';
+import { markdownText } from '../api';
 import { alertLabel } from '../tree/format';
 import type { AlertView, ConnectionSource } from '../tree/model';
 
@@ -115,13 +116,15 @@ export class FiringStatus implements vscode.Disposable {
     this.item.text = firing.length > 0 ? `$(bell-dot) ${firing.length}` : '$(bell) 0';
     this.item.backgroundColor = firing.length > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
     if (firing.length === 0) {
       tooltip.appendMarkdown(vscode.l10n.t('No alerts firing'));
     } else {
       tooltip.appendMarkdown(`**${vscode.l10n.t('{0} alerts firing', firing.length)}**\n\n`);
       for (const f of firing.slice(0, 20)) {
         tooltip.appendMarkdown('- $(bell-dot) ');
-        tooltip.appendText(`${f.serviceName} › ${alertLabel(f.alert)}`);
+        tooltip.appendMarkdown(`${markdownText(f.serviceName)} › ${markdownText(alertLabel(f.alert))}`);
         tooltip.appendMarkdown('\n');
       }
       if (firing.length > 20) tooltip.appendMarkdown(`- ${vscode.l10n.t('… and {0} more', firing.length - 20)}\n`);

@@ -1,20 +1,25 @@
 import * as vscode from 'vscode';
+import { markdownCode, markdownText, sanitizeServerText } from '../api';
 import type { AlertView, ConnectionView, QueryEndpointView, RequestFailure, SourceView, TileView } from './model';
 
-/** Pure presentation helpers: labels, icons, descriptions and tooltips. No requests, no state. */
+/**
+ * Pure presentation helpers: labels, icons, descriptions and tooltips. No requests, no state.
+ * Every server string goes through `sanitizeServerText` (labels, descriptions) or `markdownText`/`markdownCode`
+ * (tooltips): a name like `[Re-enter your key](https://…)` must not become a link, a bidi override must not reorder.
+ */
 
 export const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 export function alertLabel(alert: AlertView): string {
-  return alert.name?.trim() || vscode.l10n.t('Alert {0}', alert.id);
+  return sanitizeServerText(alert.name) || vscode.l10n.t('Alert {0}', sanitizeServerText(alert.id));
 }
 
 export function tileLabel(tile: TileView): string {
-  return tile.name?.trim() || vscode.l10n.t('Tile {0}', tile.id);
+  return sanitizeServerText(tile.name) || vscode.l10n.t('Tile {0}', sanitizeServerText(tile.id));
 }
 
 export function nameOf(item: { readonly id: string; readonly name?: string | null }): string {
-  return item.name?.trim() || item.id;
+  return sanitizeServerText(item.name) || sanitizeServerText(item.id);
 }
 
 /** Sort key order for alert states: firing first. */
@@ -52,7 +57,7 @@ export function stateText(state: string | null | undefined): string {
     case 'PENDING': return vscode.l10n.t('Pending');
     case 'INSUFFICIENT_DATA': return vscode.l10n.t('Insufficient data');
     case 'DISABLED': return vscode.l10n.t('Disabled');
-    default: return state ? state : vscode.l10n.t('Unknown');
+    default: return sanitizeServerText(state) || vscode.l10n.t('Unknown');
   }
 }
 
@@ -70,6 +75,10 @@ export function contextState(state: string | null | undefined): string {
 export function conditionText(alert: AlertView): string {
   const t = alert.threshold ?? '?';
   const max = alert.thresholdMax ?? '?';
+  return sanitizeServerText(rawConditionText(alert, t, max));
+}
+
+function rawConditionText(alert: AlertView, t: unknown, max: unknown): string {
   switch (alert.thresholdType) {
     case 'above': return `above ${t}`;
     case 'above_exclusive': return `> ${t}`;
@@ -86,13 +95,13 @@ export function conditionText(alert: AlertView): string {
 export function channelText(alert: AlertView, webhookNames: ReadonlyMap<string, string>): string | undefined {
   const channel = alert.channel;
   if (!channel) return undefined;
-  if (channel.webhookId) return webhookNames.get(channel.webhookId) ?? channel.webhookId;
+  if (channel.webhookId) return sanitizeServerText(webhookNames.get(channel.webhookId) ?? channel.webhookId) || undefined;
   if (channel.emailRecipients && channel.emailRecipients.length > 0) {
     return channel.emailRecipients.length === 1
-      ? channel.emailRecipients[0]
+      ? sanitizeServerText(channel.emailRecipients[0]) || undefined
       : vscode.l10n.t('{0} email recipients', channel.emailRecipients.length);
   }
-  return channel.type ?? undefined;
+  return sanitizeServerText(channel.type) || undefined;
 }
 
 function silencedActive(alert: AlertView, now: number): boolean {
@@ -110,18 +119,20 @@ export function alertDescription(alert: AlertView, webhookNames: ReadonlyMap<str
   const parts: string[] = [];
   if (isSilenced(alert, now)) parts.push(vscode.l10n.t('silenced'));
   parts.push(conditionText(alert));
-  if (alert.interval) parts.push(alert.interval);
+  if (alert.interval) parts.push(sanitizeServerText(alert.interval));
   const channel = channelText(alert, webhookNames);
   if (channel) parts.push(channel);
-  return parts.join(' · ');
+  return parts.filter((p) => p).join(' · ');
 }
 
-function md(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+/** Text for a tooltip: sanitised and Markdown-escaped (no link, emphasis, HTML or autolink can form). */
+function md(text: unknown, max?: number): string {
+  return markdownText(text, max);
 }
 
-function code(text: string): string {
-  return '`' + text.replace(/`/g, "'") + '`';
+/** An ID or type as a code span, sanitised. */
+function code(text: unknown): string {
+  return markdownCode(text);
 }
 
 export function alertTooltip(alert: AlertView, webhookNames: ReadonlyMap<string, string>, dashboardName?: string,
@@ -146,25 +157,26 @@ export function alertTooltip(alert: AlertView, webhookNames: ReadonlyMap<string,
     const until = alert.silenced.until ? ` ${vscode.l10n.t('until {0}', new Date(alert.silenced.until).toLocaleString())}` : '';
     lines.push(`- ${md(vscode.l10n.t('Silenced'))}${md(by)}${md(until)}`);
   }
-  if (alert.message) lines.push(`- ${vscode.l10n.t('Message')}: ${md(truncate(alert.message, 200))}`);
+  if (alert.message) lines.push(`- ${vscode.l10n.t('Message')}: ${md(alert.message, 200)}`);
   const errors = alert.executionErrors ?? [];
   if (errors.length > 0) {
     lines.push('', `**${vscode.l10n.t('Recent execution errors')}**`, '');
     const recent = [...errors].sort((a, b) => (b.timestamp ?? '').localeCompare(a.timestamp ?? '')).slice(0, 5);
     for (const e of recent) {
       const when = e.timestamp ? new Date(e.timestamp).toLocaleString() : '';
-      lines.push(`- $(error) ${md(when)} ${e.type ? code(e.type) : ''} ${md(truncate(e.message ?? '', 300))}`);
+      lines.push(`- $(error) ${md(when)} ${e.type ? code(e.type) : ''} ${md(e.message, 300)}`);
     }
     if (errors.length > recent.length) lines.push(`- ${vscode.l10n.t('… and {0} more', errors.length - recent.length)}`);
   }
-  const tooltip = new vscode.MarkdownString(lines.join('\n'), true);
-  tooltip.isTrusted = false;
-  return tooltip;
+  return plainTooltip(lines.join('\n'));
 }
 
-function truncate(text: string, max: number): string {
-  const single = text.replace(/\s+/g, ' ').trim();
-  return single.length > max ? `${single.slice(0, max - 1)}…` : single;
+/** A tooltip whose Markdown comes from this module only: theme icons on, no command links, no HTML. */
+function plainTooltip(markdown: string): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString(markdown, true);
+  tooltip.isTrusted = false;
+  tooltip.supportHtml = false;
+  return tooltip;
 }
 
 const TILE_ICONS: Record<string, string> = {
@@ -198,17 +210,18 @@ export function sourceIconId(source: SourceView): string {
 }
 
 export function sourceDescription(source: SourceView): string {
-  const table = [source.from?.databaseName, source.from?.tableName].filter((p) => p).join('.');
-  const parts = [source.kind ?? vscode.l10n.t('unknown kind')];
+  const table = [source.from?.databaseName, source.from?.tableName].map((p) => sanitizeServerText(p)).filter((p) => p).join('.');
+  const parts = [sanitizeServerText(source.kind) || vscode.l10n.t('unknown kind')];
   if (table) parts.push(table);
   if (source.disabled) parts.push(vscode.l10n.t('disabled'));
   return parts.join(' · ');
 }
 
 export function queryEndpointLines(endpoint: QueryEndpointView): { key: string; label: string; description: string; icon: string }[] {
-  const roles = endpoint.roles ?? [];
+  const roles = (endpoint.roles ?? []).map((r) => sanitizeServerText(r)).filter((r) => r);
   const keys = endpoint.openApiKeys ?? [];
-  const origins = (endpoint.allowedOrigins ?? '').split(',').map((o) => o.trim()).filter((o) => o);
+  const origins = (typeof endpoint.allowedOrigins === 'string' ? endpoint.allowedOrigins : '').split(',')
+    .map((o) => sanitizeServerText(o)).filter((o) => o);
   return [
     { key: 'roles', label: vscode.l10n.t('Roles'), description: roles.length ? roles.join(', ') : vscode.l10n.t('none'), icon: 'shield' },
     { key: 'keys', label: vscode.l10n.t('API keys'), description: String(keys.length), icon: 'key' },
@@ -253,7 +266,7 @@ export function presentFailure(failure: RequestFailure, what: string, connection
       break;
     }
     case 'network':
-      label = vscode.l10n.t('Cannot reach the service: {0}', failure.message);
+      label = vscode.l10n.t('Cannot reach the service: {0}', sanitizeServerText(failure.message));
       actions.push('editConnection');
       break;
     case 'timeout':
@@ -267,14 +280,14 @@ export function presentFailure(failure: RequestFailure, what: string, connection
       actions.push('editConnection');
       break;
     default:
-      label = failure.serverMessage ? `${failure.serverMessage}` : failure.message;
+      label = sanitizeServerText(failure.serverMessage) || sanitizeServerText(failure.message);
   }
-  const lines = [`**${md(vscode.l10n.t('Could not load {0}', what))}**`, '', md(failure.message), ''];
+  const lines = [`**${md(vscode.l10n.t('Could not load {0}', what))}**`, '', md(failure.message, 1000), ''];
   if (failure.operation) lines.push(`- ${vscode.l10n.t('Operation')}: ${md(failure.operation)}`);
   if (failure.method || failure.path) lines.push(`- ${vscode.l10n.t('Request')}: ${code(`${failure.method ?? ''} ${failure.path ?? ''}`.trim())}`);
   if (failure.status !== undefined) lines.push(`- ${vscode.l10n.t('HTTP status')}: ${failure.status}`);
-  if (failure.serverMessage) lines.push(`- ${vscode.l10n.t('Server message')}: ${md(failure.serverMessage)}`);
+  if (failure.serverMessage) lines.push(`- ${vscode.l10n.t('Server message')}: ${md(failure.serverMessage, 500)}`);
   if (failure.requestId) lines.push(`- ${vscode.l10n.t('Request ID')}: ${code(failure.requestId)}`);
   lines.push(`- ${vscode.l10n.t('Kind')}: ${code(failure.kind)}`);
-  return { label, description: status, tooltip: new vscode.MarkdownString(lines.join('\n'), true), actions };
+  return { label, description: status, tooltip: plainTooltip(lines.join('\n')), actions };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { escapeMarkdown, markdownCode, sanitizeServerText } from '../api';
 import {
   alertDescription, alertIcon, alertLabel, contextState, isSilenced, nameOf, sourceDescription, sourceIconId, tileIconId,
   tileLabel, type FailurePresentation,
@@ -38,13 +39,16 @@ export class ConnectionNode {
     const item = new vscode.TreeItem(this.connection.label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('organization');
-    item.description = this.connection.organizationName && this.connection.organizationName !== this.connection.label
-      ? this.connection.organizationName : new URL(this.connection.baseUrl).host;
+    const organizationName = sanitizeServerText(this.connection.organizationName);
+    item.description = organizationName && organizationName !== this.connection.label
+      ? organizationName : new URL(this.connection.baseUrl).host;
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**${escapeMd(this.connection.label)}**\n\n`);
-    tooltip.appendMarkdown(`- ${vscode.l10n.t('Organization')}: \`${this.connection.organizationId}\`\n`);
-    tooltip.appendMarkdown(`- ${vscode.l10n.t('Address')}: ${escapeMd(this.connection.baseUrl)}\n`);
-    tooltip.appendMarkdown(`- ${vscode.l10n.t('Path segment')}: \`${this.connection.pathSegment}\``);
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    tooltip.appendMarkdown(`**${escapeMarkdown(sanitizeServerText(this.connection.label))}**\n\n`);
+    tooltip.appendMarkdown(`- ${vscode.l10n.t('Organization')}: ${markdownCode(this.connection.organizationId)}\n`);
+    tooltip.appendMarkdown(`- ${vscode.l10n.t('Address')}: ${escapeMarkdown(sanitizeServerText(this.connection.baseUrl))}\n`);
+    tooltip.appendMarkdown(`- ${vscode.l10n.t('Path segment')}: ${markdownCode(this.connection.pathSegment)}`);
     item.tooltip = tooltip;
     item.contextValue = 'connection refreshable copyable';
     return item;
@@ -63,11 +67,12 @@ export class ServiceNode implements ServiceScope {
   get connectionId(): string { return this.parent.connection.id; }
   get copyValue(): string { return this.serviceId; }
   treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.name, Collapsed);
+    const name = sanitizeServerText(this.name) || sanitizeServerText(this.serviceId);
+    const item = new vscode.TreeItem(name, Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('server');
-    item.description = [this.region, this.state].filter((x) => x).join(' · ') || undefined;
-    item.tooltip = `${this.name}\n${vscode.l10n.t('Service ID')}: ${this.serviceId}`;
+    item.description = [this.region, this.state].map((x) => sanitizeServerText(x)).filter((x) => x).join(' · ') || undefined;
+    item.tooltip = `${name}\n${vscode.l10n.t('Service ID')}: ${sanitizeServerText(this.serviceId)}`;
     item.contextValue = 'service refreshable copyable';
     return item;
   }
@@ -129,9 +134,9 @@ export class DashboardNode implements ServiceScope {
     const item = new vscode.TreeItem(this.label, tiles.length > 0 ? Collapsed : None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('dashboard');
-    const tags = this.dashboard.tags ?? [];
+    const tags = (this.dashboard.tags ?? []).map((t) => sanitizeServerText(t, 100)).filter((t) => t);
     item.description = [(tiles.length === 1 ? vscode.l10n.t('1 tile') : vscode.l10n.t('{0} tiles', tiles.length)), tags.join(', ')].filter((x) => x).join(' · ');
-    item.tooltip = `${this.label}\n${vscode.l10n.t('Dashboard ID')}: ${this.dashboard.id}${tags.length ? `\n${vscode.l10n.t('Tags')}: ${tags.join(', ')}` : ''}`;
+    item.tooltip = `${this.label}\n${vscode.l10n.t('Dashboard ID')}: ${sanitizeServerText(this.dashboard.id)}${tags.length ? `\n${vscode.l10n.t('Tags')}: ${tags.join(', ')}` : ''}`;
     item.contextValue = 'dashboard copyable json deletable';
     return item;
   }
@@ -150,11 +155,11 @@ export class TileNode implements ServiceScope {
     const label = tileLabel(this.tile);
     const item = new vscode.TreeItem(label, this.alertCount > 0 ? Collapsed : None);
     item.id = this.id;
-    const displayType = this.tile.config?.displayType ?? undefined;
+    const displayType = sanitizeServerText(this.tile.config?.displayType) || undefined;
     item.iconPath = new vscode.ThemeIcon(tileIconId(this.tile));
     item.description = [displayType, this.alertCount === 1 ? vscode.l10n.t('1 alert') : this.alertCount > 1 ? vscode.l10n.t('{0} alerts', this.alertCount) : undefined]
       .filter((x) => x).join(' · ');
-    item.tooltip = `${label}\n${vscode.l10n.t('Tile ID')}: ${this.tile.id}${displayType ? `\n${vscode.l10n.t('Display type')}: ${displayType}` : ''}`;
+    item.tooltip = `${label}\n${vscode.l10n.t('Tile ID')}: ${sanitizeServerText(this.tile.id)}${displayType ? `\n${vscode.l10n.t('Display type')}: ${displayType}` : ''}`;
     item.contextValue = `tile copyable${this.alertCount > 0 ? ' watched' : ''}`;
     return item;
   }
@@ -198,7 +203,7 @@ export class SourceNode implements ServiceScope {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(sourceIconId(this.source));
     item.description = sourceDescription(this.source);
-    item.tooltip = `${this.label}\n${vscode.l10n.t('Source ID')}: ${this.source.id}\n${vscode.l10n.t('Kind')}: ${this.source.kind ?? '?'}`;
+    item.tooltip = `${this.label}\n${vscode.l10n.t('Source ID')}: ${sanitizeServerText(this.source.id)}\n${vscode.l10n.t('Kind')}: ${sanitizeServerText(this.source.kind) || '?'}`;
     item.contextValue = 'source copyable json';
     return item;
   }
@@ -251,9 +256,5 @@ export class ErrorNode implements ServiceScope {
 export function scopeOf(node: Node): ServiceScope | undefined {
   if (node.type === 'connection' || node.type === 'info') return undefined;
   return node;
-}
-
-function escapeMd(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
 }
 

@@ -63,4 +63,20 @@ describe('alert plan', () => {
     const actions = Object.fromEntries(plan.services[0]!.entries.map((e) => [e.label, e.action]));
     assert.deepEqual(actions, { 'moved.alert.json': 'update', 'same.alert.json': 'unchanged' });
   });
+  it('writes names and errors from the service into the plan as text: no link, autolink, HTML or control character', () => {
+    const hostile = { ...alert('a1'), name: '[Re-enter your key](https://evil.example) <b>x</b>\u202Eexe' } as Alert;
+    const plan = buildPlan([file('x.alert.json', S1), file('y.alert.json', S2, 'b1')],
+      [{ organizationId: ORG, serviceId: S1, serviceLabel: 'prod [login](command:workbench.action.openSettings)', connectionId: 'c1', alerts: [hostile] },
+        { organizationId: ORG, serviceId: S2, serviceLabel: 'staging', connectionId: 'c1', error: 'HTTP 503 see https://evil.example/[x](y)' }]);
+    const text = renderPlan(plan, new Date(0)).text;
+    assert.doesNotMatch(text, /\]\(/, 'no [label](target) pair');
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(text, /[\u202A-\u202E\u2066-\u2069\u0000-\u0008]/);
+    const outsideCode = text.replace(/`[^`\n]*`/g, '');
+    assert.doesNotMatch(outsideCode, /https:\/\//, 'no autolink outside a code span');
+    assert.doesNotMatch(outsideCode, /<b>/, 'no HTML outside a code span');
+    assert.match(text, /- `\[Re-enter your key\] \(https:\/\/evil\.example\) <b>x<\/b>exe` \(id `a1`\)/, 'the name is a code span');
+    assert.match(text, /## prod \\\[login\\\] \\\(command \\:workbench/);
+    assert.match(text, /Could not read the live alerts: HTTP 503 see https\\:\\\/\\\/evil/);
+  });
 });

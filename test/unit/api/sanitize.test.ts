@@ -46,3 +46,21 @@ test('redaction: every encoding and case of the secret, and a cut never leaves t
   assert.ok(!out.includes('Ab/c') && out.endsWith('…'), out.slice(-20));
   assert.equal(redact('proxy http://user:pa/ss@proxy.example:8080'), 'proxy http://***:***@proxy.example:8080');
 });
+
+test('server text for Markdown: sanitised, then every punctuation character escaped, so no link or autolink forms', async () => {
+  const { escapeMarkdown, markdownCode, markdownText } = await import('../../../src/api');
+  assert.equal(markdownText('[Re-enter your key](https://evil.example)'),
+    '\\[Re\\-enter your key\\] \\(https\\://evil\\.example\\)');
+  assert.equal(markdownText('[x](command:workbench.action.openSettings)'),
+    '\\[x\\] \\(command :workbench\\.action\\.openSettings\\)');
+  assert.equal(markdownText('<img src=x onerror=alert(1)> &amp; **bold** $(alert)'),
+    '\\<img src=x onerror=alert\\(1\\)\\> \\&amp; \\*\\*bold\\*\\* \\$ \\(alert\\)');
+  assert.equal(markdownText('a\u202Eb\nc\x1b[31m'), 'ab c', 'bidi, controls and line breaks go first');
+  assert.equal(markdownText('www.evil.example mail@evil.example'), 'www\\.evil\\.example mail\\@evil\\.example');
+  assert.equal(markdownText(undefined), '');
+  assert.equal(escapeMarkdown('plain words 42'), 'plain words 42', 'letters, digits and spaces stay');
+  assert.equal(escapeMarkdown('Conflict: Cannot GET /nowhere, ok?'), 'Conflict: Cannot GET /nowhere, ok?', 'ordinary prose stays readable');
+  assert.equal(escapeMarkdown('ftp://x http://y'), 'ftp\\://x http\\://y');
+  assert.equal(markdownCode('a`b\u202E'), '`a\'b`');
+  assert.equal(markdownCode(''), '`?`');
+});
