@@ -3,7 +3,7 @@
  * tests share them.
  */
 import { editableValue } from '../editors/documents';
-import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../editors/knownKeys';
+import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../schema/unknownKeys';
 import type { DocumentIssue } from '../editors/checks';
 import { alertWriteSchema, schemaIssues, type Alert, type AlertWrite } from '../schema';
 import { alertFileSchema, FILE_ONLY_FIELDS } from './schema';

@@ -2,7 +2,7 @@ import {
   ALERT_INTERVALS, ALERTABLE_DISPLAY_TYPES, QUERY_ENDPOINT_ROLES, alertWriteSchema, dashboardUpdateSchema,
   dashboardWriteSchema, isRangeThresholdType, queryEndpointWriteSchema, schemaIssues,
 } from '../schema';
-import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from './knownKeys';
+import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../schema/unknownKeys';
 import type { DocumentKind } from './uris';
 
 /**

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { knownPart, schemaCheck, unknownKeyIssues } from '../../../src/editors/checks';
-import { knownKeysAt, presentIn, unknownKeyPaths } from '../../../src/editors/knownKeys';
+import { knownKeysAt, presentIn, unknownKeyPaths } from '../../../src/schema/unknownKeys';
 import { alertWriteSchema, dashboardUpdateSchema } from '../../../src/schema';
 
 const alert = {
