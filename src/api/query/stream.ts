@@ -16,50 +16,78 @@ export interface StreamingResponse {
   cancel(): void;
 }
 
-export type StreamingRequest = Omit<TransportRequest, 'maxResponseBytes'> & {
-  /** Time allowed for the whole body after the headers, in ms (default: none; the per-chunk timeout still applies). */
-  totalBodyTimeoutMs?: number;
-};
+/** A request as `send` takes it; `deadlineMs` (default: headers + body timeouts) bounds the whole exchange. */
+export type StreamingRequest = Omit<TransportRequest, 'maxResponseBytes'>;
 
 export async function sendStreaming(dispatcher: Dispatcher, req: StreamingRequest): Promise<StreamingResponse> {
+  if (req.signal?.aborted) throw new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled');
+  // One deadline for the whole exchange, as in `send`: it starts before the request is queued for a connection and
+  // ends it in any stage (connect, proxy tunnel, interim answers, headers, body), through this controller.
+  const deadlineMs = req.deadlineMs ?? req.headersTimeoutMs + req.bodyTimeoutMs;
+  const seconds = Math.round(deadlineMs / 100) / 10;
+  const controller = new AbortController();
+  let stopped: TransportError | undefined;
+  let status: number | undefined = undefined;
+  const stop = (err: TransportError): void => {
+    if (stopped) return;
+    stopped = err;
+    controller.abort(err);
+  };
+  const deadline = setTimeout(() => {
+    stop(status === undefined
+      ? new TransportError('timeout', 'REQUEST_DEADLINE', true, `no response within ${seconds} s`)
+      : new TransportError('timeout', 'BODY_DEADLINE', true, `the response took more than ${seconds} s to arrive`, status));
+  }, deadlineMs);
+  const onCancel = (): void => stop(new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled', status));
+  req.signal?.addEventListener('abort', onCancel, { once: true });
+  const release = (): void => {
+    clearTimeout(deadline);
+    req.signal?.removeEventListener('abort', onCancel);
+  };
+  const ended = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(stopped), { once: true });
+  });
+  ended.catch(() => undefined);
+
   let res: Dispatcher.ResponseData;
   try {
-    res = await loadUndici().request(dispatcher, {
-      origin: req.origin,
-      path: req.path,
-      method: req.method,
-      headers: req.headers,
-      body: req.body ?? null,
-      signal: req.signal ?? null,
-      headersTimeout: req.headersTimeoutMs,
-      bodyTimeout: req.bodyTimeoutMs,
-    });
+    res = await Promise.race([
+      loadUndici().request(dispatcher, {
+        origin: req.origin,
+        path: req.path,
+        method: req.method,
+        headers: req.headers,
+        body: req.body ?? null,
+        signal: controller.signal,
+        headersTimeout: req.headersTimeoutMs,
+        bodyTimeout: req.bodyTimeoutMs,
+      }),
+      ended,
+    ]);
   } catch (err) {
-    throw toTransportError(err, req);
+    release();
+    throw stopped ?? toTransportError(err, req);
   }
+  status = res.statusCode;
   const body = res.body;
-  let deadline: NodeJS.Timeout | undefined;
-  if (req.totalBodyTimeoutMs !== undefined) {
-    const seconds = Math.round(req.totalBodyTimeoutMs / 100) / 10;
-    deadline = setTimeout(() => {
-      body.destroy(new TransportError('timeout', 'BODY_DEADLINE', true, `the response took more than ${seconds} s to arrive`, res.statusCode));
-    }, req.totalBodyTimeoutMs);
-  }
+  controller.signal.addEventListener('abort', () => body.destroy(stopped), { once: true });
   let cancelled = false;
   const cancel = (): void => {
     cancelled = true;
-    if (deadline) clearTimeout(deadline);
+    release();
     if (!body.destroyed) body.destroy();
   };
   async function* chunks(): AsyncGenerator<Buffer> {
     try {
       for await (const chunk of body) yield chunk as Buffer;
+      if (stopped && !cancelled) throw stopped;
     } catch (err) {
       if (cancelled) return;
+      if (stopped) throw stopped;
       if (err instanceof TransportError) throw err;
       throw toTransportError(err, req, res.statusCode);
     } finally {
-      if (deadline) clearTimeout(deadline);
+      release();
     }
   }
   return { status: res.statusCode, headers: res.headers, body: chunks(), cancel };
