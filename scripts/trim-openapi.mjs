@@ -55,6 +55,8 @@ const REQUEST_ROOTS = [
   'ClickStackSavedSearchInput',
   'ClickStackAlertChannel',
   'InstanceServiceQueryApiEndpointsPostRequest',
+  'ClickStackCreateRoleRequest',
+  'ClickStackUpdateRoleRequest',
 ];
 
 const DROPPED_KEYS = new Set(['description', 'example', 'examples', 'title', 'deprecated', 'externalDocs', 'xml']);
@@ -134,13 +136,13 @@ function clean(node) {
   return out;
 }
 
-/** `METHOD /relative/path` → the 200 response schema, for every operation of `spec` under the listed paths. */
-function responsesOf(spec, accept) {
+/** `METHOD /relative/path` → the `status` response schema, for every operation of `spec` under the listed paths. */
+function responsesOf(spec, accept, status = '200') {
   const out = {};
   for (const [p, ops] of Object.entries(spec.paths ?? {})) {
     if (!accept(p)) continue;
     for (const [method, op] of Object.entries(ops)) {
-      const schema = op?.responses?.['200']?.content?.['application/json']?.schema;
+      const schema = op?.responses?.[status]?.content?.['application/json']?.schema;
       if (!schema) continue;
       const key = `${method.toUpperCase()} ${p.startsWith(SERVICE_PREFIX + '/clickstack') ? p.slice(SERVICE_PREFIX.length) : p}`;
       out[key] = clean(schema);
@@ -169,6 +171,10 @@ const responses = {
   ...responsesOf(clickstack, (p) => p.startsWith(SERVICE_PREFIX + '/clickstack/')),
 };
 
+// The error body each ClickStack operation declares for a client error (400); the emulator checks its 4xx bodies
+// against it.
+const errorResponses = responsesOf(clickstack, (p) => p.startsWith(SERVICE_PREFIX + '/clickstack/'), '400');
+
 const picked = {};
 const queue = [...REQUEST_ROOTS, ...refsIn(responses, [])];
 while (queue.length > 0) {
@@ -188,6 +194,7 @@ const doc = {
   source: `ClickStack OpenAPI (${String(clickstack?.info?.contact?.url ?? clickstack?.info?.version ?? '')}) + ClickHouse Cloud OpenAPI ${String(cloud?.info?.version ?? '')}`,
   roots: REQUEST_ROOTS,
   responses: Object.fromEntries(Object.keys(responses).sort().map((k) => [k, responses[k]])),
+  errorResponses: Object.fromEntries(Object.keys(errorResponses).sort().map((k) => [k, errorResponses[k]])),
   schemas: sorted,
 };
 mkdirSync(dirname(output), { recursive: true });

@@ -2,7 +2,8 @@
  * `npm run emulator`: starts the local API emulator and prints how to connect.
  * Options: --port <n> (default 8787), --segment <name> (default observability), --no-rate-limit,
  * --rate-limit-header none|x-ratelimit-reset|retry-after, --empty, --alerts <n>, --extra-services <n>,
- * --future-fields (answer like a newer server), --page-cap <n> (paged lists return at most n items).
+ * --future-fields (answer like a newer server), --page-cap <n> (paged lists return at most n items),
+ * --source-get-by-id (serve GET …/sources/{id}, which the live Cloud has been seen not to serve).
  */
 import { startEmulator } from './server';
 import type { EmulatorOptions, RateLimitHeaderMode } from './types';
@@ -43,6 +44,9 @@ function parseArgs(argv: string[]): EmulatorOptions {
         break;
       case '--page-cap':
         opts.pageCap = Number(next());
+        break;
+      case '--source-get-by-id':
+        opts.sourceGetById = true;
         break;
       default:
         throw new Error(`Unknown option ${String(arg)}`);

@@ -12,7 +12,7 @@ import {
 import { badRequest, conflict, notFound } from './errors';
 import { newObjectId, OBJECT_ID_PATTERN, UUID_PATTERN } from './ids';
 import { checkSchema, formatIssue, futureKeys, type RequestSchemaName, stripUnknown } from './schemas';
-import type { EmulatorState, JsonObject, ServiceData, StoredSavedSearch, StoredWebhook } from './types';
+import type { EmulatorState, JsonObject, ServiceData, StoredRole, StoredSavedSearch, StoredWebhook } from './types';
 
 export interface RouteContext {
   state: EmulatorState;
@@ -102,28 +102,135 @@ function webhookResponse(w: StoredWebhook): JsonObject {
   return { ...out, ...w.extra };
 }
 
-function webhookFromBody(body: JsonObject, data: ServiceData, now: number, existing?: StoredWebhook): StoredWebhook {
-  const name = String(body.name);
-  if (name.trim() === '') throw badRequest(formatIssue({ path: '/name', message: 'must not be empty' }));
+/** Mongoose's `Types.ObjectId.isValid`: 24 hex digits, or any 12-character string. */
+function isValidObjectId(v: unknown): boolean {
+  return typeof v === 'string' && (OBJECT_ID_PATTERN.test(v.toLowerCase()) || v.length === 12);
+}
+
+/** A zod rule of the server broken: 400 `Body validation failed: /path: message`. */
+const bodyRule = (path: string, message: string): never => {
+  throw badRequest(formatIssue({ path, message }));
+};
+
+/** HyperDX `utils/validators.ts` isPrivateIp, for literal addresses (the server resolves no names here either). */
+function isPrivateHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  if (v4) {
+    const [a, b, c] = v4.slice(1, 4).map(Number) as [number, number, number];
+    return (
+      a === 0 || a === 10 || a === 127 || a >= 224 ||
+      (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) ||
+      (a === 192 && b === 168) || (a === 192 && b === 0 && (c === 0 || c === 2)) || (a === 198 && (b === 18 || b === 19)) ||
+      (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)
+    );
+  }
+  if (h.includes(':')) {
+    // IPv4-mapped / -compatible forms (the URL parser writes them in hex: ::ffff:7f00:1).
+    const embedded = /^::(?:ffff:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(h) ?? null;
+    if (embedded && h !== '::1') {
+      const hi = parseInt(embedded[1] ?? '0', 16);
+      const lo = parseInt(embedded[2] ?? '0', 16);
+      return isPrivateHost(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+    }
+    const dotted = /^::(?:ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/.exec(h);
+    if (dotted?.[1]) return isPrivateHost(dotted[1]);
+    return h === '::1' || h === '::' || /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || /^ff/.test(h) || h.startsWith('2001:db8:') || h.startsWith('100::');
+  }
+  return false;
+}
+
+const HEADER_NAME = /^[!#$%&'*+\-.0-9A-Z^_`a-z|~]+$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\r\n\t\x00-\x1F\x7F]/;
+
+/**
+ * The server's webhook body rules (HyperDX `utils/zod.ts` externalWebhookCreateSchema, then `controllers/webhook.ts`
+ * validateWebhookUrl), in its order and words: name trimmed, 1–1024; url a URL of at most 2048; description ≤ 2048;
+ * body ≤ 16 KiB; at most 100 headers / query parameters with safe names and values; headers, queryParams and body are
+ * refused for slack; then http(s) only, a slack URL must be on slack.com, no private or reserved address.
+ */
+function checkWebhookBody(body: JsonObject): { name: string; url: string; parsed: URL } {
+  const name = String(body.name).trim();
+  if (name.length === 0) bodyRule('/name', 'String must contain at least 1 character(s)');
+  if (name.length > 1024) bodyRule('/name', 'String must contain at most 1024 character(s)');
   const url = String(body.url);
-  if (!/^https?:\/\/[^\s/]+/i.test(url)) throw badRequest(formatIssue({ path: '/url', message: 'must be a valid http(s) URL' }));
-  if (body.service === 'slack' && body.body !== undefined) throw badRequest(formatIssue({ path: '/body', message: 'is not allowed for slack webhooks' }));
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    bodyRule('/url', 'Invalid url');
+  }
+  if (url.length > 2048) bodyRule('/url', 'String must contain at most 2048 character(s)');
+  if (typeof body.description === 'string' && body.description.length > 2048) bodyRule('/description', 'String must contain at most 2048 character(s)');
+  if (typeof body.body === 'string' && body.body.length > 16 * 1024) bodyRule('/body', 'String must contain at most 16384 character(s)');
+  if (isObject(body.headers)) {
+    const entries = Object.entries(body.headers);
+    for (const [k, v] of entries) {
+      if (k.length === 0) bodyRule(`/headers/${k}`, 'Header name cannot be empty');
+      if (k.length > 256) bodyRule(`/headers/${k}`, 'String must contain at most 256 character(s)');
+      if (!HEADER_NAME.test(k)) bodyRule(`/headers/${k}`, "Invalid header name. Only alphanumeric characters and !#$%&'*+-.^_`|~ are allowed");
+      if (/^\d/.test(k)) bodyRule(`/headers/${k}`, 'Header name cannot start with a number');
+      if (String(v).length > 4096) bodyRule(`/headers/${k}`, 'String must contain at most 4096 character(s)');
+      if (CONTROL_CHARS.test(String(v))) bodyRule(`/headers/${k}`, 'Header values cannot contain control characters');
+    }
+    if (entries.length > 100) bodyRule('/headers', 'A webhook cannot have more than 100 headers');
+  }
+  if (isObject(body.queryParams)) {
+    const entries = Object.entries(body.queryParams);
+    for (const [k, v] of entries) {
+      if (k.length === 0) bodyRule(`/queryParams/${k}`, 'Query parameter name cannot be empty');
+      if (CONTROL_CHARS.test(k)) bodyRule(`/queryParams/${k}`, 'Query parameter names cannot contain control characters');
+      if (CONTROL_CHARS.test(String(v))) bodyRule(`/queryParams/${k}`, 'Query parameter values cannot contain control characters');
+    }
+    if (entries.length > 100) bodyRule('/queryParams', 'A webhook cannot have more than 100 query parameters');
+  }
+  if (body.service === 'slack') {
+    for (const field of ['headers', 'queryParams', 'body']) {
+      if (body[field] !== undefined) bodyRule(`/${field}`, `${field} is not supported for the slack webhook service`);
+    }
+  }
+  return { name, url, parsed: parsed as URL };
+}
+
+/** controllers/webhook.ts validateWebhookUrl: a WebhookUrlValidationError is a 400 with its message. */
+function checkWebhookUrl(body: JsonObject, u: URL, url: string): void {
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw badRequest('Webhook URL must use HTTP or HTTPS');
+  const host = u.hostname.toLowerCase();
+  if (body.service === 'slack' && host !== 'slack.com' && !host.endsWith('.slack.com')) {
+    throw badRequest(`Slack Webhook URL ${url} does not have hostname that ends in 'slack.com'`);
+  }
+  if (isPrivateHost(u.hostname)) throw badRequest('Webhook URL resolves to a private or reserved address.');
+}
+
+function webhookFromBody(body: JsonObject, data: ServiceData, now: number, existing?: StoredWebhook): StoredWebhook {
+  const { name, url, parsed } = checkWebhookBody(body);
+  checkWebhookUrl(body, parsed, url);
+  const service = String(body.service);
+  // Unique index {team, service, name} (models/webhook.ts); the router answers a duplicate key with a 400.
   for (const other of data.webhooks.values()) {
-    if (other.name === name && other.id !== existing?.id) throw conflict(`A webhook named "${name}" already exists`);
+    if (other.name === name && other.service === service && other.id !== existing?.id) throw badRequest('A webhook with this service and name already exists');
   }
   const stamp = new Date(now).toISOString();
-  const w: StoredWebhook = { id: existing?.id ?? newObjectId(now), name, service: String(body.service), url, createdAt: existing?.createdAt ?? stamp, updatedAt: stamp };
+  const w: StoredWebhook = { id: existing?.id ?? newObjectId(now), name, service, url, createdAt: existing?.createdAt ?? stamp, updatedAt: stamp };
+  // description and body: set or cleared by presence (updateWebhook's $set/$unset).
   if (typeof body.description === 'string') w.description = body.description;
   if (typeof body.body === 'string') w.body = body.body;
   // Write-only maps: omitted keeps the stored ones unless the url or service changes; {} clears them.
-  const sameTarget = existing !== undefined && existing.url === url && existing.service === w.service;
-  if (isObject(body.headers)) w.headers = body.headers as Record<string, string>;
-  else if (sameTarget && existing.headers) w.headers = existing.headers;
-  if (isObject(body.queryParams)) w.queryParams = body.queryParams as Record<string, string>;
-  else if (sameTarget && existing.queryParams) w.queryParams = existing.queryParams;
+  const sameTarget = existing !== undefined && existing.url === url && existing.service === service;
+  if (isObject(body.headers)) {
+    if (Object.keys(body.headers).length > 0) w.headers = body.headers as Record<string, string>;
+  } else if (sameTarget && existing.headers) w.headers = existing.headers;
+  if (isObject(body.queryParams)) {
+    if (Object.keys(body.queryParams).length > 0) w.queryParams = body.queryParams as Record<string, string>;
+  } else if (sameTarget && existing.queryParams) w.queryParams = existing.queryParams;
   w.extra = futureKeys(body);
   return w;
 }
+
+/** Lists sorted by `_id`, as the server pages them (`.sort({ _id: 1 })`). */
+const byId = <T extends { id: string }>(items: Iterable<T>): T[] => [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 function sourceFromBody(body: JsonObject, id: string): JsonObject {
   const { id: _ignored, ...rest } = body;
@@ -136,22 +243,86 @@ function sourceFromBody(body: JsonObject, id: string): JsonObject {
   return { id, ...rest };
 }
 
+/**
+ * The server's saved-search body (HyperDX `routers/external-api/v2/savedSearches.ts` savedSearchRequestSchema +
+ * requireValidSourceId): name trimmed, 1–1024; sourceId an ObjectId of a source of the team (else 400 `sourceId must
+ * be an existing source id`); select ≤ 4 KiB, where ≤ 8 KiB, orderBy ≤ 1 KiB; at most 100 filters. Create and PUT
+ * are full writes: an omitted select/where/orderBy becomes "", whereLanguage "lucene", tags and filters [].
+ */
 function savedSearchFromBody(body: JsonObject, data: ServiceData, now: number, existing?: StoredSavedSearch): StoredSavedSearch {
-  if (String(body.name).trim() === '') throw badRequest(formatIssue({ path: '/name', message: 'must not be empty' }));
-  if (String(body.sourceId).trim() === '') throw badRequest(formatIssue({ path: '/sourceId', message: 'must not be empty' }));
+  const name = String(body.name).trim();
+  if (name.length === 0) bodyRule('/name', 'String must contain at least 1 character(s)');
+  if (name.length > 1024) bodyRule('/name', 'String must contain at most 1024 character(s)');
+  if (!isValidObjectId(body.sourceId)) bodyRule('/sourceId', 'Invalid ObjectId');
+  const limits: [string, number][] = [['select', 4 * 1024], ['where', 8 * 1024], ['orderBy', 1024]];
+  for (const [k, max] of limits) {
+    if (typeof body[k] === 'string' && (body[k] as string).length > max) bodyRule(`/${k}`, `String must contain at most ${max} character(s)`);
+  }
+  if (Array.isArray(body.filters) && body.filters.length > 100) bodyRule('/filters', 'Array must contain at most 100 element(s)');
+  if (!data.sources.has(String(body.sourceId))) throw badRequest('sourceId must be an existing source id');
   const stamp = new Date(now).toISOString();
-  const { id: _ignored, teamId: _team, createdAt: _c, updatedAt: _u, ...rest } = body;
   return {
-    ...rest,
+    ...futureKeys(body),
     id: existing?.id ?? newObjectId(now),
-    name: String(body.name),
+    name,
+    select: typeof body.select === 'string' ? body.select : '',
+    where: typeof body.where === 'string' ? body.where : '',
+    whereLanguage: typeof body.whereLanguage === 'string' ? body.whereLanguage : 'lucene',
+    orderBy: typeof body.orderBy === 'string' ? body.orderBy : '',
     sourceId: String(body.sourceId),
     tags: Array.isArray(body.tags) ? [...new Set(body.tags as string[])] : [],
-    filters: Array.isArray(body.filters) ? (body.filters as JsonObject[]) : [],
+    filters: Array.isArray(body.filters) ? (body.filters as JsonObject[]).map((f) => (f.type === undefined && typeof f.condition === 'string' ? { type: 'sql', ...f } : f)) : [],
     teamId: data.teamId,
     createdAt: existing?.createdAt ?? stamp,
     updatedAt: stamp,
   };
+}
+
+function roleResponse(r: StoredRole): JsonObject {
+  const out: JsonObject = { id: r.id, name: r.name };
+  if (r.description !== undefined) out.description = r.description;
+  out.permissions = r.permissions;
+  out.isPredefined = r.isPredefined;
+  out.createdAt = r.createdAt;
+  out.updatedAt = r.updatedAt;
+  return { ...out, ...r.extra };
+}
+
+/**
+ * Role writes as the spec describes them (HyperDX has no roles router; the rules below are the spec's words): a name
+ * is required on create, "unique within the team and not colliding with a predefined role" (compared without case
+ * and surrounding spaces); PUT replaces the permissions and, when sent, the name and description ("Omit to leave
+ * the name unchanged"); predefined roles cannot be modified. Refusals are 400s, the only client error the spec
+ * declares for these operations.
+ */
+function roleFromBody(body: JsonObject, data: ServiceData, now: number, existing?: StoredRole): StoredRole {
+  if (existing?.isPredefined) throw badRequest('Predefined roles cannot be modified');
+  let name = existing?.name ?? '';
+  if (typeof body.name === 'string') {
+    name = body.name.trim();
+    if (name.length === 0) bodyRule('/name', 'must not be empty');
+  }
+  const key = name.toLowerCase();
+  for (const other of data.roles.values()) {
+    if (other.id !== existing?.id && other.name.trim().toLowerCase() === key) {
+      throw badRequest(other.isPredefined ? `Role name "${name}" is reserved for a predefined role` : `A role named "${name}" already exists`);
+    }
+  }
+  const stamp = new Date(now).toISOString();
+  const role: StoredRole = {
+    id: existing?.id ?? newObjectId(now),
+    name,
+    permissions: body.permissions as JsonObject[],
+    isPredefined: false,
+    createdAt: existing?.createdAt ?? stamp,
+    updatedAt: stamp,
+    isDefault: existing?.isDefault ?? false,
+    userCount: existing?.userCount ?? 0,
+    extra: { ...existing?.extra, ...futureKeys(body) },
+  };
+  const description = typeof body.description === 'string' ? body.description : existing?.description;
+  if (description !== undefined) role.description = description;
+  return role;
 }
 
 function queryEndpointResponse(data: ServiceData): JsonObject {
@@ -162,7 +333,12 @@ function queryEndpointResponse(data: ServiceData): JsonObject {
 
 const ok = (result: unknown): RouteResult => ({ result });
 
-export function buildRoutes(segment: string): Route[] {
+export interface RouteOptions {
+  /** Serve `GET …/sources/{id}` (see EmulatorOptions.sourceGetById). */
+  sourceGetById?: boolean;
+}
+
+export function buildRoutes(segment: string, options: RouteOptions = {}): Route[] {
   const org = '^/v1/organizations/([^/]+)';
   const svc = `${org}/services/([^/]+)`;
   const base = `${svc}/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
@@ -170,7 +346,7 @@ export function buildRoutes(segment: string): Route[] {
   const specKey = (method: string, path: string): string => {
     if (path.startsWith(base)) {
       const rest = path.slice(base.length);
-      const names: Record<string, string> = { dashboards: 'clickStackDashboardId', alerts: 'clickStackAlertId', sources: 'clickStackSourceId', webhooks: 'clickStackWebhookId', 'saved-searches': 'clickStackSavedSearchId' };
+      const names: Record<string, string> = { dashboards: 'clickStackDashboardId', alerts: 'clickStackAlertId', sources: 'clickStackSourceId', webhooks: 'clickStackWebhookId', 'saved-searches': 'clickStackSavedSearchId', roles: 'clickStackRoleId' };
       const m = /^\/([a-z-]+)(\/\(\[\^\/\]\+\))?(.*)$/.exec(rest);
       const resource = m?.[1] ?? '';
       return `${method} /clickstack/${resource}${m?.[2] ? `/{${names[resource] ?? 'id'}}` : ''}${m?.[3] ?? ''}`;
@@ -309,7 +485,17 @@ export function buildRoutes(segment: string): Route[] {
       data.sources.set(String(source.id), source);
       return ok(source);
     }),
-    // No GET-by-id for sources: the live Cloud does not serve it (an HTML 404 page, like any unserved route).
+    // GET-by-id is in the spec, but the live Cloud has been seen not to serve it: off unless asked for, so the route
+    // is then absent (an HTML 404 page, like any unserved route).
+    ...(options.sourceGetById
+      ? [
+          r('GET', `${base}/sources/([^/]+)`, (ctx) => {
+            const s = serviceData(ctx).sources.get(objectId(ctx, 2));
+            if (!s) throw notFound('Source not found');
+            return ok(s);
+          }),
+        ]
+      : []),
     r('PUT', `${base}/sources/([^/]+)`, (ctx) => {
       const data = serviceData(ctx);
       const id = objectId(ctx, 2);
@@ -318,13 +504,16 @@ export function buildRoutes(segment: string): Route[] {
       data.sources.set(id, source);
       return ok(source);
     }),
+    // Deleting a source touches nothing else (HyperDX controllers/sources.ts deleteSource is a bare
+    // findOneAndDelete, with no hook on the model): tiles, dashboard filters, saved searches, alerts and other
+    // sources' links that name it keep the dangling ID.
     r('DELETE', `${base}/sources/([^/]+)`, (ctx) => {
       if (!serviceData(ctx).sources.delete(objectId(ctx, 2))) throw notFound('Source not found');
       return undefined;
     }),
 
     // Webhooks.
-    r('GET', `${base}/webhooks`, (ctx) => ok(paginate([...serviceData(ctx).webhooks.values()], ctx.query, ctx.pageCap).map(webhookResponse))),
+    r('GET', `${base}/webhooks`, (ctx) => ok(paginate(byId(serviceData(ctx).webhooks.values()), ctx.query, ctx.pageCap).map(webhookResponse))),
     r('POST', `${base}/webhooks`, (ctx) => {
       const data = serviceData(ctx);
       const w = webhookFromBody(validBody('ClickStackWebhookInput', ctx.body), data, ctx.now);
@@ -334,24 +523,29 @@ export function buildRoutes(segment: string): Route[] {
     r('PUT', `${base}/webhooks/([^/]+)`, (ctx) => {
       const data = serviceData(ctx);
       const id = objectId(ctx, 2);
+      // Body rules first (the router's validateRequest), then the lookup, then the URL rules (updateWebhook).
+      const body = validBody('ClickStackWebhookInput', ctx.body);
+      checkWebhookBody(body);
       const existing = data.webhooks.get(id);
       if (!existing) throw notFound('Webhook not found');
-      const w = webhookFromBody(validBody('ClickStackWebhookInput', ctx.body), data, ctx.now, existing);
+      const w = webhookFromBody(body, data, ctx.now, existing);
       data.webhooks.set(id, w);
       return ok(webhookResponse(w));
     }),
     r('DELETE', `${base}/webhooks/([^/]+)`, (ctx) => {
       const data = serviceData(ctx);
       const id = objectId(ctx, 2);
-      if (!data.webhooks.has(id)) throw notFound('Webhook not found');
-      const users = [...data.alerts.values()].filter((a) => a.channels.some((c) => c.webhookId === id)).length;
-      if (users > 0) throw conflict(`Webhook is used by ${users} alert${users === 1 ? '' : 's'}; update or delete ${users === 1 ? 'it' : 'them'} first`);
-      data.webhooks.delete(id);
+      // HyperDX controllers/webhook.ts deleteWebhook counts alerts with `channel.webhookId` = id first (so the 409
+      // comes before a 404), and only that field: `channel` mirrors channels[0], so a webhook used only by a later
+      // channel does not block the delete and that alert keeps a dangling webhookId.
+      const users = [...data.alerts.values()].filter((a) => a.channels[0]?.webhookId === id).length;
+      if (users > 0) throw conflict(`Cannot delete webhook: ${users} alert(s) still reference it. Reassign or remove those alerts first.`);
+      if (!data.webhooks.delete(id)) throw notFound('Webhook not found');
       return undefined;
     }),
 
     // Saved searches.
-    r('GET', `${base}/saved-searches`, (ctx) => ok(paginate([...serviceData(ctx).savedSearches.values()], ctx.query, ctx.pageCap))),
+    r('GET', `${base}/saved-searches`, (ctx) => ok(paginate(byId(serviceData(ctx).savedSearches.values()), ctx.query, ctx.pageCap))),
     r('POST', `${base}/saved-searches`, (ctx) => {
       const data = serviceData(ctx);
       const s = savedSearchFromBody(validBody('ClickStackSavedSearchInput', ctx.body), data, ctx.now);
@@ -366,12 +560,16 @@ export function buildRoutes(segment: string): Route[] {
     r('PUT', `${base}/saved-searches/([^/]+)`, (ctx) => {
       const data = serviceData(ctx);
       const id = objectId(ctx, 2);
+      // The body and its sourceId are checked before the saved search is looked up, as the router does.
+      const body = validBody('ClickStackSavedSearchInput', ctx.body);
       const existing = data.savedSearches.get(id);
+      const s = savedSearchFromBody(body, data, ctx.now, existing);
       if (!existing) throw notFound('Saved search not found');
-      const s = savedSearchFromBody(validBody('ClickStackSavedSearchInput', ctx.body), data, ctx.now, existing);
       data.savedSearches.set(id, s);
       return ok(s);
     }),
+    // HyperDX controllers/savedSearch.ts deleteSavedSearch: deletes the alerts on the saved search
+    // (deleteSavedSearchAlerts), then the saved search.
     r('DELETE', `${base}/saved-searches/([^/]+)`, (ctx) => {
       const data = serviceData(ctx);
       const id = objectId(ctx, 2);
@@ -379,6 +577,41 @@ export function buildRoutes(segment: string): Route[] {
       for (const a of [...data.alerts.values()]) {
         if (a.savedSearchId === id) data.alerts.delete(a.id);
       }
+      return undefined;
+    }),
+
+    // Roles.
+    r('GET', `${base}/roles`, (ctx) => ok([...serviceData(ctx).roles.values()].map(roleResponse))),
+    r('POST', `${base}/roles`, (ctx) => {
+      const data = serviceData(ctx);
+      const role = roleFromBody(validBody('ClickStackCreateRoleRequest', ctx.body), data, ctx.now);
+      data.roles.set(role.id, role);
+      return ok(roleResponse(role));
+    }),
+    r('GET', `${base}/roles/([^/]+)`, (ctx) => {
+      const role = serviceData(ctx).roles.get(objectId(ctx, 2));
+      if (!role) throw notFound('Role not found');
+      return ok(roleResponse(role));
+    }),
+    r('PUT', `${base}/roles/([^/]+)`, (ctx) => {
+      const data = serviceData(ctx);
+      const id = objectId(ctx, 2);
+      const existing = data.roles.get(id);
+      if (!existing) throw notFound('Role not found');
+      const role = roleFromBody(validBody('ClickStackUpdateRoleRequest', ctx.body), data, ctx.now, existing);
+      data.roles.set(id, role);
+      return ok(roleResponse(role));
+    }),
+    // "Predefined roles, the team default user role, and roles assigned to users cannot be deleted" (spec).
+    r('DELETE', `${base}/roles/([^/]+)`, (ctx) => {
+      const data = serviceData(ctx);
+      const id = objectId(ctx, 2);
+      const role = data.roles.get(id);
+      if (!role) throw notFound('Role not found');
+      if (role.isPredefined) throw badRequest('Predefined roles cannot be deleted');
+      if (role.isDefault) throw badRequest('The team default user role cannot be deleted');
+      if (role.userCount > 0) throw badRequest(`Cannot delete role: it is assigned to ${role.userCount} user(s)`);
+      data.roles.delete(id);
       return undefined;
     }),
   ];

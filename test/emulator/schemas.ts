@@ -18,7 +18,9 @@ export type RequestSchemaName =
   | 'ClickStackWebhookInput'
   | 'ClickStackSavedSearchInput'
   | 'InstanceServiceQueryApiEndpointsPostRequest'
-  | 'ClickStackAlertChannel';
+  | 'ClickStackAlertChannel'
+  | 'ClickStackCreateRoleRequest'
+  | 'ClickStackUpdateRoleRequest';
 
 /** Keys a newer server adds (the emulator's future-fields mode); kept wherever unknown keys are otherwise dropped. */
 export const FUTURE_FIELD_PREFIX = 'futureField_';
@@ -35,13 +37,14 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{
 const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, inlineRefs: false });
 ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 ajv.addFormat('date-time', { type: 'string', validate: (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)) });
-const doc = trimmed as unknown as { schemas: JsonObject; responses: Record<string, JsonObject> };
+const doc = trimmed as unknown as { schemas: JsonObject; responses: Record<string, JsonObject>; errorResponses: Record<string, JsonObject> };
 /** Response keys such as `GET /clickstack/alerts/{clickStackAlertId}` as plain JSON-pointer segments. */
 const responseSlot = (key: string): string => key.replace(/[^A-Za-z0-9_-]/g, '_');
 ajv.addSchema({
   $id: DOC_ID,
   components: { schemas: doc.schemas },
   responses: Object.fromEntries(Object.entries(doc.responses).map(([k, v]) => [responseSlot(k), v])),
+  errorResponses: Object.fromEntries(Object.entries(doc.errorResponses).map(([k, v]) => [responseSlot(k), v])),
 });
 
 const compiled = new Map<string, ValidateFunction>();
@@ -282,6 +285,24 @@ export function checkResponse(key: string, body: unknown, max = 5): SchemaIssue[
   return picked.map((e) => describe(e));
 }
 
+/**
+ * Every problem of a 4xx error body against the error schema the operation declares (its 400 response; the spec
+ * declares no other client error, and the live service sends the same envelope for all of them), or [] when it fits
+ * or the operation declares none. The spec lists no required fields; the emulator also insists that every field it
+ * declares (`status`, `error`, `requestId`) is present and that `status` is the HTTP status sent.
+ */
+export function checkErrorResponse(key: string, httpStatus: number, body: unknown): SchemaIssue[] {
+  const schema = doc.errorResponses[key];
+  if (!schema) return [];
+  const fn = validatorAt(`/errorResponses/${responseSlot(key)}`);
+  const issues: SchemaIssue[] = fn(body) ? [] : (fn.errors ?? []).slice(0, 5).map((e) => describe(e));
+  if (!isObject(body)) return issues.length > 0 ? issues : [{ path: '/', message: 'must be object' }];
+  const props = isObject(schema.properties) ? Object.keys(schema.properties) : [];
+  for (const k of props) if (!(k in body)) issues.push({ path: `/${k}`, message: 'is required' });
+  if (body.status !== httpStatus) issues.push({ path: '/status', message: `must equal the HTTP status ${httpStatus}` });
+  return issues;
+}
+
 /** Only the keys a newer server adds (`futureField_…`) of `o`, to store beside the fields the emulator models. */
 export function futureKeys(o: unknown): JsonObject {
   if (!isObject(o)) return {};
@@ -300,6 +321,7 @@ export function warmUpSchemas(): Promise<void> {
     const pointers = [
       ...(trimmed as unknown as { roots: string[] }).roots.map((name) => `/components/schemas/${name}`),
       ...Object.keys(doc.responses).map((key) => `/responses/${responseSlot(key)}`),
+      ...Object.keys(doc.errorResponses).map((key) => `/errorResponses/${responseSlot(key)}`),
     ];
     for (const p of pointers) {
       validatorAt(p);

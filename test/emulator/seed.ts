@@ -12,6 +12,7 @@ import type {
   ServiceData,
   StoredAlert,
   StoredDashboard,
+  StoredRole,
   StoredSavedSearch,
   StoredWebhook,
 } from './types';
@@ -300,6 +301,39 @@ function savedSearches(s: ServiceSeed, teamId: string, src: { log: string; trace
   ];
 }
 
+/**
+ * Roles of a team: the predefined ones (immutable; `Member` is the default role of new users) and, with sample data,
+ * two custom roles (one held by users, one not). Their IDs come from their own generator, so adding roles moved no
+ * other seeded ID.
+ */
+function roles(teamId: string, start: number, full: boolean): StoredRole[] {
+  let seed = 0x201e5;
+  for (const ch of teamId) seed = (Math.imul(seed, 31) + ch.charCodeAt(0)) >>> 0;
+  const rng = new SeededIds(seed);
+  const at = start - hours(24 * 60);
+  const mk = (offset: number, r: Pick<StoredRole, 'name' | 'permissions'> & Partial<StoredRole>): StoredRole => ({
+    id: rng.objectId(at + offset),
+    isPredefined: false,
+    isDefault: false,
+    userCount: 0,
+    createdAt: iso(at + offset),
+    updatedAt: iso(at + offset),
+    ...r,
+  });
+  const list = [
+    mk(0, { name: 'Admin', description: 'Full access to every resource of the team', permissions: [{ action: 'manage', subject: 'all' }], isPredefined: true, userCount: 2 }),
+    mk(1000, { name: 'Member', description: 'Creates and edits dashboards, searches and alerts', permissions: [{ action: 'manage', subject: 'Dashboard' }, { action: 'manage', subject: 'SavedSearch' }, { action: 'manage', subject: 'Alert' }, { action: 'read', subject: 'all' }], isPredefined: true, isDefault: true, userCount: 5 }),
+    mk(2000, { name: 'Read Only', description: 'Read-only access to all resources', permissions: [{ action: 'read', subject: 'all' }], isPredefined: true }),
+  ];
+  if (full) {
+    list.push(
+      mk(hours(24 * 20), { name: 'Deploy Bot', description: 'Manages dashboards via Terraform', permissions: [{ action: 'manage', subject: 'Dashboard' }, { action: 'read', subject: 'Source' }, { action: 'delete', subject: 'Dashboard', inverted: true, conditions: { tags: { $in: ['protected'] } } }] }),
+      mk(hours(24 * 21), { name: 'On-call responders', description: 'Silences and edits alerts; reads everything else', permissions: [{ action: 'manage', subject: 'Alert' }, { action: 'read', subject: 'all' }, { action: 'read', subject: 'Connection', integration: 'clickhouse' }], userCount: 3 }),
+    );
+  }
+  return list;
+}
+
 interface AlertSeed {
   name: string | null;
   state: AlertState;
@@ -396,12 +430,14 @@ function serviceData(s: ServiceSeed, teamId: string, full: boolean): ServiceData
     sources: new Map(srcList.map((x) => [String(x.id), x])),
     webhooks: new Map(hooks.map((w) => [w.id, w])),
     savedSearches: new Map(searches.map((x) => [x.id, x])),
+    roles: new Map(roles(teamId, s.start, true).map((r) => [r.id, r])),
     queryEndpoint: null,
   };
 }
 
-function emptyData(teamId: string): ServiceData {
-  return { teamId, dashboards: new Map(), alerts: new Map(), sources: new Map(), webhooks: new Map(), savedSearches: new Map(), queryEndpoint: null };
+function emptyData(teamId: string, start: number): ServiceData {
+  const predefined = roles(teamId, start, false);
+  return { teamId, dashboards: new Map(), alerts: new Map(), sources: new Map(), webhooks: new Map(), savedSearches: new Map(), roles: new Map(predefined.map((r) => [r.id, r])), queryEndpoint: null };
 }
 
 const ALERT_STATES: AlertState[] = ['OK', 'ALERT', 'PENDING', 'INSUFFICIENT_DATA', 'DISABLED'];
@@ -523,10 +559,10 @@ export function buildState(data: 'sample' | 'empty', alertCount: number, extraSe
     map.set(ids[0], serviceData({ app: 'checkout', appTitle: 'Checkout', database: 'otel', rng: new SeededIds(0xc0ffee), start: T0 }, teamIds[0] as string, true));
     map.set(ids[1], serviceData({ app: 'search', appTitle: 'Search API', database: 'otel_staging', rng: new SeededIds(0xbeef), start: T0 + hours(24 * 9) }, teamIds[1] as string, false));
   } else {
-    map.set(ids[0], emptyData(teamIds[0] as string));
-    map.set(ids[1], emptyData(teamIds[1] as string));
+    map.set(ids[0], emptyData(teamIds[0] as string, T0));
+    map.set(ids[1], emptyData(teamIds[1] as string, T0 + hours(24 * 9)));
   }
-  map.set(ids[2], emptyData(teamIds[2] as string));
+  map.set(ids[2], emptyData(teamIds[2] as string, T0 + hours(24 * 18)));
   // Extra running services with their own sample data (browsing many services, rate-limit scenarios).
   for (let n = 1; n <= extraServices; n++) {
     const id = extraServiceId(n);
@@ -535,7 +571,7 @@ export function buildState(data: 'sample' | 'empty', alertCount: number, extraSe
       `x${n}q4m8z2t6.eu-central-1.aws.clickhouse.cloud`, [{ key: 'Environment', value: 'Extra' }]));
     map.set(id, data === 'sample'
       ? serviceData({ app: `app${n}`, appTitle: `App ${n}`, database: `otel_app${n}`, rng: new SeededIds(0xa11ce + n), start: T0 + hours(24 * n) }, teamId, false)
-      : emptyData(teamId));
+      : emptyData(teamId, T0 + hours(24 * n)));
   }
   if (alertCount > 0) {
     const first = map.get(ids[0]) as ServiceData;

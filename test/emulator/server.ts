@@ -12,7 +12,7 @@ import { buildRoutes, type Route } from './routes';
 import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET, SAMPLE_KEY_UUID } from './seed';
 import { QueryHost } from './clickhouse/queryHost';
 import { addFutureFields } from './future';
-import { checkResponse, warmUpSchemas } from './schemas';
+import { checkErrorResponse, checkResponse, warmUpSchemas } from './schemas';
 import type { EmulatorOptions, EmulatorState, FaultController, FaultSpec, RateLimitHeaderMode, RecordedRequest, ResponseIssue } from './types';
 
 /** Page cap used by OBS_EMULATOR_FUTURE=1 when the options do not set one. */
@@ -159,7 +159,7 @@ class EmulatorServer implements Emulator {
     this.pageCap = cap === false ? 0 : Math.max(0, Math.floor(cap));
     this.segment = opts.segment ?? 'observability';
     if (!/^[a-z][a-z0-9-]{0,63}$/.test(this.segment)) throw new Error(`Invalid path segment "${this.segment}"`);
-    this.routes = buildRoutes(this.segment);
+    this.routes = buildRoutes(this.segment, { sourceGetById: opts.sourceGetById === true });
     const rl = opts.rateLimit === undefined ? { requests: 10, windowMs: 10_000 } : opts.rateLimit;
     this.limiter = rl === false ? null : new KeyRateLimiter(rl.requests, rl.windowMs);
     this.rateLimitHeader = opts.rateLimitHeader ?? 'none';
@@ -316,7 +316,14 @@ class EmulatorServer implements Emulator {
       }
     }
     if (!route) return htmlNotFound(method, path);
+    const reply = this.routeReply(route, params, method, path, query, text, authorization, contentType, record);
+    if (reply.status >= 400 && reply.status < 500) this.checkErrorReply(method, path, route.spec, requestId, reply);
+    return reply;
+  }
 
+  /** A served route: auth, rate limit, body parse, handler. */
+  private routeReply(route: Route, params: string[], method: string, path: string, query: URLSearchParams, text: string, authorization: string | undefined, contentType: string | undefined, record: RecordedRequest): Reply {
+    const requestId = record.requestId;
     const key = this.authenticate(authorization);
     if (!key) return errorReply(401, 'Invalid credentials', requestId);
     record.authorized = true;
@@ -356,6 +363,21 @@ class EmulatorServer implements Emulator {
       if (e instanceof ApiFailure) return errorReply(e.status, e.message, requestId);
       return errorReply(500, 'Internal server error', requestId);
     }
+  }
+
+  /** Records a 4xx error body that does not fit the error schema its operation declares (see checkErrorResponse). */
+  private checkErrorReply(method: string, path: string, operation: string, requestId: string, reply: Reply): void {
+    let body: unknown;
+    try {
+      body = JSON.parse(reply.body) as unknown;
+    } catch {
+      body = reply.body;
+    }
+    const issues = checkErrorResponse(operation, reply.status, body);
+    if (issues.length === 0) return;
+    const issue: ResponseIssue = { method, path, operation: `${operation} (${reply.status})`, requestId, issues };
+    this.responseIssues.push(issue);
+    responseIssueLog.push(issue);
   }
 
   /** Records a 200 response that does not fit the spec's response schema for its operation. */

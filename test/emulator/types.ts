@@ -31,6 +31,11 @@ export interface EmulatorOptions {
    * Default: 7 when the environment has OBS_EMULATOR_FUTURE=1, else no cap (0 or false: no cap).
    */
   pageCap?: number | false;
+  /**
+   * Serve `GET …/sources/{id}` (in the spec). Default off: the live Cloud has been seen not to serve it (an HTML
+   * 404 page, like any unserved route), so a client must not need it.
+   */
+  sourceGetById?: boolean;
 }
 
 /** A 200 response of the emulator that does not fit the spec's response schema. */
@@ -158,6 +163,22 @@ export interface StoredSavedSearch extends JsonObject {
   updatedAt: string;
 }
 
+/** A ClickStack role (CASL permissions). `isDefault` and `userCount` are the server's own state, never returned. */
+export interface StoredRole {
+  id: string;
+  name: string;
+  description?: string;
+  permissions: JsonObject[];
+  isPredefined: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** The team's default role for new users: it cannot be deleted. */
+  isDefault: boolean;
+  /** Users holding the role: it cannot be deleted while any do. */
+  userCount: number;
+  extra?: JsonObject;
+}
+
 export interface QueryEndpoint {
   id: string;
   roles: string[];
@@ -173,6 +194,7 @@ export interface ServiceData {
   sources: Map<string, JsonObject>;
   webhooks: Map<string, StoredWebhook>;
   savedSearches: Map<string, StoredSavedSearch>;
+  roles: Map<string, StoredRole>;
   queryEndpoint: QueryEndpoint | null;
 }
 

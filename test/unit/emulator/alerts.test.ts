@@ -164,7 +164,8 @@ describe('emulator: alerts, webhooks, saved searches', () => {
     const r = await api.call('DELETE', `/webhooks/${used}`);
     assert.equal(r.status, 409);
     assert.equal(r.json.status, 409);
-    assert.match(String(r.json.error), /used by \d+ alert/);
+    // HyperDX routers/external-api/v2/webhooks.ts, word for word.
+    assert.match(String(r.json.error), /^Cannot delete webhook: \d+ alert\(s\) still reference it\. Reassign or remove those alerts first\.$/);
     for (const a of resultOf<Json[]>(await api.call('GET', '/alerts'))) {
       if ((a.channels as Json[]).some((c) => c.webhookId === used)) assert.equal((await api.call('DELETE', `/alerts/${String(a.id)}`)).status, 200);
     }
@@ -195,14 +196,18 @@ describe('emulator: alerts, webhooks, saved searches', () => {
   });
 
   it('saved search CRUD round-trips', async () => {
-    const c = await api.call('POST', '/saved-searches', { name: 'Timeouts', sourceId: 'abc', where: 'Body:timeout', whereLanguage: 'lucene' });
+    const sourceId = String(resultOf<Json[]>(await api.call('GET', '/sources'))[0]?.id);
+    const c = await api.call('POST', '/saved-searches', { name: 'Timeouts', sourceId, where: 'Body:timeout', whereLanguage: 'lucene' });
     assert.equal(c.status, 200, c.text);
     const s = resultOf<Json>(c);
-    const u = await api.call('PUT', `/saved-searches/${String(s.id)}`, { name: 'Timeouts (all)', sourceId: 'abc' });
+    const u = await api.call('PUT', `/saved-searches/${String(s.id)}`, { name: 'Timeouts (all)', sourceId });
     assert.equal(resultOf<Json>(u).name, 'Timeouts (all)');
-    assert.equal(resultOf<Json>(u).where, undefined);
-    const bad = await api.call('POST', '/saved-searches', { name: 'x', sourceId: 'abc', whereLanguage: 'kql' });
+    // A PUT is a full write: an omitted where is reset to its default, "" (the server's savedSearchRequestSchema).
+    assert.equal(resultOf<Json>(u).where, '');
+    const bad = await api.call('POST', '/saved-searches', { name: 'x', sourceId, whereLanguage: 'kql' });
     assert.equal(bad.status, 400);
+    const noSource = await api.call('POST', '/saved-searches', { name: 'x', sourceId: 'abc' });
+    assert.equal(noSource.status, 400);
   });
 
   it('source CRUD drops a client id and checks the schema per kind', async () => {

@@ -81,7 +81,7 @@ describe('emulator: envelope, auth and routing', () => {
     const method = await api.call('PATCH', '/alerts');
     assert.equal(method.status, 404);
     assert.ok(method.text.includes('Cannot PATCH '));
-    const unknown = await api.call('POST', '/roles', {});
+    const unknown = await api.call('POST', '/connections', {});
     assert.ok(unknown.text.includes('Cannot POST '));
   });
 
