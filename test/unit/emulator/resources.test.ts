@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startEmulator, takeResponseIssues, type Emulator } from '../../emulator';
+import { TABLES } from '../../emulator/clickhouse/schema';
 import { checkErrorResponse } from '../../emulator/schemas';
 import { client, failOnResponseIssues, OBJECT_ID, resultOf } from './helpers';
 
@@ -178,6 +179,10 @@ describe('emulator: sources', () => {
     const tables = sources.map((s) => (s.from as Json).tableName);
     assert.deepEqual(tables, ['otel_logs', 'otel_traces', '', 'hyperdx_sessions']);
     assert.deepEqual(Object.values(sources[2]?.metricTables as Json).sort(), ['otel_metrics_exponential_histogram', 'otel_metrics_gauge', 'otel_metrics_histogram', 'otel_metrics_sum', 'otel_metrics_summary']);
+    // Every table a source names exists in the query host's ClickHouse, in the database that has the sample data.
+    const known = new Set(TABLES.map((t) => t.name));
+    for (const t of [...tables.filter((x) => x !== ''), ...Object.values(sources[2]?.metricTables as Json)]) assert.ok(known.has(String(t)), String(t));
+    for (const s of sources) assert.equal((s.from as Json).databaseName, 'otel');
   });
 
   it('serves GET for one source when asked to (the spec has it)', async () => {
