@@ -11,6 +11,7 @@ import {
 } from './dashboards';
 import { badRequest, conflict, notFound } from './errors';
 import { newObjectId, OBJECT_ID_PATTERN, UUID_PATTERN } from './ids';
+import { filterKey, firstNonRenderableFilter, nonRenderableFilterMessage } from './savedSearchFilters';
 import { checkSchema, formatIssue, futureKeys, type RequestSchemaName, stripUnknown } from './schemas';
 import type { EmulatorState, JsonObject, ServiceData, StoredRole, StoredSavedSearch, StoredWebhook } from './types';
 
@@ -549,6 +550,9 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
     r('POST', `${base}/saved-searches`, (ctx) => {
       const data = serviceData(ctx);
       const s = savedSearchFromBody(validBody('ClickStackSavedSearchInput', ctx.body), data, ctx.now);
+      // On create every filter must render in the sidebar.
+      const bad = firstNonRenderableFilter(s.filters as JsonObject[]);
+      if (bad >= 0) throw badRequest(nonRenderableFilterMessage(bad));
       data.savedSearches.set(s.id, s);
       return ok(s);
     }),
@@ -565,6 +569,10 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       const existing = data.savedSearches.get(id);
       const s = savedSearchFromBody(body, data, ctx.now, existing);
       if (!existing) throw notFound('Saved search not found');
+      // Filters stored unchanged are grandfathered (a GET → edit → PUT may echo a legacy filter back).
+      const grandfathered = new Set(((existing.filters as JsonObject[] | undefined) ?? []).map(filterKey));
+      const bad = firstNonRenderableFilter(s.filters as JsonObject[], grandfathered);
+      if (bad >= 0) throw badRequest(nonRenderableFilterMessage(bad));
       data.savedSearches.set(id, s);
       return ok(s);
     }),

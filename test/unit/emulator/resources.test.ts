@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startEmulator, takeResponseIssues, type Emulator } from '../../emulator';
 import { TABLES } from '../../emulator/clickhouse/schema';
+import { isRenderableFilter } from '../../emulator/savedSearchFilters';
 import { checkErrorResponse } from '../../emulator/schemas';
 import { client, failOnResponseIssues, OBJECT_ID, resultOf } from './helpers';
 
@@ -384,6 +385,63 @@ describe('emulator: saved searches', () => {
     const missing = await api.call('PUT', '/saved-searches/ffffffffffffffffffffffff', { name: 'x', sourceId });
     assert.equal(missing.status, 404);
     assert.equal(missing.json.error, 'Saved search not found');
+  });
+});
+
+describe('emulator: saved-search filters must render in the sidebar', () => {
+  it('accepts one IN, NOT IN or numeric BETWEEN facet and nothing else, as the server does', () => {
+    const renders = [
+      "ServiceName IN ('checkout', 'cart')",
+      "ServiceName NOT IN ('a')",
+      'Duration BETWEEN 1 AND 2.5',
+      "ResourceAttributes['k8s.namespace.name'] IN ('prod')",
+      "Body IN ('it''s', 'a AND b', 'x = y')",
+      "Timestamp IN (parseDateTime64BestEffort('2026-01-01 00:00:00', 9))",
+      "lower(ServiceName) in ('a')",
+    ];
+    const refused = [
+      "ServiceName = 'checkout'",
+      "ServiceName IN ('a') AND SeverityText IN ('error')",
+      "ServiceName IN ('a') AND foo = 1",
+      "ServiceName IN ('a') OR x IN ('b')",
+      "Duration BETWEEN '2024-01-01' AND '2024-02-01'",
+      'Duration NOT BETWEEN 1 AND 2',
+      "NOT (ServiceName IN ('a'))",
+      // A column key holding AND/OR/NOT is refused even inside parentheses (the server's rule).
+      "if(x BETWEEN 1 AND 2, 'a', 'b') IN ('a')",
+      'ServiceName IN ()',
+      'Duration > 5',
+      '',
+    ];
+    for (const condition of renders) assert.equal(isRenderableFilter({ type: 'sql', condition }), true, condition);
+    for (const condition of refused) assert.equal(isRenderableFilter({ type: 'sql', condition }), false, condition);
+    assert.equal(isRenderableFilter({ type: 'lucene', condition: "ServiceName IN ('a')" }), false);
+  });
+
+  it('refuses a non-renderable filter on create; on PUT only a new or changed one', async () => {
+    const emu = await startEmulator({ rateLimit: false });
+    try {
+      const api = client(emu);
+      const sourceId = String(resultOf<Json[]>(await api.call('GET', '/sources'))[0]?.id);
+      const bad = await api.call('POST', '/saved-searches', { name: 'x', sourceId, filters: [{ condition: "A IN ('1')" }, { condition: 'B = 2' }] });
+      assert.equal(bad.status, 400);
+      assert.equal(
+        bad.json.error,
+        `filters[1] must be a sidebar-renderable SQL predicate (e.g. "<column> IN ('<value>', ...)", "NOT IN (...)", or "BETWEEN <n> AND <n>"). Other shapes are only accepted on update when preserved unchanged from the stored saved search.`,
+      );
+      // A legacy filter already stored (written by the UI) survives a read-modify-write, but may not be changed.
+      const s = resultOf<Json>(await api.call('POST', '/saved-searches', { name: 'Legacy', sourceId, filters: [{ condition: "A IN ('1')" }] }));
+      const stored = emu.state.data.get(emu.serviceIds[0] as string)?.savedSearches.get(String(s.id));
+      assert.ok(stored);
+      stored.filters = [{ type: 'sql', condition: 'B = 2' }];
+      const echo = await api.call('PUT', `/saved-searches/${String(s.id)}`, { name: 'Legacy', sourceId, filters: [{ type: 'sql', condition: 'B = 2' }, { condition: "C NOT IN ('x')" }] });
+      assert.equal(echo.status, 200, echo.text);
+      const changed = await api.call('PUT', `/saved-searches/${String(s.id)}`, { name: 'Legacy', sourceId, filters: [{ type: 'sql', condition: 'B = 3' }] });
+      assert.equal(changed.status, 400);
+      assert.match(String(changed.json.error), /^filters\[0\] must be a sidebar-renderable SQL predicate/);
+    } finally {
+      await emu.close();
+    }
   });
 });
 
