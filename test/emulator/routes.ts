@@ -247,7 +247,8 @@ function sourceFromBody(body: JsonObject, id: string): JsonObject {
 /**
  * The server's saved-search body (HyperDX `routers/external-api/v2/savedSearches.ts` savedSearchRequestSchema +
  * requireValidSourceId): name trimmed, 1–1024; sourceId an ObjectId of a source of the team (else 400 `sourceId must
- * be an existing source id`); select ≤ 4 KiB, where ≤ 8 KiB, orderBy ≤ 1 KiB; at most 100 filters. Create and PUT
+ * be an existing source id`); select ≤ 4 KiB, where ≤ 8 KiB, orderBy ≤ 1 KiB; at most 100 filters; at most 50 tags
+ * of at most 32 characters. Create and PUT
  * are full writes: an omitted select/where/orderBy becomes "", whereLanguage "lucene", tags and filters [].
  */
 function savedSearchFromBody(body: JsonObject, data: ServiceData, now: number, existing?: StoredSavedSearch): StoredSavedSearch {
@@ -260,6 +261,13 @@ function savedSearchFromBody(body: JsonObject, data: ServiceData, now: number, e
     if (typeof body[k] === 'string' && (body[k] as string).length > max) bodyRule(`/${k}`, `String must contain at most ${max} character(s)`);
   }
   if (Array.isArray(body.filters) && body.filters.length > 100) bodyRule('/filters', 'Array must contain at most 100 element(s)');
+  // common-utils tagsSchema: at most 50 tags of at most 32 characters.
+  if (Array.isArray(body.tags)) {
+    (body.tags as string[]).forEach((t, i) => {
+      if (t.length > 32) bodyRule(`/tags/${i}`, 'String must contain at most 32 character(s)');
+    });
+    if (body.tags.length > 50) bodyRule('/tags', 'Array must contain at most 50 element(s)');
+  }
   if (!data.sources.has(String(body.sourceId))) throw badRequest('sourceId must be an existing source id');
   const stamp = new Date(now).toISOString();
   return {

@@ -381,6 +381,10 @@ describe('emulator: saved searches', () => {
     assert.equal((await api.call('POST', '/saved-searches', { name: 'x', sourceId: otherService })).status, 400, "another team's source");
     assert.equal((await api.call('POST', '/saved-searches', { name: 'x', sourceId: 'abc' })).json.error, 'Body validation failed: /sourceId: Invalid ObjectId');
     assert.equal((await api.call('POST', '/saved-searches', { name: '   ', sourceId })).status, 400);
+    const longTag = await api.call('POST', '/saved-searches', { name: 'x', sourceId, tags: ['t'.repeat(33)] });
+    assert.equal(longTag.json.error, 'Body validation failed: /tags/0: String must contain at most 32 character(s)');
+    const manyTags = await api.call('POST', '/saved-searches', { name: 'x', sourceId, tags: Array.from({ length: 51 }, (_v, i) => `t${i}`) });
+    assert.equal(manyTags.json.error, 'Body validation failed: /tags: Array must contain at most 50 element(s)');
     assert.equal((await api.call('PUT', '/saved-searches/ffffffffffffffffffffffff', { name: 'x', sourceId: 'ffffffffffffffffffffffff' })).status, 400);
     const missing = await api.call('PUT', '/saved-searches/ffffffffffffffffffffffff', { name: 'x', sourceId });
     assert.equal(missing.status, 404);
