@@ -50,7 +50,7 @@ export interface Emulator {
   faults: FaultController;
   /** Every API request (control routes excluded), oldest first. */
   requests: RecordedRequest[];
-  /** 200 responses of this emulator that do not fit the spec's response schemas (also in takeResponseIssues()). */
+  /** 200 responses and 4xx error bodies of this emulator that do not fit the spec (also in takeResponseIssues()). */
   responseIssues: ResponseIssue[];
   /** Whether future fields are added to responses (see EmulatorOptions.futureFields). */
   readonly futureFields: boolean;

@@ -38,7 +38,7 @@ export interface EmulatorOptions {
   sourceGetById?: boolean;
 }
 
-/** A 200 response of the emulator that does not fit the spec's response schema. */
+/** A 200 response (or a 4xx error body) of the emulator that does not fit the spec. */
 export interface ResponseIssue {
   method: string;
   path: string;
