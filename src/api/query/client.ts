@@ -312,22 +312,50 @@ export class QueryClient {
     const result: QueryResult = { columns: [], rows: [], bytes: 0, elapsedMs: 0, firstByteMs: 0, ...(queryId ? { queryId } : {}) };
     const summary = headerValue(res.headers, 'x-clickhouse-summary');
     if (summary) result.stats = parseSummary(summary);
-    const decoder = new TextDecoder('utf-8');
-    let pending = '';
-    let names: string[] | undefined;
+    const names: string[] = [];
     let wide: number[] = [];
-    /** Whether any column can hold an integer beyond 2^53 (only then is a row scanned for bare ones). */
+    /** Whether any column can hold an integer beyond 2^53 (only then is the text scanned for bare ones). */
     let mayHoldWide = true;
     let lineNo = 0;
     let stop: 'rows' | 'bytes' | undefined;
     let nextProgress = 1000;
-    const handleLine = (line: string): void => {
-      if (line.length === 0) return;
-      lineNo++;
-      if (line.startsWith('Code: ') || (line[0] !== '[' && /^\s*Code: \d+\./.test(line))) {
-        const ch = parseClickHouseError(line);
-        throw fail({ ...base, ...withId, kind: 'invalidRequest', reason: 'sql', status: 200, serverMessage: ch?.text ?? line, ...(ch ? { clickHouse: ch } : {}), rowsBeforeError: result.rows.length, hint: `The statement failed after ${result.rows.length} row(s) had arrived.` });
+    /** Bytes after the last newline seen (an incomplete line; a newline byte never occurs inside a UTF-8 sequence). */
+    let rest: Buffer | undefined;
+    /** ClickHouse ≥ 25.11 frames an error in the middle of a result: `__exception__<tag>`, message lines, `<size> <tag>__exception__`. */
+    const exceptionTag = headerValue(res.headers, 'x-clickhouse-exception-tag');
+    let exceptionLines: string[] | undefined;
+    const sqlFailure = (text: string): QueryError => {
+      const ch = parseClickHouseError(text);
+      return fail({ ...base, ...withId, kind: 'invalidRequest', reason: 'sql', status: 200, serverMessage: ch?.text ?? text, ...(ch ? { clickHouse: ch } : {}), rowsBeforeError: result.rows.length, hint: `The statement failed after ${result.rows.length} row(s) had arrived.` });
+    };
+    const progress = (): void => {
+      if (result.rows.length < nextProgress) return;
+      nextProgress = (Math.floor(result.rows.length / 1000) + 1) * 1000;
+      try {
+        opts.onRows?.(result.rows.length);
+      } catch {
+        // A listener cannot stop the read.
       }
+    };
+    const addRow = (value: unknown[]): void => {
+      for (const i of wide) value[i] = readWideInteger(value[i]);
+      result.rows.push(value);
+    };
+    /** One line of the result (without its newline). */
+    const handleLine = (line: string): void => {
+      if (exceptionLines) {
+        const end = /^(\d+) (\S+)__exception__\s*$/.exec(line);
+        if (end && (!exceptionTag || end[2] === exceptionTag)) throw sqlFailure(exceptionLines.join('\n'));
+        exceptionLines.push(line);
+        return;
+      }
+      if (line.length === 0) return;
+      if (line.startsWith('__exception__') && (!exceptionTag || line.trim() === `__exception__${exceptionTag}`)) {
+        exceptionLines = [];
+        return;
+      }
+      if (line.startsWith('Code: ') || (line[0] !== '[' && /^\s*Code: \d+\./.test(line))) throw sqlFailure(line);
+      lineNo++;
       let value: unknown;
       try {
         value = JSON.parse(lineNo > 2 && mayHoldWide ? quoteUnsafeIntegers(line) : line);
@@ -335,23 +363,56 @@ export class QueryClient {
         throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not JSON`, cause: e });
       }
       if (!Array.isArray(value)) throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not a JSON array` });
-      if (lineNo === 1) names = value.map(String);
+      if (lineNo === 1) names.push(...value.map(String));
       else if (lineNo === 2) {
-        result.columns = (names ?? []).map((name, i) => ({ name, type: String(value[i] ?? '') }));
+        result.columns = names.map((name, i) => ({ name, type: String(value[i] ?? '') }));
         wide = result.columns.flatMap((c, i) => (isWideInteger(c.type) ? [i] : []));
         mayHoldWide = result.columns.some((c) => /Int(64|128|256)\b|Decimal/.test(c.type));
+      } else addRow(value);
+    };
+    /**
+     * Complete lines (the text up to, not including, a newline). Rows are parsed a block at a time with one
+     * `JSON.parse` — the lines of JSONCompactEachRow joined as one array — and line by line only when that fails
+     * (an error line, a blank line, a line that is not a row), so every failure is still found and named by line.
+     */
+    const handleBlock = (text: string): void => {
+      let from = 0;
+      while (lineNo < 2 || exceptionLines) {
+        const nl = text.indexOf('\n', from);
+        handleLine(text.slice(from, nl < 0 ? text.length : nl));
+        if (nl < 0) return;
+        from = nl + 1;
+      }
+      const block = from === 0 ? text : text.slice(from);
+      if (block.length === 0) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(`[${(mayHoldWide ? quoteUnsafeIntegers(block) : block).replaceAll('\n', ',')}]`);
+      } catch {
+        parsed = undefined;
+      }
+      if (Array.isArray(parsed) && parsed.every(Array.isArray)) {
+        const take = Math.min(parsed.length, maxRows - result.rows.length);
+        for (let i = 0; i < take; i++) addRow(parsed[i] as unknown[]);
+        lineNo += take;
       } else {
-        for (const i of wide) value[i] = readWideInteger(value[i]);
-        result.rows.push(value as unknown[]);
-        if (result.rows.length >= nextProgress) {
-          nextProgress += 1000;
-          try {
-            opts.onRows?.(result.rows.length);
-          } catch {
-            // A listener cannot stop the read.
-          }
+        let at = 0;
+        while (at <= block.length && result.rows.length < maxRows) {
+          const nl = block.indexOf('\n', at);
+          handleLine(block.slice(at, nl < 0 ? block.length : nl));
+          if (nl < 0) break;
+          at = nl + 1;
         }
       }
+      if (result.rows.length >= maxRows && !exceptionLines) stop = 'rows';
+      progress();
+    };
+    /** What is left unread, when it holds ClickHouse's error text (the host may drop the connection after it). */
+    const trailingError = (): QueryError | undefined => {
+      const tail = rest?.toString('utf8') ?? '';
+      if (exceptionLines) return sqlFailure([...exceptionLines, tail].join('\n').replace(/\n?\d+ \S+__exception__\s*$/, '').trim());
+      if (/^\s*Code: \d+\./.test(tail)) return sqlFailure(tail.trim());
+      return undefined;
     };
     try {
       for await (const chunk of res.body) {
@@ -362,27 +423,27 @@ export class QueryClient {
           stop = 'bytes';
         }
         result.bytes += usable.length;
-        pending += decoder.decode(usable, { stream: stop === undefined });
-        let from = 0;
-        for (;;) {
-          const nl = pending.indexOf('\n', from);
-          if (nl < 0) break;
-          handleLine(pending.slice(from, nl));
-          from = nl + 1;
-          if (lineNo >= 2 && result.rows.length >= maxRows) {
-            stop = 'rows';
-            break;
-          }
+        const last = usable.lastIndexOf(0x0a);
+        if (last < 0) {
+          rest = rest ? Buffer.concat([rest, usable]) : usable;
+        } else {
+          const text = rest ? Buffer.concat([rest, usable.subarray(0, last)]).toString('utf8') : usable.toString('utf8', 0, last);
+          rest = last + 1 < usable.length ? usable.subarray(last + 1) : undefined;
+          handleBlock(text);
         }
-        pending = pending.slice(from);
         if (stop) break;
       }
       if (stop) res.cancel();
-      else if (pending.trim()) handleLine(pending.trimEnd());
+      else if (rest && rest.length > 0) {
+        const tail = rest.toString('utf8').trimEnd();
+        rest = undefined;
+        if (tail) handleBlock(tail);
+      }
+      if (exceptionLines && !stop) throw sqlFailure(exceptionLines.join('\n'));
     } catch (e) {
       res.cancel();
       if (e instanceof QueryError) throw e;
-      throw this.transportFailure(e, base, fail);
+      throw trailingError() ?? this.transportFailure(e, base, fail);
     }
     if (stop === 'rows' && result.rows.length > maxRows) result.rows.length = maxRows;
     if (stop) result.truncated = stop;
