@@ -123,6 +123,8 @@ export interface QueryClientOptions {
 }
 
 const OPERATION = 'Run query';
+/** The live query host's answer for a stopped service (HTTP 404). */
+const STOPPED_SERVICE_MESSAGE = 'ClickHouse service is currently unavailable. Please try again later.';
 const DEFAULT_MAX_ROWS = 10_000;
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -164,7 +166,9 @@ export function parseClickHouseError(body: string): ClickHouseErrorInfo | undefi
     const parsed = JSON.parse(body) as { error?: unknown };
     const e = parsed?.error;
     if (e && typeof e === 'object') {
-      const c = Number((e as { code?: unknown }).code);
+      // The query host sends the code as a string ("62") or a number (241).
+      const raw = (e as { code?: unknown }).code;
+      const c = typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw)) ? Number(raw) : NaN;
       const d = (e as { details?: unknown; message?: unknown }).details ?? (e as { message?: unknown }).message;
       if (Number.isInteger(c) && typeof d === 'string' && d) {
         code = c;
@@ -302,7 +306,7 @@ export class QueryClient {
       } finally {
         res.cancel();
       }
-      throw this.statusFailure(res.status, text, { ...base, ...withId }, fail, headerValue(res.headers, 'content-type') ?? '');
+      throw this.statusFailure(res.status, text, { ...base, ...withId }, fail, headerValue(res.headers, 'content-type') ?? '', headerValue(res.headers, 'x-clickhouse-exception-code'));
     }
     if (res.status !== 200) {
       res.cancel();
@@ -460,7 +464,7 @@ export class QueryClient {
     return fail({ ...base, kind: 'network', reason: 'other', detail: e instanceof Error ? e.message : String(e), cause: e, retryable: false });
   }
 
-  private statusFailure(status: number, text: string, base: { operation: string; method: string; path: string; requestId?: string }, fail: (i: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo }) => QueryError, contentType: string): QueryError {
+  private statusFailure(status: number, text: string, base: { operation: string; method: string; path: string; requestId?: string }, fail: (i: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo }) => QueryError, contentType: string, exceptionCode?: string): QueryError {
     if (status === 206) {
       let data: unknown;
       try {
@@ -486,7 +490,12 @@ export class QueryClient {
         hint: "This API key is not enabled on the service's query endpoint (or its ID or secret is wrong). Enable the key on the query endpoint, then run the query again.",
       });
     }
-    const ch = parseClickHouseError(text);
+    // A stopped service, as the live query host answers it (a 404 with this message).
+    if (status === 404 && jsonError(text) === STOPPED_SERVICE_MESSAGE) {
+      return fail({ ...base, kind: 'invalidRequest', reason: 'serviceStopped', status, serverMessage: STOPPED_SERVICE_MESSAGE, hint: 'The service is stopped (or not reachable). Start it in the ClickHouse Cloud console, then run the query again.', retryable: false });
+    }
+    // ClickHouse's own HTTP interface names the code in a header and sends the message as plain text.
+    const ch = parseClickHouseError(text) ?? (exceptionCode && /^\d+$/.test(exceptionCode) && text.trim() ? parseClickHouseError(`Code: ${exceptionCode}. ${text.trim()}`) : undefined);
     if (ch) return fail({ ...base, kind: status >= 500 ? 'serverError' : 'invalidRequest', reason: 'sql', status, serverMessage: ch.text, clickHouse: ch, retryable: false });
     const message = jsonError(text);
     if (status === 500 && message === 'Timeout error.') {
