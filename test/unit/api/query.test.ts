@@ -209,6 +209,37 @@ describe('QueryClient against the emulator query host', () => {
     assert.equal(err.reason, 'other', 'an empty code is not a ClickHouse error');
   });
 
+  it("reports ClickHouse's error, not a network error, when the host breaks the connection right after the error text", async () => {
+    // ClickHouse 24.11+ ends the HTTP exchange abnormally after writing an error in the middle of a result.
+    const { createServer } = await import('node:http');
+    const forms = [
+      { headers: {}, tail: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 25.8.1.1)\n' },
+      { headers: { 'x-clickhouse-exception-tag': 'PU1FNUFH98' }, tail: '__exception__PU1FNUFH98\nCode: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED)\n73 PU1FNUFH98__exception__\n' },
+    ];
+    for (const form of forms) {
+      const server = createServer((req, res) => {
+        req.resume();
+        res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=UTF-8', ...form.headers });
+        res.write(`["n"]\n["UInt64"]\n["1"]\n["2"]\n["3"]\n${form.tail}`);
+        setTimeout(() => res.socket?.destroy(), 30);
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const port = (server.address() as { port: number }).port;
+      const local = new QueryClient({ queryUrl: `http://127.0.0.1:${port}`, keyId: emu.keyId, getSecret: () => emu.keySecret, limiter: new RateLimiter({ requests: 100, windowMs: 1000 }) });
+      try {
+        const err = await failure(local.run({ serviceId: svc, sql: 'SELECT 1' }));
+        assert.equal(err.reason, 'sql', JSON.stringify(form.headers));
+        assert.equal(err.clickHouse?.code, 241);
+        assert.equal(err.clickHouse?.text, 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED)');
+        assert.equal(err.rowsBeforeError, 3);
+      } finally {
+        await local.dispose();
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    }
+  });
+
   it('reports a dropped connection in the middle of a result as a network error', async () => {
     emu.faults.add({ path: `/service/${svc}/run`, reset: 'mid-body', times: 1 });
     const err = await failure(run({ sql: 'SELECT number FROM numbers(1000000)', maxRows: 1_000_000 }));
