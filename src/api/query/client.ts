@@ -366,6 +366,9 @@ export class QueryClient {
       } catch (e) {
         throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not JSON`, cause: e });
       }
+      // With `http_write_exception_in_output_format`, ClickHouse writes an error as a JSON object in the format's place.
+      const exception = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { exception?: unknown }).exception : undefined;
+      if (typeof exception === 'string' && exception) throw sqlFailure(exception);
       if (!Array.isArray(value)) throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not a JSON array` });
       if (lineNo === 1) names.push(...value.map(String));
       else if (lineNo === 2) {

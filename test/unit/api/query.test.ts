@@ -185,6 +185,11 @@ describe('QueryClient against the emulator query host', () => {
     assert.equal(err.rowsBeforeError, 2);
     assert.ok(!err.message.includes('version 25'), 'the server version is left out');
 
+    emu.faults.add({ path: `/service/${svc}/run`, status: 200, body: '["n"]\n["UInt64"]\n["1"]\n{"exception": "Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED)"}\n', times: 1 });
+    const inFormat = await failure(run({ sql: 'SELECT 1' }));
+    assert.equal(inFormat.clickHouse?.code, 241, 'an error written in the output format (http_write_exception_in_output_format)');
+    assert.equal(inFormat.rowsBeforeError, 1);
+
     const summary = JSON.stringify({ read_rows: '1000600', read_bytes: '8004800', written_rows: '0', written_bytes: '0', total_rows_to_read: '1000600', result_rows: '2', result_bytes: '64', elapsed_ns: '15000000' });
     emu.faults.add({ path: `/service/${svc}/run`, status: 200, body: '["n"]\n["UInt64"]\n["1"]\n\n["2"]\n', headers: { 'x-clickhouse-summary': summary, 'x-clickhouse-query-id': 'f00dfeed-0000-4000-8000-000000000001' }, times: 1 });
     const r = await run({ sql: 'SELECT 1' });
