@@ -364,6 +364,12 @@ export class QueryClient {
       try {
         value = JSON.parse(lineNo > 2 && mayHoldWide ? quoteUnsafeIntegers(line) : line);
       } catch (e) {
+        // An error can cut a row short: the framing then starts in the middle of the line.
+        const at = line.indexOf('__exception__');
+        if (at > 0 && (!exceptionTag || line.slice(at).trim() === `__exception__${exceptionTag}`)) {
+          exceptionLines = [];
+          return;
+        }
         throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not JSON`, cause: e });
       }
       // With `http_write_exception_in_output_format`, ClickHouse writes an error as a JSON object in the format's place.

@@ -220,6 +220,8 @@ describe('QueryClient against the emulator query host', () => {
     const forms = [
       { headers: {}, tail: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 25.8.1.1)\n' },
       { headers: { 'x-clickhouse-exception-tag': 'PU1FNUFH98' }, tail: '__exception__PU1FNUFH98\nCode: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED)\n73 PU1FNUFH98__exception__\n' },
+      // The error cut the fourth row short.
+      { headers: { 'x-clickhouse-exception-tag': 'PU1FNUFH98' }, tail: '["4__exception__PU1FNUFH98\nCode: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED)\n73 PU1FNUFH98__exception__\n' },
     ];
     for (const form of forms) {
       const server = createServer((req, res) => {
