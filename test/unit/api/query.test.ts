@@ -143,6 +143,17 @@ describe('QueryClient against the emulator query host', () => {
     }
   });
 
+  it('reads a 401/403 with a plain-text body (its form on the live host is not documented) as a key not enabled', async () => {
+    for (const status of [401, 403]) {
+      emu.faults.add({ path: `/service/${svc}/run`, status, body: 'API key is not authorized', times: 1 });
+      const err = await failure(run({ sql: 'SELECT 1' }));
+      assert.equal(err.reason, 'keyNotEnabled');
+      assert.equal(err.status, status);
+      assert.match(err.message, /API key is not authorized/);
+      assert.match(err.message, /Enable the key on the query endpoint/);
+    }
+  });
+
   it('never wakes an idle service unasked: 206 "Confirm wake service", then the wake header runs it', async () => {
     const idle = emu.serviceIds[1] as string;
     const data = emu.state.data.get(idle);
