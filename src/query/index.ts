@@ -78,13 +78,18 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
   const { connections, log } = deps;
   const targets = new QueryTargets(context, connections);
   const panel = new ResultsPanel(context.extensionUri);
+  /** Query clients by connection and host, each with the dispatcher (connection pool) it alone uses. */
   const clients = new Map<string, QueryClient>();
+  const dispatchers = new Map<string, { close(): Promise<void> }>();
   const lensChanged = new vscode.EventEmitter<void>();
   context.subscriptions.push(targets, panel, lensChanged, { dispose: () => dropClients() });
 
   function dropClients(): void {
     for (const c of clients.values()) void c.dispose().catch(() => undefined);
+    // A client does not close a dispatcher it was given: its sockets are closed here.
+    for (const d of dispatchers.values()) void d.close().catch(() => undefined);
     clients.clear();
+    dispatchers.clear();
   }
   context.subscriptions.push(
     connections.onDidChange(() => {
@@ -106,6 +111,8 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
       if (!connection) throw new Error(vscode.l10n.t('The connection no longer exists.'));
       const s = settings();
       const { proxy } = readSettings();
+      const dispatcher = createDispatcher({ proxy: proxy.proxy, strictSSL: proxy.strictSSL, noProxy: proxy.noProxy, connectTimeoutMs: 15_000 });
+      dispatchers.set(key, dispatcher);
       client = new QueryClient({
         queryUrl: host,
         keyId: connection.keyId,
@@ -114,7 +121,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
           if (secret === undefined) throw new Error(vscode.l10n.t('No key secret is stored for the connection "{0}". Run "Update Key Secret".', connection.label));
           return secret;
         },
-        dispatcher: createDispatcher({ proxy: proxy.proxy, strictSSL: proxy.strictSSL, noProxy: proxy.noProxy, connectTimeoutMs: 15_000 }),
+        dispatcher,
         limiter: queryLimiterFor(connection.keyId, { requests: s.requests, windowMs: s.windowMs }),
         headersTimeoutMs: s.timeoutMs,
         bodyTimeoutMs: s.timeoutMs,

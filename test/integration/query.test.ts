@@ -135,6 +135,35 @@ describe('Run Query', function () {
     assert.ok(!(out.error ?? '').includes(emulator.keySecret));
   });
 
+  it('names a stopped service, an error after the first rows and a dropped connection, and keeps the SQL document', async () => {
+    const target = await bound();
+    const path = `/service/${serviceA}/run`;
+    emulator.faults.add({ path, status: 404, body: { error: 'ClickHouse service is currently unavailable. Please try again later.' }, times: 1 });
+    const stopped = await run({ sql: 'SELECT 1', ...target });
+    assert.equal(stopped.ok, false);
+    assert.equal(stopped.reason, 'serviceStopped');
+    assert.match(stopped.error ?? '', /^Run query failed: HTTP 404 — ClickHouse service is currently unavailable\./);
+    assert.match(stopped.error ?? '', /Start it in the ClickHouse Cloud console/);
+
+    const typed = 'SELECT throwIf(number = 5000) FROM numbers(8000) SETTINGS max_block_size = 1000';
+    const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: typed });
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    const mid = await run({ uri: doc.uri.toString() });
+    assert.equal(mid.reason, 'sql', mid.error);
+    assert.equal(doc.getText(), typed, 'the SQL stays in its document');
+    assert.equal(vscode.window.activeTextEditor?.document, doc);
+    assert.match(mid.error ?? '', /Code: 395\. DB::Exception: .*\(FUNCTION_THROW_IF_VALUE_IS_NON_ZERO\)/);
+    assert.match(mid.error ?? '', /The statement failed after \d+ row\(s\) had arrived\./);
+    assert.ok(!(mid.error ?? '').includes('__exception__'));
+
+    emulator.faults.add({ path, reset: 'mid-body', times: 1 });
+    const dropped = await run({ sql: 'SELECT number FROM numbers(1000000)', ...target });
+    assert.equal(dropped.ok, false);
+    assert.match(dropped.error ?? '', /^Run query failed/);
+    assert.notEqual(dropped.reason, 'sql');
+  });
+
   it('enables the key on the query endpoint when the query host says it is not enabled, keeping the other keys', async () => {
     endpointOf(serviceA).queryEndpoint = { id: 'e1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: ['sql_console_read_only'], openApiKeys: [OTHER_KEY], allowedOrigins: '' };
     const declined = await run({ sql: 'SELECT 1', enableKey: false, ...(await bound()) });

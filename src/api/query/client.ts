@@ -123,6 +123,8 @@ export interface QueryClientOptions {
 }
 
 const OPERATION = 'Run query';
+/** The live query host's answer for a stopped service (HTTP 404). */
+const STOPPED_SERVICE_MESSAGE = 'ClickHouse service is currently unavailable. Please try again later.';
 const DEFAULT_MAX_ROWS = 10_000;
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -164,7 +166,9 @@ export function parseClickHouseError(body: string): ClickHouseErrorInfo | undefi
     const parsed = JSON.parse(body) as { error?: unknown };
     const e = parsed?.error;
     if (e && typeof e === 'object') {
-      const c = Number((e as { code?: unknown }).code);
+      // The query host sends the code as a string ("62") or a number (241).
+      const raw = (e as { code?: unknown }).code;
+      const c = typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw)) ? Number(raw) : NaN;
       const d = (e as { details?: unknown; message?: unknown }).details ?? (e as { message?: unknown }).message;
       if (Number.isInteger(c) && typeof d === 'string' && d) {
         code = c;
@@ -302,7 +306,7 @@ export class QueryClient {
       } finally {
         res.cancel();
       }
-      throw this.statusFailure(res.status, text, { ...base, ...withId }, fail, headerValue(res.headers, 'content-type') ?? '');
+      throw this.statusFailure(res.status, text, { ...base, ...withId }, fail, headerValue(res.headers, 'content-type') ?? '', headerValue(res.headers, 'x-clickhouse-exception-code'));
     }
     if (res.status !== 200) {
       res.cancel();
@@ -312,46 +316,116 @@ export class QueryClient {
     const result: QueryResult = { columns: [], rows: [], bytes: 0, elapsedMs: 0, firstByteMs: 0, ...(queryId ? { queryId } : {}) };
     const summary = headerValue(res.headers, 'x-clickhouse-summary');
     if (summary) result.stats = parseSummary(summary);
-    const decoder = new TextDecoder('utf-8');
-    let pending = '';
-    let names: string[] | undefined;
+    const names: string[] = [];
     let wide: number[] = [];
-    /** Whether any column can hold an integer beyond 2^53 (only then is a row scanned for bare ones). */
+    /** Whether any column can hold an integer beyond 2^53 (only then is the text scanned for bare ones). */
     let mayHoldWide = true;
     let lineNo = 0;
     let stop: 'rows' | 'bytes' | undefined;
     let nextProgress = 1000;
-    const handleLine = (line: string): void => {
-      if (line.length === 0) return;
-      lineNo++;
-      if (line.startsWith('Code: ') || (line[0] !== '[' && /^\s*Code: \d+\./.test(line))) {
-        const ch = parseClickHouseError(line);
-        throw fail({ ...base, ...withId, kind: 'invalidRequest', reason: 'sql', status: 200, serverMessage: ch?.text ?? line, ...(ch ? { clickHouse: ch } : {}), rowsBeforeError: result.rows.length, hint: `The statement failed after ${result.rows.length} row(s) had arrived.` });
+    /** Bytes after the last newline seen (an incomplete line; a newline byte never occurs inside a UTF-8 sequence). */
+    let rest: Buffer | undefined;
+    /** ClickHouse ≥ 25.11 frames an error in the middle of a result: `__exception__<tag>`, message lines, `<size> <tag>__exception__`. */
+    const exceptionTag = headerValue(res.headers, 'x-clickhouse-exception-tag');
+    let exceptionLines: string[] | undefined;
+    const sqlFailure = (text: string): QueryError => {
+      const ch = parseClickHouseError(text);
+      return fail({ ...base, ...withId, kind: 'invalidRequest', reason: 'sql', status: 200, serverMessage: ch?.text ?? text, ...(ch ? { clickHouse: ch } : {}), rowsBeforeError: result.rows.length, hint: `The statement failed after ${result.rows.length} row(s) had arrived.` });
+    };
+    const progress = (): void => {
+      if (result.rows.length < nextProgress) return;
+      nextProgress = (Math.floor(result.rows.length / 1000) + 1) * 1000;
+      try {
+        opts.onRows?.(result.rows.length);
+      } catch {
+        // A listener cannot stop the read.
       }
+    };
+    const addRow = (value: unknown[]): void => {
+      for (const i of wide) value[i] = readWideInteger(value[i]);
+      result.rows.push(value);
+    };
+    /** One line of the result (without its newline). */
+    const handleLine = (line: string): void => {
+      if (exceptionLines) {
+        const end = /^(\d+) (\S+)__exception__\s*$/.exec(line);
+        if (end && (!exceptionTag || end[2] === exceptionTag)) throw sqlFailure(exceptionLines.join('\n'));
+        exceptionLines.push(line);
+        return;
+      }
+      if (line.length === 0) return;
+      if (line.startsWith('__exception__') && (!exceptionTag || line.trim() === `__exception__${exceptionTag}`)) {
+        exceptionLines = [];
+        return;
+      }
+      if (line.startsWith('Code: ') || (line[0] !== '[' && /^\s*Code: \d+\./.test(line))) throw sqlFailure(line);
+      lineNo++;
       let value: unknown;
       try {
         value = JSON.parse(lineNo > 2 && mayHoldWide ? quoteUnsafeIntegers(line) : line);
       } catch (e) {
+        // An error can cut a row short: the framing then starts in the middle of the line.
+        const at = line.indexOf('__exception__');
+        if (at > 0 && (!exceptionTag || line.slice(at).trim() === `__exception__${exceptionTag}`)) {
+          exceptionLines = [];
+          return;
+        }
         throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not JSON`, cause: e });
       }
+      // With `http_write_exception_in_output_format`, ClickHouse writes an error as a JSON object in the format's place.
+      const exception = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { exception?: unknown }).exception : undefined;
+      if (typeof exception === 'string' && exception) throw sqlFailure(exception);
       if (!Array.isArray(value)) throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not a JSON array` });
-      if (lineNo === 1) names = value.map(String);
+      if (lineNo === 1) names.push(...value.map(String));
       else if (lineNo === 2) {
-        result.columns = (names ?? []).map((name, i) => ({ name, type: String(value[i] ?? '') }));
+        result.columns = names.map((name, i) => ({ name, type: String(value[i] ?? '') }));
         wide = result.columns.flatMap((c, i) => (isWideInteger(c.type) ? [i] : []));
         mayHoldWide = result.columns.some((c) => /Int(64|128|256)\b|Decimal/.test(c.type));
+      } else addRow(value);
+    };
+    /**
+     * Complete lines (the text up to, not including, a newline). Rows are parsed a block at a time with one
+     * `JSON.parse` — the lines of JSONCompactEachRow joined as one array — and line by line only when that fails
+     * (an error line, a blank line, a line that is not a row), so every failure is still found and named by line.
+     */
+    const handleBlock = (text: string): void => {
+      let from = 0;
+      while (lineNo < 2 || exceptionLines) {
+        const nl = text.indexOf('\n', from);
+        handleLine(text.slice(from, nl < 0 ? text.length : nl));
+        if (nl < 0) return;
+        from = nl + 1;
+      }
+      const block = from === 0 ? text : text.slice(from);
+      if (block.length === 0) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(`[${(mayHoldWide ? quoteUnsafeIntegers(block) : block).replaceAll('\n', ',')}]`);
+      } catch {
+        parsed = undefined;
+      }
+      if (Array.isArray(parsed) && parsed.every(Array.isArray)) {
+        const take = Math.min(parsed.length, maxRows - result.rows.length);
+        for (let i = 0; i < take; i++) addRow(parsed[i] as unknown[]);
+        lineNo += take;
       } else {
-        for (const i of wide) value[i] = readWideInteger(value[i]);
-        result.rows.push(value as unknown[]);
-        if (result.rows.length >= nextProgress) {
-          nextProgress += 1000;
-          try {
-            opts.onRows?.(result.rows.length);
-          } catch {
-            // A listener cannot stop the read.
-          }
+        let at = 0;
+        while (at <= block.length && result.rows.length < maxRows) {
+          const nl = block.indexOf('\n', at);
+          handleLine(block.slice(at, nl < 0 ? block.length : nl));
+          if (nl < 0) break;
+          at = nl + 1;
         }
       }
+      if (result.rows.length >= maxRows && !exceptionLines) stop = 'rows';
+      progress();
+    };
+    /** What is left unread, when it holds ClickHouse's error text (the host may drop the connection after it). */
+    const trailingError = (): QueryError | undefined => {
+      const tail = rest?.toString('utf8') ?? '';
+      if (exceptionLines) return sqlFailure([...exceptionLines, tail].join('\n').replace(/\n?\d+ \S+__exception__\s*$/, '').trim());
+      if (/^\s*Code: \d+\./.test(tail)) return sqlFailure(tail.trim());
+      return undefined;
     };
     try {
       for await (const chunk of res.body) {
@@ -362,27 +436,27 @@ export class QueryClient {
           stop = 'bytes';
         }
         result.bytes += usable.length;
-        pending += decoder.decode(usable, { stream: stop === undefined });
-        let from = 0;
-        for (;;) {
-          const nl = pending.indexOf('\n', from);
-          if (nl < 0) break;
-          handleLine(pending.slice(from, nl));
-          from = nl + 1;
-          if (lineNo >= 2 && result.rows.length >= maxRows) {
-            stop = 'rows';
-            break;
-          }
+        const last = usable.lastIndexOf(0x0a);
+        if (last < 0) {
+          rest = rest ? Buffer.concat([rest, usable]) : usable;
+        } else {
+          const text = rest ? Buffer.concat([rest, usable.subarray(0, last)]).toString('utf8') : usable.toString('utf8', 0, last);
+          rest = last + 1 < usable.length ? usable.subarray(last + 1) : undefined;
+          handleBlock(text);
         }
-        pending = pending.slice(from);
         if (stop) break;
       }
       if (stop) res.cancel();
-      else if (pending.trim()) handleLine(pending.trimEnd());
+      else if (rest && rest.length > 0) {
+        const tail = rest.toString('utf8').trimEnd();
+        rest = undefined;
+        if (tail) handleBlock(tail);
+      }
+      if (exceptionLines && !stop) throw sqlFailure(exceptionLines.join('\n'));
     } catch (e) {
       res.cancel();
       if (e instanceof QueryError) throw e;
-      throw this.transportFailure(e, base, fail);
+      throw trailingError() ?? this.transportFailure(e, base, fail);
     }
     if (stop === 'rows' && result.rows.length > maxRows) result.rows.length = maxRows;
     if (stop) result.truncated = stop;
@@ -399,7 +473,7 @@ export class QueryClient {
     return fail({ ...base, kind: 'network', reason: 'other', detail: e instanceof Error ? e.message : String(e), cause: e, retryable: false });
   }
 
-  private statusFailure(status: number, text: string, base: { operation: string; method: string; path: string; requestId?: string }, fail: (i: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo }) => QueryError, contentType: string): QueryError {
+  private statusFailure(status: number, text: string, base: { operation: string; method: string; path: string; requestId?: string }, fail: (i: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo }) => QueryError, contentType: string, exceptionCode?: string): QueryError {
     if (status === 206) {
       let data: unknown;
       try {
@@ -425,7 +499,12 @@ export class QueryClient {
         hint: "This API key is not enabled on the service's query endpoint (or its ID or secret is wrong). Enable the key on the query endpoint, then run the query again.",
       });
     }
-    const ch = parseClickHouseError(text);
+    // A stopped service, as the live query host answers it (a 404 with this message).
+    if (status === 404 && jsonError(text) === STOPPED_SERVICE_MESSAGE) {
+      return fail({ ...base, kind: 'invalidRequest', reason: 'serviceStopped', status, serverMessage: STOPPED_SERVICE_MESSAGE, hint: 'The service is stopped (or not reachable). Start it in the ClickHouse Cloud console, then run the query again.', retryable: false });
+    }
+    // ClickHouse's own HTTP interface names the code in a header and sends the message as plain text.
+    const ch = parseClickHouseError(text) ?? (exceptionCode && /^\d+$/.test(exceptionCode) && text.trim() ? parseClickHouseError(`Code: ${exceptionCode}. ${text.trim()}`) : undefined);
     if (ch) return fail({ ...base, kind: status >= 500 ? 'serverError' : 'invalidRequest', reason: 'sql', status, serverMessage: ch.text, clickHouse: ch, retryable: false });
     const message = jsonError(text);
     if (status === 500 && message === 'Timeout error.') {

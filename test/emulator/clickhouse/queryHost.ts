@@ -3,13 +3,16 @@
  * `{sql, database?}`, answered by the embedded ClickHouse (engine.ts), like `queries.clickhouse.cloud`:
  * - the key must be listed in the service's query endpoint `openApiKeys` (no endpoint or not listed: 401);
  * - an idle service answers 206 `{"data":"Confirm wake service"}` until the request carries `wake-service: true`
- *   (which wakes it); a stopped service answers 206 `{"data":"Service is stopped"}`;
+ *   (which wakes it); a stopped service answers 404 `{"error":"ClickHouse service is currently unavailable. Please
+ *   try again later."}` (as the live host does; older answers were 206 `{"data":"Service is stopped"}`);
  * - ClickHouse errors: 400 `{"error":{"code":"62","details":"DB::Exception: … (SYNTAX_ERROR)"}}`; an error after
- *   the first rows ends the body with ClickHouse's own `Code: N. DB::Exception: …` line;
+ *   the first rows ends the body as ClickHouse ≥ 25.11 frames it (every 200 carries `X-ClickHouse-Exception-Tag`):
+ *   `__exception__<tag>`, `Code: N. DB::Exception: …`, `<size> <tag>__exception__`;
  * - an endpoint without the `sql_console_admin` role runs only read statements (Code 164, READONLY).
  * Results stream in the requested format with backpressure; a closed connection cancels the query. Faults
  * registered for path `/service/<id>/run` apply (delay, reset before headers or mid-body, replaced reply).
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { newRequestId } from '../ids';
@@ -150,7 +153,7 @@ export class QueryHost {
       return reply(401, { error: 'The API key is not enabled for the query endpoint of this service' });
     }
     record.authorized = true;
-    if (service.state === 'stopped') return reply(206, { data: 'Service is stopped' });
+    if (service.state === 'stopped') return reply(404, { error: 'ClickHouse service is currently unavailable. Please try again later.' });
     if (service.state === 'idle') {
       if (String(req.headers['wake-service'] ?? '').toLowerCase() !== 'true') return reply(206, { data: 'Confirm wake service' });
       service.state = 'running';
@@ -203,6 +206,7 @@ export class QueryHost {
       if (fault?.dripMs) await sleep(fault.dripMs);
       return !res.destroyed;
     };
+    const exceptionTag = randomBytes(8).toString('hex').toUpperCase().slice(0, 10);
     const startReply = (): void => {
       record.status = 200;
       res.writeHead(200, {
@@ -210,6 +214,7 @@ export class QueryHost {
         'x-clickhouse-query-id': queryId,
         'x-clickhouse-format': format,
         'x-clickhouse-timezone': 'UTC',
+        'x-clickhouse-exception-tag': exceptionTag,
       });
       res.flushHeaders();
     };
@@ -220,7 +225,8 @@ export class QueryHost {
       if (res.destroyed || abort.signal.aborted) return;
       if (!res.headersSent) return reply(400, { error: clickHouseError(e) });
       const err = clickHouseError(e);
-      res.end(`\nCode: ${err.code}. ${err.details}\n`);
+      const message = `Code: ${err.code}. ${err.details}`;
+      res.end(`\n__exception__${exceptionTag}\n${message}\n${Buffer.byteLength(message)} ${exceptionTag}__exception__\n`);
     }
   }
 

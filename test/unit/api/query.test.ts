@@ -117,6 +117,9 @@ describe('QueryClient against the emulator query host', () => {
     const err = await failure(run({ sql: 'SELECT throwIf(number = 150000) FROM numbers(200000) SETTINGS max_block_size = 1000', maxRows: 1_000_000 }));
     assert.equal(err.reason, 'sql');
     assert.equal(err.clickHouse?.code, 395);
+    assert.equal(err.clickHouse?.name, 'FUNCTION_THROW_IF_VALUE_IS_NON_ZERO');
+    assert.match(err.clickHouse?.text ?? '', /^Code: 395\. DB::Exception: /);
+    assert.ok(!err.message.includes('__exception__'), 'the framing of a tagged error is not shown');
     assert.ok((err.rowsBeforeError ?? 0) > 0);
   });
 
@@ -140,6 +143,17 @@ describe('QueryClient against the emulator query host', () => {
     }
   });
 
+  it('reads a 401/403 with a plain-text body (its form on the live host is not documented) as a key not enabled', async () => {
+    for (const status of [401, 403]) {
+      emu.faults.add({ path: `/service/${svc}/run`, status, body: 'API key is not authorized', times: 1 });
+      const err = await failure(run({ sql: 'SELECT 1' }));
+      assert.equal(err.reason, 'keyNotEnabled');
+      assert.equal(err.status, status);
+      assert.match(err.message, /API key is not authorized/);
+      assert.match(err.message, /Enable the key on the query endpoint/);
+    }
+  });
+
   it('never wakes an idle service unasked: 206 "Confirm wake service", then the wake header runs it', async () => {
     const idle = emu.serviceIds[1] as string;
     const data = emu.state.data.get(idle);
@@ -160,7 +174,88 @@ describe('QueryClient against the emulator query host', () => {
     data.queryEndpoint = { id: 'd3f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: [], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
     const err = await failure(client.run({ serviceId: stopped, sql: 'SELECT 1' }));
     assert.equal(err.reason, 'serviceStopped');
-    assert.match(err.message, /Start the service/);
+    assert.equal(err.status, 404, 'the live host answers a stopped service with a 404');
+    assert.match(err.message, /ClickHouse service is currently unavailable/);
+    assert.match(err.message, /Start it in the ClickHouse Cloud console/);
+  });
+
+  it('also reads the 206 "Service is stopped" answer as a stopped service', async () => {
+    emu.faults.add({ path: `/service/${svc}/run`, status: 206, body: { data: 'Service is stopped' }, times: 1 });
+    const err = await failure(run({ sql: 'SELECT 1' }));
+    assert.equal(err.reason, 'serviceStopped');
+    assert.equal(err.status, 206);
+  });
+
+  it('reads an error after rows in the older plain form (a last `Code: N.` line) and the read statistics header', async () => {
+    const body = '["n"]\n["UInt64"]\n["1"]\n["2"]\nCode: 241. DB::Exception: Memory limit (total) exceeded: would use 9.31 GiB. (MEMORY_LIMIT_EXCEEDED) (version 25.8.1.1)\n';
+    emu.faults.add({ path: `/service/${svc}/run`, status: 200, body, times: 1 });
+    const err = await failure(run({ sql: 'SELECT 1' }));
+    assert.equal(err.reason, 'sql');
+    assert.equal(err.clickHouse?.code, 241);
+    assert.equal(err.clickHouse?.name, 'MEMORY_LIMIT_EXCEEDED');
+    assert.equal(err.rowsBeforeError, 2);
+    assert.ok(!err.message.includes('version 25'), 'the server version is left out');
+
+    emu.faults.add({ path: `/service/${svc}/run`, status: 200, body: '["n"]\n["UInt64"]\n["1"]\n{"exception": "Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED)"}\n', times: 1 });
+    const inFormat = await failure(run({ sql: 'SELECT 1' }));
+    assert.equal(inFormat.clickHouse?.code, 241, 'an error written in the output format (http_write_exception_in_output_format)');
+    assert.equal(inFormat.rowsBeforeError, 1);
+
+    const summary = JSON.stringify({ read_rows: '1000600', read_bytes: '8004800', written_rows: '0', written_bytes: '0', total_rows_to_read: '1000600', result_rows: '2', result_bytes: '64', elapsed_ns: '15000000' });
+    emu.faults.add({ path: `/service/${svc}/run`, status: 200, body: '["n"]\n["UInt64"]\n["1"]\n\n["2"]\n', headers: { 'x-clickhouse-summary': summary, 'x-clickhouse-query-id': 'f00dfeed-0000-4000-8000-000000000001' }, times: 1 });
+    const r = await run({ sql: 'SELECT 1' });
+    assert.deepEqual(r.rows, [[1], [2]], 'a blank line between rows is skipped');
+    assert.deepEqual(r.stats, { readRows: 1_000_600, readBytes: 8_004_800, elapsedNs: 15_000_000 });
+    assert.equal(r.queryId, 'f00dfeed-0000-4000-8000-000000000001');
+  });
+
+  it("reads ClickHouse's own error answer: plain text with the code in X-ClickHouse-Exception-Code, or a numeric code in JSON", async () => {
+    emu.faults.add({ path: `/service/${svc}/run`, status: 500, body: 'DB::Exception: Memory limit (for query) exceeded. (MEMORY_LIMIT_EXCEEDED) (version 25.8.1.1)', headers: { 'x-clickhouse-exception-code': '241' }, times: 1 });
+    let err = await failure(run({ sql: 'SELECT 1' }));
+    assert.equal(err.reason, 'sql');
+    assert.equal(err.status, 500);
+    assert.equal(err.clickHouse?.code, 241);
+    assert.equal(err.clickHouse?.text, 'Code: 241. DB::Exception: Memory limit (for query) exceeded. (MEMORY_LIMIT_EXCEEDED)');
+    emu.faults.add({ path: `/service/${svc}/run`, status: 500, body: { error: { code: 241, details: 'Memory limit exceeded' } }, times: 1 });
+    err = await failure(run({ sql: 'SELECT 1' }));
+    assert.equal(err.clickHouse?.code, 241);
+    assert.equal(err.clickHouse?.text, 'Code: 241. DB::Exception: Memory limit exceeded');
+    emu.faults.add({ path: `/service/${svc}/run`, status: 400, body: { error: { code: '', details: 'Syntax error' } }, times: 1 });
+    err = await failure(run({ sql: 'SELECT 1' }));
+    assert.equal(err.reason, 'other', 'an empty code is not a ClickHouse error');
+  });
+
+  it("reports ClickHouse's error, not a network error, when the host breaks the connection right after the error text", async () => {
+    // ClickHouse 24.11+ ends the HTTP exchange abnormally after writing an error in the middle of a result.
+    const { createServer } = await import('node:http');
+    const forms = [
+      { headers: {}, tail: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 25.8.1.1)\n' },
+      { headers: { 'x-clickhouse-exception-tag': 'PU1FNUFH98' }, tail: '__exception__PU1FNUFH98\nCode: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED)\n73 PU1FNUFH98__exception__\n' },
+      // The error cut the fourth row short.
+      { headers: { 'x-clickhouse-exception-tag': 'PU1FNUFH98' }, tail: '["4__exception__PU1FNUFH98\nCode: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED)\n73 PU1FNUFH98__exception__\n' },
+    ];
+    for (const form of forms) {
+      const server = createServer((req, res) => {
+        req.resume();
+        res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=UTF-8', ...form.headers });
+        res.write(`["n"]\n["UInt64"]\n["1"]\n["2"]\n["3"]\n${form.tail}`);
+        setTimeout(() => res.socket?.destroy(), 30);
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const port = (server.address() as { port: number }).port;
+      const local = new QueryClient({ queryUrl: `http://127.0.0.1:${port}`, keyId: emu.keyId, getSecret: () => emu.keySecret, limiter: new RateLimiter({ requests: 100, windowMs: 1000 }) });
+      try {
+        const err = await failure(local.run({ serviceId: svc, sql: 'SELECT 1' }));
+        assert.equal(err.reason, 'sql', JSON.stringify(form.headers));
+        assert.equal(err.clickHouse?.code, 241);
+        assert.equal(err.clickHouse?.text, 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED)');
+        assert.equal(err.rowsBeforeError, 3);
+      } finally {
+        await local.dispose();
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    }
   });
 
   it('reports a dropped connection in the middle of a result as a network error', async () => {
