@@ -1,0 +1,89 @@
+/**
+ * A small deterministic log table in the emulator's embedded ClickHouse (chdb), and a runner for rendered SQL.
+ * Row i (0 ≤ i < 600) is logged at T0 + 6 s × i: service api/web/db by i % 3, severity "error" when i % 10 = 0,
+ * body "request <i>" (+ " timeout" when i % 7 = 0), attributes status = 200 + 100 × (i % 4),
+ * duration = i % 50, user = "u<i % 13>".
+ */
+import { ClickHouseEngine } from '../../emulator/clickhouse/engine';
+
+export const DATABASE = 'preview_golden';
+export const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
+export const ROWS = 600;
+export const STEP_MS = 6000;
+
+export interface Row {
+  i: number;
+  ts: number;
+  service: string;
+  severity: string;
+  severityNumber: number;
+  body: string;
+  status: string;
+  duration: number;
+  user: string;
+}
+
+/** The rows as the generator writes them, computed here independently of ClickHouse. */
+export function rows(): Row[] {
+  return Array.from({ length: ROWS }, (_, i) => ({
+    i,
+    ts: T0 + STEP_MS * i,
+    service: ['api', 'web', 'db'][i % 3] as string,
+    severity: i % 10 === 0 ? 'error' : 'info',
+    severityNumber: i % 10 === 0 ? 17 : 9,
+    body: `request ${i}${i % 7 === 0 ? ' timeout' : ''}`,
+    status: String(200 + 100 * (i % 4)),
+    duration: i % 50,
+    user: `u${i % 13}`,
+  }));
+}
+
+export const SOURCE = {
+  id: 'src-logs',
+  kind: 'log',
+  name: 'Logs',
+  from: { databaseName: DATABASE, tableName: 'otel_logs' },
+  timestampValueExpression: 'TimestampTime',
+  implicitColumnExpression: 'Body',
+};
+
+let ready: Promise<ClickHouseEngine> | undefined;
+
+async function exec(engine: ClickHouseEngine, sql: string, settings: Record<string, string> = {}): Promise<string> {
+  let out = '';
+  await engine.run(sql, 'JSONEachRow', DATABASE, new AbortController().signal, () => undefined, async (b) => {
+    out += Buffer.from(b).toString('utf8');
+    return true;
+  }, settings);
+  return out;
+}
+
+/** The engine with the table filled (once per process). */
+export function engine(): Promise<ClickHouseEngine> {
+  ready ??= (async () => {
+    const e = await ClickHouseEngine.shared();
+    e.ensureDatabase(DATABASE);
+    await exec(e, 'TRUNCATE TABLE otel_logs');
+    await exec(
+      e,
+      `INSERT INTO otel_logs (Timestamp, TimestampTime, ServiceName, SeverityText, SeverityNumber, Body, LogAttributes)
+       SELECT fromUnixTimestamp64Milli(toInt64(${T0} + ${STEP_MS} * number)), toDateTime(intDiv(${T0} + ${STEP_MS} * number, 1000)),
+              ['api', 'web', 'db'][number % 3 + 1], if(number % 10 = 0, 'error', 'info'), if(number % 10 = 0, 17, 9),
+              concat('request ', toString(number), if(number % 7 = 0, ' timeout', '')),
+              map('status', toString(200 + 100 * (number % 4)), 'duration', toString(number % 50), 'user', concat('u', toString(number % 13)))
+       FROM numbers(${ROWS})`,
+    );
+    return e;
+  })();
+  return ready;
+}
+
+/** Runs SQL on the table; times come back as Unix seconds. */
+export async function query(sql: string): Promise<Record<string, unknown>[]> {
+  const e = await engine();
+  const text = await exec(e, sql, { date_time_output_format: 'unix_timestamp', output_format_json_quote_64bit_integers: '0' });
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
