@@ -20,6 +20,8 @@ export interface ResultColumns {
   values: { index: number; label: string }[];
   /** Group-by columns. */
   groups: { index: number; label: string }[];
+  /** The alert evaluation window a row belongs to (backtest queries with an offset or start time). */
+  window?: { index: number; name: string } | undefined;
 }
 
 export type RenderResult =
@@ -87,6 +89,7 @@ export interface TileLike {
 class Unsupported extends Error {}
 
 const TIME_BUCKET = '__hdx_time_bucket';
+const WINDOW = '__backtest_window';
 
 function ms(t: number | Date): number {
   return typeof t === 'number' ? t : t.getTime();
@@ -209,6 +212,8 @@ interface BuilderQuery {
   seriesLimit?: number;
   ratio?: boolean;
   granularity?: Granularity;
+  /** Adds the evaluation window (anchor + k × size, in seconds) of each row as a column. */
+  window?: { anchorSeconds: number; sizeSeconds: number };
   extraFilters: TileFilter[];
 }
 
@@ -254,6 +259,13 @@ function renderBuilder(ctx: Ctx, q: BuilderQuery): { sql: string; columns: Resul
     columns.time = { index: selectParts.length + (groupCols.length > 0 ? groupCols.length - 1 : 0), name: TIME_BUCKET };
     selectParts.push(bucket);
   }
+  const windowCol = q.window
+    ? `toDateTime(${q.window.anchorSeconds} + intDiv(toInt64(toUnixTimestamp(toDateTime(${bucketColumn(ctx)}))) - ${q.window.anchorSeconds}, ${q.window.sizeSeconds}) * ${q.window.sizeSeconds}) AS \`${WINDOW}\``
+    : '';
+  if (windowCol) {
+    columns.window = { index: (columns.time?.index ?? selectParts.length - 1) + 1, name: WINDOW };
+    selectParts.push(windowCol);
+  }
 
   const filterConds = [
     ...(nonEmpty(ctx.source.tableFilterExpression) ? [{ language: 'sql' as const, condition: ctx.source.tableFilterExpression }] : []),
@@ -268,7 +280,7 @@ function renderBuilder(ctx: Ctx, q: BuilderQuery): { sql: string; columns: Resul
     wrap(filterConds.join(' AND ')),
   ].filter((s) => s);
   let where = whereParts.join(' AND ');
-  const groupByParts = [...(groupCols.length > 0 ? [q.groupBy as string] : []), ...(bucket ? [bucket] : [])];
+  const groupByParts = [...(groupCols.length > 0 ? [q.groupBy as string] : []), ...(bucket ? [bucket] : []), ...(windowCol ? [windowCol] : [])];
   const groupBy = groupByParts.join(',');
 
   let withClause = '';
@@ -472,7 +484,7 @@ export function renderWindowedQuery(
   input:
     | { kind: 'tile'; tile: TileLike }
     | { kind: 'savedSearch'; savedSearch: SavedSearchLike; groupBy?: string | null | undefined },
-  opts: RenderOptions & { granularity: string },
+  opts: RenderOptions & { granularity: string; window?: { anchorSeconds: number; sizeSeconds: number } | undefined },
 ): RenderResult {
   const notes: string[] = [];
   if (!opts.source) return { ok: false, reason: 'the alert\'s source is not known', notes };
@@ -487,6 +499,7 @@ export function renderWindowedQuery(
         whereLanguage: input.savedSearch.whereLanguage ?? 'sql',
         groupBy: input.groupBy ?? undefined,
         granularity,
+        window: opts.window,
         extraFilters: [],
       });
       return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, notes };
@@ -495,8 +508,7 @@ export function renderWindowedQuery(
     if (!config) throw new Unsupported('the tile has no config');
     if (config.configType === 'sql') {
       const dt = str(config.displayType);
-      if (dt !== 'line' && dt !== 'stacked_bar' && dt !== 'number') throw new Unsupported(`alerts on raw SQL "${dt}" tiles are not evaluated`);
-      return renderRawSql(config, { ...opts, dashboard: undefined }, notes);
+      throw new Unsupported(`alerts on raw SQL tiles ("${dt}") are not backtested yet`);
     }
     checkSource(ctx, config);
     const dt = str(config.displayType);
@@ -508,6 +520,7 @@ export function renderWindowedQuery(
       groupBy: str(config.groupBy),
       ratio: config.asRatio === true,
       granularity,
+      window: opts.window,
       extraFilters: [],
     });
     return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, notes };
