@@ -49,9 +49,9 @@ export const SOURCE = {
 
 let ready: Promise<ClickHouseEngine> | undefined;
 
-async function exec(engine: ClickHouseEngine, sql: string, settings: Record<string, string> = {}): Promise<string> {
+async function exec(engine: ClickHouseEngine, sql: string, settings: Record<string, string> = {}, database = DATABASE): Promise<string> {
   let out = '';
-  await engine.run(sql, 'JSONEachRow', DATABASE, new AbortController().signal, () => undefined, async (b) => {
+  await engine.run(sql, 'JSONEachRow', database, new AbortController().signal, () => undefined, async (b) => {
     out += Buffer.from(b).toString('utf8');
     return true;
   }, settings);
@@ -78,10 +78,11 @@ export function engine(): Promise<ClickHouseEngine> {
   return ready;
 }
 
-/** Runs SQL on the table; times come back as Unix seconds. */
-export async function query(sql: string): Promise<Record<string, unknown>[]> {
+/** Runs SQL on the table (or in another database of the engine); times come back as Unix seconds. */
+export async function query(sql: string, database = DATABASE): Promise<Record<string, unknown>[]> {
   const e = await engine();
-  const text = await exec(e, sql, { date_time_output_format: 'unix_timestamp', output_format_json_quote_64bit_integers: '0' });
+  if (database !== DATABASE) e.ensureDatabase(database);
+  const text = await exec(e, sql, { date_time_output_format: 'unix_timestamp', output_format_json_quote_64bit_integers: '0' }, database);
   return text
     .split('\n')
     .filter((l) => l.trim())
