@@ -8,7 +8,7 @@
 import { dashboardFiltersForTile, type DashboardLike, type FilterSelection, type TileFilter } from './filters';
 import { LuceneError, luceneToSql } from './lucene';
 import { bindParams, expandMacros, MacroError } from './macros';
-import { autoGranularity, parseGranularity, splitTopLevel, tableRef, type Granularity } from './sql';
+import { autoGranularity, parseGranularity, splitTopLevel, sqlString, tableRef, type Granularity } from './sql';
 
 export type TileShape = 'timeseries' | 'number' | 'table' | 'categories' | 'search' | 'markdown';
 
@@ -215,12 +215,36 @@ interface BuilderQuery {
   /** Adds the evaluation window (anchor + k × size, in seconds) of each row as a column. */
   window?: { anchorSeconds: number; sizeSeconds: number };
   extraFilters: TileFilter[];
+  /** Common table expressions put before the query (`name AS (…)`). */
+  with?: string[];
+  /** SETTINGS clause. */
+  settings?: string;
+  /** Apply the source's table filter (saved searches do, as ClickStack's search config). */
+  tableFilter?: boolean;
+}
+
+/** The WHERE condition: time range, tile filter, series filters (when every series has one), other filters. */
+function whereSql(ctx: Ctx, q: Pick<BuilderQuery, 'where' | 'whereLanguage' | 'extraFilters' | 'tableFilter'>, seriesConds: string[], fromMs: number, toMs: number): string {
+  const filterConds = [
+    ...(q.tableFilter && nonEmpty(ctx.source.tableFilterExpression) ? [{ language: 'sql' as const, condition: ctx.source.tableFilterExpression }] : []),
+    ...q.extraFilters,
+  ]
+    .map((f, i) => wrap(condition(ctx, f.condition, f.language, `dashboard filter ${i + 1}`)))
+    .filter((s) => s);
+  return [
+    timeFilter(ctx, fromMs, toMs),
+    wrap(nonEmpty(q.where) ? condition(ctx, q.where, q.whereLanguage ?? 'sql', 'the tile filter') : ''),
+    wrap(seriesConds.join(' OR ')),
+    wrap(filterConds.join(' AND ')),
+  ]
+    .filter((s) => s)
+    .join(' AND ');
 }
 
 /** Renders a builder query against the source (the core of ClickStack's renderChartConfig). */
 function renderBuilder(ctx: Ctx, q: BuilderQuery): { sql: string; columns: ResultColumns } {
   const from = str(ctx.source.from?.tableName);
-  if (!from) throw new Unsupported('the source has no table');
+  if (!from) throw new Unsupported(ctx.source.kind === 'metric' ? 'the metric tile names no metric type this source has a table for' : 'the source has no table');
   const table = tableRef(str(ctx.source.from?.databaseName), from);
   const fromMs = ms(ctx.opts.range.from);
   const toMs = ms(ctx.opts.range.to);
@@ -267,43 +291,33 @@ function renderBuilder(ctx: Ctx, q: BuilderQuery): { sql: string; columns: Resul
     selectParts.push(windowCol);
   }
 
-  const filterConds = [
-    ...(nonEmpty(ctx.source.tableFilterExpression) ? [{ language: 'sql' as const, condition: ctx.source.tableFilterExpression }] : []),
-    ...q.extraFilters,
-  ]
-    .map((f, i) => wrap(condition(ctx, f.condition, f.language, `dashboard filter ${i + 1}`)))
-    .filter((s) => s);
-  const whereParts = [
-    timeFilter(ctx, fromMs, toMs),
-    wrap(nonEmpty(q.where) ? condition(ctx, q.where, q.whereLanguage ?? 'sql', 'the tile filter') : ''),
-    wrap(seriesConds.join(' OR ')),
-    wrap(filterConds.join(' AND ')),
-  ].filter((s) => s);
-  let where = whereParts.join(' AND ');
+  let where = whereSql(ctx, q, seriesConds, fromMs, toMs);
   const groupByParts = [...(groupCols.length > 0 ? [q.groupBy as string] : []), ...(bucket ? [bucket] : []), ...(windowCol ? [windowCol] : [])];
   const groupBy = groupByParts.join(',');
 
-  let withClause = '';
+  const ctes = [...(q.with ?? [])];
   if (q.seriesLimit !== undefined && q.seriesLimit > 0 && groupCols.length > 0 && bucket && typeof q.select !== 'string') {
     const tuple = groupCols.join(',');
     const rank = q.ratio && bareValues.length === 2 ? `divide(${bareValues[0]}, ${bareValues[1]})` : (bareValues[0] ?? 'count()');
     const rankOrder = q.ratio && bareValues.length === 2 ? 'max(if(isFinite(`__hdx_series_rank`), `__hdx_series_rank`, -inf))' : 'max(`__hdx_series_rank`)';
     const notNull = groupCols.map((g) => `${g} IS NOT NULL`).join(' AND ');
-    withClause =
-      `WITH \`__hdx_series_limit\` AS (SELECT \`group\` FROM (SELECT tuple(${tuple}) AS \`group\`, ${rank} AS \`__hdx_series_rank\` ` +
-      `FROM ${table} WHERE ${where} AND ${notNull} GROUP BY ${groupBy}) GROUP BY \`group\` ORDER BY ${rankOrder} DESC, \`group\` LIMIT ${q.seriesLimit}) `;
+    ctes.push(
+      `\`__hdx_series_limit\` AS (SELECT \`group\` FROM (SELECT tuple(${tuple}) AS \`group\`, ${rank} AS \`__hdx_series_rank\` ` +
+        `FROM ${table} WHERE ${where} AND ${notNull} GROUP BY ${groupBy}) GROUP BY \`group\` ORDER BY ${rankOrder} DESC, \`group\` LIMIT ${q.seriesLimit})`,
+    );
     where = `${where} AND tuple(${tuple}) IN (SELECT \`group\` FROM \`__hdx_series_limit\`)`;
   }
   const having = nonEmpty(q.having) ? condition(ctx, q.having, 'sql', 'having') : '';
   const orderParts = [...(bucket ? [bucket] : []), ...(nonEmpty(q.orderBy) ? [q.orderBy] : [])];
   const sql = [
-    `${withClause}SELECT ${selectParts.join(',')}`,
+    `${ctes.length > 0 ? `WITH ${ctes.join(',')} ` : ''}SELECT ${selectParts.join(',')}`,
     `FROM ${table}`,
     where ? `WHERE ${where}` : '',
     groupBy ? `GROUP BY ${groupBy}` : '',
     having ? `HAVING ${having}` : '',
     orderParts.length > 0 ? `ORDER BY ${orderParts.join(',')}` : '',
     q.limit !== undefined ? `LIMIT ${q.limit}` : '',
+    q.settings ? `SETTINGS ${q.settings}` : '',
   ]
     .filter((s) => s)
     .join(' ');
@@ -328,13 +342,53 @@ function selectItems(config: Record<string, unknown>): SelectItem[] {
 
 function checkSource(ctx: Ctx, config: Record<string, unknown>): void {
   const kind = ctx.source.kind;
-  if (kind === 'metric') throw new Unsupported('tiles on metric sources are not previewed yet');
   if (kind === 'promql') throw new Unsupported('PromQL tiles are not previewed yet');
   if (kind === 'session') throw new Unsupported('tiles on session sources are not previewed yet');
   if (nonEmpty(ctx.source.sampleRateExpression)) throw new Unsupported('sources with sampling weights (sampleRateExpression) are not previewed yet');
   if (typeof config.sourceId === 'string' && ctx.source.id !== undefined && ctx.source.id !== config.sourceId) {
     throw new Unsupported(`the tile's source "${config.sourceId}" is not the source given ("${ctx.source.id}")`);
   }
+}
+
+const GAUGE_ANY_COLUMNS = ['ScopeAttributes', 'ResourceAttributes', 'Attributes', 'ResourceSchemaUrl', 'ScopeName', 'ScopeVersion', 'ScopeDroppedAttrCount', 'ScopeSchemaUrl', 'ServiceName', 'MetricDescription', 'MetricUnit', 'StartTimeUnix', 'Flags'];
+
+/**
+ * A gauge metric series, as ClickStack translates it: the last value per time series (attribute hash) and bucket
+ * in CTEs over the gauge table, then the tile's aggregation over those values.
+ */
+function renderGauge(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'select'>, bucketGranularity: Granularity): { sql: string; columns: ResultColumns } {
+  const item = items[0] as SelectItem & { metricType?: string; periodAggFn?: string };
+  const metricTables = (ctx.source.metricTables ?? {}) as Record<string, unknown>;
+  const table = str(metricTables.gauge);
+  if (!table) throw new Unsupported('the metric source has no gauge table');
+  if (item.periodAggFn === 'delta') throw new Unsupported('gauge series with a per-period delta are not previewed yet');
+  if (!nonEmpty(item.metricName)) throw new Unsupported('the metric series names no metric');
+  const tve = str(ctx.source.timestampValueExpression) || 'TimeUnix';
+  const gaugeCtx: Ctx = { ...ctx, source: { ...ctx.source, from: { databaseName: ctx.source.from?.databaseName, tableName: table }, timestampValueExpression: tve } };
+  const cond = nonEmpty(item.where) ? condition(gaugeCtx, item.where, item.whereLanguage ?? 'lucene', 'series 1 filter') : '';
+  const fromMs = ms(ctx.opts.range.from);
+  const toMs = ms(ctx.opts.range.to);
+  const where = whereSql(gaugeCtx, { extraFilters: [...q.extraFilters, { language: 'sql', condition: `MetricName = ${sqlString(item.metricName)}` }] }, cond ? [cond] : [], fromMs, toMs);
+  const bucket2 = `toStartOfInterval(toDateTime(${bucketColumn(gaugeCtx)}), INTERVAL ${bucketGranularity.sql}) AS \`__hdx_time_bucket2\``;
+  const source = `Source AS (SELECT *, cityHash64(ScopeAttributes, ResourceAttributes, Attributes) AS AttributesHash FROM ${tableRef(str(ctx.source.from?.databaseName), table)} WHERE ${where})`;
+  const bucketed =
+    `Bucketed AS (SELECT ${bucket2}, AttributesHash, last_value(Value) AS LastValue, ${GAUGE_ANY_COLUMNS.map((c) => `any(${c}) AS ${c}`).join(', ')} ` +
+    'FROM Source GROUP BY AttributesHash, __hdx_time_bucket2 ORDER BY AttributesHash, __hdx_time_bucket2)';
+  const outerCtx: Ctx = { ...ctx, source: { kind: 'metric', from: { databaseName: '', tableName: 'Bucketed' }, timestampValueExpression: '__hdx_time_bucket2' } };
+  return renderBuilder(outerCtx, {
+    ...q,
+    select: [{ ...item, valueExpression: 'LastValue', where: '' }],
+    extraFilters: [],
+    with: [source, bucketed],
+    settings: "short_circuit_function_evaluation = 'force_enable'",
+  });
+}
+
+/** Metric tiles: single gauge series only. */
+function metricSeries(items: SelectItem[]): void {
+  const types = items.map((i) => (i as { metricType?: string }).metricType);
+  if (items.length !== 1) throw new Unsupported('metric tiles with more than one series are not previewed yet');
+  if (types[0] !== 'gauge') throw new Unsupported(`${types[0] ?? 'untyped'} metric series are not previewed yet (gauge only)`);
 }
 
 function renderRawSql(config: Record<string, unknown>, opts: RenderOptions, notes: string[]): RenderResult {
@@ -401,6 +455,10 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
     checkSource(ctx, config);
     const extraFilters = dashboardFilters(ctx, str(config.sourceId));
     if (Array.isArray(config.formulas) && config.formulas.length > 0) throw new Unsupported('formulas are not previewed yet');
+    const isMetric = ctx.source.kind === 'metric';
+    if (isMetric && !['line', 'stacked_bar', 'number', 'table', 'pie', 'bar'].includes(displayType ?? '')) {
+      throw new Unsupported(`"${displayType ?? ''}" tiles on metric sources are not previewed yet`);
+    }
     switch (displayType) {
       case 'line':
       case 'stacked_bar': {
@@ -408,40 +466,27 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
         if (config.compareToPreviousPeriod === true) notes.push('the previous-period comparison is not drawn');
         const granularity = granularityOf(opts);
         const seriesLimit = typeof config.seriesLimit === 'number' ? config.seriesLimit : undefined;
-        const r = renderBuilder(ctx, {
-          select: items,
-          groupBy: str(config.groupBy),
-          ratio: config.asRatio === true,
-          granularity,
-          seriesLimit,
-          extraFilters,
-        });
+        const query = { groupBy: str(config.groupBy), ratio: config.asRatio === true, granularity, seriesLimit, extraFilters };
+        const r = isMetric ? (metricSeries(items), renderGauge(ctx, items, query, granularity)) : renderBuilder(ctx, { ...query, select: items });
         return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, notes };
       }
       case 'number': {
-        const r = renderBuilder(ctx, { select: selectItems(config), extraFilters });
+        const items = selectItems(config);
+        const r = isMetric ? (metricSeries(items), renderGauge(ctx, items, { extraFilters }, granularityOf({ ...opts, granularity: 'auto' }))) : renderBuilder(ctx, { select: items, extraFilters });
         return { ok: true, sql: r.sql, shape: 'number', columns: r.columns, notes };
       }
       case 'table': {
-        const r = renderBuilder(ctx, {
-          select: selectItems(config),
-          groupBy: str(config.groupBy),
-          having: str(config.having),
-          orderBy: str(config.orderBy),
-          ratio: config.asRatio === true,
-          extraFilters,
-        });
+        const items = selectItems(config);
+        const query = { groupBy: str(config.groupBy), having: str(config.having), orderBy: str(config.orderBy), ratio: config.asRatio === true, extraFilters };
+        const r = isMetric ? (metricSeries(items), renderGauge(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' }))) : renderBuilder(ctx, { ...query, select: items });
         return { ok: true, sql: r.sql, shape: 'table', columns: r.columns, notes };
       }
       case 'pie':
       case 'bar': {
         const limit = typeof config.limit === 'number' && config.limit > 0 ? config.limit : undefined;
-        const r = renderBuilder(ctx, {
-          select: selectItems(config),
-          groupBy: str(config.groupBy),
-          orderBy: str(config.orderBy),
-          extraFilters,
-        });
+        const items = selectItems(config);
+        const query = { groupBy: str(config.groupBy), orderBy: str(config.orderBy), extraFilters };
+        const r = isMetric ? (metricSeries(items), renderGauge(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' }))) : renderBuilder(ctx, { ...query, select: items });
         if (limit !== undefined) notes.push(`ClickStack shows the top ${limit} categories; the preview returns them all`);
         return { ok: true, sql: r.sql, shape: 'categories', columns: r.columns, notes };
       }
@@ -500,6 +545,7 @@ export function renderWindowedQuery(
         groupBy: input.groupBy ?? undefined,
         granularity,
         window: opts.window,
+        tableFilter: true,
         extraFilters: [],
       });
       return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, notes };

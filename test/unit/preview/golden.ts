@@ -38,6 +38,23 @@ export function rows(): Row[] {
   }));
 }
 
+/** Gauge readings: minute m (0 ≤ m < 60) at T0 + m min + 30 s, per host. */
+export function gauge(): { minute: number; ts: number; host: string; value: number }[] {
+  return Array.from({ length: 60 }, (_, m) => [
+    { minute: m, ts: T0 + m * 60_000 + 30_000, host: 'a', value: m % 10 },
+    { minute: m, ts: T0 + m * 60_000 + 30_000, host: 'b', value: 100 + (m % 7) },
+  ]).flat();
+}
+
+export const METRIC_SOURCE = {
+  id: 'src-metrics',
+  kind: 'metric',
+  name: 'Metrics',
+  from: { databaseName: DATABASE, tableName: '' },
+  timestampValueExpression: 'TimeUnix',
+  metricTables: { gauge: 'otel_metrics_gauge', sum: 'otel_metrics_sum' },
+};
+
 export const SOURCE = {
   id: 'src-logs',
   kind: 'log',
@@ -72,6 +89,16 @@ export function engine(): Promise<ClickHouseEngine> {
               concat('request ', toString(number), if(number % 7 = 0, ' timeout', '')),
               map('status', toString(200 + 100 * (number % 4)), 'duration', toString(number % 50), 'user', concat('u', toString(number % 13)))
        FROM numbers(${ROWS})`,
+    );
+    await exec(e, 'TRUNCATE TABLE otel_metrics_gauge');
+    // Gauge "cpu": two hosts report once per minute for an hour; host a = minute % 10, host b = 100 + minute % 7.
+    await exec(
+      e,
+      `INSERT INTO otel_metrics_gauge (TimeUnix, MetricName, ServiceName, Attributes, Value)
+       SELECT toDateTime(intDiv(${T0}, 1000) + 60 * intDiv(number, 2) + 30), 'cpu', 'node',
+              map('host', if(number % 2 = 0, 'a', 'b')),
+              if(number % 2 = 0, intDiv(number, 2) % 10, 100 + intDiv(number, 2) % 7)
+       FROM numbers(120)`,
     );
     return e;
   })();

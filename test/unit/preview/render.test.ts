@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderTile, renderWindowedQuery, type RenderResult } from '../../../src/preview/render';
-import { query, rows, SOURCE, T0, type Row } from './golden';
+import { gauge, query, rows, SOURCE, T0, type Row } from './golden';
 import { GOLDEN_SQL } from './goldenSql';
 import { CASES, HOUR, RANGE } from './renderCases';
 
@@ -106,6 +106,19 @@ const EXPECT: Record<string, (r: Rows, res: RenderResult & { ok: true }) => Prom
     assert.deepEqual(r.map((x) => x['count()']), [all.filter((x) => x.service === 'api' && x.severity === 'error').length]);
   },
   'dashboard filter scoped to another source is not applied': (r) => assert.equal(first(r), all.length),
+  "gauge metric line: average of the hosts' last values per 5 minutes": (r) => {
+    const g = gauge();
+    const expected = Array.from({ length: 12 }, (_, k) => {
+      const last = (host: string) => g.filter((x) => x.host === host && x.minute === k * 5 + 4)[0]?.value ?? NaN;
+      return [T0 / 1000 + k * 300, (last('a') + last('b')) / 2];
+    });
+    assert.deepEqual(r.map((x) => [Number(x.__hdx_time_bucket), Object.values(x)[0]]), expected);
+  },
+  'gauge metric line grouped by host: max per minute': (r) => {
+    const got = r.map((x) => `${String(Object.values(x)[2])}|${String(Object.values(x)[1])}|${String(Object.values(x)[0])}`).sort();
+    const expected = gauge().map((x) => `${(x.ts - 30_000) / 1000}|${x.host}|${x.value}`).sort();
+    assert.deepEqual(got, expected);
+  },
 };
 
 describe('Tile preview SQL (golden, executed on ClickHouse)', () => {
@@ -136,7 +149,8 @@ describe('Tile preview SQL (golden, executed on ClickHouse)', () => {
       [{ displayType: 'line', sourceId: 'src-logs', select: [{ aggFn: 'count' }, { aggFn: 'count' }], formulas: [{ expression: 'A / B' }] }, 'formulas are not previewed yet', opts],
       [{ displayType: 'heatmap', sourceId: 'src-logs', select: [{ valueExpression: 'Duration' }] }, 'heatmap tiles are not previewed yet', opts],
       [{ displayType: 'event_patterns', sourceId: 'src-logs', select: 'Body' }, 'event pattern tiles are not previewed yet', opts],
-      [{ displayType: 'line', sourceId: 'm', select: [{ aggFn: 'sum', valueExpression: 'Value', metricName: 'x', metricType: 'sum' }] }, 'tiles on metric sources are not previewed yet', { ...opts, source: { ...SOURCE, id: 'm', kind: 'metric' } }],
+      [{ displayType: 'line', sourceId: 'm', select: [{ aggFn: 'sum', valueExpression: 'Value', metricName: 'x', metricType: 'sum' }] }, 'sum metric series are not previewed yet (gauge only)', { ...opts, source: { ...SOURCE, id: 'm', kind: 'metric' } }],
+      [{ displayType: 'line', sourceId: 'm', select: [{ aggFn: 'avg', valueExpression: 'Value', metricName: 'x', metricType: 'gauge' }, { aggFn: 'max', valueExpression: 'Value', metricName: 'y', metricType: 'gauge' }] }, 'metric tiles with more than one series are not previewed yet', { ...opts, source: { ...SOURCE, id: 'm', kind: 'metric' } }],
       [{ displayType: 'number', sourceId: 'src-logs', select: [{ aggFn: 'count', where: 'ServiceName:(api' }] }, 'series 1 filter: the Lucene search "ServiceName:(api" cannot be parsed', opts],
       [{ displayType: 'table', configType: 'sql', connectionId: 'c', sqlTemplate: 'SELECT $__timeInterval(TimestampTime) FROM t' }, '{intervalSeconds:Int64} is only passed to line and stacked bar tiles', opts],
       [{ displayType: 'line', configType: 'sql', connectionId: 'c', sqlTemplate: 'SELECT {other:String}' }, 'the query parameter {other:String} is not one ClickStack passes to raw SQL tiles', opts],

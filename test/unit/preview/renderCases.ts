@@ -1,6 +1,6 @@
 /** Tiles and options of the golden SQL tests (shared by the test and by the golden printer). */
 import type { RenderOptions, TileLike } from '../../../src/preview/render';
-import { SOURCE, T0 } from './golden';
+import { METRIC_SOURCE, SOURCE, T0 } from './golden';
 
 export const HOUR = 3600_000;
 export const RANGE = { from: T0, to: T0 + HOUR };
@@ -82,6 +82,16 @@ export const CASES: Case[] = [
         savedQueryLanguage: 'lucene',
       },
     },
+  },
+  {
+    name: 'gauge metric line: average of the hosts\' last values per 5 minutes',
+    tile: { config: { displayType: 'line', sourceId: 'src-metrics', select: [{ aggFn: 'avg', metricName: 'cpu', metricType: 'gauge', valueExpression: 'Value' }] } },
+    opts: { range: RANGE, source: METRIC_SOURCE, granularity: '5 minute' },
+  },
+  {
+    name: 'gauge metric line grouped by host: max per minute',
+    tile: { config: { displayType: 'line', sourceId: 'src-metrics', select: [{ aggFn: 'max', metricName: 'cpu', metricType: 'gauge', valueExpression: 'Value' }], groupBy: "Attributes['host']" } },
+    opts: { range: RANGE, source: METRIC_SOURCE, granularity: '1 minute' },
   },
   {
     name: 'dashboard filter scoped to another source is not applied',
