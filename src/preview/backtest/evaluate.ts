@@ -203,11 +203,16 @@ export function evaluateBacktest(alert: BacktestAlert, points: readonly Backtest
   const byWindow = new Map<number, Map<number, BacktestPoint[]>>();
   for (const p of points) {
     const win = p.window ?? p.bucket;
-    const buckets = byWindow.get(win) ?? new Map<number, BacktestPoint[]>();
-    buckets.set(p.bucket, [...(buckets.get(p.bucket) ?? []), p]);
-    byWindow.set(win, buckets);
+    let buckets = byWindow.get(win);
+    if (!buckets) {
+      buckets = new Map<number, BacktestPoint[]>();
+      byWindow.set(win, buckets);
+    }
+    const list = buckets.get(p.bucket);
+    if (list) list.push(p);
+    else buckets.set(p.bucket, [p]);
   }
-  // Each group's states, newest last.
+  // Each group's last M − 1 states, newest last.
   const history = new Map<string, BacktestState[]>();
   const previous = new Map<string, BacktestState>();
   const evaluations: Evaluation[] = [];
@@ -272,7 +277,10 @@ export function evaluateBacktest(alert: BacktestAlert, points: readonly Backtest
       const before = previous.get(g.group) ?? 'OK';
       if (before !== g.state) transitions.push({ at, group: g.group, from: before, to: g.state, value: g.value });
       previous.set(g.group, g.state);
-      history.set(g.group, [...(history.get(g.group) ?? []), g.state]);
+      const h = history.get(g.group) ?? [];
+      h.push(g.state);
+      if (h.length > m) h.shift();
+      history.set(g.group, h);
     }
     evaluations.push({ at, windowStart, windowEnd: at, state: worst(groups.map((g) => g.state)), groups });
   }
