@@ -402,7 +402,8 @@ function renderRawSql(config: Record<string, unknown>, opts: RenderOptions, note
   const variables = new Map<string, boolean>();
   for (const f of opts.dashboard?.filters ?? []) {
     if (f.isVariableEnabled !== true) continue;
-    const name = nonEmpty(f.variableName) ? f.variableName : str(f.name)?.trim().replace(/\s+/g, '_').replace(/[^A-Za-z0-9_]+/g, '');
+    const derived = str(f.name)?.trim().replace(/\s+/g, '_').replace(/[^A-Za-z0-9_]+/g, '');
+    const name = nonEmpty(f.variableName) ? f.variableName.trim() : derived && /^[0-9_]/.test(derived) ? `v${derived}` : derived;
     if (name) variables.set(name, false);
   }
   for (const v of opts.dashboard?.savedFilterValues ?? []) {

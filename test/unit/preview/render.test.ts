@@ -164,6 +164,19 @@ describe('Tile preview SQL (golden, executed on ClickHouse)', () => {
     }
   });
 
+  it('raw SQL: a dashboard variable without a selection matches everything; with one it is not previewed yet', async () => {
+    const tile = { config: { displayType: 'number', configType: 'sql', connectionId: 'c', sqlTemplate: 'SELECT count() AS c FROM `preview_golden`.`otel_logs` WHERE $__filter(ServiceName, $Service) AND $__timeFilter(TimestampTime)' } };
+    const filters = [{ name: 'Service', expression: 'ServiceName', isVariableEnabled: true }];
+    const none = renderTile(tile, { range: RANGE, dashboard: { filters } });
+    assert.ok(none.ok, none.ok ? '' : none.reason);
+    assert.equal(none.sql, 'SELECT count() AS c FROM `preview_golden`.`otel_logs` WHERE 1=1 AND TimestampTime >= toDateTime(fromUnixTimestamp64Milli(1767225600000)) AND TimestampTime <= toDateTime(fromUnixTimestamp64Milli(1767229200000))');
+    assert.equal((await query(none.sql))[0]?.c, rows().length);
+    const chosen = renderTile(tile, { range: RANGE, dashboard: { filters, savedFilterValues: [{ type: 'variable', name: 'Service', values: ['api'] }] } });
+    assert.deepEqual(chosen, { ok: false, reason: '$__filter: dashboard variables with selected values are not previewed yet', notes: [] });
+    const bare = renderTile({ config: { ...tile.config, sqlTemplate: "SELECT count() FROM t WHERE ServiceName = '$Service'" } }, { range: RANGE, dashboard: { filters } });
+    assert.deepEqual(bare, { ok: false, reason: 'dashboard variable references ($Service) in raw SQL are not previewed yet', notes: [] });
+  });
+
   it('a saved search alert counts matching rows per window, the window end excluded', async () => {
     const res = renderWindowedQuery(
       { kind: 'savedSearch', savedSearch: { where: 'SeverityText:error', whereLanguage: 'lucene' } },
