@@ -258,10 +258,13 @@ function renderBuilder(ctx: Ctx, q: BuilderQuery): { sql: string; columns: Resul
   } else {
     const rendered = q.select.map((item, i) => {
       const cond = nonEmpty(item.where) ? condition(ctx, item.where, item.whereLanguage ?? 'lucene', `series ${i + 1} filter`) : '';
-      return { item, cond, expr: aggregateSql(item, cond) };
+      // As ClickStack: without a language the series reads its filter as Lucene, the WHERE copy as SQL.
+      const whereCopy = nonEmpty(item.where) && item.whereLanguage === undefined ? item.where : cond;
+      if (whereCopy !== cond) ctx.notes.push(`series ${i + 1} filter has no whereLanguage: ClickStack reads it as Lucene in the series and as SQL in the WHERE clause`);
+      return { item, cond, whereCopy, expr: aggregateSql(item, cond) };
     });
     bareValues = rendered.map((r) => r.expr);
-    seriesConds = rendered.every((r) => r.cond) ? rendered.map((r) => r.cond) : [];
+    seriesConds = rendered.every((r) => r.cond) ? rendered.map((r) => r.whereCopy) : [];
     if (q.ratio && rendered.length === 2) {
       selectParts.push(`divide(${rendered[0]?.expr}, ${rendered[1]?.expr})`);
       columns.values.push({ index: 0, label: `${labelOf(rendered[0]?.item)} / ${labelOf(rendered[1]?.item)}` });

@@ -151,7 +151,7 @@ describe('Tile preview SQL (golden, executed on ClickHouse)', () => {
       [{ displayType: 'event_patterns', sourceId: 'src-logs', select: 'Body' }, 'event pattern tiles are not previewed yet', opts],
       [{ displayType: 'line', sourceId: 'm', select: [{ aggFn: 'sum', valueExpression: 'Value', metricName: 'x', metricType: 'sum' }] }, 'sum metric series are not previewed yet (gauge only)', { ...opts, source: { ...SOURCE, id: 'm', kind: 'metric' } }],
       [{ displayType: 'line', sourceId: 'm', select: [{ aggFn: 'avg', valueExpression: 'Value', metricName: 'x', metricType: 'gauge' }, { aggFn: 'max', valueExpression: 'Value', metricName: 'y', metricType: 'gauge' }] }, 'metric tiles with more than one series are not previewed yet', { ...opts, source: { ...SOURCE, id: 'm', kind: 'metric' } }],
-      [{ displayType: 'number', sourceId: 'src-logs', select: [{ aggFn: 'count', where: 'ServiceName:(api' }] }, 'series 1 filter: the Lucene search "ServiceName:(api" cannot be parsed', opts],
+      [{ displayType: 'number', sourceId: 'src-logs', select: [{ aggFn: 'count', where: 'ServiceName:(api', whereLanguage: 'lucene' }] }, 'series 1 filter: the Lucene search "ServiceName:(api" cannot be parsed', opts],
       [{ displayType: 'table', configType: 'sql', connectionId: 'c', sqlTemplate: 'SELECT $__timeInterval(TimestampTime) FROM t' }, '{intervalSeconds:Int64} is only passed to line and stacked bar tiles', opts],
       [{ displayType: 'line', configType: 'sql', connectionId: 'c', sqlTemplate: 'SELECT {other:String}' }, 'the query parameter {other:String} is not one ClickStack passes to raw SQL tiles', opts],
       [{ displayType: 'line', configType: 'sql', connectionId: 'c', sqlTemplate: 'SELECT * FROM $__sourceTable' }, '$__sourceTable needs the tile to have a source with a table', { range: RANGE } as typeof opts],
@@ -175,6 +175,13 @@ describe('Tile preview SQL (golden, executed on ClickHouse)', () => {
     assert.deepEqual(chosen, { ok: false, reason: '$__filter: dashboard variables with selected values are not previewed yet', notes: [] });
     const bare = renderTile({ config: { ...tile.config, sqlTemplate: "SELECT count() FROM t WHERE ServiceName = '$Service'" } }, { range: RANGE, dashboard: { filters } });
     assert.deepEqual(bare, { ok: false, reason: 'dashboard variable references ($Service) in raw SQL are not previewed yet', notes: [] });
+  });
+
+  it('a series filter without a language is read as ClickStack reads it (Lucene in the series, SQL in WHERE), with a note', () => {
+    const res = renderTile({ config: { displayType: 'number', sourceId: 'src-logs', select: [{ aggFn: 'count', where: "ServiceName:api" }] } }, { range: RANGE, source: SOURCE });
+    assert.ok(res.ok);
+    assert.match(res.sql, /^SELECT countIf\(\(\(ServiceName ILIKE '%api%'\)\)\) FROM .* AND \(ServiceName:api\)$/);
+    assert.deepEqual(res.notes, ['series 1 filter has no whereLanguage: ClickStack reads it as Lucene in the series and as SQL in the WHERE clause']);
   });
 
   it('a saved search alert counts matching rows per window, the window end excluded', async () => {
