@@ -76,6 +76,8 @@ export interface RenderOptions {
   endInclusive?: boolean | undefined;
   /** Rows of a search tile (default 200). */
   searchLimit?: number | undefined;
+  /** Rows of a table tile (default 200, as ClickStack's first page). */
+  tableLimit?: number | undefined;
 }
 
 /** The tile fields the renderer reads: a tile of a dashboard document or response. */
@@ -481,7 +483,10 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
       }
       case 'table': {
         const items = selectItems(config);
-        const query = { groupBy: str(config.groupBy), having: str(config.having), orderBy: str(config.orderBy), ratio: config.asRatio === true, extraFilters };
+        // As ClickStack's table chart: the first 200 rows, ordered by the group by unless an order is given.
+        const groupBy = str(config.groupBy);
+        const orderBy = nonEmpty(config.orderBy) ? config.orderBy : nonEmpty(groupBy) ? groupBy : undefined;
+        const query = { groupBy, having: str(config.having), orderBy, ratio: config.asRatio === true, limit: opts.tableLimit ?? 200, extraFilters };
         const r = isMetric ? (metricSeries(items), renderGauge(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' }))) : renderBuilder(ctx, { ...query, select: items });
         return { ok: true, sql: r.sql, shape: 'table', columns: r.columns, notes };
       }

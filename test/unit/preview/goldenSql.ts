@@ -41,9 +41,9 @@ export const GOLDEN_SQL: Record<string, string> = {
   "number count of a Lucene range":
     "SELECT countIf(((SeverityNumber BETWEEN 10 AND 20))) FROM `preview_golden`.`otel_logs` WHERE (TimestampTime >= fromUnixTimestamp64Milli(1767225600000) AND TimestampTime <= fromUnixTimestamp64Milli(1767229200000)) AND (((SeverityNumber BETWEEN 10 AND 20)))",
   "table count and avg by service":
-    "SELECT count() AS \"n\",avg(toFloat64OrDefault(toString(LogAttributes['duration']))) AS \"avg_duration\",ServiceName FROM `preview_golden`.`otel_logs` WHERE (TimestampTime >= fromUnixTimestamp64Milli(1767225600000) AND TimestampTime <= fromUnixTimestamp64Milli(1767229200000)) GROUP BY ServiceName ORDER BY ServiceName",
+    "SELECT count() AS \"n\",avg(toFloat64OrDefault(toString(LogAttributes['duration']))) AS \"avg_duration\",ServiceName FROM `preview_golden`.`otel_logs` WHERE (TimestampTime >= fromUnixTimestamp64Milli(1767225600000) AND TimestampTime <= fromUnixTimestamp64Milli(1767229200000)) GROUP BY ServiceName ORDER BY ServiceName LIMIT 200",
   "table ratio (asRatio)":
-    "SELECT divide(countIf(SeverityText = 'error'), count()) FROM `preview_golden`.`otel_logs` WHERE (TimestampTime >= fromUnixTimestamp64Milli(1767225600000) AND TimestampTime <= fromUnixTimestamp64Milli(1767229200000))",
+    "SELECT divide(countIf(SeverityText = 'error'), count()) FROM `preview_golden`.`otel_logs` WHERE (TimestampTime >= fromUnixTimestamp64Milli(1767225600000) AND TimestampTime <= fromUnixTimestamp64Milli(1767229200000)) LIMIT 200",
   "pie count by status":
     "SELECT count(),LogAttributes['status'] FROM `preview_golden`.`otel_logs` WHERE (TimestampTime >= fromUnixTimestamp64Milli(1767225600000) AND TimestampTime <= fromUnixTimestamp64Milli(1767229200000)) GROUP BY LogAttributes['status']",
   "search api lines":
