@@ -389,11 +389,59 @@ function renderGauge(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'selec
   });
 }
 
-/** Metric tiles: single gauge series only. */
-function metricSeries(items: SelectItem[]): void {
+const SUM_ANY_COLUMNS = ['ResourceAttributes', 'ResourceSchemaUrl', 'ScopeName', 'ScopeVersion', 'ScopeAttributes', 'ScopeDroppedAttrCount', 'ScopeSchemaUrl', 'ServiceName', 'MetricName', 'MetricDescription', 'MetricUnit', 'Attributes', 'StartTimeUnix', 'Flags', 'AggregationTemporality', 'IsMonotonic'];
+
+/**
+ * A sum (counter) metric series, as ClickStack translates it: per-row increases (delta temporality as is,
+ * cumulative as the clamped difference to the previous reading of the same time series), summed per bucket, then
+ * the tile's aggregation over those per-series increases. The source is read one bucket beyond each end.
+ */
+function renderSum(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'select'>, bucketGranularity: Granularity): { sql: string; columns: ResultColumns } {
+  const item = items[0] as SelectItem;
+  const metricTables = (ctx.source.metricTables ?? {}) as Record<string, unknown>;
+  const table = str(metricTables.sum);
+  if (!table) throw new Unsupported('the metric source has no sum table');
+  if (!nonEmpty(item.metricName)) throw new Unsupported('the metric series names no metric');
+  if (item.aggFn === 'increase') throw new Unsupported('the "increase" aggregation is not previewed yet');
+  if (!item.aggFn) throw new Unsupported('sum metric series without an aggregation are not previewed yet');
+  const tve = str(ctx.source.timestampValueExpression) || 'TimeUnix';
+  const sumCtx: Ctx = { ...ctx, source: { ...ctx.source, from: { databaseName: ctx.source.from?.databaseName, tableName: table }, timestampValueExpression: tve } };
+  const cond = nonEmpty(item.where) ? condition(sumCtx, item.where, item.whereLanguage ?? 'lucene', 'series 1 filter') : '';
+  const g = bucketGranularity.sql;
+  const fromMs = ms(ctx.opts.range.from);
+  const toMs = ms(ctx.opts.range.to);
+  const col = splitTopLevel(tve)[0] ?? tve;
+  const widened = `(${col} >= toStartOfInterval(fromUnixTimestamp64Milli(${fromMs}), INTERVAL ${g}) - INTERVAL ${g} AND ${col} <= toStartOfInterval(fromUnixTimestamp64Milli(${toMs}), INTERVAL ${g}) + INTERVAL ${g})`;
+  const rest = whereSql(sumCtx, { extraFilters: [...q.extraFilters, { language: 'sql', condition: `MetricName = ${sqlString(item.metricName)}` }] }, cond ? [cond] : [], fromMs, toMs);
+  // Replace the plain time filter (the first part) by the widened one.
+  const plain = timeFilter(sumCtx, fromMs, toMs);
+  const where = rest.startsWith(plain) ? `${widened}${rest.slice(plain.length)}` : rest;
+  const source =
+    'Source AS (SELECT *, cityHash64(ScopeAttributes, ResourceAttributes, Attributes) AS AttributesHash, ' +
+    'IF(AggregationTemporality = 1, Value, greatest(Value - lagInFrame(toNullable(Value), 1, NULL) OVER (PARTITION BY AttributesHash ORDER BY TimeUnix), 0)) AS Rate, ' +
+    'IF(AggregationTemporality = 1, SUM(Value) OVER (PARTITION BY AttributesHash ORDER BY TimeUnix ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), Value) AS Sum ' +
+    `FROM ${tableRef(str(ctx.source.from?.databaseName), table)} WHERE ${where})`;
+  const bucket2 = `toStartOfInterval(toDateTime(${bucketColumn(sumCtx)}), INTERVAL ${g}) AS \`__hdx_time_bucket2\``;
+  const bucketed =
+    `Bucketed AS (SELECT \`__hdx_time_bucket2\`, AttributesHash, Rate, Sum, ${SUM_ANY_COLUMNS.join(', ')} FROM (SELECT ${bucket2}, AttributesHash, ` +
+    `sum(Source.Rate) AS Rate, argMax(Source.Sum, TimeUnix) AS Sum, ${SUM_ANY_COLUMNS.map((c) => `any(${c}) AS ${c}`).join(', ')} ` +
+    'FROM Source GROUP BY AttributesHash, `__hdx_time_bucket2` ORDER BY AttributesHash, `__hdx_time_bucket2`))';
+  const outerCtx: Ctx = { ...ctx, source: { kind: 'metric', from: { databaseName: '', tableName: 'Bucketed' }, timestampValueExpression: '`__hdx_time_bucket2`' } };
+  return renderBuilder(outerCtx, {
+    ...q,
+    select: [{ alias: 'Value', ...item, valueExpression: 'Rate', where: '' }],
+    extraFilters: [],
+    with: [source, bucketed],
+  });
+}
+
+/** Metric tiles: one gauge or sum series. */
+function renderMetric(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'select'>, bucketGranularity: Granularity): { sql: string; columns: ResultColumns } {
   const types = items.map((i) => (i as { metricType?: string }).metricType);
   if (items.length !== 1) throw new Unsupported('metric tiles with more than one series are not previewed yet');
-  if (types[0] !== 'gauge') throw new Unsupported(`${types[0] ?? 'untyped'} metric series are not previewed yet (gauge only)`);
+  if (types[0] === 'gauge') return renderGauge(ctx, items, q, bucketGranularity);
+  if (types[0] === 'sum') return renderSum(ctx, items, q, bucketGranularity);
+  throw new Unsupported(`${types[0] ?? 'untyped'} metric series are not previewed yet (gauge and sum only)`);
 }
 
 function renderRawSql(config: Record<string, unknown>, opts: RenderOptions, notes: string[]): RenderResult {
@@ -473,12 +521,12 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
         const granularity = granularityOf(opts);
         const seriesLimit = typeof config.seriesLimit === 'number' ? config.seriesLimit : undefined;
         const query = { groupBy: str(config.groupBy), ratio: config.asRatio === true, granularity, seriesLimit, extraFilters };
-        const r = isMetric ? (metricSeries(items), renderGauge(ctx, items, query, granularity)) : renderBuilder(ctx, { ...query, select: items });
+        const r = isMetric ? renderMetric(ctx, items, query, granularity) : renderBuilder(ctx, { ...query, select: items });
         return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, notes };
       }
       case 'number': {
         const items = selectItems(config);
-        const r = isMetric ? (metricSeries(items), renderGauge(ctx, items, { extraFilters }, granularityOf({ ...opts, granularity: 'auto' }))) : renderBuilder(ctx, { select: items, extraFilters });
+        const r = isMetric ? renderMetric(ctx, items, { extraFilters }, granularityOf({ ...opts, granularity: 'auto' })) : renderBuilder(ctx, { select: items, extraFilters });
         return { ok: true, sql: r.sql, shape: 'number', columns: r.columns, notes };
       }
       case 'table': {
@@ -487,7 +535,7 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
         const groupBy = str(config.groupBy);
         const orderBy = nonEmpty(config.orderBy) ? config.orderBy : nonEmpty(groupBy) ? groupBy : undefined;
         const query = { groupBy, having: str(config.having), orderBy, ratio: config.asRatio === true, limit: opts.tableLimit ?? 200, extraFilters };
-        const r = isMetric ? (metricSeries(items), renderGauge(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' }))) : renderBuilder(ctx, { ...query, select: items });
+        const r = isMetric ? renderMetric(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' })) : renderBuilder(ctx, { ...query, select: items });
         return { ok: true, sql: r.sql, shape: 'table', columns: r.columns, notes };
       }
       case 'pie':
@@ -495,7 +543,7 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
         const limit = typeof config.limit === 'number' && config.limit > 0 ? config.limit : undefined;
         const items = selectItems(config);
         const query = { groupBy: str(config.groupBy), orderBy: str(config.orderBy), extraFilters };
-        const r = isMetric ? (metricSeries(items), renderGauge(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' }))) : renderBuilder(ctx, { ...query, select: items });
+        const r = isMetric ? renderMetric(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' })) : renderBuilder(ctx, { ...query, select: items });
         if (limit !== undefined) notes.push(`ClickStack shows the top ${limit} categories; the preview returns them all`);
         return { ok: true, sql: r.sql, shape: 'categories', columns: r.columns, notes };
       }

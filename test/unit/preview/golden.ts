@@ -100,6 +100,16 @@ export function engine(): Promise<ClickHouseEngine> {
               if(number % 2 = 0, intDiv(number, 2) % 10, 100 + intDiv(number, 2) % 7)
        FROM numbers(120)`,
     );
+    await exec(e, 'TRUNCATE TABLE otel_metrics_sum');
+    // Cumulative counter "requests": host a reads 10 × minute, host b 5 × minute, once per minute for an hour.
+    await exec(
+      e,
+      `INSERT INTO otel_metrics_sum (TimeUnix, MetricName, ServiceName, Attributes, Value, AggregationTemporality, IsMonotonic)
+       SELECT toDateTime(intDiv(${T0}, 1000) + 60 * intDiv(number, 2) + 30), 'requests', 'node',
+              map('host', if(number % 2 = 0, 'a', 'b')),
+              if(number % 2 = 0, 10, 5) * intDiv(number, 2), 2, true
+       FROM numbers(120)`,
+    );
     return e;
   })();
   return ready;

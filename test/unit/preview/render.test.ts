@@ -114,6 +114,11 @@ const EXPECT: Record<string, (r: Rows, res: RenderResult & { ok: true }) => Prom
     });
     assert.deepEqual(r.map((x) => [Number(x.__hdx_time_bucket), Object.values(x)[0]]), expected);
   },
+  'sum metric line: counter increase per 5 minutes (delta period)': (r) => {
+    // Per host the increase between readings (the first reading counts 0): a +10, b +5 per minute.
+    const expected = Array.from({ length: 12 }, (_, k) => [T0 / 1000 + k * 300, k === 0 ? 4 * 10 + 4 * 5 : 5 * 10 + 5 * 5]);
+    assert.deepEqual(r.map((x) => [Number(x.__hdx_time_bucket), x.Value]), expected);
+  },
   'gauge metric line grouped by host: max per minute': (r) => {
     const got = r.map((x) => `${String(Object.values(x)[2])}|${String(Object.values(x)[1])}|${String(Object.values(x)[0])}`).sort();
     const expected = gauge().map((x) => `${(x.ts - 30_000) / 1000}|${x.host}|${x.value}`).sort();
@@ -149,7 +154,7 @@ describe('Tile preview SQL (golden, executed on ClickHouse)', () => {
       [{ displayType: 'line', sourceId: 'src-logs', select: [{ aggFn: 'count' }, { aggFn: 'count' }], formulas: [{ expression: 'A / B' }] }, 'formulas are not previewed yet', opts],
       [{ displayType: 'heatmap', sourceId: 'src-logs', select: [{ valueExpression: 'Duration' }] }, 'heatmap tiles are not previewed yet', opts],
       [{ displayType: 'event_patterns', sourceId: 'src-logs', select: 'Body' }, 'event pattern tiles are not previewed yet', opts],
-      [{ displayType: 'line', sourceId: 'm', select: [{ aggFn: 'sum', valueExpression: 'Value', metricName: 'x', metricType: 'sum' }] }, 'sum metric series are not previewed yet (gauge only)', { ...opts, source: { ...SOURCE, id: 'm', kind: 'metric' } }],
+      [{ displayType: 'line', sourceId: 'm', select: [{ aggFn: 'quantile', level: 0.9, valueExpression: 'Value', metricName: 'x', metricType: 'histogram' }] }, 'histogram metric series are not previewed yet (gauge and sum only)', { ...opts, source: { ...SOURCE, id: 'm', kind: 'metric' } }],
       [{ displayType: 'line', sourceId: 'm', select: [{ aggFn: 'avg', valueExpression: 'Value', metricName: 'x', metricType: 'gauge' }, { aggFn: 'max', valueExpression: 'Value', metricName: 'y', metricType: 'gauge' }] }, 'metric tiles with more than one series are not previewed yet', { ...opts, source: { ...SOURCE, id: 'm', kind: 'metric' } }],
       [{ displayType: 'number', sourceId: 'src-logs', select: [{ aggFn: 'count', where: 'ServiceName:(api', whereLanguage: 'lucene' }] }, 'series 1 filter: the Lucene search "ServiceName:(api" cannot be parsed', opts],
       [{ displayType: 'table', configType: 'sql', connectionId: 'c', sqlTemplate: 'SELECT $__timeInterval(TimestampTime) FROM t' }, '{intervalSeconds:Int64} is only passed to line and stacked bar tiles', opts],

@@ -94,6 +94,11 @@ export const CASES: Case[] = [
     opts: { range: RANGE, source: METRIC_SOURCE, granularity: '1 minute' },
   },
   {
+    name: 'sum metric line: counter increase per 5 minutes (delta period)',
+    tile: { config: { displayType: 'line', sourceId: 'src-metrics', select: [{ aggFn: 'sum', metricName: 'requests', metricType: 'sum', valueExpression: 'Value', periodAggFn: 'delta' }] } },
+    opts: { range: RANGE, source: METRIC_SOURCE, granularity: '5 minute' },
+  },
+  {
     name: 'dashboard filter scoped to another source is not applied',
     tile: number([{ aggFn: 'count' }]),
     opts: {
