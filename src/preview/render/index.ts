@@ -22,7 +22,7 @@
  *
  * `sql` runs as it stands on the service's query endpoint (query parameters are written in as numbers).
  */
-export { renderTile, aggregateSql, renderWindowedQuery } from './tile';
+export { renderTile, renderWindowedQuery } from './tile';
 export type { RenderResult, RenderOptions, ResultColumns, SourceLike, TileLike, TileShape, TimeRange, SavedSearchLike } from './tile';
 export { luceneToSql, LuceneError } from './lucene';
 export type { LuceneContext } from './lucene';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { renderTile, renderWindowedQuery, type RenderResult } from '../../../src/preview/render';
+import { columnsFromDescribe, describeSourceSql, renderTile, renderWindowedQuery, type RenderResult } from '../../../src/preview/render';
 import { gauge, query, rows, SOURCE, T0, type Row } from './golden';
 import { GOLDEN_SQL } from './goldenSql';
 import { CASES, HOUR, RANGE } from './renderCases';
@@ -187,6 +187,21 @@ describe('Tile preview SQL (golden, executed on ClickHouse)', () => {
     assert.ok(res.ok);
     assert.match(res.sql, /^SELECT countIf\(\(\(ServiceName ILIKE '%api%'\)\)\) FROM .* AND \(ServiceName:api\)$/);
     assert.deepEqual(res.notes, ['series 1 filter has no whereLanguage: ClickStack reads it as Lucene in the series and as SQL in the WHERE clause']);
+  });
+
+  it('column types from DESCRIBE drive the Lucene field mapping (numbers compare as numbers, maps by key)', async () => {
+    const sql = describeSourceSql(SOURCE);
+    assert.equal(sql, 'DESCRIBE TABLE `preview_golden`.`otel_logs`');
+    const columns = columnsFromDescribe(await query(sql as string));
+    assert.equal(columns.LogAttributes, 'Map(LowCardinality(String), String)');
+    const res = renderTile(
+      { config: { displayType: 'number', sourceId: 'src-logs', select: [{ aggFn: 'count', where: 'SeverityNumber:17 LogAttributes.user:"u3"', whereLanguage: 'lucene' }] } },
+      { range: RANGE, source: SOURCE, columns },
+    );
+    assert.ok(res.ok, res.ok ? '' : res.reason);
+    assert.match(res.sql, /\(`SeverityNumber` = CAST\('17', 'Float64'\)\) AND \(`LogAttributes`\['user'\] = 'u3' AND indexHint\(mapContains\(`LogAttributes`, 'user'\)\)\)/);
+    const r = await query(res.sql);
+    assert.equal(first(r), all.filter((x) => x.severityNumber === 17 && x.user === 'u3').length);
   });
 
   it('a saved search alert counts matching rows per window, the window end excluded', async () => {
