@@ -1,0 +1,48 @@
+/**
+ * Tile → ClickHouse SQL, the way ClickStack renders it (pure: no `vscode`, no network).
+ *
+ *   renderTile(tile, { range: { from, to }, granularity?: 'auto' | '1 minute' | …, source, columns?, dashboard?,
+ *                      filterSelections?, searchLimit? })
+ *     → { ok: true, sql, shape, columns: { time?, values, groups }, granularity?, markdown?, notes }
+ *     | { ok: false, reason, notes }
+ *
+ * - `tile`: a dashboard tile (document or response); `source`: the tile's source response (`from`,
+ *   `timestampValueExpression`, `implicitColumnExpression`/`bodyExpression`, `tableFilterExpression`, …);
+ *   `columns`: the source table's column types (run `describeSourceSql(source)` and pass `columnsFromDescribe(rows)`)
+ *   so Lucene fields map to columns as ClickStack maps them (`LogAttributes.k` → `LogAttributes['k']`); without it
+ *   the default OpenTelemetry map columns are assumed.
+ * - `shape`: 'timeseries' (line, stacked bar), 'number', 'table', 'categories' (pie, bar), 'search' (log lines),
+ *   'markdown' (no SQL; `markdown` holds the text).
+ * - `columns`: positions of the time bucket, value and group columns in each result row (builder tiles). Raw SQL
+ *   tiles report none: as ClickStack, take the first Date/DateTime column of the result as time, numeric columns
+ *   as values and the rest as groups.
+ * - A tile that cannot be rendered yet answers `ok: false` with the exact part ("formulas are not previewed yet",
+ *   "tiles on metric sources are not previewed yet", a Lucene syntax error…). It never renders different numbers.
+ * - `notes`: what was left out (an unreadable saved filter, the previous-period comparison, a category limit).
+ *
+ * `sql` runs as it stands on the service's query endpoint (query parameters are written in as numbers).
+ */
+export { renderTile, renderWindowedQuery } from './tile';
+export type { RenderResult, RenderOptions, ResultColumns, SourceLike, TileLike, TileShape, TimeRange, SavedSearchLike } from './tile';
+export { luceneToSql, LuceneError } from './lucene';
+export type { LuceneContext } from './lucene';
+export { dashboardFiltersForTile, readSavedSelections } from './filters';
+export type { DashboardLike, FilterSelection, TileFilter } from './filters';
+export { expandMacros, bindParams, MacroError } from './macros';
+export { autoGranularity, granularityFromSeconds, parseGranularity, sqlString, tableRef } from './sql';
+export type { Granularity } from './sql';
+
+import { tableRef } from './sql';
+
+/** `DESCRIBE TABLE` of the source's table (run it on the query endpoint; feed the rows to `columnsFromDescribe`). */
+export function describeSourceSql(source: { from?: { databaseName?: string | null; tableName?: string | null } | undefined }): string | undefined {
+  const table = source.from?.tableName;
+  return table ? `DESCRIBE TABLE ${tableRef(source.from?.databaseName, table)}` : undefined;
+}
+
+/** Column types by name from DESCRIBE rows ({ name, type, … }). */
+export function columnsFromDescribe(rows: readonly { name?: unknown; type?: unknown }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const row of rows) if (typeof row.name === 'string' && typeof row.type === 'string') out[row.name] = row.type;
+  return out;
+}

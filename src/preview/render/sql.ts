@@ -1,0 +1,145 @@
+/**
+ * Small ClickHouse SQL helpers shared by the tile renderer and the Lucene translator: literal and identifier
+ * quoting the way ClickStack's renderer writes them, bracket-aware splitting of expression lists, and granularity.
+ */
+
+/** A string literal as ClickStack writes it (MySQL-style escapes, which ClickHouse reads the same way). */
+export function sqlString(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  const escaped = value.replace(/[\0\b\t\n\r\x1a"'\\]/g, (ch) => {
+    switch (ch) {
+      case '\0':
+        return '\\0';
+      case '\b':
+        return '\\b';
+      case '\t':
+        return '\\t';
+      case '\n':
+        return '\\n';
+      case '\r':
+        return '\\r';
+      case '\x1a':
+        return '\\Z';
+      default:
+        return `\\${ch}`;
+    }
+  });
+  return `'${escaped}'`;
+}
+
+/** A value as a SQL literal: numbers bare, booleans as true/false, strings quoted. */
+export function sqlValue(value: string | number | boolean): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'NULL';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return sqlString(value);
+}
+
+/** An identifier in backticks; a dotted name becomes `a`.`b` (as ClickStack's `escapeId`). */
+export function sqlIdentifierPath(name: string): string {
+  return name
+    .split('.')
+    .map((part) => `\`${part.replace(/`/g, '``')}\``)
+    .join('.');
+}
+
+/** One identifier in backticks (dots kept inside). */
+export function sqlIdentifier(name: string): string {
+  return `\`${name.replace(/`/g, '``')}\``;
+}
+
+/** `db`.`table` of a source (the database omitted when empty). */
+export function tableRef(databaseName: string | null | undefined, tableName: string): string {
+  return databaseName ? `${sqlIdentifier(databaseName)}.${sqlIdentifier(tableName)}` : sqlIdentifier(tableName);
+}
+
+/**
+ * Splits a comma-separated expression list at top level: commas inside (), [], {} or quotes do not split.
+ * Each part is trimmed; empty parts are dropped.
+ */
+export function splitTopLevel(list: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let current = '';
+  for (let i = 0; i < list.length; i++) {
+    const ch = list[i] as string;
+    if (quote) {
+      current += ch;
+      if (ch === '\\' && i + 1 < list.length) {
+        current += list[++i];
+      } else if (ch === quote) {
+        quote = undefined;
+      }
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === '`') {
+      quote = ch;
+      current += ch;
+    } else if (ch === '(' || ch === '[' || ch === '{') {
+      depth++;
+      current += ch;
+    } else if (ch === ')' || ch === ']' || ch === '}') {
+      depth--;
+      current += ch;
+    } else if (ch === ',' && depth === 0) {
+      if (current.trim()) parts.push(current.trim());
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  if (current.trim()) parts.push(current.trim());
+  return parts;
+}
+
+/** A time bucket size: a whole number of seconds, written for ClickHouse as `INTERVAL <n> <unit>`. */
+export interface Granularity {
+  seconds: number;
+  /** As ClickStack writes it, e.g. "1 minute", "15 second", "2 hour", "7 day". */
+  sql: string;
+}
+
+const AUTO_STEPS: [number, string][] = [
+  [15, '15 second'],
+  [30, '30 second'],
+  [60, '1 minute'],
+  [300, '5 minute'],
+  [900, '15 minute'],
+  [1800, '30 minute'],
+  [3600, '1 hour'],
+  [7200, '2 hour'],
+  [21600, '6 hour'],
+  [43200, '12 hour'],
+  [86400, '1 day'],
+  [172800, '2 day'],
+  [604800, '7 day'],
+  [2592000, '30 day'],
+];
+
+/** ClickStack's automatic granularity: the smallest step that gives at most `maxBuckets` (60) buckets. */
+export function autoGranularity(fromMs: number, toMs: number, maxBuckets = 60): Granularity {
+  const diffSeconds = Math.floor((toMs - fromMs) / 1000);
+  const size = Math.ceil(diffSeconds / maxBuckets);
+  for (const [seconds, sql] of AUTO_STEPS) {
+    if (size <= seconds) return { seconds, sql };
+  }
+  return { seconds: 2592000, sql: '30 day' };
+}
+
+/** A granularity from seconds, written with the largest whole unit. */
+export function granularityFromSeconds(seconds: number): Granularity {
+  const s = Math.max(1, Math.round(seconds));
+  if (s % 86400 === 0) return { seconds: s, sql: `${s / 86400} day` };
+  if (s % 3600 === 0) return { seconds: s, sql: `${s / 3600} hour` };
+  if (s % 60 === 0) return { seconds: s, sql: `${s / 60} minute` };
+  return { seconds: s, sql: `${s} second` };
+}
+
+/** Parses "1 minute", "15 second", "2 hour", "1 day" (ClickStack's granularity strings). */
+export function parseGranularity(text: string): Granularity | undefined {
+  const m = /^\s*(\d+)\s+(second|minute|hour|day)s?\s*$/.exec(text);
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = { second: 1, minute: 60, hour: 3600, day: 86400 }[m[2] as 'second' | 'minute' | 'hour' | 'day'];
+  return n > 0 ? { seconds: n * unit, sql: `${n} ${m[2]}` } : undefined;
+}
