@@ -73,6 +73,15 @@ export class PreviewPanel implements vscode.Disposable {
     return this.panel?.visible ?? false;
   }
 
+  get viewColumn(): vscode.ViewColumn | undefined {
+    return this.panel?.viewColumn;
+  }
+
+  /** Shows the panel again if it is open; a webview rebuilt after being hidden gets the last data again. */
+  reveal(): void {
+    this.panel?.reveal(undefined, true);
+  }
+
   get isOpen(): boolean {
     return this.panel !== undefined;
   }

@@ -548,10 +548,9 @@ function render(msg: ShowMessage, data: PreviewData): void {
   if (state?.scrollTop) content.scrollTop = state.scrollTop;
 }
 
+/** What a reader sees: the rendered text of the title and the content (closed <details> contribute their summary). */
 function summaryText(): string {
-  const clone = $('content').cloneNode(true) as HTMLElement;
-  for (const d of clone.querySelectorAll('details table')) d.remove();
-  return `${$('title').textContent} ${clone.textContent ?? ''}`.replace(/\s+/g, ' ').trim().slice(0, 4000);
+  return `${$('title').innerText} ${$('content').innerText}`.replace(/\s+/g, ' ').trim().slice(0, 4000);
 }
 
 function onShow(msg: ShowMessage, arrived: number): void {
