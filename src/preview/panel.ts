@@ -26,8 +26,10 @@ export interface RenderedState {
   ms: number;
   /** Of which parsing the data, ms. */
   parseMs: number;
-  /** Of which building the DOM and drawing the charts (synchronous part), ms. */
+  /** Of which building the DOM and the charts (synchronous part), ms. */
   drawMs: number;
+  /** Message received to the charts' canvases drawn (uPlot draws in a microtask after building), ms. */
+  canvasMs: number;
   summary: RenderedSummary;
 }
 
@@ -182,7 +184,7 @@ export class PreviewPanel implements vscode.Disposable {
         break;
       }
       case 'rendered': {
-        const r: RenderedState = { seq: m.seq, ms: m.ms, parseMs: m.parseMs, drawMs: m.drawMs, summary: m.summary };
+        const r: RenderedState = { seq: m.seq, ms: m.ms, parseMs: m.parseMs, drawMs: m.drawMs, canvasMs: m.canvasMs, summary: m.summary };
         this.lastRendered = r;
         this.log?.debug(`preview: ${m.summary.kind} drawn in ${m.ms.toFixed(1)} ms`);
         this.waiters.get(m.seq)?.(r);

@@ -212,7 +212,7 @@ export interface RenderedSummary {
 /** Webview → host. */
 export type FromWebview =
   | { type: 'ready' }
-  | { type: 'rendered'; seq: number; ms: number; parseMs: number; drawMs: number; summary: RenderedSummary }
+  | { type: 'rendered'; seq: number; ms: number; parseMs: number; drawMs: number; canvasMs: number; summary: RenderedSummary }
   | { type: 'benchSvg'; seq: number; ms: number; parseMs: number; elements: number }
   | { type: 'range'; range: TimeRange }
   | { type: 'refresh' }
@@ -249,7 +249,7 @@ export function parseFromWebview(m: unknown): FromWebview | undefined {
     }
     case 'rendered':
       return finite(m.seq) && finite(m.ms) && isObject(m.summary)
-        ? { type: 'rendered', seq: m.seq, ms: m.ms, parseMs: finite(m.parseMs) ? m.parseMs : NaN, drawMs: finite(m.drawMs) ? m.drawMs : NaN, summary: m.summary as unknown as RenderedSummary }
+        ? { type: 'rendered', seq: m.seq, ms: m.ms, parseMs: finite(m.parseMs) ? m.parseMs : NaN, drawMs: finite(m.drawMs) ? m.drawMs : NaN, canvasMs: finite(m.canvasMs) ? m.canvasMs : NaN, summary: m.summary as unknown as RenderedSummary }
         : undefined;
     case 'benchSvg':
       return finite(m.seq) && finite(m.ms) ? { type: 'benchSvg', seq: m.seq, ms: m.ms, parseMs: finite(m.parseMs) ? m.parseMs : NaN, elements: finite(m.elements) ? m.elements : 0 } : undefined;

@@ -34,6 +34,8 @@ let current: { msg: ShowMessage; data: PreviewData } | undefined;
 let labels: Record<string, string> = {};
 let plots: uPlot[] = [];
 let acc: RenderedSummary = emptySummary();
+/** When uPlot last finished drawing a canvas (its draw runs in a microtask after the chart is built). */
+let lastCanvasDraw = 0;
 const resizeObserver = new ResizeObserver((entries) => {
   for (const e of entries) {
     const plot = (e.target as HTMLElement & { plot?: uPlot }).plot;
@@ -127,6 +129,11 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
       return out;
     });
   }
+  // More points than pixels: each pixel column keeps its first point's time with the minimum, and a later time with
+  // the maximum, of every series (the drawn line is the same; the data table keeps every point).
+  let xData: ArrayLike<number> = xs;
+  const columns = Math.max(100, Math.floor((host.clientWidth || 800) * (devicePixelRatio || 1)));
+  if (!stacked && n > columns * 4) [xData, ys] = envelope(xs, ys, columns);
   let min = Infinity;
   let max = -Infinity;
   for (const col of ys) {
@@ -189,10 +196,13 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
     ],
     hooks: {
       drawAxes: [(u: uPlot) => drawUnder(u, t, fired, threshold)],
-      draw: [(u: uPlot) => drawOver(u, t, threshold, transitions)],
+      draw: [(u: uPlot) => {
+        drawOver(u, t, threshold, transitions);
+        lastCanvasDraw = performance.now();
+      }],
     },
   };
-  const data = [xs, ...order.map((i) => ys[i] as (number | null)[])] as unknown as uPlot.AlignedData;
+  const data = [xData, ...order.map((i) => ys[i] as (number | null)[])] as unknown as uPlot.AlignedData;
   const plot = new uPlot(opts, data, box);
   (box as HTMLElement & { plot?: uPlot }).plot = plot;
   resizeObserver.observe(box);
@@ -218,6 +228,43 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
   acc.transitions += transitions.length;
   if (threshold) acc.threshold = threshold.type === 'between' || threshold.type === 'not_between' ? 'band' : 'line';
   if (!acc.firstSeriesColor && colors[0]) acc.firstSeriesColor = colors[0];
+}
+
+/** Min/max envelope per bucket of x: two points per bucket (its first time and its middle time) for every series. */
+function envelope(xs: Float64Array, ys: (number | null)[][], buckets: number): [Float64Array, (number | null)[][]] {
+  const n = xs.length;
+  const size = Math.ceil(n / buckets);
+  const count = Math.ceil(n / size);
+  const outX = new Float64Array(count * 2);
+  for (let b = 0; b < count; b++) {
+    const from = b * size;
+    const to = Math.min(n, from + size);
+    outX[2 * b] = xs[from] as number;
+    outX[2 * b + 1] = xs[Math.min(to - 1, from + (size >> 1))] as number;
+  }
+  const outY = ys.map((col) => {
+    const out = new Array<number | null>(count * 2);
+    for (let b = 0; b < count; b++) {
+      const from = b * size;
+      const to = Math.min(n, from + size);
+      let lo: number | null = null;
+      let hi: number | null = null;
+      let loAt = 0;
+      let hiAt = 0;
+      for (let i = from; i < to; i++) {
+        const v = col[i];
+        if (typeof v !== 'number') continue;
+        if (lo === null || v < lo) { lo = v; loAt = i; }
+        if (hi === null || v > hi) { hi = v; hiAt = i; }
+      }
+      // Keep the order in which the extremes occur, so the line goes the way the data went.
+      const [first, second] = loAt <= hiAt ? [lo, hi] : [hi, lo];
+      out[2 * b] = first;
+      out[2 * b + 1] = second;
+    }
+    return out;
+  });
+  return [outX, outY];
 }
 
 function thresholdText(th: NonNullable<TimeseriesData['threshold']>, d: TimeseriesData): string {
@@ -572,9 +619,10 @@ function report(seq: number, arrived: number, parseMs: number, drawMs: number): 
   // Painted: the frame after the synchronous draw.
   requestAnimationFrame(() => {
     const ms = performance.now() - arrived;
+    const canvasMs = acc.charts > 0 && lastCanvasDraw >= arrived ? lastCanvasDraw - arrived : drawMs + parseMs;
     acc.text = summaryText();
     acc.theme = themeKind();
-    post({ type: 'rendered', seq, ms, parseMs, drawMs, summary: acc });
+    post({ type: 'rendered', seq, ms, parseMs, drawMs, canvasMs, summary: acc });
   });
 }
 
