@@ -22,7 +22,7 @@ export interface PreviewShowOptions {
 
 export interface RenderedState {
   seq: number;
-  /** Message received in the webview to the frame after drawing, ms. */
+  /** Message received in the webview to the next frame painted, ms. */
   ms: number;
   /** Of which parsing the data, ms. */
   parseMs: number;

@@ -186,7 +186,7 @@ export type ToWebview = ShowMessage | BenchSvgMessage;
 /** What the webview drew, for the host (tests and the bench read it). */
 export interface RenderedSummary {
   kind: string;
-  /** Visible text of the panel body (without the hidden data tables), whitespace collapsed, at most 4,000 chars. */
+  /** Rendered text of the title and the body (closed data tables show only their summary), whitespace collapsed, at most 4,000 chars. */
   text: string;
   /** Canvas charts drawn. */
   charts: number;

@@ -1,7 +1,7 @@
 /**
  * Chart benchmark, run inside the extension host: 7 days at 1-minute buckets × 5 series (50,400 points) drawn by the
- * preview panel's webview (uPlot on a canvas), timed from the message's arrival in the webview to the frame after
- * drawing. Same-run references: the raw HTTP fetch and parse of the same data from a loopback server (bare undici),
+ * preview panel's webview (uPlot on a canvas), timed from the message's arrival in the webview to the next frame
+ * painted. Same-run references: the raw HTTP fetch and parse of the same data from a loopback server (bare undici),
  * and the same series drawn as SVG polylines in the same webview (how the query results chart draws). Also a 12-tile
  * dashboard preview of fixed data, and the sizes of the webview bundle.
  */
@@ -97,7 +97,7 @@ export async function measurePreview(cfg: { runs: number }): Promise<Record<stri
     const kb = (b: number) => Math.round((b / 1024) * 10) / 10;
     return {
       method: `median of ${cfg.runs} runs after two warm-ups, in the real webview of the preview panel (code-server). drawnMs = from the `
-        + 'message\'s arrival in the webview to the animation frame after drawing (JSON.parse of the data + uPlot build + canvas draw + the frame); '
+        + 'message\'s arrival in the webview to the next frame painted (JSON.parse of the data + uPlot build + canvas draw + style, layout and paint of the frame; a task queued from the frame\'s requestAnimationFrame callback); '
         + 'canvasDrawnMs = the same to the end of uPlot\'s canvas drawing (before the frame); ofWhichBuildMs = the synchronous DOM and chart build; '
         + 'showCallMs = PreviewPanel.show() in the extension host to the webview\'s report (adds postMessage across the processes); '
         + 'rawFetchParseMs = bare undici GET of the same JSON from a loopback server + body.json(), right after each run; '

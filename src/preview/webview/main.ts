@@ -615,9 +615,13 @@ function onShow(msg: ShowMessage, arrived: number): void {
   report(msg.seq, arrived, parseMs, drawMs);
 }
 
+/** Runs `fn` once the next frame has been painted (a task queued from the frame's animation callback runs after it). */
+function afterPaint(fn: () => void): void {
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
 function report(seq: number, arrived: number, parseMs: number, drawMs: number): void {
-  // Painted: the frame after the synchronous draw.
-  requestAnimationFrame(() => {
+  afterPaint(() => {
     const ms = performance.now() - arrived;
     const canvasMs = acc.charts > 0 && lastCanvasDraw >= arrived ? lastCanvasDraw - arrived : drawMs + parseMs;
     acc.text = summaryText();
@@ -663,7 +667,7 @@ function benchSvg(seq: number, dataJson: string, arrived: number): void {
     svg.appendChild(line);
   });
   content.appendChild(svg);
-  requestAnimationFrame(() => post({ type: 'benchSvg', seq, ms: performance.now() - arrived, parseMs, elements: svg.childElementCount }));
+  afterPaint(() => post({ type: 'benchSvg', seq, ms: performance.now() - arrived, parseMs, elements: svg.childElementCount }));
 }
 
 // ─── Wiring ──────────────────────────────────────────────────────────────────
