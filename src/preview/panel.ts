@@ -51,7 +51,8 @@ export class PreviewPanel implements vscode.Disposable {
   private sentOnce = false;
   private lastRendered: RenderedState | undefined;
   private readonly waiters = new Map<number, (r: RenderedState | undefined) => void>();
-  private readonly anyRender: ((r: RenderedState) => void)[] = [];
+  /** Waiters for any drawing; each returns true once satisfied. */
+  private readonly anyRender: ((r: RenderedState | undefined) => boolean)[] = [];
   private readonly benchWaiters = new Map<number, (r: { ms: number; parseMs: number; elements: number }) => void>();
   private readonly requests = new vscode.EventEmitter<PanelRequest>();
   /** The webview asked for another range or a refresh: fetch and `show()` again. */
@@ -97,14 +98,21 @@ export class PreviewPanel implements vscode.Disposable {
     return this.post();
   }
 
-  /** Resolves with the next drawing the webview reports (e.g. after a theme change). */
-  nextRender(timeoutMs = 20_000): Promise<RenderedState | undefined> {
+  /** Resolves with the next drawing the webview reports that `accept`s (e.g. after a theme change); undefined on time-out. */
+  nextRender(accept: (r: RenderedState) => boolean = () => true, timeoutMs = 20_000): Promise<RenderedState | undefined> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), timeoutMs);
-      this.anyRender.push((r) => {
+      const waiter = (r: RenderedState | undefined): boolean => {
+        if (r !== undefined && !accept(r)) return false;
         clearTimeout(timer);
         resolve(r);
-      });
+        return true;
+      };
+      const timer = setTimeout(() => {
+        const i = this.anyRender.indexOf(waiter);
+        if (i >= 0) this.anyRender.splice(i, 1);
+        resolve(undefined);
+      }, timeoutMs);
+      this.anyRender.push(waiter);
     });
   }
 
@@ -189,7 +197,7 @@ export class PreviewPanel implements vscode.Disposable {
         this.log?.debug(`preview: ${m.summary.kind} drawn in ${m.ms.toFixed(1)} ms`);
         this.waiters.get(m.seq)?.(r);
         this.waiters.delete(m.seq);
-        for (const w of this.anyRender.splice(0)) w(r);
+        for (const w of [...this.anyRender]) if (w(r)) this.anyRender.splice(this.anyRender.indexOf(w), 1);
         break;
       }
       case 'benchSvg':

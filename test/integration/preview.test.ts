@@ -150,7 +150,7 @@ describe('Chart previews', function () {
   it('draws again in the colours of a new theme', async () => {
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
     const dark = (await preview.show(tiles.line!))!.summary;
-    const next = preview.nextRender();
+    const next = preview.nextRender((r) => r.summary.theme === 'vscode-light');
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
     const light = (await next)?.summary;
     assert.ok(light, 'redrawn after the theme change');
@@ -158,7 +158,7 @@ describe('Chart previews', function () {
     assert.equal(dark.theme, 'vscode-dark');
     assert.notEqual(light.firstSeriesColor, dark.firstSeriesColor, 'the series colour follows the theme');
     assert.equal(light.charts, 1);
-    const hc = preview.nextRender();
+    const hc = preview.nextRender((r) => r.summary.theme === 'vscode-high-contrast');
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default High Contrast', vscode.ConfigurationTarget.Global);
     assert.equal((await hc)?.summary.theme, 'vscode-high-contrast');
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);

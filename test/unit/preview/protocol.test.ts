@@ -2,6 +2,7 @@
  * The preview webview's message protocol and its pure helpers: what the host accepts from the webview, ranges, the
  * tables behind Copy / Open as Table, number formats, the safe Markdown parser and the y range around thresholds.
  */
+import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { dataAsTable, parseFromWebview, parseRange, resolveRange, toTsv } from '../../../src/preview/protocol';
 import { formatNumber, parseInline, parseMarkdown, yRange } from '../../../src/preview/webview/format';
