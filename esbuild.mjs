@@ -73,6 +73,23 @@ const webviewOptions = {
   logLevel: 'warning',
 };
 
+/**
+ * The tile preview and alert backtest webviews' script (with uPlot) and style sheet: dist/preview.js and
+ * dist/preview.css, loaded only when one of those panels opens; the extension host never imports them.
+ */
+const previewWebviewOptions = {
+  entryPoints: { preview: 'src/preview/webview/main.ts' },
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  outdir: 'dist',
+  minify: production,
+  sourcemap: false,
+  legalComments: production ? 'none' : 'inline',
+  logLevel: 'warning',
+};
+
 // JSON Schemas of the write bodies (editor validation and hover docs) are generated from the
 // zod schemas at build time into dist/schemas/, so the extension never loads the generator.
 // Each generator module exports `buildJsonSchemas(): Record<name, schema>`.
@@ -111,10 +128,12 @@ if (watch) {
   const ctx = await esbuild.context(options);
   await ctx.watch();
   await (await esbuild.context(webviewOptions)).watch();
+  await (await esbuild.context(previewWebviewOptions)).watch();
   console.log('[watch] esbuild is watching src/');
 } else {
   const result = await esbuild.build(options);
   await esbuild.build(webviewOptions);
+  await esbuild.build(previewWebviewOptions);
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     if (file.endsWith('.js')) console.log(`${file}: ${(output.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
   }
@@ -122,4 +141,9 @@ if (watch) {
   const entry = result.metafile.outputs['dist/extension.js'];
   const heavy = Object.keys(entry?.inputs ?? {}).filter((f) => /node_modules[\\/](zod|undici)[\\/]/.test(f) || /src[\\/](api|schema)[\\/](?!redact)/.test(f));
   if (heavy.length > 0) throw new Error(`dist/extension.js must stay thin but includes ${heavy.slice(0, 5).join(', ')}`);
+  // Neither host bundle carries the chart library or the preview webview's code.
+  for (const bundle of ['dist/extension.js', 'dist/features.js']) {
+    const charts = Object.keys(result.metafile.outputs[bundle]?.inputs ?? {}).filter((f) => /node_modules[\\/]uplot[\\/]/.test(f) || /src[\\/]preview[\\/]webview[\\/]/.test(f));
+    if (charts.length > 0) throw new Error(`${bundle} must not include the chart webview but includes ${charts.join(', ')}`);
+  }
 }

@@ -2,7 +2,7 @@
 // `npm run bench`: performance figures of the extension, measured in a real VS Code extension host (code-server)
 // against the local emulator. Writes bench/results.json, prints it and a table with the targets.
 //
-//   node scripts/bench.mjs [--runs 7] [--activation-samples 7] [--no-package] [--only browse,alerts,overhead]
+//   node scripts/bench.mjs [--runs 7] [--activation-samples 7] [--no-package] [--only browse,alerts,overhead,query,preview]
 //
 // Steps: compile (tsc -> out/), `npm run package` (production bundles dist/extension.js + dist/features.js + VSIX;
 // sizes), start the emulator with five data services, run test/bench/index.ts in a fresh extension host (activation
@@ -37,6 +37,8 @@ const TARGETS = {
   overheadRatio: 1.15,
   queryRenderedMs: 300,
   queryClientRatio: 1.15,
+  previewDrawnMs: 200,
+  previewBundleKB: 150,
 };
 
 function option(name, fallback) {
@@ -231,6 +233,7 @@ async function main() {
     requestOverhead: main.requestOverhead,
     listPaging,
     query: main.query,
+    preview: main.preview,
     hostExitCode: main.hostExitCode ?? 0,
     durationS: Math.round((Date.now() - started) / 1000),
   };
@@ -260,6 +263,10 @@ function evaluate(r) {
     check('client overhead vs bare undici (median ratio)', r.requestOverhead?.ratio, TARGETS.overheadRatio, '×'),
     check('Run Query, 10,000 rows to rendered table (median)', r.query?.runQueryToRenderedMs?.median, TARGETS.queryRenderedMs, 'ms'),
     check('query client vs raw fetch+parse, same query (median ratio)', r.query?.clientVsRaw?.ratio, TARGETS.queryClientRatio, '×'),
+    ...(r.preview ? [
+      check('chart preview, 50,400 points drawn after the data arrives (median)', r.preview.drawnMs.median, TARGETS.previewDrawnMs, 'ms'),
+      check('chart webview bundle (dist/preview.js + preview.css)', r.preview.bundle.totalKB, TARGETS.previewBundleKB, 'KB'),
+    ] : []),
   ];
 }
 
@@ -299,6 +306,10 @@ function table(r) {
     rows.push(['query: raw fetch+parse of the same 10,000 rows (median ms)', `${r.query.rawFetchParseMs.median} (Run Query ${r.query.ratioToRaw}× of it)`, '', '']);
     rows.push(['query: 1,000,600-row result at the row cap: rows / peak heap growth', `${r.query.memory.atRowCap.rows} / ${r.query.memory.atRowCap.peakHeapGrowthMB} MB`, '', '']);
     rows.push(['query: same at the 64 MiB byte cap: rows / peak heap growth', `${r.query.memory.atByteCap.rows} / ${r.query.memory.atByteCap.peakHeapGrowthMB} MB`, '', '']);
+  }
+  if (r.preview) {
+    rows.push(['preview: raw fetch+parse of the same 50,400 points / SVG polylines (median ms)', `${r.preview.rawFetchParseMs.median} / ${r.preview.svgPolylineMs.median} (uPlot ${r.preview.ratioToRaw}× of the fetch)`, '', '']);
+    rows.push(['preview: 12-tile dashboard drawn (median ms)', `${r.preview.dashboard12TilesDrawnMs.median}`, '', '']);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   return `\n${rows.map((row) => row.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n')}`;

@@ -119,6 +119,7 @@ const VSIX_ALLOWED = [
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/(extension|features)\.js$/,
   /^extension\/dist\/queryResults\.js$/,
+  /^extension\/dist\/preview\.(js|css)$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
   /^extension\/media\/[^/]+\.(svg|png)$/,
   /^extension\/l10n\/[^/]+\.json$/,
@@ -154,7 +155,7 @@ function skip(name, why) {
 const check = (ok, note) => ({ ok, passed: ok ? 1 : 0, failed: ok ? 0 : 1, note });
 
 /** tsconfig projects checked besides the root one: the webview scripts (DOM, no Node), which the root excludes. */
-const EXTRA_TSCONFIGS = ['src/query/webview/tsconfig.json'];
+const EXTRA_TSCONFIGS = ['src/query/webview/tsconfig.json', 'src/preview/webview/tsconfig.json'];
 
 async function typecheck() {
   let failed = false;

@@ -24,6 +24,7 @@ import type { ExtensionApi } from '../../src/extension';
 import type { Node } from '../../src/tree/nodes';
 import type { ResourceKind } from '../../src/tree/model';
 import { measureQuery } from './query';
+import { measurePreview } from './preview';
 
 export interface BenchConfig {
   url: string;
@@ -41,7 +42,7 @@ export interface BenchConfig {
   emptyExtensionIds: [string, string];
   /** Another empty extension, activated first so that neither measured one pays for the host's first activation. */
   warmupExtensionId: string;
-  /** Parts to run (default all): 'browse', 'alerts', 'overhead'. */
+  /** Parts to run (default all): 'browse', 'alerts', 'overhead', 'query', 'preview'. */
   sections?: string[];
   runs: number;
   warmups: number;
@@ -426,6 +427,10 @@ export async function run(): Promise<void> {
     const current = api.connections.list()[0];
     if (!current) throw new Error('the connection is gone');
     results.query = await measureQuery({ queryUrl: cfg.queryUrl, keyId: cfg.keyId, keySecret: cfg.keySecret, serviceId: cfg.dataServiceIds[0] as string, connectionId: current.id, runs: cfg.runs });
+    write();
+  }
+  if (want('preview')) {
+    results.preview = await measurePreview({ runs: Math.max(cfg.runs, 9) });
     write();
   }
   await setRateLimitSetting(10, 10);

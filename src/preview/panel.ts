@@ -1,0 +1,338 @@
+/**
+ * The tile preview and alert backtest panels: one reusable webview each, beside the editor. Their script and styles
+ * are a bundle of their own (dist/preview.js, dist/preview.css) loaded only when a panel first opens; strict CSP with
+ * a nonce, no remote content, theme colours only. The webview is not kept while hidden (`retainContextWhenHidden:
+ * false`): when it is shown again it asks for the data, and the panel sends what it showed last, with the range.
+ *
+ * Data comes in through `show()`; the webview's requests (range change, refresh) go out as events for whoever feeds
+ * the panel; Open as Table and Copy run here on the data the panel holds.
+ */
+import * as vscode from 'vscode';
+import {
+  dataAsTable, parseFromWebview, toTsv,
+  type FromWebview, type PanelMode, type PreviewData, type RangePreset, type RenderedSummary, type ShowMessage, type TileData, type TimeRange,
+} from './protocol';
+
+export interface PreviewShowOptions {
+  /** Panel title (default: the data's title). */
+  title?: string;
+  /** The range the data covers (default: the panel's current range). */
+  range?: TimeRange;
+}
+
+export interface RenderedState {
+  seq: number;
+  /** Message received in the webview to the next frame painted, ms. */
+  ms: number;
+  /** Of which parsing the data, ms. */
+  parseMs: number;
+  /** Of which building the DOM and the charts (synchronous part), ms. */
+  drawMs: number;
+  /** Message received to the charts' canvases drawn (uPlot draws in a microtask after building), ms. */
+  canvasMs: number;
+  summary: RenderedSummary;
+}
+
+/** Requests of the webview that the panel's owner answers. */
+export type PanelRequest = { type: 'range'; range: TimeRange } | { type: 'refresh' };
+
+const VIEW_TYPES: Record<PanelMode, string> = { preview: 'observability.preview', backtest: 'observability.backtest' };
+const PRESETS: Record<PanelMode, RangePreset[]> = { preview: ['15m', '1h', '6h', '24h', '7d'], backtest: ['24h', '7d'] };
+const DEFAULT_RANGE: Record<PanelMode, TimeRange> = { preview: { preset: '1h' }, backtest: { preset: '24h' } };
+
+export class PreviewPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private ready: Promise<void> | undefined;
+  private markReady: () => void = () => undefined;
+  private data: PreviewData | undefined;
+  private title: string | undefined;
+  private rangeValue: TimeRange;
+  private seq = 0;
+  private sentOnce = false;
+  private lastRendered: RenderedState | undefined;
+  private readonly waiters = new Map<number, (r: RenderedState | undefined) => void>();
+  /** Waiters for any drawing; each returns true once satisfied. */
+  private readonly anyRender: ((r: RenderedState | undefined) => boolean)[] = [];
+  private readonly benchWaiters = new Map<number, (r: { ms: number; parseMs: number; elements: number }) => void>();
+  private readonly requests = new vscode.EventEmitter<PanelRequest>();
+  /** The webview asked for another range or a refresh: fetch and `show()` again. */
+  readonly onDidRequest = this.requests.event;
+
+  constructor(private readonly extensionUri: vscode.Uri, readonly mode: PanelMode, private readonly log?: vscode.LogOutputChannel) {
+    this.rangeValue = DEFAULT_RANGE[mode];
+  }
+
+  /** The range the panel shows (changed by the picker). */
+  get range(): TimeRange {
+    return this.rangeValue;
+  }
+
+  /** What the webview last reported drawing. */
+  get rendered(): RenderedState | undefined {
+    return this.lastRendered;
+  }
+
+  get visible(): boolean {
+    return this.panel?.visible ?? false;
+  }
+
+  get viewColumn(): vscode.ViewColumn | undefined {
+    return this.panel?.viewColumn;
+  }
+
+  /** Shows the panel again if it is open; a webview rebuilt after being hidden gets the last data again. */
+  reveal(): void {
+    this.panel?.reveal(undefined, true);
+  }
+
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  /** Shows data (opening or revealing the panel); resolves once the webview has drawn it (undefined after 20 s). */
+  async show(data: PreviewData, opts: PreviewShowOptions = {}): Promise<RenderedState | undefined> {
+    this.data = data;
+    this.title = opts.title ?? data.title;
+    if (opts.range) this.rangeValue = opts.range;
+    this.ensure();
+    return this.post();
+  }
+
+  /** Resolves with the next drawing the webview reports that `accept`s (e.g. after a theme change); undefined on time-out. */
+  nextRender(accept: (r: RenderedState) => boolean = () => true, timeoutMs = 20_000): Promise<RenderedState | undefined> {
+    return new Promise((resolve) => {
+      const waiter = (r: RenderedState | undefined): boolean => {
+        if (r !== undefined && !accept(r)) return false;
+        clearTimeout(timer);
+        resolve(r);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        const i = this.anyRender.indexOf(waiter);
+        if (i >= 0) this.anyRender.splice(i, 1);
+        resolve(undefined);
+      }, timeoutMs);
+      this.anyRender.push(waiter);
+    });
+  }
+
+  /** Draws a time series as SVG polylines (the comparison of the bench); resolves with the webview's timing. */
+  async benchSvg(dataJson: string): Promise<{ ms: number; parseMs: number; elements: number }> {
+    this.ensure();
+    await this.ready;
+    const seq = ++this.seq;
+    const done = new Promise<{ ms: number; parseMs: number; elements: number }>((resolve) => this.benchWaiters.set(seq, resolve));
+    void this.panel?.webview.postMessage({ type: 'benchSvg', seq, dataJson });
+    return done;
+  }
+
+  private async post(): Promise<RenderedState | undefined> {
+    const panel = this.panel;
+    if (!panel || !this.data) return undefined;
+    await this.ready;
+    panel.title = this.panelTitle();
+    const seq = ++this.seq;
+    const message: ShowMessage = { type: 'show', seq, mode: this.mode, range: this.rangeValue, presets: PRESETS[this.mode], dataJson: JSON.stringify(this.data), labels: labels() };
+    const drawn = new Promise<RenderedState | undefined>((resolve) => {
+      this.waiters.set(seq, resolve);
+      // A hidden or unresponsive webview must not hold the caller.
+      setTimeout(() => {
+        if (this.waiters.delete(seq)) resolve(undefined);
+      }, 20_000);
+    });
+    this.sentOnce = true;
+    void panel.webview.postMessage(message);
+    return drawn;
+  }
+
+  private panelTitle(): string {
+    const what = this.title ?? '';
+    return this.mode === 'backtest' ? vscode.l10n.t('Backtest: {0}', what) : vscode.l10n.t('Preview: {0}', what);
+  }
+
+  private ensure(): vscode.WebviewPanel {
+    if (this.panel) {
+      if (!this.panel.visible) this.panel.reveal(undefined, true);
+      return this.panel;
+    }
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    const panel = vscode.window.createWebviewPanel(VIEW_TYPES[this.mode], this.panelTitle(), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      retainContextWhenHidden: false,
+      localResourceRoots: [dist],
+    });
+    this.ready = new Promise<void>((resolve) => (this.markReady = resolve));
+    panel.webview.html = previewHtml(panel.webview, dist, this.mode);
+    panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(parseFromWebview(m)));
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.ready = undefined;
+      this.sentOnce = false;
+      for (const [seq, w] of this.waiters) {
+        this.waiters.delete(seq);
+        w(undefined);
+      }
+    });
+    this.panel = panel;
+    return panel;
+  }
+
+  private async onMessage(m: FromWebview | undefined): Promise<void> {
+    if (!m) return;
+    switch (m.type) {
+      case 'ready': {
+        this.markReady();
+        // The webview was rebuilt after being hidden (or while a message was on its way): it starts empty, so send
+        // the data again; whoever waited for the lost message gets this drawing.
+        if (!this.sentOnce || !this.data) break;
+        const pending = [...this.waiters.entries()];
+        this.waiters.clear();
+        const r = await this.post();
+        for (const [, w] of pending) w(r);
+        break;
+      }
+      case 'rendered': {
+        const r: RenderedState = { seq: m.seq, ms: m.ms, parseMs: m.parseMs, drawMs: m.drawMs, canvasMs: m.canvasMs, summary: m.summary };
+        this.lastRendered = r;
+        this.log?.debug(`preview: ${m.summary.kind} drawn in ${m.ms.toFixed(1)} ms`);
+        this.waiters.get(m.seq)?.(r);
+        this.waiters.delete(m.seq);
+        for (const w of [...this.anyRender]) if (w(r)) this.anyRender.splice(this.anyRender.indexOf(w), 1);
+        break;
+      }
+      case 'benchSvg':
+        this.benchWaiters.get(m.seq)?.({ ms: m.ms, parseMs: m.parseMs, elements: m.elements });
+        this.benchWaiters.delete(m.seq);
+        break;
+      case 'range':
+        this.rangeValue = m.range;
+        this.requests.fire(m);
+        break;
+      case 'refresh':
+        this.requests.fire(m);
+        break;
+      case 'openTable':
+        await this.openAsTable(m.tileId);
+        break;
+      case 'copy':
+        await this.copy(m.tileId);
+        break;
+    }
+  }
+
+  /** The data of the shown tile, or of one tile of a shown dashboard. */
+  private tileData(tileId?: string): { name: string; data: TileData } | undefined {
+    const d = this.data;
+    if (!d) return undefined;
+    if (d.kind === 'dashboard') {
+      const tile = d.tiles.find((t) => t.id === tileId);
+      return tile ? { name: tile.name ?? tile.data.title ?? tile.id, data: tile.data } : undefined;
+    }
+    return tileId === undefined ? { name: d.title ?? '', data: d } : undefined;
+  }
+
+  /** Copies a tile's data as tab-separated text; returns the text (undefined when the tile has no tabular data). */
+  async copy(tileId?: string): Promise<string | undefined> {
+    const tile = this.tileData(tileId);
+    const table = tile && dataAsTable(tile.data);
+    if (!table) return undefined;
+    const text = toTsv(table);
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0} rows of {1}.', table.rows.length, tile.name), 3000);
+    return text;
+  }
+
+  /** Opens a tile's data as a CSV document beside the panel. */
+  async openAsTable(tileId?: string): Promise<vscode.TextDocument | undefined> {
+    const tile = this.tileData(tileId);
+    const table = tile && dataAsTable(tile.data);
+    if (!table) return undefined;
+    const cell = (v: unknown): string => {
+      const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+      return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+    };
+    const content = [table.columns.map(cell).join(','), ...table.rows.map((r) => r.map(cell).join(','))].join('\n');
+    const doc = await vscode.workspace.openTextDocument({ language: 'csv', content });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Active, preview: false });
+    return doc;
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    this.requests.dispose();
+  }
+}
+
+function labels(): Record<string, string> {
+  return {
+    refresh: vscode.l10n.t('Refresh'),
+    openTable: vscode.l10n.t('Open as Table'),
+    copy: vscode.l10n.t('Copy'),
+    apply: vscode.l10n.t('Apply'),
+    timeRange: vscode.l10n.t('Time range'),
+    range15m: vscode.l10n.t('15 m'),
+    range1h: vscode.l10n.t('1 h'),
+    range6h: vscode.l10n.t('6 h'),
+    range24h: vscode.l10n.t('24 h'),
+    range7d: vscode.l10n.t('7 d'),
+    rangeCustom: vscode.l10n.t('Custom…'),
+    badRange: vscode.l10n.t('Choose a start before the end.'),
+    from: vscode.l10n.t('From'),
+    to: vscode.l10n.t('To'),
+    time: vscode.l10n.t('Time'),
+    value: vscode.l10n.t('Value'),
+    chartTable: vscode.l10n.t('Chart data as a table ({0} rows)'),
+    chartAria: vscode.l10n.t('{0}: {1} series, {2} points from {3} to {4}; values from {5} to {6}.'),
+    thresholdAbove: vscode.l10n.t('fires above {0}'),
+    thresholdBelow: vscode.l10n.t('fires below {0}'),
+    thresholdBetween: vscode.l10n.t('fires between {0} and {1}'),
+    thresholdNotBetween: vscode.l10n.t('fires outside {0} to {1}'),
+    firedCount: vscode.l10n.t('Would have fired {0}× in this range (last at {1}).'),
+    neverFired: vscode.l10n.t('Would not have fired in this range.'),
+    transitions: vscode.l10n.t('Transitions'),
+    noTransitions: vscode.l10n.t('No transitions: the state stayed the same over the whole range.'),
+    noData: vscode.l10n.t('No data in this range.'),
+    noRows: vscode.l10n.t('No rows in this range.'),
+    noLines: vscode.l10n.t('No log lines in this range.'),
+    moreRows: vscode.l10n.t('Showing the first {0} of {1} rows; Open as table shows all.'),
+    moreLines: vscode.l10n.t('Showing the first {0} of {1} lines.'),
+    cannotPreview: vscode.l10n.t('Cannot preview'),
+    failed: vscode.l10n.t('Could not load the data'),
+    loading: vscode.l10n.t('Loading…'),
+  };
+}
+
+function makeNonce(): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let s = '';
+  for (let i = 0; i < 32; i++) s += chars.charAt(Math.floor(Math.random() * chars.length));
+  return s;
+}
+
+/** The page of the webview: CSP `default-src 'none'`, the bundle's script by nonce, its style sheet from dist/. */
+export function previewHtml(webview: vscode.Webview, dist: vscode.Uri, mode: PanelMode): string {
+  const nonce = makeNonce();
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'preview.js')).toString();
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'preview.css')).toString();
+  const title = mode === 'backtest' ? vscode.l10n.t('Alert Backtest') : vscode.l10n.t('Tile Preview');
+  return `<!DOCTYPE html>
+<html lang="${vscode.env.language.replace(/[^A-Za-z-]/g, '') || 'en'}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data:; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${title}</title>
+<link rel="stylesheet" href="${style}">
+</head>
+<body>
+<header>
+  <div class="titles"><h1 id="title"></h1><div id="subtitle"></div></div>
+  <div id="ranges" role="group"></div>
+  <span id="custom" hidden><input type="datetime-local" id="from"><input type="datetime-local" id="to"><button type="button" id="apply"></button><span id="range-error" role="alert"></span></span>
+  <div class="actions"><button type="button" id="refresh"></button><button type="button" id="open-table"></button><button type="button" id="copy"></button></div>
+</header>
+<main id="content" tabindex="-1"></main>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,284 @@
+/**
+ * Messages between the preview and backtest panels (extension host) and their webview (dist/preview.js). Shared by
+ * both sides; imports nothing from `vscode` and nothing from the DOM. Times are milliseconds since the Unix epoch.
+ */
+
+/** How an alert compares its value with the threshold. */
+export type ThresholdType = 'above' | 'below' | 'between' | 'not_between';
+
+export interface Threshold {
+  type: ThresholdType;
+  value: number;
+  /** Upper bound of `between` / `not_between`. */
+  max?: number;
+}
+
+/** A window that would have fired: [start, end) in ms. */
+export interface FiredWindow {
+  start: number;
+  end: number;
+  /** The value the window evaluated to. */
+  value?: number | null;
+}
+
+export type AlertState = 'OK' | 'ALERT';
+
+export interface Transition {
+  time: number;
+  from: AlertState;
+  to: AlertState;
+  value?: number | null;
+}
+
+export interface Series {
+  name: string;
+  /** One value per entry of `times`; null where the bucket has no value (drawn as a gap). */
+  values: (number | null)[];
+}
+
+/** The number formats of ClickStack tiles (`numberFormat`); the preview applies the simple ones. */
+export interface NumberFormat {
+  output?: string;
+  mantissa?: number;
+  thousandSeparated?: boolean;
+  average?: boolean;
+  decimalBytes?: boolean;
+  factor?: number;
+  currencySymbol?: string;
+  unit?: string;
+  [key: string]: unknown;
+}
+
+interface Titled {
+  /** Tile or alert name shown above the content. */
+  title?: string;
+  /** A line of context under the title (source, granularity, …). */
+  subtitle?: string;
+}
+
+export interface TimeseriesData extends Titled {
+  kind: 'timeseries';
+  /** How the series are drawn (default `line`). */
+  display?: 'line' | 'stacked_bar';
+  times: number[];
+  series: Series[];
+  numberFormat?: NumberFormat;
+  threshold?: Threshold;
+  firedWindows?: FiredWindow[];
+  transitions?: Transition[];
+}
+
+export interface NumberData extends Titled {
+  kind: 'number';
+  value: number | null;
+  numberFormat?: NumberFormat;
+}
+
+export interface TableColumn {
+  name: string;
+  type?: string;
+}
+
+export interface TableData extends Titled {
+  kind: 'table';
+  columns: TableColumn[];
+  rows: unknown[][];
+}
+
+export interface LogLine {
+  time: number | string;
+  severity?: string;
+  service?: string;
+  body: string;
+}
+
+export interface SearchData extends Titled {
+  kind: 'search';
+  lines: LogLine[];
+}
+
+export interface MarkdownData extends Titled {
+  kind: 'markdown';
+  text: string;
+}
+
+/** A tile the preview cannot draw yet, and exactly why (e.g. "formulas are not previewed yet"). */
+export interface UnsupportedData extends Titled {
+  kind: 'unsupported';
+  reason: string;
+}
+
+/** A failure while fetching the data (already sanitised: operation, status, server message, request ID). */
+export interface ErrorData extends Titled {
+  kind: 'error';
+  message: string;
+}
+
+/** Data of a tile that is still on its way. */
+export interface LoadingData extends Titled {
+  kind: 'loading';
+}
+
+export type TileData = TimeseriesData | NumberData | TableData | SearchData | MarkdownData | UnsupportedData | ErrorData | LoadingData;
+
+/** A tile of a dashboard, placed on the dashboard's grid (24 columns, as ClickStack lays dashboards out). */
+export interface DashboardTile {
+  id: string;
+  name?: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  data: TileData;
+}
+
+export interface DashboardData extends Titled {
+  kind: 'dashboard';
+  tiles: DashboardTile[];
+}
+
+export type PreviewData = TileData | DashboardData;
+
+export type RangePreset = '15m' | '1h' | '6h' | '24h' | '7d';
+
+/** The time range a panel shows: a preset relative to now, or a fixed custom range. */
+export type TimeRange = { preset: RangePreset } | { preset: 'custom'; from: number; to: number };
+
+export const RANGE_PRESETS: readonly RangePreset[] = ['15m', '1h', '6h', '24h', '7d'];
+
+export const PRESET_MS: Readonly<Record<RangePreset, number>> = {
+  '15m': 15 * 60_000,
+  '1h': 3_600_000,
+  '6h': 6 * 3_600_000,
+  '24h': 24 * 3_600_000,
+  '7d': 7 * 24 * 3_600_000,
+};
+
+/** The absolute [from, to] of a range at `now`. */
+export function resolveRange(range: TimeRange, now: number): { from: number; to: number } {
+  return range.preset === 'custom' ? { from: range.from, to: range.to } : { from: now - PRESET_MS[range.preset], to: now };
+}
+
+/** Which panel the webview is: a tile/dashboard preview, or an alert backtest (transitions table, fired count). */
+export type PanelMode = 'preview' | 'backtest';
+
+/** Host → webview: data to draw. `dataJson` is `JSON.stringify(PreviewData)` (one string crosses faster). */
+export interface ShowMessage {
+  type: 'show';
+  seq: number;
+  mode: PanelMode;
+  range: TimeRange;
+  /** Ranges the picker offers (a backtest offers 24 h, 7 d and custom). */
+  presets: RangePreset[];
+  dataJson: string;
+  labels: Record<string, string>;
+}
+
+/** Host → webview: draw the same series with a plain SVG polyline chart (the size/speed comparison of the bench). */
+export interface BenchSvgMessage {
+  type: 'benchSvg';
+  seq: number;
+  dataJson: string;
+}
+
+export type ToWebview = ShowMessage | BenchSvgMessage;
+
+/** What the webview drew, for the host (tests and the bench read it). */
+export interface RenderedSummary {
+  kind: string;
+  /** Rendered text of the title and the body (closed data tables show only their summary), whitespace collapsed, at most 4,000 chars. */
+  text: string;
+  /** Canvas charts drawn. */
+  charts: number;
+  /** Series drawn over all charts. */
+  series: number;
+  /** Points drawn over all charts. */
+  points: number;
+  /** Data tables offered for screen readers (one per chart). */
+  dataTables: number;
+  /** Fired windows and transitions marked. */
+  firedWindows: number;
+  transitions: number;
+  /** Threshold drawn: 'line' (above/below), 'band' (between/not_between) or 'none'. */
+  threshold: 'line' | 'band' | 'none';
+  /** Tiles of a dashboard and their grid placement (CSS grid-area). */
+  tiles: { id: string; kind: string; area: string }[];
+  /** Theme kind of the body when drawn (vscode-light, vscode-dark, vscode-high-contrast, vscode-high-contrast-light). */
+  theme: string;
+  /** The colour the first series was drawn with (resolved from the theme). */
+  firstSeriesColor: string;
+}
+
+/** Webview → host. */
+export type FromWebview =
+  | { type: 'ready' }
+  | { type: 'rendered'; seq: number; ms: number; parseMs: number; drawMs: number; canvasMs: number; summary: RenderedSummary }
+  | { type: 'benchSvg'; seq: number; ms: number; parseMs: number; elements: number }
+  | { type: 'range'; range: TimeRange }
+  | { type: 'refresh' }
+  | { type: 'openTable'; tileId?: string }
+  | { type: 'copy'; tileId?: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const optionalTile = (v: unknown): { tileId?: string } | undefined =>
+  (v === undefined ? {} : typeof v === 'string' && v.length <= 200 ? { tileId: v } : undefined);
+
+/** A time range from a message, or undefined when it is not one (custom ranges need from < to). */
+export function parseRange(v: unknown): TimeRange | undefined {
+  if (!isObject(v)) return undefined;
+  if (v.preset === 'custom') return finite(v.from) && finite(v.to) && v.from < v.to ? { preset: 'custom', from: v.from, to: v.to } : undefined;
+  return typeof v.preset === 'string' && (RANGE_PRESETS as readonly string[]).includes(v.preset) ? { preset: v.preset as RangePreset } : undefined;
+}
+
+/** Checks a message from the webview; anything malformed is dropped (undefined). */
+export function parseFromWebview(m: unknown): FromWebview | undefined {
+  if (!isObject(m)) return undefined;
+  switch (m.type) {
+    case 'ready':
+    case 'refresh':
+      return { type: m.type };
+    case 'range': {
+      const range = parseRange(m.range);
+      return range ? { type: 'range', range } : undefined;
+    }
+    case 'openTable':
+    case 'copy': {
+      const tile = optionalTile(m.tileId);
+      return tile ? { type: m.type, ...tile } : undefined;
+    }
+    case 'rendered':
+      return finite(m.seq) && finite(m.ms) && isObject(m.summary)
+        ? { type: 'rendered', seq: m.seq, ms: m.ms, parseMs: finite(m.parseMs) ? m.parseMs : NaN, drawMs: finite(m.drawMs) ? m.drawMs : NaN, canvasMs: finite(m.canvasMs) ? m.canvasMs : NaN, summary: m.summary as unknown as RenderedSummary }
+        : undefined;
+    case 'benchSvg':
+      return finite(m.seq) && finite(m.ms) ? { type: 'benchSvg', seq: m.seq, ms: m.ms, parseMs: finite(m.parseMs) ? m.parseMs : NaN, elements: finite(m.elements) ? m.elements : 0 } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Columns and rows of a tile's data as a table (Open as table, Copy). Undefined when the tile has no data. */
+export function dataAsTable(data: TileData): { columns: string[]; rows: unknown[][] } | undefined {
+  switch (data.kind) {
+    case 'timeseries':
+      return {
+        columns: ['time', ...data.series.map((s) => s.name)],
+        rows: data.times.map((t, i) => [new Date(t).toISOString(), ...data.series.map((s) => s.values[i] ?? null)]),
+      };
+    case 'number':
+      return { columns: ['value'], rows: [[data.value]] };
+    case 'table':
+      return { columns: data.columns.map((c) => c.name), rows: data.rows };
+    case 'search':
+      return { columns: ['time', 'severity', 'service', 'body'], rows: data.lines.map((l) => [typeof l.time === 'number' ? new Date(l.time).toISOString() : l.time, l.severity ?? null, l.service ?? null, l.body]) };
+    default:
+      return undefined;
+  }
+}
+
+/** Tab-separated text of a table (pastes into spreadsheets); tabs and newlines inside cells become spaces. */
+export function toTsv(table: { columns: string[]; rows: unknown[][] }): string {
+  const cell = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)).replace(/[\t\r\n]+/g, ' ');
+  return [table.columns.map(cell).join('\t'), ...table.rows.map((r) => r.map(cell).join('\t'))].join('\n');
+}

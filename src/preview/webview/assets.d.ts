@@ -1,0 +1,2 @@
+/** Style sheets imported for their side effect; esbuild writes them to dist/preview.css. */
+declare module '*.css';
