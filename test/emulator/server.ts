@@ -294,7 +294,7 @@ class EmulatorServer implements Emulator {
 
     let reply: Reply;
     if (fault && (fault.status !== undefined || fault.body !== undefined)) reply = this.faultReply(fault, requestId);
-    else if (this.flavor === 'oss') reply = this.ossApi(method, path, url.searchParams, text, req.headers, record);
+    else if (this.flavor === 'oss') reply = await this.ossApi(method, path, url.searchParams, text, req.headers, record);
     else reply = this.api(method, path, url.searchParams, text, req.headers.authorization, req.headers['content-type'], record);
     if (fault?.headers) reply.headers = { ...reply.headers, ...lower(fault.headers) };
     if (fault?.malformedJson) {
@@ -379,9 +379,9 @@ class EmulatorServer implements Emulator {
   }
 
   /** The self-hosted flavor (oss/routes.ts); an unserved route gets Express's HTML 404 page. */
-  private ossApi(method: string, path: string, query: URLSearchParams, text: string, headers: IncomingMessage['headers'], record: RecordedRequest): Reply {
+  private async ossApi(method: string, path: string, query: URLSearchParams, text: string, headers: IncomingMessage['headers'], record: RecordedRequest): Promise<Reply> {
     try {
-      const reply = ossApi({
+      const reply = await ossApi({
         state: this.state,
         method,
         path,

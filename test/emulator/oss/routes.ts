@@ -20,6 +20,7 @@ import { OBJECT_ID_PATTERN } from '../ids';
 import type { KeyRateLimiter } from '../rateLimit';
 import { buildRoutes, type Route } from '../routes';
 import type { EmulatorState, JsonObject, RecordedRequest } from '../types';
+import { chartSeries, ChartsFailure, type SeriesRequest } from './charts';
 import { checkOssRequest, checkOssResponse, dottedPath, formatOssIssue, hasOssResponseSchema } from './schemas';
 import { ossData, SAMPLE_OSS_API_KEY, SAMPLE_OSS_INVITATIONS, SAMPLE_OSS_MEMBERS, SAMPLE_OSS_TEAM_NAME } from './seed';
 
@@ -63,6 +64,8 @@ interface OssRoute {
   /** The Cloud resource path (after `/{segment}`) to run, or a handler of the OSS layer itself. */
   cloud?: (id: string | undefined) => string;
   own?: (ctx: OwnContext) => unknown;
+  /** An own handler that needs the embedded ClickHouse. */
+  ownAsync?: (ctx: OwnContext) => Promise<unknown>;
   /** GET/PUT of a missing dashboard answer text `Not Found`; DELETE of one answers `{}`. */
   dashboard?: boolean;
 }
@@ -73,7 +76,7 @@ interface OwnContext {
   body: unknown;
 }
 
-const route = (method: string, path: string, shape: Shape, target: Pick<OssRoute, 'cloud' | 'own' | 'dashboard'>): OssRoute => ({
+const route = (method: string, path: string, shape: Shape, target: Pick<OssRoute, 'cloud' | 'own' | 'ownAsync' | 'dashboard'>): OssRoute => ({
   method,
   pattern: new RegExp(`^/api/v2${path.replace('{id}', '([^/]+)')}/?$`),
   operation: `${method} /api/v2${path}`,
@@ -118,6 +121,9 @@ const ROUTES: OssRoute[] = [
   route('GET', '/saved-searches/{id}', 'one', { cloud: (id) => `/saved-searches/${id}` }),
   route('PUT', '/saved-searches/{id}', 'one', { cloud: (id) => `/saved-searches/${id}` }),
   route('DELETE', '/saved-searches/{id}', 'empty', { cloud: (id) => `/saved-searches/${id}` }),
+
+  // Chart data from the embedded ClickHouse.
+  route('POST', '/charts/series', 'list', { ownAsync: ({ state, body }) => chartSeries(state, body as SeriesRequest) }),
 
   // The team, read-only.
   route('GET', '/team', 'one', { own: ({ state }) => ({ id: ossData(state).teamId, name: SAMPLE_OSS_TEAM_NAME }) }),
@@ -169,7 +175,7 @@ function bearerKey(header: string | undefined): string | null {
 }
 
 /** The reply of a self-hosted HyperDX server, or null when the path is not an API v2 route (the caller's 404 page). */
-export function ossApi(req: OssRequest): OssReply | null {
+export async function ossApi(req: OssRequest): Promise<OssReply | null> {
   const { method, path } = req;
   const resource = /^\/api\/v2\/([^/]+)/.exec(path)?.[1];
   if (resource === undefined || !MOUNTED.has(resource)) {
@@ -242,9 +248,11 @@ export function ossApi(req: OssRequest): OssReply | null {
 
   let value: unknown;
   try {
-    if (matched.own) value = matched.own({ state: req.state, id, body });
+    if (matched.ownAsync) value = await matched.ownAsync({ state: req.state, id, body });
+    else if (matched.own) value = matched.own({ state: req.state, id, body });
     else value = runCloud(req, (matched.cloud as (id: string | undefined) => string)(id), body);
   } catch (e) {
+    if (e instanceof ChartsFailure) return json(e.status, { error: e.message });
     if (!(e instanceof ApiFailure)) return json(500, { message: 'Something went wrong :(' });
     if (matched.dashboard && e.status === 404) return method === 'DELETE' ? reply200(req, matched, {}) : text(404, 'Not Found');
     return ossError(e.status, e.message);
