@@ -61,6 +61,8 @@ export type Unwrapped =
       problem: string;
       /** Where in the body (`result`), when the problem is at a place. */
       path?: string;
+      /** What is wrong at `path` (`expected an array`). */
+      issue?: string;
       requestId?: string;
     };
 
@@ -97,6 +99,8 @@ export interface ApiFlavor {
    * plain text. Must not throw; linear in the size of the body.
    */
   parseError(status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, truncated?: boolean): ParsedError;
+  /** Where the value sits in a success body (`result`): validation issues of the value are reported below it. */
+  readonly valuePath?: string;
   /** Query parameters of one list page (default: `limit` and `offset`). */
   pageQuery?(limit: number, offset: number): Record<string, string | number>;
 }
