@@ -11,15 +11,16 @@
  *   or the HTML "Cannot GET /path" page of a route the server does not serve. No request ID of its own; one set by a
  *   proxy in `X-Request-Id` is kept.
  *
- * No `vscode` import. Every function here is total (never throws on server input) and linear in its input.
+ * No `vscode` import. Every function here is total on server input (never throws) and linear in its input.
  */
+import { parseErrorBody, type ErrorBodyShape } from '../errorBody';
 import type { ApiCredential, ApiFlavor, ParsedError, ResourceKind, ResourceScope, Unwrapped, UnwrapExpect } from '../flavor';
 
 /** The External API's root under the base URL. */
 export const OSS_API_PREFIX = '/api/v2';
 
-/** Characters of an error body looked at for its message. */
-const ERROR_SCAN = 16 * 1024;
+/** Where a self-hosted server puts the text of an error (it sends no request ID of its own). */
+export const OSS_ERROR_SHAPE: ErrorBodyShape = { messageKeys: ['message', 'error'] };
 
 /** Resource kinds a self-hosted server has no route for (Cloud RBAC roles). */
 const NOT_ON_OSS: ReadonlySet<ResourceKind> = new Set(['roles']);
@@ -41,64 +42,16 @@ export function isPlausibleApiKey(key: string): boolean {
   return /^[\x21-\x7e]{8,512}$/.test(key);
 }
 
-function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  for (const [k, v] of Object.entries(headers)) {
-    if (k.toLowerCase() !== name) continue;
-    return Array.isArray(v) ? v[0] : v;
-  }
-  return undefined;
-}
-
-function totalOf(json: Record<string, unknown>, headers?: Record<string, string | string[] | undefined>): number | undefined {
+function totalOf(json: Record<string, unknown>): number | undefined {
   const meta = isPlainObject(json.meta) ? json.meta : undefined;
   const total = meta?.total;
   if (typeof total === 'number' && Number.isInteger(total) && total >= 0) return total;
-  const header = headers ? headerValue(headers, 'x-total-count') : undefined;
-  if (header !== undefined && /^\d{1,15}$/.test(header.trim())) return Number(header.trim());
   return undefined;
-}
-
-/** The inside of the first `<pre>`, else `<h1>`, else `<title>` (indexOf only: linear). */
-function htmlText(html: string): string | undefined {
-  const lower = html.toLowerCase();
-  for (const tag of ['pre', 'h1', 'title']) {
-    const open = lower.indexOf(`<${tag}>`);
-    if (open < 0) continue;
-    const start = open + tag.length + 2;
-    const close = lower.indexOf(`</${tag}`, start);
-    if (close < 0) continue;
-    const text = html
-      .slice(start, close)
-      .replace(/<[^>]{0,200}>/g, ' ')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&amp;/g, '&')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (text) return text;
-  }
-  return undefined;
-}
-
-/**
- * The value of the top-level `"message"` (or `"error"`) string of a JSON object that may be cut short; the string
- * is kept as far as it goes. One bounded regular-expression pass.
- */
-function leadingMessage(text: string): string | undefined {
-  const m = /^\{\s*(?:"[^"\\]{0,64}"\s*:\s*(?:"(?:[^"\\]|\\.){0,2048}"|-?\d{1,20}|true|false|null)\s*,\s*){0,8}"(message|error)"\s*:\s*"((?:[^"\\]|\\.){0,4096})/.exec(text);
-  if (!m) return undefined;
-  const raw = m[2] ?? '';
-  try {
-    return JSON.parse(`"${raw.replace(/\\$/, '')}"`) as string;
-  } catch {
-    return raw;
-  }
 }
 
 export const ossFlavor: ApiFlavor = {
   kind: 'oss',
+  valuePath: 'data',
 
   authHeader(cred: ApiCredential): string {
     // A key that cannot be a header value is never sent (and never echoed: the message names no part of it).
@@ -143,45 +96,8 @@ export const ossFlavor: ApiFlavor = {
   },
 
   parseError(_status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, truncated?: boolean): ParsedError {
-    const out: ParsedError = {};
-    const requestId = headerValue(headers, 'x-request-id');
-    if (requestId !== undefined && requestId.trim() !== '') out.requestId = requestId.trim();
-    const contentType = (headerValue(headers, 'content-type') ?? '').toLowerCase();
-    const raw = (bodyText.length > ERROR_SCAN ? bodyText.slice(0, ERROR_SCAN) : bodyText).trimStart();
-    if (contentType.includes('text/html') || raw.startsWith('<')) {
-      out.html = true;
-      const text = htmlText(raw);
-      if (text) out.message = text;
-      return out;
-    }
-    if (raw.startsWith('{') || contentType.includes('json')) {
-      let json: unknown;
-      if (!truncated && bodyText.length <= ERROR_SCAN) {
-        try {
-          json = JSON.parse(raw);
-        } catch {
-          json = undefined;
-        }
-      }
-      if (isPlainObject(json)) {
-        out.json = true;
-        const message = typeof json.message === 'string' ? json.message : typeof json.error === 'string' ? json.error : undefined;
-        if (message !== undefined && message.trim() !== '') out.message = message;
-        if (typeof json.code === 'string' && json.code.trim() !== '') out.code = json.code;
-        if (out.requestId === undefined && typeof json.requestId === 'string' && json.requestId.trim() !== '') out.requestId = json.requestId;
-        return out;
-      }
-      const partial = leadingMessage(raw);
-      if (partial !== undefined) {
-        out.json = true;
-        if (partial.trim() !== '') out.message = partial;
-        return out;
-      }
-    }
-    // Express `sendStatus` and proxies: a short text body (`Unauthorized`, `Not Found`, `Too many requests, …`).
-    const text = raw.replace(/\s+/g, ' ').trim();
-    if (text !== '') out.message = text.length > 500 ? `${text.slice(0, 500)}…` : text;
-    return out;
+    // `{message}` from the v2 routers, `{error}` from the charts route and older servers; text from `sendStatus`.
+    return parseErrorBody(bodyText, headers, truncated, OSS_ERROR_SHAPE);
   },
 
   pageQuery(limit: number, offset: number): Record<string, string | number> {

@@ -3,7 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { ossFlavor, UnsupportedOnSelfHostedError } from '../../../src/api/oss';
-import type { ApiCredential } from '../../../src/api/flavor';
+import type { ApiCredential, ParsedError } from '../../../src/api/flavor';
+
+/** The parsed error with its flags spelled out (absent flags read as false). */
+function norm(p: ParsedError): ParsedError {
+  return { ...p, json: p.json === true, html: p.html === true };
+}
 
 interface Raw {
   status: number;
@@ -90,32 +95,32 @@ describe('self-hosted API flavor', () => {
   });
 
   it('reads the server message of every OSS error shape the emulator sends', async () => {
-    const parse = (r: Raw) => ossFlavor.parseError(r.status, r.text, r.headers);
+    const parse = (r: Raw) => norm(ossFlavor.parseError(r.status, r.text, r.headers));
     const unauthorized = await send('GET', '/api/v2/alerts', undefined, 'Bearer not-the-key');
     assert.equal(unauthorized.status, 401);
-    assert.deepEqual(parse(unauthorized), { message: 'Unauthorized' });
+    assert.deepEqual(parse(unauthorized), { json: false, html: false, message: 'Unauthorized' });
 
     const invalid = await send('POST', '/api/v2/dashboards', { tiles: [] });
-    assert.deepEqual(parse(invalid), { json: true, message: 'Body validation failed: name: Required' });
+    assert.deepEqual(parse(invalid), { json: true, html: false, message: 'Body validation failed: name: Required' });
 
     const missing = await send('GET', '/api/v2/alerts/65f5e4a3b9e77c001a999999');
-    assert.deepEqual(parse(missing), { json: true, message: 'Alert not found' });
+    assert.deepEqual(parse(missing), { json: true, html: false, message: 'Alert not found' });
 
     const noDashboard = await send('GET', '/api/v2/dashboards/65f5e4a3b9e77c001a999999');
-    assert.deepEqual(parse(noDashboard), { message: 'Not Found' });
+    assert.deepEqual(parse(noDashboard), { json: false, html: false, message: 'Not Found' });
 
     const unserved = await send('GET', '/api/v2/nothing-here');
-    assert.deepEqual(parse(unserved), { html: true, message: 'Cannot GET /api/v2/nothing-here' });
+    assert.deepEqual(parse(unserved), { json: false, html: true, message: 'Cannot GET /api/v2/nothing-here' });
 
     emu.faults.add({ path: '/api/v2/webhooks', status: 502, body: 'Bad Gateway', headers: { 'x-request-id': 'proxy-req-7' }, times: 1 });
     const gateway = await send('GET', '/api/v2/webhooks');
-    assert.deepEqual(parse(gateway), { message: 'Bad Gateway', requestId: 'proxy-req-7' });
+    assert.deepEqual(parse(gateway), { json: false, html: false, message: 'Bad Gateway', requestId: 'proxy-req-7' });
   });
 
   it('reads a message from a cut-short JSON body and stays linear on hostile ones', () => {
     const cut = '{"message":"Body validation failed: tiles.0.config.select: Requi';
-    assert.deepEqual(ossFlavor.parseError(400, cut, { 'content-type': 'application/json' }, true), { json: true, message: 'Body validation failed: tiles.0.config.select: Requi' });
-    assert.deepEqual(ossFlavor.parseError(400, '{"error":"legacy shape"}', {}), { json: true, message: 'legacy shape' });
+    assert.deepEqual(norm(ossFlavor.parseError(400, cut, { 'content-type': 'application/json' }, true)), { json: true, html: false, message: 'Body validation failed: tiles.0.config.select: Requi' });
+    assert.deepEqual(norm(ossFlavor.parseError(400, '{"error":"Source not found for series 0"}', {})), { json: true, html: false, message: 'Source not found for series 0' });
     const hostile = ['{"message":"' + '\\"'.repeat(200_000), '<pre>' + '<'.repeat(300_000), '{' + '"a":1,'.repeat(100_000)];
     for (const body of hostile) {
       const started = process.hrtime.bigint();
