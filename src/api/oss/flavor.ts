@@ -89,6 +89,8 @@ export const ossFlavor: ApiFlavor = {
       const totalCount = totalOf(json);
       return { ok: true, value: data, ...(totalCount !== undefined ? { totalCount } : {}) };
     }
+    // One value that is itself a list (chart series, search rows): the caller's schema decides.
+    if (Array.isArray(data)) return { ok: true, value: data };
     // A server that failed to serialise an object can answer `{data: {}}` or `{data: null}` with 200.
     if (!isPlainObject(data)) return { ok: false, problem: 'the data is not an object', path: 'data' };
     if (Object.keys(data).length === 0) return { ok: false, problem: 'the data is an empty object', path: 'data' };
