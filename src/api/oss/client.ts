@@ -143,6 +143,19 @@ export const seriesPointSchema = z.looseObject({
 });
 export type SeriesPoint = z.infer<typeof seriesPointSchema> & Record<string, unknown>;
 
+export const searchRequestSchema = z.object({
+  sourceId: z.string().min(1),
+  startTime: z.iso.datetime({ offset: true }).optional(),
+  endTime: z.iso.datetime({ offset: true }).optional(),
+  where: z.string().max(8192).optional(),
+  whereLanguage: z.enum(['lucene', 'sql']).optional(),
+  select: z.string().max(4096).optional(),
+  orderBy: z.string().max(1024).optional(),
+  maxResults: z.number().int().min(1).max(2000).optional(),
+  offset: z.number().int().min(0).max(10_000).optional(),
+});
+export type SearchRequest = z.input<typeof searchRequestSchema>;
+
 export class SelfHostedClient {
   readonly connection: Readonly<SelfHostedConnection>;
   readonly engine: RequestEngine;
@@ -262,7 +275,16 @@ export class SelfHostedClient {
     return this.engine.readList({ operation: 'List team members', path: ossFlavor.resourcePath({}, 'team', 'members'), item: teamMemberSchema }, opts);
   }
 
-  // ---- Chart data ----
+  // ---- Chart data and search ----
+
+  /** Rows of a log or trace source (`POST /api/v2/search`): reads only, sent again on failure. */
+  async searchEvents(body: SearchRequest, opts?: RequestOptions): Promise<ApiResponse<Record<string, unknown>[]>> {
+    const checked = checkBody('Search events', 'POST', searchRequestSchema, body, []);
+    return await this.engine.call(
+      { operation: 'Search events', method: 'POST', path: ossFlavor.resourcePath({}, 'search'), body: checked, result: z.array(z.looseObject({})), retry: 'idempotent' },
+      opts,
+    );
+  }
 
   /** Chart data of up to 5 series over one time range (`POST /api/v2/charts/series`): reads only, sent again on failure. */
   async querySeries(body: SeriesRequest, opts?: RequestOptions): Promise<ApiResponse<SeriesPoint[]>> {

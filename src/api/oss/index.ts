@@ -8,6 +8,8 @@ export {
   teamMemberSchema,
   seriesRequestSchema,
   seriesPointSchema,
+  searchRequestSchema,
+  type SearchRequest,
   OSS_RATE_LIMIT,
   type SelfHostedClientOptions,
   type SelfHostedConnection,

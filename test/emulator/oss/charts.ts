@@ -1,11 +1,16 @@
 /**
- * `POST /api/v2/charts/series` of the self-hosted flavor, answered from the emulator's embedded ClickHouse (the same
- * sample tables the Cloud flavor's query host serves).
+ * `POST /api/v2/charts/series` and `POST /api/v2/search` of the self-hosted flavor, answered from the emulator's
+ * embedded ClickHouse (the same sample tables the Cloud flavor's query host serves).
  *
  * Like HyperDX: up to 5 series over one time range, each `aggFn(field)` on a log or trace source, bucketed by
  * `granularity` (`auto`: about 60 buckets), optionally filtered by `where` and grouped by `groupBy` (every series the
  * same groupBy, else 400); rows merged by bucket and group into `{ts_bucket, group, "series_<i>.data"}`; a series
  * whose source does not exist is `404 {error: "Source not found for series <i>"}`.
+ *
+ * Search: rows of one log or trace source in a time window (ISO `startTime`/`endTime`, default the last 15 minutes),
+ * `select` (default: the source's `defaultTableSelectExpression`), `orderBy` (default: newest first), `maxResults`
+ * (default 100) and `offset`; `{data: rows, rows: n}`; errors `{message}` (a ClickHouse error is 400
+ * `<TYPE>: <first line>`; `select` must not hold `;` or a SELECT).
  *
  * What the emulator does not do: metric sources (their `metricTables` layout) answer 400; `where` in Lucene only
  * understands `field:value`, `field:"quoted value"`, `field:prefix*`, bare words (searched in the source's implicit
@@ -214,4 +219,59 @@ export async function chartSeries(state: EmulatorState, body: SeriesRequest): Pr
     }
   }
   return [...merged.values()].sort((a, b) => (a.ts_bucket as number) - (b.ts_bucket as number));
+}
+
+export interface SearchRequest {
+  sourceId: string;
+  startTime?: string;
+  endTime?: string;
+  where?: string;
+  whereLanguage?: 'lucene' | 'sql';
+  select?: string;
+  orderBy?: string;
+  maxResults?: number;
+  offset?: number;
+}
+
+/** Answers a search request (already checked against the OSS spec) with `{data, rows}`. */
+export async function searchRows(state: EmulatorState, body: SearchRequest, now = Date.now()): Promise<{ data: JsonObject[]; rows: number }> {
+  const source = ossData(state).sources.get(body.sourceId);
+  if (!source) throw new ApiFailure(404, 'Source not found');
+  if (source.kind !== 'log' && source.kind !== 'trace') throw new ApiFailure(400, `Search is not supported for ${String(source.kind)} sources`);
+  const end = body.endTime ? Date.parse(body.endTime) : now;
+  const start = body.startTime ? Date.parse(body.startTime) : end - 15 * 60_000;
+  if (!(start < end)) throw new ApiFailure(400, 'startTime must be before endTime');
+  const select = body.select?.trim() || String(source.defaultTableSelectExpression ?? '*');
+  if (/;|\bselect\b/i.test(body.select ?? '')) throw new ApiFailure(400, 'Body validation failed: select: select must not contain semicolons or SELECT subqueries; use column expressions only');
+  const ts = String(source.timestampValueExpression ?? 'Timestamp');
+  const orderBy = body.orderBy?.trim() || `${ts} DESC`;
+  if (/;|\bselect\b/i.test(orderBy)) throw new ApiFailure(400, 'Body validation failed: orderBy: must be a column expression');
+  const from = (source.from ?? {}) as { databaseName?: string; tableName?: string };
+  const database = String(from.databaseName ?? '');
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new ApiFailure(400, 'The source has no usable database');
+  const where = body.where?.trim() ?? '';
+  let cond = '1';
+  try {
+    if (where !== '') cond = body.whereLanguage === 'sql' ? `(${where})` : `(${luceneToSql(where, String(source.implicitColumnExpression ?? 'Body'))})`;
+  } catch (e) {
+    throw new ApiFailure(400, e instanceof Error ? e.message : String(e));
+  }
+  const engine = await ClickHouseEngine.shared();
+  engine.ensureDatabase(database);
+  const sql = [
+    `SELECT ${select}`,
+    `FROM ${quoteIdent(database)}.${quoteIdent(String(from.tableName ?? ''))}`,
+    `WHERE ${ts} >= fromUnixTimestamp64Milli(toInt64(${Math.floor(start)})) AND ${ts} < fromUnixTimestamp64Milli(toInt64(${Math.floor(end)})) AND ${cond}`,
+    `ORDER BY ${orderBy}`,
+    `LIMIT ${Math.floor(body.maxResults ?? 100)} OFFSET ${Math.floor(body.offset ?? 0)}`,
+  ].join(' ');
+  let out: JsonObject[];
+  try {
+    out = await rows(engine, sql, database);
+  } catch (e) {
+    const details = clickHouseError(e).details;
+    const type = /\(([A-Z_]+)\)\s*$/.exec(details.split('\n')[0] ?? '')?.[1] ?? 'QUERY_ERROR';
+    throw new ApiFailure(400, `${type}: ${(details.split('\n')[0] ?? '').slice(0, 300)}`);
+  }
+  return { data: out, rows: out.length };
 }

@@ -20,7 +20,7 @@ import { OBJECT_ID_PATTERN } from '../ids';
 import type { KeyRateLimiter } from '../rateLimit';
 import { buildRoutes, type Route } from '../routes';
 import type { EmulatorState, JsonObject, RecordedRequest } from '../types';
-import { chartSeries, ChartsFailure, type SeriesRequest } from './charts';
+import { chartSeries, ChartsFailure, searchRows, type SearchRequest, type SeriesRequest } from './charts';
 import { checkOssRequest, checkOssResponse, dottedPath, formatOssIssue, hasOssResponseSchema } from './schemas';
 import { ossData, SAMPLE_OSS_API_KEY, SAMPLE_OSS_INVITATIONS, SAMPLE_OSS_MEMBERS, SAMPLE_OSS_TEAM_NAME } from './seed';
 
@@ -53,7 +53,7 @@ const MOUNTED = new Set(['alerts', 'charts', 'connections', 'dashboards', 'sourc
 const CLOUD_SEGMENT = 'observability';
 const cloudRoutes: Route[] = buildRoutes(CLOUD_SEGMENT);
 
-type Shape = 'one' | 'list' | 'paged' | 'empty' | 'validate';
+type Shape = 'one' | 'list' | 'paged' | 'empty' | 'validate' | 'raw';
 
 interface OssRoute {
   method: string;
@@ -124,6 +124,8 @@ const ROUTES: OssRoute[] = [
 
   // Chart data from the embedded ClickHouse.
   route('POST', '/charts/series', 'list', { ownAsync: ({ state, body }) => chartSeries(state, body as SeriesRequest) }),
+  // Rows of a log or trace source; answers `{data, rows}` itself.
+  route('POST', '/search', 'raw', { ownAsync: ({ state, body }) => searchRows(state, body as SearchRequest) }),
 
   // The team, read-only.
   route('GET', '/team', 'one', { own: ({ state }) => ({ id: ossData(state).teamId, name: SAMPLE_OSS_TEAM_NAME }) }),
@@ -261,6 +263,8 @@ export async function ossApi(req: OssRequest): Promise<OssReply | null> {
   switch (matched.shape) {
     case 'empty':
       return reply200(req, matched, {});
+    case 'raw':
+      return reply200(req, matched, value);
     case 'validate': {
       const out = (value ?? {}) as JsonObject;
       const errors = Array.isArray(out.errors) ? (out.errors as { path?: unknown; message?: unknown }[]) : [];

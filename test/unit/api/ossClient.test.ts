@@ -204,6 +204,15 @@ describe('self-hosted client against the OSS emulator', () => {
     const err = await rejection(client.querySeries({ startTime: end - 1000, endTime: end, series: [] }));
     assert.equal(err.kind, 'invalidInput');
   });
+
+  it('searches the rows of a source and reports a query error with the server message', async () => {
+    const rows = await client.searchEvents({ sourceId, where: 'SeverityText:error', select: 'Timestamp, SeverityText, Body', maxResults: 5 });
+    assert.equal(rows.data.length, 5);
+    assert.ok(rows.data.every((r) => r.SeverityText === 'error'));
+    const err = await rejection(client.searchEvents({ sourceId, select: 'NoSuchColumn' }));
+    assert.equal(err.kind, 'invalidRequest');
+    assert.match(err.serverMessage ?? '', /^UNKNOWN_IDENTIFIER: /);
+  });
 });
 
 describe('self-hosted connection settings', () => {

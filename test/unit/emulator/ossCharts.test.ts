@@ -79,6 +79,27 @@ describe('emulator: self-hosted charts/series from the embedded ClickHouse', () 
     assert.match(String(invalid.json.message), /^Body validation failed: series: /);
   });
 
+  it('searches rows of a source: default columns and window, filters, paging, and the errors in {message}', async () => {
+    const search = async (body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+      const res = await fetch(`${emu.url}/api/v2/search`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    };
+    const all = await search({ sourceId: logsId });
+    assert.equal(all.status, 200);
+    const rows = all.json.data as Record<string, unknown>[];
+    assert.equal(rows.length, 100);
+    assert.equal(all.json.rows, 100);
+    assert.deepEqual(Object.keys(rows[0] ?? {}), ['Timestamp', 'ServiceName', 'SeverityText', 'Body']);
+    assert.ok(String(rows[0]?.Timestamp) >= String(rows[99]?.Timestamp), 'newest first');
+    const errors = await search({ sourceId: logsId, where: "SeverityText = 'error'", whereLanguage: 'sql', maxResults: 3, offset: 1, select: 'SeverityText' });
+    assert.deepEqual(errors.json.data, [{ SeverityText: 'error' }, { SeverityText: 'error' }, { SeverityText: 'error' }]);
+    const window = await search({ sourceId: logsId, startTime: '2026-01-02T00:00:00Z', endTime: '2026-01-01T00:00:00Z' });
+    assert.deepEqual(window, { status: 400, json: { message: 'startTime must be before endTime' } });
+    assert.equal((await search({ sourceId: logsId, select: 'Body; DROP TABLE x' })).status, 400);
+    assert.deepEqual(await search({ sourceId: '65f5e4a3b9e77c001a999999' }), { status: 404, json: { message: 'Source not found' } });
+    assert.equal((await search({ sourceId: logsId, maxResults: 5000 })).status, 400);
+  });
+
   it('turns the supported Lucene subset into SQL and refuses the rest', () => {
     assert.equal(luceneToSql('SeverityText:ERROR', 'Body'), "(toString(`SeverityText`) = 'ERROR')");
     assert.equal(luceneToSql('timeout -ServiceName:cart*', 'Body'), "(positionCaseInsensitive(toString(Body), 'timeout') > 0) AND NOT (startsWith(toString(`ServiceName`), 'cart'))");
