@@ -391,6 +391,7 @@ class EmulatorServer implements Emulator {
         contentType: headers['content-type'],
         now: Date.now(),
         ...(this.pageCap > 0 ? { pageCap: this.pageCap } : {}),
+        futureFields: this.futureFields,
         limiter: this.limiter,
         record,
         onResponseIssues: (operation, issues) => {

@@ -18,6 +18,7 @@ import { STATUS_CODES } from 'node:http';
 import { ApiFailure } from '../errors';
 import { OBJECT_ID_PATTERN } from '../ids';
 import type { KeyRateLimiter } from '../rateLimit';
+import { addFutureFields } from '../future';
 import { buildRoutes, type Route } from '../routes';
 import type { EmulatorState, JsonObject, RecordedRequest } from '../types';
 import { chartSeries, ChartsFailure, searchRows, type SearchRequest, type SeriesRequest } from './charts';
@@ -40,6 +41,8 @@ export interface OssRequest {
   contentType: string | undefined;
   now: number;
   pageCap?: number;
+  /** Answer like a newer server (EmulatorOptions.futureFields): unknown fields at every level of what the store returns. */
+  futureFields?: boolean;
   limiter: KeyRateLimiter | null;
   record: RecordedRequest;
   /** Called with every 200 body that does not fit the OSS spec. */
@@ -306,7 +309,7 @@ function runCloud(req: OssRequest, resourcePath: string, body: unknown): unknown
       now: req.now,
       ...(req.pageCap !== undefined && req.pageCap > 0 ? { pageCap: req.pageCap } : {}),
     });
-    return out?.result;
+    return req.futureFields && out !== undefined ? addFutureFields(r.spec, out.result) : out?.result;
   }
   throw new ApiFailure(404, 'Not Found');
 }

@@ -215,6 +215,31 @@ describe('self-hosted client against the OSS emulator', () => {
   });
 });
 
+describe('self-hosted client against a newer self-hosted server', () => {
+  it('keeps the fields it does not know through a read-modify-write, and pages past a capped page', async () => {
+    const emu = await startEmulator({ flavor: 'oss', rateLimit: false, futureFields: true, pageCap: 3 });
+    const { client } = clientFor(emu);
+    try {
+      const alerts = await client.listAlerts();
+      assert.equal(alerts.data.length, alerts.totalCount);
+      assert.ok(alerts.pages > 1);
+      const d = (await client.listDashboards()).data[0];
+      assert.ok(d);
+      const future = Object.keys(d).filter((k) => k.startsWith('futureField_'));
+      assert.ok(future.length > 0);
+      const { id, ...body } = d;
+      await client.updateDashboard(id, body as unknown as Parameters<SelfHostedClient['updateDashboard']>[1]);
+      const again = (await client.getDashboard(id)).data as Record<string, unknown>;
+      for (const k of future) assert.deepEqual(again[k], (d as Record<string, unknown>)[k]);
+    } finally {
+      await client.close();
+      await emu.close();
+    }
+    const issues = takeResponseIssues();
+    assert.equal(issues.length, 0, describeResponseIssues(issues));
+  });
+});
+
 describe('self-hosted connection settings', () => {
   it('allows plain http to a non-loopback host only after the explicit confirmation', () => {
     assert.deepEqual(selfHostedConnectionIssues({ baseUrl: 'https://hyperdx.example.com' }), []);

@@ -271,3 +271,26 @@ describe('emulator: self-hosted (OSS) rate limit', () => {
     }
   });
 });
+
+describe('emulator: self-hosted (OSS) flavor answering like a newer server', () => {
+  it('adds unknown fields at every level, keeps them when they come back, and caps pages', async () => {
+    const emu = await startEmulator({ flavor: 'oss', rateLimit: false, futureFields: true, pageCap: 2 });
+    try {
+      const api = ossClient(emu);
+      const list = await api.call('GET', '/dashboards');
+      const d = dataOf<Record<string, unknown>[]>(list)[0] as Record<string, unknown> & { id: string; tiles: Record<string, unknown>[] };
+      assert.ok(Object.keys(d).some((k) => k.startsWith('futureField_')), JSON.stringify(Object.keys(d)));
+      assert.ok(Object.keys(d.tiles[0] ?? {}).some((k) => k.startsWith('futureField_')));
+      const { id, ...body } = d;
+      const put = await api.call('PUT', `/dashboards/${id}`, body);
+      assert.equal(put.status, 200, put.text);
+      const again = dataOf<Record<string, unknown>>(await api.call('GET', `/dashboards/${id}`));
+      for (const k of Object.keys(d).filter((key) => key.startsWith('futureField_'))) assert.deepEqual(again[k], d[k]);
+      const page = await api.call('GET', '/alerts');
+      assert.equal((page.json.data as unknown[]).length, 2);
+      assert.ok((page.json.meta as { total: number }).total > 2);
+    } finally {
+      await emu.close();
+    }
+  });
+});
