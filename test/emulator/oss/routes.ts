@@ -236,10 +236,7 @@ export async function ossApi(req: OssRequest): Promise<OssReply | null> {
     }
   }
 
-  if (id !== undefined && !OBJECT_ID_PATTERN.test(id)) {
-    if (matched.dashboard && method !== 'DELETE') return text(404, 'Not Found');
-    return ossError(400, 'Params validation failed: id: Invalid ObjectId');
-  }
+  if (id !== undefined && !OBJECT_ID_PATTERN.test(id)) return ossError(400, 'Params validation failed: id: Invalid ObjectId');
   // Validate answers 200 with the problems; every other write is refused with 400.
   if (matched.shape !== 'validate' && body !== undefined) {
     const issue = checkOssRequest(matched.operation, body);

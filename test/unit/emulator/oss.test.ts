@@ -177,8 +177,10 @@ describe('emulator: self-hosted (OSS) flavor', () => {
     assert.match(String(thirty.json.message), /^Body validation failed: interval: must be one of/);
     const badJson = await api.call('POST', '/alerts', '{"threshold":');
     assert.deepEqual([badJson.status, badJson.json], [400, { message: 'Invalid JSON payload' }]);
-    const badId = await api.call('GET', '/alerts/not-an-id');
-    assert.deepEqual([badId.status, badId.json], [400, { message: 'Params validation failed: id: Invalid ObjectId' }]);
+    for (const path of ['/alerts/not-an-id', '/dashboards/not-an-id']) {
+      const badId = await api.call('GET', path);
+      assert.deepEqual([badId.status, badId.json], [400, { message: 'Params validation failed: id: Invalid ObjectId' }], path);
+    }
   });
 
   it('creates, reads, replaces and deletes an alert; a missing one is 404 {message}', async () => {
