@@ -150,6 +150,22 @@ describe('self-hosted client against the OSS emulator', () => {
     assert.equal(unserved.kind, 'routeNotServed');
   });
 
+  it('waits out a 429 as the server asks and retries; without retries a 429 is a rate-limit error with the server text', async () => {
+    emu.faults.add({ path: '/api/v2/sources', status: 429, body: 'Too many requests, please try again later.', headers: { 'retry-after': '1', 'ratelimit-reset': '1' }, times: 1 });
+    const before = emu.requests.filter((r) => r.path === '/api/v2/sources').length;
+    const started = Date.now();
+    const ok = await client.listSources();
+    assert.ok(ok.data.length > 0);
+    assert.ok(Date.now() - started >= 900, 'waited about a second');
+    assert.equal(emu.requests.filter((r) => r.path === '/api/v2/sources').length - before, 2);
+
+    const { client: impatient } = clientFor(emu, { retry: { maxAttempts: 1 } });
+    emu.faults.add({ path: '/api/v2/team', status: 429, body: 'Too many requests, please try again later.', headers: { 'retry-after': '30' }, times: 1 });
+    const limited = await rejection(impatient.getTeam());
+    assert.deepEqual([limited.kind, limited.status, limited.serverMessage], ['rateLimited', 429, 'Too many requests, please try again later.']);
+    await impatient.close();
+  });
+
   it('never puts the key in a URL, a log entry or an error, even when the server echoes it', async () => {
     emu.faults.add({ path: '/api/v2/webhooks', status: 403, body: { message: `key ${emu.ossApiKey} (Bearer ${emu.ossApiKey}) may not list webhooks` }, times: 1 });
     const echoed = await rejection(client.listWebhooks());
