@@ -1,9 +1,9 @@
 /**
- * `npm run emulator`: starts the local API emulator and prints how to connect.
+ * `npm run emulator`: starts the local API emulator and prints how to connect. `--flavor oss` serves a self-hosted
+ * HyperDX External API v2 (Bearer personal API key) instead of the Cloud API.
  * Options: --port <n> (default 8787), --segment <name> (default observability), --no-rate-limit,
  * --rate-limit-header none|x-ratelimit-reset|retry-after, --empty, --alerts <n>, --extra-services <n>,
- * --future-fields (answer like a newer server), --page-cap <n> (paged lists return at most n items),
- * --flavor cloud|oss (oss: a self-hosted HyperDX External API v2 with a Bearer personal API key).
+ * --future-fields (answer like a newer server), --page-cap <n> (paged lists return at most n items).
  */
 import { startEmulator } from './server';
 import type { EmulatorFlavor, EmulatorOptions, RateLimitHeaderMode } from './types';

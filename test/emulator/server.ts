@@ -11,12 +11,13 @@ import { KeyRateLimiter } from './rateLimit';
 import { buildRoutes, type Route } from './routes';
 import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET, SAMPLE_KEY_UUID } from './seed';
 import { QueryHost } from './clickhouse/queryHost';
-import { addFutureFields } from './future';
-import { checkResponse, warmUpSchemas } from './schemas';
 import { adaptStateForOss, SAMPLE_OSS_API_KEY } from './oss/seed';
 import { ossApi, ossFaultReply } from './oss/routes';
 import { warmUpOssSchemas } from './oss/schemas';
-import type { EmulatorFlavor, EmulatorOptions, EmulatorState, FaultController, FaultSpec, RateLimitHeaderMode, RecordedRequest, ResponseIssue } from './types';
+import type { EmulatorFlavor } from './types';
+import { addFutureFields } from './future';
+import { checkResponse, warmUpSchemas } from './schemas';
+import type { EmulatorOptions, EmulatorState, FaultController, FaultSpec, RateLimitHeaderMode, RecordedRequest, ResponseIssue } from './types';
 
 /** Page cap used by OBS_EMULATOR_FUTURE=1 when the options do not set one. */
 export const FUTURE_PAGE_CAP = 7;
@@ -171,9 +172,10 @@ class EmulatorServer implements Emulator {
     this.segment = opts.segment ?? 'observability';
     if (!/^[a-z][a-z0-9-]{0,63}$/.test(this.segment)) throw new Error(`Invalid path segment "${this.segment}"`);
     this.routes = buildRoutes(this.segment);
-    // Self-hosted HyperDX allows 100 requests per minute per key; Cloud 10 per 10 s.
-    const rl = opts.rateLimit === undefined ? (this.flavor === 'oss' ? { requests: 100, windowMs: 60_000 } : { requests: 10, windowMs: 10_000 }) : opts.rateLimit;
+    const rl = opts.rateLimit === undefined ? { requests: 10, windowMs: 10_000 } : opts.rateLimit;
     this.limiter = rl === false ? null : new KeyRateLimiter(rl.requests, rl.windowMs);
+    // Self-hosted HyperDX allows 100 requests per minute per key.
+    if (this.flavor === 'oss' && opts.rateLimit === undefined) this.limiter = new KeyRateLimiter(100, 60_000);
     this.rateLimitHeader = opts.rateLimitHeader ?? 'none';
     this.dataMode = opts.data ?? 'sample';
     this.alertCount = Math.max(0, Math.floor(opts.alertCount ?? 0));
