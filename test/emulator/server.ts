@@ -323,6 +323,34 @@ class EmulatorServer implements Emulator {
     return json(status, f.body, requestId);
   }
 
+  /** The self-hosted flavor (oss/routes.ts); an unserved route gets Express's HTML 404 page. */
+  private async ossApi(method: string, path: string, query: URLSearchParams, text: string, headers: IncomingMessage['headers'], record: RecordedRequest): Promise<Reply> {
+    try {
+      const reply = await ossApi({
+        state: this.state,
+        method,
+        path,
+        query,
+        text,
+        authorization: headers.authorization,
+        contentType: headers['content-type'],
+        now: Date.now(),
+        ...(this.pageCap > 0 ? { pageCap: this.pageCap } : {}),
+        futureFields: this.futureFields,
+        limiter: this.limiter,
+        record,
+        onResponseIssues: (operation, issues) => {
+          const issue: ResponseIssue = { method, path, operation, requestId: record.requestId, issues };
+          this.responseIssues.push(issue);
+          responseIssueLog.push(issue);
+        },
+      });
+      return reply ?? htmlNotFound(method, path);
+    } catch {
+      return json(500, { message: 'Something went wrong :(' });
+    }
+  }
+
   /** The real API: route, auth, rate limit, body parse, handler. */
   private api(method: string, path: string, query: URLSearchParams, text: string, authorization: string | undefined, contentType: string | undefined, record: RecordedRequest): Reply {
     const requestId = record.requestId;
@@ -377,34 +405,6 @@ class EmulatorServer implements Emulator {
     } catch (e) {
       if (e instanceof ApiFailure) return errorReply(e.status, e.message, requestId);
       return errorReply(500, 'Internal server error', requestId);
-    }
-  }
-
-  /** The self-hosted flavor (oss/routes.ts); an unserved route gets Express's HTML 404 page. */
-  private async ossApi(method: string, path: string, query: URLSearchParams, text: string, headers: IncomingMessage['headers'], record: RecordedRequest): Promise<Reply> {
-    try {
-      const reply = await ossApi({
-        state: this.state,
-        method,
-        path,
-        query,
-        text,
-        authorization: headers.authorization,
-        contentType: headers['content-type'],
-        now: Date.now(),
-        ...(this.pageCap > 0 ? { pageCap: this.pageCap } : {}),
-        futureFields: this.futureFields,
-        limiter: this.limiter,
-        record,
-        onResponseIssues: (operation, issues) => {
-          const issue: ResponseIssue = { method, path, operation, requestId: record.requestId, issues };
-          this.responseIssues.push(issue);
-          responseIssueLog.push(issue);
-        },
-      });
-      return reply ?? htmlNotFound(method, path);
-    } catch {
-      return json(500, { message: 'Something went wrong :(' });
     }
   }
 
