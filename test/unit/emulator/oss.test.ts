@@ -208,7 +208,7 @@ describe('emulator: self-hosted (OSS) flavor', () => {
 
     const inUse = await api.call('DELETE', `/webhooks/${webhookId}`);
     assert.equal(inUse.status, 409);
-    assert.match(String(inUse.json.message), /used by/);
+    assert.match(String(inUse.json.message), /alert/i);
     const hook = await api.call('POST', '/webhooks', { name: 'Relay', service: 'generic', url: 'https://relay.example.com/hook', headers: { Authorization: 'Bearer x' } });
     assert.equal(hook.status, 200, hook.text);
     const h = dataOf<Record<string, unknown>>(hook);
