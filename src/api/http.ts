@@ -42,6 +42,8 @@ export interface TransportResponse {
   body: string;
   /** True when only the first `maxErrorBodyBytes` of an error body were read. */
   truncated?: boolean;
+  /** Size of the body read, in bytes. */
+  bytes?: number;
 }
 
 export type TransportFailureKind = 'network' | 'timeout' | 'cancelled' | 'invalidResponse';
@@ -148,7 +150,7 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
       controller.signal.removeEventListener('abort', onStop);
       if (truncated || !res.body.readableEnded) res.body.destroy();
     }
-    const out: TransportResponse = { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size).toString('utf8') };
+    const out: TransportResponse = { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size).toString('utf8'), bytes: size };
     if (truncated) out.truncated = true;
     return out;
   } finally {

@@ -33,3 +33,7 @@ export { createDispatcher, describeProxyUrl, resolveProxy, type DispatcherOption
 export { redact } from './redact';
 export { sanitizeServerText, cleanRequestId, escapeMarkdown, markdownCode, markdownText, MAX_SERVER_TEXT } from './sanitize';
 export type { Dispatcher } from './undici';
+export { RequestEngine, type CallSpec, type ListSpec, type RequestEngineOptions, type RetryPolicy } from './engine';
+export { cloudFlavor } from './cloudFlavor';
+export type { ApiCredential, ApiFlavor, ParsedError, ResourceKind, ResourceScope, Unwrapped, UnwrapExpect } from './flavor';
+export { parseErrorBody, type ErrorBodyShape } from './errorBody';

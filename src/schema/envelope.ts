@@ -66,3 +66,39 @@ export const listEnvelopeSchema = z.looseObject({
 });
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
+
+/** What a success body is expected to carry: one resource, a list, or nothing (DELETE). */
+export type EnvelopeExpect = 'one' | 'list' | 'none';
+
+/** The value read out of a success envelope, or why it could not be read. */
+export type EnvelopeRead =
+  | { ok: true; value: unknown; requestId?: string; totalCount?: number }
+  | { ok: false; problem: string; path?: string; issue?: string; requestId?: string };
+
+const totalSchema = z.number().int().min(0);
+/** Where a list envelope may report the size of the whole list: `totalCount` (newer wording), `meta.totalCount`, `meta.total`. */
+const listTotalSchema = z.looseObject({
+  totalCount: totalSchema.optional().catch(undefined),
+  meta: z
+    .looseObject({ totalCount: totalSchema.optional().catch(undefined), total: totalSchema.optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
+});
+
+/**
+ * Reads a parsed success body of the cloud API. Only what the client relies on is required: a JSON object, and
+ * `result` (an array for lists) when a value is expected. `status`, `requestId` and any other envelope member may be
+ * missing; `requestId` is returned raw (the caller cleans it).
+ */
+export function readEnvelope(json: unknown, expect: EnvelopeExpect): EnvelopeRead {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, problem: 'the response is not a JSON object' };
+  const body = json as Record<string, unknown>;
+  const requestId = typeof body.requestId === 'string' ? { requestId: body.requestId } : {};
+  if (expect === 'none') return { ok: true, value: undefined, ...requestId };
+  if (!('result' in body)) return { ok: false, problem: 'the response envelope has no "result"', ...requestId };
+  if (expect === 'one') return { ok: true, value: body.result, ...requestId };
+  if (!Array.isArray(body.result)) return { ok: false, problem: 'the result is not a list', path: 'result', issue: 'expected an array', ...requestId };
+  const totals = listTotalSchema.safeParse(body);
+  const total = totals.success ? (totals.data.totalCount ?? totals.data.meta?.totalCount ?? totals.data.meta?.total) : undefined;
+  return { ok: true, value: body.result, ...requestId, ...(total !== undefined ? { totalCount: total } : {}) };
+}

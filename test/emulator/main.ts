@@ -1,12 +1,13 @@
 /**
- * `npm run emulator`: starts the local API emulator and prints how to connect.
+ * `npm run emulator`: starts the local API emulator and prints how to connect. `--flavor oss` serves a self-hosted
+ * HyperDX External API v2 (Bearer personal API key) instead of the Cloud API.
  * Options: --port <n> (default 8787), --segment <name> (default observability), --no-rate-limit,
  * --rate-limit-header none|x-ratelimit-reset|retry-after, --empty, --alerts <n>, --extra-services <n>,
  * --future-fields (answer like a newer server), --page-cap <n> (paged lists return at most n items),
  * --source-get-by-id (serve GET …/sources/{id}, which the live Cloud has been seen not to serve).
  */
 import { startEmulator } from './server';
-import type { EmulatorOptions, RateLimitHeaderMode } from './types';
+import type { EmulatorFlavor, EmulatorOptions, RateLimitHeaderMode } from './types';
 
 function parseArgs(argv: string[]): EmulatorOptions {
   const opts: EmulatorOptions = { port: 8787 };
@@ -42,6 +43,12 @@ function parseArgs(argv: string[]): EmulatorOptions {
       case '--future-fields':
         opts.futureFields = true;
         break;
+      case '--flavor': {
+        const flavor = next();
+        if (flavor !== 'cloud' && flavor !== 'oss') throw new Error(`--flavor must be cloud or oss, not "${flavor}"`);
+        opts.flavor = flavor as EmulatorFlavor;
+        break;
+      }
       case '--page-cap':
         opts.pageCap = Number(next());
         break;
@@ -57,7 +64,13 @@ function parseArgs(argv: string[]): EmulatorOptions {
 
 async function main(): Promise<void> {
   const emulator = await startEmulator(parseArgs(process.argv.slice(2)));
-  const lines = [
+  const lines = emulator.flavor === 'oss' ? [
+    'Self-hosted HyperDX API (External API v2) emulator is running.',
+    `  Base URL:        ${emulator.url}`,
+    `  API key:         ${emulator.ossApiKey} (Authorization: Bearer <key>)`,
+    `  Control:         ${emulator.url}/__emulator/info (faults, requests, reset, response-issues)`,
+    'Press Ctrl+C to stop.',
+  ] : [
     'Observability API emulator is running.',
     `  Base URL:        ${emulator.url}`,
     `  Query host:      ${emulator.queryUrl}`,

@@ -11,6 +11,10 @@ import { KeyRateLimiter } from './rateLimit';
 import { buildRoutes, type Route } from './routes';
 import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET, SAMPLE_KEY_UUID } from './seed';
 import { QueryHost } from './clickhouse/queryHost';
+import { adaptStateForOss, SAMPLE_OSS_API_KEY } from './oss/seed';
+import { ossApi, ossFaultReply } from './oss/routes';
+import { warmUpOssSchemas } from './oss/schemas';
+import type { EmulatorFlavor } from './types';
 import { addFutureFields } from './future';
 import { checkErrorResponse, checkResponse, warmUpSchemas } from './schemas';
 import type { EmulatorOptions, EmulatorState, FaultController, FaultSpec, RateLimitHeaderMode, RecordedRequest, ResponseIssue } from './types';
@@ -56,6 +60,10 @@ export interface Emulator {
   readonly futureFields: boolean;
   /** Page cap of paged lists; 0 when none. */
   readonly pageCap: number;
+  /** Which API this emulator serves (EmulatorOptions.flavor). */
+  readonly flavor: EmulatorFlavor;
+  /** The self-hosted flavor's personal API key (Bearer); present in both flavors, accepted only by 'oss'. */
+  readonly ossApiKey: string;
   /** Restores the initial data and clears faults, the request log and rate-limit windows. */
   reset(): void;
   close(): Promise<void>;
@@ -140,6 +148,8 @@ class EmulatorServer implements Emulator {
   readonly responseIssues: ResponseIssue[] = [];
   readonly futureFields: boolean;
   readonly pageCap: number;
+  readonly flavor: EmulatorFlavor;
+  readonly ossApiKey = SAMPLE_OSS_API_KEY;
 
   private routes: Route[];
   private limiter: KeyRateLimiter | null;
@@ -157,16 +167,20 @@ class EmulatorServer implements Emulator {
     this.futureFields = opts.futureFields ?? future;
     const cap = opts.pageCap ?? (future ? FUTURE_PAGE_CAP : 0);
     this.pageCap = cap === false ? 0 : Math.max(0, Math.floor(cap));
+    this.flavor = opts.flavor ?? 'cloud';
+    if (this.flavor !== 'cloud' && this.flavor !== 'oss') throw new Error(`Unknown flavor "${String(this.flavor)}"`);
     this.segment = opts.segment ?? 'observability';
     if (!/^[a-z][a-z0-9-]{0,63}$/.test(this.segment)) throw new Error(`Invalid path segment "${this.segment}"`);
     this.routes = buildRoutes(this.segment, { sourceGetById: opts.sourceGetById === true });
     const rl = opts.rateLimit === undefined ? { requests: 10, windowMs: 10_000 } : opts.rateLimit;
     this.limiter = rl === false ? null : new KeyRateLimiter(rl.requests, rl.windowMs);
+    // Self-hosted HyperDX allows 100 requests per minute per key.
+    if (this.flavor === 'oss' && opts.rateLimit === undefined) this.limiter = new KeyRateLimiter(100, 60_000);
     this.rateLimitHeader = opts.rateLimitHeader ?? 'none';
     this.dataMode = opts.data ?? 'sample';
     this.alertCount = Math.max(0, Math.floor(opts.alertCount ?? 0));
     this.extraServices = Math.max(0, Math.floor(opts.extraServices ?? 0));
-    this.state = buildState(this.dataMode, this.alertCount, this.extraServices);
+    this.state = this.build();
     this.organizationId = this.state.organization.id;
     this.serviceIds = this.state.services.map((s) => s.id);
     this.server = createServer((req, res) => {
@@ -209,11 +223,17 @@ class EmulatorServer implements Emulator {
   reset(data?: 'sample' | 'empty', alertCount?: number): void {
     if (data) this.dataMode = data;
     if (alertCount !== undefined) this.alertCount = Math.max(0, Math.floor(alertCount));
-    this.state = buildState(this.dataMode, this.alertCount, this.extraServices);
+    this.state = this.build();
     this.faults.clear();
     this.requests.length = 0;
     this.responseIssues.length = 0;
     this.limiter?.clear();
+  }
+
+  private build(): EmulatorState {
+    const state = buildState(this.dataMode, this.alertCount, this.extraServices);
+    if (this.flavor === 'oss') adaptStateForOss(state);
+    return state;
   }
 
   close(): Promise<void> {
@@ -276,6 +296,7 @@ class EmulatorServer implements Emulator {
 
     let reply: Reply;
     if (fault && (fault.status !== undefined || fault.body !== undefined)) reply = this.faultReply(fault, requestId);
+    else if (this.flavor === 'oss') reply = await this.ossApi(method, path, url.searchParams, text, req.headers, record);
     else reply = this.api(method, path, url.searchParams, text, req.headers.authorization, req.headers['content-type'], record);
     if (fault?.headers) reply.headers = { ...reply.headers, ...lower(fault.headers) };
     if (fault?.malformedJson) {
@@ -288,6 +309,7 @@ class EmulatorServer implements Emulator {
 
   private faultReply(f: FaultSpec, requestId: string): Reply {
     const status = f.status ?? 200;
+    if (f.body === undefined && this.flavor === 'oss') return status >= 400 ? ossFaultReply(status) : json(status, {});
     if (f.body === undefined) {
       if (status >= 400) return errorReply(status, STATUS_CODES[status] ?? 'Error', requestId);
       return json(status, { status, requestId, result: {} }, requestId);
@@ -299,6 +321,34 @@ class EmulatorServer implements Emulator {
       return { status, headers: { 'content-type': type, 'x-request-id': requestId }, body: f.body };
     }
     return json(status, f.body, requestId);
+  }
+
+  /** The self-hosted flavor (oss/routes.ts); an unserved route gets Express's HTML 404 page. */
+  private async ossApi(method: string, path: string, query: URLSearchParams, text: string, headers: IncomingMessage['headers'], record: RecordedRequest): Promise<Reply> {
+    try {
+      const reply = await ossApi({
+        state: this.state,
+        method,
+        path,
+        query,
+        text,
+        authorization: headers.authorization,
+        contentType: headers['content-type'],
+        now: Date.now(),
+        ...(this.pageCap > 0 ? { pageCap: this.pageCap } : {}),
+        futureFields: this.futureFields,
+        limiter: this.limiter,
+        record,
+        onResponseIssues: (operation, issues) => {
+          const issue: ResponseIssue = { method, path, operation, requestId: record.requestId, issues };
+          this.responseIssues.push(issue);
+          responseIssueLog.push(issue);
+        },
+      });
+      return reply ?? htmlNotFound(method, path);
+    } catch {
+      return json(500, { message: 'Something went wrong :(' });
+    }
   }
 
   /** The real API: route, auth, rate limit, body parse, handler. */
@@ -448,7 +498,8 @@ class EmulatorServer implements Emulator {
     try {
       switch (route) {
         case 'GET /__emulator/info':
-          return json(200, { url: this.url, queryUrl: this.queryUrl, keyId: this.keyId, keySecret: this.keySecret, organizationId: this.organizationId, serviceIds: this.serviceIds, segment: this.segment, futureFields: this.futureFields, pageCap: this.pageCap });
+          if (this.flavor === 'oss') return json(200, { flavor: 'oss', url: this.url, apiKey: this.ossApiKey, teamId: this.state.data.get(this.serviceIds[0] ?? '')?.teamId, pageCap: this.pageCap });
+          return json(200, { flavor: 'cloud', url: this.url, queryUrl: this.queryUrl, keyId: this.keyId, keySecret: this.keySecret, organizationId: this.organizationId, serviceIds: this.serviceIds, segment: this.segment, futureFields: this.futureFields, pageCap: this.pageCap });
         case 'GET /__emulator/requests':
           return json(200, this.requests);
         case 'GET /__emulator/response-issues':
@@ -509,6 +560,7 @@ function corrupt(body: string): string {
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const emulator = new EmulatorServer(opts);
   await warmUpSchemas();
+  if (emulator.flavor === 'oss') await warmUpOssSchemas();
   await emulator.listen();
   return emulator;
 }

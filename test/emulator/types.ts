@@ -4,7 +4,14 @@ export type JsonObject = Record<string, unknown>;
 
 export type RateLimitHeaderMode = 'none' | 'x-ratelimit-reset' | 'retry-after';
 
+export type EmulatorFlavor = 'cloud' | 'oss';
+
 export interface EmulatorOptions {
+  /**
+   * Which API to serve: 'cloud' (default) is the ClickHouse Cloud API with Managed ClickStack; 'oss' is a self-hosted
+   * HyperDX External API v2 (`/api/v2/...`, Bearer personal API key) over the same sample data (see oss/routes.ts).
+   */
+  flavor?: EmulatorFlavor;
   /** TCP port; 0 or omitted picks a free port. */
   port?: number;
   /** Loopback address to bind; default 127.0.0.1. Non-loopback addresses are refused. */

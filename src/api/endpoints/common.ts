@@ -1,0 +1,74 @@
+/**
+ * Building blocks of the endpoint methods: one resource kind per file uses these to list, get, create, update and
+ * delete through the request engine, with the flavor's paths. Bodies are checked before anything is sent.
+ */
+import type { z } from 'zod';
+import { pathParamIssues, type PathParam } from '../connection';
+import type { ApiResponse, ListResponse, PageOptions, RequestEngine, RequestOptions } from '../engine';
+import { invalidInput, zodIssues } from '../engine';
+import type { ResourceKind, ResourceScope } from '../flavor';
+
+/** Where the resources of one service live, and the path parameters that name it (checked before sending). */
+export interface ServiceContext {
+  engine: RequestEngine;
+  scope: ResourceScope;
+  params: readonly PathParam[];
+}
+
+/** The path parameters of a service context plus one resource ID. */
+export function withId(ctx: ServiceContext, name: string, id: string): PathParam[] {
+  return [...ctx.params, { name, kind: 'resourceId', value: id }];
+}
+
+/** Validates path parameters and a request body; returns the body to send. */
+export function checkBody<S extends z.ZodType>(operation: string, method: string, schema: S, body: unknown, params: readonly PathParam[]): z.output<S> {
+  const issues = pathParamIssues(params);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) issues.push(...zodIssues(parsed.error));
+  if (issues.length > 0) throw invalidInput(operation, method, issues);
+  return parsed.data as z.output<S>;
+}
+
+/** A whole list; `paging` only for lists whose API declares `limit`/`offset`. */
+export async function listResources<T>(
+  ctx: ServiceContext,
+  operation: string,
+  kind: ResourceKind,
+  item: z.ZodType<T>,
+  paging: (PageOptions & RequestOptions) | undefined,
+  opts: RequestOptions | undefined,
+): Promise<ListResponse<T>> {
+  const path = ctx.engine.flavor.resourcePath(ctx.scope, kind);
+  return ctx.engine.readList({ operation, path, item, params: ctx.params, ...(paging ? { paging } : {}) }, opts);
+}
+
+export async function getResource<T>(ctx: ServiceContext, operation: string, kind: ResourceKind, idName: string, id: string, result: z.ZodType<T>, opts: RequestOptions | undefined): Promise<ApiResponse<T>> {
+  return ctx.engine.call({ operation, method: 'GET', path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id), result, retry: 'idempotent', params: withId(ctx, idName, id) }, opts);
+}
+
+/** POST to the collection; sent once unless the server cannot have acted. */
+export async function createResource<T>(ctx: ServiceContext, operation: string, kind: ResourceKind, schema: z.ZodType, body: unknown, result: z.ZodType<T>, opts: RequestOptions | undefined): Promise<ApiResponse<T>> {
+  const checked = checkBody(operation, 'POST', schema, body, ctx.params);
+  return ctx.engine.call({ operation, method: 'POST', path: ctx.engine.flavor.resourcePath(ctx.scope, kind), body: checked, result, retry: 'unsafe', params: ctx.params }, opts);
+}
+
+/** PUT to one resource (a replace: sending it twice is harmless). */
+export async function updateResource<T>(
+  ctx: ServiceContext,
+  operation: string,
+  kind: ResourceKind,
+  idName: string,
+  id: string,
+  schema: z.ZodType,
+  body: unknown,
+  result: z.ZodType<T>,
+  opts: RequestOptions | undefined,
+): Promise<ApiResponse<T>> {
+  const params = withId(ctx, idName, id);
+  const checked = checkBody(operation, 'PUT', schema, body, params);
+  return ctx.engine.call({ operation, method: 'PUT', path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id), body: checked, result, retry: 'idempotent', params }, opts);
+}
+
+export async function deleteResource(ctx: ServiceContext, operation: string, kind: ResourceKind, idName: string, id: string, opts: RequestOptions | undefined): Promise<ApiResponse<void>> {
+  return ctx.engine.call<void>({ operation, method: 'DELETE', path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id), result: null, retry: 'idempotent', params: withId(ctx, idName, id) }, opts);
+}

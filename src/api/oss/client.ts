@@ -1,0 +1,304 @@
+/**
+ * SelfHostedClient: typed access to a self-hosted ClickStack / HyperDX deployment's External API v2, through the same
+ * request engine as the cloud client (deadline, request ID, rate limit, retries, paging, bounds, error mapping,
+ * redaction, no redirects followed) with the self-hosted flavor (`flavor.ts`). Same endpoint methods and schemas as
+ * the cloud client; no organization or service: the deployment's team holds every resource.
+ *
+ * The personal API key is read with `await getSecret()` for every request and never kept; it travels only in the
+ * `Authorization: Bearer` header to the configured origin.
+ */
+import { z } from 'zod';
+import { alertWriteSchema, type Alert, type AlertWrite, type Dashboard, type DashboardWrite, type SavedSearch, type Source, type Webhook, sourceSchema } from '../../schema';
+import type { dashboardUpdateSchema, dashboardValidationSchema } from '../../schema';
+import { plainHttpProblem } from '../connection';
+import { RequestEngine, type ApiResponse, type ClientTimeouts, type ListBounds, type ListResponse, type PageOptions, type RequestLogEntry, type RequestOptions, type RetryOptions, type SkippedListItem } from '../engine';
+import * as alerts from '../endpoints/alerts';
+import { checkBody, getResource, type ServiceContext } from '../endpoints/common';
+import * as dashboards from '../endpoints/dashboards';
+import * as savedSearches from '../endpoints/savedSearches';
+import * as sources from '../endpoints/sources';
+import * as webhooks from '../endpoints/webhooks';
+import { ApiError, type ApiErrorIssue } from '../errors';
+import { RateLimiter } from '../rateLimiter';
+import type { Dispatcher } from '../undici';
+import { isPlausibleApiKey, ossFlavor } from './flavor';
+
+/** HyperDX allows 100 requests per minute per personal API key. */
+export const OSS_RATE_LIMIT = { requests: 100, windowMs: 60_000 } as const;
+
+export interface SelfHostedConnection {
+  /** The deployment's API base URL (`https://hyperdx.example.com`, or with a path prefix behind a proxy). */
+  baseUrl: string;
+  /**
+   * The user confirmed, for this connection, that the API key may travel unencrypted to this plain-HTTP, non-loopback
+   * host. Without it such a URL is refused.
+   */
+  allowPlainHttp?: boolean;
+}
+
+export interface SelfHostedClientOptions {
+  connection: SelfHostedConnection;
+  /** The personal API key, read per request from secret storage. */
+  getSecret: () => string | Promise<string>;
+  userAgent?: string;
+  dispatcher?: Dispatcher;
+  /** Default: one limiter per deployment origin with HyperDX's limit (OSS_RATE_LIMIT). */
+  limiter?: RateLimiter;
+  timeouts?: ClientTimeouts;
+  retry?: RetryOptions;
+  onRequest?: (entry: RequestLogEntry) => void;
+  listBounds?: ListBounds;
+  onSkippedItems?: (operation: string, skipped: readonly SkippedListItem[]) => void;
+}
+
+/** Problems of a self-hosted connection; empty when it is usable. */
+export function selfHostedConnectionIssues(cfg: SelfHostedConnection): ApiErrorIssue[] {
+  const issues: ApiErrorIssue[] = [];
+  let url: URL | undefined;
+  try {
+    url = new URL(cfg.baseUrl);
+  } catch {
+    issues.push({ path: 'baseUrl', message: 'must be an absolute URL such as https://hyperdx.example.com' });
+  }
+  if (!url) return issues;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') issues.push({ path: 'baseUrl', message: `must use https or http (got ${url.protocol.replace(/:$/, '')})` });
+  else if (plainHttpProblem(url) && cfg.allowPlainHttp !== true) {
+    issues.push({ path: 'baseUrl', message: 'uses plain http to a host that is not this machine: the API key would travel unencrypted; confirm that for this connection or use https' });
+  }
+  if (url.username || url.password) issues.push({ path: 'baseUrl', message: 'must not contain credentials; the API key is configured separately' });
+  if (url.search || cfg.baseUrl.includes('?')) issues.push({ path: 'baseUrl', message: 'must not contain a query string' });
+  if (url.hash || cfg.baseUrl.includes('#')) issues.push({ path: 'baseUrl', message: 'must not contain a fragment' });
+  return issues;
+}
+
+const limiters = new Map<string, RateLimiter>();
+
+/** The shared limiter of a deployment (one personal key per connection; HyperDX counts per key). */
+function limiterForOrigin(origin: string): RateLimiter {
+  let limiter = limiters.get(origin);
+  if (!limiter) {
+    limiter = new RateLimiter(OSS_RATE_LIMIT);
+    limiters.set(origin, limiter);
+  }
+  return limiter;
+}
+
+/** HyperDX OSS alert channels are webhooks only, and its intervals have no `30s`. */
+const OSS_INTERVALS: ReadonlySet<string> = new Set(['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d']);
+export const ossAlertWriteSchema = alertWriteSchema.superRefine((alert, ctx) => {
+  const a = alert as { interval?: unknown; channel?: { type?: unknown }; channels?: { type?: unknown }[] };
+  if (typeof a.interval === 'string' && !OSS_INTERVALS.has(a.interval)) {
+    ctx.addIssue({ code: 'custom', path: ['interval'], message: `a self-hosted server accepts ${[...OSS_INTERVALS].join(', ')}` });
+  }
+  if (a.channel && a.channel.type !== 'webhook') ctx.addIssue({ code: 'custom', path: ['channel', 'type'], message: 'a self-hosted server sends alerts to webhooks only' });
+  (a.channels ?? []).forEach((c, i) => {
+    if (c?.type !== 'webhook') ctx.addIssue({ code: 'custom', path: ['channels', i, 'type'], message: 'a self-hosted server sends alerts to webhooks only' });
+  });
+});
+
+export const teamSchema = z.looseObject({ id: z.string().min(1), name: z.string() });
+export type Team = z.infer<typeof teamSchema>;
+export const teamMemberSchema = z.looseObject({ id: z.string().min(1), email: z.string(), name: z.string().optional(), isCurrentUser: z.boolean().optional() });
+export type TeamMember = z.infer<typeof teamMemberSchema>;
+
+/** One series of `POST /api/v2/charts/series`. */
+export interface SeriesQuery {
+  sourceId: string;
+  aggFn: 'avg' | 'count' | 'count_distinct' | 'last_value' | 'max' | 'min' | 'quantile' | 'sum';
+  field?: string;
+  where: string;
+  whereLanguage?: 'lucene' | 'sql';
+  groupBy: string[];
+  metricName?: string;
+  metricDataType?: 'sum' | 'gauge' | 'histogram';
+}
+
+export const seriesRequestSchema = z.object({
+  series: z
+    .array(
+      z.looseObject({
+        sourceId: z.string().min(1),
+        aggFn: z.enum(['avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum']),
+        field: z.string().optional(),
+        where: z.string(),
+        whereLanguage: z.enum(['lucene', 'sql']).optional(),
+        groupBy: z.array(z.string()),
+        metricName: z.string().optional(),
+        metricDataType: z.enum(['sum', 'gauge', 'histogram']).optional(),
+      }),
+    )
+    .min(1)
+    .max(5),
+  startTime: z.number().int().positive(),
+  endTime: z.number().int().positive(),
+  granularity: z.enum(['30s', '1m', '5m', '10m', '15m', '30m', '1h', '2h', '6h', '12h', '1d', '2d', '7d', '30d', 'auto']).optional(),
+  seriesReturnType: z.enum(['ratio', 'column']).optional(),
+});
+export type SeriesRequest = z.input<typeof seriesRequestSchema>;
+
+/** One bucket (and group) of chart data; `series_<i>.data` may come as a number or a numeric string. */
+export const seriesPointSchema = z.looseObject({
+  ts_bucket: z.number(),
+  group: z.array(z.unknown()).optional(),
+});
+export type SeriesPoint = z.infer<typeof seriesPointSchema> & Record<string, unknown>;
+
+export const searchRequestSchema = z.object({
+  sourceId: z.string().min(1),
+  startTime: z.iso.datetime({ offset: true }).optional(),
+  endTime: z.iso.datetime({ offset: true }).optional(),
+  where: z.string().max(8192).optional(),
+  whereLanguage: z.enum(['lucene', 'sql']).optional(),
+  select: z.string().max(4096).optional(),
+  orderBy: z.string().max(1024).optional(),
+  maxResults: z.number().int().min(1).max(2000).optional(),
+  offset: z.number().int().min(0).max(10_000).optional(),
+});
+export type SearchRequest = z.input<typeof searchRequestSchema>;
+
+export class SelfHostedClient {
+  readonly connection: Readonly<SelfHostedConnection>;
+  readonly engine: RequestEngine;
+  private readonly ctx: ServiceContext;
+
+  constructor(options: SelfHostedClientOptions) {
+    const issues = selfHostedConnectionIssues(options.connection);
+    if (issues.length > 0) {
+      throw new ApiError({ kind: 'invalidInput', operation: 'Connect', method: '-', path: '-', detail: 'the connection settings are invalid', issues });
+    }
+    this.connection = Object.freeze({ ...options.connection });
+    const origin = new URL(options.connection.baseUrl).origin;
+    const getSecret = options.getSecret;
+    this.engine = new RequestEngine({
+      flavor: ossFlavor,
+      baseUrl: options.connection.baseUrl,
+      keyId: '',
+      // A key that cannot be a header value is never sent; the error names no part of it.
+      getSecret: async () => {
+        const secret = (await getSecret()).trim();
+        if (secret !== '' && !isPlausibleApiKey(secret)) throw new Error('the stored personal API key is not valid (printable text without spaces)');
+        return secret;
+      },
+      limiter: options.limiter ?? limiterForOrigin(origin),
+      ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
+      ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
+      ...(options.timeouts !== undefined ? { timeouts: options.timeouts } : {}),
+      ...(options.retry !== undefined ? { retry: options.retry } : {}),
+      ...(options.onRequest !== undefined ? { onRequest: options.onRequest } : {}),
+      ...(options.listBounds !== undefined ? { listBounds: options.listBounds } : {}),
+      ...(options.onSkippedItems !== undefined ? { onSkippedItems: options.onSkippedItems } : {}),
+    });
+    this.ctx = { engine: this.engine, scope: {}, params: [] };
+  }
+
+  async close(): Promise<void> {
+    await this.engine.close();
+  }
+
+  // ---- Dashboards ----
+
+  listDashboards(opts?: RequestOptions): Promise<ListResponse<Dashboard>> {
+    return dashboards.listDashboards(this.ctx, opts);
+  }
+
+  getDashboard(id: string, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
+    return dashboards.getDashboard(this.ctx, id, opts);
+  }
+
+  createDashboard(body: DashboardWrite, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
+    return dashboards.createDashboard(this.ctx, body, opts);
+  }
+
+  updateDashboard(id: string, body: z.input<typeof dashboardUpdateSchema>, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
+    return dashboards.updateDashboard(this.ctx, id, body, opts);
+  }
+
+  deleteDashboard(id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
+    return dashboards.deleteDashboard(this.ctx, id, opts);
+  }
+
+  validateDashboard(body: DashboardWrite | Record<string, unknown>, opts?: RequestOptions): Promise<ApiResponse<z.infer<typeof dashboardValidationSchema>>> {
+    return dashboards.validateDashboard(this.ctx, body, opts);
+  }
+
+  // ---- Alerts ----
+
+  listAlerts(paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<Alert>> {
+    return alerts.listAlerts(this.ctx, paging, opts);
+  }
+
+  getAlert(id: string, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
+    return alerts.getAlert(this.ctx, id, opts);
+  }
+
+  /** Checked against what a self-hosted server accepts (webhook channels only, no `30s`) before anything is sent. */
+  async createAlert(body: AlertWrite, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
+    checkBody('Create alert', 'POST', ossAlertWriteSchema, body, []);
+    return await alerts.createAlert(this.ctx, body, opts);
+  }
+
+  async updateAlert(id: string, body: AlertWrite, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
+    checkBody('Update alert', 'PUT', ossAlertWriteSchema, body, []);
+    return await alerts.updateAlert(this.ctx, id, body, opts);
+  }
+
+  deleteAlert(id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
+    return alerts.deleteAlert(this.ctx, id, opts);
+  }
+
+  // ---- Sources, webhooks, saved searches ----
+
+  listSources(opts?: RequestOptions): Promise<ListResponse<Source>> {
+    return sources.listSources(this.ctx, opts);
+  }
+
+  /** One source (a self-hosted server serves it by ID; the cloud API does not). */
+  getSource(id: string, opts?: RequestOptions): Promise<ApiResponse<Source>> {
+    return getResource(this.ctx, 'Get source', 'sources', 'sourceId', id, sourceSchema, opts);
+  }
+
+  listWebhooks(paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<Webhook>> {
+    return webhooks.listWebhooks(this.ctx, paging, opts);
+  }
+
+  listSavedSearches(paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<SavedSearch>> {
+    return savedSearches.listSavedSearches(this.ctx, paging, opts);
+  }
+
+  // ---- Team (read-only) ----
+
+  getTeam(opts?: RequestOptions): Promise<ApiResponse<Team>> {
+    return this.engine.call({ operation: 'Get team', method: 'GET', path: ossFlavor.resourcePath({}, 'team'), result: teamSchema, retry: 'idempotent' }, opts);
+  }
+
+  listTeamMembers(opts?: RequestOptions): Promise<ListResponse<TeamMember>> {
+    return this.engine.readList({ operation: 'List team members', path: ossFlavor.resourcePath({}, 'team', 'members'), item: teamMemberSchema }, opts);
+  }
+
+  // ---- Chart data and search ----
+
+  /** Rows of a log or trace source (`POST /api/v2/search`): reads only, sent again on failure. */
+  async searchEvents(body: SearchRequest, opts?: RequestOptions): Promise<ApiResponse<Record<string, unknown>[]>> {
+    const checked = checkBody('Search events', 'POST', searchRequestSchema, body, []);
+    return await this.engine.call(
+      { operation: 'Search events', method: 'POST', path: ossFlavor.resourcePath({}, 'search'), body: checked, result: z.array(z.looseObject({})), retry: 'idempotent' },
+      opts,
+    );
+  }
+
+  /** Chart data of up to 5 series over one time range (`POST /api/v2/charts/series`): reads only, sent again on failure. */
+  async querySeries(body: SeriesRequest, opts?: RequestOptions): Promise<ApiResponse<SeriesPoint[]>> {
+    const checked = checkBody('Query chart series', 'POST', seriesRequestSchema, body, []);
+    return await this.engine.call(
+      {
+        operation: 'Query chart series',
+        method: 'POST',
+        path: ossFlavor.resourcePath({}, 'charts', 'series'),
+        body: checked,
+        result: z.array(seriesPointSchema) as unknown as z.ZodType<SeriesPoint[]>,
+        retry: 'idempotent',
+      },
+      opts,
+    );
+  }
+}

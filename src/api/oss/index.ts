@@ -1,0 +1,21 @@
+/** The self-hosted (HyperDX External API v2) flavor of the API client. No `vscode` dependency. */
+export { ossFlavor, OSS_API_PREFIX, OSS_ERROR_SHAPE, UnsupportedOnSelfHostedError, isPlausibleApiKey } from './flavor';
+export {
+  SelfHostedClient,
+  selfHostedConnectionIssues,
+  ossAlertWriteSchema,
+  teamSchema,
+  teamMemberSchema,
+  seriesRequestSchema,
+  seriesPointSchema,
+  searchRequestSchema,
+  type SearchRequest,
+  OSS_RATE_LIMIT,
+  type SelfHostedClientOptions,
+  type SelfHostedConnection,
+  type SeriesPoint,
+  type SeriesQuery,
+  type SeriesRequest,
+  type Team,
+  type TeamMember,
+} from './client';

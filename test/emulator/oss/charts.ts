@@ -1,0 +1,277 @@
+/**
+ * `POST /api/v2/charts/series` and `POST /api/v2/search` of the self-hosted flavor, answered from the emulator's
+ * embedded ClickHouse (the same sample tables the Cloud flavor's query host serves).
+ *
+ * Like HyperDX: up to 5 series over one time range, each `aggFn(field)` on a log or trace source, bucketed by
+ * `granularity` (`auto`: about 60 buckets), optionally filtered by `where` and grouped by `groupBy` (every series the
+ * same groupBy, else 400); rows merged by bucket and group into `{ts_bucket, group, "series_<i>.data"}`; a series
+ * whose source does not exist is `404 {error: "Source not found for series <i>"}`.
+ *
+ * Search: rows of one log or trace source in a time window (ISO `startTime`/`endTime`, default the last 15 minutes),
+ * `select` (default: the source's `defaultTableSelectExpression`), `orderBy` (default: newest first), `maxResults`
+ * (default 100) and `offset`; `{data: rows, rows: n}`; errors `{message}` (a ClickHouse error is 400
+ * `<TYPE>: <first line>`; `select` must not hold `;` or a SELECT).
+ *
+ * What the emulator does not do: metric sources (their `metricTables` layout) answer 400; `where` in Lucene only
+ * understands `field:value`, `field:"quoted value"`, `field:prefix*`, bare words (searched in the source's implicit
+ * column) joined by AND/OR/NOT, and answers 400 for anything else. Values are numbers (the spec's type; a live server
+ * may send numeric strings).
+ */
+import { ClickHouseEngine } from '../clickhouse/engine';
+import { clickHouseError } from '../clickhouse/queryHost';
+import { ApiFailure } from '../errors';
+import type { EmulatorState, JsonObject } from '../types';
+import { ossData } from './seed';
+
+interface SeriesInput {
+  sourceId: string;
+  aggFn: string;
+  field?: string;
+  where: string;
+  whereLanguage?: 'lucene' | 'sql';
+  groupBy: string[];
+  level?: number;
+}
+
+export interface SeriesRequest {
+  series: SeriesInput[];
+  startTime: number;
+  endTime: number;
+  granularity?: string;
+}
+
+const GRANULARITY_SECONDS: Record<string, number> = {
+  '30s': 30,
+  '1m': 60,
+  '5m': 300,
+  '10m': 600,
+  '15m': 900,
+  '30m': 1800,
+  '1h': 3600,
+  '2h': 7200,
+  '6h': 21600,
+  '12h': 43200,
+  '1d': 86400,
+  '2d': 172800,
+  '7d': 604800,
+  '30d': 2592000,
+};
+
+/** A failure answered as `{error: message}`, the charts route's own error shape. */
+export class ChartsFailure extends ApiFailure {}
+
+const quoteIdent = (s: string): string => `\`${s.replace(/`/g, '``')}\``;
+const quoteString = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+function autoStep(rangeMs: number): number {
+  const want = rangeMs / 1000 / 60;
+  const steps = Object.values(GRANULARITY_SECONDS).sort((a, b) => a - b);
+  return steps.find((s) => s >= want) ?? (steps.at(-1) as number);
+}
+
+/** `Field` → a column; `a.b` on a source with attribute maps → `LogAttributes['a.b']`-style lookups are not emulated. */
+function columnOf(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ChartsFailure(400, `The emulator only understands plain column names in where, not "${name}"`);
+  return quoteIdent(name);
+}
+
+/** The small Lucene subset described at the top of this file, as SQL. */
+export function luceneToSql(where: string, implicitColumn: string): string {
+  const tokens = where.match(/[A-Za-z_][A-Za-z0-9_]*:"(?:[^"\\]|\\.)*"|"(?:[^"\\]|\\.)*"|\S+/g) ?? [];
+  const out: string[] = [];
+  let op = 'AND';
+  let negateNext = false;
+  for (const token of tokens) {
+    if (token === 'AND' || token === 'OR') {
+      op = token;
+      continue;
+    }
+    if (token === 'NOT') {
+      negateNext = true;
+      continue;
+    }
+    let negate = negateNext;
+    negateNext = false;
+    let t = token;
+    if (t.startsWith('-') && t.length > 1) {
+      negate = true;
+      t = t.slice(1);
+    }
+    const unquote = (v: string): string => (v.length >= 2 && v.startsWith('"') && v.endsWith('"') ? (JSON.parse(v) as string) : v);
+    let cond: string;
+    const colon = /^([A-Za-z_][A-Za-z0-9_]*):(.+)$/.exec(t);
+    if (colon) {
+      const col = columnOf(colon[1] as string);
+      const value = unquote(colon[2] as string);
+      cond = value.endsWith('*') ? `startsWith(toString(${col}), ${quoteString(value.slice(0, -1))})` : `toString(${col}) = ${quoteString(value)}`;
+    } else {
+      const word = unquote(t);
+      if (/[():[\]{}]/.test(word)) throw new ChartsFailure(400, `The emulator does not understand the Lucene query near "${word}"`);
+      cond = `positionCaseInsensitive(toString(${implicitColumn}), ${quoteString(word)}) > 0`;
+    }
+    out.push(`${out.length > 0 ? `${op} ` : ''}${negate ? 'NOT ' : ''}(${cond})`);
+    op = 'AND';
+  }
+  return out.length > 0 ? out.join(' ') : '1';
+}
+
+function aggregate(s: SeriesInput, ts: string): string {
+  const field = s.field?.trim() ?? '';
+  const value = field === '' ? '' : field;
+  const need = (): string => {
+    if (value === '') throw new ChartsFailure(400, `aggFn ${s.aggFn} needs a field`);
+    return value;
+  };
+  switch (s.aggFn) {
+    case 'count':
+      return 'toFloat64(count())';
+    case 'count_distinct':
+      return `toFloat64(uniq(${need()}))`;
+    case 'avg':
+    case 'max':
+    case 'min':
+    case 'sum':
+      return `toFloat64(${s.aggFn}(toFloat64(${need()})))`;
+    case 'last_value':
+      return `toFloat64(argMax(toFloat64(${need()}), ${ts}))`;
+    case 'quantile': {
+      const level = typeof s.level === 'number' && s.level > 0 && s.level < 1 ? s.level : 0.5;
+      return `toFloat64(quantile(${level})(toFloat64(${need()})))`;
+    }
+    default:
+      throw new ChartsFailure(400, `Unknown aggFn ${s.aggFn}`);
+  }
+}
+
+async function rows(engine: ClickHouseEngine, sql: string, database: string): Promise<JsonObject[]> {
+  const chunks: Uint8Array[] = [];
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), 30_000);
+  try {
+    await engine.run(sql, 'JSONEachRow', database, abort.signal, () => undefined, (bytes) => {
+      chunks.push(bytes);
+      return Promise.resolve(true);
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+  const text = Buffer.concat(chunks.map((c) => Buffer.from(c))).toString('utf8');
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as JsonObject);
+}
+
+/** Answers a series request (already checked against the OSS spec) with the `data` rows. */
+export async function chartSeries(state: EmulatorState, body: SeriesRequest): Promise<JsonObject[]> {
+  const { series, startTime, endTime } = body;
+  for (const [name, v] of [['startTime', startTime], ['endTime', endTime]] as const) {
+    if (!Number.isInteger(v) || v <= 0 || String(v).length < 13) throw new ChartsFailure(400, `Body validation failed: ${name}: Timestamp must be in milliseconds`);
+  }
+  if (endTime <= startTime) throw new ChartsFailure(400, 'Body validation failed: endTime: must be after startTime');
+  const groupKey = JSON.stringify(series[0]?.groupBy ?? []);
+  if (series.some((s) => JSON.stringify(s.groupBy ?? []) !== groupKey)) throw new ChartsFailure(400, 'All series must have the same groupBy fields');
+  const step = body.granularity && body.granularity !== 'auto' ? (GRANULARITY_SECONDS[body.granularity] as number) : autoStep(endTime - startTime);
+  const sources = ossData(state).sources;
+  const engine = await ClickHouseEngine.shared();
+  const merged = new Map<string, JsonObject>();
+  for (let i = 0; i < series.length; i++) {
+    const s = series[i] as SeriesInput;
+    const source = sources.get(s.sourceId);
+    if (!source) throw new ChartsFailure(404, `Source not found for series ${i}`);
+    if (source.kind === 'metric') throw new ChartsFailure(400, `The emulator does not chart metric sources (series ${i})`);
+    const from = (source.from ?? {}) as { databaseName?: string; tableName?: string };
+    const database = String(from.databaseName ?? '');
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new ChartsFailure(400, `Source of series ${i} has no usable database`);
+    engine.ensureDatabase(database);
+    const ts = String(source.timestampValueExpression ?? 'Timestamp');
+    const implicit = String(source.implicitColumnExpression ?? 'Body');
+    const where = s.where?.trim() ?? '';
+    const cond = where === '' ? '1' : s.whereLanguage === 'sql' ? `(${where})` : `(${luceneToSql(where, implicit)})`;
+    const groups = (s.groupBy ?? []).map((g, k) => `toString(${g}) AS ${quoteIdent(`g${k}`)}`);
+    const sql = [
+      `SELECT toInt64(toUnixTimestamp(toDateTime(toStartOfInterval(${ts}, INTERVAL ${step} SECOND)))) * 1000 AS ts_bucket`,
+      ...groups.map((g) => `, ${g}`),
+      `, ${aggregate(s, ts)} AS v`,
+      `FROM ${quoteIdent(database)}.${quoteIdent(String(from.tableName ?? ''))}`,
+      `WHERE ${ts} >= fromUnixTimestamp64Milli(toInt64(${Math.floor(startTime)})) AND ${ts} < fromUnixTimestamp64Milli(toInt64(${Math.floor(endTime)})) AND ${cond}`,
+      `GROUP BY ts_bucket${groups.map((_g, k) => `, g${k}`).join('')}`,
+      'ORDER BY ts_bucket',
+      'LIMIT 100000',
+    ].join(' ');
+    let out: JsonObject[];
+    try {
+      out = await rows(engine, sql, database);
+    } catch (e) {
+      if (e instanceof ApiFailure) throw e;
+      throw new ChartsFailure(400, clickHouseError(e).details);
+    }
+    for (const r of out) {
+      const group = (s.groupBy ?? []).map((_g, k) => String(r[`g${k}`] ?? ''));
+      const tsBucket = Number(r.ts_bucket);
+      const key = `${tsBucket}|${group.join('|')}`;
+      let row = merged.get(key);
+      if (!row) {
+        row = { ts_bucket: tsBucket, group };
+        merged.set(key, row);
+      }
+      row[`series_${i}.data`] = Number(r.v);
+    }
+  }
+  return [...merged.values()].sort((a, b) => (a.ts_bucket as number) - (b.ts_bucket as number));
+}
+
+export interface SearchRequest {
+  sourceId: string;
+  startTime?: string;
+  endTime?: string;
+  where?: string;
+  whereLanguage?: 'lucene' | 'sql';
+  select?: string;
+  orderBy?: string;
+  maxResults?: number;
+  offset?: number;
+}
+
+/** Answers a search request (already checked against the OSS spec) with `{data, rows}`. */
+export async function searchRows(state: EmulatorState, body: SearchRequest, now = Date.now()): Promise<{ data: JsonObject[]; rows: number }> {
+  const source = ossData(state).sources.get(body.sourceId);
+  if (!source) throw new ApiFailure(404, 'Source not found');
+  if (source.kind !== 'log' && source.kind !== 'trace') throw new ApiFailure(400, `Search is not supported for ${String(source.kind)} sources`);
+  const end = body.endTime ? Date.parse(body.endTime) : now;
+  const start = body.startTime ? Date.parse(body.startTime) : end - 15 * 60_000;
+  if (!(start < end)) throw new ApiFailure(400, 'startTime must be before endTime');
+  const select = body.select?.trim() || String(source.defaultTableSelectExpression ?? '*');
+  if (/;|\bselect\b/i.test(body.select ?? '')) throw new ApiFailure(400, 'Body validation failed: select: select must not contain semicolons or SELECT subqueries; use column expressions only');
+  const ts = String(source.timestampValueExpression ?? 'Timestamp');
+  const orderBy = body.orderBy?.trim() || `${ts} DESC`;
+  if (/;|\bselect\b/i.test(orderBy)) throw new ApiFailure(400, 'Body validation failed: orderBy: must be a column expression');
+  const from = (source.from ?? {}) as { databaseName?: string; tableName?: string };
+  const database = String(from.databaseName ?? '');
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new ApiFailure(400, 'The source has no usable database');
+  const where = body.where?.trim() ?? '';
+  let cond = '1';
+  try {
+    if (where !== '') cond = body.whereLanguage === 'sql' ? `(${where})` : `(${luceneToSql(where, String(source.implicitColumnExpression ?? 'Body'))})`;
+  } catch (e) {
+    throw new ApiFailure(400, e instanceof Error ? e.message : String(e));
+  }
+  const engine = await ClickHouseEngine.shared();
+  engine.ensureDatabase(database);
+  const sql = [
+    `SELECT ${select}`,
+    `FROM ${quoteIdent(database)}.${quoteIdent(String(from.tableName ?? ''))}`,
+    `WHERE ${ts} >= fromUnixTimestamp64Milli(toInt64(${Math.floor(start)})) AND ${ts} < fromUnixTimestamp64Milli(toInt64(${Math.floor(end)})) AND ${cond}`,
+    `ORDER BY ${orderBy}`,
+    `LIMIT ${Math.floor(body.maxResults ?? 100)} OFFSET ${Math.floor(body.offset ?? 0)}`,
+  ].join(' ');
+  let out: JsonObject[];
+  try {
+    out = await rows(engine, sql, database);
+  } catch (e) {
+    const details = clickHouseError(e).details;
+    const type = /\(([A-Z_]+)\)\s*$/.exec(details.split('\n')[0] ?? '')?.[1] ?? 'QUERY_ERROR';
+    throw new ApiFailure(400, `${type}: ${(details.split('\n')[0] ?? '').slice(0, 300)}`);
+  }
+  return { data: out, rows: out.length };
+}
