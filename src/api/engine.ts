@@ -367,7 +367,8 @@ export class RequestEngine {
     if (signal?.aborted) throw cancelled(base);
 
     const cred: ApiCredential = { keyId: this.keyId, secret: await this.readSecret(base) };
-    const secrets = [cred.secret, ...(this.flavor.secretForms?.(cred) ?? [])];
+    const forms = this.flavor.secretForms?.(cred);
+    const secrets = forms && forms.length > 0 ? [cred.secret, ...forms] : [cred.secret];
     const query = spec.query ? '?' + new URLSearchParams(Object.entries(spec.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
     const headers: Record<string, string> = {
       authorization: this.flavor.authHeader(cred),
@@ -414,7 +415,9 @@ export class RequestEngine {
         grant.done();
       }
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
-      const log = (entry: Partial<RequestLogEntry>) => this.log({ ...base, path: fullPath + query, durationMs, attempt, ...entry });
+      const log = (entry: Partial<RequestLogEntry>) => {
+        if (this.onRequest) this.log({ ...base, path: fullPath + query, durationMs, attempt, ...entry });
+      };
 
       if ('failure' in outcome) {
         const f = outcome.failure;
