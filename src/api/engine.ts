@@ -646,6 +646,8 @@ export function zodIssues(error: z.ZodError, prefix = ''): ApiErrorIssue[] {
     const path = [prefix, ...issue.path.map((p) => String(p))].filter((p) => p !== '').join('.');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) out.push({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}" is not allowed` });
+    } else if (issue.code === 'invalid_key' && issue.issues[0]) {
+      out.push({ path, message: `key ${issue.issues[0].message}` });
     } else {
       out.push({ path, message: issue.message });
     }
