@@ -19,10 +19,16 @@ import type {
   Organization,
   QueryEndpoint,
   QueryEndpointWrite,
+  Role,
+  RoleCreate,
+  RoleUpdate,
   SavedSearch,
+  SavedSearchWrite,
   Service,
   Source,
+  SourceWrite,
   Webhook,
+  WebhookWrite,
 } from '../schema';
 import { cloudFlavor } from './cloudFlavor';
 import { connectionIssues, type ConnectionConfig } from './connection';
@@ -43,6 +49,7 @@ import type { ServiceContext } from './endpoints/common';
 import * as dashboards from './endpoints/dashboards';
 import * as orgs from './endpoints/organizations';
 import * as queryEndpoint from './endpoints/queryEndpoint';
+import * as roles from './endpoints/roles';
 import * as savedSearches from './endpoints/savedSearches';
 import * as sources from './endpoints/sources';
 import * as webhooks from './endpoints/webhooks';
@@ -198,21 +205,99 @@ export class ObservabilityClient {
     return alerts.deleteAlert(this.svc(serviceId), id, opts);
   }
 
-  // ---- Sources, webhooks, saved searches ----
+  // ---- Sources ----
 
   /** All sources. The API declares no paging here (no `limit`/`offset`): one request. */
   listSources(serviceId: string, opts?: RequestOptions): Promise<ListResponse<Source>> {
     return sources.listSources(this.svc(serviceId), opts);
   }
 
+  getSource(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Source>> {
+    return sources.getSource(this.svc(serviceId), id, opts);
+  }
+
+  createSource(serviceId: string, body: SourceWrite, opts?: RequestOptions): Promise<ApiResponse<Source>> {
+    return sources.createSource(this.svc(serviceId), body, opts);
+  }
+
+  /** Replaces a source (a full replace; the kind may change). */
+  updateSource(serviceId: string, id: string, body: SourceWrite, opts?: RequestOptions): Promise<ApiResponse<Source>> {
+    return sources.updateSource(this.svc(serviceId), id, body, opts);
+  }
+
+  /** Deletes a source. Nothing that uses it is deleted or refused: they keep its ID. */
+  deleteSource(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
+    return sources.deleteSource(this.svc(serviceId), id, opts);
+  }
+
+  // ---- Webhooks ----
+
   /** All webhooks, page by page (see `listAlerts`). */
   listWebhooks(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<Webhook>> {
     return webhooks.listWebhooks(this.svc(serviceId), paging, opts);
   }
 
+  createWebhook(serviceId: string, body: WebhookWrite, opts?: RequestOptions): Promise<ApiResponse<Webhook>> {
+    return webhooks.createWebhook(this.svc(serviceId), body, opts);
+  }
+
+  /** Replaces a webhook; headers and query parameters left out are kept unless the URL or service changes. */
+  updateWebhook(serviceId: string, id: string, body: WebhookWrite, opts?: RequestOptions): Promise<ApiResponse<Webhook>> {
+    return webhooks.updateWebhook(this.svc(serviceId), id, body, opts);
+  }
+
+  /** Deletes a webhook; refused with 409 (nothing deleted) while an alert uses it. */
+  deleteWebhook(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
+    return webhooks.deleteWebhook(this.svc(serviceId), id, opts);
+  }
+
+  // ---- Saved searches ----
+
   /** All saved searches, page by page (see `listAlerts`). */
   listSavedSearches(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<SavedSearch>> {
     return savedSearches.listSavedSearches(this.svc(serviceId), paging, opts);
+  }
+
+  getSavedSearch(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<SavedSearch>> {
+    return savedSearches.getSavedSearch(this.svc(serviceId), id, opts);
+  }
+
+  createSavedSearch(serviceId: string, body: SavedSearchWrite, opts?: RequestOptions): Promise<ApiResponse<SavedSearch>> {
+    return savedSearches.createSavedSearch(this.svc(serviceId), body, opts);
+  }
+
+  /** Replaces a saved search: optional fields left out reset to their defaults. */
+  updateSavedSearch(serviceId: string, id: string, body: SavedSearchWrite, opts?: RequestOptions): Promise<ApiResponse<SavedSearch>> {
+    return savedSearches.updateSavedSearch(this.svc(serviceId), id, body, opts);
+  }
+
+  /** Deletes a saved search and the alerts attached to it. */
+  deleteSavedSearch(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
+    return savedSearches.deleteSavedSearch(this.svc(serviceId), id, opts);
+  }
+
+  // ---- Roles ----
+
+  /** All roles, predefined ones included (one request). */
+  listRoles(serviceId: string, opts?: RequestOptions): Promise<ListResponse<Role>> {
+    return roles.listRoles(this.svc(serviceId), opts);
+  }
+
+  getRole(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Role>> {
+    return roles.getRole(this.svc(serviceId), id, opts);
+  }
+
+  createRole(serviceId: string, body: RoleCreate, opts?: RequestOptions): Promise<ApiResponse<Role>> {
+    return roles.createRole(this.svc(serviceId), body, opts);
+  }
+
+  updateRole(serviceId: string, id: string, body: RoleUpdate, opts?: RequestOptions): Promise<ApiResponse<Role>> {
+    return roles.updateRole(this.svc(serviceId), id, body, opts);
+  }
+
+  /** Deletes a role; refused for predefined roles, the default role and roles assigned to users. */
+  deleteRole(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
+    return roles.deleteRole(this.svc(serviceId), id, opts);
   }
 
   // ---- Service query endpoint ----

@@ -10,8 +10,16 @@ import { joinPath } from './connection';
 import { parseErrorBody } from './errorBody';
 import type { ApiCredential, ApiFlavor, ParsedError, ResourceKind, ResourceScope, Unwrapped, UnwrapExpect } from './flavor';
 
+/** Tokens of the credentials of requests in flight: the header and the redaction list share one encoding. */
+const tokens = new WeakMap<ApiCredential, string>();
+
 function basicToken(cred: ApiCredential): string {
-  return Buffer.from(`${cred.keyId}:${cred.secret}`, 'utf8').toString('base64');
+  let token = tokens.get(cred);
+  if (token === undefined) {
+    token = Buffer.from(`${cred.keyId}:${cred.secret}`, 'utf8').toString('base64');
+    tokens.set(cred, token);
+  }
+  return token;
 }
 
 export const CLOUD_ERROR_SHAPE = { messageKeys: ['error', 'message'], requestIdKey: 'requestId' } as const;

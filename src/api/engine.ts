@@ -367,7 +367,8 @@ export class RequestEngine {
     if (signal?.aborted) throw cancelled(base);
 
     const cred: ApiCredential = { keyId: this.keyId, secret: await this.readSecret(base) };
-    const secrets = [cred.secret, ...(this.flavor.secretForms?.(cred) ?? [])];
+    const forms = this.flavor.secretForms?.(cred);
+    const secrets = forms && forms.length > 0 ? [cred.secret, ...forms] : [cred.secret];
     const query = spec.query ? '?' + new URLSearchParams(Object.entries(spec.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
     const headers: Record<string, string> = {
       authorization: this.flavor.authHeader(cred),
@@ -414,7 +415,9 @@ export class RequestEngine {
         grant.done();
       }
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
-      const log = (entry: Partial<RequestLogEntry>) => this.log({ ...base, path: fullPath + query, durationMs, attempt, ...entry });
+      const log = (entry: Partial<RequestLogEntry>) => {
+        if (this.onRequest) this.log({ ...base, path: fullPath + query, durationMs, attempt, ...entry });
+      };
 
       if ('failure' in outcome) {
         const f = outcome.failure;
@@ -643,6 +646,8 @@ export function zodIssues(error: z.ZodError, prefix = ''): ApiErrorIssue[] {
     const path = [prefix, ...issue.path.map((p) => String(p))].filter((p) => p !== '').join('.');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) out.push({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}" is not allowed` });
+    } else if (issue.code === 'invalid_key' && issue.issues[0]) {
+      out.push({ path, message: `key ${issue.issues[0].message}` });
     } else {
       out.push({ path, message: issue.message });
     }

@@ -71,86 +71,119 @@ export const DEFAULT_MAX_ERROR_BODY_BYTES = 64 * 1024;
 const secondsText = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 export async function send(dispatcher: Dispatcher, req: TransportRequest): Promise<TransportResponse> {
-  const host = hostOf(req.origin);
   if (req.signal?.aborted) throw new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled');
   const deadlineMs = req.deadlineMs ?? req.headersTimeoutMs + req.bodyTimeoutMs;
-  // Everything below ends through this controller: the deadline, the caller's Cancel, or the body limit. undici gets
-  // its signal, and the exchange also settles on its own when it fires, so a request undici never settles (a proxy
-  // tunnel that keeps failing, endless interim responses) still ends on time.
+  // Everything below ends through `stop`: the deadline, the caller's Cancel, or the body limit. undici gets the
+  // controller's signal, and the stage in progress (waiting for the headers, reading the body) is also settled
+  // directly, so a request undici never settles (a proxy tunnel that keeps failing, endless interim responses) still
+  // ends on time.
   const controller = new AbortController();
   let stopped: TransportError | undefined;
   let status: number | undefined;
+  /** Rejects the stage in progress. */
+  let settle: ((err: TransportError) => void) | undefined;
   const stop = (err: TransportError) => {
     if (stopped) return;
     stopped = err;
+    settle?.(err);
     controller.abort(err);
   };
   const deadline = setTimeout(() => {
+    const host = hostOf(req.origin);
     stop(status === undefined
       ? new TransportError('timeout', 'REQUEST_DEADLINE', true, `no response from ${host} within ${secondsText(deadlineMs)}`)
       : new TransportError('timeout', 'BODY_DEADLINE', true, `the response from ${host} took more than ${secondsText(deadlineMs)} to arrive`, status));
   }, deadlineMs);
   const onCancel = () => stop(new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled', status));
   req.signal?.addEventListener('abort', onCancel, { once: true });
-  const ended = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(stopped), { once: true });
-  });
-  ended.catch(() => undefined);
 
   try {
     let res: Dispatcher.ResponseData;
     try {
-      res = await Promise.race([
-        loadUndici().request(dispatcher, {
-          origin: req.origin,
-          path: req.path,
-          method: req.method,
-          headers: req.headers,
-          body: req.body ?? null,
-          signal: controller.signal,
-          headersTimeout: req.headersTimeoutMs,
-          bodyTimeout: req.bodyTimeoutMs,
-        }),
-        ended,
-      ]);
+      res = await new Promise<Dispatcher.ResponseData>((resolve, reject) => {
+        settle = reject;
+        loadUndici()
+          .request(dispatcher, {
+            origin: req.origin,
+            path: req.path,
+            method: req.method,
+            headers: req.headers,
+            body: req.body ?? null,
+            signal: controller.signal,
+            headersTimeout: req.headersTimeoutMs,
+            bodyTimeout: req.bodyTimeoutMs,
+          })
+          .then(resolve, reject);
+      });
     } catch (err) {
       throw stopped ?? toTransportError(err, req);
     }
     status = res.statusCode;
-    const success = res.statusCode >= 200 && res.statusCode < 300;
+    const statusCode = res.statusCode;
+    const success = statusCode >= 200 && statusCode < 300;
     const limit = success ? (req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES) : Math.min(req.maxErrorBodyBytes ?? DEFAULT_MAX_ERROR_BODY_BYTES, req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
-    const onStop = () => res.body.destroy();
-    controller.signal.addEventListener('abort', onStop, { once: true });
+    const body = res.body;
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;
     try {
-      const reading = (async () => {
-        for await (const chunk of res.body) {
-          const buf = chunk as Buffer;
-          if (size + buf.length > limit) {
+      // Listeners rather than an async iterator: one promise per body instead of one per chunk.
+      await new Promise<void>((resolve, reject) => {
+        let settled = false;
+        const cleanup = () => {
+          settled = true;
+          settle = undefined;
+          body.off('data', onData);
+          body.off('end', onEnd);
+          body.off('error', onError);
+          body.off('close', onClose);
+        };
+        const fail = (err: unknown) => {
+          if (settled) return;
+          cleanup();
+          reject(err);
+        };
+        const onData = (chunk: Buffer) => {
+          if (size + chunk.length > limit) {
             if (success) {
-              throw new TransportError('invalidResponse', 'RESPONSE_TOO_LARGE', true, `the response is larger than ${Math.round(limit / 1048576)} MiB`, res.statusCode);
+              fail(new TransportError('invalidResponse', 'RESPONSE_TOO_LARGE', true, `the response is larger than ${Math.round(limit / 1048576)} MiB`, statusCode));
+              return;
             }
-            chunks.push(buf.subarray(0, limit - size));
+            chunks.push(chunk.subarray(0, limit - size));
             size = limit;
             truncated = true;
-            break;
+            cleanup();
+            resolve();
+            return;
           }
-          size += buf.length;
-          chunks.push(buf);
+          size += chunk.length;
+          chunks.push(chunk);
+        };
+        const onEnd = () => {
+          if (settled) return;
+          cleanup();
+          resolve();
+        };
+        const onError = (err: unknown) => fail(err);
+        const onClose = () => fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+        if (stopped) {
+          fail(stopped);
+          return;
         }
-      })();
-      await Promise.race([reading, ended]);
+        settle = fail;
+        body.on('data', onData);
+        body.on('end', onEnd);
+        body.on('error', onError);
+        body.on('close', onClose);
+      });
     } catch (err) {
       if (stopped) throw stopped;
       if (err instanceof TransportError) throw err;
-      throw toTransportError(err, req, res.statusCode);
+      throw toTransportError(err, req, statusCode);
     } finally {
-      controller.signal.removeEventListener('abort', onStop);
-      if (truncated || !res.body.readableEnded) res.body.destroy();
+      if (truncated || !body.readableEnded) body.destroy();
     }
-    const out: TransportResponse = { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size).toString('utf8'), bytes: size };
+    const out: TransportResponse = { status: statusCode, headers: res.headers, body: Buffer.concat(chunks, size).toString('utf8'), bytes: size };
     if (truncated) out.truncated = true;
     return out;
   } finally {

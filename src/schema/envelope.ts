@@ -98,7 +98,10 @@ export function readEnvelope(json: unknown, expect: EnvelopeExpect): EnvelopeRea
   if (!('result' in body)) return { ok: false, problem: 'the response envelope has no "result"', ...requestId };
   if (expect === 'one') return { ok: true, value: body.result, ...requestId };
   if (!Array.isArray(body.result)) return { ok: false, problem: 'the result is not a list', path: 'result', issue: 'expected an array', ...requestId };
-  const totals = listTotalSchema.safeParse(body);
-  const total = totals.success ? (totals.data.totalCount ?? totals.data.meta?.totalCount ?? totals.data.meta?.total) : undefined;
+  let total: number | undefined;
+  if ('totalCount' in body || 'meta' in body) {
+    const totals = listTotalSchema.safeParse(body);
+    if (totals.success) total = totals.data.totalCount ?? totals.data.meta?.totalCount ?? totals.data.meta?.total;
+  }
   return { ok: true, value: body.result, ...requestId, ...(total !== undefined ? { totalCount: total } : {}) };
 }

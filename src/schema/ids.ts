@@ -117,6 +117,11 @@ export function schemaIssues(error: z.ZodError): SchemaIssue[] {
       }
       continue;
     }
+    if (issue.code === 'invalid_key' && issue.issues[0]) {
+      // A record key that does not match: say why, at the key.
+      issues.push({ path: joinPath(issue.path), message: `key ${issue.issues[0].message}` });
+      continue;
+    }
     if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
       issues.push({ path: joinPath(issue.path), message: `is required (expected ${issue.expected})` });
       continue;

@@ -5,6 +5,8 @@ export * from './alert';
 export * from './dashboard';
 export * from './source';
 export * from './webhook';
+export * from './savedSearch';
+export * from './role';
 export * from './queryEndpoint';
 export * from './cloud';
 export * from './knownKeys';

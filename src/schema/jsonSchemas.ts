@@ -10,12 +10,21 @@ import { z } from 'zod';
 import { alertWriteSchema } from './alert';
 import { dashboardUpdateSchema, dashboardWriteSchema } from './dashboard';
 import { queryEndpointWriteSchema } from './queryEndpoint';
+import { roleCreateSchema, roleUpdateSchema } from './role';
+import { savedSearchWriteSchema } from './savedSearch';
+import { sourceWriteSchema } from './source';
+import { webhookWriteSchema } from './webhook';
 
 const WRITE_SCHEMAS: Record<string, { schema: z.ZodType; title: string }> = {
   alert: { schema: alertWriteSchema, title: 'Alert (create and update body)' },
   dashboard: { schema: dashboardWriteSchema, title: 'Dashboard (create body)' },
   'dashboard-update': { schema: dashboardUpdateSchema, title: 'Dashboard (update body)' },
   'query-endpoint': { schema: queryEndpointWriteSchema, title: 'Service query endpoint (upsert body)' },
+  webhook: { schema: webhookWriteSchema, title: 'Webhook (create and update body)' },
+  'saved-search': { schema: savedSearchWriteSchema, title: 'Saved search (create and update body)' },
+  source: { schema: sourceWriteSchema, title: 'Source (create and update body)' },
+  role: { schema: roleCreateSchema, title: 'Role (create body)' },
+  'role-update': { schema: roleUpdateSchema, title: 'Role (update body)' },
 };
 
 /** Builds the JSON Schemas, keyed by file base name (`alert` -> alert.schema.json). */

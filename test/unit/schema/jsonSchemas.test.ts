@@ -9,7 +9,7 @@ describe('buildJsonSchemas', () => {
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 
   it('builds draft-07 schemas for the write bodies', () => {
-    assert.deepEqual(Object.keys(schemas).sort(), ['alert', 'dashboard', 'dashboard-update', 'query-endpoint']);
+    assert.deepEqual(Object.keys(schemas).sort(), ['alert', 'dashboard', 'dashboard-update', 'query-endpoint', 'role', 'role-update', 'saved-search', 'source', 'webhook']);
     for (const schema of Object.values(schemas)) {
       assert.equal((schema as { $schema?: string }).$schema, 'http://json-schema.org/draft-07/schema#');
     }
