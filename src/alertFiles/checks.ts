@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/manager';
-import { dedupeIssues, semanticIssues, type DocumentIssue, type LiveFacts } from '../editors/checks';
-import { issueDiagnostics, syntaxDiagnostics } from '../editors/diagnostics';
-import type { LiveData } from '../editors/live';
+import { dedupeIssues, semanticIssues, type DocumentIssue, type LiveFacts } from '../shared/checks';
+import { issueDiagnostics, syntaxDiagnostics } from '../shared/diagnostics';
+import type { LiveData } from '../resources/live';
 import type { Alert } from '../schema';
 import { checkAlertFile, fileValueOf, knownFilePart, targetOf, unknownFileKeyIssues } from './format';
 import { parseAlertFile } from './text';

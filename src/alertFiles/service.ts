@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { ApiError, sanitizeServerText, type ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
-import { fieldOfServerMessage, type DocumentIssue } from '../editors/checks';
-import { issueDiagnostics } from '../editors/diagnostics';
-import { fileLabel } from '../editors/uris';
+import { fieldOfServerMessage, type DocumentIssue } from '../shared/checks';
+import { issueDiagnostics } from '../shared/diagnostics';
+import { fileLabel } from '../shared/uris';
 import type { Alert } from '../schema';
-import type { ObservabilityTreeProvider } from '../tree/provider';
+import type { ResourceRefresher } from '../resources/model';
 import type { AlertFileChecks } from './checks';
 import { checkAlertFile, fileTextOf, sameConfiguration, targetOf } from './format';
 import { buildPlan, renderPlan, serviceKey, type AlertPlan, type PlanEntry, type PlanFileInput, type ServiceInput } from './plan';
@@ -40,7 +40,7 @@ export interface ApplyPlanResult {
 
 export interface AlertFileDeps {
   readonly connections: ConnectionManager;
-  readonly tree: ObservabilityTreeProvider;
+  readonly tree: ResourceRefresher;
   readonly checks: AlertFileChecks;
   readonly previews: PreviewDocuments;
   readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };

@@ -5,14 +5,14 @@ import {
   isAlertableDisplayType, type Alert, type AlertWrite, type Dashboard, type DashboardUpdate, type DashboardWrite, type QueryEndpoint,
   type QueryEndpointWrite,
 } from '../schema';
-import type { ObservabilityTreeProvider } from '../tree/provider';
-import { dedupeIssues, fieldOfServerMessage, knownPart, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from './checks';
-import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from './diagnostics';
-import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from './documents';
+import type { ResourceRefresher } from '../resources/model';
+import { dedupeIssues, fieldOfServerMessage, knownPart, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from '../shared/checks';
+import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from '../shared/diagnostics';
+import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from '../shared/documents';
 import type { ResourceFileSystem } from './fileSystem';
-import type { LiveData } from './live';
-import { SERVER_SCHEME, type ServerDocuments } from './serverDocuments';
-import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from './uris';
+import type { LiveData } from '../resources/live';
+import { SERVER_SCHEME, type ServerDocuments } from '../shared/serverDocuments';
+import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from '../shared/uris';
 
 /**
  * Apply: send a resource document to the service. Nothing invalid is sent (syntax, schema and live checks first);
@@ -64,7 +64,7 @@ export interface ApplyResult {
 
 export interface ApplyDeps {
   readonly connections: ConnectionManager;
-  readonly tree: ObservabilityTreeProvider;
+  readonly tree: ResourceRefresher;
   readonly fs: ResourceFileSystem;
   readonly checks: DocumentChecks;
   readonly live: LiveData;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { RESOURCE_SCHEME, parseUri, refKey, type ResourceRef } from './uris';
+import { RESOURCE_SCHEME, parseUri, refKey, type ResourceRef } from '../shared/uris';
 
 /**
  * The extension's file system for editable resource documents (scheme `observability`).

@@ -10,14 +10,15 @@ import { isReadOnlyStatement, QueryClient, QueryError, queryLimiterFor, splitSta
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
 import { DEMO_CONNECTION_ENV } from '../demo';
-import type { TreeHandle } from '../tree';
+import type { ResourceRefresher } from '../resources/model';
 import { ResultsPanel, type PanelState, type StatementResult } from './panel';
 import { QueryTargets, type QueryTarget } from './targets';
 import { registerSqlCompletion } from './completion';
 
 export interface QueryDeps {
   connections: ConnectionManager;
-  tree: TreeHandle;
+  /** Reloads what the tree shows after a change (the explorer's provider). */
+  refresh: ResourceRefresher;
   log: Logger;
 }
 
@@ -324,7 +325,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
       }
       const body = { roles: roles as ('sql_console_read_only' | 'sql_console_admin')[], openApiKeys: [...existing, key.id], ...(current?.allowedOrigins ? { allowedOrigins: current.allowedOrigins } : {}) };
       const saved = await api.upsertQueryEndpoint(target.serviceId, body);
-      deps.tree.provider.refreshKinds(target.connectionId, target.serviceId, ['queryEndpoint']);
+      deps.refresh.refreshKinds(target.connectionId, target.serviceId, ['queryEndpoint']);
       log.info(`Enabled key ${key.id} on the query endpoint of ${serviceName}${saved.requestId ? ` (requestId ${saved.requestId})` : ''}`);
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Key enabled on the query endpoint of {0}.', serviceName), 4000);
       return { enabled: true, openApiKeys: saved.data.openApiKeys };

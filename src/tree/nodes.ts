@@ -3,10 +3,10 @@ import { escapeMarkdown, markdownCode, sanitizeServerText } from '../api';
 import {
   alertDescription, alertIcon, alertLabel, contextState, isSilenced, nameOf, sourceDescription, sourceIconId, tileIconId,
   tileLabel, type FailurePresentation,
-} from './format';
+} from '../shared/format';
 import type {
   AlertView, ConnectionView, DashboardView, FolderKind, ResourceKind, SourceView, TileView,
-} from './model';
+} from '../resources/model';
 
 /**
  * Tree nodes. Each node keeps its parent (for `getParent`/`reveal`) and a stable `id` derived from the path of

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { CacheChange, Entry, ResourceCache } from './cache';
-import { alertTooltip, nameOf, presentFailure, queryEndpointLines, sortAlerts, sortByName, tileLabel } from './format';
-import type { AlertView, ConnectionSource, FolderKind, ResourceKind, WebhookView } from './model';
+import type { CacheChange, Entry, ResourceCache } from '../resources/cache';
+import { alertTooltip, nameOf, presentFailure, queryEndpointLines, sortAlerts, sortByName, tileLabel } from '../shared/format';
+import type { AlertView, ConnectionSource, FolderKind, ResourceKind, WebhookView } from '../resources/model';
 import {
   AlertNode, ConnectionNode, DashboardNode, ErrorNode, FOLDER_RESOURCES, FolderNode, InfoNode, ServiceNode, SourceNode,
   TileNode, type Node,

@@ -1,7 +1,7 @@
 import type { Alert } from '../schema';
 import type { ConnectionManager } from '../connections/manager';
-import type { ResourceCache } from '../tree/cache';
-import type { DashboardInfo, LiveFacts, NamedInfo } from './checks';
+import type { ResourceCache } from './cache';
+import type { DashboardInfo, LiveFacts, NamedInfo } from './model';
 
 /**
  * Live values of a service for completion and checks. Dashboards, alerts and webhooks come from the explorer's cache

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import { Emitter } from './emitter';
 import {
   asRequestFailure, isOffline,
   type AlertView, type ConnectionSource, type RequestFailure, type ResourceKind, type ResourceValues,
@@ -48,10 +48,10 @@ function emptyEntries(): Entries {
   };
 }
 
-export class ResourceCache implements vscode.Disposable {
+export class ResourceCache {
   private readonly services = new Map<string, Entries>();
   private readonly alertIndex = new WeakMap<readonly AlertView[], Map<string, AlertView[]>>();
-  private readonly changed = new vscode.EventEmitter<CacheChange>();
+  private readonly changed = new Emitter<CacheChange>();
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly connections: ConnectionSource, private readonly log?: (line: string) => void) {}

@@ -1,5 +1,3 @@
-import type * as vscode from 'vscode';
-
 /**
  * The shapes the tree reads from the service. They are deliberately loose views of the response schemas: every field
  * the tree does not need to draw an item is left out, and everything it reads is optional, so a response with missing
@@ -94,7 +92,7 @@ export interface ConnectionView {
 export interface ConnectionSource {
   list(): readonly ConnectionView[];
   get(id: string): ConnectionView | undefined;
-  readonly onDidChange: vscode.Event<{ connectionId?: string }>;
+  readonly onDidChange: ResourceEvent<{ connectionId?: string }>;
   clientFor(connectionId: string): ResourceClient;
 }
 
@@ -137,3 +135,30 @@ export interface ResourceValues {
   webhooks: readonly WebhookView[];
   queryEndpoint: QueryEndpointView | null;
 }
+
+/** A subscription to changes (`vscode.Event` satisfies it; this layer does not import `vscode`). */
+export type ResourceEvent<T> = (listener: (e: T) => unknown) => { dispose(): unknown };
+
+/** Kinds of the documents the extension edits. */
+export type DocumentKind = 'alert' | 'dashboard' | 'queryEndpoint';
+
+/** Invalidates resource kinds of one service and redraws whatever shows them (the explorer tree). */
+export interface ResourceRefresher {
+  refreshKinds(connectionId: string, serviceId: string, kinds: readonly ResourceKind[]): void;
+}
+
+export interface TileInfo { readonly id: string; readonly name?: string | null; readonly config?: { readonly displayType?: string | null } | null }
+export interface DashboardInfo { readonly id: string; readonly name?: string | null; readonly tiles?: readonly TileInfo[] | null }
+export interface NamedInfo { readonly id: string; readonly name?: string | null }
+
+/** What is known about the service; a list that could not be loaded is undefined and its checks are skipped. */
+export interface LiveFacts {
+  readonly serviceLabel: string;
+  readonly dashboards?: readonly DashboardInfo[];
+  readonly webhooks?: readonly NamedInfo[];
+  readonly savedSearches?: readonly NamedInfo[];
+  readonly apiKeys?: readonly NamedInfo[];
+  /** For a dashboard: its tiles on the service that alerts watch. */
+  readonly watchedTiles?: readonly { readonly tileId: string; readonly tileName?: string | null; readonly alerts: readonly string[] }[];
+}
+

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main';
 import { knownPart, leftOutIssues, semanticIssues, unknownKeyIssues, type DocumentIssue, type IssuePath } from './checks';
-import type { LiveData } from './live';
+import type { LiveData } from '../resources/live';
 import { isNew, parseUri, RESOURCE_SCHEME, type ResourceRef } from './uris';
 
 /**

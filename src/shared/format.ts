@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { markdownCode, markdownText, sanitizeServerText } from '../api';
-import type { AlertView, ConnectionView, QueryEndpointView, RequestFailure, SourceView, TileView } from './model';
+import type { AlertView, ConnectionView, QueryEndpointView, RequestFailure, SourceView, TileView } from '../resources/model';
 
 /**
  * Pure presentation helpers: labels, icons, descriptions and tooltips. No requests, no state.
