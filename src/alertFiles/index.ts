@@ -11,13 +11,14 @@ import { targetOf } from './format';
 import { AlertFileService } from './service';
 import { parseAlertFile } from './text';
 import { connectionFor, isAlertFileUri, PREVIEW_SCHEME, PreviewDocuments } from './workspace';
+import type { Logger } from '../log';
 
 export interface AlertFileRegistrationDeps {
   readonly connections: ConnectionManager;
   readonly live: LiveData;
   /** Reloads what the tree shows after a change (the explorer's provider). */
   readonly refresh: ResourceRefresher;
-  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+  readonly log: Logger;
 }
 
 /** Alert files in the workspace (`*.alert.json`): diagnostics, live completion, CodeLens, apply, plan, export. */

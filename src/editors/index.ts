@@ -5,13 +5,14 @@ import { APPLYING_CONTEXT_KEY, ResourceApplier } from './apply';
 import { ApplyCodeLensProvider } from './codeLens';
 import { LiveCompletionProvider } from '../shared/completion';
 import { IdNameInlayHintsProvider } from '../shared/inlayHints';
-import { DocumentChecks } from '../shared/diagnostics';
+import { DocumentChecks, resourceDocuments } from '../shared/diagnostics';
 import { editableText, editableValue } from '../shared/documents';
 import { ResourceFileSystem, type Loaded } from './fileSystem';
 import type { LiveData } from '../resources/live';
 import type { ResourceRefresher } from '../resources/model';
 import { SERVER_SCHEME, ServerDocuments } from '../shared/serverDocuments';
 import { RESOURCE_SCHEME, useServiceNames, type ResourceRef } from '../shared/uris';
+import type { Logger } from '../log';
 
 export { RESOURCE_SCHEME } from '../shared/uris';
 
@@ -20,7 +21,7 @@ export interface EditorDeps {
   readonly live: LiveData;
   /** Reloads what the tree shows after a change (the explorer's provider). */
   readonly refresh: ResourceRefresher;
-  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+  readonly log: Logger;
 }
 
 /**
@@ -61,10 +62,10 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
   };
 
   const fs = new ResourceFileSystem(load);
-  const checks = new DocumentChecks(live, (ref) => {
+  const checks = new DocumentChecks(resourceDocuments(live, (ref) => {
     const held = fs.get(ref);
     return held?.exists && held.base !== undefined ? editableValue(ref.kind, held.base) : undefined;
-  });
+  }));
   const server = new ServerDocuments();
   const applier = new ResourceApplier({ connections, tree: refresh, fs, checks, live, server, log });
   void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);

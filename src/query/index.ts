@@ -14,6 +14,7 @@ import type { ResourceRefresher } from '../resources/model';
 import { ResultsPanel, type PanelState, type StatementResult } from './panel';
 import { QueryTargets, type QueryTarget } from './targets';
 import { registerSqlCompletion } from './completion';
+import { errorMessage } from '../errors';
 
 export interface QueryDeps {
   connections: ConnectionManager;
@@ -219,7 +220,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
           log.info(`Query on ${serviceName} cancelled.`);
           return { ok: false, error: error.message, reason: 'cancelled' };
         }
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         log.error(message);
         if (error instanceof QueryError && error.reason === 'serviceIdle' && !wake) {
           const wakeRun = vscode.l10n.t('Wake and Run');
@@ -330,7 +331,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Key enabled on the query endpoint of {0}.', serviceName), 4000);
       return { enabled: true, openApiKeys: saved.data.openApiKeys };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       log.error(message);
       void vscode.window.showErrorMessage(vscode.l10n.t('Could not enable the key on the query endpoint: {0}', message));
       return { enabled: false, error: message };
@@ -387,7 +388,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
     try {
       await targets.setQueryHost(connectionId, url);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Invalid query host: {0}', error instanceof Error ? error.message : String(error)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Invalid query host: {0}', errorMessage(error)));
       return undefined;
     }
     dropClients();

@@ -1,3 +1,5 @@
+import { errorMessage } from '../errors';
+
 /**
  * The shapes the tree reads from the service. They are deliberately loose views of the response schemas: every field
  * the tree does not need to draw an item is left out, and everything it reads is optional, so a response with missing
@@ -113,7 +115,7 @@ export function asRequestFailure(error: unknown): RequestFailure {
   if (error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string') {
     return error as Error & RequestFailure;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return { message, kind: 'unknown' };
 }
 

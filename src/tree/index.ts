@@ -6,6 +6,7 @@ import type { ConnectionSource } from '../resources/model';
 import type { Node } from './nodes';
 import { FILTER_CONTEXT_KEY, ObservabilityTreeProvider } from './provider';
 import { READONLY_SCHEME, ReadonlyJsonProvider } from './readonlyDocuments';
+import type { Logger } from '../log';
 
 export { ObservabilityTreeProvider } from './provider';
 
@@ -13,7 +14,7 @@ export interface TreeDeps {
   readonly connections: ConnectionSource;
   /** The resource cache the tree draws from (shared with the editors and the status item). */
   readonly cache: ResourceCache;
-  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void; debug(m: string): void };
+  readonly log: Logger;
 }
 
 /** What `registerTree` returns; exposed to tests as `tree` on the extension API. */

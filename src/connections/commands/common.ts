@@ -8,6 +8,8 @@ import { toServiceSummary, type ServiceSummary, type StoredConnection } from '..
 import { validateOrganizationId } from '../validation';
 import { checkFingerprint, runConnectionWizard, WIZARD_STEPS, type ConnectionDraft } from '../wizard';
 import type { Logger } from '../../log';
+import { hostOf, pickConnection } from '../pick';
+import { errorMessage } from '../../errors';
 
 export const COMMAND_IDS = {
   add: 'observability.addConnection',
@@ -59,16 +61,12 @@ export function hasAnyField(arg: unknown, fields: readonly string[]): arg is Rec
 
 // ------------------------------------------------------------------ error presentation
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export async function present(error: unknown, log: Logger): Promise<void> {
   log.error(error instanceof Error ? error : String(error));
   if (error instanceof SecretStorageError) {
     await showSecretStorageError(error);
   } else {
-    await vscode.window.showErrorMessage(errorText(error));
+    await vscode.window.showErrorMessage(errorMessage(error));
   }
 }
 
@@ -143,7 +141,7 @@ export async function checkUntilDecided(deps: ConnectionCommandDeps, config: Con
     validateConnection(config);
     outcome = await checkWithProgress(deps, config, secret);
   } catch (error) {
-    outcome = { ok: false, error, reason: errorText(error) };
+    outcome = { ok: false, error, reason: errorMessage(error) };
   }
   while (!outcome.ok) {
     const retry = vscode.l10n.t('Retry');
@@ -215,19 +213,13 @@ export async function describeServices(deps: ConnectionCommandDeps, config: Conn
       byId.set(summary.id, summary);
     }
   } catch (error) {
-    deps.log.debug(`Could not list the organization's services for names: ${errorText(error)}`);
+    deps.log.debug(`Could not list the organization's services for names: ${errorMessage(error)}`);
   }
   for (const id of config.serviceIds) if (!byId.has(id)) byId.set(id, { id, name: id });
   return [...byId.values()];
 }
 
-export function hostOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).host;
-  } catch {
-    return baseUrl;
-  }
-}
+export { hostOf } from '../pick';
 
 /** The walk-through step to reopen after a failed check, chosen from the kind of failure. */
 export function stepForFailure(error: unknown): number {
@@ -248,27 +240,6 @@ export function stepForFailure(error: unknown): number {
   return WIZARD_STEPS.baseUrl;
 }
 
-export async function pickConnection(deps: ConnectionCommandDeps, placeholder: string): Promise<StoredConnection | undefined> {
-  const all = deps.connections.list();
-  if (all.length === 0) {
-    const add = vscode.l10n.t('Add Connection');
-    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('There are no connections yet.'), add);
-    if (choice === add) await vscode.commands.executeCommand(COMMAND_IDS.add);
-    return undefined;
-  }
-  if (all.length === 1) return all[0];
-  const picked = await vscode.window.showQuickPick(
-    all.map((c) => ({
-      label: c.label,
-      description: hostOf(c.baseUrl),
-      detail: c.organizationName ? `${c.organizationName} · ${c.organizationId}` : c.organizationId,
-      connection: c,
-    })),
-    { placeHolder: placeholder, matchOnDescription: true, matchOnDetail: true },
-  );
-  return picked?.connection;
-}
-
 /** The connection an argument names, or (interactive only) the one the user picks. */
 export async function resolveConnection(deps: ConnectionCommandDeps, arg: unknown, placeholder: string): Promise<StoredConnection | undefined> {
   const id = connectionIdOf(arg);
@@ -277,7 +248,7 @@ export async function resolveConnection(deps: ConnectionCommandDeps, arg: unknow
     if (!found) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', id));
     return found;
   }
-  return pickConnection(deps, placeholder);
+  return pickConnection(deps.connections, placeholder);
 }
 
 // ------------------------------------------------------------------ Add Connection

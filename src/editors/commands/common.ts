@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
+import { pickConnection as pickStoredConnection } from '../../connections/pick';
 import type { ConnectionManager } from '../../connections/manager';
 import type { ResourceApplier, ApplyOptions } from '../apply';
 import type { ResourceFileSystem } from '../fileSystem';
 import type { LiveData } from '../../resources/live';
 import { parseUri, type ResourceRef } from '../../shared/uris';
 import type { ResourceRefresher } from '../../resources/model';
+import type { Logger } from '../../log';
 
 /**
  * Commands of the resource editors: Create Alert, Edit (alert or dashboard), Create Dashboard, Upsert / Delete Query
@@ -20,7 +22,7 @@ export interface EditorCommandDeps {
   readonly fs: ResourceFileSystem;
   readonly live: LiveData;
   readonly applier: ResourceApplier;
-  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+  readonly log: Logger;
 }
 
 export interface CreateAlertArgs {
@@ -92,18 +94,7 @@ export function editorCommandHelpers(deps: EditorCommandDeps) {
 
   const pickConnection = async (connectionId: string | undefined): Promise<string | undefined> => {
     if (connectionId) return connections.get(connectionId) ? connectionId : undefined;
-    const all = connections.list();
-    if (all.length === 0) {
-      const add = vscode.l10n.t('Add Connection');
-      if (await vscode.window.showInformationMessage(vscode.l10n.t('Add a connection first.'), add) === add) {
-        await vscode.commands.executeCommand('observability.addConnection');
-      }
-      return undefined;
-    }
-    if (all.length === 1) return all[0]?.id;
-    const picked = await vscode.window.showQuickPick(all.map((c) => ({ label: c.label, description: c.organizationName, id: c.id })),
-      { title: vscode.l10n.t('Connection'), placeHolder: vscode.l10n.t('Pick a connection') });
-    return picked?.id;
+    return (await pickStoredConnection(connections, vscode.l10n.t('Pick a connection'), vscode.l10n.t('Connection')))?.id;
   };
 
   const pickService = async (connectionId: string, serviceId: string | undefined): Promise<string | undefined> => {

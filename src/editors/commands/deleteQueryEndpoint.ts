@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { sanitizeServerText } from '../../api';
 import { EditorCommandDeps, ResourceCommandArgs, asObject, editorCommandHelpers } from './common';
+import { errorMessage } from '../../errors';
 
 /** `observability.deleteQueryEndpoint`. */
 export function registerDeleteQueryEndpoint(context: vscode.ExtensionContext, deps: EditorCommandDeps): void {
@@ -29,7 +30,7 @@ export function registerDeleteQueryEndpoint(context: vscode.ExtensionContext, de
       void vscode.window.showInformationMessage(sanitizeServerText(response.requestId ? `${message} ${vscode.l10n.t('Request ID: {0}', response.requestId)}` : message, 1000));
       return { deleted: true, ...(response.requestId ? { requestId: response.requestId } : {}) };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       deps.log.error(message);
       void vscode.window.showErrorMessage(message);
       return { deleted: false, error: message };

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { uriFor, type ResourceRef } from '../../shared/uris';
 import { EditorCommandDeps, ResourceCommandArgs, asObject, editorCommandHelpers, isNodeLike } from './common';
+import { errorMessage } from '../../errors';
 
 /** `observability.editResource`. */
 export function registerEditResource(context: vscode.ExtensionContext, deps: EditorCommandDeps): void {
@@ -39,7 +40,7 @@ export function registerEditResource(context: vscode.ExtensionContext, deps: Edi
     } catch (error) {
       // The request's own error reads better than VS Code's "Unable to read file …" around it.
       const cause = fs.loadFailure(ref) ?? error;
-      const message = vscode.l10n.t('Could not open the {0}: {1}', ref.kind, cause instanceof Error ? cause.message : String(cause));
+      const message = vscode.l10n.t('Could not open the {0}: {1}', ref.kind, errorMessage(cause));
       deps.log.error(message);
       void vscode.window.showErrorMessage(message);
       return undefined;

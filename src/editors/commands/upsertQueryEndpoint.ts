@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { uriFor } from '../../shared/uris';
 import { EditorCommandDeps, editorCommandHelpers } from './common';
+import { errorMessage } from '../../errors';
 
 /** `observability.upsertQueryEndpoint`. */
 export function registerUpsertQueryEndpoint(context: vscode.ExtensionContext, deps: EditorCommandDeps): void {
@@ -15,7 +16,7 @@ export function registerUpsertQueryEndpoint(context: vscode.ExtensionContext, de
       await open(uri);
     } catch (error) {
       const cause = fs.loadFailure(ref) ?? error;
-      const message = vscode.l10n.t('Could not open the query endpoint: {0}', cause instanceof Error ? cause.message : String(cause));
+      const message = vscode.l10n.t('Could not open the query endpoint: {0}', errorMessage(cause));
       deps.log.error(message);
       void vscode.window.showErrorMessage(message);
       return undefined;

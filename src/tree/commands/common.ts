@@ -6,6 +6,7 @@ import { asRequestFailure, type ConnectionSource } from '../../resources/model';
 import type { Node } from '../nodes';
 import type { ObservabilityTreeProvider } from '../provider';
 import { ReadonlyJsonProvider, type JsonItemKind } from '../readonlyDocuments';
+import type { Logger } from '../../log';
 
 /**
  * Commands on tree items: refresh, retry, filter, copy ID, open as JSON, delete dashboard / alert.
@@ -37,7 +38,7 @@ export interface ResourceCommandDeps {
   readonly connections: ConnectionSource;
   readonly tree: ObservabilityTreeProvider;
   readonly json: ReadonlyJsonProvider;
-  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+  readonly log: Logger;
 }
 
 export function isNode(value: unknown): value is Node {
