@@ -1,80 +1,22 @@
 import { errorMessage } from '../errors';
+import type { Alert, ApiKey, Dashboard, QueryEndpoint, SavedSearch, Source, TileResponse, Webhook } from '../schema';
 
 /**
- * The shapes the tree reads from the service. They are deliberately loose views of the response schemas: every field
- * the tree does not need to draw an item is left out, and everything it reads is optional, so a response with missing
- * fields still draws (with a fallback label) instead of failing the whole folder.
+ * The resources of a service as the tree, the status item, the checks and completion read them: the response types of
+ * src/schema (the client has parsed every response with them), the parts of the connection manager and the client
+ * that loading them needs, and what a failed request looks like.
  */
 
-export interface TileView {
-  readonly id: string;
-  readonly name?: string | null;
-  readonly config?: { readonly displayType?: string | null; readonly configType?: string | null } | null;
-}
-
-export interface DashboardView {
-  readonly id: string;
-  readonly name?: string | null;
-  readonly tiles?: readonly TileView[] | null;
-  readonly tags?: readonly string[] | null;
-}
-
-export interface AlertChannelView {
-  readonly type?: string | null;
-  readonly webhookId?: string | null;
-  readonly emailRecipients?: readonly string[] | null;
-}
-
-export interface AlertView {
-  readonly id: string;
-  readonly name?: string | null;
-  readonly state?: string | null;
-  readonly threshold?: number | null;
-  readonly thresholdMax?: number | null;
-  readonly thresholdType?: string | null;
-  readonly interval?: string | null;
-  readonly source?: string | null;
-  readonly dashboardId?: string | null;
-  readonly tileId?: string | null;
-  readonly savedSearchId?: string | null;
-  readonly channel?: AlertChannelView | null;
-  readonly message?: string | null;
-  readonly note?: string | null;
-  readonly numConsecutiveWindows?: number | null;
-  readonly silenced?: { readonly by?: string | null; readonly at?: string | null; readonly until?: string | null } | null;
-  readonly executionErrors?: readonly { readonly timestamp?: string | null; readonly type?: string | null; readonly message?: string | null }[] | null;
-  readonly createdAt?: string | null;
-  readonly updatedAt?: string | null;
-}
-
-export interface SourceView {
-  readonly id: string;
-  readonly name?: string | null;
-  readonly kind?: string | null;
-  readonly from?: { readonly databaseName?: string | null; readonly tableName?: string | null } | null;
-  readonly disabled?: boolean | null;
-}
-
-export interface WebhookView {
-  readonly id: string;
-  readonly name?: string | null;
-  readonly service?: string | null;
-}
-
-export interface QueryEndpointView {
-  readonly id?: string | null;
-  readonly roles?: readonly string[] | null;
-  readonly openApiKeys?: readonly string[] | null;
-  readonly allowedOrigins?: string | null;
-}
+// The tree, the status item, the checks and completion read the types of src/schema: one type per concept.
+export type { Alert, Dashboard, QueryEndpoint, Source, TileResponse, Webhook } from '../schema';
 
 /** The part of the API client the tree calls. `ObservabilityClient` satisfies it. */
 export interface ResourceClient {
-  listDashboards(serviceId: string): Promise<{ readonly data: readonly DashboardView[] }>;
-  listAlerts(serviceId: string): Promise<{ readonly data: readonly AlertView[] }>;
-  listSources(serviceId: string): Promise<{ readonly data: readonly SourceView[] }>;
-  listWebhooks(serviceId: string): Promise<{ readonly data: readonly WebhookView[] }>;
-  getQueryEndpoint(serviceId: string): Promise<{ readonly data: QueryEndpointView | null }>;
+  listDashboards(serviceId: string): Promise<{ readonly data: readonly Dashboard[] }>;
+  listAlerts(serviceId: string): Promise<{ readonly data: readonly Alert[] }>;
+  listSources(serviceId: string): Promise<{ readonly data: readonly Source[] }>;
+  listWebhooks(serviceId: string): Promise<{ readonly data: readonly Webhook[] }>;
+  getQueryEndpoint(serviceId: string): Promise<{ readonly data: QueryEndpoint | null }>;
   deleteDashboard(serviceId: string, id: string): Promise<unknown>;
   deleteAlert(serviceId: string, id: string): Promise<unknown>;
 }
@@ -131,11 +73,11 @@ export type FolderKind = 'dashboards' | 'alerts' | 'sources' | 'queryEndpoint';
 export const FOLDER_KINDS: readonly FolderKind[] = ['dashboards', 'alerts', 'sources', 'queryEndpoint'];
 
 export interface ResourceValues {
-  dashboards: readonly DashboardView[];
-  alerts: readonly AlertView[];
-  sources: readonly SourceView[];
-  webhooks: readonly WebhookView[];
-  queryEndpoint: QueryEndpointView | null;
+  dashboards: readonly Dashboard[];
+  alerts: readonly Alert[];
+  sources: readonly Source[];
+  webhooks: readonly Webhook[];
+  queryEndpoint: QueryEndpoint | null;
 }
 
 /** A subscription to changes (`vscode.Event` satisfies it; this layer does not import `vscode`). */
@@ -149,14 +91,17 @@ export interface ResourceRefresher {
   refreshKinds(connectionId: string, serviceId: string, kinds: readonly ResourceKind[]): void;
 }
 
-export interface TileInfo { readonly id: string; readonly name?: string | null; readonly config?: { readonly displayType?: string | null } | null }
-export interface DashboardInfo { readonly id: string; readonly name?: string | null; readonly tiles?: readonly TileInfo[] | null }
-export interface NamedInfo { readonly id: string; readonly name?: string | null }
+/** Names of things on the service that a document refers to (webhooks, saved searches, API keys). */
+export type NamedInfo = Webhook | SavedSearch | ApiKey;
+/** @deprecated Use `Dashboard` (kept so existing imports keep compiling). */
+export type DashboardInfo = Dashboard;
+/** @deprecated Use `TileResponse` (kept so existing imports keep compiling). */
+export type TileInfo = TileResponse;
 
 /** What is known about the service; a list that could not be loaded is undefined and its checks are skipped. */
 export interface LiveFacts {
   readonly serviceLabel: string;
-  readonly dashboards?: readonly DashboardInfo[];
+  readonly dashboards?: readonly Dashboard[];
   readonly webhooks?: readonly NamedInfo[];
   readonly savedSearches?: readonly NamedInfo[];
   readonly apiKeys?: readonly NamedInfo[];

@@ -4,7 +4,7 @@ import { STATUS_FIRST_REFRESH_MS } from '../constants';
 import type { ResourceCache } from '../resources/cache';
 import { markdownText } from '../api';
 import { alertLabel } from '../shared/format';
-import type { AlertView, ConnectionSource } from '../resources/model';
+import type { Alert, ConnectionSource } from '../resources/model';
 
 /** How often the status bar reloads alert lists, at most. */
 export const STATUS_REFRESH_MINUTES = STATUS_FIRST_REFRESH_MS / 60_000;
@@ -13,7 +13,7 @@ export interface FiringAlert {
   readonly connectionId: string;
   readonly serviceId: string;
   readonly serviceName: string;
-  readonly alert: AlertView;
+  readonly alert: Alert;
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   tileLabel, type FailurePresentation,
 } from '../shared/format';
 import type {
-  AlertView, ConnectionView, DashboardView, FolderKind, ResourceKind, SourceView, TileView,
+  Alert, ConnectionView, Dashboard, FolderKind, ResourceKind, Source, TileResponse,
 } from '../resources/model';
 
 /**
@@ -122,7 +122,7 @@ export class FolderNode implements ServiceScope {
 export class DashboardNode implements ServiceScope {
   readonly type = 'dashboard';
   readonly id: string;
-  constructor(readonly parent: FolderNode, readonly dashboard: DashboardView) {
+  constructor(readonly parent: FolderNode, readonly dashboard: Dashboard) {
     this.id = `${parent.id}/d:${dashboard.id}`;
   }
   get connectionId(): string { return this.parent.connectionId; }
@@ -145,7 +145,7 @@ export class DashboardNode implements ServiceScope {
 export class TileNode implements ServiceScope {
   readonly type = 'tile';
   readonly id: string;
-  constructor(readonly parent: DashboardNode, readonly tile: TileView, readonly alertCount: number) {
+  constructor(readonly parent: DashboardNode, readonly tile: TileResponse, readonly alertCount: number) {
     this.id = `${parent.id}/t:${tile.id}`;
   }
   get connectionId(): string { return this.parent.connectionId; }
@@ -168,7 +168,7 @@ export class TileNode implements ServiceScope {
 export class AlertNode implements ServiceScope {
   readonly type = 'alert';
   readonly id: string;
-  constructor(readonly parent: FolderNode | TileNode, readonly alert: AlertView,
+  constructor(readonly parent: FolderNode | TileNode, readonly alert: Alert,
     private readonly webhookNames: ReadonlyMap<string, string>) {
     this.id = `${parent.id}/a:${alert.id}`;
   }
@@ -191,7 +191,7 @@ export class AlertNode implements ServiceScope {
 export class SourceNode implements ServiceScope {
   readonly type = 'source';
   readonly id: string;
-  constructor(readonly parent: FolderNode, readonly source: SourceView) {
+  constructor(readonly parent: FolderNode, readonly source: Source) {
     this.id = `${parent.id}/src:${source.id}`;
   }
   get connectionId(): string { return this.parent.connectionId; }

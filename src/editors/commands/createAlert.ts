@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { DashboardInfo, NamedInfo, TileInfo } from '../../shared/checks';
+import type { Dashboard, TileResponse, Webhook } from '../../schema';
 import { toText } from '../../shared/documents';
 import { uriFor, type ResourceRef } from '../../shared/uris';
 import { isAlertableDisplayType } from '../../schema';
@@ -29,7 +29,7 @@ export function registerCreateAlert(context: vscode.ExtensionContext, deps: Edit
     if (!scope) return undefined;
     const { connectionId, serviceId } = scope;
 
-    let dashboards: readonly DashboardInfo[] | undefined;
+    let dashboards: readonly Dashboard[] | undefined;
     if (!dashboardId || !tileId || !tileName) dashboards = await live.dashboards(connectionId, serviceId);
     if (!dashboardId) {
       if (!dashboards) {
@@ -50,7 +50,7 @@ export function registerCreateAlert(context: vscode.ExtensionContext, deps: Edit
     }
     const dashboard = dashboards?.find((d) => d.id === dashboardId);
     if (!tileId) {
-      const tiles: readonly TileInfo[] = (dashboard?.tiles ?? []).filter((t) => isAlertableDisplayType(t.config?.displayType));
+      const tiles: readonly TileResponse[] = (dashboard?.tiles ?? []).filter((t) => isAlertableDisplayType(t.config?.displayType));
       if (tiles.length === 0) {
         void vscode.window.showWarningMessage(vscode.l10n.t('This dashboard has no line, stacked bar or number tile to alert on.'));
         return undefined;
@@ -64,10 +64,10 @@ export function registerCreateAlert(context: vscode.ExtensionContext, deps: Edit
 
     let webhookId = args.webhookId;
     if (webhookId === undefined) {
-      const webhooks: readonly NamedInfo[] = await live.webhooks(connectionId, serviceId) ?? [];
+      const webhooks: readonly Webhook[] = await live.webhooks(connectionId, serviceId) ?? [];
       if (webhooks.length > 0) {
         const picked = await vscode.window.showQuickPick(webhooks.map((w) => ({
-          label: w.name || w.id, description: (w as { service?: string }).service, detail: w.id, id: w.id,
+          label: w.name || w.id, description: w.service, detail: w.id, id: w.id,
         })), { title: vscode.l10n.t('Create Alert: notify'), placeHolder: vscode.l10n.t('Which webhook should the alert notify?') });
         if (!picked) return undefined;
         webhookId = picked.id;
