@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { AlertFileCommandDeps, FileArgs, fileOf, objectArg } from './common';
+import { noPrompt } from '../../shared/commandArgs';
 
 /** `observability.applyAlertFile`. */
 export function registerApplyAlertFile(context: vscode.ExtensionContext, deps: AlertFileCommandDeps): void {
@@ -7,7 +8,7 @@ export function registerApplyAlertFile(context: vscode.ExtensionContext, deps: A
   context.subscriptions.push(vscode.commands.registerCommand('observability.applyAlertFile', async (arg: unknown) => {
     const uri = fileOf(arg);
     if (!uri) return undefined;
-    const confirm = objectArg<FileArgs>(arg).confirm === true;
+    const confirm = noPrompt(objectArg<FileArgs>(arg), 'confirm');
     return service.apply(uri, { confirm });
   }));
 }

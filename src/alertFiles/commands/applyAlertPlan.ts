@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { AlertFileCommandDeps, PlanArgs, objectArg, toUri } from './common';
+import { noPrompt } from '../../shared/commandArgs';
 
 /** `observability.applyAlertPlan`. */
 export function registerApplyAlertPlan(context: vscode.ExtensionContext, deps: AlertFileCommandDeps): void {
@@ -7,6 +8,6 @@ export function registerApplyAlertPlan(context: vscode.ExtensionContext, deps: A
   context.subscriptions.push(vscode.commands.registerCommand('observability.applyAlertPlan', async (arg: unknown) => {
     const args = objectArg<PlanArgs>(arg);
     const folder = toUri(args.folder);
-    return service.applyPlan({ ...(folder ? { folder } : {}), confirm: args.confirm === true });
+    return service.applyPlan({ ...(folder ? { folder } : {}), confirm: noPrompt(args, 'confirm') });
   }));
 }

@@ -2,11 +2,13 @@ import * as vscode from 'vscode';
 import type { ConnectionManager } from '../../connections/manager';
 import type { AlertFileService } from '../service';
 import { isAlertFileUri } from '../workspace';
+import { argsOf } from '../../shared/commandArgs';
 
 /**
  * Commands of alert files. Each takes what VS Code passes (a file URI, a tree node) or an argument object for
- * automation and tests: `{ uri }` for one file, `{ folder }` to plan part of the workspace, `{ confirm: true }` to skip
- * the confirmation of an update or of Apply Plan.
+ * automation and tests: `{ uri }` for one file, `{ folder }` to plan part of the workspace, `{ noPrompt: true }` to skip
+ * the confirmation of an update or of Apply Plan, the notification of Validate and the plan document (old names, still
+ * accepted: `confirm`, `quiet`, `show: false`).
  */
 
 export interface AlertFileCommandDeps {
@@ -14,8 +16,8 @@ export interface AlertFileCommandDeps {
   readonly service: AlertFileService;
 }
 
-export interface FileArgs { readonly uri?: string | vscode.Uri; readonly confirm?: boolean; readonly quiet?: boolean }
-export interface PlanArgs { readonly folder?: string | vscode.Uri; readonly confirm?: boolean; readonly show?: boolean }
+export interface FileArgs { readonly uri?: string | vscode.Uri; readonly noPrompt?: boolean; readonly confirm?: boolean; readonly quiet?: boolean }
+export interface PlanArgs { readonly folder?: string | vscode.Uri; readonly noPrompt?: boolean; readonly confirm?: boolean; readonly show?: boolean }
 export interface ExportArgs { readonly connectionId?: string; readonly serviceId?: string; readonly alertId?: string; readonly uri?: string | vscode.Uri }
 
 export function toUri(value: string | vscode.Uri | undefined): vscode.Uri | undefined {
@@ -24,7 +26,7 @@ export function toUri(value: string | vscode.Uri | undefined): vscode.Uri | unde
 }
 
 export function objectArg<T>(value: unknown): Partial<T> {
-  return typeof value === 'object' && value !== null && !(value instanceof vscode.Uri) ? value as Partial<T> : {};
+  return argsOf<T>(value);
 }
 
 /** The file a command is about: its argument, else the active editor's alert file. */

@@ -1,16 +1,18 @@
 import * as vscode from 'vscode';
 import { AlertFileCommandDeps, ExportArgs, objectArg, toUri } from './common';
+import { nodeOf } from '../../shared/commandArgs';
 
 /** `observability.exportAlertToFile`. */
 export function registerExportAlertToFile(context: vscode.ExtensionContext, deps: AlertFileCommandDeps): void {
   const { service, connections } = deps;
   context.subscriptions.push(vscode.commands.registerCommand('observability.exportAlertToFile', async (arg: unknown) => {
-    // A tree node: { connectionId, serviceId, alert: { id } }; or an argument object.
-    const node = objectArg<{ connectionId: string; serviceId: string; alert: { id: string } }>(arg);
+    // An alert node of the explorer, or an argument object.
+    const node = nodeOf(arg);
     const args = objectArg<ExportArgs>(arg);
-    const connectionId = node.connectionId ?? args.connectionId;
-    const serviceId = node.serviceId ?? args.serviceId;
-    const alertId = node.alert?.id ?? args.alertId;
+    const fromNode = node?.type === 'alert' ? { connectionId: node.connectionId, serviceId: node.serviceId, alertId: node.alert.id } : {};
+    const connectionId = fromNode.connectionId ?? args.connectionId;
+    const serviceId = fromNode.serviceId ?? args.serviceId;
+    const alertId = fromNode.alertId ?? args.alertId;
     if (!connectionId || !serviceId || !alertId || !connections.get(connectionId)) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Pick an alert in the Observability explorer to export it.'));
       return undefined;

@@ -9,6 +9,7 @@ import { validateOrganizationId } from '../validation';
 import { checkFingerprint, runConnectionWizard, WIZARD_STEPS, type ConnectionDraft } from '../wizard';
 import type { Logger } from '../../log';
 import { hostOf, pickConnection } from '../pick';
+import { commandArgument, scopeOfNode } from '../../shared/commandArgs';
 import { errorMessage } from '../../errors';
 
 export const COMMAND_IDS = {
@@ -47,16 +48,20 @@ export function parseArgs<T>(schema: z.ZodType<T>, arg: unknown, command: string
 
 /** The connection ID named by a command argument: a string, `{ connectionId }`, `{ connection: { id } }`, or a tree node. */
 export function connectionIdOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string' && arg !== '') return arg;
-  if (!isRecord(arg)) return undefined;
-  if (typeof arg.connectionId === 'string' && arg.connectionId !== '') return arg.connectionId;
-  if (isRecord(arg.connection) && typeof arg.connection.id === 'string') return arg.connection.id;
+  const a = commandArgument<Record<string, unknown>>(arg);
+  if (a.kind === 'text') return a.text !== '' ? a.text : undefined;
+  if (a.kind === 'node') return scopeOfNode(a.node).connectionId;
+  if (a.kind !== 'args') return undefined;
+  const o = a.args;
+  if (typeof o.connectionId === 'string' && o.connectionId !== '') return o.connectionId;
+  if (isRecord(o.connection) && typeof o.connection.id === 'string') return o.connection.id;
   return undefined;
 }
 
 /** True when an argument asks for a change without prompts (it carries fields beyond which connection is meant). */
 export function hasAnyField(arg: unknown, fields: readonly string[]): arg is Record<string, unknown> {
-  return isRecord(arg) && fields.some((f) => arg[f] !== undefined);
+  const a = commandArgument<Record<string, unknown>>(arg);
+  return a.kind === 'args' && fields.some((f) => a.args[f] !== undefined);
 }
 
 // ------------------------------------------------------------------ error presentation

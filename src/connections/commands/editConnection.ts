@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { commandArgument } from '../../shared/commandArgs';
 import * as z from 'zod';
 import { validateConnection } from '../../api';
 import { type StoredConnection } from '../types';
@@ -7,7 +8,7 @@ import {
 } from '../validation';
 import { type ConnectionDraft } from '../wizard';
 import {
-  wizardUntilChecked, COMMAND_IDS, uuidText, fieldCheck, isRecord, parseArgs, hasAnyField, checkWithProgress, hostOf, resolveConnection, command, type ConnectionCommandDeps,
+  wizardUntilChecked, COMMAND_IDS, uuidText, fieldCheck, parseArgs, hasAnyField, checkWithProgress, hostOf, resolveConnection, command, type ConnectionCommandDeps,
 } from './common';
 
 const editArgsSchema = z.object({
@@ -27,8 +28,9 @@ const EDIT_FIELDS = ['baseUrl', 'keyId', 'keySecret', 'organizationId', 'organiz
 
 function isEditArgs(arg: unknown): arg is Record<string, unknown> {
   if (hasAnyField(arg, EDIT_FIELDS)) return true;
-  // `label` alone counts only on a plain object: tree nodes carry a label of their own.
-  return isRecord(arg) && typeof arg.label === 'string' && Object.getPrototypeOf(arg) === Object.prototype && typeof arg.connectionId === 'string' && !('kind' in arg);
+  // `label` with `connectionId` renames (tree nodes, which carry a label of their own, are never argument objects).
+  const a = commandArgument<Record<string, unknown>>(arg);
+  return a.kind === 'args' && typeof a.args.label === 'string' && typeof a.args.connectionId === 'string';
 }
 
 async function editFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<string> {

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import { COMMAND_IDS, isRecord, resolveConnection, command, type ConnectionCommandDeps } from './common';
+import { COMMAND_IDS, resolveConnection, command, type ConnectionCommandDeps } from './common';
+import { argsOf, noPrompt } from '../../shared/commandArgs';
 
 async function removeConnection(deps: ConnectionCommandDeps, arg: unknown): Promise<boolean> {
   const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection to remove'));
   if (!connection) return false;
-  const skipConfirmation = isRecord(arg) && arg.skipConfirmation === true;
+  const skipConfirmation = noPrompt(argsOf(arg), 'skipConfirmation');
   if (!skipConfirmation) {
     const remove = vscode.l10n.t('Remove');
     const choice = await vscode.window.showWarningMessage(
@@ -24,8 +25,8 @@ async function removeConnection(deps: ConnectionCommandDeps, arg: unknown): Prom
 
 // ------------------------------------------------------------------ Choose Services
 
-/** `observability.removeConnection`: confirms first, unless `{ connectionId, skipConfirmation: true }` is given. */
+/** `observability.removeConnection`: confirms first, unless `{ connectionId, noPrompt: true }` (old name `skipConfirmation`) is given. */
 export function registerRemoveConnection(deps: ConnectionCommandDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(COMMAND_IDS.remove, command(deps, (arg) => isRecord(arg) && arg.skipConfirmation === true, (arg) =>
+  return vscode.commands.registerCommand(COMMAND_IDS.remove, command(deps, (arg) => noPrompt(argsOf(arg), 'skipConfirmation'), (arg) =>
     removeConnection(deps, arg)));
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ApplyOptions, ApplyResult } from '../apply';
 import { parseUri, RESOURCE_SCHEME } from '../../shared/uris';
 import { ApplyArgs, EditorCommandDeps, asObject } from './common';
+import { noPrompt } from '../../shared/commandArgs';
 
 /** `observability.applyResource`. */
 export function registerApplyResource(context: vscode.ExtensionContext, deps: EditorCommandDeps): void {
@@ -14,7 +15,7 @@ export function registerApplyResource(context: vscode.ExtensionContext, deps: Ed
     } else {
       const o = asObject<ApplyArgs>(arg);
       uri = typeof o.uri === 'string' ? vscode.Uri.parse(o.uri) : o.uri instanceof vscode.Uri ? o.uri : undefined;
-      options = { confirm: o.confirm === true, confirmAlertDeletion: o.confirmAlertDeletion === true, confirmKeyRemoval: o.confirmKeyRemoval === true, overwrite: o.overwrite === true };
+      options = { confirm: noPrompt(o, 'confirm'), confirmAlertDeletion: o.confirmAlertDeletion === true, confirmKeyRemoval: o.confirmKeyRemoval === true, overwrite: o.overwrite === true };
     }
     uri ??= vscode.window.activeTextEditor?.document.uri;
     if (!uri || uri.scheme !== RESOURCE_SCHEME || !parseUri(uri)) {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { argsOf, nodeOf, scopeOfNode, type ExplorerNode } from '../../shared/commandArgs';
 import { pickConnection as pickStoredConnection } from '../../connections/pick';
 import type { ConnectionManager } from '../../connections/manager';
 import type { ResourceApplier, ApplyOptions } from '../apply';
@@ -13,7 +14,7 @@ import type { Logger } from '../../log';
  * Endpoint, and Apply.
  *
  * Each takes the tree node VS Code passes, or an argument object (automation, tests). Confirmations can be given only
- * through such an object (`confirm: true`, see `ApplyOptions`), never from the tree or a keybinding.
+ * through such an object (`noPrompt: true`, old name `confirm: true`; see `ApplyOptions`), never from the tree.
  */
 
 export interface EditorCommandDeps {
@@ -42,35 +43,26 @@ export interface ResourceCommandArgs {
   readonly alertId?: string;
   readonly dashboardId?: string;
   readonly name?: string;
-  /** Delete Query Endpoint: skip the modal confirmation. */
+  /** Delete Query Endpoint: skip the modal confirmation (deprecated alias: `confirm`). */
+  readonly noPrompt?: boolean;
   readonly confirm?: boolean;
 }
 
 export interface ApplyArgs extends ApplyOptions {
+  /** Apply without the confirmation (deprecated alias: `confirm`). */
+  readonly noPrompt?: boolean;
   /** The document to apply (default: the active editor's). */
   readonly uri?: string | vscode.Uri;
 }
 
-/** The parts of tree nodes these commands read (structural, so the tree's classes stay its own). */
-export interface NodeLike {
-  readonly type: string;
-  readonly connectionId?: string;
-  readonly serviceId?: string;
-  readonly kind?: string;
-  readonly dashboard?: { readonly id: string; readonly name?: string | null };
-  readonly tile?: { readonly id: string; readonly name?: string | null };
-  readonly alert?: { readonly id: string; readonly name?: string | null };
-  readonly parent?: NodeLike;
-  readonly connection?: { readonly id: string };
+/** The explorer node a command got (typed on the node union), if any. */
+export function isNodeLike(value: unknown): value is ExplorerNode {
+  return nodeOf(value) !== undefined;
 }
 
-export function isNodeLike(value: unknown): value is NodeLike {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string'
-    && typeof (value as { treeItem?: unknown }).treeItem === 'function';
-}
-
+/** The argument object a command got, or an empty one. */
 export function asObject<T>(value: unknown): Partial<T> {
-  return typeof value === 'object' && value !== null && !isNodeLike(value) && !(value instanceof vscode.Uri) ? value as Partial<T> : {};
+  return argsOf<T>(value);
 }
 
 export let draftCounter = 0;
@@ -117,8 +109,7 @@ export function editorCommandHelpers(deps: EditorCommandDeps) {
     let connectionId: string | undefined;
     let serviceId: string | undefined;
     if (isNodeLike(arg)) {
-      connectionId = arg.connectionId ?? arg.connection?.id;
-      serviceId = arg.serviceId;
+      ({ connectionId, serviceId } = scopeOfNode(arg));
     } else {
       const o = asObject<ResourceCommandArgs>(arg);
       connectionId = typeof o.connectionId === 'string' ? o.connectionId : undefined;

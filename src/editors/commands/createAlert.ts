@@ -17,11 +17,11 @@ export function registerCreateAlert(context: vscode.ExtensionContext, deps: Edit
     let tileId = args.tileId;
     let tileName: string | undefined;
     if (isNodeLike(arg)) {
-      if (arg.type === 'tile' && arg.tile && arg.parent?.dashboard) {
+      if (arg.type === 'tile') {
         tileId = arg.tile.id;
         tileName = arg.tile.name ?? undefined;
         dashboardId = arg.parent.dashboard.id;
-      } else if (arg.type === 'dashboard' && arg.dashboard) {
+      } else if (arg.type === 'dashboard') {
         dashboardId = arg.dashboard.id;
       }
     }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { sanitizeServerText } from '../../api';
 import { EditorCommandDeps, ResourceCommandArgs, asObject, editorCommandHelpers } from './common';
 import { errorMessage } from '../../errors';
+import { noPrompt } from '../../shared/commandArgs';
 
 /** `observability.deleteQueryEndpoint`. */
 export function registerDeleteQueryEndpoint(context: vscode.ExtensionContext, deps: EditorCommandDeps): void {
@@ -10,7 +11,7 @@ export function registerDeleteQueryEndpoint(context: vscode.ExtensionContext, de
   context.subscriptions.push(vscode.commands.registerCommand('observability.deleteQueryEndpoint', async (arg): Promise<{ deleted: boolean; requestId?: string; error?: string }> => {
     const scope = await scopeOf(arg);
     if (!scope) return { deleted: false };
-    const confirmed = asObject<ResourceCommandArgs>(arg).confirm === true;
+    const confirmed = noPrompt(asObject<ResourceCommandArgs>(arg), 'confirm');
     if (!confirmed) {
       const del = vscode.l10n.t('Delete');
       const answer = await vscode.window.showWarningMessage(

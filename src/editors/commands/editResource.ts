@@ -10,11 +10,11 @@ export function registerEditResource(context: vscode.ExtensionContext, deps: Edi
   context.subscriptions.push(vscode.commands.registerCommand('observability.editResource', async (arg): Promise<string | undefined> => {
     let ref: ResourceRef | undefined;
     let name: string | undefined;
-    if (isNodeLike(arg) && arg.connectionId && arg.serviceId) {
-      if (arg.type === 'alert' && arg.alert) {
+    if (isNodeLike(arg)) {
+      if (arg.type === 'alert') {
         ref = { connectionId: arg.connectionId, serviceId: arg.serviceId, kind: 'alert', id: arg.alert.id };
         name = arg.alert.name ?? undefined;
-      } else if (arg.type === 'dashboard' && arg.dashboard) {
+      } else if (arg.type === 'dashboard') {
         ref = { connectionId: arg.connectionId, serviceId: arg.serviceId, kind: 'dashboard', id: arg.dashboard.id };
         name = arg.dashboard.name ?? undefined;
       }

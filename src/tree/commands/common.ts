@@ -7,13 +7,14 @@ import type { Node } from '../nodes';
 import type { ObservabilityTreeProvider } from '../provider';
 import { ReadonlyJsonProvider, type JsonItemKind } from '../readonlyDocuments';
 import type { Logger } from '../../log';
+import { commandArgument, noPrompt } from '../../shared/commandArgs';
 
 /**
  * Commands on tree items: refresh, retry, filter, copy ID, open as JSON, delete dashboard / alert.
  *
  * Item commands take the tree node VS Code passes, or an argument object for automation:
  * `{ connectionId, serviceId, dashboardId | alertId | sourceId | queryEndpoint: true }`. A confirmation can be skipped
- * only from such an object (`skipConfirmation: true`), never from the tree.
+ * only from such an object (`noPrompt: true`; `skipConfirmation: true` still works), never from the tree.
  */
 
 
@@ -24,6 +25,8 @@ export interface ResourceArgs {
   readonly alertId?: string;
   readonly sourceId?: string;
   readonly queryEndpoint?: boolean;
+  /** Delete without the confirmation (deprecated alias: `skipConfirmation`). */
+  readonly noPrompt?: boolean;
   readonly skipConfirmation?: boolean;
 }
 
@@ -41,14 +44,15 @@ export interface ResourceCommandDeps {
   readonly log: Logger;
 }
 
+/** A node of this tree (the brand tells it from an argument object). */
 export function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && typeof (value as { treeItem?: unknown }).treeItem === 'function'
-    && typeof (value as { type?: unknown }).type === 'string';
+  return commandArgument(value).kind === 'node';
 }
 
+/** An argument object that names a service. */
 export function isArgs(value: unknown): value is ResourceArgs {
-  return typeof value === 'object' && value !== null && !isNode(value)
-    && typeof (value as ResourceArgs).connectionId === 'string' && typeof (value as ResourceArgs).serviceId === 'string';
+  const a = commandArgument<ResourceArgs>(value);
+  return a.kind === 'args' && typeof a.args.connectionId === 'string' && typeof a.args.serviceId === 'string';
 }
 
 /** What an item command acts on, from a node or an argument object. */
@@ -84,7 +88,7 @@ export function targetOf(arg: unknown, tree: ObservabilityTreeProvider): Target 
   }
   if (!isArgs(arg)) return undefined;
   const { connectionId, serviceId } = arg;
-  const skipConfirmation = arg.skipConfirmation === true;
+  const skipConfirmation = noPrompt(arg, 'skipConfirmation');
   const cache = tree.cache;
   if (arg.dashboardId) {
     const d = cache.peek(connectionId, serviceId, 'dashboards')?.find((x) => x.id === arg.dashboardId);
