@@ -8,7 +8,8 @@ export function registerExportAlertToFile(context: vscode.ExtensionContext, deps
   context.subscriptions.push(vscode.commands.registerCommand('observability.exportAlertToFile', async (arg: unknown) => {
     // An alert node of the explorer, or an argument object.
     const node = nodeOf(arg);
-    const args = objectArg<ExportArgs>(arg);
+    // A node may come with a target `uri` beside it (automation standing in for the save dialog).
+    const args = node ? { uri: (arg as ExportArgs).uri } : objectArg<ExportArgs>(arg);
     const fromNode = node?.type === 'alert' ? { connectionId: node.connectionId, serviceId: node.serviceId, alertId: node.alert.id } : {};
     const connectionId = fromNode.connectionId ?? args.connectionId;
     const serviceId = fromNode.serviceId ?? args.serviceId;
