@@ -6,7 +6,8 @@
 // Without arguments every step runs. `unit` and `integration` also build first (the tests run from out/);
 // `package` builds its own production bundle. Output of every step is streamed; a summary with per-step status,
 // duration and counts ends the run, and its last line reads `N passed, N failed` (`, N skipped` when there are any).
-// Counts: each unit and integration test, plus one check for each of typecheck, lint, build and the package checks.
+// Counts: each unit and integration test, plus one check for each of typecheck, lint, structure (scripts/check-structure.mjs),
+// build and the package checks.
 // The exit code is non-zero when anything failed.
 //
 // `integration` runs twice: all suites, then the main journeys against emulators that answer like a newer server
@@ -173,6 +174,13 @@ async function lint() {
   const r = await run(NODE, [bin('eslint/bin/eslint.js'), '.']);
   const m = /(\d+) problems? \((\d+) errors?/.exec(r.output);
   return check(r.code === 0, r.code === 0 ? '' : m ? `${m[2]} error(s)` : `exit ${r.code}`);
+}
+
+/** Layering of src/ (scripts/check-structure.mjs): feature folders stay apart, vscode-free layers stay so. */
+async function structure() {
+  const r = await run(NODE, [path.join(ROOT, 'scripts', 'check-structure.mjs')]);
+  const m = /\((\d+) problem/.exec(r.output);
+  return check(r.code === 0, r.code === 0 ? '' : m ? `${m[1]} problem(s)` : `exit ${r.code}`);
 }
 
 /** Deletes compiled files in out/ whose TypeScript source is gone, so removed tests do not keep running. */
@@ -352,6 +360,7 @@ const started = Date.now();
 if (all) {
   await step('typecheck', typecheck);
   await step('lint', lint);
+  await step('structure', structure);
 }
 let built = true;
 if (want('unit') || want('integration') || want('e2e')) {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from './connections/manager';
 import type { Logger } from './log';
+import { errorMessage } from './errors';
 
 /** Environment variable read in development mode only: the argument object of `observability.addConnection`. */
 export const DEMO_CONNECTION_ENV = 'OBS_DEMO_CONNECTION';
@@ -50,7 +51,7 @@ export function addDemoConnection(context: vscode.ExtensionContext, connections:
   setTimeout(() => {
     void Promise.resolve(vscode.commands.executeCommand('observability.addConnection', args)).then(
       () => log.info(`Demo connection to ${base} added.`),
-      (error: unknown) => log.error(`Adding the demo connection failed: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => log.error(`Adding the demo connection failed: ${errorMessage(error)}`),
     );
   }, 0);
 }

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from './connections/manager';
-import type { Features, FeatureShell } from './features';
+import type { Features, FeatureShell, TreeApi } from './features';
 import {
   CONTEXT_HAS_CONNECTIONS, hasSavedConnections, isWorkspaceAlertFile, LazyTreeProvider, ownTabUris, PlaceholderCommands,
   STATUS_FIRST_REFRESH_MS, VIEW_ID,
 } from './lazy';
 import { createLogger } from './log';
-import type { TreeHandle } from './tree';
 import type { QueryApi } from './query';
 import type { Node } from './tree/nodes';
 
@@ -19,7 +18,7 @@ export interface ExtensionApi {
   /** The saved connections and their API clients (reading it loads the features). */
   readonly connections: ConnectionManager;
   /** The explorer tree: provider, view, status item (reading it loads the features). */
-  readonly tree: TreeHandle;
+  readonly tree: TreeApi;
   /** Running SQL on services: document targets, query hosts, the results panel (reading it loads the features). */
   readonly query: QueryApi;
 }

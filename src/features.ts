@@ -4,12 +4,15 @@
  * thin entry (src/extension.ts) loads on first use, so activating the extension evaluates none of it.
  */
 import * as vscode from 'vscode';
-import { registerConnectionCommands } from './commands/connections';
+import { registerConnectionCommands } from './connections/commands';
 import { ConnectionManager } from './connections/manager';
 import { addDemoConnection } from './demo';
 import type { Logger } from './log';
+import { ResourceCache } from './resources/cache';
+import { LiveData } from './resources/live';
 import { registerTree, type TreeHandle } from './tree';
 import type { Node } from './tree/nodes';
+import { registerStatus, type FiringStatus } from './status';
 import { registerEditors } from './editors';
 import { registerAlertFiles } from './alertFiles';
 import { registerQuery, type QueryApi } from './query';
@@ -23,12 +26,21 @@ export interface FeatureShell {
   setKnownSecrets(secrets: () => readonly string[]): void;
 }
 
+/** The explorer as the extension API shows it: the tree and the firing-alerts status item. */
+export interface TreeApi extends TreeHandle {
+  readonly status: FiringStatus;
+}
+
 export interface Features {
   readonly connections: ConnectionManager;
-  readonly tree: TreeHandle;
+  readonly tree: TreeApi;
   readonly query: QueryApi;
 }
 
+/**
+ * The one place that wires: service layers (connections, resources) are built once here and passed to each feature
+ * folder, which registers its own views, providers and commands. Feature folders never import one another.
+ */
 export function activateFeatures(context: vscode.ExtensionContext, shell: FeatureShell): Features {
   const { log } = shell;
   const connections = new ConnectionManager({
@@ -39,13 +51,23 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   });
   shell.setKnownSecrets(() => connections.secretsInUse());
   context.subscriptions.push(connections, registerConnectionCommands({ connections, log }));
-  const tree = registerTree(context, { connections, log }, (provider) => {
+
+  // Resources: one cache of what the services hold (tree, status item, checks, completion) and one set of live data.
+  const cache = new ResourceCache(connections, (line) => log.warn(line));
+  const live = new LiveData(connections, cache);
+  context.subscriptions.push(cache, connections.onDidChange((e) => live.forget(e.connectionId)));
+
+  const tree = registerTree(context, { connections, cache, log }, (provider) => {
     shell.attachTree(provider);
     return shell.view;
   });
-  registerEditors(context, { connections, tree, log });
-  registerAlertFiles(context, { connections, tree, log });
-  const query = registerQuery(context, { connections, tree, log });
+  const refresh = tree.provider;
+  const status = registerStatus(context, {
+    connections, cache, reveal: (firing) => tree.revealAlert(firing.connectionId, firing.serviceId, firing.alert.id),
+  });
+  registerEditors(context, { connections, live, refresh, log });
+  registerAlertFiles(context, { connections, live, refresh, log });
+  const query = registerQuery(context, { connections, refresh, log });
   addDemoConnection(context, connections, log);
-  return { connections, tree, query };
+  return { connections, tree: { ...tree, status }, query };
 }

@@ -2,20 +2,12 @@
  * What the thin entry (src/extension.ts) registers at activation so that every view, command and editor feature is
  * there at once while the code behind them (API client, schemas, tree, editors, alert files) loads on first use.
  *
- * This module is part of the activation bundle: it imports nothing but `vscode` (and types).
+ * This module is part of the activation bundle: it imports nothing but `vscode` and src/constants.ts (and types).
  */
 import * as vscode from 'vscode';
+import { CONNECTIONS_STATE_KEY, SCHEME_PREFIX } from './constants';
 
-/** The explorer view (VIEW_ID in src/commands/resources.ts). */
-export const VIEW_ID = 'observability.explorer';
-/** globalState key of the saved connections (the same as CONNECTIONS_STATE_KEY in src/connections/types.ts). */
-export const CONNECTIONS_STATE_KEY = 'observability.connections';
-/** Context key of the command palette's `when` clauses (CONTEXT_HAS_CONNECTIONS in src/commands/connections.ts). */
-export const CONTEXT_HAS_CONNECTIONS = 'observability.hasConnections';
-/** Every URI scheme the extension serves starts with this (`observability`, `observability-server`, …). */
-export const SCHEME_PREFIX = 'observability';
-/** How long the firing-alerts status item waits before its first background refresh (STATUS_REFRESH_MINUTES). */
-export const STATUS_FIRST_REFRESH_MS = 5 * 60_000;
+export { CONNECTIONS_STATE_KEY, CONTEXT_HAS_CONNECTIONS, SCHEME_PREFIX, STATUS_FIRST_REFRESH_MS, VIEW_ID } from './constants';
 
 /** Whether globalState holds at least one saved connection (cheap: no parsing of the entries). */
 export function hasSavedConnections(state: vscode.Memento): boolean {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/manager';
-import { dedupeIssues, semanticIssues, type DocumentIssue, type LiveFacts } from '../editors/checks';
-import { issueDiagnostics, syntaxDiagnostics } from '../editors/diagnostics';
-import type { LiveData } from '../editors/live';
+import { dedupeIssues, semanticIssues, type DocumentIssue, type LiveFacts } from '../shared/checks';
+import { DocumentChecks, issueDiagnostics, syntaxDiagnostics } from '../shared/diagnostics';
+import type { LiveData } from '../resources/live';
 import type { Alert } from '../schema';
 import { checkAlertFile, fileValueOf, knownFilePart, targetOf, unknownFileKeyIssues } from './format';
 import { parseAlertFile } from './text';
@@ -15,47 +15,35 @@ import { connectionFor, isAlertFileUri } from './workspace';
  * `validate` adds them (with the cross-field rules) on request and before anything is sent.
  */
 export class AlertFileChecks implements vscode.Disposable {
-  readonly collection = vscode.languages.createDiagnosticCollection('observability-alert-files');
-  private readonly disposables: vscode.Disposable[] = [this.collection];
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly generations = new Map<string, number>();
+  private readonly checks: DocumentChecks;
 
   constructor(private readonly connections: ConnectionManager, private readonly live: LiveData) {
-    this.disposables.push(
-      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length > 0) this.schedule(e.document, 300);
-      }),
-      vscode.workspace.onDidCloseTextDocument((d) => {
-        if (!isAlertFileUri(d.uri)) return;
-        this.collection.delete(d.uri);
-        clearTimeout(this.timers.get(d.uri.toString()));
-        this.timers.delete(d.uri.toString());
-      }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.recheckAll()),
-      connections.onDidChange(() => this.recheckAll()),
-    );
-    this.recheckAll();
+    this.checks = new DocumentChecks({
+      collection: 'observability-alert-files',
+      accepts: isAlertFileUri,
+      parse: parseAlertFile,
+      issues: (_doc, value) => this.liveIssues(value),
+      initial: 'visible',
+      recheckOn: [vscode.workspace.onDidGrantWorkspaceTrust, connections.onDidChange],
+    });
+  }
+
+  get collection(): vscode.DiagnosticCollection {
+    return this.checks.collection;
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    for (const d of this.disposables) d.dispose();
+    this.checks.dispose();
+  }
+
+  /** Publishes problems found outside the checks made while typing; they stay until the next edit. */
+  publish(doc: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]): void {
+    this.checks.publish(doc, diagnostics);
   }
 
   /** Checks the alert files shown in editors again (after a change of connections or trust). */
   recheckAll(): void {
-    for (const d of new Set(vscode.window.visibleTextEditors.map((e) => e.document))) this.schedule(d, 0);
-  }
-
-  private schedule(doc: vscode.TextDocument, delayMs: number): void {
-    if (!isAlertFileUri(doc.uri)) return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      if (!doc.isClosed) void this.check(doc);
-    }, delayMs));
+    this.checks.recheckAll();
   }
 
   /** What is known about the file's service; undefined without trust or connection, or when it cannot be read. */
@@ -95,21 +83,8 @@ export class AlertFileChecks implements vscode.Disposable {
   }
 
   /** Runs the checks made while typing and publishes them. */
-  async check(doc: vscode.TextDocument): Promise<readonly vscode.Diagnostic[]> {
-    const key = doc.uri.toString();
-    const generation = (this.generations.get(key) ?? 0) + 1;
-    this.generations.set(key, generation);
-    const version = doc.version;
-    const parsed = parseAlertFile(doc.getText());
-    if (parsed.syntaxErrors.length > 0) {
-      this.collection.set(doc.uri, []);
-      return [];
-    }
-    const issues = await this.liveIssues(parsed.value);
-    if (this.generations.get(key) !== generation || doc.isClosed || doc.version !== version) return this.collection.get(doc.uri) ?? [];
-    const diagnostics = issueDiagnostics(doc, parsed.root, issues);
-    this.collection.set(doc.uri, diagnostics);
-    return diagnostics;
+  check(doc: vscode.TextDocument): Promise<readonly vscode.Diagnostic[]> {
+    return this.checks.check(doc);
   }
 
   /**
@@ -117,18 +92,18 @@ export class AlertFileChecks implements vscode.Disposable {
    * Returns the diagnostics; errors block sending.
    */
   async validate(doc: vscode.TextDocument): Promise<readonly vscode.Diagnostic[]> {
-    const key = doc.uri.toString();
-    this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
+    // Whatever the checks made while typing find later does not replace these.
+    this.checks.publish(doc, this.collection.get(doc.uri) ?? []);
     const parsed = parseAlertFile(doc.getText());
     if (parsed.syntaxErrors.length > 0) {
       const diagnostics = syntaxDiagnostics(doc, parsed.syntaxErrors);
-      this.collection.set(doc.uri, diagnostics);
+      this.checks.publish(doc, diagnostics);
       return diagnostics;
     }
     const schema = checkAlertFile(parsed.value);
     const issues = dedupeIssues([...(schema.ok ? [] : schema.issues), ...await this.liveIssues(parsed.value)]);
     const diagnostics = issueDiagnostics(doc, parsed.root, issues);
-    this.collection.set(doc.uri, diagnostics);
+    this.checks.publish(doc, diagnostics);
     return diagnostics;
   }
 }

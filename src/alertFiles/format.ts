@@ -2,9 +2,9 @@
  * Reading, comparing and writing alert files. Pure functions (no vscode import): the editor, the plan and the unit
  * tests share them.
  */
-import { editableValue } from '../editors/documents';
+import { editableValue } from '../shared/documents';
 import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../schema/unknownKeys';
-import type { DocumentIssue } from '../editors/checks';
+import type { DocumentIssue } from '../shared/checks';
 import { alertWriteSchema, schemaIssues, type Alert, type AlertWrite } from '../schema';
 import { alertFileSchema, FILE_ONLY_FIELDS } from './schema';
 

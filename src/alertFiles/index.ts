@@ -1,30 +1,32 @@
 import * as vscode from 'vscode';
-import { registerAlertFileCommands } from '../commands/alertFiles';
+import { registerCommands as registerAlertFileCommands } from './commands';
 import type { ConnectionManager } from '../connections/manager';
-import { LiveCompletionProvider } from '../editors/completion';
-import { IdNameInlayHintsProvider } from '../editors/inlayHints';
-import { LiveData } from '../editors/live';
-import type { TreeHandle } from '../tree';
+import { LiveCompletionProvider } from '../shared/completion';
+import { IdNameInlayHintsProvider } from '../shared/inlayHints';
+import type { LiveData } from '../resources/live';
+import type { ResourceRefresher } from '../resources/model';
 import { AlertFileChecks } from './checks';
 import { AlertFileCodeLensProvider } from './codeLens';
 import { targetOf } from './format';
 import { AlertFileService } from './service';
 import { parseAlertFile } from './text';
 import { connectionFor, isAlertFileUri, PREVIEW_SCHEME, PreviewDocuments } from './workspace';
+import type { Logger } from '../log';
 
 export interface AlertFileRegistrationDeps {
   readonly connections: ConnectionManager;
-  readonly tree: TreeHandle;
-  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+  readonly live: LiveData;
+  /** Reloads what the tree shows after a change (the explorer's provider). */
+  readonly refresh: ResourceRefresher;
+  readonly log: Logger;
 }
 
 /** Alert files in the workspace (`*.alert.json`): diagnostics, live completion, CodeLens, apply, plan, export. */
 export function registerAlertFiles(context: vscode.ExtensionContext, deps: AlertFileRegistrationDeps): AlertFileService {
-  const { connections, tree, log } = deps;
-  const live = new LiveData(connections, tree.provider.cache);
+  const { connections, live, refresh, log } = deps;
   const checks = new AlertFileChecks(connections, live);
   const previews = new PreviewDocuments();
-  const service = new AlertFileService({ connections, tree: tree.provider, checks, previews, log });
+  const service = new AlertFileService({ connections, tree: refresh, checks, previews, log });
   const lenses = new AlertFileCodeLensProvider(connections, service);
   const completion = new LiveCompletionProvider(live, (doc) => {
     if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;
@@ -43,7 +45,6 @@ export function registerAlertFiles(context: vscode.ExtensionContext, deps: Alert
       const connection = connectionFor(connections, target.organizationId, target.serviceId);
       return connection && target.serviceId ? { connectionId: connection.connectionId, serviceId: target.serviceId } : undefined;
     })),
-    connections.onDidChange((e) => live.forget(e.connectionId)),
   );
   registerAlertFileCommands(context, { connections, service });
   return service;

@@ -1,17 +1,21 @@
 import * as vscode from 'vscode';
 import { ApiError, sanitizeServerText, type ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
-import { fieldOfServerMessage, type DocumentIssue } from '../editors/checks';
-import { issueDiagnostics } from '../editors/diagnostics';
-import { fileLabel } from '../editors/uris';
+import { type DocumentIssue } from '../shared/checks';
+import { fileLabel } from '../shared/uris';
 import type { Alert } from '../schema';
-import type { ObservabilityTreeProvider } from '../tree/provider';
+import type { ResourceRefresher } from '../resources/model';
 import type { AlertFileChecks } from './checks';
 import { checkAlertFile, fileTextOf, sameConfiguration, targetOf } from './format';
-import { buildPlan, renderPlan, serviceKey, type AlertPlan, type PlanEntry, type PlanFileInput, type ServiceInput } from './plan';
+import {
+  buildPlan, renderPlan, serviceKey, type AlertPlan, type PlanEntry, type PlanFileInput, type ServiceInput,
+} from './plan';
 import { ALERT_FILE_SUFFIX } from './schema';
 import { parseAlertFile, withId } from './text';
 import { connectionFor, readText, relativeLabel, writeText, type PreviewDocuments } from './workspace';
+import { errorMessage } from '../errors';
+import type { Logger } from '../log';
+import { reportFailure, withProgress } from '../shared/writes';
 
 /**
  * Alert files against the service: create or update one file's alert, compare it with the live alert, plan the whole
@@ -40,17 +44,13 @@ export interface ApplyPlanResult {
 
 export interface AlertFileDeps {
   readonly connections: ConnectionManager;
-  readonly tree: ObservabilityTreeProvider;
+  readonly tree: ResourceRefresher;
   readonly checks: AlertFileChecks;
   readonly previews: PreviewDocuments;
-  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+  readonly log: Logger;
 }
 
 const EXCLUDE = '{**/node_modules/**,**/.git/**}';
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 export function refuseUntrusted(): boolean {
   if (vscode.workspace.isTrusted) return false;
@@ -154,7 +154,7 @@ export class AlertFileService implements vscode.Disposable {
       } catch (error) {
         if (ApiError.is(error) && error.kind === 'notFound') {
           void vscode.window.showErrorMessage(vscode.l10n.t('Alert "{0}" does not exist on {1} (deleted?). Remove "id" from {2} to create it again.', id, connection.serviceLabel, label));
-          return { outcome: 'missing', error: message(error) };
+          return { outcome: 'missing', error: errorMessage(error) };
         }
         throw error;
       }
@@ -200,7 +200,7 @@ export class AlertFileService implements vscode.Disposable {
       await this.showDiff(uri, current, target.organizationId, serviceId);
       return true;
     } catch (error) {
-      void vscode.window.showErrorMessage(message(error));
+      void vscode.window.showErrorMessage(errorMessage(error));
       return false;
     }
   }
@@ -224,7 +224,7 @@ export class AlertFileService implements vscode.Disposable {
       try {
         text = await readText(uri);
       } catch (error) {
-        files.push({ uri: uri.toString(), label, target: {}, problems: [message(error)] });
+        files.push({ uri: uri.toString(), label, target: {}, problems: [errorMessage(error)] });
         continue;
       }
       const parsed = parseAlertFile(text);
@@ -257,7 +257,7 @@ export class AlertFileService implements vscode.Disposable {
         const alerts = (await this.clientOf(connection.connectionId).listAlerts(serviceId)).data;
         services.push({ organizationId, serviceId, serviceLabel: connection.serviceLabel, connectionId: connection.connectionId, alerts });
       } catch (error) {
-        services.push({ organizationId, serviceId, serviceLabel: connection.serviceLabel, connectionId: connection.connectionId, error: message(error) });
+        services.push({ organizationId, serviceId, serviceLabel: connection.serviceLabel, connectionId: connection.connectionId, error: errorMessage(error) });
       }
     }
     const plan = buildPlan(files, services);
@@ -292,7 +292,7 @@ export class AlertFileService implements vscode.Disposable {
       this.deps.previews.update(uri, rendered.text);
       this.changed.fire();
     } catch (error) {
-      this.deps.log.warn(`Could not refresh the alert plan: ${message(error)}`);
+      this.deps.log.warn(`Could not refresh the alert plan: ${errorMessage(error)}`);
     }
   }
 
@@ -354,7 +354,7 @@ export class AlertFileService implements vscode.Disposable {
               touched.set(serviceKey(service.organizationId, service.serviceId), { connectionId: service.connectionId as string, serviceId: service.serviceId });
             } catch (error) {
               if (token.isCancellationRequested) notAttempted.push(entry.label);
-              else failed.push({ label: entry.label, error: message(error) });
+              else failed.push({ label: entry.label, error: errorMessage(error) });
             }
           }
         } finally {
@@ -411,7 +411,7 @@ export class AlertFileService implements vscode.Disposable {
     try {
       alert = (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => this.clientOf(connectionId).getAlert(serviceId, alertId))).data;
     } catch (error) {
-      void vscode.window.showErrorMessage(message(error));
+      void vscode.window.showErrorMessage(errorMessage(error));
       return undefined;
     }
     let uri = target;
@@ -454,24 +454,13 @@ export class AlertFileService implements vscode.Disposable {
   }
 
   private failed(doc: vscode.TextDocument, error: unknown): FileResult {
-    const text = message(error);
-    this.deps.log.error(text);
-    void vscode.window.showErrorMessage(text);
-    if (ApiError.is(error)) {
-      const issues: DocumentIssue[] = (error.issues ?? []).map((i) => ({
-        path: i.path === '' ? [] : i.path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)), message: i.message, severity: 'error' as const,
-      }));
-      const field = fieldOfServerMessage(error.serverMessage);
-      if (issues.length === 0 && field && error.serverMessage) {
-        issues.push({ path: field, message: vscode.l10n.t('The service says: {0}', error.serverMessage), severity: 'error' });
-      }
-      if (issues.length > 0) this.deps.checks.collection.set(doc.uri, issueDiagnostics(doc, parseAlertFile(doc.getText()).root, issues));
-    }
-    return { outcome: 'failed', error: text };
+    const { message } = reportFailure(doc, parseAlertFile(doc.getText()).root, error, this.deps.log,
+      (d, diagnostics) => this.deps.checks.publish(d, diagnostics));
+    return { outcome: 'failed', error: message };
   }
 
   private progress<T>(title: string, task: () => Promise<T>): Promise<T> {
-    return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, task));
+    return withProgress(title, task);
   }
 }
 

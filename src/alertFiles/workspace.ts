@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/manager';
-import { RESOURCE_SCHEME } from '../editors/uris';
-import { SERVER_SCHEME } from '../editors/serverDocuments';
+import { RESOURCE_SCHEME } from '../shared/uris';
+import { SERVER_SCHEME } from '../shared/serverDocuments';
 import { ALERT_FILE_SUFFIX } from './schema';
-import { ReadonlyDocuments } from '../editors/serverDocuments';
+import { ReadonlyDocuments } from '../shared/serverDocuments';
 
 /** Workspace side of alert files: which documents are alert files, reading and writing them, their connection. */
 

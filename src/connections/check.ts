@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ApiError, type ConnectionConfig, type ObservabilityClient } from '../api';
 import { CLICKSTACK_PATH_SEGMENT, DEFAULT_BASE_URL, DEFAULT_PATH_SEGMENT } from './types';
 import { sameOrigin } from './validation';
+import { errorMessage } from '../errors';
 
 /**
  * Proves a connection with one request before it is saved: listing the sources of the first service checks the base
@@ -73,7 +74,7 @@ export async function detectPathSegment(probe: (segment: string) => Promise<void
 /** A one-paragraph reason for a failed check, with what to try next. */
 export function explainCheckFailure(error: unknown, config: ConnectionConfig): string {
   if (!(error instanceof ApiError)) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
   const hint = checkHint(error, config);
   return hint ? `${error.message.trimEnd()} ${hint}` : error.message;

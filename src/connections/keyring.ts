@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../errors';
 
 /** VS Code's own page about keyring problems (Linux without a keyring, locked keychains). */
 export const KEYRING_TROUBLESHOOTING_URL = 'https://code.visualstudio.com/docs/configure/settings-sync#_troubleshooting-keychain-issues';
@@ -14,7 +15,7 @@ export class SecretStorageError extends Error {
   readonly causeMessage: string;
 
   constructor(operation: SecretOperation, cause: unknown) {
-    const causeMessage = cause instanceof Error ? cause.message : String(cause);
+    const causeMessage = errorMessage(cause);
     super(SecretStorageError.describe(operation, causeMessage));
     this.name = 'SecretStorageError';
     this.operation = operation;

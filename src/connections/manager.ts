@@ -23,6 +23,7 @@ import {
   type StoredConnection,
 } from './types';
 import { normalizeBaseUrl, sameOrigin } from './validation';
+import { errorMessage } from '../errors';
 
 /** Written to SecretStorage whenever connection metadata changes, so other windows hear about it. */
 const REVISION_KEY = `${SECRET_KEY_PREFIX}revision`;
@@ -492,7 +493,7 @@ export class ConnectionManager implements vscode.Disposable {
       await this.secrets.store(REVISION_KEY, `${Date.now()}-${randomUUID()}`);
     } catch (error) {
       this.forgetOwnWrite(REVISION_KEY);
-      this.log.debug(`Could not notify other windows of a connection change: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.debug(`Could not notify other windows of a connection change: ${errorMessage(error)}`);
     }
   }
 

@@ -1,14 +1,15 @@
 import * as z from 'zod';
+import { DEFAULT_PATH_SEGMENT } from '../api/connection';
 
 /** Where the service's API lives unless the user says otherwise. */
 export const DEFAULT_BASE_URL = 'https://api.clickhouse.cloud';
 /** The product path segment as written in the API document. */
-export const DEFAULT_PATH_SEGMENT = 'observability';
+export { DEFAULT_PATH_SEGMENT };
 /** The path segment that Managed ClickStack in ClickHouse Cloud serves. */
 export const CLICKSTACK_PATH_SEGMENT = 'clickstack';
 
 /** Key in `context.globalState` that holds the list of connections (metadata only, never a secret). */
-export const CONNECTIONS_STATE_KEY = 'observability.connections';
+export { CONNECTIONS_STATE_KEY } from '../constants';
 /** Prefix of every SecretStorage entry the extension writes. */
 export const SECRET_KEY_PREFIX = 'observability.connection.';
 

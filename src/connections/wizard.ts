@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { hostOf } from './pick';
 import type { ConnectionConfig, ObservabilityClient } from '../api';
 import { checkConnection, detectPathSegment, explainCheckFailure, type SegmentDetection } from './check';
 import { BACK, inputStep, multiPickStep, pickStep, type Back } from './prompts';
@@ -255,13 +256,6 @@ async function detectSegment(draft: ConnectionDraft, deps: WizardDeps, signal: A
   }
 }
 
-function hostOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).host;
-  } catch {
-    return baseUrl;
-  }
-}
 
 async function secretFor(draft: ConnectionDraft, deps: WizardDeps): Promise<string | undefined> {
   if (draft.keySecret !== '') return draft.keySecret;

@@ -1,18 +1,20 @@
 import * as vscode from 'vscode';
-import { ApiError, sanitizeServerText, type ObservabilityClient } from '../api';
+import { sanitizeServerText, type ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
 import {
-  isAlertableDisplayType, type Alert, type AlertWrite, type Dashboard, type DashboardUpdate, type DashboardWrite, type QueryEndpoint,
-  type QueryEndpointWrite,
+  isAlertableDisplayType, type Alert, type AlertWrite, type Dashboard, type DashboardUpdate, type DashboardWrite, type QueryEndpoint, type QueryEndpointWrite,
 } from '../schema';
-import type { ObservabilityTreeProvider } from '../tree/provider';
-import { dedupeIssues, fieldOfServerMessage, knownPart, schemaCheck, semanticIssues, type DocumentIssue, type IssuePath } from './checks';
-import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from './diagnostics';
-import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from './documents';
+import type { ResourceRefresher } from '../resources/model';
+import { dedupeIssues, knownPart, schemaCheck, semanticIssues, type DocumentIssue } from '../shared/checks';
+import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from '../shared/diagnostics';
+import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from '../shared/documents';
 import type { ResourceFileSystem } from './fileSystem';
-import type { LiveData } from './live';
-import { SERVER_SCHEME, type ServerDocuments } from './serverDocuments';
-import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from './uris';
+import type { LiveData } from '../resources/live';
+import { SERVER_SCHEME, type ServerDocuments } from '../shared/serverDocuments';
+import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from '../shared/uris';
+import { errorMessage } from '../errors';
+import type { Logger } from '../log';
+import { reportFailure, withProgress } from '../shared/writes';
 
 /**
  * Apply: send a resource document to the service. Nothing invalid is sent (syntax, schema and live checks first);
@@ -64,12 +66,12 @@ export interface ApplyResult {
 
 export interface ApplyDeps {
   readonly connections: ConnectionManager;
-  readonly tree: ObservabilityTreeProvider;
+  readonly tree: ResourceRefresher;
   readonly fs: ResourceFileSystem;
   readonly checks: DocumentChecks;
   readonly live: LiveData;
   readonly server: ServerDocuments;
-  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+  readonly log: Logger;
 }
 
 const KIND_NAMES = { alert: 'alert', dashboard: 'dashboard', queryEndpoint: 'query endpoint' } as const;
@@ -110,7 +112,7 @@ export class ResourceApplier {
       await this.showDiff(doc, ref, nameOfValue(current) ?? KIND_NAMES[ref.kind], current, changedOnServer);
       return true;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       void vscode.window.showErrorMessage(message);
       return false;
     }
@@ -415,7 +417,7 @@ export class ResourceApplier {
         : vscode.l10n.t('{0}: service ↔ yours', name);
     const shown = Promise.resolve(vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: false }))
       .then(() => true, (error: unknown) => {
-        this.deps.log.warn(`Could not show the diff: ${error instanceof Error ? error.message : String(error)}`);
+        this.deps.log.warn(`Could not show the diff: ${errorMessage(error)}`);
         return true;
       });
     // The diff informs; it must never hold up Apply (the workbench can leave an editor open pending while other
@@ -463,7 +465,7 @@ export class ResourceApplier {
         || (t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === target));
       if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
     } catch (error) {
-      this.deps.log.warn(`Could not switch to the created resource's editor: ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.log.warn(`Could not switch to the created resource's editor: ${errorMessage(error)}`);
     }
     this.deps.fs.forget(draftRef);
     this.deps.checks.collection.delete(draft.uri);
@@ -494,26 +496,11 @@ export class ResourceApplier {
   }
 
   private failed(doc: vscode.TextDocument, root: ReturnType<typeof parseDocument>['root'], error: unknown): ApplyResult {
-    const message = error instanceof Error ? error.message : String(error);
-    this.deps.log.error(message);
-    void vscode.window.showErrorMessage(message);
-    if (ApiError.is(error)) {
-      const issues: DocumentIssue[] = [];
-      for (const issue of error.issues ?? []) {
-        const path: IssuePath = issue.path === '' ? [] : issue.path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-        issues.push({ path, message: issue.message, severity: 'error' });
-      }
-      const field = fieldOfServerMessage(error.serverMessage);
-      if (issues.length === 0 && field && error.serverMessage) {
-        issues.push({ path: field, message: vscode.l10n.t('The service says: {0}', error.serverMessage), severity: 'error' });
-      }
-      if (issues.length > 0) this.deps.checks.publish(doc, issueDiagnostics(doc, root, issues));
-      return { outcome: 'failed', error: message, ...(error.requestId ? { requestId: error.requestId } : {}) };
-    }
-    return { outcome: 'failed', error: message };
+    const { message, requestId } = reportFailure(doc, root, error, this.deps.log, (d, diagnostics) => this.deps.checks.publish(d, diagnostics));
+    return { outcome: 'failed', error: message, ...(requestId ? { requestId } : {}) };
   }
 
   private progress<T>(title: string, task: () => Promise<T>): Promise<T> {
-    return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, task));
+    return withProgress(title, task);
   }
 }

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { ResourceApplier } from './apply';
-import { parseDocument } from './diagnostics';
-import { editableValue, sameJson } from './documents';
+import { parseDocument } from '../shared/diagnostics';
+import { editableValue, sameJson } from '../shared/documents';
 import type { ResourceFileSystem } from './fileSystem';
-import type { LiveData } from './live';
-import { isNew, parseUri } from './uris';
+import type { LiveData } from '../resources/live';
+import { isNew, parseUri } from '../shared/uris';
 
 /**
  * A line above each resource document saying where it goes and whether it differs from the version it was opened

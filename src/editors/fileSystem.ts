@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { RESOURCE_SCHEME, parseUri, refKey, type ResourceRef } from './uris';
+import { RESOURCE_SCHEME, parseUri, refKey, type ResourceRef } from '../shared/uris';
+import { errorMessage } from '../errors';
 
 /**
  * The extension's file system for editable resource documents (scheme `observability`).
@@ -120,7 +121,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
       return doc;
     } catch (error) {
       this.failures.set(key, error instanceof Error ? error : new Error(String(error)));
-      throw vscode.FileSystemError.Unavailable(error instanceof Error ? error.message : String(error));
+      throw vscode.FileSystemError.Unavailable(errorMessage(error));
     }
   }
 

@@ -1,24 +1,27 @@
 import * as vscode from 'vscode';
-import { registerEditorCommands } from '../commands/editors';
+import { registerCommands as registerEditorCommands } from './commands';
 import type { ConnectionManager } from '../connections/manager';
-import type { TreeHandle } from '../tree';
 import { APPLYING_CONTEXT_KEY, ResourceApplier } from './apply';
 import { ApplyCodeLensProvider } from './codeLens';
-import { LiveCompletionProvider } from './completion';
-import { IdNameInlayHintsProvider } from './inlayHints';
-import { DocumentChecks } from './diagnostics';
-import { editableText, editableValue } from './documents';
+import { LiveCompletionProvider } from '../shared/completion';
+import { IdNameInlayHintsProvider } from '../shared/inlayHints';
+import { DocumentChecks, resourceDocuments } from '../shared/diagnostics';
+import { editableText, editableValue } from '../shared/documents';
 import { ResourceFileSystem, type Loaded } from './fileSystem';
-import { LiveData } from './live';
-import { SERVER_SCHEME, ServerDocuments } from './serverDocuments';
-import { RESOURCE_SCHEME, useServiceNames, type ResourceRef } from './uris';
+import type { LiveData } from '../resources/live';
+import type { ResourceRefresher } from '../resources/model';
+import { SERVER_SCHEME, ServerDocuments } from '../shared/serverDocuments';
+import { RESOURCE_SCHEME, useServiceNames, type ResourceRef } from '../shared/uris';
+import type { Logger } from '../log';
 
-export { RESOURCE_SCHEME } from './uris';
+export { RESOURCE_SCHEME } from '../shared/uris';
 
 export interface EditorDeps {
   readonly connections: ConnectionManager;
-  readonly tree: TreeHandle;
-  readonly log: { info(m: string): void; warn(m: string): void; error(m: string | Error): void };
+  readonly live: LiveData;
+  /** Reloads what the tree shows after a change (the explorer's provider). */
+  readonly refresh: ResourceRefresher;
+  readonly log: Logger;
 }
 
 /**
@@ -26,8 +29,7 @@ export interface EditorDeps {
  * and completion, the "what will change" diffs, and the commands that open and apply documents.
  */
 export function registerEditors(context: vscode.ExtensionContext, deps: EditorDeps): void {
-  const { connections, tree, log } = deps;
-  const live = new LiveData(connections, tree.provider.cache);
+  const { connections, live, refresh, log } = deps;
   // Tabs and breadcrumbs name the connection and the service instead of showing their IDs.
   useServiceNames({
     namesOf: (connectionId, serviceId) => {
@@ -60,12 +62,12 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
   };
 
   const fs = new ResourceFileSystem(load);
-  const checks = new DocumentChecks(live, (ref) => {
+  const checks = new DocumentChecks(resourceDocuments(live, (ref) => {
     const held = fs.get(ref);
     return held?.exists && held.base !== undefined ? editableValue(ref.kind, held.base) : undefined;
-  });
+  }));
   const server = new ServerDocuments();
-  const applier = new ResourceApplier({ connections, tree: tree.provider, fs, checks, live, server, log });
+  const applier = new ResourceApplier({ connections, tree: refresh, fs, checks, live, server, log });
   void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
 
   const lenses = new ApplyCodeLensProvider(fs, live, applier);
@@ -76,7 +78,6 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
     vscode.workspace.registerTextDocumentContentProvider(SERVER_SCHEME, server),
     vscode.languages.registerCompletionItemProvider(LiveCompletionProvider.selector, new LiveCompletionProvider(live), '"', ':'),
     vscode.languages.registerInlayHintsProvider(IdNameInlayHintsProvider.resourceSelector, new IdNameInlayHintsProvider(live)),
-    connections.onDidChange((e) => live.forget(e.connectionId)),
   );
-  registerEditorCommands(context, { connections, tree: tree.provider, fs, live, applier, log });
+  registerEditorCommands(context, { connections, tree: refresh, fs, live, applier, log });
 }

@@ -9,6 +9,7 @@ import { splitStatements } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
 import type { QueryTargets } from './targets';
+import { errorMessage } from '../errors';
 
 interface TableRef {
   database: string;
@@ -43,7 +44,7 @@ export function registerSqlCompletion(deps: {
     });
     value.catch((e: unknown) => {
       tables.delete(key);
-      deps.log.warn(`Completion: could not list the sources: ${e instanceof Error ? e.message : String(e)}`);
+      deps.log.warn(`Completion: could not list the sources: ${errorMessage(e)}`);
     });
     tables.set(key, { at: Date.now(), value });
     return value;
@@ -59,7 +60,7 @@ export function registerSqlCompletion(deps: {
         .then((r) => r.rows.map((row) => ({ name: String(row[0]), type: String(row[1]) })));
       hit.catch((e: unknown) => {
         columns.delete(key);
-        deps.log.warn(`Completion: DESCRIBE ${t.table} failed: ${e instanceof Error ? e.message : String(e)}`);
+        deps.log.warn(`Completion: DESCRIBE ${t.table} failed: ${errorMessage(e)}`);
       });
       columns.set(key, hit);
     }

@@ -10,14 +10,16 @@ import { isReadOnlyStatement, QueryClient, QueryError, queryLimiterFor, splitSta
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
 import { DEMO_CONNECTION_ENV } from '../demo';
-import type { TreeHandle } from '../tree';
+import type { ResourceRefresher } from '../resources/model';
 import { ResultsPanel, type PanelState, type StatementResult } from './panel';
 import { QueryTargets, type QueryTarget } from './targets';
 import { registerSqlCompletion } from './completion';
+import { errorMessage } from '../errors';
 
 export interface QueryDeps {
   connections: ConnectionManager;
-  tree: TreeHandle;
+  /** Reloads what the tree shows after a change (the explorer's provider). */
+  refresh: ResourceRefresher;
   log: Logger;
 }
 
@@ -225,7 +227,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
           log.info(`Query on ${serviceName} cancelled.`);
           return { ok: false, error: error.message, reason: 'cancelled' };
         }
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         log.error(message);
         if (error instanceof QueryError && error.reason === 'serviceIdle' && !wake) {
           const wakeRun = vscode.l10n.t('Wake and Run');
@@ -331,12 +333,12 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
       }
       const body = { roles: roles as ('sql_console_read_only' | 'sql_console_admin')[], openApiKeys: [...existing, key.id], ...(current?.allowedOrigins ? { allowedOrigins: current.allowedOrigins } : {}) };
       const saved = await api.upsertQueryEndpoint(target.serviceId, body);
-      deps.tree.provider.refreshKinds(target.connectionId, target.serviceId, ['queryEndpoint']);
+      deps.refresh.refreshKinds(target.connectionId, target.serviceId, ['queryEndpoint']);
       log.info(`Enabled key ${key.id} on the query endpoint of ${serviceName}${saved.requestId ? ` (requestId ${saved.requestId})` : ''}`);
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Key enabled on the query endpoint of {0}.', serviceName), 4000);
       return { enabled: true, openApiKeys: saved.data.openApiKeys };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       log.error(message);
       void vscode.window.showErrorMessage(vscode.l10n.t('Could not enable the key on the query endpoint: {0}', message));
       return { enabled: false, error: message };
@@ -393,7 +395,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
     try {
       await targets.setQueryHost(connectionId, url);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Invalid query host: {0}', error instanceof Error ? error.message : String(error)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Invalid query host: {0}', errorMessage(error)));
       return undefined;
     }
     dropClients();

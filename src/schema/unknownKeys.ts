@@ -82,10 +82,44 @@ function childSchemas(schemas: readonly z.ZodType[], step: string | number): z.Z
   return out;
 }
 
-/** The keys the schema names for the object at `path` (array positions as numbers); undefined when any key goes. */
-export function knownKeysAt(schema: z.ZodType, path: KeyPath): ReadonlySet<string> | undefined {
-  let schemas = expand(schema);
-  for (const step of path) schemas = childSchemas(schemas, step);
+/** Whether an object schema can describe `value`: its literal fields (a discriminator) agree with it. */
+function matches(schema: z.ZodType, value: unknown): boolean {
+  const def = defOf(schema);
+  if (def.type !== 'object' || !isObject(value)) return true;
+  for (const [key, field] of Object.entries(def.shape ?? {})) {
+    const present = value[key] !== undefined;
+    const options = expand(field);
+    const literals = options.filter((o) => defOf(o).type === 'literal');
+    if (literals.length > 0 && literals.length === options.length) {
+      const allowed = literals.flatMap((o) => (defOf(o) as { values?: unknown[] }).values ?? []);
+      if (present && !allowed.includes(value[key])) return false;
+      if (!present && !(field as unknown as { _zod: { optin?: string } })._zod.optin) return false;
+    } else if (present && options.length > 0 && options.every((o) => defOf(o).type === 'undefined')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The schemas of a place that can describe its value (all of them when none can, or without a value). */
+function narrow(schemas: readonly z.ZodType[], value: unknown): z.ZodType[] {
+  if (value === undefined) return [...schemas];
+  const fitting = schemas.filter((s) => matches(s, value));
+  return fitting.length > 0 ? fitting : [...schemas];
+}
+
+/**
+ * The keys the schema names for the object at `path` (array positions as numbers); undefined when any key goes. With
+ * `document` (the whole value being edited), the variants of a union are narrowed at each step to those whose literal
+ * fields agree with the value there (a tile config by its displayType and configType); without it, every variant counts.
+ */
+export function knownKeysAt(schema: z.ZodType, path: KeyPath, document?: unknown): ReadonlySet<string> | undefined {
+  let value = document;
+  let schemas = narrow(expand(schema), value);
+  for (const step of path) {
+    value = at(value, [step]);
+    schemas = narrow(childSchemas(schemas, step), value);
+  }
   return keysOf(schemas);
 }
 

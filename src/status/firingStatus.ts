@@ -1,18 +1,19 @@
 import * as vscode from 'vscode';
 import { affectsStatusBar, readSettings } from '../config';
-import type { ResourceCache } from '../tree/cache';
+import { STATUS_FIRST_REFRESH_MS } from '../constants';
+import type { ResourceCache } from '../resources/cache';
 import { markdownText } from '../api';
-import { alertLabel } from '../tree/format';
-import type { AlertView, ConnectionSource } from '../tree/model';
+import { alertLabel } from '../shared/format';
+import type { Alert, ConnectionSource } from '../resources/model';
 
 /** How often the status bar reloads alert lists, at most. */
-export const STATUS_REFRESH_MINUTES = 5;
+export const STATUS_REFRESH_MINUTES = STATUS_FIRST_REFRESH_MS / 60_000;
 
 export interface FiringAlert {
   readonly connectionId: string;
   readonly serviceId: string;
   readonly serviceName: string;
-  readonly alert: AlertView;
+  readonly alert: Alert;
 }
 
 /**

@@ -3,10 +3,11 @@ import { escapeMarkdown, markdownCode, sanitizeServerText } from '../api';
 import {
   alertDescription, alertIcon, alertLabel, contextState, isSilenced, nameOf, sourceDescription, sourceIconId, tileIconId,
   tileLabel, type FailurePresentation,
-} from './format';
+} from '../shared/format';
 import type {
-  AlertView, ConnectionView, DashboardView, FolderKind, ResourceKind, SourceView, TileView,
-} from './model';
+  Alert, ConnectionView, Dashboard, FolderKind, ResourceKind, Source, TileResponse,
+} from '../resources/model';
+import { EXPLORER_NODE, type ExplorerNode } from '../shared/commandArgs';
 
 /**
  * Tree nodes. Each node keeps its parent (for `getParent`/`reveal`) and a stable `id` derived from the path of
@@ -28,6 +29,7 @@ const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
 
 export class ConnectionNode {
   readonly type = 'connection';
+  readonly [EXPLORER_NODE] = true;
   readonly parent = undefined;
   readonly id: string;
   constructor(readonly connection: ConnectionView) {
@@ -57,6 +59,7 @@ export class ConnectionNode {
 
 export class ServiceNode implements ServiceScope {
   readonly type = 'service';
+  readonly [EXPLORER_NODE] = true;
   readonly id: string;
   readonly folders: ReadonlyMap<FolderKind, FolderNode>;
   constructor(readonly parent: ConnectionNode, readonly serviceId: string, readonly name: string,
@@ -98,6 +101,7 @@ export const FOLDER_RESOURCES: Record<FolderKind, readonly ResourceKind[]> = {
 
 export class FolderNode implements ServiceScope {
   readonly type = 'folder';
+  readonly [EXPLORER_NODE] = true;
   readonly id: string;
   /** Set by the provider after loading: count, filter and offline state. */
   description?: string;
@@ -121,8 +125,9 @@ export class FolderNode implements ServiceScope {
 
 export class DashboardNode implements ServiceScope {
   readonly type = 'dashboard';
+  readonly [EXPLORER_NODE] = true;
   readonly id: string;
-  constructor(readonly parent: FolderNode, readonly dashboard: DashboardView) {
+  constructor(readonly parent: FolderNode, readonly dashboard: Dashboard) {
     this.id = `${parent.id}/d:${dashboard.id}`;
   }
   get connectionId(): string { return this.parent.connectionId; }
@@ -144,8 +149,9 @@ export class DashboardNode implements ServiceScope {
 
 export class TileNode implements ServiceScope {
   readonly type = 'tile';
+  readonly [EXPLORER_NODE] = true;
   readonly id: string;
-  constructor(readonly parent: DashboardNode, readonly tile: TileView, readonly alertCount: number) {
+  constructor(readonly parent: DashboardNode, readonly tile: TileResponse, readonly alertCount: number) {
     this.id = `${parent.id}/t:${tile.id}`;
   }
   get connectionId(): string { return this.parent.connectionId; }
@@ -167,8 +173,9 @@ export class TileNode implements ServiceScope {
 
 export class AlertNode implements ServiceScope {
   readonly type = 'alert';
+  readonly [EXPLORER_NODE] = true;
   readonly id: string;
-  constructor(readonly parent: FolderNode | TileNode, readonly alert: AlertView,
+  constructor(readonly parent: FolderNode | TileNode, readonly alert: Alert,
     private readonly webhookNames: ReadonlyMap<string, string>) {
     this.id = `${parent.id}/a:${alert.id}`;
   }
@@ -190,8 +197,9 @@ export class AlertNode implements ServiceScope {
 
 export class SourceNode implements ServiceScope {
   readonly type = 'source';
+  readonly [EXPLORER_NODE] = true;
   readonly id: string;
-  constructor(readonly parent: FolderNode, readonly source: SourceView) {
+  constructor(readonly parent: FolderNode, readonly source: Source) {
     this.id = `${parent.id}/src:${source.id}`;
   }
   get connectionId(): string { return this.parent.connectionId; }
@@ -212,6 +220,7 @@ export class SourceNode implements ServiceScope {
 /** A line of information: a query endpoint property, "not configured", "no dashboards", "3 hidden by the filter". */
 export class InfoNode {
   readonly type = 'info';
+  readonly [EXPLORER_NODE] = true;
   readonly id: string;
   constructor(readonly parent: Node, key: string, readonly label: string, readonly description: string | undefined,
     readonly icon: string, readonly contextValue = 'message', readonly tooltip?: string) {
@@ -231,6 +240,7 @@ export class InfoNode {
 /** A failed load (`error`) or a stale, offline view of the last good data (`warning`). */
 export class ErrorNode implements ServiceScope {
   readonly type = 'error';
+  readonly [EXPLORER_NODE] = true;
   readonly id: string;
   constructor(readonly parent: FolderNode | DashboardNode, readonly severity: 'error' | 'warning',
     readonly presentation: FailurePresentation, readonly retryKinds: readonly ResourceKind[], readonly label: string) {
@@ -258,3 +268,8 @@ export function scopeOf(node: Node): ServiceScope | undefined {
   return node;
 }
 
+
+// Every node is what commands of other features read as an explorer node.
+export type NodeSatisfiesExplorerNode = Node extends ExplorerNode ? true : never;
+const nodesAreExplorerNodes: NodeSatisfiesExplorerNode = true;
+void nodesAreExplorerNodes;

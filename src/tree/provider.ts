@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { CacheChange, Entry, ResourceCache } from './cache';
-import { alertTooltip, nameOf, presentFailure, queryEndpointLines, sortAlerts, sortByName, tileLabel } from './format';
-import type { AlertView, ConnectionSource, FolderKind, ResourceKind, WebhookView } from './model';
+import type { CacheChange, Entry, ResourceCache } from '../resources/cache';
+import { alertTooltip, nameOf, presentFailure, queryEndpointLines, sortAlerts, sortByName, tileLabel } from '../shared/format';
+import type { Alert, ConnectionSource, FolderKind, ResourceKind, Webhook } from '../resources/model';
 import {
   AlertNode, ConnectionNode, DashboardNode, ErrorNode, FOLDER_RESOURCES, FolderNode, InfoNode, ServiceNode, SourceNode,
   TileNode, type Node,
@@ -31,7 +31,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   private roots: ConnectionNode[] | undefined;
   private readonly servicesByConnection = new Map<string, ServiceNode[]>();
   private filterText = '';
-  private readonly webhookNameMaps = new WeakMap<readonly WebhookView[], Map<string, string>>();
+  private readonly webhookNameMaps = new WeakMap<readonly Webhook[], Map<string, string>>();
 
   constructor(private readonly connections: ConnectionSource, readonly cache: ResourceCache) {
     this.disposables.push(
@@ -274,7 +274,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
 
   private tileAlerts(node: TileNode): Node[] {
     const { connectionId, serviceId } = node;
-    const alerts: readonly AlertView[] = this.cache.alertsForTile(connectionId, serviceId, node.parent.dashboard.id, node.tile.id);
+    const alerts: readonly Alert[] = this.cache.alertsForTile(connectionId, serviceId, node.parent.dashboard.id, node.tile.id);
     const names = this.webhookNames(connectionId, serviceId);
     return sortAlerts(alerts).map((a) => new AlertNode(node, a, names));
   }

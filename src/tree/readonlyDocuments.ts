@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ResourceCache } from './cache';
-import type { ResourceKind } from './model';
+import type { ResourceCache } from '../resources/cache';
+import type { ResourceKind } from '../resources/model';
 
 /** Scheme of the read-only JSON views ("Open as JSON"). */
 export const READONLY_SCHEME = 'observability-readonly';

@@ -22,7 +22,7 @@ import { Agent, request } from 'undici';
 import { ObservabilityClient, RateLimiter } from '../../src/api';
 import type { ExtensionApi } from '../../src/extension';
 import type { Node } from '../../src/tree/nodes';
-import type { ResourceKind } from '../../src/tree/model';
+import type { ResourceKind } from '../../src/resources/model';
 import { measureQuery } from './query';
 import { measurePreview } from './preview';
 

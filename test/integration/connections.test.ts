@@ -239,6 +239,14 @@ describe('Connections', function () {
     assert.ok(!log.includes(wrong), 'the replaced secret is in the log');
   });
 
+  it('Remove Connection takes noPrompt, the one name for running without a confirmation', async () => {
+    const id = await add({ label: 'Removed without a prompt' });
+    const removed = await vscode.commands.executeCommand('observability.removeConnection', { connectionId: id, noPrompt: true });
+    assert.equal(removed, true);
+    assert.equal(api.connections.get(id), undefined);
+    assert.equal(await api.connections.getSecret(id), undefined, 'the secret is still stored');
+  });
+
   it('Remove Connection removes the connection and its secret', async () => {
     const id = await add({ label: 'To remove' });
     assert.equal(await api.connections.getSecret(id), emulator.keySecret);

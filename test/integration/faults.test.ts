@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { FaultSpec } from '../emulator/types';
 import type { ApplyResult } from '../../src/editors/apply';
-import type { DeleteResult } from '../../src/commands/resources';
+import type { DeleteResult } from '../../src/tree/commands';
 
 const EXTENSION_ID = 'obs-tools.observability-explorer';
 const LOG_FILE = 'Observability.log';

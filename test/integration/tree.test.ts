@@ -7,9 +7,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { RecordedRequest } from '../emulator/types';
-import type { TreeHandle } from '../../src/tree';
+import type { TreeApi as TreeHandle } from '../../src/features';
 import type { Node } from '../../src/tree/nodes';
-import type { DeleteResult } from '../../src/commands/resources';
+import type { DeleteResult } from '../../src/tree/commands';
 
 const EXTENSION_ID = 'obs-tools.observability-explorer';
 const FAST_LIMIT = { requests: 100_000, windowMs: 1000 };

@@ -1,7 +1,7 @@
-import * as vscode from 'vscode';
+import { Emitter } from './emitter';
 import {
   asRequestFailure, isOffline,
-  type AlertView, type ConnectionSource, type RequestFailure, type ResourceKind, type ResourceValues,
+  type Alert, type ConnectionSource, type RequestFailure, type ResourceKind, type ResourceValues,
 } from './model';
 
 /**
@@ -48,10 +48,10 @@ function emptyEntries(): Entries {
   };
 }
 
-export class ResourceCache implements vscode.Disposable {
+export class ResourceCache {
   private readonly services = new Map<string, Entries>();
-  private readonly alertIndex = new WeakMap<readonly AlertView[], Map<string, AlertView[]>>();
-  private readonly changed = new vscode.EventEmitter<CacheChange>();
+  private readonly alertIndex = new WeakMap<readonly Alert[], Map<string, Alert[]>>();
+  private readonly changed = new Emitter<CacheChange>();
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly connections: ConnectionSource, private readonly log?: (line: string) => void) {}
@@ -171,17 +171,17 @@ export class ResourceCache implements vscode.Disposable {
   }
 
   /** Alerts that watch one tile, from the cached alerts list (index built once per list). */
-  alertsForTile(connectionId: string, serviceId: string, dashboardId: string, tileId: string): readonly AlertView[] {
+  alertsForTile(connectionId: string, serviceId: string, dashboardId: string, tileId: string): readonly Alert[] {
     return this.tileIndex(connectionId, serviceId)?.get(`${dashboardId}\u0000${tileId}`) ?? [];
   }
 
   /** Alerts that belong to one dashboard (the server deletes them with it). */
-  alertsForDashboard(connectionId: string, serviceId: string, dashboardId: string): readonly AlertView[] {
+  alertsForDashboard(connectionId: string, serviceId: string, dashboardId: string): readonly Alert[] {
     const alerts = this.peek(connectionId, serviceId, 'alerts') ?? [];
     return alerts.filter((a) => a.dashboardId === dashboardId);
   }
 
-  private tileIndex(connectionId: string, serviceId: string): Map<string, AlertView[]> | undefined {
+  private tileIndex(connectionId: string, serviceId: string): Map<string, Alert[]> | undefined {
     const alerts = this.peek(connectionId, serviceId, 'alerts');
     if (!alerts) return undefined;
     let index = this.alertIndex.get(alerts);

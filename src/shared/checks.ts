@@ -3,7 +3,7 @@ import {
   dashboardWriteSchema, isRangeThresholdType, queryEndpointWriteSchema, schemaIssues,
 } from '../schema';
 import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../schema/unknownKeys';
-import type { DocumentKind } from './uris';
+import type { DocumentKind, LiveFacts } from '../resources/model';
 
 /**
  * Checks of a resource document that a JSON Schema cannot express: references to things that must exist on the
@@ -21,20 +21,7 @@ export interface DocumentIssue {
   readonly atKey?: boolean;
 }
 
-export interface TileInfo { readonly id: string; readonly name?: string | null; readonly config?: { readonly displayType?: string | null } | null }
-export interface DashboardInfo { readonly id: string; readonly name?: string | null; readonly tiles?: readonly TileInfo[] | null }
-export interface NamedInfo { readonly id: string; readonly name?: string | null }
-
-/** What is known about the service; a list that could not be loaded is undefined and its checks are skipped. */
-export interface LiveFacts {
-  readonly serviceLabel: string;
-  readonly dashboards?: readonly DashboardInfo[];
-  readonly webhooks?: readonly NamedInfo[];
-  readonly savedSearches?: readonly NamedInfo[];
-  readonly apiKeys?: readonly NamedInfo[];
-  /** For a dashboard: its tiles on the service that alerts watch. */
-  readonly watchedTiles?: readonly { readonly tileId: string; readonly tileName?: string | null; readonly alerts: readonly string[] }[];
-}
+export type { DashboardInfo, LiveFacts, NamedInfo, TileInfo } from '../resources/model';
 
 type Json = unknown;
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { getLocation, parseTree, findNodeAtLocation, type Node as JsonNode } from 'jsonc-parser/lib/esm/main';
 import { ALERTABLE_DISPLAY_TYPES, QUERY_ENDPOINT_ROLES } from '../schema';
-import type { LiveData } from './live';
+import type { LiveData } from '../resources/live';
 import { parseUri, RESOURCE_SCHEME, type ResourceRef } from './uris';
 
 /**

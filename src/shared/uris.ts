@@ -20,7 +20,9 @@ import * as vscode from 'vscode';
 
 export const RESOURCE_SCHEME = 'observability';
 
-export type DocumentKind = 'alert' | 'dashboard' | 'queryEndpoint';
+import type { DocumentKind } from '../resources/model';
+
+export type { DocumentKind } from '../resources/model';
 
 export interface ResourceRef {
   readonly connectionId: string;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main';
 import { knownPart, leftOutIssues, semanticIssues, unknownKeyIssues, type DocumentIssue, type IssuePath } from './checks';
-import type { LiveData } from './live';
+import type { LiveData } from '../resources/live';
 import { isNew, parseUri, RESOURCE_SCHEME, type ResourceRef } from './uris';
 
 /**
@@ -73,31 +73,51 @@ export function issueDiagnostics(doc: vscode.TextDocument, root: JsonNode | unde
   });
 }
 
+/** What one kind of checked document needs: which documents, how to read them, and their checks while typing. */
+export interface CheckedDocuments {
+  /** Name of the diagnostic collection. */
+  readonly collection: string;
+  /** Whether a document is of this kind. */
+  accepts(uri: vscode.Uri): boolean;
+  parse(text: string): ParsedDocument;
+  /** The checks made while typing, on a document without syntax errors. */
+  issues(doc: vscode.TextDocument, value: unknown): Promise<readonly DocumentIssue[]>;
+  /** Which documents to check at start: all open ones, or those shown in editors. */
+  readonly initial: 'open' | 'visible';
+  /** Events after which the documents shown in editors are checked again (trust granted, connections changed). */
+  readonly recheckOn?: readonly vscode.Event<unknown>[];
+}
+
+/**
+ * The extension's live diagnostics of one kind of document (resource documents, alert files): checks run 300 ms after
+ * typing stops and when a document opens; an answer that arrives after a newer edit or check is dropped; problems
+ * published after a refused write stay until the next edit.
+ */
 export class DocumentChecks implements vscode.Disposable {
-  readonly collection = vscode.languages.createDiagnosticCollection('observability');
-  private readonly disposables: vscode.Disposable[] = [this.collection];
+  readonly collection: vscode.DiagnosticCollection;
+  private readonly disposables: vscode.Disposable[] = [];
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly generations = new Map<string, number>();
 
-  /**
-   * `originalOf` gives the editable value of the service's version a document was opened from (undefined for a
-   * resource not created yet), to tell keys the service sent from keys the user typed.
-   */
-  constructor(private readonly live: LiveData, private readonly originalOf: (ref: ResourceRef) => unknown = () => undefined) {
+  constructor(private readonly kind: CheckedDocuments) {
+    this.collection = vscode.languages.createDiagnosticCollection(kind.collection);
     this.disposables.push(
+      this.collection,
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length > 0) this.schedule(e.document, 300);
       }),
       vscode.workspace.onDidCloseTextDocument((d) => {
-        if (d.uri.scheme !== RESOURCE_SCHEME) return;
+        if (!kind.accepts(d.uri)) return;
         this.collection.delete(d.uri);
         const key = d.uri.toString();
         clearTimeout(this.timers.get(key));
         this.timers.delete(key);
       }),
+      ...(kind.recheckOn ?? []).map((event) => event(() => this.recheckAll())),
     );
-    for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
+    if (kind.initial === 'open') for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
+    else this.recheckAll();
   }
 
   dispose(): void {
@@ -105,51 +125,80 @@ export class DocumentChecks implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
+  /** Checks the documents shown in editors again. */
+  recheckAll(): void {
+    for (const d of new Set(vscode.window.visibleTextEditors.map((e) => e.document))) this.schedule(d, 0);
+  }
+
   private schedule(doc: vscode.TextDocument, delayMs: number): void {
-    if (doc.uri.scheme !== RESOURCE_SCHEME || !parseUri(doc.uri)) return;
+    if (!this.kind.accepts(doc.uri)) return;
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
     this.timers.set(key, setTimeout(() => {
       this.timers.delete(key);
-      void this.check(doc);
+      if (!doc.isClosed) void this.check(doc);
     }, delayMs));
   }
 
-  /** Runs the live checks of a document now and publishes them; returns the diagnostics. */
+  /** Runs the checks made while typing now and publishes them; returns the diagnostics. */
   async check(doc: vscode.TextDocument): Promise<readonly vscode.Diagnostic[]> {
-    const ref = parseUri(doc.uri);
-    if (!ref) return [];
+    if (!this.kind.accepts(doc.uri)) return [];
     const key = doc.uri.toString();
     const generation = (this.generations.get(key) ?? 0) + 1;
     this.generations.set(key, generation);
     const version = doc.version;
-    const parsed = parseDocument(doc.getText());
+    const parsed = this.kind.parse(doc.getText());
     if (parsed.syntaxErrors.length > 0) {
       // VS Code's JSON support underlines syntax errors already.
       this.collection.set(doc.uri, []);
       return [];
     }
-    let facts;
+    let issues: readonly DocumentIssue[];
     try {
-      facts = await this.live.facts(ref.connectionId, ref.serviceId, ref.kind, ref.id);
+      issues = await this.kind.issues(doc, parsed.value);
     } catch {
-      facts = undefined;
+      issues = [];
     }
     if (this.generations.get(key) !== generation || doc.isClosed || doc.version !== version) return this.collection.get(doc.uri) ?? [];
-    const draft = isNew(ref);
-    const diagnostics = issueDiagnostics(doc, parsed.root, [
-      ...semanticIssues(ref.kind, knownPart(ref.kind, draft, parsed.value), facts),
-      ...unknownKeyIssues(ref.kind, draft, parsed.value, this.originalOf(ref)),
-      ...leftOutIssues(ref.kind, parsed.value, this.originalOf(ref)),
-    ]);
+    const diagnostics = issueDiagnostics(doc, parsed.root, issues);
     this.collection.set(doc.uri, diagnostics);
     return diagnostics;
   }
 
-  /** Publishes problems found when an Apply was refused (they stay until the next edit). */
+  /** Publishes problems found outside the checks made while typing (a refused Apply, Validate); they stay until the next edit. */
   publish(doc: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]): void {
     const key = doc.uri.toString();
     this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
     this.collection.set(doc.uri, [...diagnostics]);
   }
+}
+
+/**
+ * Resource documents (`observability:` alerts, dashboards, query endpoints). `originalOf` gives the editable value of
+ * the service's version a document was opened from (undefined for a resource not created yet), to tell keys the
+ * service sent from keys the user typed.
+ */
+export function resourceDocuments(live: LiveData, originalOf: (ref: ResourceRef) => unknown = () => undefined): CheckedDocuments {
+  return {
+    collection: 'observability',
+    accepts: (uri) => uri.scheme === RESOURCE_SCHEME && parseUri(uri) !== undefined,
+    parse: parseDocument,
+    initial: 'open',
+    issues: async (doc, value) => {
+      const ref = parseUri(doc.uri);
+      if (!ref) return [];
+      let facts;
+      try {
+        facts = await live.facts(ref.connectionId, ref.serviceId, ref.kind, ref.id);
+      } catch {
+        facts = undefined;
+      }
+      const draft = isNew(ref);
+      return [
+        ...semanticIssues(ref.kind, knownPart(ref.kind, draft, value), facts),
+        ...unknownKeyIssues(ref.kind, draft, value, originalOf(ref)),
+        ...leftOutIssues(ref.kind, value, originalOf(ref)),
+      ];
+    },
+  };
 }

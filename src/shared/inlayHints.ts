@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { parseTree, type Node as JsonNode } from 'jsonc-parser/lib/esm/main';
-import type { LiveData } from './live';
+import type { LiveData } from '../resources/live';
 import { parseUri, RESOURCE_SCHEME, type ResourceRef } from './uris';
 
 /**

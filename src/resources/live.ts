@@ -1,7 +1,7 @@
-import type { Alert } from '../schema';
+import type { Alert, ApiKey, Dashboard, SavedSearch, Webhook } from '../schema';
 import type { ConnectionManager } from '../connections/manager';
-import type { ResourceCache } from '../tree/cache';
-import type { DashboardInfo, LiveFacts, NamedInfo } from './checks';
+import type { ResourceCache } from './cache';
+import type { LiveFacts } from './model';
 
 /**
  * Live values of a service for completion and checks. Dashboards, alerts and webhooks come from the explorer's cache
@@ -10,16 +10,12 @@ import type { DashboardInfo, LiveFacts, NamedInfo } from './checks';
 
 const TTL_MS = 60_000;
 
-export interface ApiKeyInfo extends NamedInfo {
-  readonly keySuffix?: string;
-  readonly state?: string;
-}
 
 interface Timed<T> { readonly at: number; readonly value: Promise<T | undefined> }
 
 export class LiveData {
-  private readonly savedSearches = new Map<string, Timed<readonly NamedInfo[]>>();
-  private readonly apiKeys = new Map<string, Timed<readonly ApiKeyInfo[]>>();
+  private readonly savedSearches = new Map<string, Timed<readonly SavedSearch[]>>();
+  private readonly apiKeys = new Map<string, Timed<readonly ApiKey[]>>();
   private readonly fullAlerts = new Map<string, Timed<Alert>>();
 
   constructor(private readonly connections: ConnectionManager, private readonly cache: ResourceCache) {}
@@ -29,12 +25,12 @@ export class LiveData {
     return connection?.services.find((s) => s.id === serviceId)?.name ?? serviceId;
   }
 
-  async dashboards(connectionId: string, serviceId: string): Promise<readonly DashboardInfo[] | undefined> {
+  async dashboards(connectionId: string, serviceId: string): Promise<readonly Dashboard[] | undefined> {
     const entry = await this.cache.ensure(connectionId, serviceId, 'dashboards', { origin: 'background' });
     return entry.error && !entry.value ? undefined : entry.value;
   }
 
-  async webhooks(connectionId: string, serviceId: string): Promise<readonly NamedInfo[] | undefined> {
+  async webhooks(connectionId: string, serviceId: string): Promise<readonly Webhook[] | undefined> {
     const entry = await this.cache.ensure(connectionId, serviceId, 'webhooks', { origin: 'background' });
     return entry.error && !entry.value ? undefined : entry.value;
   }
@@ -44,7 +40,7 @@ export class LiveData {
     return entry.error && !entry.value ? undefined : entry.value;
   }
 
-  listSavedSearches(connectionId: string, serviceId: string): Promise<readonly NamedInfo[] | undefined> {
+  listSavedSearches(connectionId: string, serviceId: string): Promise<readonly SavedSearch[] | undefined> {
     return this.timed(this.savedSearches, `${connectionId}/${serviceId}`, async () =>
       (await this.connections.clientFor(connectionId).listSavedSearches(serviceId)).data);
   }
@@ -55,7 +51,7 @@ export class LiveData {
       (await this.connections.clientFor(connectionId).getAlert(serviceId, alertId)).data);
   }
 
-  listApiKeys(connectionId: string): Promise<readonly ApiKeyInfo[] | undefined> {
+  listApiKeys(connectionId: string): Promise<readonly ApiKey[] | undefined> {
     const organizationId = this.connections.get(connectionId)?.organizationId;
     return this.timed(this.apiKeys, connectionId, async () =>
       (await this.connections.clientFor(connectionId).listApiKeys(organizationId)).data);

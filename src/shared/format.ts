@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { markdownCode, markdownText, sanitizeServerText } from '../api';
-import type { AlertView, ConnectionView, QueryEndpointView, RequestFailure, SourceView, TileView } from './model';
+import type { Alert, ConnectionView, QueryEndpoint, RequestFailure, Source, TileResponse } from '../resources/model';
 
 /**
  * Pure presentation helpers: labels, icons, descriptions and tooltips. No requests, no state.
@@ -10,11 +10,11 @@ import type { AlertView, ConnectionView, QueryEndpointView, RequestFailure, Sour
 
 export const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
-export function alertLabel(alert: AlertView): string {
+export function alertLabel(alert: Alert): string {
   return sanitizeServerText(alert.name) || vscode.l10n.t('Alert {0}', sanitizeServerText(alert.id));
 }
 
-export function tileLabel(tile: TileView): string {
+export function tileLabel(tile: TileResponse): string {
   return sanitizeServerText(tile.name) || vscode.l10n.t('Tile {0}', sanitizeServerText(tile.id));
 }
 
@@ -23,11 +23,11 @@ export function nameOf(item: { readonly id: string; readonly name?: string | nul
 }
 
 /** Sort key order for alert states: firing first. */
-export function isFiring(alert: AlertView): boolean {
+export function isFiring(alert: Alert): boolean {
   return alert.state === 'ALERT';
 }
 
-export function sortAlerts(alerts: readonly AlertView[]): AlertView[] {
+export function sortAlerts(alerts: readonly Alert[]): Alert[] {
   const labelled = alerts.map((alert) => ({ alert, label: alertLabel(alert), firing: isFiring(alert) }));
   labelled.sort((a, b) => (a.firing === b.firing ? collator.compare(a.label, b.label) : a.firing ? -1 : 1));
   return labelled.map((x) => x.alert);
@@ -46,7 +46,7 @@ const STATE_ICONS: Record<string, vscode.ThemeIcon> = {
 };
 const UNKNOWN_STATE_ICON = new vscode.ThemeIcon('bell');
 
-export function alertIcon(alert: AlertView): vscode.ThemeIcon {
+export function alertIcon(alert: Alert): vscode.ThemeIcon {
   return (alert.state && STATE_ICONS[alert.state]) || UNKNOWN_STATE_ICON;
 }
 
@@ -72,13 +72,13 @@ export function contextState(state: string | null | undefined): string {
   }
 }
 
-export function conditionText(alert: AlertView): string {
+export function conditionText(alert: Alert): string {
   const t = alert.threshold ?? '?';
   const max = alert.thresholdMax ?? '?';
   return sanitizeServerText(rawConditionText(alert, t, max));
 }
 
-function rawConditionText(alert: AlertView, t: unknown, max: unknown): string {
+function rawConditionText(alert: Alert, t: unknown, max: unknown): string {
   switch (alert.thresholdType) {
     case 'above': return `above ${t}`;
     case 'above_exclusive': return `> ${t}`;
@@ -92,7 +92,7 @@ function rawConditionText(alert: AlertView, t: unknown, max: unknown): string {
   }
 }
 
-export function channelText(alert: AlertView, webhookNames: ReadonlyMap<string, string>): string | undefined {
+export function channelText(alert: Alert, webhookNames: ReadonlyMap<string, string>): string | undefined {
   const channel = alert.channel;
   if (!channel) return undefined;
   if (channel.webhookId) return sanitizeServerText(webhookNames.get(channel.webhookId) ?? channel.webhookId) || undefined;
@@ -104,18 +104,18 @@ export function channelText(alert: AlertView, webhookNames: ReadonlyMap<string, 
   return sanitizeServerText(channel.type) || undefined;
 }
 
-function silencedActive(alert: AlertView, now: number): boolean {
+function silencedActive(alert: Alert, now: number): boolean {
   if (!alert.silenced) return false;
   const until = alert.silenced.until ? Date.parse(alert.silenced.until) : NaN;
   return Number.isNaN(until) || until > now;
 }
 
-export function isSilenced(alert: AlertView, now = Date.now()): boolean {
+export function isSilenced(alert: Alert, now = Date.now()): boolean {
   return silencedActive(alert, now);
 }
 
 /** One line: "silenced · above 100 · 1h · webhook-name". */
-export function alertDescription(alert: AlertView, webhookNames: ReadonlyMap<string, string>, now = Date.now()): string {
+export function alertDescription(alert: Alert, webhookNames: ReadonlyMap<string, string>, now = Date.now()): string {
   const parts: string[] = [];
   if (isSilenced(alert, now)) parts.push(vscode.l10n.t('silenced'));
   parts.push(conditionText(alert));
@@ -135,7 +135,7 @@ function code(text: unknown): string {
   return markdownCode(text);
 }
 
-export function alertTooltip(alert: AlertView, webhookNames: ReadonlyMap<string, string>, dashboardName?: string,
+export function alertTooltip(alert: Alert, webhookNames: ReadonlyMap<string, string>, dashboardName?: string,
   tileName?: string): vscode.MarkdownString {
   const lines: string[] = [];
   lines.push(`**${md(alertLabel(alert))}** — ${md(stateText(alert.state))}`, '');
@@ -192,7 +192,7 @@ const TILE_ICONS: Record<string, string> = {
   markdown: 'markdown',
 };
 
-export function tileIconId(tile: TileView): string {
+export function tileIconId(tile: TileResponse): string {
   const type = tile.config?.displayType ?? '';
   return TILE_ICONS[type] ?? 'symbol-misc';
 }
@@ -205,11 +205,11 @@ const SOURCE_ICONS: Record<string, string> = {
   promql: 'symbol-operator',
 };
 
-export function sourceIconId(source: SourceView): string {
+export function sourceIconId(source: Source): string {
   return SOURCE_ICONS[source.kind ?? ''] ?? 'database';
 }
 
-export function sourceDescription(source: SourceView): string {
+export function sourceDescription(source: Source): string {
   const table = [source.from?.databaseName, source.from?.tableName].map((p) => sanitizeServerText(p)).filter((p) => p).join('.');
   const parts = [sanitizeServerText(source.kind) || vscode.l10n.t('unknown kind')];
   if (table) parts.push(table);
@@ -217,7 +217,7 @@ export function sourceDescription(source: SourceView): string {
   return parts.join(' · ');
 }
 
-export function queryEndpointLines(endpoint: QueryEndpointView): { key: string; label: string; description: string; icon: string }[] {
+export function queryEndpointLines(endpoint: QueryEndpoint): { key: string; label: string; description: string; icon: string }[] {
   const roles = (endpoint.roles ?? []).map((r) => sanitizeServerText(r)).filter((r) => r);
   const keys = endpoint.openApiKeys ?? [];
   const origins = (typeof endpoint.allowedOrigins === 'string' ? endpoint.allowedOrigins : '').split(',')

@@ -1,0 +1,15 @@
+/**
+ * Identifiers shared by the thin entry (src/lazy.ts, src/extension.ts) and the features. Imports nothing, so the
+ * activation bundle can include it for a few bytes.
+ */
+
+/** The explorer view. */
+export const VIEW_ID = 'observability.explorer';
+/** globalState key of the saved connections. */
+export const CONNECTIONS_STATE_KEY = 'observability.connections';
+/** Context key of the command palette's `when` clauses: at least one connection is saved. */
+export const CONTEXT_HAS_CONNECTIONS = 'observability.hasConnections';
+/** Every URI scheme the extension serves starts with this (`observability`, `observability-server`, …). */
+export const SCHEME_PREFIX = 'observability';
+/** How long the firing-alerts status item waits before its first background refresh (STATUS_REFRESH_MINUTES). */
+export const STATUS_FIRST_REFRESH_MS = 5 * 60_000;

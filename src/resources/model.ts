@@ -1,0 +1,111 @@
+import { errorMessage } from '../errors';
+import type { Alert, ApiKey, Dashboard, QueryEndpoint, SavedSearch, Source, TileResponse, Webhook } from '../schema';
+
+/**
+ * The resources of a service as the tree, the status item, the checks and completion read them: the response types of
+ * src/schema (the client has parsed every response with them), the parts of the connection manager and the client
+ * that loading them needs, and what a failed request looks like.
+ */
+
+// The tree, the status item, the checks and completion read the types of src/schema: one type per concept.
+export type { Alert, Dashboard, QueryEndpoint, Source, TileResponse, Webhook } from '../schema';
+
+/** The part of the API client the tree calls. `ObservabilityClient` satisfies it. */
+export interface ResourceClient {
+  listDashboards(serviceId: string): Promise<{ readonly data: readonly Dashboard[] }>;
+  listAlerts(serviceId: string): Promise<{ readonly data: readonly Alert[] }>;
+  listSources(serviceId: string): Promise<{ readonly data: readonly Source[] }>;
+  listWebhooks(serviceId: string): Promise<{ readonly data: readonly Webhook[] }>;
+  getQueryEndpoint(serviceId: string): Promise<{ readonly data: QueryEndpoint | null }>;
+  deleteDashboard(serviceId: string, id: string): Promise<unknown>;
+  deleteAlert(serviceId: string, id: string): Promise<unknown>;
+}
+
+export interface ConnectionView {
+  readonly id: string;
+  readonly label: string;
+  readonly baseUrl: string;
+  readonly organizationId: string;
+  readonly organizationName?: string;
+  readonly serviceIds: readonly string[];
+  readonly services: readonly { readonly id: string; readonly name: string; readonly region?: string; readonly state?: string }[];
+  readonly pathSegment: string;
+}
+
+/** The part of the connection manager the tree uses. `ConnectionManager` satisfies it. */
+export interface ConnectionSource {
+  list(): readonly ConnectionView[];
+  get(id: string): ConnectionView | undefined;
+  readonly onDidChange: ResourceEvent<{ connectionId?: string }>;
+  clientFor(connectionId: string): ResourceClient;
+}
+
+/** What a failed request looks like to the tree (`ApiError` from src/api, read structurally). */
+export interface RequestFailure {
+  readonly message: string;
+  readonly kind: string;
+  readonly operation?: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly status?: number;
+  readonly serverMessage?: string;
+  readonly requestId?: string;
+  readonly retryable?: boolean;
+}
+
+export function asRequestFailure(error: unknown): RequestFailure {
+  if (error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string') {
+    return error as Error & RequestFailure;
+  }
+  const message = errorMessage(error);
+  return { message, kind: 'unknown' };
+}
+
+/** Network trouble: keep showing what was loaded before instead of an error. */
+export function isOffline(failure: RequestFailure): boolean {
+  return failure.kind === 'network' || failure.kind === 'timeout';
+}
+
+export type ResourceKind = 'dashboards' | 'alerts' | 'sources' | 'webhooks' | 'queryEndpoint';
+
+export type FolderKind = 'dashboards' | 'alerts' | 'sources' | 'queryEndpoint';
+
+export const FOLDER_KINDS: readonly FolderKind[] = ['dashboards', 'alerts', 'sources', 'queryEndpoint'];
+
+export interface ResourceValues {
+  dashboards: readonly Dashboard[];
+  alerts: readonly Alert[];
+  sources: readonly Source[];
+  webhooks: readonly Webhook[];
+  queryEndpoint: QueryEndpoint | null;
+}
+
+/** A subscription to changes (`vscode.Event` satisfies it; this layer does not import `vscode`). */
+export type ResourceEvent<T> = (listener: (e: T) => unknown) => { dispose(): unknown };
+
+/** Kinds of the documents the extension edits. */
+export type DocumentKind = 'alert' | 'dashboard' | 'queryEndpoint';
+
+/** Invalidates resource kinds of one service and redraws whatever shows them (the explorer tree). */
+export interface ResourceRefresher {
+  refreshKinds(connectionId: string, serviceId: string, kinds: readonly ResourceKind[]): void;
+}
+
+/** Names of things on the service that a document refers to (webhooks, saved searches, API keys). */
+export type NamedInfo = Webhook | SavedSearch | ApiKey;
+/** @deprecated Use `Dashboard` (kept so existing imports keep compiling). */
+export type DashboardInfo = Dashboard;
+/** @deprecated Use `TileResponse` (kept so existing imports keep compiling). */
+export type TileInfo = TileResponse;
+
+/** What is known about the service; a list that could not be loaded is undefined and its checks are skipped. */
+export interface LiveFacts {
+  readonly serviceLabel: string;
+  readonly dashboards?: readonly Dashboard[];
+  readonly webhooks?: readonly NamedInfo[];
+  readonly savedSearches?: readonly NamedInfo[];
+  readonly apiKeys?: readonly NamedInfo[];
+  /** For a dashboard: its tiles on the service that alerts watch. */
+  readonly watchedTiles?: readonly { readonly tileId: string; readonly tileName?: string | null; readonly alerts: readonly string[] }[];
+}
+
