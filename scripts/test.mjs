@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// `npm test`: type check, lint, build, unit tests, integration tests in a real VS Code (code-server), package check.
+// `npm test`: type check, lint, format check, build, unit tests, integration tests in a real VS Code (code-server),
+// package check.
 //
-//   node scripts/test.mjs [unit|integration|e2e|package ...]
+//   node scripts/test.mjs [format|unit|integration|e2e|package ...]
 //
 // Without arguments every step runs. `unit` and `integration` also build first (the tests run from out/);
 // `package` builds its own production bundle. Output of every step is streamed; a summary with per-step status,
 // duration and counts ends the run, and its last line reads `N passed, N failed` (`, N skipped` when there are any).
-// Counts: each unit and integration test, plus one check for each of typecheck, lint, structure (scripts/check-structure.mjs),
-// build and the package checks.
+// Counts: each unit and integration test, plus one check for each of typecheck, lint, format, structure
+// (scripts/check-structure.mjs), build and the package checks. `format` is `prettier --check` over src, test and
+// scripts (.prettierrc.json, .prettierignore).
 // The exit code is non-zero when anything failed.
 //
 // `integration` runs twice: all suites, then the main journeys against emulators that answer like a newer server
@@ -28,11 +30,11 @@ const NODE = process.execPath;
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const bin = (rel) => path.join(ROOT, 'node_modules', ...rel.split('/'));
 
-const SUBSETS = new Set(['unit', 'integration', 'e2e', 'package']);
+const SUBSETS = new Set(['format', 'unit', 'integration', 'e2e', 'package']);
 const requested = process.argv.slice(2);
 for (const arg of requested) {
   if (!SUBSETS.has(arg)) {
-    console.error(`Unknown step "${arg}". Usage: node scripts/test.mjs [unit|integration|e2e|package ...]`);
+    console.error(`Unknown step "${arg}". Usage: node scripts/test.mjs [format|unit|integration|e2e|package ...]`);
     process.exit(2);
   }
 }
@@ -181,6 +183,17 @@ async function structure() {
   const r = await run(NODE, [path.join(ROOT, 'scripts', 'check-structure.mjs')]);
   const m = /\((\d+) problem/.exec(r.output);
   return check(r.code === 0, r.code === 0 ? '' : m ? `${m[1]} problem(s)` : `exit ${r.code}`);
+}
+
+/** Folders whose files must be formatted as Prettier formats them. */
+const FORMATTED = ['src', 'test', 'scripts'];
+
+async function format() {
+  const r = await run(NODE, [bin('prettier/bin/prettier.cjs'), '--check', ...FORMATTED]);
+  if (r.code === 0) return check(true, '');
+  const m = /Code style issues found in (\d+) files?|Code style issues found in the above file/.exec(r.output);
+  const files = m ? Number(m[1] ?? 1) : undefined;
+  return check(false, files !== undefined ? `${files} file(s) not formatted (npx prettier --write ${FORMATTED.join(' ')})` : `exit ${r.code}`);
 }
 
 /** Deletes compiled files in out/ whose TypeScript source is gone, so removed tests do not keep running. */
@@ -362,6 +375,7 @@ if (all) {
   await step('lint', lint);
   await step('structure', structure);
 }
+if (want('format')) await step('format', format);
 let built = true;
 if (want('unit') || want('integration') || want('e2e')) {
   await step('build', build);

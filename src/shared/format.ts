@@ -1,14 +1,18 @@
 import * as vscode from 'vscode';
 import { markdownCode, markdownText, sanitizeServerText } from '../api';
 import type { Alert, ConnectionView, QueryEndpoint, RequestFailure, Source, TileResponse } from '../resources/model';
+import { collator, conditionText, isFiring, isSilenced } from './plainFormat';
+
+export {
+  collator, conditionText, contextState, isFiring, isSilenced, nameOf, sortByName, sourceIconId, tileIconId,
+} from './plainFormat';
 
 /**
- * Pure presentation helpers: labels, icons, descriptions and tooltips. No requests, no state.
+ * Pure presentation helpers: labels, icons, descriptions and tooltips. No requests, no state. Those that need no
+ * `vscode` (names, sort orders, conditions, icon IDs) live in `./plainFormat` and are re-exported above.
  * Every server string goes through `sanitizeServerText` (labels, descriptions) or `markdownText`/`markdownCode`
  * (tooltips): a name like `[Re-enter your key](https://…)` must not become a link, a bidi override must not reorder.
  */
-
-export const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 export function alertLabel(alert: Alert): string {
   return sanitizeServerText(alert.name) || vscode.l10n.t('Alert {0}', sanitizeServerText(alert.id));
@@ -18,23 +22,10 @@ export function tileLabel(tile: TileResponse): string {
   return sanitizeServerText(tile.name) || vscode.l10n.t('Tile {0}', sanitizeServerText(tile.id));
 }
 
-export function nameOf(item: { readonly id: string; readonly name?: string | null }): string {
-  return sanitizeServerText(item.name) || sanitizeServerText(item.id);
-}
-
-/** Sort key order for alert states: firing first. */
-export function isFiring(alert: Alert): boolean {
-  return alert.state === 'ALERT';
-}
-
 export function sortAlerts(alerts: readonly Alert[]): Alert[] {
   const labelled = alerts.map((alert) => ({ alert, label: alertLabel(alert), firing: isFiring(alert) }));
   labelled.sort((a, b) => (a.firing === b.firing ? collator.compare(a.label, b.label) : a.firing ? -1 : 1));
   return labelled.map((x) => x.alert);
-}
-
-export function sortByName<T extends { readonly id: string; readonly name?: string | null }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => collator.compare(nameOf(a), nameOf(b)));
 }
 
 const STATE_ICONS: Record<string, vscode.ThemeIcon> = {
@@ -47,7 +38,7 @@ const STATE_ICONS: Record<string, vscode.ThemeIcon> = {
 const UNKNOWN_STATE_ICON = new vscode.ThemeIcon('bell');
 
 export function alertIcon(alert: Alert): vscode.ThemeIcon {
-  return (alert.state && STATE_ICONS[alert.state]) || UNKNOWN_STATE_ICON;
+  return (alert.state && Object.hasOwn(STATE_ICONS, alert.state) && STATE_ICONS[alert.state]) || UNKNOWN_STATE_ICON;
 }
 
 export function stateText(state: string | null | undefined): string {
@@ -61,37 +52,6 @@ export function stateText(state: string | null | undefined): string {
   }
 }
 
-export function contextState(state: string | null | undefined): string {
-  switch (state) {
-    case 'ALERT': return 'firing';
-    case 'OK': return 'ok';
-    case 'PENDING': return 'pending';
-    case 'INSUFFICIENT_DATA': return 'insufficientData';
-    case 'DISABLED': return 'disabled';
-    default: return 'unknownState';
-  }
-}
-
-export function conditionText(alert: Alert): string {
-  const t = alert.threshold ?? '?';
-  const max = alert.thresholdMax ?? '?';
-  return sanitizeServerText(rawConditionText(alert, t, max));
-}
-
-function rawConditionText(alert: Alert, t: unknown, max: unknown): string {
-  switch (alert.thresholdType) {
-    case 'above': return `above ${t}`;
-    case 'above_exclusive': return `> ${t}`;
-    case 'below': return `below ${t}`;
-    case 'below_or_equal': return `≤ ${t}`;
-    case 'equal': return `= ${t}`;
-    case 'not_equal': return `≠ ${t}`;
-    case 'between': return `between ${t} and ${max}`;
-    case 'not_between': return `not between ${t} and ${max}`;
-    default: return alert.thresholdType ? `${alert.thresholdType} ${t}` : String(t);
-  }
-}
-
 export function channelText(alert: Alert, webhookNames: ReadonlyMap<string, string>): string | undefined {
   const channel = alert.channel;
   if (!channel) return undefined;
@@ -102,16 +62,6 @@ export function channelText(alert: Alert, webhookNames: ReadonlyMap<string, stri
       : vscode.l10n.t('{0} email recipients', channel.emailRecipients.length);
   }
   return sanitizeServerText(channel.type) || undefined;
-}
-
-function silencedActive(alert: Alert, now: number): boolean {
-  if (!alert.silenced) return false;
-  const until = alert.silenced.until ? Date.parse(alert.silenced.until) : NaN;
-  return Number.isNaN(until) || until > now;
-}
-
-export function isSilenced(alert: Alert, now = Date.now()): boolean {
-  return silencedActive(alert, now);
 }
 
 /** One line: "silenced · above 100 · 1h · webhook-name". */
@@ -177,36 +127,6 @@ function plainTooltip(markdown: string): vscode.MarkdownString {
   tooltip.isTrusted = false;
   tooltip.supportHtml = false;
   return tooltip;
-}
-
-const TILE_ICONS: Record<string, string> = {
-  line: 'graph-line',
-  stacked_bar: 'graph',
-  table: 'table',
-  number: 'symbol-number',
-  pie: 'pie-chart',
-  bar: 'graph-left',
-  heatmap: 'flame',
-  search: 'search',
-  event_patterns: 'symbol-event',
-  markdown: 'markdown',
-};
-
-export function tileIconId(tile: TileResponse): string {
-  const type = tile.config?.displayType ?? '';
-  return TILE_ICONS[type] ?? 'symbol-misc';
-}
-
-const SOURCE_ICONS: Record<string, string> = {
-  log: 'list-flat',
-  trace: 'pulse',
-  metric: 'graph-line',
-  session: 'account',
-  promql: 'symbol-operator',
-};
-
-export function sourceIconId(source: Source): string {
-  return SOURCE_ICONS[source.kind ?? ''] ?? 'database';
 }
 
 export function sourceDescription(source: Source): string {

@@ -9,9 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-
-const EXTENSION_ID = 'obs-tools.observability-explorer';
-const LOG_FILE = 'Observability.log';
+import { EXTENSION_ID, LOG_FILE, extension, readIfExists, sleep } from './support';
 
 interface ExtensionApi {
   readonly activationMs: number;
@@ -32,12 +30,6 @@ function isExtensionApi(value: unknown): value is ExtensionApi {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
   return typeof v.activationMs === 'number' && v.logUri instanceof vscode.Uri;
-}
-
-function extension(): vscode.Extension<unknown> {
-  const ext = vscode.extensions.getExtension(EXTENSION_ID);
-  assert.ok(ext, `${EXTENSION_ID} is not installed in the test host`);
-  return ext;
 }
 
 function contributions(): Contributions {
@@ -63,16 +55,6 @@ async function activate(): Promise<ExtensionApi> {
   if (!isExtensionApi(api)) assert.fail(`unexpected exports: { ${describeExports(api)} }`);
   return api;
 }
-
-async function readIfExists(uri: vscode.Uri): Promise<string | undefined> {
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return undefined;
-  }
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describe('Activation', () => {
   it('activates quickly without a connection and exports its timing and log folder', async () => {

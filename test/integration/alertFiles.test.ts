@@ -8,10 +8,7 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { ApplyPlanResult, FileResult } from '../../src/alertFiles/service';
 import type { AlertPlan } from '../../src/alertFiles/plan';
-
-const EXTENSION_ID = 'obs-tools.observability-explorer';
-
-interface StoredTile { id: string; config?: { displayType?: string } }
+import { activate, alertTarget, configure, readFile, waitFor, writeFile } from './support';
 
 interface Api {
   readonly tree: {
@@ -20,28 +17,6 @@ interface Api {
       folder(connectionId: string, serviceId: string, kind: string): unknown;
     };
   };
-}
-
-async function configure(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('observability').update(key, value, vscode.ConfigurationTarget.Global);
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function readFile(uri: vscode.Uri): Promise<string> {
-  return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-}
-
-async function writeFile(uri: vscode.Uri, text: string): Promise<void> {
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
 }
 
 describe('Alert files', function () {
@@ -58,13 +33,7 @@ describe('Alert files', function () {
   const data = (serviceId: string) => emulator.state.data.get(serviceId)!;
   const alertCount = (serviceId: string) => data(serviceId).alerts.size;
 
-  function target(serviceId: string): { dashboardId: string; tileId: string; webhookId: string } {
-    for (const d of data(serviceId).dashboards.values()) {
-      const tile = (d.tiles as unknown as StoredTile[]).find((t) => ['line', 'number', 'stacked_bar'].includes(t.config?.displayType ?? ''));
-      if (tile) return { dashboardId: d.id as string, tileId: tile.id, webhookId: [...data(serviceId).webhooks.values()][0]!.id as string };
-    }
-    throw new Error('no alertable tile in the sample data');
-  }
+  const target = (serviceId: string) => alertTarget(emulator, serviceId);
 
   function alertFile(serviceId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
     const t = target(serviceId);
@@ -85,9 +54,7 @@ describe('Alert files', function () {
     await configure('rateLimit.windowSeconds', 1);
     await configure('requestTimeoutSeconds', 5);
     emulator = await startEmulator({ rateLimit: { requests: 100_000, windowMs: 1000 } });
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    api = (await ext.activate()) as Api;
+    api = await activate<Api>();
     orgId = emulator.organizationId;
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {

@@ -9,32 +9,11 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { ApplyResult } from '../../src/editors/apply';
 import type { DeleteResult } from '../../src/tree/commands';
-
-const EXTENSION_ID = 'obs-tools.observability-explorer';
-const LOG_FILE = 'Observability.log';
+import { activate, alertTarget, closeAll, configure, logText, rejection, replaceText } from './support';
 
 interface Api {
   readonly logUri: vscode.Uri;
   readonly connections: { list(): readonly { id: string }[] };
-}
-
-async function configure(key: string, value: unknown, section = 'observability'): Promise<void> {
-  await vscode.workspace.getConfiguration(section).update(key, value, vscode.ConfigurationTarget.Global);
-}
-
-async function replaceText(doc: vscode.TextDocument, text: string): Promise<void> {
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-  assert.ok(await vscode.workspace.applyEdit(edit));
-}
-
-async function rejection(promise: Thenable<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  }
-  return assert.fail('the command was not refused');
 }
 
 describe('Bad input', function () {
@@ -50,20 +29,10 @@ describe('Bad input', function () {
   const sentSince = (mark: number) => emulator.requests.slice(mark)
     .filter((r) => !(r.method === 'GET' && r.path === `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts`))
     .map((r) => `${r.method} ${r.path}`);
-  const logText = async () => new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(api.logUri, LOG_FILE)));
-
-  function alertTarget(): { dashboardId: string; tileId: string; webhookId: string } {
-    for (const d of data(serviceA).dashboards.values()) {
-      const tile = (d.tiles as unknown as { id: string; config?: { displayType?: string } }[])
-        .find((t) => ['line', 'number', 'stacked_bar'].includes(t.config?.displayType ?? ''));
-      if (tile) return { dashboardId: d.id as string, tileId: tile.id, webhookId: [...data(serviceA).webhooks.values()][0]!.id as string };
-    }
-    throw new Error('no alertable tile in the sample data');
-  }
 
   /** A valid new alert document; the live data its checks need is loaded before the test takes its mark. */
   async function draft(): Promise<{ uri: string; doc: vscode.TextDocument; body: Record<string, unknown> }> {
-    const t = alertTarget();
+    const t = alertTarget(emulator, serviceA);
     const uri = await vscode.commands.executeCommand<string>('observability.createAlert', {
       connectionId, serviceId: serviceA, dashboardId: t.dashboardId, tileId: t.tileId, webhookId: t.webhookId,
       threshold: 10, name: 'Bad input', message: 'Value {{value}}',
@@ -82,9 +51,7 @@ describe('Bad input', function () {
     await configure('rateLimit.windowSeconds', 1);
     await configure('autoSave', 'off', 'files');
     emulator = await startEmulator({ rateLimit: false });
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    api = (await ext.activate()) as Api;
+    api = await activate<Api>();
     orgId = emulator.organizationId;
     serviceA = emulator.serviceIds[0]!;
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
@@ -94,13 +61,7 @@ describe('Bad input', function () {
   });
 
   after(async () => {
-    for (const doc of vscode.workspace.textDocuments) {
-      if (doc.uri.scheme === 'observability' && doc.isDirty) {
-        await vscode.window.showTextDocument(doc);
-        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      }
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAll();
     if (connectionId) await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
     await configure('rateLimit.requestsPerWindow', undefined);
     await configure('rateLimit.windowSeconds', undefined);
@@ -151,7 +112,7 @@ describe('Bad input', function () {
         { connectionId, serviceId: serviceA, dashboardId: id, skipConfirmation: true });
       assert.equal(dashboard.deleted, false);
       assert.match(dashboard.error ?? '', /dashboardId/);
-      const logMark = (await logText()).length;
+      const logMark = (await logText(api)).length;
       const opened = await vscode.commands.executeCommand<string | undefined>('observability.editResource',
         { connectionId, serviceId: serviceA, alertId: id, name: 'Bad ID' });
       if (opened !== undefined) {
@@ -161,7 +122,7 @@ describe('Bad input', function () {
       let logged = '';
       for (let i = 0; i < 30 && !/Could not open/.test(logged); i++) {
         await new Promise((r) => setTimeout(r, 100));
-        logged = (await logText()).slice(logMark);
+        logged = (await logText(api)).slice(logMark);
       }
       assert.match(logged, /Could not open the alert/);
       assert.deepEqual(sentSince(mark), [], 'no request');
@@ -196,10 +157,10 @@ describe('Bad input', function () {
     it(`Add Connection refuses ${c.name} before any request`, async () => {
       const before = api.connections.list().length;
       const mark = emulator.requests.length;
-      const message = await rejection(vscode.commands.executeCommand('observability.addConnection', {
+      const { message } = await rejection(vscode.commands.executeCommand('observability.addConnection', {
         baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
         serviceIds: [serviceA], label: 'Refused', ...c.args,
-      }));
+      }), 'the command was not refused');
       assert.match(message, c.problem);
       if (c.secret) assert.ok(!message.includes(c.secret), `the message repeats the password: ${message}`);
       assert.equal(api.connections.list().length, before, 'nothing saved');

@@ -14,8 +14,8 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { TreeHandle } from '../../src/tree';
 import type { Node } from '../../src/tree/nodes';
+import { activate, configure, sleep, waitFor } from './support';
 
-const EXTENSION_ID = 'obs-tools.observability-explorer';
 const VIEW_ID = 'observability.explorer';
 const NEW_SECRET = 'new-server-secret-5b1f9e0c7a';
 
@@ -70,21 +70,6 @@ async function startFront(target: Emulator, rewrite: (authorization: string) => 
 }
 
 const basic = (keyId: string, secret: string) => `Basic ${Buffer.from(`${keyId}:${secret}`, 'utf8').toString('base64')}`;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
-async function configure(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('observability').update(key, value, vscode.ConfigurationTarget.Global);
-}
 
 describe('Connection move', function () {
   this.timeout(120_000);
@@ -97,9 +82,7 @@ describe('Connection move', function () {
   let root: vscode.Uri | undefined;
 
   before(async () => {
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    api = (await ext.activate()) as Api;
+    api = await activate<Api>();
     await configure('rateLimit.requestsPerWindow', 1000);
     await configure('rateLimit.windowSeconds', 1);
     oldServer = await startEmulator({ rateLimit: false });
@@ -164,7 +147,7 @@ describe('Connection move', function () {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
 
     await waitFor('the old server to serve the explorer and the alert file', () =>
-      oldFront.seen.some((r) => r.path.endsWith('/observability/dashboards')) && oldFront.seen.some((r) => r.path.endsWith('/observability/alerts')));
+      oldFront.seen.some((r) => r.path.endsWith('/observability/dashboards')) && oldFront.seen.some((r) => r.path.endsWith('/observability/alerts')), 20_000, 50);
     await sleep(500);
 
     // During the move: one slow request is in flight to the old server, and the explorer keeps asking for data.
@@ -176,7 +159,7 @@ describe('Connection move', function () {
       slowSettledAt = Date.now();
       return entry;
     });
-    const slowSent = await waitFor('the slow request to reach the old server', () => oldFront.seen.slice(mark).find((r) => r.path.endsWith('/observability/webhooks')));
+    const slowSent = await waitFor('the slow request to reach the old server', () => oldFront.seen.slice(mark).find((r) => r.path.endsWith('/observability/webhooks')), 20_000, 50);
     let hammering = true;
     const hammer = (async () => {
       while (hammering) {
@@ -202,7 +185,7 @@ describe('Connection move', function () {
     assert.equal(await api.connections.getSecret(id), NEW_SECRET);
 
     // After the move the expanded folders and the alert file load from the new server, with the new secret.
-    await waitFor('the explorer to load from the new server', () => newFront.seen.some((r) => r.path.endsWith('/observability/dashboards') && r.at >= moved));
+    await waitFor('the explorer to load from the new server', () => newFront.seen.some((r) => r.path.endsWith('/observability/dashboards') && r.at >= moved), 20_000, 50);
     const dashboards = await provider.getChildren(provider.folder(id, serviceA, 'dashboards')!);
     assert.ok(dashboards.some((n) => n.type === 'dashboard'), 'the moved connection lists the dashboards of the new server');
     await sleep(1000);

@@ -8,56 +8,14 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ConnectionManager } from '../../src/connections/manager';
-import type { ExtensionApi } from '../../src/extension';
 import type { Logger } from '../../src/log';
 import { startEmulator, type Emulator } from '../emulator/server';
-
-const EXTENSION_ID = 'obs-tools.observability-explorer';
-const LOG_FILE = 'Observability.log';
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function activate(): Promise<ExtensionApi> {
-  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
-  assert.ok(ext, `${EXTENSION_ID} is not installed in the test host`);
-  const api = await ext.activate();
-  assert.ok(api && typeof api === 'object' && 'connections' in api, 'the extension does not export its connections');
-  return api;
-}
-
-async function readLog(api: ExtensionApi): Promise<string> {
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(api.logUri, LOG_FILE)));
-  } catch {
-    return '';
-  }
-}
-
-/** Waits until the log file holds a line matching `pattern` (the log is written asynchronously). */
-async function waitForLog(api: ExtensionApi, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = await readLog(api);
-    if (pattern.test(text)) return text;
-    await sleep(200);
-  }
-  assert.fail(`the log never matched ${pattern}; it holds:\n${text.slice(-2000)}`);
-}
+import { activate, configure, extension, rejection, sleep, waitForLog, type ExtensionApi } from './support';
 
 /** Every key and value of the extension's global state, as one string. */
 function dumpGlobalState(api: ExtensionApi): string {
   const state = api.connections.globalState;
   return JSON.stringify(state.keys().map((key) => [key, state.get<unknown>(key)]));
-}
-
-async function rejection(promise: Thenable<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
-  assert.fail('expected the command to fail');
 }
 
 describe('Connections', function () {
@@ -84,17 +42,15 @@ describe('Connections', function () {
     return id as string;
   }
 
-  const settings = () => vscode.workspace.getConfiguration('observability');
-
   before(async () => {
     api = await activate();
     emulator = await startEmulator({ rateLimit: false });
     // The emulator does not limit; lift the client's own limit (10 per 10 s per key) so the suite runs quickly.
-    await settings().update('rateLimit.requestsPerWindow', 1000, vscode.ConfigurationTarget.Global);
+    await configure('rateLimit.requestsPerWindow', 1000);
   });
 
   after(async () => {
-    await settings().update('rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
+    await configure('rateLimit.requestsPerWindow', undefined);
     for (const id of created) {
       if (api.connections.get(id)) await api.connections.remove(id);
     }
@@ -140,8 +96,7 @@ describe('Connections', function () {
   });
 
   it('declares no setting that could redirect credentials in a workspace', () => {
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    const properties = (ext?.packageJSON as { contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } } })
+    const properties = (extension().packageJSON as { contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } } })
       .contributes?.configuration?.properties ?? {};
     for (const [key, schema] of Object.entries(properties)) {
       assert.ok(!/url|host|endpoint|secret|key/i.test(key.replace(/^observability\./, '')), `setting ${key} could redirect or hold credentials`);
@@ -266,16 +221,14 @@ describe('Connection segment detection', function () {
   const created: string[] = [];
   const started: Emulator[] = [];
 
-  const settings = () => vscode.workspace.getConfiguration('observability');
-
   before(async () => {
     api = await activate();
     // The emulators do not limit; lift the client's own per-key limit so the suite does not wait for it.
-    await settings().update('rateLimit.requestsPerWindow', 1000, vscode.ConfigurationTarget.Global);
+    await configure('rateLimit.requestsPerWindow', 1000);
   });
 
   after(async () => {
-    await settings().update('rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
+    await configure('rateLimit.requestsPerWindow', undefined);
     for (const id of created) {
       if (api.connections.get(id)) await api.connections.remove(id);
     }

@@ -10,8 +10,10 @@ import { dashboardResponse } from '../emulator/dashboards';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { StoredAlert, StoredDashboard } from '../emulator/types';
 import type { ApplyResult } from '../../src/editors/apply';
+import {
+  activate, alertTarget as alertTargetOf, configure, docOf, extension, replaceText, setField, waitFor, type StoredTile,
+} from './support';
 
-const EXTENSION_ID = 'obs-tools.observability-explorer';
 const FAST_LIMIT = { requests: 100_000, windowMs: 1000 };
 
 interface Api {
@@ -30,40 +32,6 @@ interface TreeNode {
   readonly alert?: { id: string };
 }
 
-interface StoredTile { id: string; name: string; config?: { displayType?: string } }
-
-async function configure(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('observability').update(key, value, vscode.ConfigurationTarget.Global);
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function docOf(uri: string): vscode.TextDocument {
-  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
-  assert.ok(doc, `document ${uri} is open`);
-  return doc;
-}
-
-async function replaceText(doc: vscode.TextDocument, text: string): Promise<void> {
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-  assert.ok(await vscode.workspace.applyEdit(edit));
-}
-
-async function setField(doc: vscode.TextDocument, field: string, value: unknown): Promise<void> {
-  const body = JSON.parse(doc.getText()) as Record<string, unknown>;
-  body[field] = value;
-  await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
-}
-
 describe('Resource editors', function () {
   this.timeout(120_000);
   let emulator: Emulator;
@@ -78,24 +46,16 @@ describe('Resource editors', function () {
     vscode.commands.executeCommand<ApplyResult>('observability.applyResource', { uri, ...extra });
 
   /** A dashboard of service A with an alertable tile, its tile and a webhook. */
-  function alertTarget(serviceId = serviceA): { dashboardId: string; tile: StoredTile; webhookId: string } {
-    for (const d of data(serviceId).dashboards.values()) {
-      const tile = (d.tiles as unknown as StoredTile[]).find((t) => ['line', 'number', 'stacked_bar'].includes(t.config?.displayType ?? ''));
-      if (tile) return { dashboardId: d.id as string, tile, webhookId: [...data(serviceId).webhooks.values()][0]!.id as string };
-    }
-    throw new Error('no alertable tile in the sample data');
-  }
+  const alertTarget = (serviceId = serviceA) => alertTargetOf(emulator, serviceId);
 
   before(async () => {
     await configure('rateLimit.requestsPerWindow', 1000);
     await configure('rateLimit.windowSeconds', 1);
     await configure('requestTimeoutSeconds', 2);
     // The web workbench saves after a delay by default; these tests look at the dirty state, as on the desktop.
-    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    await configure('autoSave', 'off', 'files');
     emulator = await startEmulator({ rateLimit: FAST_LIMIT });
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    api = (await ext.activate()) as Api;
+    api = await activate<Api>();
     orgId = emulator.organizationId;
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
@@ -113,7 +73,7 @@ describe('Resource editors', function () {
     await configure('rateLimit.requestsPerWindow', undefined);
     await configure('rateLimit.windowSeconds', undefined);
     await configure('requestTimeoutSeconds', undefined);
-    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    await configure('autoSave', undefined, 'files');
     await emulator?.close();
   });
 
@@ -443,7 +403,7 @@ describe('Resource editors', function () {
     await vscode.commands.executeCommand('workbench.action.files.save');
     await waitFor('the saved document', () => !doc.isDirty);
     assert.equal(emulator.requests.filter((r, i) => i >= mark && r.method !== 'GET').length, 0, 'no request on the Save command');
-    const keys = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { keybindings: { command: string; key: string }[] } })
+    const keys = (extension().packageJSON as { contributes: { keybindings: { command: string; key: string }[] } })
       .contributes.keybindings.filter((k) => k.command === 'observability.applyResource').map((k) => k.key);
     assert.deepEqual(keys, ['ctrl+enter']);
   });

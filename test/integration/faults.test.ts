@@ -14,9 +14,8 @@ import { startEmulator, type Emulator } from '../emulator/server';
 import type { FaultSpec } from '../emulator/types';
 import type { ApplyResult } from '../../src/editors/apply';
 import type { DeleteResult } from '../../src/tree/commands';
+import { activate, alertTarget, closeAll, configure, docOf, labelOf, logText, replaceText, tooltipText } from './support';
 
-const EXTENSION_ID = 'obs-tools.observability-explorer';
-const LOG_FILE = 'Observability.log';
 const TIMEOUT_S = 2;
 /** The longest a faulted operation may take: the request timeout plus the retries' backoff, with room for a slow host. */
 const SETTLE_BOUND_MS = 15_000;
@@ -107,42 +106,6 @@ interface Prepared {
   readonly typed?: { doc: vscode.TextDocument; text: string };
 }
 
-async function configure(key: string, value: unknown, section = 'observability'): Promise<void> {
-  await vscode.workspace.getConfiguration(section).update(key, value, vscode.ConfigurationTarget.Global);
-}
-
-function tooltipText(item: vscode.TreeItem): string {
-  const t = item.tooltip;
-  return typeof t === 'string' ? t : t?.value ?? '';
-}
-
-function labelOf(item: vscode.TreeItem): string {
-  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
-}
-
-async function replaceText(doc: vscode.TextDocument, text: string): Promise<void> {
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-  assert.ok(await vscode.workspace.applyEdit(edit));
-}
-
-function docOf(uri: string): vscode.TextDocument {
-  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
-  assert.ok(doc, `document ${uri} is open`);
-  return doc;
-}
-
-/** Closes every editor; documents left dirty on purpose are reverted first, so no save prompt appears. */
-async function closeAll(): Promise<void> {
-  for (const doc of vscode.workspace.textDocuments) {
-    if (doc.uri.scheme === 'observability' && doc.isDirty) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-  }
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-}
-
 /** Races a promise against a bound, so a stuck operation fails the test instead of hanging it. */
 async function bounded<T>(what: string, promise: Thenable<T>, ms = SETTLE_BOUND_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -186,25 +149,15 @@ describe('Fault matrix', function () {
     assert.ok(id, 'a generated alert is left');
     return id;
   };
-  const logText = async () => new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(api.logUri, LOG_FILE)));
 
   /** Error lines the log received after `mark` characters, waiting a little for the log to be flushed. */
   async function logErrorsSince(mark: number, pattern: RegExp): Promise<string[]> {
     const until = Date.now() + 3000;
     for (;;) {
-      const lines = (await logText()).slice(mark).split('\n').filter((l) => /\[error\]/.test(l) && pattern.test(l));
+      const lines = (await logText(api)).slice(mark).split('\n').filter((l) => /\[error\]/.test(l) && pattern.test(l));
       if (lines.length > 0 || Date.now() > until) return lines.map((l) => l.replace(/^.*?\[error\]\s*/, ''));
       await new Promise((r) => setTimeout(r, 100));
     }
-  }
-
-  function alertTarget(): { dashboardId: string; tileId: string; webhookId: string } {
-    for (const d of data(serviceA).dashboards.values()) {
-      const tile = (d.tiles as unknown as { id: string; config?: { displayType?: string } }[])
-        .find((t) => ['line', 'number', 'stacked_bar'].includes(t.config?.displayType ?? ''));
-      if (tile) return { dashboardId: d.id as string, tileId: tile.id, webhookId: [...data(serviceA).webhooks.values()][0]!.id as string };
-    }
-    throw new Error('no alertable tile in the sample data');
   }
 
   async function prepare(op: OpName, fault: string): Promise<Prepared> {
@@ -228,7 +181,7 @@ describe('Fault matrix', function () {
         return {
           method: 'GET', path: `${base()}/${serviceA}/observability/alerts/${alertId}`,
           run: async () => {
-            const mark = (await logText()).length;
+            const mark = (await logText(api)).length;
             const t0 = started();
             const uri = await vscode.commands.executeCommand<string | undefined>('observability.editResource',
               { connectionId, serviceId: serviceA, alertId, name: `Opened ${fault}` });
@@ -238,7 +191,7 @@ describe('Fault matrix', function () {
         };
       }
       case 'create': {
-        const target = alertTarget();
+        const target = alertTarget(emulator, serviceA);
         const uri = await vscode.commands.executeCommand<string>('observability.createAlert', {
           connectionId, serviceId: serviceA, dashboardId: target.dashboardId, tileId: target.tileId, webhookId: target.webhookId,
           threshold: 42, name: `Fault ${fault} create`, message: 'Value {{value}} crossed {{threshold}}',
@@ -314,9 +267,7 @@ describe('Fault matrix', function () {
     await configure('requestTimeoutSeconds', TIMEOUT_S);
     await configure('autoSave', 'off', 'files');
     emulator = await startEmulator({ rateLimit: false, alertCount: 120 });
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    api = (await ext.activate()) as Api;
+    api = await activate<Api>();
     orgId = emulator.organizationId;
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
     const sample = new Set(['', ...[...data(serviceA).alerts.values()].slice(0, 8).map((a) => a.id as string)]);
@@ -341,7 +292,7 @@ describe('Fault matrix', function () {
       header, `|${' --- |'.repeat(OPS.length + 1)}`, ...rows, '',
     ].join('\n');
     console.log(table);
-    const lateDiffs = (await logText()).split('\n').filter((l) => /diff editor did not open/.test(l));
+    const lateDiffs = (await logText(api)).split('\n').filter((l) => /diff editor did not open/.test(l));
     if (lateDiffs.length > 0) console.log(`Diff editors that did not open in time: ${lateDiffs.length}`);
     try {
       const out = path.resolve(__dirname, '..', '..', 'fault-matrix.md');
@@ -433,7 +384,7 @@ describe('Fault matrix', function () {
         const ok = s.status === 'fulfilled' && s.value.ok;
         if (!ok) {
           // A stuck operation: the end of the log tells what it was waiting for.
-          const why = s.status === 'rejected' ? `${String(s.reason)}\n${(await logText()).split('\n').slice(-30).join('\n')}` : s.value.messages.join(' / ');
+          const why = s.status === 'rejected' ? `${String(s.reason)}\n${(await logText(api)).split('\n').slice(-30).join('\n')}` : s.value.messages.join(' / ');
           problems.push(`${op} did not recover: ${why}`);
           cells.set(op, `${cells.get(op) ?? ''}; no recovery`);
         }

@@ -8,8 +8,7 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { TreeHandle } from '../../src/tree';
 import type { Node } from '../../src/tree/nodes';
-
-const EXTENSION_ID = 'obs-tools.observability-explorer';
+import { activate, labelOf } from './support';
 
 interface Api {
   readonly tree: TreeHandle;
@@ -24,10 +23,6 @@ const CONTROL_OR_BIDI = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u
 /** The same, but line breaks are allowed: tooltips have lines of their own (server text never adds any). */
 // eslint-disable-next-line no-control-regex
 const CONTROL_OR_BIDI_IN_LINES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
-
-function labelOf(item: vscode.TreeItem): string {
-  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
-}
 
 /** The Markdown of a tooltip, with its code spans taken out (their content is literal). */
 function markdownOutsideCode(tooltip: vscode.TreeItem['tooltip']): string {
@@ -81,9 +76,7 @@ describe('Hostile server text in the tree', function () {
 
   before(async () => {
     emulator = await startEmulator({ rateLimit: { requests: 100_000, windowMs: 1000 } });
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    api = (await ext.activate()) as Api;
+    api = await activate<Api>();
     orgId = emulator.organizationId;
     serviceId = emulator.serviceIds[0]!;
     const data = emulator.state.data.get(serviceId)!;

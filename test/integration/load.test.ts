@@ -21,8 +21,8 @@ import type { TreeHandle } from '../../src/tree';
 import type { Node } from '../../src/tree/nodes';
 import type { ApplyPlanResult } from '../../src/alertFiles/service';
 import type { AlertPlan } from '../../src/alertFiles/plan';
+import { activate, configure, isAlertableTile, labelOf, readFile, type StoredTile } from './support';
 
-const EXTENSION_ID = 'obs-tools.observability-explorer';
 /** The same limit for the emulator and for the extension's settings. */
 const LIMIT = { requests: 25, windowMs: 2500 };
 const EXTRA_SERVICES = 10;
@@ -33,16 +33,6 @@ const HEAP_GROWTH_BOUND_MB = 30;
 
 interface Api {
   readonly tree: TreeHandle;
-}
-
-interface StoredTile { id: string; config?: { displayType?: string } }
-
-async function configure(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('observability').update(key, value, vscode.ConfigurationTarget.Global);
-}
-
-function labelOf(item: vscode.TreeItem): string {
-  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
 }
 
 const apiRequests = (emulator: Emulator, mark: number): RecordedRequest[] =>
@@ -95,9 +85,7 @@ describe('Load with the rate limit on', function () {
     await configure('rateLimit.requestsPerWindow', LIMIT.requests);
     await configure('rateLimit.windowSeconds', LIMIT.windowMs / 1000);
     emulator = await startEmulator({ rateLimit: LIMIT, extraServices: EXTRA_SERVICES });
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    api = (await ext.activate()) as Api;
+    api = await activate<Api>();
 
     // Control: a burst that skips the extension's limiter is refused beyond the limit.
     const mark = emulator.requests.length;
@@ -161,7 +149,7 @@ describe('Load with the rate limit on', function () {
       const data = emulator.state.data.get(serviceId)!;
       const webhook = [...data.webhooks.values()][0];
       for (const d of data.dashboards.values()) {
-        const tile = (d.tiles as unknown as StoredTile[]).find((t) => ['line', 'number', 'stacked_bar'].includes(t.config?.displayType ?? ''));
+        const tile = (d.tiles as unknown as StoredTile[]).find(isAlertableTile);
         if (tile && webhook) return [{ serviceId, dashboardId: d.id as string, tileId: tile.id, webhookId: webhook.id as string }];
       }
       return [];
@@ -200,7 +188,7 @@ describe('Load with the rate limit on', function () {
       assert.equal(emulator.state.data.get(t.serviceId)!.alerts.size, before.get(t.serviceId)! + ALERT_FILES / targets.length);
     }
     for (const [n, uri] of uris.entries()) {
-      const value = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))) as { id?: string; serviceId: string };
+      const value = JSON.parse(await readFile(uri)) as { id?: string; serviceId: string };
       assert.ok(value.id, `id written back to ${uri.path}`);
       const stored = emulator.state.data.get(value.serviceId)!.alerts.get(value.id);
       assert.equal(stored?.name, `Load alert ${n}`);

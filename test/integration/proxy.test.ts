@@ -10,32 +10,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/extension';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { startProxy, type TestProxy } from '../support/proxy';
 import { TEST_HOST } from '../support/testCertificate';
 import { startTlsFront, type TlsFront } from '../support/tlsFront';
+import { activate, rejection as rejectionOf, type ExtensionApi } from './support';
 
-const EXTENSION_ID = 'obs-tools.observability-explorer';
+const rejection = (promise: Thenable<unknown>) => rejectionOf(promise, 'expected the request to fail');
 const HTTP_KEYS = ['proxy', 'proxyStrictSSL', 'noProxy'] as const;
 type HttpKey = (typeof HTTP_KEYS)[number];
-
-async function activate(): Promise<ExtensionApi> {
-  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
-  assert.ok(ext, `${EXTENSION_ID} is not installed in the test host`);
-  const api = await ext.activate();
-  assert.ok(api && typeof api === 'object' && 'connections' in api, 'the extension does not export its connections');
-  return api;
-}
-
-async function rejection(promise: Thenable<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
-  assert.fail('expected the request to fail');
-}
 
 /**
  * Sets a user (global) `http.*` setting and waits for the change event, so the extension has dropped its

@@ -8,10 +8,8 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import { applyDemoQueryHost, type RunOutcome } from '../../src/query';
-import type { ExtensionApi } from '../../src/extension';
+import { activate, configure, exportedApi as api } from './support';
 
-const EXTENSION_ID = 'obs-tools.observability-explorer';
-const api = () => vscode.extensions.getExtension(EXTENSION_ID)!.exports as ExtensionApi;
 const OTHER_KEY = '9e2b6d4f-1a3c-4e5b-8d7f-6a0c2e4b8d19';
 
 async function run(args: Record<string, unknown> = {}): Promise<RunOutcome> {
@@ -28,11 +26,9 @@ describe('Run Query', function () {
   const queryRuns = () => emulator.requests.filter((r) => r.path.endsWith('/run'));
 
   before(async () => {
-    await vscode.workspace.getConfiguration('observability').update('query.rateLimit.requestsPerWindow', 1000, vscode.ConfigurationTarget.Global);
+    await configure('query.rateLimit.requestsPerWindow', 1000);
     emulator = await startEmulator({ rateLimit: false });
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    await ext.activate();
+    await activate();
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
       baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: emulator.organizationId,
@@ -46,7 +42,7 @@ describe('Run Query', function () {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     if (connectionId) await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
-    await vscode.workspace.getConfiguration('observability').update('query.rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
+    await configure('query.rateLimit.requestsPerWindow', undefined);
     await emulator?.close();
   });
 
@@ -94,12 +90,12 @@ describe('Run Query', function () {
   });
 
   it('stops at the row limit and says so', async () => {
-    await vscode.workspace.getConfiguration('observability').update('query.maxRows', 10_000, vscode.ConfigurationTarget.Global);
+    await configure('query.maxRows', 10_000);
     const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT * FROM otel_logs' });
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
     const out = await run();
-    await vscode.workspace.getConfiguration('observability').update('query.maxRows', undefined, vscode.ConfigurationTarget.Global);
+    await configure('query.maxRows', undefined);
     assert.ok(out.ok, out.error);
     assert.equal(out.rows, 10_000);
     assert.equal(out.truncated, 'rows');

@@ -13,9 +13,8 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { ApplyResult } from '../../src/editors/apply';
 import type { DeleteResult } from '../../src/tree/commands';
+import { EXTENSION_ID, activate, alertTarget, closeAll, configure, logFile as logFileOf, readFile, replaceText } from './support';
 
-const EXTENSION_ID = 'obs-tools.observability-explorer';
-const LOG_FILE = 'Observability.log';
 const REFUSED_SECRET = 'refusedSecret-7Qk2Lm9Xv4Rt8Wz1';
 
 interface TreeNodeLike { readonly type: string }
@@ -29,16 +28,6 @@ interface Api {
       folder(connectionId: string, serviceId: string, kind: string): unknown;
     };
   };
-}
-
-async function configure(key: string, value: unknown, section = 'observability'): Promise<void> {
-  await vscode.workspace.getConfiguration(section).update(key, value, vscode.ConfigurationTarget.Global);
-}
-
-async function replaceText(doc: vscode.TextDocument, text: string): Promise<void> {
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-  assert.ok(await vscode.workspace.applyEdit(edit));
 }
 
 function describeValue(value: unknown): string {
@@ -98,21 +87,13 @@ describe('Secrets', function () {
     await configure('requestTimeoutSeconds', 2);
     await configure('autoSave', 'off', 'files');
     emulator = await startEmulator({ rateLimit: false });
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    api = (await ext.activate()) as Api;
+    api = await activate<Api>();
     orgId = emulator.organizationId;
     serviceA = emulator.serviceIds[0]!;
   });
 
   after(async () => {
-    for (const doc of vscode.workspace.textDocuments) {
-      if (doc.uri.scheme === 'observability' && doc.isDirty) {
-        await vscode.window.showTextDocument(doc);
-        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      }
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAll();
     if (connectionId) await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
     await configure('rateLimit.requestsPerWindow', undefined);
     await configure('rateLimit.windowSeconds', undefined);
@@ -147,13 +128,9 @@ describe('Secrets', function () {
     }
 
     // Create, update, delete.
-    const dashboard = [...data(serviceA).dashboards.values()].find((d) => (d.tiles as unknown as { config?: { displayType?: string } }[])
-      .some((t) => ['line', 'number', 'stacked_bar'].includes(t.config?.displayType ?? '')))!;
-    const tile = (dashboard.tiles as unknown as { id: string; config?: { displayType?: string } }[])
-      .find((t) => ['line', 'number', 'stacked_bar'].includes(t.config?.displayType ?? ''))!;
-    const webhookId = [...data(serviceA).webhooks.keys()][0]!;
+    const { dashboardId, tileId, webhookId } = alertTarget(emulator, serviceA);
     const draft = await run<string>('observability.createAlert', {
-      connectionId, serviceId: serviceA, dashboardId: dashboard.id, tileId: tile.id, webhookId, threshold: 5, name: 'Secret session alert',
+      connectionId, serviceId: serviceA, dashboardId, tileId, webhookId, threshold: 5, name: 'Secret session alert',
     });
     assert.ok(draft);
     const created = await run<ApplyResult>('observability.applyResource', { uri: draft });
@@ -175,7 +152,7 @@ describe('Secrets', function () {
     outputs.push(...failed.map((n) => describeValue(provider.getTreeItem(n))));
     emulator.faults.clear();
     const draft2 = await run<string>('observability.createAlert', {
-      connectionId, serviceId: serviceA, dashboardId: dashboard.id, tileId: tile.id, webhookId, threshold: 7, name: 'Secret session failure',
+      connectionId, serviceId: serviceA, dashboardId, tileId, webhookId, threshold: 7, name: 'Secret session failure',
     });
     emulator.faults.add({ method: 'POST', path: `${base}/alerts`, status: 500, body: { status: 500, error: 'Internal error', requestId: 'r-500' } });
     const failedCreate = await run<ApplyResult>('observability.applyResource', { uri: draft2 });
@@ -189,14 +166,14 @@ describe('Secrets', function () {
       baseUrl: `http://${emulator.keyId}:${secret}@127.0.0.1:1`, keyId: emulator.keyId, keySecret: secret, organizationId: orgId, serviceIds: [serviceA],
     });
     await run('observability.editConnection', { connectionId, label: 'Secrets (renamed)', skipCheck: true });
-    await run('observability.openJson', { connectionId, serviceId: serviceA, dashboardId: dashboard.id });
+    await run('observability.openJson', { connectionId, serviceId: serviceA, dashboardId });
     await run('observability.showFiringAlerts');
 
     // Collect what the extension wrote.
-    const logFile = vscode.Uri.joinPath(api.logUri, LOG_FILE);
+    const logFile = logFileOf(api);
     let logText = '';
     for (let i = 0; i < 30; i++) {
-      logText = new TextDecoder().decode(await vscode.workspace.fs.readFile(logFile));
+      logText = await readFile(logFile);
       if (/Secrets \(renamed\)|Updated|renamed/i.test(logText) || i === 29) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -236,10 +213,8 @@ describe('Secrets', function () {
 
   it('does not follow a redirect to another host: the credentials go only to the connection\'s origin', async () => {
     assert.ok(connectionId, 'the connection of the previous test');
-    const alertable = (t: { config?: { displayType?: string } }) => ['line', 'number', 'stacked_bar'].includes(t.config?.displayType ?? '');
-    const dashboard = () => [...data(serviceA).dashboards.values()].find((d) => (d.tiles as unknown as { config?: { displayType?: string } }[]).some(alertable))!;
-    const dashboardId = () => dashboard().id as string;
-    const tileId = () => (dashboard().tiles as unknown as { id: string; config?: { displayType?: string } }[]).find(alertable)!.id;
+    const dashboardId = () => alertTarget(emulator, serviceA).dashboardId;
+    const tileId = () => alertTarget(emulator, serviceA).tileId;
     const seen: { method: string; url: string; authorization: boolean }[] = [];
     const other = http.createServer((req, res) => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization !== undefined });

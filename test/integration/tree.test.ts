@@ -10,8 +10,8 @@ import type { RecordedRequest } from '../emulator/types';
 import type { TreeApi as TreeHandle } from '../../src/features';
 import type { Node } from '../../src/tree/nodes';
 import type { DeleteResult } from '../../src/tree/commands';
+import { activate, configure, iconOf, labelOf, tooltipText } from './support';
 
-const EXTENSION_ID = 'obs-tools.observability-explorer';
 const FAST_LIMIT = { requests: 100_000, windowMs: 1000 };
 
 interface Api {
@@ -23,25 +23,6 @@ const STATE_ICONS: Record<string, string> = {
   ALERT: 'bell-dot', OK: 'pass', PENDING: 'clock', INSUFFICIENT_DATA: 'question', DISABLED: 'circle-slash',
 };
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
-
-function labelOf(item: vscode.TreeItem): string {
-  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
-}
-
-function iconOf(item: vscode.TreeItem): string | undefined {
-  const icon = item.iconPath as { id?: unknown } | undefined;
-  return typeof icon?.id === 'string' ? icon.id : undefined;
-}
-
-function tooltipText(item: vscode.TreeItem): string {
-  const t = item.tooltip;
-  if (typeof t === 'string') return t;
-  return t?.value ?? '';
-}
-
-async function configure(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('observability').update(key, value, vscode.ConfigurationTarget.Global);
-}
 
 describe('Explorer tree', function () {
   this.timeout(120_000);
@@ -81,9 +62,7 @@ describe('Explorer tree', function () {
     await configure('rateLimit.windowSeconds', 1);
     await configure('requestTimeoutSeconds', 2);
     emulator = await startEmulator({ rateLimit: FAST_LIMIT });
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    api = (await ext.activate()) as Api;
+    api = await activate<Api>();
     assert.ok(api.tree, 'the extension API exposes the tree');
     orgId = emulator.organizationId;
     [serviceA, serviceB] = emulator.serviceIds as [string, string];

@@ -1,0 +1,96 @@
+import { sanitizeServerText } from '../api';
+import type { Alert, Source, TileResponse } from '../resources/model';
+
+/**
+ * Presentation helpers that need no `vscode` (no localised words, no icons or Markdown objects): names,
+ * sort orders, alert conditions, silence, context values and codicon IDs. `./format` re-exports them beside the
+ * helpers that do, so plain Node can test these. Every server string goes through `sanitizeServerText`.
+ */
+
+export const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
+export function nameOf(item: { readonly id: string; readonly name?: string | null }): string {
+  return sanitizeServerText(item.name) || sanitizeServerText(item.id);
+}
+
+/** Sort key order for alert states: firing first. */
+export function isFiring(alert: Alert): boolean {
+  return alert.state === 'ALERT';
+}
+
+export function sortByName<T extends { readonly id: string; readonly name?: string | null }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => collator.compare(nameOf(a), nameOf(b)));
+}
+
+export function contextState(state: string | null | undefined): string {
+  switch (state) {
+    case 'ALERT': return 'firing';
+    case 'OK': return 'ok';
+    case 'PENDING': return 'pending';
+    case 'INSUFFICIENT_DATA': return 'insufficientData';
+    case 'DISABLED': return 'disabled';
+    default: return 'unknownState';
+  }
+}
+
+export function conditionText(alert: Alert): string {
+  const t = alert.threshold ?? '?';
+  const max = alert.thresholdMax ?? '?';
+  return sanitizeServerText(rawConditionText(alert, t, max));
+}
+
+function rawConditionText(alert: Alert, t: unknown, max: unknown): string {
+  switch (alert.thresholdType) {
+    case 'above': return `above ${t}`;
+    case 'above_exclusive': return `> ${t}`;
+    case 'below': return `below ${t}`;
+    case 'below_or_equal': return `≤ ${t}`;
+    case 'equal': return `= ${t}`;
+    case 'not_equal': return `≠ ${t}`;
+    case 'between': return `between ${t} and ${max}`;
+    case 'not_between': return `not between ${t} and ${max}`;
+    default: return alert.thresholdType ? `${alert.thresholdType} ${t}` : String(t);
+  }
+}
+
+function silencedActive(alert: Alert, now: number): boolean {
+  if (!alert.silenced) return false;
+  const until = alert.silenced.until ? Date.parse(alert.silenced.until) : NaN;
+  return Number.isNaN(until) || until > now;
+}
+
+export function isSilenced(alert: Alert, now = Date.now()): boolean {
+  return silencedActive(alert, now);
+}
+
+const TILE_ICONS: Record<string, string> = {
+  line: 'graph-line',
+  stacked_bar: 'graph',
+  table: 'table',
+  number: 'symbol-number',
+  pie: 'pie-chart',
+  bar: 'graph-left',
+  heatmap: 'flame',
+  search: 'search',
+  event_patterns: 'symbol-event',
+  markdown: 'markdown',
+};
+
+export function tileIconId(tile: TileResponse): string {
+  const type = tile.config?.displayType ?? '';
+  // Own keys only: a display type like `constructor` from the server is not an icon.
+  return Object.hasOwn(TILE_ICONS, type) ? TILE_ICONS[type]! : 'symbol-misc';
+}
+
+const SOURCE_ICONS: Record<string, string> = {
+  log: 'list-flat',
+  trace: 'pulse',
+  metric: 'graph-line',
+  session: 'account',
+  promql: 'symbol-operator',
+};
+
+export function sourceIconId(source: Source): string {
+  const kind = source.kind ?? '';
+  return Object.hasOwn(SOURCE_ICONS, kind) ? SOURCE_ICONS[kind]! : 'database';
+}

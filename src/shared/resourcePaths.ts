@@ -1,0 +1,166 @@
+/**
+ * Paths of editable resource documents (pure: no `vscode`; `./uris` turns them into and out of `vscode.Uri`).
+ *
+ * Addresses of editable resource documents in the extension's own file system:
+ *
+ *   observability:/<connectionId>/<serviceId>/alerts/<alertId>/<Name>.alert.json
+ *   observability:/<connectionId>/<serviceId>/alerts/new-<n>/<Name>.alert.json            (not created yet)
+ *   observability:/<connectionId>/<serviceId>/dashboards/<dashboardId>/<Name>.dashboard.json
+ *   observability:/<connectionId>/<serviceId>/dashboards/new-<n>/<Name>.new-dashboard.json (not created yet)
+ *   observability:/<connectionId>/<serviceId>/query-endpoint/<Service>.query-endpoint.json
+ *
+ * The last segment only makes the editor tab readable; the resource is identified by the segments before it. The
+ * file name suffix selects the JSON Schema (`contributes.jsonValidation`).
+ *
+ * Tabs and breadcrumbs show the connection's label and the service's name in place of the first two IDs
+ * (`Production/checkout-prod/alerts/…`) whenever those names lead back to exactly one connection and service; they
+ * are looked up in the connections (`useServiceNames`), so an address survives a reload. Addresses with the IDs keep
+ * resolving.
+ */
+
+export const RESOURCE_SCHEME = 'observability';
+
+import type { DocumentKind } from '../resources/model';
+
+export type { DocumentKind } from '../resources/model';
+
+export interface ResourceRef {
+  readonly connectionId: string;
+  readonly serviceId: string;
+  readonly kind: DocumentKind;
+  /** Resource ID; undefined for a resource that does not exist yet, and for the query endpoint. */
+  readonly id?: string;
+  /** `new-<n>` for a resource that does not exist yet. */
+  readonly draftKey?: string;
+}
+
+const FOLDERS: Record<DocumentKind, string> = { alert: 'alerts', dashboard: 'dashboards', queryEndpoint: 'query-endpoint' };
+const SUFFIXES = {
+  alert: '.alert.json',
+  dashboard: '.dashboard.json',
+  newDashboard: '.new-dashboard.json',
+  queryEndpoint: '.query-endpoint.json',
+} as const;
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** A name usable as one path segment: no separators, no control characters, not too long. */
+export function fileLabel(name: string | null | undefined, fallback: string): string {
+  const cleaned = (name ?? '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '')
+    .slice(0, 80)
+    .trim();
+  return cleaned || fallback;
+}
+
+/** Connection labels and service names, both ways. */
+export interface ServiceNames {
+  /** The connection label and service name of IDs (raw; made path-safe here). */
+  namesOf(connectionId: string, serviceId: string): { readonly connection: string; readonly service: string } | undefined;
+  /** Every connection and service known, for the way back. */
+  all(): readonly { readonly connectionId: string; readonly connection: string; readonly serviceId: string; readonly service: string }[];
+}
+
+let serviceNames: ServiceNames | undefined;
+
+/** Installs the lookup of readable names (the editors do so at activation). */
+export function useServiceNames(names: ServiceNames | undefined): void {
+  serviceNames = names;
+}
+
+/** The IDs a pair of readable path segments stands for, when exactly one connection and service have those names. */
+function idsOfNames(connection: string, service: string): { connectionId: string; serviceId: string } | undefined {
+  if (!serviceNames) return undefined;
+  const hits = serviceNames.all().filter((e) => fileLabel(e.connection, e.connectionId) === connection && fileLabel(e.service, e.serviceId) === service);
+  return hits.length === 1 ? { connectionId: hits[0]!.connectionId, serviceId: hits[0]!.serviceId } : undefined;
+}
+
+/** The first two path segments of a resource: readable names when they lead back to these IDs, else the IDs. */
+function servicePath(connectionId: string, serviceId: string): string {
+  const names = serviceNames?.namesOf(connectionId, serviceId);
+  if (names) {
+    const connection = fileLabel(names.connection, connectionId);
+    const service = fileLabel(names.service, serviceId);
+    const back = idsOfNames(connection, service);
+    if (back?.connectionId === connectionId && back.serviceId === serviceId && !isIdPair(connection, service)) {
+      return `${connection}/${service}`;
+    }
+  }
+  return `${connectionId}/${serviceId}`;
+}
+
+/** True when two segments are the IDs of a known connection and service (so names must not take that shape). */
+function isIdPair(connection: string, service: string): boolean {
+  return serviceNames?.all().some((e) => e.connectionId === connection && e.serviceId === service) ?? false;
+}
+
+export function isNew(ref: ResourceRef): boolean {
+  return ref.kind !== 'queryEndpoint' && ref.id === undefined;
+}
+
+/** The path (below the scheme) of a resource document's address; `name` only makes the tab readable. */
+export function resourcePath(ref: ResourceRef, name: string | null | undefined): string {
+  const folder = FOLDERS[ref.kind];
+  let idSegment: string;
+  let suffix: string;
+  let fallback: string;
+  switch (ref.kind) {
+    case 'alert':
+      idSegment = ref.id ?? ref.draftKey ?? 'new';
+      suffix = SUFFIXES.alert;
+      fallback = ref.id ? `Alert ${ref.id}` : 'New alert';
+      break;
+    case 'dashboard':
+      idSegment = ref.id ?? ref.draftKey ?? 'new';
+      suffix = ref.id ? SUFFIXES.dashboard : SUFFIXES.newDashboard;
+      fallback = ref.id ? `Dashboard ${ref.id}` : 'New dashboard';
+      break;
+    case 'queryEndpoint':
+      idSegment = 'current';
+      suffix = SUFFIXES.queryEndpoint;
+      fallback = 'Query endpoint';
+      break;
+  }
+  const label = fileLabel(name, fallback);
+  return `/${servicePath(ref.connectionId, ref.serviceId)}/${folder}/${idSegment}/${label}${suffix}`;
+}
+
+/** The resource the path of a document address (of the `observability` scheme) names, or undefined. */
+export function parseResourcePath(path: string): ResourceRef | undefined {
+  const parts = path.split('/').filter((p) => p !== '');
+  if (parts.length !== 5) return undefined;
+  const [first, second, folder, idSegment, file] = parts as [string, string, string, string, string];
+  // Addresses with IDs first (they always resolve), then readable names.
+  const ids = isIdPair(first, second)
+    ? { connectionId: first, serviceId: second }
+    : idsOfNames(first, second) ?? (SEGMENT.test(first) && SEGMENT.test(second) ? { connectionId: first, serviceId: second } : undefined);
+  if (!ids || !SEGMENT.test(idSegment)) return undefined;
+  const { connectionId, serviceId } = ids;
+  const draft = /^new(-\d+)?$/.test(idSegment);
+  if (folder === 'alerts' && file.endsWith(SUFFIXES.alert)) {
+    return draft ? { connectionId, serviceId, kind: 'alert', draftKey: idSegment } : { connectionId, serviceId, kind: 'alert', id: idSegment };
+  }
+  if (folder === 'dashboards' && file.endsWith(SUFFIXES.newDashboard) && draft) {
+    return { connectionId, serviceId, kind: 'dashboard', draftKey: idSegment };
+  }
+  if (folder === 'dashboards' && file.endsWith(SUFFIXES.dashboard) && !draft) {
+    return { connectionId, serviceId, kind: 'dashboard', id: idSegment };
+  }
+  if (folder === 'query-endpoint' && idSegment === 'current' && file.endsWith(SUFFIXES.queryEndpoint)) {
+    return { connectionId, serviceId, kind: 'queryEndpoint' };
+  }
+  return undefined;
+}
+
+/** A key identifying the resource regardless of the readable file name. */
+export function refKey(ref: ResourceRef): string {
+  return `${ref.connectionId}/${ref.serviceId}/${FOLDERS[ref.kind]}/${ref.id ?? ref.draftKey ?? 'current'}`;
+}
+
+export function sameResource(a: ResourceRef, b: ResourceRef): boolean {
+  return refKey(a) === refKey(b);
+}
