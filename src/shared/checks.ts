@@ -65,13 +65,13 @@ function alertIssues(value: Record<string, Json>, facts: LiveFacts | undefined):
       } else if (typeof value.tileId === 'string' && value.tileId !== '') {
         const tile = dashboard.tiles?.find((t) => t.id === value.tileId);
         if (!tile) {
-          issues.push({ path: ['tileId'], message: `Tile "${value.tileId}" does not exist on dashboard "${dashboard.name ?? dashboard.id}".`, severity: 'error' });
+          issues.push({ path: ['tileId'], message: `Tile "${value.tileId}" does not exist on dashboard "${dashboard.name || dashboard.id}".`, severity: 'error' });
         } else {
           const displayType = tile.config?.displayType;
           if (!displayType || !(ALERTABLE_DISPLAY_TYPES as readonly string[]).includes(displayType)) {
             issues.push({
               path: ['tileId'],
-              message: `Tile "${tile.name ?? tile.id}" is a ${displayType ?? 'tile without a display type'}: only ${ALERTABLE_DISPLAY_TYPES.join(', ')} tiles can carry an alert (others are deleted by the next dashboard update).`,
+              message: `Tile "${tile.name || tile.id}" is a ${displayType ?? 'tile without a display type'}: only ${ALERTABLE_DISPLAY_TYPES.join(', ')} tiles can carry an alert (others are deleted by the next dashboard update).`,
               severity: 'error',
             });
           }
@@ -141,8 +141,10 @@ function dashboardIssues(value: Record<string, Json>, facts: LiveFacts | undefin
 /** Checks beyond the JSON Schema, against what is known of the service. */
 export function semanticIssues(kind: DocumentKind, value: Json, facts: LiveFacts | undefined): DocumentIssue[] {
   if (!isObject(value)) return [];
-  // The query endpoint's `allowedOrigins` is the one text where "" is a value: backend-only, no CORS.
-  const issues = emptyStrings(value).filter((i) => !(kind === 'queryEndpoint' && i.path.length === 1 && i.path[0] === 'allowedOrigins'));
+  // Alerts and the query endpoint refuse empty text anywhere, except the query endpoint's `allowedOrigins`, where ""
+  // is a value (backend-only, no CORS). Dashboards accept empty text in many fields (a tile select's `valueExpression`
+  // and `where` are `z.string().max(10000).optional()` in the service's validator): their write schema says which not.
+  const issues = kind === 'dashboard' ? [] : emptyStrings(value).filter((i) => !(kind === 'queryEndpoint' && i.path.length === 1 && i.path[0] === 'allowedOrigins'));
   if (kind === 'alert') issues.push(...alertIssues(value, facts));
   if (kind === 'queryEndpoint') issues.push(...queryEndpointIssues(value, facts));
   if (kind === 'dashboard') issues.push(...dashboardIssues(value, facts));
