@@ -56,7 +56,11 @@ const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf
 function run(cmd, args, { quiet = false } = {}) {
   if (!quiet) console.error(`$ ${[cmd === NODE ? 'node' : cmd, ...args].join(' ')}`);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' && cmd === NPM });
+    const child = spawn(cmd, args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: process.platform === 'win32' && cmd === NPM,
+    });
     let output = '';
     const sink = (chunk) => {
       output += chunk.toString('utf8');
@@ -80,13 +84,23 @@ const WARMUP_EXTENSION = { publisher: 'obs-bench', name: 'empty-warmup', version
 /** An extension with a `main` whose `activate` does nothing. */
 function writeEmptyExtension(dir, manifest) {
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
-    ...manifest,
-    engines: { vscode: '^1.100.0' },
-    activationEvents: [],
-    main: './extension.js',
-  }, null, 2));
-  fs.writeFileSync(path.join(dir, 'extension.js'), "'use strict';\nexports.activate = function activate() {};\nexports.deactivate = function deactivate() {};\n");
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        ...manifest,
+        engines: { vscode: '^1.100.0' },
+        activationEvents: [],
+        main: './extension.js',
+      },
+      null,
+      2,
+    ),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'extension.js'),
+    "'use strict';\nexports.activate = function activate() {};\nexports.deactivate = function deactivate() {};\n",
+  );
   return dir;
 }
 
@@ -111,17 +125,25 @@ async function main() {
     if (build.code !== 0) throw new Error(`production build failed:\n${build.output}`);
   }
   sizes.bundles = {};
-  for (const name of fs.readdirSync(path.join(ROOT, 'dist')).filter((f) => f.endsWith('.js')).sort()) {
+  for (const name of fs
+    .readdirSync(path.join(ROOT, 'dist'))
+    .filter((f) => f.endsWith('.js'))
+    .sort()) {
     sizes.bundles[`dist/${name}`] = kb(fs.statSync(path.join(ROOT, 'dist', name)).size);
   }
-  sizes.bundleBytes = fs.readdirSync(path.join(ROOT, 'dist')).filter((f) => f.endsWith('.js'))
+  sizes.bundleBytes = fs
+    .readdirSync(path.join(ROOT, 'dist'))
+    .filter((f) => f.endsWith('.js'))
     .reduce((n, f) => n + fs.statSync(path.join(ROOT, 'dist', f)).size, 0);
   sizes.bundleKB = kb(sizes.bundleBytes);
-  sizes.bundle = 'all JavaScript bundles in dist/, production (minified) build: the entry evaluated at activation and '
-    + 'the features loaded on first use';
+  sizes.bundle =
+    'all JavaScript bundles in dist/, production (minified) build: the entry evaluated at activation and ' +
+    'the features loaded on first use';
 
   const { ensureCodeServer } = require(path.join(ROOT, 'out', 'test', 'host', 'codeServer.js'));
-  const { runTestsInCodeServer, closeAllWorkbenches } = require(path.join(ROOT, 'out', 'test', 'host', 'runInCodeServer.js'));
+  const { runTestsInCodeServer, closeAllWorkbenches } = require(
+    path.join(ROOT, 'out', 'test', 'host', 'runInCodeServer.js'),
+  );
   const { startEmulator } = require(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'));
   const { entry } = await ensureCodeServer({ log: (line) => console.error(line) });
 
@@ -137,16 +159,29 @@ async function main() {
   const dataServiceIds = [first, second, ...extra];
   const sampleAlerts = emulator.state.data.get(first).alerts.size;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-bench-'));
-  const emptyExtensions = [...EMPTY_EXTENSIONS, WARMUP_EXTENSION].map((m) => writeEmptyExtension(path.join(tmp, m.name), m));
+  const emptyExtensions = [...EMPTY_EXTENSIONS, WARMUP_EXTENSION].map((m) =>
+    writeEmptyExtension(path.join(tmp, m.name), m),
+  );
   const hostRuns = [];
   try {
     const runHost = async (activationOnly, index) => {
       const resultsFile = path.join(tmp, `host-${index}.json`);
       const config = {
-        url: emulator.url, queryUrl: emulator.queryUrl, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: emulator.organizationId,
-        dataServiceIds, resultsFile, activationOnly, sampleIndex: index,
+        url: emulator.url,
+        queryUrl: emulator.queryUrl,
+        keyId: emulator.keyId,
+        keySecret: emulator.keySecret,
+        organizationId: emulator.organizationId,
+        dataServiceIds,
+        resultsFile,
+        activationOnly,
+        sampleIndex: index,
         emptyExtensionIds: EMPTY_EXTENSIONS.map((m) => `${m.publisher}.${m.name}`),
-        warmupExtensionId: `${WARMUP_EXTENSION.publisher}.${WARMUP_EXTENSION.name}`, runs: RUNS, warmups: 1, alertCounts: [100, 1000, 10000], sampleAlerts,
+        warmupExtensionId: `${WARMUP_EXTENSION.publisher}.${WARMUP_EXTENSION.name}`,
+        runs: RUNS,
+        warmups: 1,
+        alertCounts: [100, 1000, 10000],
+        sampleAlerts,
         overhead: { batches: 15, perBatch: 300 },
         ...(ONLY ? { sections: ONLY } : {}),
       };
@@ -157,7 +192,9 @@ async function main() {
         installedExtensions: emptyExtensions,
         env: { OBS_BENCH_CONFIG: JSON.stringify(config) },
         timeoutMs: 10 * 60_000,
-        onLog: (line) => { if (verbose || /^\[(error|warn)\]/.test(line)) console.error(line); },
+        onLog: (line) => {
+          if (verbose || /^\[(error|warn)\]/.test(line)) console.error(line);
+        },
       });
       if (!fs.existsSync(resultsFile)) throw new Error(`the benchmark host reported nothing (exit ${code})`);
       const result = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
@@ -182,16 +219,17 @@ async function main() {
   const activateCallMsMedian = median(activations.map((a) => a.activateCallMs));
   const emptyExtensionCallMsMedian = median(activations.map((a) => a.emptyExtensionCallMs));
   const activation = {
-    method: 'fresh extension host per sample (code-server 4.100.3 / VS Code 1.100.3); activateCallMs = wall time from '
-      + 'vscode.extensions.getExtension(id).activate() to its resolution (loads and evaluates dist/extension.js, runs activate); '
-      + 'emptyExtensionCallMs = the mean of the same for two empty extensions (main with an empty activate) activated in the '
-      + 'same host right before and right after this one, all three after a third empty extension took the host\'s first '
-      + 'activation; ratioToEmpty = median over hosts of activateCallMs / emptyExtensionCallMs of the same host; '
-      + 'ratioOfMedians = median activateCallMs / median emptyExtensionCallMs; *CpuMs = CPU time of the extension host '
-      + 'process during the call (process.cpuUsage), less sensitive to other processes than wall time; evaluatedKB = '
-      + 'JavaScript files of the extension Node loaded during the call (Node loader hook); '
-      + 'activationMsInternal = performance.now() around the body of activate(); bundleLoadMs = reading, compiling and '
-      + 'evaluating dist/extension.js, part of activateCallMs; the rest is VS Code creating the context',
+    method:
+      'fresh extension host per sample (code-server 4.100.3 / VS Code 1.100.3); activateCallMs = wall time from ' +
+      'vscode.extensions.getExtension(id).activate() to its resolution (loads and evaluates dist/extension.js, runs activate); ' +
+      'emptyExtensionCallMs = the mean of the same for two empty extensions (main with an empty activate) activated in the ' +
+      "same host right before and right after this one, all three after a third empty extension took the host's first " +
+      'activation; ratioToEmpty = median over hosts of activateCallMs / emptyExtensionCallMs of the same host; ' +
+      'ratioOfMedians = median activateCallMs / median emptyExtensionCallMs; *CpuMs = CPU time of the extension host ' +
+      'process during the call (process.cpuUsage), less sensitive to other processes than wall time; evaluatedKB = ' +
+      'JavaScript files of the extension Node loaded during the call (Node loader hook); ' +
+      'activationMsInternal = performance.now() around the body of activate(); bundleLoadMs = reading, compiling and ' +
+      'evaluating dist/extension.js, part of activateCallMs; the rest is VS Code creating the context',
     samples: activations,
     activateCallMsMedian,
     emptyExtensionCallMsMedian,
@@ -212,21 +250,25 @@ async function main() {
     measuredAt: new Date().toISOString(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}, ${os.platform()}`,
     activation,
-    firstUse: main.firstUse ? {
-      method: 'first fresh host, right after activation: featuresLoadMs = first read of the extension API, which loads '
-        + 'and wires dist/features.js as the view\'s first question does; firstFolderExpandMs = TreeView.reveal(Dashboards '
-        + 'folder of a just-added connection, {expand: true}) from call to resolution (service and folder expanded, the '
-        + 'first request with undici loading, response checks, rendered children); coldFirstExpandMs = the sum',
-      ...main.firstUse,
-    } : undefined,
+    firstUse: main.firstUse
+      ? {
+          method:
+            'first fresh host, right after activation: featuresLoadMs = first read of the extension API, which loads ' +
+            "and wires dist/features.js as the view's first question does; firstFolderExpandMs = TreeView.reveal(Dashboards " +
+            'folder of a just-added connection, {expand: true}) from call to resolution (service and folder expanded, the ' +
+            'first request with undici loading, response checks, rendered children); coldFirstExpandMs = the sum',
+          ...main.firstUse,
+        }
+      : undefined,
     sizes,
     alertsFolder: {
-      method: `median and p95 of ${RUNS} runs after 1 warm-up; emulator rate limit off and extension limit 1000/1 s for this part. `
-        + 'providerLoadAndRender = cache invalidated, provider.getChildren(Alerts folder) (all pages + webhooks over HTTP, '
-        + 'response checks, nodes) + getTreeItem for every child; providerRenderFromCache = the same with the lists cached; '
-        + 'viewRevealExpand = Alerts folder collapsed and marked stale, then TreeView.reveal(folder, {expand: true}) from call '
-        + 'to resolution: the workbench asks the extension host for the children (load + getTreeItem + transfer) and '
-        + 'inserts them into the rendered tree',
+      method:
+        `median and p95 of ${RUNS} runs after 1 warm-up; emulator rate limit off and extension limit 1000/1 s for this part. ` +
+        'providerLoadAndRender = cache invalidated, provider.getChildren(Alerts folder) (all pages + webhooks over HTTP, ' +
+        'response checks, nodes) + getTreeItem for every child; providerRenderFromCache = the same with the lists cached; ' +
+        'viewRevealExpand = Alerts folder collapsed and marked stale, then TreeView.reveal(folder, {expand: true}) from call ' +
+        'to resolution: the workbench asks the extension host for the children (load + getTreeItem + transfer) and ' +
+        'inserts them into the rendered tree',
       ...alerts,
     },
     browse: main.browse,
@@ -247,37 +289,102 @@ async function main() {
 
 function evaluate(r) {
   const a = r.alertsFolder;
-  const check = (name, value, target, unit) => ({ name, value, target, unit, ok: value !== undefined && value <= target });
-  const worst = (n) => Math.max(a[n]?.providerLoadAndRender?.median ?? Infinity, a[n]?.viewRevealExpand?.median ?? Infinity);
+  const check = (name, value, target, unit) => ({
+    name,
+    value,
+    target,
+    unit,
+    ok: value !== undefined && value <= target,
+  });
+  const worst = (n) =>
+    Math.max(a[n]?.providerLoadAndRender?.median ?? Infinity, a[n]?.viewRevealExpand?.median ?? Infinity);
   return [
-    check('activation call / empty extension\'s in the same host (median ratio)', r.activation.ratioToEmpty, TARGETS.activationRatioToEmpty, '×'),
+    check(
+      "activation call / empty extension's in the same host (median ratio)",
+      r.activation.ratioToEmpty,
+      TARGETS.activationRatioToEmpty,
+      '×',
+    ),
     check('JavaScript evaluated at activation', r.activation.evaluatedKB, TARGETS.evaluatedKB, 'KB'),
-    check('activation (inside activate(), median)', r.activation.activationMsInternalMedian, TARGETS.activationMs, 'ms'),
+    check(
+      'activation (inside activate(), median)',
+      r.activation.activationMsInternalMedian,
+      TARGETS.activationMs,
+      'ms',
+    ),
     check('network requests during activation', r.activation.requestsDuringActivation, 0, ''),
-    check('first expand of a folder after activation, cold', r.firstUse?.coldFirstExpandMs, TARGETS.coldFirstExpandMs, 'ms'),
+    check(
+      'first expand of a folder after activation, cold',
+      r.firstUse?.coldFirstExpandMs,
+      TARGETS.coldFirstExpandMs,
+      'ms',
+    ),
     check('bundles in dist/, all', r.sizes.bundleKB, TARGETS.bundleKB, 'KB'),
     ...(r.sizes.vsixKB !== undefined ? [check('VSIX', r.sizes.vsixKB, TARGETS.vsixKB, 'KB')] : []),
     check('1,000 alerts, slower of provider/view (median)', worst('1000'), TARGETS.alerts1000Ms, 'ms'),
     check('10,000 alerts, slower of provider/view (median)', worst('10000'), TARGETS.alerts10000Ms, 'ms'),
     check('429 errors shown while browsing', r.browse?.rateLimitErrorsShown, TARGETS.shown429, ''),
     check('client overhead vs bare undici (median ratio)', r.requestOverhead?.ratio, TARGETS.overheadRatio, '×'),
-    check('Run Query, 10,000 rows to rendered table (median)', r.query?.runQueryToRenderedMs?.median, TARGETS.queryRenderedMs, 'ms'),
-    check('query client vs raw fetch+parse, same query (median ratio)', r.query?.clientVsRaw?.ratio, TARGETS.queryClientRatio, '×'),
-    ...(r.preview ? [
-      check('chart preview, 50,400 points drawn after the data arrives (median)', r.preview.drawnMs.median, TARGETS.previewDrawnMs, 'ms'),
-      check('chart webview bundle (dist/preview.js + preview.css)', r.preview.bundle.totalKB, TARGETS.previewBundleKB, 'KB'),
-    ] : []),
+    check(
+      'Run Query, 10,000 rows to rendered table (median)',
+      r.query?.runQueryToRenderedMs?.median,
+      TARGETS.queryRenderedMs,
+      'ms',
+    ),
+    check(
+      'query client vs raw fetch+parse, same query (median ratio)',
+      r.query?.clientVsRaw?.ratio,
+      TARGETS.queryClientRatio,
+      '×',
+    ),
+    ...(r.preview
+      ? [
+          check(
+            'chart preview, 50,400 points drawn after the data arrives (median)',
+            r.preview.drawnMs.median,
+            TARGETS.previewDrawnMs,
+            'ms',
+          ),
+          check(
+            'chart webview bundle (dist/preview.js + preview.css)',
+            r.preview.bundle.totalKB,
+            TARGETS.previewBundleKB,
+            'KB',
+          ),
+        ]
+      : []),
   ];
 }
 
 function table(r) {
   const rows = [['measure', 'value', 'target', '']];
-  for (const t of r.targets) rows.push([t.name, `${t.value}${t.unit ? ` ${t.unit}` : ''}`, `≤ ${t.target}${t.unit ? ` ${t.unit}` : ''}`, t.ok ? 'ok' : 'MISSED']);
-  rows.push(['activation call: this extension / empty extension (median)', `${r.activation.activateCallMsMedian} / ${r.activation.emptyExtensionCallMsMedian} ms`, '', '']);
-  rows.push(['  CPU time of the call: this / empty (median; median ratio)', `${r.activation.activateCallCpuMsMedian} / ${r.activation.emptyExtensionCallCpuMsMedian} ms; ${r.activation.cpuRatioToEmpty} ×`, '', '']);
+  for (const t of r.targets)
+    rows.push([
+      t.name,
+      `${t.value}${t.unit ? ` ${t.unit}` : ''}`,
+      `≤ ${t.target}${t.unit ? ` ${t.unit}` : ''}`,
+      t.ok ? 'ok' : 'MISSED',
+    ]);
+  rows.push([
+    'activation call: this extension / empty extension (median)',
+    `${r.activation.activateCallMsMedian} / ${r.activation.emptyExtensionCallMsMedian} ms`,
+    '',
+    '',
+  ]);
+  rows.push([
+    '  CPU time of the call: this / empty (median; median ratio)',
+    `${r.activation.activateCallCpuMsMedian} / ${r.activation.emptyExtensionCallCpuMsMedian} ms; ${r.activation.cpuRatioToEmpty} ×`,
+    '',
+    '',
+  ]);
   rows.push(['  of which loading dist/extension.js (median)', `${r.activation.bundleLoadMsMedian} ms`, '', '']);
   if (r.firstUse) {
-    rows.push(['first use: features load / first folder expand', `${r.firstUse.featuresLoadMs} / ${r.firstUse.firstFolderExpandMs} ms`, '', '']);
+    rows.push([
+      'first use: features load / first folder expand',
+      `${r.firstUse.featuresLoadMs} / ${r.firstUse.firstFolderExpandMs} ms`,
+      '',
+      '',
+    ]);
   }
   for (const [file, size] of Object.entries(r.sizes.bundles ?? {})) rows.push([`  ${file}`, `${size} KB`, '', '']);
   rows.push(['', '', '', '']);
@@ -285,34 +392,86 @@ function table(r) {
   for (const n of ['100', '1000', '10000']) {
     const a = r.alertsFolder[n];
     if (!a) continue;
-    rows.push([`  ${n}: provider load+render`, `${a.providerLoadAndRender.median} / ${a.providerLoadAndRender.p95}`, '', '']);
-    rows.push([`  ${n}: provider from cache`, `${a.providerRenderFromCache.median} / ${a.providerRenderFromCache.p95}`, '', '']);
+    rows.push([
+      `  ${n}: provider load+render`,
+      `${a.providerLoadAndRender.median} / ${a.providerLoadAndRender.p95}`,
+      '',
+      '',
+    ]);
+    rows.push([
+      `  ${n}: provider from cache`,
+      `${a.providerRenderFromCache.median} / ${a.providerRenderFromCache.p95}`,
+      '',
+      '',
+    ]);
     rows.push([`  ${n}: view reveal+expand`, `${a.viewRevealExpand.median} / ${a.viewRevealExpand.p95}`, '', '']);
   }
   if (r.browse) {
-    rows.push(['browse: services / requests / 429 responses', `${r.browse.services} / ${r.browse.requestsSent} / ${r.browse.responses429}`, '', '']);
+    rows.push([
+      'browse: services / requests / 429 responses',
+      `${r.browse.services} / ${r.browse.requestsSent} / ${r.browse.responses429}`,
+      '',
+      '',
+    ]);
     rows.push(['browse: duration', `${r.browse.elapsedMs} ms`, '', '']);
   }
   if (r.requestOverhead) {
-    rows.push(['request: bare undici / client (median ms)', `${r.requestOverhead.bareUndiciMsPerRequest.median} / ${r.requestOverhead.clientMsPerRequest.median}`, '', '']);
+    rows.push([
+      'request: bare undici / client (median ms)',
+      `${r.requestOverhead.bareUndiciMsPerRequest.median} / ${r.requestOverhead.clientMsPerRequest.median}`,
+      '',
+      '',
+    ]);
   }
   if (r.listPaging) {
     for (const [n, m] of Object.entries(r.listPaging.alerts)) {
-      rows.push([`list ${n} alerts: requests without / with totalCount`, `${m.withoutTotal.requests} / ${m.withTotalCount.requests}`, '', '']);
+      rows.push([
+        `list ${n} alerts: requests without / with totalCount`,
+        `${m.withoutTotal.requests} / ${m.withTotalCount.requests}`,
+        '',
+        '',
+      ]);
     }
     rows.push(['endless list: requests until the bound', `${r.listPaging.endless.requests}`, '', '']);
   }
   if (r.query) {
-    rows.push(['query: raw fetch+parse of the same 10,000 rows (median ms)', `${r.query.rawFetchParseMs.median} (Run Query ${r.query.ratioToRaw}× of it)`, '', '']);
-    rows.push(['query: 1,000,600-row result at the row cap: rows / peak heap growth', `${r.query.memory.atRowCap.rows} / ${r.query.memory.atRowCap.peakHeapGrowthMB} MB`, '', '']);
-    rows.push(['query: same at the 64 MiB byte cap: rows / peak heap growth', `${r.query.memory.atByteCap.rows} / ${r.query.memory.atByteCap.peakHeapGrowthMB} MB`, '', '']);
+    rows.push([
+      'query: raw fetch+parse of the same 10,000 rows (median ms)',
+      `${r.query.rawFetchParseMs.median} (Run Query ${r.query.ratioToRaw}× of it)`,
+      '',
+      '',
+    ]);
+    rows.push([
+      'query: 1,000,600-row result at the row cap: rows / peak heap growth',
+      `${r.query.memory.atRowCap.rows} / ${r.query.memory.atRowCap.peakHeapGrowthMB} MB`,
+      '',
+      '',
+    ]);
+    rows.push([
+      'query: same at the 64 MiB byte cap: rows / peak heap growth',
+      `${r.query.memory.atByteCap.rows} / ${r.query.memory.atByteCap.peakHeapGrowthMB} MB`,
+      '',
+      '',
+    ]);
   }
   if (r.preview) {
-    rows.push(['preview: raw fetch+parse of the same 50,400 points / SVG polylines (median ms)', `${r.preview.rawFetchParseMs.median} / ${r.preview.svgPolylineMs.median} (uPlot ${r.preview.ratioToRaw}× of the fetch)`, '', '']);
+    rows.push([
+      'preview: raw fetch+parse of the same 50,400 points / SVG polylines (median ms)',
+      `${r.preview.rawFetchParseMs.median} / ${r.preview.svgPolylineMs.median} (uPlot ${r.preview.ratioToRaw}× of the fetch)`,
+      '',
+      '',
+    ]);
     rows.push(['preview: 12-tile dashboard drawn (median ms)', `${r.preview.dashboard12TilesDrawnMs.median}`, '', '']);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
-  return `\n${rows.map((row) => row.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n')}`;
+  return `\n${rows
+    .map((row) =>
+      row
+        .map((c, i) => String(c).padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}`;
 }
 
 main().then(

@@ -52,7 +52,8 @@ function partOf(srcDir, file) {
 export function checkStructure(root) {
   const srcDir = path.join(root, 'src');
   const problems = [];
-  const isFolder = (part) => fs.existsSync(path.join(srcDir, part)) && fs.statSync(path.join(srcDir, part)).isDirectory();
+  const isFolder = (part) =>
+    fs.existsSync(path.join(srcDir, part)) && fs.statSync(path.join(srcDir, part)).isDirectory();
   const isFeature = (part) => isFolder(part) && !LAYERS.has(part);
   for (const file of tsFiles(srcDir)) {
     if (file.endsWith('.d.ts')) continue;
@@ -73,9 +74,13 @@ export function checkStructure(root) {
       const to = rel.split(path.sep)[0];
       if (to === from || !isFeature(to)) continue;
       if (isFeature(from)) {
-        problems.push(`${shown} imports '${spec}': feature folder src/${from} must not import feature folder src/${to}; pass what it needs in from src/features.ts.`);
+        problems.push(
+          `${shown} imports '${spec}': feature folder src/${from} must not import feature folder src/${to}; pass what it needs in from src/features.ts.`,
+        );
       } else if (!ENTRY_FILES.has(from)) {
-        problems.push(`${shown} imports '${spec}': only ${[...ENTRY_FILES].map((f) => `src/${f}`).join(' and ')} may import feature folder src/${to}.`);
+        problems.push(
+          `${shown} imports '${spec}': only ${[...ENTRY_FILES].map((f) => `src/${f}`).join(' and ')} may import feature folder src/${to}.`,
+        );
       }
     }
   }
@@ -88,7 +93,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (problems.length > 0) {
     console.error(`Structure check failed (${problems.length} problem(s)):`);
     for (const p of problems) console.error(`  ${p}`);
-    console.error('Layers: feature folders import service layers (src/api, src/schema, src/connections, src/resources, src/shared) and top-level helpers, never each other; src/extension.ts and src/features.ts wire them.');
+    console.error(
+      'Layers: feature folders import service layers (src/api, src/schema, src/connections, src/resources, src/shared) and top-level helpers, never each other; src/extension.ts and src/features.ts wire them.',
+    );
     process.exit(1);
   }
   console.log(`Structure check passed: ${tsFiles(path.join(root, 'src')).length} files.`);

@@ -83,12 +83,20 @@ function killGroup(child) {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
     const timer = setTimeout(() => {
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
       resolve();
     }, 3000);
     child.once('exit', () => {
       clearTimeout(timer);
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
       resolve();
     });
     try {
@@ -111,24 +119,46 @@ async function startCodeServer(tmp, env) {
   const { entry } = await ensureCodeServer({ log: (line) => console.log(line) });
   const userData = path.join(tmp, 'user-data');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
-    'workbench.startupEditor': 'none',
-    'telemetry.telemetryLevel': 'off',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'security.workspace.trust.enabled': false,
-  }, null, 2));
+  fs.writeFileSync(
+    path.join(userData, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'telemetry.telemetryLevel': 'off',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'security.workspace.trust.enabled': false,
+      },
+      null,
+      2,
+    ),
+  );
   const workspace = path.join(tmp, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
-  const child = spawn(NODE, [entry,
-    '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override',
-    '--user-data-dir', userData, '--extensions-dir', path.join(tmp, 'extensions'), workspace,
-  ], {
-    env: { EXTENSIONS_GALLERY: '{}', ...process.env, ...env, CODE_SERVER_CONFIG: path.join(tmp, 'config.yaml') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: process.platform !== 'win32',
-  });
+  const child = spawn(
+    NODE,
+    [
+      entry,
+      '--auth',
+      'none',
+      '--bind-addr',
+      '127.0.0.1:0',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      path.join(tmp, 'extensions'),
+      workspace,
+    ],
+    {
+      env: { EXTENSIONS_GALLERY: '{}', ...process.env, ...env, CODE_SERVER_CONFIG: path.join(tmp, 'config.yaml') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    },
+  );
   cleanups.push(() => killGroup(child));
   const serverUrl = await new Promise((resolve, reject) => {
     let tail = '';
@@ -142,16 +172,23 @@ async function startCodeServer(tmp, env) {
     child.once('exit', (code) => reject(new Error(`code-server exited (${code}):\n${tail}`)));
     setTimeout(() => reject(new Error(`code-server did not start within 60 s:\n${tail}`)), 60_000).unref();
   });
-  child.once('exit', () => { if (!stopping) void stop(1); });
+  child.once('exit', () => {
+    if (!stopping) void stop(1);
+  });
   const authority = new URL(serverUrl).host;
-  const payload = [['extensionDevelopmentPath', `vscode-remote://${authority}${encodeURI(ROOT)}`], ['skipWelcome', 'true']];
+  const payload = [
+    ['extensionDevelopmentPath', `vscode-remote://${authority}${encodeURI(ROOT)}`],
+    ['skipWelcome', 'true'],
+  ];
   return `${serverUrl}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
 async function main() {
   // Build: the bundle the extension runs, and the compiled emulator and code-server helpers.
-  if (step(NODE, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']) !== 0
-    && !fs.existsSync(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'))) {
+  if (
+    step(NODE, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']) !== 0 &&
+    !fs.existsSync(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'))
+  ) {
     throw new Error('compilation failed');
   }
   if (step(NODE, ['esbuild.mjs']) !== 0) throw new Error('the extension build failed');
@@ -164,12 +201,24 @@ async function main() {
   // SQL runs on the emulator's query host (embedded ClickHouse, started on first use). The first service's query
   // endpoint already lists the demo key; the second (idle) one shows the enable-key and wake offers.
   const { SAMPLE_KEY_UUID } = require(path.join(ROOT, 'out', 'test', 'emulator', 'seed.js'));
-  emulator.state.data.get(first).queryEndpoint = { id: '0d5c2a8e-6f14-4b3a-9e7d-2c1b0a9f8e7d', roles: ['sql_console_read_only'], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
-  const connection = {
-    baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret,
-    organizationId: emulator.organizationId, serviceIds: [first, second], label: LABEL, queryUrl: emulator.queryUrl,
+  emulator.state.data.get(first).queryEndpoint = {
+    id: '0d5c2a8e-6f14-4b3a-9e7d-2c1b0a9f8e7d',
+    roles: ['sql_console_read_only'],
+    openApiKeys: [SAMPLE_KEY_UUID],
+    allowedOrigins: '',
   };
-  console.log(`\nEmulator: ${emulator.url}${port === 0 ? ` (port ${portArg} was taken)` : ''}  key ${emulator.keyId}  query host ${emulator.queryUrl}`);
+  const connection = {
+    baseUrl: emulator.url,
+    keyId: emulator.keyId,
+    keySecret: emulator.keySecret,
+    organizationId: emulator.organizationId,
+    serviceIds: [first, second],
+    label: LABEL,
+    queryUrl: emulator.queryUrl,
+  };
+  console.log(
+    `\nEmulator: ${emulator.url}${port === 0 ? ` (port ${portArg} was taken)` : ''}  key ${emulator.keyId}  query host ${emulator.queryUrl}`,
+  );
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-demo-'));
   cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }));
@@ -179,14 +228,32 @@ async function main() {
   if (code) {
     console.log('Opening VS Code with the extension under development (close the window or press Ctrl+C to stop) …');
     fs.mkdirSync(path.join(tmp, 'workspace'), { recursive: true });
-    const child = spawn(code, [
-      '--wait', '--new-window', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes',
-      `--extensionDevelopmentPath=${ROOT}`,
-      '--user-data-dir', path.join(tmp, 'user-data'), '--extensions-dir', path.join(tmp, 'extensions'),
-      path.join(tmp, 'workspace'),
-    ], { env: { ...process.env, ...env }, stdio: 'inherit', detached: process.platform !== 'win32', shell: process.platform === 'win32' });
+    const child = spawn(
+      code,
+      [
+        '--wait',
+        '--new-window',
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+        `--extensionDevelopmentPath=${ROOT}`,
+        '--user-data-dir',
+        path.join(tmp, 'user-data'),
+        '--extensions-dir',
+        path.join(tmp, 'extensions'),
+        path.join(tmp, 'workspace'),
+      ],
+      {
+        env: { ...process.env, ...env },
+        stdio: 'inherit',
+        detached: process.platform !== 'win32',
+        shell: process.platform === 'win32',
+      },
+    );
     cleanups.push(() => killGroup(child));
-    child.once('exit', () => { if (!stopping) void stop(0); });
+    child.once('exit', () => {
+      if (!stopping) void stop(0);
+    });
     return;
   }
 
@@ -194,9 +261,14 @@ async function main() {
   console.log(`\nVS Code (code-server) with the extension and the connection "${LABEL}":\n\n  ${url}\n`);
   const chromium = process.env.OBS_CHROMIUM ?? '/usr/bin/chromium';
   if (!flag('--no-open') && hasDisplay() && fs.existsSync(chromium)) {
-    const browser = spawn(chromium, [`--user-data-dir=${path.join(tmp, 'browser')}`, '--no-first-run', '--no-default-browser-check', `--app=${url}`], {
-      stdio: 'ignore', detached: process.platform !== 'win32',
-    });
+    const browser = spawn(
+      chromium,
+      [`--user-data-dir=${path.join(tmp, 'browser')}`, '--no-first-run', '--no-default-browser-check', `--app=${url}`],
+      {
+        stdio: 'ignore',
+        detached: process.platform !== 'win32',
+      },
+    );
     cleanups.push(() => killGroup(browser));
     console.log('Opened in Chromium.');
   } else {

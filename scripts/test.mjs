@@ -43,7 +43,8 @@ const want = (name) => all || requested.includes(name);
 
 /** Runs a command, streaming its output and returning it (ANSI colours removed) with the exit code. */
 function run(cmd, args, opts = {}) {
-  const shown = (a) => (path.isAbsolute(a) && !path.relative(ROOT, a).startsWith('..') ? path.relative(ROOT, a) || '.' : a);
+  const shown = (a) =>
+    path.isAbsolute(a) && !path.relative(ROOT, a).startsWith('..') ? path.relative(ROOT, a) || '.' : a;
   console.log(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map(shown)].join(' ')}`);
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
@@ -139,7 +140,7 @@ async function step(name, fn) {
   try {
     result = await fn();
   } catch (err) {
-    console.error(err instanceof Error ? err.stack ?? err.message : String(err));
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
     result = { ok: false, passed: 0, failed: 1, note: err instanceof Error ? err.message.split('\n')[0] : String(err) };
   }
   const entry = { name, durationMs: Date.now() - started, ...result };
@@ -193,7 +194,12 @@ async function format() {
   if (r.code === 0) return check(true, '');
   const m = /Code style issues found in (\d+) files?|Code style issues found in the above file/.exec(r.output);
   const files = m ? Number(m[1] ?? 1) : undefined;
-  return check(false, files !== undefined ? `${files} file(s) not formatted (npx prettier --write ${FORMATTED.join(' ')})` : `exit ${r.code}`);
+  return check(
+    false,
+    files !== undefined
+      ? `${files} file(s) not formatted (npx prettier --write ${FORMATTED.join(' ')})`
+      : `exit ${r.code}`,
+  );
 }
 
 /** Deletes compiled files in out/ whose TypeScript source is gone, so removed tests do not keep running. */
@@ -224,7 +230,9 @@ async function build() {
 /** Runs node:test files (one at a time when `serial`) and reads the spec reporter's closing counts. */
 async function nodeTests(files, { serial = false, timeoutMs = 120000 } = {}) {
   const r = await run(NODE, [
-    '--test', '--test-reporter=spec', `--test-timeout=${timeoutMs}`,
+    '--test',
+    '--test-reporter=spec',
+    `--test-timeout=${timeoutMs}`,
     ...(serial ? ['--test-concurrency=1'] : []),
     ...files,
   ]);
@@ -291,16 +299,25 @@ async function integration(env = {}) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-integration-'));
   const results = path.join(tmp, 'results.json');
   try {
-    const r = await run(NODE, [
-      path.join(ROOT, 'out', 'test', 'host', 'runInCodeServer.js'),
-      '--tests', path.join(ROOT, 'out', 'test', 'integration', 'index.js'),
-      '--results', results,
-    ], { env });
+    const r = await run(
+      NODE,
+      [
+        path.join(ROOT, 'out', 'test', 'host', 'runInCodeServer.js'),
+        '--tests',
+        path.join(ROOT, 'out', 'test', 'integration', 'index.js'),
+        '--results',
+        results,
+      ],
+      { env },
+    );
     let summary;
     if (fs.existsSync(results)) {
       summary = JSON.parse(fs.readFileSync(results, 'utf8'));
     } else {
-      const line = r.output.split(/\r?\n/).reverse().find((l) => l.includes('INTEGRATION RESULT '));
+      const line = r.output
+        .split(/\r?\n/)
+        .reverse()
+        .find((l) => l.includes('INTEGRATION RESULT '));
       if (line) summary = JSON.parse(line.slice(line.indexOf('INTEGRATION RESULT ') + 'INTEGRATION RESULT '.length));
     }
     if (!summary) return { ok: false, passed: 0, failed: 1, note: `no result reported (exit ${r.code})` };
@@ -311,7 +328,8 @@ async function integration(env = {}) {
       failed: ok || summary.failed > 0 ? summary.failed : 1,
       skipped: summary.pending,
       note: `${summary.passed} passed, ${summary.failed} failed${summary.pending ? `, ${summary.pending} skipped` : ''}${
-        summary.failures.length ? `: ${summary.failures.map((f) => f.title).join('; ')}` : ''}`,
+        summary.failures.length ? `: ${summary.failures.map((f) => f.title).join('; ')}` : ''
+      }`,
     };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -352,7 +370,12 @@ async function packageCheck() {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   for (const p of problems) console.error(`package check: ${p}`);
-  return { ok: problems.length === 0, passed, failed: problems.length, note: problems.join('; ') || `${VSIX} installs and is listed` };
+  return {
+    ok: problems.length === 0,
+    passed,
+    failed: problems.length,
+    note: problems.join('; ') || `${VSIX} installs and is listed`,
+  };
 }
 
 /** The hostile-network suite's figures (out/hostile-summary.json, written by test/unit/api/hostile.test.ts in this run). */
@@ -361,9 +384,11 @@ function hostileSummary() {
   try {
     if (!want('unit') || fs.statSync(file).mtimeMs < started) return undefined;
     const h = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return `hostile network: ${h.cases} cases, ${h.requests} requests, worst settle ${h.worstSettleMs} ms, ` +
+    return (
+      `hostile network: ${h.cases} cases, ${h.requests} requests, worst settle ${h.worstSettleMs} ms, ` +
       `worst overrun past a deadline ${h.worstOverrunMs} ms (${h.worstOverrunRequest}), ` +
-      `64 MiB HTML error reported in ${h.html64MiBReportMs} ms`;
+      `64 MiB HTML error reported in ${h.html64MiBReportMs} ms`
+    );
   } catch {
     return undefined;
   }

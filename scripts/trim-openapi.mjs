@@ -63,7 +63,8 @@ const DROPPED_KEYS = new Set(['description', 'example', 'examples', 'title', 'de
 
 function refsIn(node, into) {
   JSON.stringify(node, (key, value) => {
-    if (key === '$ref' && typeof value === 'string' && value.startsWith(REF_PREFIX)) into.push(value.slice(REF_PREFIX.length));
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(REF_PREFIX))
+      into.push(value.slice(REF_PREFIX.length));
     return value;
   });
   return into;
@@ -101,7 +102,13 @@ function refreshCloudExtract(source) {
     note: 'Extract of the ClickHouse Cloud OpenAPI document: the non-ClickStack operations the emulator serves. Refresh with node scripts/trim-openapi.mjs --cloud-source <clickhouse-cloud-openapi.json>.',
     info: { version: spec.info?.version, contact: spec.info?.contact },
     paths,
-    components: { schemas: Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, schemas[k]])) },
+    components: {
+      schemas: Object.fromEntries(
+        Object.keys(schemas)
+          .sort()
+          .map((k) => [k, schemas[k]]),
+      ),
+    },
   };
   writeFileSync(cloudExtractFile, JSON.stringify(doc, null, 1) + '\n');
   console.log(`Wrote ${Object.keys(schemas).length} Cloud schemas to ${cloudExtractFile}`);
@@ -129,7 +136,9 @@ function clean(node) {
   if (Array.isArray(out.enum)) {
     const types = typesOf(out);
     if (types.includes('number') || types.includes('integer')) {
-      out.enum = out.enum.map((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v));
+      out.enum = out.enum.map((v) =>
+        typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v,
+      );
     }
     if (types.includes('null') && !out.enum.includes(null)) out.enum = [...out.enum, null];
   }
@@ -189,12 +198,24 @@ while (queue.length > 0) {
   refsIn(schema, queue);
 }
 
-const sorted = Object.fromEntries(Object.keys(picked).sort().map((k) => [k, picked[k]]));
+const sorted = Object.fromEntries(
+  Object.keys(picked)
+    .sort()
+    .map((k) => [k, picked[k]]),
+);
 const doc = {
   source: `ClickStack OpenAPI (${String(clickstack?.info?.contact?.url ?? clickstack?.info?.version ?? '')}) + ClickHouse Cloud OpenAPI ${String(cloud?.info?.version ?? '')}`,
   roots: REQUEST_ROOTS,
-  responses: Object.fromEntries(Object.keys(responses).sort().map((k) => [k, responses[k]])),
-  errorResponses: Object.fromEntries(Object.keys(errorResponses).sort().map((k) => [k, errorResponses[k]])),
+  responses: Object.fromEntries(
+    Object.keys(responses)
+      .sort()
+      .map((k) => [k, responses[k]]),
+  ),
+  errorResponses: Object.fromEntries(
+    Object.keys(errorResponses)
+      .sort()
+      .map((k) => [k, errorResponses[k]]),
+  ),
   schemas: sorted,
 };
 mkdirSync(dirname(output), { recursive: true });

@@ -63,7 +63,9 @@ export function readSettings(): Settings {
   const noProxy = userValue<string[] | string>(http, 'noProxy');
   const noProxyText = Array.isArray(noProxy)
     ? noProxy.filter((entry) => typeof entry === 'string' && entry.trim() !== '').join(',')
-    : typeof noProxy === 'string' ? noProxy : '';
+    : typeof noProxy === 'string'
+      ? noProxy
+      : '';
 
   return {
     requestTimeoutMs: Math.round(timeoutSeconds * 1000),
@@ -79,11 +81,13 @@ export function readSettings(): Settings {
 
 /** True when a change touches a setting that shapes requests (ours or VS Code's proxy settings). */
 export function affectsRequests(event: vscode.ConfigurationChangeEvent): boolean {
-  return event.affectsConfiguration(`${SECTION}.requestTimeoutSeconds`)
-    || event.affectsConfiguration(`${SECTION}.rateLimit`)
-    || event.affectsConfiguration('http.proxy')
-    || event.affectsConfiguration('http.proxyStrictSSL')
-    || event.affectsConfiguration('http.noProxy');
+  return (
+    event.affectsConfiguration(`${SECTION}.requestTimeoutSeconds`) ||
+    event.affectsConfiguration(`${SECTION}.rateLimit`) ||
+    event.affectsConfiguration('http.proxy') ||
+    event.affectsConfiguration('http.proxyStrictSSL') ||
+    event.affectsConfiguration('http.noProxy')
+  );
 }
 
 /** True when the status-bar setting changed. */

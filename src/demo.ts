@@ -25,8 +25,12 @@ function isDemoConnection(value: unknown): value is DemoConnection & Record<stri
  * a test runner; never active in an installed extension or under the integration test runner (`ExtensionMode.Test`).
  * Runs after activation and never blocks it.
  */
-export function addDemoConnection(context: vscode.ExtensionContext, connections: ConnectionManager, log: Logger,
-  env: NodeJS.ProcessEnv = process.env): void {
+export function addDemoConnection(
+  context: vscode.ExtensionContext,
+  connections: ConnectionManager,
+  log: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   if (context.extensionMode !== vscode.ExtensionMode.Development) return;
   const raw = env[DEMO_CONNECTION_ENV];
   if (!raw) return;
@@ -42,8 +46,14 @@ export function addDemoConnection(context: vscode.ExtensionContext, connections:
     return;
   }
   const base = args.baseUrl.replace(/\/+$/, '');
-  const exists = connections.list().some((c) => c.baseUrl.replace(/\/+$/, '') === base
-    && c.organizationId.toLowerCase() === args.organizationId.toLowerCase() && c.keyId === args.keyId);
+  const exists = connections
+    .list()
+    .some(
+      (c) =>
+        c.baseUrl.replace(/\/+$/, '') === base &&
+        c.organizationId.toLowerCase() === args.organizationId.toLowerCase() &&
+        c.keyId === args.keyId,
+    );
   if (exists) {
     log.info(`Demo connection to ${base} already present.`);
     return;

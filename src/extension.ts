@@ -2,8 +2,14 @@ import * as vscode from 'vscode';
 import type { ConnectionManager } from './connections/manager';
 import type { Features, FeatureShell, TreeApi } from './features';
 import {
-  CONTEXT_HAS_CONNECTIONS, hasSavedConnections, isWorkspaceAlertFile, LazyTreeProvider, ownTabUris, PlaceholderCommands,
-  STATUS_FIRST_REFRESH_MS, VIEW_ID,
+  CONTEXT_HAS_CONNECTIONS,
+  hasSavedConnections,
+  isWorkspaceAlertFile,
+  LazyTreeProvider,
+  ownTabUris,
+  PlaceholderCommands,
+  STATUS_FIRST_REFRESH_MS,
+  VIEW_ID,
 } from './lazy';
 import { createLogger } from './log';
 import type { QueryApi } from './query';
@@ -38,8 +44,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = createLogger(context, () => knownSecrets());
 
   let features: Features | undefined;
-  const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } })
-    .contributes?.commands?.map((c) => c.command).filter((id) => !OWN_COMMANDS.has(id)) ?? [];
+  const contributed =
+    (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands
+      ?.map((c) => c.command)
+      .filter((id) => !OWN_COMMANDS.has(id)) ?? [];
   const placeholders = new PlaceholderCommands(contributed, () => load('a command'));
   const treeProvider = new LazyTreeProvider<Node>(() => load('the explorer view'));
   const view = vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider: treeProvider, showCollapseAll: true });
@@ -53,7 +61,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       log,
       view,
       attachTree: (provider) => treeProvider.attach(provider),
-      setKnownSecrets: (secrets) => { knownSecrets = secrets; },
+      setKnownSecrets: (secrets) => {
+        knownSecrets = secrets;
+      },
     };
     let module: typeof import('./features');
     try {
@@ -61,7 +71,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       module = require('./features') as typeof import('./features');
     } catch (error) {
       // The stand-ins stay, so the next use tries again and shows the error again.
-      log.error(`Loading the features for ${reason} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      log.error(
+        `Loading the features for ${reason} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       throw error;
     }
     for (const d of triggers.splice(0)) d.dispose();
@@ -75,22 +87,33 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   void vscode.commands.executeCommand('setContext', CONTEXT_HAS_CONNECTIONS, hasSavedConnections(context.globalState));
   context.subscriptions.push(
     vscode.commands.registerCommand('observability.showLog', () => log.show()),
-    placeholders, treeProvider, view,
-    { dispose: () => { for (const d of triggers.splice(0)) d.dispose(); } },
+    placeholders,
+    treeProvider,
+    view,
+    {
+      dispose: () => {
+        for (const d of triggers.splice(0)) d.dispose();
+      },
+    },
   );
 
   // Alert files get their checks, completion and CodeLens as soon as one is shown in an editor.
-  const showsAlertFile = (editors: readonly vscode.TextEditor[]) => editors.some((e) => isWorkspaceAlertFile(e.document.uri));
-  triggers.push(vscode.window.onDidChangeVisibleTextEditors((editors) => {
-    if (showsAlertFile(editors)) load('an alert file');
-  }));
+  const showsAlertFile = (editors: readonly vscode.TextEditor[]) =>
+    editors.some((e) => isWorkspaceAlertFile(e.document.uri));
+  triggers.push(
+    vscode.window.onDidChangeVisibleTextEditors((editors) => {
+      if (showsAlertFile(editors)) load('an alert file');
+    }),
+  );
   if (showsAlertFile(vscode.window.visibleTextEditors)) setTimeout(() => load('an alert file'), 0);
   // SQL documents get their Run on <service> lenses as soon as one is shown, once a connection exists.
   const showsSql = (editors: readonly vscode.TextEditor[]) =>
     hasSavedConnections(context.globalState) && editors.some((e) => e.document.languageId === 'sql');
-  triggers.push(vscode.window.onDidChangeVisibleTextEditors((editors) => {
-    if (showsSql(editors)) load('a SQL document');
-  }));
+  triggers.push(
+    vscode.window.onDidChangeVisibleTextEditors((editors) => {
+      if (showsSql(editors)) load('a SQL document');
+    }),
+  );
   if (showsSql(vscode.window.visibleTextEditors)) setTimeout(() => load('a SQL document'), 0);
   // Editors of the extension's own documents restored from the last session need their providers now.
   if (ownTabUris().length > 0) load('a restored editor');
@@ -101,7 +124,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     if (vscode.window.state.focused) {
       void load('the status bar').tree.status.tick();
     } else {
-      triggers.push(vscode.window.onDidChangeWindowState((state) => { if (state.focused) refreshStatus(); }));
+      triggers.push(
+        vscode.window.onDidChangeWindowState((state) => {
+          if (state.focused) refreshStatus();
+        }),
+      );
     }
   };
   const statusTimer = setTimeout(refreshStatus, STATUS_FIRST_REFRESH_MS);
@@ -112,13 +139,21 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   }
 
   const activationMs = performance.now() - started;
-  log.info(`Activated ${EXTENSION_NAME} ${EXTENSION_VERSION} in ${activationMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`);
+  log.info(
+    `Activated ${EXTENSION_NAME} ${EXTENSION_VERSION} in ${activationMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`,
+  );
   return {
     activationMs,
     logUri: context.logUri,
-    get connections() { return load('the extension API').connections; },
-    get tree() { return load('the extension API').tree; },
-    get query() { return load('the extension API').query; },
+    get connections() {
+      return load('the extension API').connections;
+    },
+    get tree() {
+      return load('the extension API').tree;
+    },
+    get query() {
+      return load('the extension API').query;
+    },
   };
 }
 

@@ -55,7 +55,10 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   // Resources: one cache of what the services hold (tree, status item, checks, completion) and one set of live data.
   const cache = new ResourceCache(connections, (line) => log.warn(line));
   const live = new LiveData(connections, cache);
-  context.subscriptions.push(cache, connections.onDidChange((e) => live.forget(e.connectionId)));
+  context.subscriptions.push(
+    cache,
+    connections.onDidChange((e) => live.forget(e.connectionId)),
+  );
 
   const tree = registerTree(context, { connections, cache, log }, (provider) => {
     shell.attachTree(provider);
@@ -63,7 +66,9 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   });
   const refresh = tree.provider;
   const status = registerStatus(context, {
-    connections, cache, reveal: (firing) => tree.revealAlert(firing.connectionId, firing.serviceId, firing.alert.id),
+    connections,
+    cache,
+    reveal: (firing) => tree.revealAlert(firing.connectionId, firing.serviceId, firing.alert.id),
   });
   registerEditors(context, { connections, live, refresh, log });
   registerAlertFiles(context, { connections, live, refresh, log });

@@ -7,7 +7,13 @@
 import * as vscode from 'vscode';
 import { CONNECTIONS_STATE_KEY, SCHEME_PREFIX } from './constants';
 
-export { CONNECTIONS_STATE_KEY, CONTEXT_HAS_CONNECTIONS, SCHEME_PREFIX, STATUS_FIRST_REFRESH_MS, VIEW_ID } from './constants';
+export {
+  CONNECTIONS_STATE_KEY,
+  CONTEXT_HAS_CONNECTIONS,
+  SCHEME_PREFIX,
+  STATUS_FIRST_REFRESH_MS,
+  VIEW_ID,
+} from './constants';
 
 /** Whether globalState holds at least one saved connection (cheap: no parsing of the entries). */
 export function hasSavedConnections(state: vscode.Memento): boolean {
@@ -17,7 +23,12 @@ export function hasSavedConnections(state: vscode.Memento): boolean {
 
 /** An alert file of the workspace (`*.alert.json` outside the extension's own schemes). */
 export function isWorkspaceAlertFile(uri: vscode.Uri): boolean {
-  return uri.path.endsWith('.alert.json') && !uri.scheme.startsWith(SCHEME_PREFIX) && uri.scheme !== 'git' && uri.scheme !== 'output';
+  return (
+    uri.path.endsWith('.alert.json') &&
+    !uri.scheme.startsWith(SCHEME_PREFIX) &&
+    uri.scheme !== 'git' &&
+    uri.scheme !== 'output'
+  );
 }
 
 /** URIs of the extension's own schemes open in editor tabs (restored from the last session, for example). */
@@ -26,8 +37,12 @@ export function ownTabUris(): vscode.Uri[] {
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
       const input = tab.input;
-      const uris = input instanceof vscode.TabInputText ? [input.uri]
-        : input instanceof vscode.TabInputTextDiff ? [input.original, input.modified] : [];
+      const uris =
+        input instanceof vscode.TabInputText
+          ? [input.uri]
+          : input instanceof vscode.TabInputTextDiff
+            ? [input.original, input.modified]
+            : [];
       out.push(...uris.filter((u) => u.scheme.startsWith(SCHEME_PREFIX)));
     }
   }
@@ -41,12 +56,17 @@ export function ownTabUris(): vscode.Uri[] {
 export class PlaceholderCommands implements vscode.Disposable {
   private readonly registrations: vscode.Disposable[] = [];
 
-  constructor(ids: readonly string[], private readonly load: () => unknown) {
+  constructor(
+    ids: readonly string[],
+    private readonly load: () => unknown,
+  ) {
     for (const id of ids) {
-      this.registrations.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        this.load();
-        return vscode.commands.executeCommand(id, ...args);
-      }));
+      this.registrations.push(
+        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+          this.load();
+          return vscode.commands.executeCommand(id, ...args);
+        }),
+      );
     }
   }
 
@@ -93,7 +113,11 @@ export class LazyTreeProvider<T> implements vscode.TreeDataProvider<T>, vscode.D
     return this.provider().getParent?.(element);
   }
 
-  resolveTreeItem(item: vscode.TreeItem, element: T, token: vscode.CancellationToken): vscode.ProviderResult<vscode.TreeItem> {
+  resolveTreeItem(
+    item: vscode.TreeItem,
+    element: T,
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<vscode.TreeItem> {
     const real = this.provider();
     return real.resolveTreeItem ? real.resolveTreeItem(item, element, token) : item;
   }

@@ -17,7 +17,10 @@ import { connectionFor, isAlertFileUri } from './workspace';
 export class AlertFileChecks implements vscode.Disposable {
   private readonly checks: DocumentChecks;
 
-  constructor(private readonly connections: ConnectionManager, private readonly live: LiveData) {
+  constructor(
+    private readonly connections: ConnectionManager,
+    private readonly live: LiveData,
+  ) {
     this.checks = new DocumentChecks({
       collection: 'observability-alert-files',
       accepts: isAlertFileUri,
@@ -47,7 +50,9 @@ export class AlertFileChecks implements vscode.Disposable {
   }
 
   /** What is known about the file's service; undefined without trust or connection, or when it cannot be read. */
-  async factsFor(value: unknown): Promise<(LiveFacts & { alertIds?: readonly string[]; liveAlert?: Alert }) | undefined> {
+  async factsFor(
+    value: unknown,
+  ): Promise<(LiveFacts & { alertIds?: readonly string[]; liveAlert?: Alert }) | undefined> {
     if (!vscode.workspace.isTrusted) return undefined;
     const target = targetOf(value);
     const connection = connectionFor(this.connections, target.organizationId, target.serviceId);
@@ -57,9 +62,16 @@ export class AlertFileChecks implements vscode.Disposable {
         this.live.facts(connection.connectionId, target.serviceId, 'alert'),
         target.id ? this.live.alerts(connection.connectionId, target.serviceId) : Promise.resolve(undefined),
       ]);
-      const liveAlert = target.id && alerts?.some((a) => a.id === target.id)
-        ? await this.live.alert(connection.connectionId, target.serviceId, target.id) : undefined;
-      return { ...facts, serviceLabel: connection.serviceLabel, ...(alerts ? { alertIds: alerts.map((a) => a.id) } : {}), ...(liveAlert ? { liveAlert } : {}) };
+      const liveAlert =
+        target.id && alerts?.some((a) => a.id === target.id)
+          ? await this.live.alert(connection.connectionId, target.serviceId, target.id)
+          : undefined;
+      return {
+        ...facts,
+        serviceLabel: connection.serviceLabel,
+        ...(alerts ? { alertIds: alerts.map((a) => a.id) } : {}),
+        ...(liveAlert ? { liveAlert } : {}),
+      };
     } catch {
       return undefined;
     }
@@ -72,11 +84,23 @@ export class AlertFileChecks implements vscode.Disposable {
     const target = targetOf(value);
     // Keys the service sent are never reported; for a file that manages an alert, that needs the live alert.
     if (!target.id) issues.push(...unknownFileKeyIssues(value, undefined));
-    else if (facts?.liveAlert) issues.push(...unknownFileKeyIssues(value, fileValueOf(facts.liveAlert, target.organizationId ?? '', target.serviceId ?? '')));
+    else if (facts?.liveAlert) {
+      issues.push(
+        ...unknownFileKeyIssues(
+          value,
+          fileValueOf(facts.liveAlert, target.organizationId ?? '', target.serviceId ?? ''),
+        ),
+      );
+    }
     if (target.id && facts?.alertIds && !facts.alertIds.includes(target.id)) {
       issues.push({
-        path: ['id'], severity: 'warning',
-        message: vscode.l10n.t('Alert "{0}" does not exist on service {1} (deleted?). Remove "id" to create the alert again.', target.id, facts.serviceLabel),
+        path: ['id'],
+        severity: 'warning',
+        message: vscode.l10n.t(
+          'Alert "{0}" does not exist on service {1} (deleted?). Remove "id" to create the alert again.',
+          target.id,
+          facts.serviceLabel,
+        ),
       });
     }
     return issues;
@@ -101,7 +125,7 @@ export class AlertFileChecks implements vscode.Disposable {
       return diagnostics;
     }
     const schema = checkAlertFile(parsed.value);
-    const issues = dedupeIssues([...(schema.ok ? [] : schema.issues), ...await this.liveIssues(parsed.value)]);
+    const issues = dedupeIssues([...(schema.ok ? [] : schema.issues), ...(await this.liveIssues(parsed.value))]);
     const diagnostics = issueDiagnostics(doc, parsed.root, issues);
     this.checks.publish(doc, diagnostics);
     return diagnostics;

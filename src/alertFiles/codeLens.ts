@@ -16,7 +16,10 @@ export class AlertFileCodeLensProvider implements vscode.CodeLensProvider, vscod
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
-  constructor(private readonly connections: ConnectionManager, private readonly service: AlertFileService) {
+  constructor(
+    private readonly connections: ConnectionManager,
+    private readonly service: AlertFileService,
+  ) {
     this.disposables.push(
       connections.onDidChange(() => this.changed.fire()),
       service.onDidChange(() => this.changed.fire()),
@@ -34,8 +37,10 @@ export class AlertFileCodeLensProvider implements vscode.CodeLensProvider, vscod
     const range = new vscode.Range(0, 0, 0, 0);
     const args = [{ uri: doc.uri.toString() }];
     const validate = new vscode.CodeLens(range, {
-      title: `$(checklist) ${vscode.l10n.t('Validate')}`, tooltip: vscode.l10n.t('Check the file (schema, rules, references on the service)'),
-      command: 'observability.validateAlertFile', arguments: args,
+      title: `$(checklist) ${vscode.l10n.t('Validate')}`,
+      tooltip: vscode.l10n.t('Check the file (schema, rules, references on the service)'),
+      command: 'observability.validateAlertFile',
+      arguments: args,
     });
     if (!vscode.workspace.isTrusted) return [validate];
     const parsed = parseAlertFile(doc.getText());
@@ -43,28 +48,42 @@ export class AlertFileCodeLensProvider implements vscode.CodeLensProvider, vscod
     if (!target.organizationId || !target.serviceId) return [validate];
     const connection = connectionFor(this.connections, target.organizationId, target.serviceId);
     if (!connection) {
-      return [new vscode.CodeLens(range, {
-        title: `$(plug) ${vscode.l10n.t('No connection to this organization: Add Connection')}`,
-        tooltip: vscode.l10n.t('Any API key of organization {0} can apply this file', target.organizationId),
-        command: 'observability.addConnection',
-      }), validate];
+      return [
+        new vscode.CodeLens(range, {
+          title: `$(plug) ${vscode.l10n.t('No connection to this organization: Add Connection')}`,
+          tooltip: vscode.l10n.t('Any API key of organization {0} can apply this file', target.organizationId),
+          command: 'observability.addConnection',
+        }),
+        validate,
+      ];
     }
     if (!target.id) {
-      return [new vscode.CodeLens(range, {
-        title: `$(cloud-upload) ${vscode.l10n.t('Create on {0}', connection.serviceLabel)}`,
-        tooltip: vscode.l10n.t('Create the alert and write its ID into this file'),
-        command: 'observability.applyAlertFile', arguments: args,
-      }), validate];
+      return [
+        new vscode.CodeLens(range, {
+          title: `$(cloud-upload) ${vscode.l10n.t('Create on {0}', connection.serviceLabel)}`,
+          tooltip: vscode.l10n.t('Create the alert and write its ID into this file'),
+          command: 'observability.applyAlertFile',
+          arguments: args,
+        }),
+        validate,
+      ];
     }
     return [
       new vscode.CodeLens(range, {
         title: `$(check) ${vscode.l10n.t('Update {0}', target.name ?? target.id)}`,
-        tooltip: vscode.l10n.t('Show the diff against alert {0} on {1}, then update it with the fields this file sets (fields it leaves out keep their value on the service)', target.id, connection.serviceLabel),
-        command: 'observability.applyAlertFile', arguments: args,
+        tooltip: vscode.l10n.t(
+          'Show the diff against alert {0} on {1}, then update it with the fields this file sets (fields it leaves out keep their value on the service)',
+          target.id,
+          connection.serviceLabel,
+        ),
+        command: 'observability.applyAlertFile',
+        arguments: args,
       }),
       new vscode.CodeLens(range, {
-        title: `$(diff) ${vscode.l10n.t('Compare with Service')}`, tooltip: vscode.l10n.t('Diff the live alert against this file'),
-        command: 'observability.compareAlertFile', arguments: args,
+        title: `$(diff) ${vscode.l10n.t('Compare with Service')}`,
+        tooltip: vscode.l10n.t('Diff the live alert against this file'),
+        command: 'observability.compareAlertFile',
+        arguments: args,
       }),
       validate,
     ];
@@ -72,16 +91,23 @@ export class AlertFileCodeLensProvider implements vscode.CodeLensProvider, vscod
 
   private planLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     if (!this.service.planUri || doc.uri.toString() !== this.service.planUri.toString()) return [];
-    const lenses = [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
-      title: `$(run-all) ${vscode.l10n.t('Apply Plan')}`, tooltip: vscode.l10n.t('Plan again and send the creates and updates'),
-      command: 'observability.applyAlertPlan',
-    })];
+    const lenses = [
+      new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+        title: `$(run-all) ${vscode.l10n.t('Apply Plan')}`,
+        tooltip: vscode.l10n.t('Plan again and send the creates and updates'),
+        command: 'observability.applyAlertPlan',
+      }),
+    ];
     for (const { line, uri } of this.service.planLines) {
       if (line >= doc.lineCount) continue;
-      lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-        title: `$(diff) ${vscode.l10n.t('Compare')}`, tooltip: vscode.l10n.t('Diff the live alert against the file'),
-        command: 'observability.compareAlertFile', arguments: [{ uri }],
-      }));
+      lenses.push(
+        new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+          title: `$(diff) ${vscode.l10n.t('Compare')}`,
+          tooltip: vscode.l10n.t('Diff the live alert against the file'),
+          command: 'observability.compareAlertFile',
+          arguments: [{ uri }],
+        }),
+      );
     }
     return lenses;
   }

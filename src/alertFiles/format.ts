@@ -53,7 +53,12 @@ function toIssuePath(path: string): (string | number)[] {
  * Checks a file value against the file schema (write body rules plus the target fields). Keys this version does not
  * know never block: they are left out of the check and travel in the body unchanged.
  */
-export function checkAlertFile(value: unknown): { ok: true; target: Required<Pick<AlertFileTarget, 'organizationId' | 'serviceId'>> & AlertFileTarget; body: AlertWrite }
+export function checkAlertFile(value: unknown):
+  | {
+      ok: true;
+      target: Required<Pick<AlertFileTarget, 'organizationId' | 'serviceId'>> & AlertFileTarget;
+      body: AlertWrite;
+    }
   | { ok: false; issues: DocumentIssue[] } {
   const unknown = unknownKeyPaths(alertFileSchema, value);
   const result = alertFileSchema.safeParse(withoutKeys(value, unknown));
@@ -61,7 +66,10 @@ export function checkAlertFile(value: unknown): { ok: true; target: Required<Pic
     return {
       ok: false,
       issues: schemaIssues(result.error).map((i) => ({
-        path: toIssuePath(i.path), message: i.message, severity: 'error' as const, atKey: i.message.startsWith('unknown field'),
+        path: toIssuePath(i.path),
+        message: i.message,
+        severity: 'error' as const,
+        atKey: i.message.startsWith('unknown field'),
       })),
     };
   }
@@ -78,7 +86,9 @@ export function unknownFileKeyIssues(value: unknown, live: unknown): DocumentIss
   return unknownKeyPaths(alertFileSchema, value)
     .filter((path) => live === undefined || !presentIn(live, value, path))
     .map((path) => ({
-      path, atKey: true, severity: 'warning' as const,
+      path,
+      atKey: true,
+      severity: 'warning' as const,
       message: `Unknown field "${String(path[path.length - 1])}": not a field this version knows (a typo?). It is sent as typed; the service may ignore or reject it.`,
     }));
 }
@@ -107,10 +117,17 @@ function dropNulls(value: unknown): unknown {
  * only write fields, null = absent, one channel list, timestamps as instants. `keepScheduleStartAt` leaves the start
  * out when the file omits it (an update without it keeps the stored value).
  */
-export function comparableConfig(body: Record<string, unknown>, options: { omitScheduleStartAt?: boolean } = {}): Record<string, unknown> {
+export function comparableConfig(
+  body: Record<string, unknown>,
+  options: { omitScheduleStartAt?: boolean } = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) if (WRITE_KEYS.has(key)) out[key] = value;
-  const channels = Array.isArray(out.channels) ? out.channels : out.channel !== undefined && out.channel !== null ? [out.channel] : undefined;
+  const channels = Array.isArray(out.channels)
+    ? out.channels
+    : out.channel !== undefined && out.channel !== null
+      ? [out.channel]
+      : undefined;
   delete out.channel;
   delete out.channels;
   if (channels) out.channels = channels;
@@ -129,7 +146,9 @@ export function comparableConfig(body: Record<string, unknown>, options: { omitS
  */
 function covers(file: unknown, live: unknown): boolean {
   if (file === null || file === undefined) return live === null || live === undefined;
-  if (Array.isArray(file)) return Array.isArray(live) && live.length === file.length && file.every((f, i) => covers(f, live[i]));
+  if (Array.isArray(file)) {
+    return Array.isArray(live) && live.length === file.length && file.every((f, i) => covers(f, live[i]));
+  }
   if (isObject(file)) return isObject(live) && Object.entries(file).every(([k, v]) => covers(v, live[k]));
   return file === live;
 }
@@ -178,7 +197,9 @@ export function fileValueOf(alert: Alert, organizationId: string, serviceId: str
     delete body.channels;
   }
   const out: Record<string, unknown> = { organizationId, serviceId, id: alert.id };
-  for (const [key, value] of Object.entries(body)) if (value !== null && value !== undefined) out[key] = dropNulls(value);
+  for (const [key, value] of Object.entries(body)) {
+    if (value !== null && value !== undefined) out[key] = dropNulls(value);
+  }
   return out;
 }
 

@@ -22,7 +22,10 @@ export interface AlertFileRegistrationDeps {
 }
 
 /** Alert files in the workspace (`*.alert.json`): diagnostics, live completion, CodeLens, apply, plan, export. */
-export function registerAlertFiles(context: vscode.ExtensionContext, deps: AlertFileRegistrationDeps): AlertFileService {
+export function registerAlertFiles(
+  context: vscode.ExtensionContext,
+  deps: AlertFileRegistrationDeps,
+): AlertFileService {
   const { connections, live, refresh, log } = deps;
   const checks = new AlertFileChecks(connections, live);
   const previews = new PreviewDocuments();
@@ -32,19 +35,37 @@ export function registerAlertFiles(context: vscode.ExtensionContext, deps: Alert
     if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;
     const target = targetOf(parseAlertFile(doc.getText()).value);
     const connection = connectionFor(connections, target.organizationId, target.serviceId);
-    return connection && target.serviceId ? { connectionId: connection.connectionId, serviceId: target.serviceId, kind: 'alert' } : undefined;
+    return connection && target.serviceId
+      ? { connectionId: connection.connectionId, serviceId: target.serviceId, kind: 'alert' }
+      : undefined;
   });
   context.subscriptions.push(
-    checks, previews, service, lenses,
+    checks,
+    previews,
+    service,
+    lenses,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
-    vscode.languages.registerCodeLensProvider([{ scheme: 'file', pattern: '**/*.alert.json' }, { scheme: PREVIEW_SCHEME }], lenses),
-    vscode.languages.registerCompletionItemProvider([{ scheme: 'file', pattern: '**/*.alert.json' }], completion, '"', ':'),
-    vscode.languages.registerInlayHintsProvider([{ scheme: 'file', pattern: '**/*.alert.json' }], new IdNameInlayHintsProvider(live, (doc) => {
-      if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;
-      const target = targetOf(parseAlertFile(doc.getText()).value);
-      const connection = connectionFor(connections, target.organizationId, target.serviceId);
-      return connection && target.serviceId ? { connectionId: connection.connectionId, serviceId: target.serviceId } : undefined;
-    })),
+    vscode.languages.registerCodeLensProvider(
+      [{ scheme: 'file', pattern: '**/*.alert.json' }, { scheme: PREVIEW_SCHEME }],
+      lenses,
+    ),
+    vscode.languages.registerCompletionItemProvider(
+      [{ scheme: 'file', pattern: '**/*.alert.json' }],
+      completion,
+      '"',
+      ':',
+    ),
+    vscode.languages.registerInlayHintsProvider(
+      [{ scheme: 'file', pattern: '**/*.alert.json' }],
+      new IdNameInlayHintsProvider(live, (doc) => {
+        if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;
+        const target = targetOf(parseAlertFile(doc.getText()).value);
+        const connection = connectionFor(connections, target.organizationId, target.serviceId);
+        return connection && target.serviceId
+          ? { connectionId: connection.connectionId, serviceId: target.serviceId }
+          : undefined;
+      }),
+    ),
   );
   registerAlertFileCommands(context, { connections, service });
   return service;

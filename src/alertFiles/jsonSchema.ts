@@ -7,7 +7,9 @@ import { alertFileSchema } from './schema';
 
 export function buildJsonSchemas(): Record<string, object> {
   const json = z.toJSONSchema(alertFileSchema, {
-    target: 'draft-7', io: 'input', unrepresentable: 'any',
+    target: 'draft-7',
+    io: 'input',
+    unrepresentable: 'any',
     // Fields a newer service returns are not flagged: the extension reports unknown keys itself.
     override: (ctx) => {
       if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;

@@ -8,7 +8,9 @@ import { sameConfiguration, type AlertFileTarget } from './format';
 
 /** What applying one file does. Only `create` and `update` send anything. */
 export type PlanAction =
-  | 'create' | 'update' | 'unchanged'
+  | 'create'
+  | 'update'
+  | 'unchanged'
   /** The file does not pass its checks. */
   | 'invalid'
   /** No connection to the file's organization. */
@@ -86,7 +88,10 @@ export function buildPlan(files: readonly PlanFileInput[], services: readonly Se
     const { organizationId, serviceId } = file.target;
     if (!organizationId || !serviceId) {
       untargeted.push({
-        uri: file.uri, label: file.label, action: 'invalid', ...(file.target.name ? { name: file.target.name } : {}),
+        uri: file.uri,
+        label: file.label,
+        action: 'invalid',
+        ...(file.target.name ? { name: file.target.name } : {}),
         detail: file.problems?.[0] ?? 'organizationId and serviceId are required',
       });
       continue;
@@ -113,14 +118,24 @@ export function buildPlan(files: readonly PlanFileInput[], services: readonly Se
         continue;
       }
       if (!live) {
-        entries.push({ ...base, action: 'unreachable', ...(fileName ? { name: fileName } : {}), ...(service.error ? { detail: service.error } : {}) });
+        entries.push({
+          ...base,
+          action: 'unreachable',
+          ...(fileName ? { name: fileName } : {}),
+          ...(service.error ? { detail: service.error } : {}),
+        });
         continue;
       }
       const current = file.target.id ? liveById.get(file.target.id) : undefined;
       const name = fileName ?? nameOr(current?.name);
       const named = name ? { name } : {};
       if (!file.body) {
-        entries.push({ ...base, ...named, action: 'invalid', ...(file.problems?.[0] ? { detail: file.problems[0] } : {}) });
+        entries.push({
+          ...base,
+          ...named,
+          action: 'invalid',
+          ...(file.problems?.[0] ? { detail: file.problems[0] } : {}),
+        });
         continue;
       }
       if (!file.target.id) {
@@ -134,21 +149,43 @@ export function buildPlan(files: readonly PlanFileInput[], services: readonly Se
       }
       claimed.set(file.target.id, file.label);
       if (!current) {
-        entries.push({ ...base, ...named, action: 'missing', detail: `alert ${file.target.id} does not exist on the service; remove "id" to create it again` });
+        entries.push({
+          ...base,
+          ...named,
+          action: 'missing',
+          detail: `alert ${file.target.id} does not exist on the service; remove "id" to create it again`,
+        });
         continue;
       }
       entries.push({ ...base, ...named, action: sameConfiguration(file.body, current) ? 'unchanged' : 'update' });
     }
     const managed = new Set(list.map((f) => f.target.id).filter((id): id is string => id !== undefined));
-    const drift = (live ?? []).filter((a) => !managed.has(a.id)).map((a) => ({ id: a.id, ...(nameOr(a.name) ? { name: nameOr(a.name) } : {}) }));
+    const drift = (live ?? [])
+      .filter((a) => !managed.has(a.id))
+      .map((a) => ({ id: a.id, ...(nameOr(a.name) ? { name: nameOr(a.name) } : {}) }));
     plans.push({
-      organizationId, serviceId, serviceLabel: service?.serviceLabel ?? serviceId, entries, drift,
-      ...(service?.connectionId ? { connectionId: service.connectionId } : {}), ...(service?.error ? { error: service.error } : {}),
+      organizationId,
+      serviceId,
+      serviceLabel: service?.serviceLabel ?? serviceId,
+      entries,
+      drift,
+      ...(service?.connectionId ? { connectionId: service.connectionId } : {}),
+      ...(service?.error ? { error: service.error } : {}),
     });
   }
   plans.sort((a, b) => a.serviceLabel.localeCompare(b.serviceLabel));
 
-  const counts = { create: 0, update: 0, unchanged: 0, invalid: 0, noConnection: 0, unreachable: 0, missing: 0, duplicate: 0, drift: 0 };
+  const counts = {
+    create: 0,
+    update: 0,
+    unchanged: 0,
+    invalid: 0,
+    noConnection: 0,
+    unreachable: 0,
+    missing: 0,
+    duplicate: 0,
+    drift: 0,
+  };
   for (const entry of [...plans.flatMap((p) => p.entries), ...untargeted]) counts[entry.action]++;
   counts.drift = plans.reduce((n, p) => n + p.drift.length, 0);
   return { services: plans, untargeted, counts };
@@ -165,7 +202,16 @@ const ACTION_TITLES: Record<PlanAction, string> = {
   duplicate: 'Duplicate id (not applied)',
 };
 
-const ACTION_ORDER: readonly PlanAction[] = ['create', 'update', 'unchanged', 'missing', 'duplicate', 'invalid', 'noConnection', 'unreachable'];
+const ACTION_ORDER: readonly PlanAction[] = [
+  'create',
+  'update',
+  'unchanged',
+  'missing',
+  'duplicate',
+  'invalid',
+  'noConnection',
+  'unreachable',
+];
 
 export interface RenderedPlan {
   readonly text: string;
@@ -187,13 +233,24 @@ export function renderPlan(plan: AlertPlan, when: Date): RenderedPlan {
   const updateLines: { line: number; uri: string }[] = [];
   const c = plan.counts;
   lines.push('# Alert plan', '');
-  lines.push(`${c.create} to create, ${c.update} to update, ${c.unchanged} unchanged, ${c.drift} live alert(s) without a file`
-    + `${c.invalid + c.noConnection + c.unreachable + c.missing + c.duplicate > 0 ? `, ${c.invalid + c.noConnection + c.unreachable + c.missing + c.duplicate} file(s) not applicable` : ''}.`);
-  lines.push('', `Planned ${when.toISOString()}. "Apply Plan" re-reads the files and sends only creates and updates, one request at a time; nothing is ever deleted.`);
-  const entryLine = (e: PlanEntry) => `- ${markdownCode(e.label, 1000)}${e.name ? ` — ${markdownCode(e.name)}` : ''}`
-    + `${e.alertId ? ` (id ${markdownCode(e.alertId)})` : ''}${e.detail ? `: ${text(e.detail)}` : ''}`;
+  lines.push(
+    `${c.create} to create, ${c.update} to update, ${c.unchanged} unchanged, ${c.drift} live alert(s) without a file` +
+      `${c.invalid + c.noConnection + c.unreachable + c.missing + c.duplicate > 0 ? `, ${c.invalid + c.noConnection + c.unreachable + c.missing + c.duplicate} file(s) not applicable` : ''}.`,
+  );
+  lines.push(
+    '',
+    `Planned ${when.toISOString()}. "Apply Plan" re-reads the files and sends only creates and updates, one request at a time; nothing is ever deleted.`,
+  );
+  const entryLine = (e: PlanEntry) =>
+    `- ${markdownCode(e.label, 1000)}${e.name ? ` — ${markdownCode(e.name)}` : ''}` +
+    `${e.alertId ? ` (id ${markdownCode(e.alertId)})` : ''}${e.detail ? `: ${text(e.detail)}` : ''}`;
   for (const service of plan.services) {
-    lines.push('', `## ${text(service.serviceLabel)}`, '', `Service ${markdownCode(service.serviceId)}, organization ${markdownCode(service.organizationId)}.`);
+    lines.push(
+      '',
+      `## ${text(service.serviceLabel)}`,
+      '',
+      `Service ${markdownCode(service.serviceId)}, organization ${markdownCode(service.organizationId)}.`,
+    );
     if (service.error) lines.push('', `Could not read the live alerts: ${text(service.error)}`);
     for (const action of ACTION_ORDER) {
       const entries = service.entries.filter((e) => e.action === action);

@@ -21,10 +21,14 @@ export const alertFileSchema = alertWriteSchema
   .safeExtend({
     $schema: z.string().min(1).optional().describe('JSON Schema of this file, for tools outside VS Code. Optional.'),
     organizationId: uuidSchema.describe('Organization (UUID) that owns the target service.'),
-    serviceId: uuidSchema.describe('Service (UUID) the alert lives on. Any connection to this organization can apply the file.'),
+    serviceId: uuidSchema.describe(
+      'Service (UUID) the alert lives on. Any connection to this organization can apply the file.',
+    ),
     id: resourceIdSchema
       .optional()
-      .describe('The live alert this file manages. Leave it out to create a new alert; the ID is written here after the create.'),
+      .describe(
+        'The live alert this file manages. Leave it out to create a new alert; the ID is written here after the create.',
+      ),
   })
   // The write body keeps unknown keys (newer server fields); a file written by hand stays strict at its top level.
   .strict()

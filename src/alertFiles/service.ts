@@ -8,7 +8,13 @@ import type { ResourceRefresher } from '../resources/model';
 import type { AlertFileChecks } from './checks';
 import { checkAlertFile, fileTextOf, sameConfiguration, targetOf } from './format';
 import {
-  buildPlan, renderPlan, serviceKey, type AlertPlan, type PlanEntry, type PlanFileInput, type ServiceInput,
+  buildPlan,
+  renderPlan,
+  serviceKey,
+  type AlertPlan,
+  type PlanEntry,
+  type PlanFileInput,
+  type ServiceInput,
 } from './plan';
 import { ALERT_FILE_SUFFIX } from './schema';
 import { parseAlertFile, withId } from './text';
@@ -23,7 +29,17 @@ import { reportFailure, withProgress } from '../shared/writes';
  */
 
 export interface FileResult {
-  readonly outcome: 'created' | 'updated' | 'unchanged' | 'invalid' | 'noConnection' | 'missing' | 'cancelled' | 'failed' | 'untrusted' | 'busy';
+  readonly outcome:
+    | 'created'
+    | 'updated'
+    | 'unchanged'
+    | 'invalid'
+    | 'noConnection'
+    | 'missing'
+    | 'cancelled'
+    | 'failed'
+    | 'untrusted'
+    | 'busy';
   readonly id?: string;
   readonly problems?: readonly string[];
   readonly error?: string;
@@ -54,7 +70,11 @@ const EXCLUDE = '{**/node_modules/**,**/.git/**}';
 
 export function refuseUntrusted(): boolean {
   if (vscode.workspace.isTrusted) return false;
-  void vscode.window.showWarningMessage(vscode.l10n.t('This workspace is not trusted: alert files get schema help only, and nothing is sent to the service. Trust the workspace to apply them.'));
+  void vscode.window.showWarningMessage(
+    vscode.l10n.t(
+      'This workspace is not trusted: alert files get schema help only, and nothing is sent to the service. Trust the workspace to apply them.',
+    ),
+  );
   return true;
 }
 
@@ -93,15 +113,18 @@ export class AlertFileService implements vscode.Disposable {
     const problems = diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`);
     if (!quiet) {
       const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
-      if (errors === 0) void vscode.window.showInformationMessage(vscode.l10n.t('{0}: no problems found.', relativeLabel(uri)));
-      else void this.showProblems(vscode.l10n.t('{0}: {1} problem(s) found.', relativeLabel(uri), errors));
+      if (errors === 0) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('{0}: no problems found.', relativeLabel(uri)));
+      } else void this.showProblems(vscode.l10n.t('{0}: {1} problem(s) found.', relativeLabel(uri), errors));
     }
     return problems;
   }
 
   private async showProblems(text: string): Promise<void> {
     const show = vscode.l10n.t('Show Problems');
-    if (await vscode.window.showErrorMessage(text, show) === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
+    if ((await vscode.window.showErrorMessage(text, show)) === show) {
+      await vscode.commands.executeCommand('workbench.actions.view.problems');
+    }
   }
 
   /** Creates (no `id`) or updates (with `id`) the file's alert. `confirm` skips the update confirmation. */
@@ -127,7 +150,9 @@ export class AlertFileService implements vscode.Disposable {
     const problems = errors.map((d) => `${d.range.start.line + 1}: ${d.message}`);
     const checked = checkAlertFile(parseAlertFile(await readText(uri)).value);
     if (errors.length > 0 || !checked.ok) {
-      void this.showProblems(vscode.l10n.t('Not sent: fix {0} problem(s) first ({1}).', problems.length, problems[0] ?? ''));
+      void this.showProblems(
+        vscode.l10n.t('Not sent: fix {0} problem(s) first ({1}).', problems.length, problems[0] ?? ''),
+      );
       return { outcome: 'invalid', problems };
     }
     const { target, body } = checked;
@@ -140,39 +165,80 @@ export class AlertFileService implements vscode.Disposable {
     const label = relativeLabel(uri);
     try {
       if (!target.id) {
-        const response = await this.progress(vscode.l10n.t('Creating alert from {0}…', label), () => client.createAlert(target.serviceId, body));
+        const response = await this.progress(vscode.l10n.t('Creating alert from {0}…', label), () =>
+          client.createAlert(target.serviceId, body),
+        );
         await writeText(uri, withId(await readText(uri), response.data.id));
         this.afterChange(connection.connectionId, target.serviceId);
-        this.notify(vscode.l10n.t('Alert "{0}" created on {1} (ID {2}); the ID was written to {3}.', response.data.name ?? response.data.id,
-          connection.serviceLabel, response.data.id, label), response.requestId);
+        this.notify(
+          vscode.l10n.t(
+            'Alert "{0}" created on {1} (ID {2}); the ID was written to {3}.',
+            response.data.name ?? response.data.id,
+            connection.serviceLabel,
+            response.data.id,
+            label,
+          ),
+          response.requestId,
+        );
         return { outcome: 'created', id: response.data.id };
       }
       const id = target.id;
       let current: Alert;
       try {
-        current = (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => client.getAlert(target.serviceId, id))).data;
+        current = (
+          await this.progress(vscode.l10n.t('Reading the alert from the service…'), () =>
+            client.getAlert(target.serviceId, id),
+          )
+        ).data;
       } catch (error) {
         if (ApiError.is(error) && error.kind === 'notFound') {
-          void vscode.window.showErrorMessage(vscode.l10n.t('Alert "{0}" does not exist on {1} (deleted?). Remove "id" from {2} to create it again.', id, connection.serviceLabel, label));
+          void vscode.window.showErrorMessage(
+            vscode.l10n.t(
+              'Alert "{0}" does not exist on {1} (deleted?). Remove "id" from {2} to create it again.',
+              id,
+              connection.serviceLabel,
+              label,
+            ),
+          );
           return { outcome: 'missing', error: errorMessage(error) };
         }
         throw error;
       }
       if (sameConfiguration(body, current)) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to apply: alert "{0}" on {1} is the same as {2}.', sanitizeServerText(current.name ?? id), connection.serviceLabel, label));
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t(
+            'Nothing to apply: alert "{0}" on {1} is the same as {2}.',
+            sanitizeServerText(current.name ?? id),
+            connection.serviceLabel,
+            label,
+          ),
+        );
         return { outcome: 'unchanged', id };
       }
       if (!options.confirm) {
         await this.showDiff(uri, current, target.organizationId, target.serviceId);
         const update = vscode.l10n.t('Update');
-        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Update alert "{0}" on {1} from {2}?', current.name ?? id, connection.serviceLabel, label),
-          { modal: true, detail: vscode.l10n.t('The diff shows the service\'s version (left) and the file (right). Fields the file sets replace the service\'s; optional fields the file leaves out keep their current value on the service (set one to null to clear it).') }, update);
+        const answer = await vscode.window.showWarningMessage(
+          vscode.l10n.t('Update alert "{0}" on {1} from {2}?', current.name ?? id, connection.serviceLabel, label),
+          {
+            modal: true,
+            detail: vscode.l10n.t(
+              "The diff shows the service's version (left) and the file (right). Fields the file sets replace the service's; optional fields the file leaves out keep their current value on the service (set one to null to clear it).",
+            ),
+          },
+          update,
+        );
         if (answer !== update) return { outcome: 'cancelled', id };
       }
-      const response = await this.progress(vscode.l10n.t('Updating alert from {0}…', label), () => client.updateAlert(target.serviceId, id, body));
+      const response = await this.progress(vscode.l10n.t('Updating alert from {0}…', label), () =>
+        client.updateAlert(target.serviceId, id, body),
+      );
       if (doc.isDirty) await doc.save();
       this.afterChange(connection.connectionId, target.serviceId);
-      this.notify(vscode.l10n.t('Alert "{0}" on {1} updated from {2}.', response.data.name ?? id, connection.serviceLabel, label), response.requestId);
+      this.notify(
+        vscode.l10n.t('Alert "{0}" on {1} updated from {2}.', response.data.name ?? id, connection.serviceLabel, label),
+        response.requestId,
+      );
       return { outcome: 'updated', id };
     } catch (error) {
       return this.failed(doc, error);
@@ -184,7 +250,9 @@ export class AlertFileService implements vscode.Disposable {
     if (refuseUntrusted()) return false;
     const target = targetOf(parseAlertFile(await readText(uri)).value);
     if (!target.id || !target.organizationId || !target.serviceId) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no "id": it manages no live alert yet.', relativeLabel(uri)));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('{0} has no "id": it manages no live alert yet.', relativeLabel(uri)),
+      );
       return false;
     }
     const connection = connectionFor(this.deps.connections, target.organizationId, target.serviceId);
@@ -195,8 +263,11 @@ export class AlertFileService implements vscode.Disposable {
     try {
       const id = target.id;
       const serviceId = target.serviceId;
-      const current = (await this.progress(vscode.l10n.t('Reading the alert from the service…'),
-        () => this.clientOf(connection.connectionId).getAlert(serviceId, id))).data;
+      const current = (
+        await this.progress(vscode.l10n.t('Reading the alert from the service…'), () =>
+          this.clientOf(connection.connectionId).getAlert(serviceId, id),
+        )
+      ).data;
       await this.showDiff(uri, current, target.organizationId, serviceId);
       return true;
     } catch (error) {
@@ -207,16 +278,29 @@ export class AlertFileService implements vscode.Disposable {
 
   private async showDiff(uri: vscode.Uri, current: Alert, organizationId: string, serviceId: string): Promise<void> {
     const name = current.name ?? current.id;
-    const left = this.deps.previews.create(`${fileLabel(name, 'Alert')} (service)${ALERT_FILE_SUFFIX}`, fileTextOf(current, organizationId, serviceId));
-    await vscode.commands.executeCommand('vscode.diff', left, uri, vscode.l10n.t('{0}: service ↔ {1}', name, relativeLabel(uri)), { preview: true });
+    const left = this.deps.previews.create(
+      `${fileLabel(name, 'Alert')} (service)${ALERT_FILE_SUFFIX}`,
+      fileTextOf(current, organizationId, serviceId),
+    );
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      left,
+      uri,
+      vscode.l10n.t('{0}: service ↔ {1}', name, relativeLabel(uri)),
+      { preview: true },
+    );
   }
 
   // ---- the plan ----
 
   /** Reads every alert file (of `folder`) and the live alerts of their services, and classifies them. */
   async plan(options: PlanOptions = {}, token?: vscode.CancellationToken): Promise<AlertPlan> {
-    const include = options.folder ? new vscode.RelativePattern(options.folder, `**/*${ALERT_FILE_SUFFIX}`) : `**/*${ALERT_FILE_SUFFIX}`;
-    const uris = (await vscode.workspace.findFiles(include, EXCLUDE, undefined, token)).sort((a, b) => a.toString().localeCompare(b.toString()));
+    const include = options.folder
+      ? new vscode.RelativePattern(options.folder, `**/*${ALERT_FILE_SUFFIX}`)
+      : `**/*${ALERT_FILE_SUFFIX}`;
+    const uris = (await vscode.workspace.findFiles(include, EXCLUDE, undefined, token)).sort((a, b) =>
+      a.toString().localeCompare(b.toString()),
+    );
     const files: PlanFileInput[] = [];
     for (const uri of uris) {
       const label = relativeLabel(uri);
@@ -237,7 +321,12 @@ export class AlertFileService implements vscode.Disposable {
       const semantic = (await this.deps.checks.liveIssues(parsed.value)).filter((i) => i.severity === 'error');
       const issues: DocumentIssue[] = [...(checked.ok ? [] : checked.issues), ...semantic];
       if (!checked.ok || issues.length > 0) {
-        files.push({ uri: uri.toString(), label, target, problems: issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`) });
+        files.push({
+          uri: uri.toString(),
+          label,
+          target,
+          problems: issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`),
+        });
       } else {
         files.push({ uri: uri.toString(), label, target, body: checked.body });
       }
@@ -255,9 +344,21 @@ export class AlertFileService implements vscode.Disposable {
       }
       try {
         const alerts = (await this.clientOf(connection.connectionId).listAlerts(serviceId)).data;
-        services.push({ organizationId, serviceId, serviceLabel: connection.serviceLabel, connectionId: connection.connectionId, alerts });
+        services.push({
+          organizationId,
+          serviceId,
+          serviceLabel: connection.serviceLabel,
+          connectionId: connection.connectionId,
+          alerts,
+        });
       } catch (error) {
-        services.push({ organizationId, serviceId, serviceLabel: connection.serviceLabel, connectionId: connection.connectionId, error: errorMessage(error) });
+        services.push({
+          organizationId,
+          serviceId,
+          serviceLabel: connection.serviceLabel,
+          connectionId: connection.connectionId,
+          error: errorMessage(error),
+        });
       }
     }
     const plan = buildPlan(files, services);
@@ -268,8 +369,14 @@ export class AlertFileService implements vscode.Disposable {
   /** Plans and shows the plan as a read-only Markdown document. */
   async showPlan(options: PlanOptions = {}, show = true): Promise<AlertPlan | undefined> {
     if (refuseUntrusted()) return undefined;
-    const plan = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Planning alert files…'), cancellable: true },
-      (_progress, token) => this.plan(options, token));
+    const plan = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Planning alert files…'),
+        cancellable: true,
+      },
+      (_progress, token) => this.plan(options, token),
+    );
     if (show) {
       const rendered = renderPlan(plan, new Date());
       const uri = this.deps.previews.create('Alert plan.md', rendered.text);
@@ -318,10 +425,14 @@ export class AlertFileService implements vscode.Disposable {
 
   private async applyPlanNow(options: PlanOptions & { confirm?: boolean }): Promise<ApplyPlanResult> {
     const empty = { done: [], failed: [], notAttempted: [] };
-    const plan = await this.plan(options.folder ? { folder: options.folder } : this.lastPlan?.options ?? {});
-    const work = plan.services.flatMap((s) => s.entries.filter((e) => e.action === 'create' || e.action === 'update').map((e) => ({ service: s, entry: e })));
+    const plan = await this.plan(options.folder ? { folder: options.folder } : (this.lastPlan?.options ?? {}));
+    const work = plan.services.flatMap((s) =>
+      s.entries.filter((e) => e.action === 'create' || e.action === 'update').map((e) => ({ service: s, entry: e })),
+    );
     if (work.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to apply: every alert file is unchanged or cannot be applied (see Plan Alert Files).'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Nothing to apply: every alert file is unchanged or cannot be applied (see Plan Alert Files).'),
+      );
       return { outcome: 'nothingToDo', ...empty, plan };
     }
     if (!options.confirm) {
@@ -329,7 +440,16 @@ export class AlertFileService implements vscode.Disposable {
       const services = new Set(work.map((w) => w.service.serviceLabel));
       const answer = await vscode.window.showWarningMessage(
         vscode.l10n.t('Apply {0} alert change(s) to {1}?', work.length, [...services].join(', ')),
-        { modal: true, detail: vscode.l10n.t('{0} to create, {1} to update. Live alerts without a file are left as they are.', plan.counts.create, plan.counts.update) }, go);
+        {
+          modal: true,
+          detail: vscode.l10n.t(
+            '{0} to create, {1} to update. Live alerts without a file are left as they are.',
+            plan.counts.create,
+            plan.counts.update,
+          ),
+        },
+        go,
+      );
       if (answer !== go) return { outcome: 'cancelled', ...empty, plan };
     }
 
@@ -337,7 +457,12 @@ export class AlertFileService implements vscode.Disposable {
     const failed: { label: string; error: string }[] = [];
     const notAttempted: string[] = [];
     const touched = new Map<string, { connectionId: string; serviceId: string }>();
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Applying alert files'), cancellable: true },
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Applying alert files'),
+        cancellable: true,
+      },
       async (progress, token) => {
         const abort = new AbortController();
         const subscription = token.onCancellationRequested(() => abort.abort());
@@ -351,7 +476,10 @@ export class AlertFileService implements vscode.Disposable {
             try {
               const id = await this.applyEntry(service.connectionId as string, service.serviceId, entry, abort.signal);
               done.push({ label: entry.label, action: entry.action as 'create' | 'update', id });
-              touched.set(serviceKey(service.organizationId, service.serviceId), { connectionId: service.connectionId as string, serviceId: service.serviceId });
+              touched.set(serviceKey(service.organizationId, service.serviceId), {
+                connectionId: service.connectionId as string,
+                serviceId: service.serviceId,
+              });
             } catch (error) {
               if (token.isCancellationRequested) notAttempted.push(entry.label);
               else failed.push({ label: entry.label, error: errorMessage(error) });
@@ -360,20 +488,32 @@ export class AlertFileService implements vscode.Disposable {
         } finally {
           subscription.dispose();
         }
-      });
+      },
+    );
     for (const t of touched.values()) this.afterChange(t.connectionId, t.serviceId);
     for (const d of done) this.deps.log.info(`Alert plan: ${d.action} ${d.label} -> alert ${d.id}`);
     for (const f of failed) this.deps.log.warn(`Alert plan: ${f.label} failed: ${f.error}`);
     for (const label of notAttempted) this.deps.log.info(`Alert plan: ${label} not attempted (cancelled)`);
     await this.refreshShownPlan();
     if (failed.length === 0 && notAttempted.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Alert plan applied: {0} created, {1} updated.',
-        done.filter((d) => d.action === 'create').length, done.filter((d) => d.action === 'update').length));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Alert plan applied: {0} created, {1} updated.',
+          done.filter((d) => d.action === 'create').length,
+          done.filter((d) => d.action === 'update').length,
+        ),
+      );
       return { outcome: 'applied', done, failed, notAttempted, plan };
     }
-    const summary = vscode.l10n.t('Alert plan partly applied: {0} done, {1} failed, {2} not attempted. Run Apply Plan again to finish the rest.',
-      done.length, failed.length, notAttempted.length);
-    const firstFailure = failed[0] ? ` ${vscode.l10n.t('First failure: {0}: {1}', failed[0].label, failed[0].error)}` : '';
+    const summary = vscode.l10n.t(
+      'Alert plan partly applied: {0} done, {1} failed, {2} not attempted. Run Apply Plan again to finish the rest.',
+      done.length,
+      failed.length,
+      notAttempted.length,
+    );
+    const firstFailure = failed[0]
+      ? ` ${vscode.l10n.t('First failure: {0}: {1}', failed[0].label, failed[0].error)}`
+      : '';
     void vscode.window.showWarningMessage(`${summary}${firstFailure}`, vscode.l10n.t('Show Log')).then((choice) => {
       if (choice) void vscode.commands.executeCommand('observability.showLog');
     });
@@ -381,12 +521,21 @@ export class AlertFileService implements vscode.Disposable {
   }
 
   /** One create or update of the plan, from the file as it is now. Returns the alert ID. */
-  private async applyEntry(connectionId: string, serviceId: string, entry: PlanEntry, signal: AbortSignal): Promise<string> {
+  private async applyEntry(
+    connectionId: string,
+    serviceId: string,
+    entry: PlanEntry,
+    signal: AbortSignal,
+  ): Promise<string> {
     const uri = vscode.Uri.parse(entry.uri);
     const text = await readText(uri);
     const checked = checkAlertFile(parseAlertFile(text).value);
-    if (!checked.ok) throw new Error(vscode.l10n.t('the file changed and is no longer valid: {0}', checked.issues[0]?.message ?? ''));
-    if (checked.target.serviceId !== serviceId) throw new Error(vscode.l10n.t('the file now targets another service; plan again'));
+    if (!checked.ok) {
+      throw new Error(vscode.l10n.t('the file changed and is no longer valid: {0}', checked.issues[0]?.message ?? ''));
+    }
+    if (checked.target.serviceId !== serviceId) {
+      throw new Error(vscode.l10n.t('the file now targets another service; plan again'));
+    }
     const client = this.clientOf(connectionId);
     if (!checked.target.id) {
       const created = (await client.createAlert(serviceId, checked.body, { signal })).data;
@@ -403,13 +552,22 @@ export class AlertFileService implements vscode.Disposable {
   // ---- export ----
 
   /** Writes a live alert as an alert file (with its `id`) and opens it. */
-  async exportAlert(connectionId: string, serviceId: string, alertId: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  async exportAlert(
+    connectionId: string,
+    serviceId: string,
+    alertId: string,
+    target?: vscode.Uri,
+  ): Promise<vscode.Uri | undefined> {
     if (refuseUntrusted()) return undefined;
     const connection = this.deps.connections.get(connectionId);
     if (!connection) return undefined;
     let alert: Alert;
     try {
-      alert = (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => this.clientOf(connectionId).getAlert(serviceId, alertId))).data;
+      alert = (
+        await this.progress(vscode.l10n.t('Reading the alert from the service…'), () =>
+          this.clientOf(connectionId).getAlert(serviceId, alertId),
+        )
+      ).data;
     } catch (error) {
       void vscode.window.showErrorMessage(errorMessage(error));
       return undefined;
@@ -419,16 +577,25 @@ export class AlertFileService implements vscode.Disposable {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const service = connection.services.find((s) => s.id === serviceId)?.name ?? serviceId;
       const name = `${fileLabel(alert.name, `Alert ${alert.id}`)}${ALERT_FILE_SUFFIX}`;
-      const defaultUri = folder ? vscode.Uri.joinPath(folder, 'alerts', fileLabel(service, 'service'), name) : undefined;
+      const defaultUri = folder
+        ? vscode.Uri.joinPath(folder, 'alerts', fileLabel(service, 'service'), name)
+        : undefined;
       uri = await vscode.window.showSaveDialog({
-        title: vscode.l10n.t('Export Alert to File'), saveLabel: vscode.l10n.t('Export'),
-        filters: { [vscode.l10n.t('Alert files')]: ['alert.json', 'json'] }, ...(defaultUri ? { defaultUri } : {}),
+        title: vscode.l10n.t('Export Alert to File'),
+        saveLabel: vscode.l10n.t('Export'),
+        filters: { [vscode.l10n.t('Alert files')]: ['alert.json', 'json'] },
+        ...(defaultUri ? { defaultUri } : {}),
       });
       if (!uri) return undefined;
     }
-    if (!uri.path.endsWith(ALERT_FILE_SUFFIX)) uri = uri.with({ path: `${uri.path.replace(/\.json$/, '')}${ALERT_FILE_SUFFIX}` });
+    if (!uri.path.endsWith(ALERT_FILE_SUFFIX)) {
+      uri = uri.with({ path: `${uri.path.replace(/\.json$/, '')}${ALERT_FILE_SUFFIX}` });
+    }
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(fileTextOf(alert, connection.organizationId, serviceId)));
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode(fileTextOf(alert, connection.organizationId, serviceId)),
+    );
     await vscode.window.showTextDocument(uri, { preview: false });
     this.deps.log.info(`Exported alert ${alert.id} to ${uri.toString()}`);
     return uri;
@@ -439,7 +606,12 @@ export class AlertFileService implements vscode.Disposable {
   private async offerConnection(organizationId: string | undefined): Promise<void> {
     const add = vscode.l10n.t('Add Connection');
     const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('No connection to organization {0}. Add one (any API key of the organization works) to apply this file.', organizationId ?? '?'), add);
+      vscode.l10n.t(
+        'No connection to organization {0}. Add one (any API key of the organization works) to apply this file.',
+        organizationId ?? '?',
+      ),
+      add,
+    );
     if (answer === add) await vscode.commands.executeCommand('observability.addConnection');
   }
 
@@ -454,8 +626,9 @@ export class AlertFileService implements vscode.Disposable {
   }
 
   private failed(doc: vscode.TextDocument, error: unknown): FileResult {
-    const { message } = reportFailure(doc, parseAlertFile(doc.getText()).root, error, this.deps.log,
-      (d, diagnostics) => this.deps.checks.publish(d, diagnostics));
+    const { message } = reportFailure(doc, parseAlertFile(doc.getText()).root, error, this.deps.log, (d, diagnostics) =>
+      this.deps.checks.publish(d, diagnostics),
+    );
     return { outcome: 'failed', error: message };
   }
 

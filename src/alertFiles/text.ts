@@ -2,7 +2,14 @@
  * The text side of alert files: parsing (comments tolerated) and writing the `id` back with jsonc-parser edits, so
  * formatting and comments stay as they are.
  */
-import { applyEdits, getNodeValue, modify, parseTree, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main';
+import {
+  applyEdits,
+  getNodeValue,
+  modify,
+  parseTree,
+  type Node as JsonNode,
+  type ParseError,
+} from 'jsonc-parser/lib/esm/main';
 
 export interface ParsedAlertFile {
   readonly root: JsonNode | undefined;
@@ -23,7 +30,9 @@ export function parseAlertFile(text: string): ParsedAlertFile {
 function formattingOf(textValue: string): { tabSize: number; insertSpaces: boolean; eol: string } {
   const eol = textValue.includes('\r\n') ? '\r\n' : '\n';
   const indent = /^([ \t]+)"/m.exec(textValue)?.[1] ?? '  ';
-  return indent.startsWith('\t') ? { tabSize: 1, insertSpaces: false, eol } : { tabSize: indent.length, insertSpaces: true, eol };
+  return indent.startsWith('\t')
+    ? { tabSize: 1, insertSpaces: false, eol }
+    : { tabSize: indent.length, insertSpaces: true, eol };
 }
 
 /**

@@ -12,8 +12,14 @@ export const PREVIEW_SCHEME = 'observability-alert-files';
 
 /** True for an alert file of the workspace (not the extension's own documents, which share the suffix). */
 export function isAlertFileUri(uri: vscode.Uri): boolean {
-  return uri.path.endsWith(ALERT_FILE_SUFFIX) && uri.scheme !== RESOURCE_SCHEME && uri.scheme !== SERVER_SCHEME
-    && uri.scheme !== PREVIEW_SCHEME && uri.scheme !== 'git' && uri.scheme !== 'output';
+  return (
+    uri.path.endsWith(ALERT_FILE_SUFFIX) &&
+    uri.scheme !== RESOURCE_SCHEME &&
+    uri.scheme !== SERVER_SCHEME &&
+    uri.scheme !== PREVIEW_SCHEME &&
+    uri.scheme !== 'git' &&
+    uri.scheme !== 'output'
+  );
 }
 
 export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
@@ -35,7 +41,9 @@ export async function writeText(uri: vscode.Uri, text: string): Promise<void> {
     if (doc.getText() !== text) {
       const edit = new vscode.WorkspaceEdit();
       edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-      if (!await vscode.workspace.applyEdit(edit)) throw new Error(vscode.l10n.t('Could not edit {0}', vscode.workspace.asRelativePath(uri)));
+      if (!(await vscode.workspace.applyEdit(edit))) {
+        throw new Error(vscode.l10n.t('Could not edit {0}', vscode.workspace.asRelativePath(uri)));
+      }
     }
     if (doc.isDirty) await doc.save();
     return;
@@ -44,7 +52,10 @@ export async function writeText(uri: vscode.Uri, text: string): Promise<void> {
 }
 
 export function relativeLabel(uri: vscode.Uri): string {
-  return vscode.workspace.asRelativePath(uri, vscode.workspace.workspaceFolders !== undefined && vscode.workspace.workspaceFolders.length > 1);
+  return vscode.workspace.asRelativePath(
+    uri,
+    vscode.workspace.workspaceFolders !== undefined && vscode.workspace.workspaceFolders.length > 1,
+  );
 }
 
 export interface ServiceConnection {
@@ -56,10 +67,17 @@ export interface ServiceConnection {
  * The connection that serves a file's target: one to the same organization, preferring one that shows the service,
  * then one that knows it. API keys belong to the organization, so any of them can reach the service.
  */
-export function connectionFor(connections: ConnectionManager, organizationId: string | undefined, serviceId: string | undefined): ServiceConnection | undefined {
+export function connectionFor(
+  connections: ConnectionManager,
+  organizationId: string | undefined,
+  serviceId: string | undefined,
+): ServiceConnection | undefined {
   if (!organizationId || !serviceId) return undefined;
   const all = connections.list().filter((c) => c.organizationId.toLowerCase() === organizationId.toLowerCase());
-  const chosen = all.find((c) => c.serviceIds.includes(serviceId)) ?? all.find((c) => c.services.some((s) => s.id === serviceId)) ?? all[0];
+  const chosen =
+    all.find((c) => c.serviceIds.includes(serviceId)) ??
+    all.find((c) => c.services.some((s) => s.id === serviceId)) ??
+    all[0];
   if (!chosen) return undefined;
   const name = all.flatMap((c) => c.services).find((s) => s.id === serviceId)?.name;
   return { connectionId: chosen.id, serviceLabel: name ?? serviceId };

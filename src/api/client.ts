@@ -101,7 +101,14 @@ export class ObservabilityClient {
   constructor(options: ObservabilityClientOptions) {
     const issues = connectionIssues(options.connection);
     if (issues.length > 0) {
-      throw new ApiError({ kind: 'invalidInput', operation: 'Connect', method: '-', path: '-', detail: 'the connection settings are invalid', issues });
+      throw new ApiError({
+        kind: 'invalidInput',
+        operation: 'Connect',
+        method: '-',
+        path: '-',
+        detail: 'the connection settings are invalid',
+        issues,
+      });
     }
     this.connection = Object.freeze({ ...options.connection, serviceIds: [...options.connection.serviceIds] });
     this.engine = new RequestEngine({
@@ -163,7 +170,12 @@ export class ObservabilityClient {
     return dashboards.createDashboard(this.svc(serviceId), body, opts);
   }
 
-  updateDashboard(serviceId: string, id: string, body: z.input<typeof dashboardUpdateSchema>, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
+  updateDashboard(
+    serviceId: string,
+    id: string,
+    body: z.input<typeof dashboardUpdateSchema>,
+    opts?: RequestOptions,
+  ): Promise<ApiResponse<Dashboard>> {
     return dashboards.updateDashboard(this.svc(serviceId), id, body, opts);
   }
 
@@ -175,7 +187,11 @@ export class ObservabilityClient {
    * Asks the server to check a dashboard without saving it. The body goes to the
    * server as given (it only has to be a JSON object): the answer lists the problems.
    */
-  validateDashboard(serviceId: string, body: DashboardWrite | Record<string, unknown>, opts?: RequestOptions): Promise<ApiResponse<z.infer<typeof dashboardValidationSchema>>> {
+  validateDashboard(
+    serviceId: string,
+    body: DashboardWrite | Record<string, unknown>,
+    opts?: RequestOptions,
+  ): Promise<ApiResponse<z.infer<typeof dashboardValidationSchema>>> {
     return dashboards.validateDashboard(this.svc(serviceId), body, opts);
   }
 
@@ -185,7 +201,11 @@ export class ObservabilityClient {
    * All alerts, page by page (`limit`/`offset`): until the reported `totalCount` is reached,
    * else until an empty page (a short page does not end the list).
    */
-  listAlerts(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<Alert>> {
+  listAlerts(
+    serviceId: string,
+    paging?: PageOptions & RequestOptions,
+    opts?: RequestOptions,
+  ): Promise<ListResponse<Alert>> {
     return alerts.listAlerts(this.svc(serviceId), paging, opts);
   }
 
@@ -233,7 +253,11 @@ export class ObservabilityClient {
   // ---- Webhooks ----
 
   /** All webhooks, page by page (see `listAlerts`). */
-  listWebhooks(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<Webhook>> {
+  listWebhooks(
+    serviceId: string,
+    paging?: PageOptions & RequestOptions,
+    opts?: RequestOptions,
+  ): Promise<ListResponse<Webhook>> {
     return webhooks.listWebhooks(this.svc(serviceId), paging, opts);
   }
 
@@ -242,7 +266,12 @@ export class ObservabilityClient {
   }
 
   /** Replaces a webhook; headers and query parameters left out are kept unless the URL or service changes. */
-  updateWebhook(serviceId: string, id: string, body: WebhookWrite, opts?: RequestOptions): Promise<ApiResponse<Webhook>> {
+  updateWebhook(
+    serviceId: string,
+    id: string,
+    body: WebhookWrite,
+    opts?: RequestOptions,
+  ): Promise<ApiResponse<Webhook>> {
     return webhooks.updateWebhook(this.svc(serviceId), id, body, opts);
   }
 
@@ -254,7 +283,11 @@ export class ObservabilityClient {
   // ---- Saved searches ----
 
   /** All saved searches, page by page (see `listAlerts`). */
-  listSavedSearches(serviceId: string, paging?: PageOptions & RequestOptions, opts?: RequestOptions): Promise<ListResponse<SavedSearch>> {
+  listSavedSearches(
+    serviceId: string,
+    paging?: PageOptions & RequestOptions,
+    opts?: RequestOptions,
+  ): Promise<ListResponse<SavedSearch>> {
     return savedSearches.listSavedSearches(this.svc(serviceId), paging, opts);
   }
 
@@ -262,12 +295,21 @@ export class ObservabilityClient {
     return savedSearches.getSavedSearch(this.svc(serviceId), id, opts);
   }
 
-  createSavedSearch(serviceId: string, body: SavedSearchWrite, opts?: RequestOptions): Promise<ApiResponse<SavedSearch>> {
+  createSavedSearch(
+    serviceId: string,
+    body: SavedSearchWrite,
+    opts?: RequestOptions,
+  ): Promise<ApiResponse<SavedSearch>> {
     return savedSearches.createSavedSearch(this.svc(serviceId), body, opts);
   }
 
   /** Replaces a saved search: optional fields left out reset to their defaults. */
-  updateSavedSearch(serviceId: string, id: string, body: SavedSearchWrite, opts?: RequestOptions): Promise<ApiResponse<SavedSearch>> {
+  updateSavedSearch(
+    serviceId: string,
+    id: string,
+    body: SavedSearchWrite,
+    opts?: RequestOptions,
+  ): Promise<ApiResponse<SavedSearch>> {
     return savedSearches.updateSavedSearch(this.svc(serviceId), id, body, opts);
   }
 
@@ -308,7 +350,11 @@ export class ObservabilityClient {
   }
 
   /** Creates the service query endpoint, or updates it in place. */
-  upsertQueryEndpoint(serviceId: string, body: QueryEndpointWrite, opts?: RequestOptions): Promise<ApiResponse<QueryEndpoint>> {
+  upsertQueryEndpoint(
+    serviceId: string,
+    body: QueryEndpointWrite,
+    opts?: RequestOptions,
+  ): Promise<ApiResponse<QueryEndpoint>> {
     return queryEndpoint.upsertQueryEndpoint(this.svc(serviceId), body, opts);
   }
 

@@ -8,7 +8,15 @@
 import { readEnvelope } from '../schema/envelope';
 import { joinPath } from './connection';
 import { parseErrorBody } from './errorBody';
-import type { ApiCredential, ApiFlavor, ParsedError, ResourceKind, ResourceScope, Unwrapped, UnwrapExpect } from './flavor';
+import type {
+  ApiCredential,
+  ApiFlavor,
+  ParsedError,
+  ResourceKind,
+  ResourceScope,
+  Unwrapped,
+  UnwrapExpect,
+} from './flavor';
 
 /** Tokens of the credentials of requests in flight: the header and the redaction list share one encoding. */
 const tokens = new WeakMap<ApiCredential, string>();
@@ -34,14 +42,27 @@ export const cloudFlavor: ApiFlavor = {
     return [basicToken(cred)];
   },
   resourcePath(scope: ResourceScope, kind: ResourceKind, id?: string): string {
-    const rest = ['v1', 'organizations', scope.organizationId ?? '', 'services', scope.serviceId ?? '', scope.pathSegment ?? 'clickstack', kind];
+    const rest = [
+      'v1',
+      'organizations',
+      scope.organizationId ?? '',
+      'services',
+      scope.serviceId ?? '',
+      scope.pathSegment ?? 'clickstack',
+      kind,
+    ];
     if (id !== undefined) rest.push(id);
     return joinPath(...rest);
   },
   unwrap(json: unknown, expect: UnwrapExpect): Unwrapped {
     return readEnvelope(json, expect);
   },
-  parseError(_status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, truncated?: boolean): ParsedError {
+  parseError(
+    _status: number,
+    bodyText: string,
+    headers: Record<string, string | string[] | undefined>,
+    truncated?: boolean,
+  ): ParsedError {
     return parseErrorBody(bodyText, headers, truncated, CLOUD_ERROR_SHAPE);
   },
 };

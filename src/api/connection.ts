@@ -84,22 +84,31 @@ export function connectionIssues(cfg: ConnectionConfig): ApiErrorIssue[] {
     if (url.username || url.password) {
       issues.push({ path: 'baseUrl', message: 'must not contain credentials; the API key is configured separately' });
     }
-    if (url.search || cfg.baseUrl.includes('?')) issues.push({ path: 'baseUrl', message: 'must not contain a query string' });
+    if (url.search || cfg.baseUrl.includes('?')) {
+      issues.push({ path: 'baseUrl', message: 'must not contain a query string' });
+    }
     if (url.hash || cfg.baseUrl.includes('#')) issues.push({ path: 'baseUrl', message: 'must not contain a fragment' });
   }
-  if (!isUuid(cfg.organizationId)) issues.push({ path: 'organizationId', message: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' });
+  if (!isUuid(cfg.organizationId)) {
+    issues.push({ path: 'organizationId', message: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' });
+  }
   if (!Array.isArray(cfg.serviceIds)) {
     issues.push({ path: 'serviceIds', message: 'must be a list of service UUIDs' });
   } else {
     cfg.serviceIds.forEach((id, i) => {
-      if (!isUuid(id)) issues.push({ path: `serviceIds.${i}`, message: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' });
+      if (!isUuid(id)) {
+        issues.push({ path: `serviceIds.${i}`, message: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' });
+      }
     });
   }
   if (typeof cfg.keyId !== 'string' || !KEY_ID_PATTERN.test(cfg.keyId)) {
     issues.push({ path: 'keyId', message: 'must be the API key ID: non-empty, without spaces or ":"' });
   }
   if (typeof cfg.pathSegment !== 'string' || !SEGMENT_PATTERN.test(cfg.pathSegment)) {
-    issues.push({ path: 'pathSegment', message: "must be lowercase letters, digits or '-' starting with a letter (e.g. 'observability' or 'clickstack')" });
+    issues.push({
+      path: 'pathSegment',
+      message: "must be lowercase letters, digits or '-' starting with a letter (e.g. 'observability' or 'clickstack')",
+    });
   }
   return issues;
 }
@@ -108,7 +117,14 @@ export function connectionIssues(cfg: ConnectionConfig): ApiErrorIssue[] {
 export function validateConnection(cfg: ConnectionConfig, operation = 'Check connection'): void {
   const issues = connectionIssues(cfg);
   if (issues.length > 0) {
-    throw new ApiError({ kind: 'invalidInput', operation, method: '-', path: '-', detail: 'the connection settings are invalid', issues });
+    throw new ApiError({
+      kind: 'invalidInput',
+      operation,
+      method: '-',
+      path: '-',
+      detail: 'the connection settings are invalid',
+      issues,
+    });
   }
 }
 
@@ -119,8 +135,7 @@ export function splitBaseUrl(baseUrl: string): { origin: string; prefix: string 
 }
 
 export type PathParam =
-  | { name: string; kind: 'uuid'; value: unknown }
-  | { name: string; kind: 'resourceId'; value: unknown };
+  { name: string; kind: 'uuid'; value: unknown } | { name: string; kind: 'resourceId'; value: unknown };
 
 /**
  * Checks path parameters. Returns issues instead of throwing so the caller can
@@ -130,9 +145,15 @@ export function pathParamIssues(params: readonly PathParam[]): ApiErrorIssue[] {
   const issues: ApiErrorIssue[] = [];
   for (const p of params) {
     if (p.kind === 'uuid' && !isUuid(p.value)) {
-      issues.push({ path: p.name, message: `must be a UUID (8-4-4-4-12 hexadecimal digits), got ${describe(p.value)}` });
+      issues.push({
+        path: p.name,
+        message: `must be a UUID (8-4-4-4-12 hexadecimal digits), got ${describe(p.value)}`,
+      });
     } else if (p.kind === 'resourceId' && !isResourceId(p.value)) {
-      issues.push({ path: p.name, message: `must be an ID of at most 128 letters, digits, "_" or "-" starting with a letter or digit, got ${describe(p.value)}` });
+      issues.push({
+        path: p.name,
+        message: `must be an ID of at most 128 letters, digits, "_" or "-" starting with a letter or digit, got ${describe(p.value)}`,
+      });
     }
   }
   return issues;

@@ -104,7 +104,6 @@ export interface RetryOptions {
   maxRateLimitDelayMs?: number;
 }
 
-
 export interface RequestEngineOptions {
   flavor: ApiFlavor;
   /** Origin and optional path prefix of the API (`https://api.clickhouse.cloud`). Checked by the caller. */
@@ -170,7 +169,6 @@ interface RawListPage {
   bytes: number;
 }
 
-
 declare const EXTENSION_VERSION: string | undefined;
 const VERSION = typeof EXTENSION_VERSION === 'string' ? EXTENSION_VERSION : '0.0.0-dev';
 export const DEFAULT_USER_AGENT = `observability-explorer/${VERSION}`;
@@ -190,8 +188,10 @@ const DEFAULTS = {
 } as const;
 
 /** A create (or another request that is not sent twice) whose answer never came: the user should not blindly resend it. */
-const MAY_HAVE_APPLIED_HINT = 'The request may have reached the service and been applied: refresh and check before trying again.';
-const ACCEPTED_UNREADABLE_HINT = 'The service accepted the request, but its answer could not be read: refresh and check the result before trying again.';
+const MAY_HAVE_APPLIED_HINT =
+  'The request may have reached the service and been applied: refresh and check before trying again.';
+const ACCEPTED_UNREADABLE_HINT =
+  'The service accepted the request, but its answer could not be read: refresh and check the result before trying again.';
 
 const NOT_REACHED_RETRY_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN']);
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
@@ -227,7 +227,10 @@ export class RequestEngine {
       bodyMs: positive(options.timeouts?.bodyMs, DEFAULTS.bodyMs),
       requestMs: 0,
     };
-    this.timeouts.requestMs = positive(options.timeouts?.requestMs, Math.max(this.timeouts.headersMs, this.timeouts.bodyMs));
+    this.timeouts.requestMs = positive(
+      options.timeouts?.requestMs,
+      Math.max(this.timeouts.headersMs, this.timeouts.bodyMs),
+    );
     this.retry = {
       maxAttempts: Math.max(1, Math.floor(positive(options.retry?.maxAttempts, DEFAULTS.maxAttempts))),
       baseDelayMs: nonNegative(options.retry?.baseDelayMs, DEFAULTS.baseDelayMs),
@@ -251,7 +254,11 @@ export class RequestEngine {
   }
   /** Sends one request (retrying as its policy allows) and checks the value of the answer against `spec.result`. */
   async call<T>(spec: CallSpec<T>, opts?: RequestOptions): Promise<ApiResponse<T>> {
-    return (await this.exchange(spec as CallSpec<unknown>, opts, spec.result === null ? 'none' : 'one')) as ApiResponse<T>;
+    return (await this.exchange(
+      spec as CallSpec<unknown>,
+      opts,
+      spec.result === null ? 'none' : 'one',
+    )) as ApiResponse<T>;
   }
 
   /**
@@ -293,7 +300,11 @@ export class RequestEngine {
       }
       return fresh;
     };
-    const finish = (last: ApiResponse<RawListPage> | undefined, pages: number, totalCount: number | undefined): ListResponse<T> => {
+    const finish = (
+      last: ApiResponse<RawListPage> | undefined,
+      pages: number,
+      totalCount: number | undefined,
+    ): ListResponse<T> => {
       const result: ListResponse<T> = { data: items, status: last?.status ?? 200, skipped, pages };
       if (last?.requestId !== undefined) result.requestId = last.requestId;
       if (totalCount !== undefined) result.totalCount = totalCount;
@@ -307,7 +318,11 @@ export class RequestEngine {
       return result;
     };
     const getPage = (query?: Record<string, string | number>) =>
-      this.exchange({ operation, method: 'GET', path, ...(query ? { query } : {}), result: null, retry: 'idempotent', params }, callOpts, 'list') as Promise<ApiResponse<RawListPage>>;
+      this.exchange(
+        { operation, method: 'GET', path, ...(query ? { query } : {}), result: null, retry: 'idempotent', params },
+        callOpts,
+        'list',
+      ) as Promise<ApiResponse<RawListPage>>;
 
     if (paging === undefined) {
       const page = await getPage();
@@ -338,7 +353,13 @@ export class RequestEngine {
       if (done) return finish(last, pages, totalCount);
       const count = items.length + skipped.length;
       const bound =
-        count > maxItems ? `${maxItems} items` : bytes > maxBytes ? `${formatBytes(maxBytes)} of responses` : pages >= MAX_PAGES ? `${MAX_PAGES} pages` : undefined;
+        count > maxItems
+          ? `${maxItems} items`
+          : bytes > maxBytes
+            ? `${formatBytes(maxBytes)} of responses`
+            : pages >= MAX_PAGES
+              ? `${MAX_PAGES} pages`
+              : undefined;
       if (bound !== undefined) {
         throw new ApiError({
           kind: 'invalidResponse',
@@ -356,7 +377,11 @@ export class RequestEngine {
   }
 
   /** One request with its retries; the success body is unwrapped as `expect` says (a list: a raw page). */
-  private async exchange(spec: CallSpec<unknown>, opts: RequestOptions | undefined, expect: UnwrapExpect): Promise<ApiResponse<unknown>> {
+  private async exchange(
+    spec: CallSpec<unknown>,
+    opts: RequestOptions | undefined,
+    expect: UnwrapExpect,
+  ): Promise<ApiResponse<unknown>> {
     const fullPath = this.prefix + spec.path;
     const base = { operation: spec.operation, method: spec.method, path: fullPath };
     if (spec.params && spec.params.length > 0) {
@@ -369,7 +394,10 @@ export class RequestEngine {
     const cred: ApiCredential = { keyId: this.keyId, secret: await this.readSecret(base) };
     const forms = this.flavor.secretForms?.(cred);
     const secrets = forms && forms.length > 0 ? [cred.secret, ...forms] : [cred.secret];
-    const query = spec.query ? '?' + new URLSearchParams(Object.entries(spec.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
+    const query = spec.query
+      ? '?' +
+        new URLSearchParams(Object.entries(spec.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
+      : '';
     const headers: Record<string, string> = {
       authorization: this.flavor.authHeader(cred),
       accept: 'application/json',
@@ -421,8 +449,20 @@ export class RequestEngine {
 
       if ('failure' in outcome) {
         const f = outcome.failure;
-        const error = this.makeError({ ...base, kind: f.kind, detail: f.message, ...(f.status !== undefined ? { status: f.status } : {}), cause: f,
-          ...(spec.retry === 'unsafe' && f.mayHaveReachedServer && f.kind !== 'cancelled' ? { hint: MAY_HAVE_APPLIED_HINT } : {}) }, secrets, attempt);
+        const error = this.makeError(
+          {
+            ...base,
+            kind: f.kind,
+            detail: f.message,
+            ...(f.status !== undefined ? { status: f.status } : {}),
+            cause: f,
+            ...(spec.retry === 'unsafe' && f.mayHaveReachedServer && f.kind !== 'cancelled'
+              ? { hint: MAY_HAVE_APPLIED_HINT }
+              : {}),
+          },
+          secrets,
+          attempt,
+        );
         log({ errorKind: error.kind, ...(f.status !== undefined ? { status: f.status } : {}) });
         if (f.mayHaveReachedServer) mayHaveActed = true;
         if (f.kind !== 'cancelled' && attempt < this.retry.maxAttempts && this.mayRetryTransport(spec.retry, f)) {
@@ -439,11 +479,18 @@ export class RequestEngine {
           log({ status: res.status, ...(parsed.requestId !== undefined ? { requestId: parsed.requestId } : {}) });
           return parsed;
         } catch (err) {
-          const init: ApiErrorInit = err instanceof ApiError ? initOf(err) : { ...base, kind: 'invalidResponse', status: res.status, detail: String(err) };
+          const init: ApiErrorInit =
+            err instanceof ApiError
+              ? initOf(err)
+              : { ...base, kind: 'invalidResponse', status: res.status, detail: String(err) };
           // The service accepted a change but its answer could not be read: sending it again could apply it twice.
           if (spec.method !== 'GET') init.hint = ACCEPTED_UNREADABLE_HINT;
           const error = this.makeError(init, secrets, attempt);
-          log({ status: res.status, errorKind: error.kind, ...(error.requestId !== undefined ? { requestId: error.requestId } : {}) });
+          log({
+            status: res.status,
+            errorKind: error.kind,
+            ...(error.requestId !== undefined ? { requestId: error.requestId } : {}),
+          });
           throw error;
         }
       }
@@ -453,7 +500,11 @@ export class RequestEngine {
       // A DELETE sent again after an attempt that may have acted (answer lost, or a 5xx) finds the resource gone:
       // that attempt worked. After a 429 (or any answer that says nothing was done) a 404 means "not found".
       const goneOnRetry = spec.method === 'DELETE' && attempt > 1 && mayHaveActed;
-      if (res.status === 404 && kind === 'notFound' && (goneOnRetry || (spec.onNotFound && spec.onNotFound !== 'error'))) {
+      if (
+        res.status === 404 &&
+        kind === 'notFound' &&
+        (goneOnRetry || (spec.onNotFound && spec.onNotFound !== 'error'))
+      ) {
         log({ status: res.status, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) });
         const data = spec.onNotFound === 'null' ? null : undefined;
         return { data, status: res.status, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) };
@@ -464,7 +515,11 @@ export class RequestEngine {
       if (info.requestId !== undefined) init.requestId = info.requestId;
       if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
       if (res.status >= 300 && res.status < 400) init.detail = redirectDetail(res, this.origin);
-      log({ status: res.status, errorKind: kind, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) });
+      log({
+        status: res.status,
+        errorKind: kind,
+        ...(info.requestId !== undefined ? { requestId: info.requestId } : {}),
+      });
 
       if (res.status >= 500) mayHaveActed = true;
       if (res.status === 429) {
@@ -482,9 +537,14 @@ export class RequestEngine {
     }
   }
 
-
   /** Unwraps a success body with the flavor and checks its value; throws an `invalidResponse` ApiError. */
-  private readSuccess(spec: CallSpec<unknown>, expect: UnwrapExpect, res: TransportResponse, base: { operation: string; method: string; path: string }, secrets: readonly string[]): ApiResponse<unknown> {
+  private readSuccess(
+    spec: CallSpec<unknown>,
+    expect: UnwrapExpect,
+    res: TransportResponse,
+    base: { operation: string; method: string; path: string },
+    secrets: readonly string[],
+  ): ApiResponse<unknown> {
     const headerRequestId = cleanRequestId(headerValue(res.headers, 'x-request-id'), secrets);
     const fail = (detail: string, issues?: ApiErrorIssue[], requestId?: string): never => {
       const init: ApiErrorInit = { ...base, kind: 'invalidResponse', status: res.status, detail };
@@ -502,12 +562,22 @@ export class RequestEngine {
       json = JSON.parse(text);
     } catch {
       const start = text.trimStart();
-      fail(start === '' ? 'the response is empty' : `the response is not valid JSON (it starts with ${JSON.stringify(start.slice(0, 40))})`);
+      fail(
+        start === ''
+          ? 'the response is empty'
+          : `the response is not valid JSON (it starts with ${JSON.stringify(start.slice(0, 40))})`,
+      );
     }
     const unwrapped = this.flavor.unwrap(json, expect);
     const requestId = cleanRequestId(unwrapped.requestId, secrets) ?? headerRequestId;
     if (!unwrapped.ok) {
-      return fail(unwrapped.problem, unwrapped.path !== undefined ? [{ path: unwrapped.path, message: unwrapped.issue ?? unwrapped.problem }] : undefined, requestId);
+      return fail(
+        unwrapped.problem,
+        unwrapped.path !== undefined
+          ? [{ path: unwrapped.path, message: unwrapped.issue ?? unwrapped.problem }]
+          : undefined,
+        requestId,
+      );
     }
     if (expect === 'list') {
       if (!Array.isArray(unwrapped.value)) return fail('the result is not a list', undefined, requestId);
@@ -517,12 +587,21 @@ export class RequestEngine {
     }
     if (expect === 'none' || spec.result === null) return done(undefined, requestId);
     const parsed = spec.result.safeParse(unwrapped.value);
-    if (!parsed.success) return fail('the result does not match the expected shape', zodIssues(parsed.error, this.flavor.valuePath ?? ''), requestId);
+    if (!parsed.success) {
+      return fail(
+        'the result does not match the expected shape',
+        zodIssues(parsed.error, this.flavor.valuePath ?? ''),
+        requestId,
+      );
+    }
     return done(parsed.data, requestId);
   }
 
   /** Message and request ID of an error response, cleaned of anything secret. */
-  private readError(res: TransportResponse, secrets: readonly string[]): { message?: string; requestId?: string; code?: string; json?: boolean; html?: boolean } {
+  private readError(
+    res: TransportResponse,
+    secrets: readonly string[],
+  ): { message?: string; requestId?: string; code?: string; json?: boolean; html?: boolean } {
     let parsed: ReturnType<ApiFlavor['parseError']>;
     try {
       parsed = this.flavor.parseError(res.status, res.body, res.headers, res.truncated);
@@ -534,7 +613,8 @@ export class RequestEngine {
     if (parsed.html !== undefined) out.html = parsed.html;
     if (typeof parsed.message === 'string' && parsed.message) out.message = shorten(parsed.message, 500);
     if (typeof parsed.code === 'string' && parsed.code) out.code = shorten(parsed.code, 100);
-    const rid = cleanRequestId(parsed.requestId, secrets) ?? cleanRequestId(headerValue(res.headers, 'x-request-id'), secrets);
+    const rid =
+      cleanRequestId(parsed.requestId, secrets) ?? cleanRequestId(headerValue(res.headers, 'x-request-id'), secrets);
     if (rid !== undefined) out.requestId = rid;
     return out;
   }
@@ -576,15 +656,30 @@ export class RequestEngine {
     try {
       secret = await this.getSecret();
     } catch (err) {
-      throw new ApiError({ ...base, kind: 'unauthorized', detail: 'the API key secret could not be read', hint: 'Set the API key secret for this connection again.', cause: err });
+      throw new ApiError({
+        ...base,
+        kind: 'unauthorized',
+        detail: 'the API key secret could not be read',
+        hint: 'Set the API key secret for this connection again.',
+        cause: err,
+      });
     }
     if (typeof secret !== 'string' || secret.length === 0) {
-      throw new ApiError({ ...base, kind: 'unauthorized', detail: 'no API key secret is stored for this connection', hint: 'Set the API key secret for this connection.' });
+      throw new ApiError({
+        ...base,
+        kind: 'unauthorized',
+        detail: 'no API key secret is stored for this connection',
+        hint: 'Set the API key secret for this connection.',
+      });
     }
     return secret;
   }
 
-  private sleep(ms: number, signal: AbortSignal | undefined, base: { operation: string; method: string; path: string }): Promise<void> {
+  private sleep(
+    ms: number,
+    signal: AbortSignal | undefined,
+    base: { operation: string; method: string; path: string },
+  ): Promise<void> {
     if (ms <= 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
@@ -611,8 +706,12 @@ export class RequestEngine {
       if (id) clean.requestId = id;
       else delete clean.requestId;
     }
-    if (attempt > 1 && clean.kind !== 'cancelled') clean.detail = clean.detail ? `${clean.detail}, after ${attempt} attempts` : `after ${attempt} attempts`;
-    if (clean.issues) clean.issues = clean.issues.map((i) => ({ path: redact(i.path, secrets), message: redact(i.message, secrets) }));
+    if (attempt > 1 && clean.kind !== 'cancelled') {
+      clean.detail = clean.detail ? `${clean.detail}, after ${attempt} attempts` : `after ${attempt} attempts`;
+    }
+    if (clean.issues) {
+      clean.issues = clean.issues.map((i) => ({ path: redact(i.path, secrets), message: redact(i.message, secrets) }));
+    }
     if (clean.cause instanceof Error) clean.cause = new Error(redact(clean.cause.message, secrets));
     const error = new ApiError(clean);
     error.message = redact(error.message, secrets);
@@ -632,7 +731,14 @@ export class RequestEngine {
 // ---- Helpers ----
 
 export function invalidInput(operation: string, method: string, issues: ApiErrorIssue[]): ApiError {
-  return new ApiError({ kind: 'invalidInput', operation, method, path: '-', detail: 'the request was not sent because its input is invalid', issues });
+  return new ApiError({
+    kind: 'invalidInput',
+    operation,
+    method,
+    path: '-',
+    detail: 'the request was not sent because its input is invalid',
+    issues,
+  });
 }
 
 function cancelled(base: { operation: string; method: string; path: string }, cause?: unknown): ApiError {
@@ -645,7 +751,9 @@ export function zodIssues(error: z.ZodError, prefix = ''): ApiErrorIssue[] {
   for (const issue of error.issues) {
     const path = [prefix, ...issue.path.map((p) => String(p))].filter((p) => p !== '').join('.');
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}" is not allowed` });
+      for (const key of issue.keys) {
+        out.push({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}" is not allowed` });
+      }
     } else if (issue.code === 'invalid_key' && issue.issues[0]) {
       out.push({ path, message: `key ${issue.issues[0].message}` });
     } else {
@@ -667,14 +775,11 @@ function initOf(err: ApiError): ApiErrorInit {
   return init;
 }
 
-
 function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
   if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
   return `${n} bytes`;
 }
-
-
 
 /** Wait in ms until an `X-RateLimit-Reset` value: epoch milliseconds, epoch seconds, or seconds from now. */
 export function resetDelayMs(value: number, nowEpochMs: number): number {
@@ -682,7 +787,6 @@ export function resetDelayMs(value: number, nowEpochMs: number): number {
   if (value >= 1e9) return value * 1000 - nowEpochMs;
   return value * 1000;
 }
-
 
 function redirectDetail(res: TransportResponse, origin: string): string {
   const location = headerValue(res.headers, 'location');

@@ -34,7 +34,11 @@ export function parseErrorBody(
   if (headerRequestId) out.requestId = headerRequestId;
   if (!out.html && (raw.startsWith('{') || contentType.includes('json'))) {
     let json: unknown;
-    const keys = [...shape.messageKeys, ...(shape.requestIdKey ? [shape.requestIdKey] : []), ...(shape.codeKey ? [shape.codeKey] : [])];
+    const keys = [
+      ...shape.messageKeys,
+      ...(shape.requestIdKey ? [shape.requestIdKey] : []),
+      ...(shape.codeKey ? [shape.codeKey] : []),
+    ];
     if (!truncated) {
       try {
         json = JSON.parse(raw);
@@ -192,6 +196,10 @@ function readJsonString(text: string, start: number): { value: string; end: numb
 }
 
 function decodeEntities(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 }
-

@@ -85,7 +85,7 @@ export class ApiError extends Error {
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (hint !== undefined) this.hint = hint;
     if (init.detail !== undefined) this.detail = init.detail;
-    this.retryable = init.retryable ?? (RETRYABLE_KINDS.has(init.kind));
+    this.retryable = init.retryable ?? RETRYABLE_KINDS.has(init.kind);
   }
 
   static is(value: unknown, kind?: ApiErrorKind): value is ApiError {
@@ -109,7 +109,10 @@ function sanitizeInit(raw: ApiErrorInit): ApiErrorInit {
   }
   if (raw.hint !== undefined) init.hint = sanitizeServerText(raw.hint, 500);
   if (raw.issues !== undefined) {
-    init.issues = raw.issues.map((i) => ({ path: sanitizeServerText(i.path, 200), message: sanitizeServerText(i.message, MAX_SERVER_TEXT) }));
+    init.issues = raw.issues.map((i) => ({
+      path: sanitizeServerText(i.path, 200),
+      message: sanitizeServerText(i.message, MAX_SERVER_TEXT),
+    }));
   }
   return init;
 }
@@ -155,7 +158,10 @@ function defaultHint(init: ApiErrorInit): string | undefined {
     case 'conflict':
       return 'The resource is in use or was changed by someone else; refresh and try again.';
     case 'rateLimited': {
-      const wait = init.retryAfterMs !== undefined ? ` Try again in ${Math.max(1, Math.ceil(init.retryAfterMs / 1000))} s.` : ' Wait a few seconds and try again.';
+      const wait =
+        init.retryAfterMs !== undefined
+          ? ` Try again in ${Math.max(1, Math.ceil(init.retryAfterMs / 1000))} s.`
+          : ' Wait a few seconds and try again.';
       return `The API key is rate limited (the service allows 10 requests per 10 seconds per key).${wait}`;
     }
     case 'invalidRequest':

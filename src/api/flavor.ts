@@ -98,7 +98,12 @@ export interface ApiFlavor {
    * Message, code and request ID of an error response. `bodyText` may be cut short (`truncated`) and may be HTML or
    * plain text. Must not throw; linear in the size of the body.
    */
-  parseError(status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, truncated?: boolean): ParsedError;
+  parseError(
+    status: number,
+    bodyText: string,
+    headers: Record<string, string | string[] | undefined>,
+    truncated?: boolean,
+  ): ParsedError;
   /** Where the value sits in a success body (`result`): validation issues of the value are reported below it. */
   readonly valuePath?: string;
   /** Query parameters of one list page (default: `limit` and `offset`). */

@@ -90,9 +90,22 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
   };
   const deadline = setTimeout(() => {
     const host = hostOf(req.origin);
-    stop(status === undefined
-      ? new TransportError('timeout', 'REQUEST_DEADLINE', true, `no response from ${host} within ${secondsText(deadlineMs)}`)
-      : new TransportError('timeout', 'BODY_DEADLINE', true, `the response from ${host} took more than ${secondsText(deadlineMs)} to arrive`, status));
+    stop(
+      status === undefined
+        ? new TransportError(
+            'timeout',
+            'REQUEST_DEADLINE',
+            true,
+            `no response from ${host} within ${secondsText(deadlineMs)}`,
+          )
+        : new TransportError(
+            'timeout',
+            'BODY_DEADLINE',
+            true,
+            `the response from ${host} took more than ${secondsText(deadlineMs)} to arrive`,
+            status,
+          ),
+    );
   }, deadlineMs);
   const onCancel = () => stop(new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled', status));
   req.signal?.addEventListener('abort', onCancel, { once: true });
@@ -121,7 +134,12 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
     status = res.statusCode;
     const statusCode = res.statusCode;
     const success = statusCode >= 200 && statusCode < 300;
-    const limit = success ? (req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES) : Math.min(req.maxErrorBodyBytes ?? DEFAULT_MAX_ERROR_BODY_BYTES, req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+    const limit = success
+      ? (req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES)
+      : Math.min(
+          req.maxErrorBodyBytes ?? DEFAULT_MAX_ERROR_BODY_BYTES,
+          req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        );
     const body = res.body;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -146,7 +164,15 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
         const onData = (chunk: Buffer) => {
           if (size + chunk.length > limit) {
             if (success) {
-              fail(new TransportError('invalidResponse', 'RESPONSE_TOO_LARGE', true, `the response is larger than ${Math.round(limit / 1048576)} MiB`, statusCode));
+              fail(
+                new TransportError(
+                  'invalidResponse',
+                  'RESPONSE_TOO_LARGE',
+                  true,
+                  `the response is larger than ${Math.round(limit / 1048576)} MiB`,
+                  statusCode,
+                ),
+              );
               return;
             }
             chunks.push(chunk.subarray(0, limit - size));
@@ -183,7 +209,12 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
     } finally {
       if (truncated || !body.readableEnded) body.destroy();
     }
-    const out: TransportResponse = { status: statusCode, headers: res.headers, body: Buffer.concat(chunks, size).toString('utf8'), bytes: size };
+    const out: TransportResponse = {
+      status: statusCode,
+      headers: res.headers,
+      body: Buffer.concat(chunks, size).toString('utf8'),
+      bytes: size,
+    };
     if (truncated) out.truncated = true;
     return out;
   } finally {
@@ -198,7 +229,15 @@ export function headerValue(headers: TransportResponse['headers'], name: string)
   return Array.isArray(v) ? v[0] : v;
 }
 
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'EADDRNOTAVAIL']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EADDRNOTAVAIL',
+]);
 const TLS_CODE = /^(CERT_|ERR_TLS_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_SSL_)/;
 
 function errorCode(err: unknown): string | undefined {
@@ -224,7 +263,11 @@ function hostOf(origin: string): string {
   }
 }
 
-export function toTransportError(err: unknown, req: Pick<TransportRequest, 'origin' | 'signal' | 'headersTimeoutMs' | 'bodyTimeoutMs'>, status?: number): TransportError {
+export function toTransportError(
+  err: unknown,
+  req: Pick<TransportRequest, 'origin' | 'signal' | 'headersTimeoutMs' | 'bodyTimeoutMs'>,
+  status?: number,
+): TransportError {
   const host = hostOf(req.origin);
   if (req.signal?.aborted) {
     return new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled', status, { cause: err });
@@ -234,29 +277,94 @@ export function toTransportError(err: unknown, req: Pick<TransportRequest, 'orig
   const seconds = secondsText;
   switch (code) {
     case 'UND_ERR_PRX_CONN':
-      return new TransportError('network', code, false, `the proxy closed the connection while opening a tunnel to ${host} (${code})`, status, { cause: err });
+      return new TransportError(
+        'network',
+        code,
+        false,
+        `the proxy closed the connection while opening a tunnel to ${host} (${code})`,
+        status,
+        { cause: err },
+      );
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return new TransportError('timeout', code, false, `could not connect to ${host} in time (connect timeout)`, status, { cause: err });
+      return new TransportError(
+        'timeout',
+        code,
+        false,
+        `could not connect to ${host} in time (connect timeout)`,
+        status,
+        { cause: err },
+      );
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return new TransportError('timeout', code, true, `no response from ${host} within ${seconds(req.headersTimeoutMs)}`, status, { cause: err });
+      return new TransportError(
+        'timeout',
+        code,
+        true,
+        `no response from ${host} within ${seconds(req.headersTimeoutMs)}`,
+        status,
+        { cause: err },
+      );
     case 'UND_ERR_BODY_TIMEOUT':
-      return new TransportError('timeout', code, true, `the response from ${host} stalled for more than ${seconds(req.bodyTimeoutMs)}`, status, { cause: err });
+      return new TransportError(
+        'timeout',
+        code,
+        true,
+        `the response from ${host} stalled for more than ${seconds(req.bodyTimeoutMs)}`,
+        status,
+        { cause: err },
+      );
     case 'ECONNREFUSED':
-      return new TransportError('network', code, false, `could not connect to ${host}: connection refused (ECONNREFUSED)`, status, { cause: err });
+      return new TransportError(
+        'network',
+        code,
+        false,
+        `could not connect to ${host}: connection refused (ECONNREFUSED)`,
+        status,
+        { cause: err },
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new TransportError('network', code, false, `could not resolve the host name of ${host} (${code})`, status, { cause: err });
+      return new TransportError(
+        'network',
+        code,
+        false,
+        `could not resolve the host name of ${host} (${code})`,
+        status,
+        { cause: err },
+      );
     case 'ECONNRESET':
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
-      return new TransportError('network', code, true, `the connection to ${host} was closed unexpectedly (${code})`, status, { cause: err });
+      return new TransportError(
+        'network',
+        code,
+        true,
+        `the connection to ${host} was closed unexpectedly (${code})`,
+        status,
+        { cause: err },
+      );
   }
   if (TLS_CODE.test(code)) {
-    return new TransportError('network', code, false, `TLS problem talking to ${host}: ${message} (${code})`, status, { cause: err });
+    return new TransportError('network', code, false, `TLS problem talking to ${host}: ${message} (${code})`, status, {
+      cause: err,
+    });
   }
   if (/proxy/i.test(message)) {
-    return new TransportError('network', code, false, `the proxy refused the connection to ${host}: ${message}`, status, { cause: err });
+    return new TransportError(
+      'network',
+      code,
+      false,
+      `the proxy refused the connection to ${host}: ${message}`,
+      status,
+      { cause: err },
+    );
   }
-  return new TransportError('network', code, !NOT_SENT_CODES.has(code), `request to ${host} failed: ${message}${code === 'UNKNOWN' ? '' : ` (${code})`}`, status, { cause: err });
+  return new TransportError(
+    'network',
+    code,
+    !NOT_SENT_CODES.has(code),
+    `request to ${host} failed: ${message}${code === 'UNKNOWN' ? '' : ` (${code})`}`,
+    status,
+    { cause: err },
+  );
 }

@@ -31,9 +31,24 @@ export { ApiError, kindForStatus, type ApiErrorInit, type ApiErrorIssue, type Ap
 export { RateLimiter, limiterFor, DEFAULT_RATE_LIMIT, type Grant, type RateLimiterOptions } from './rateLimiter';
 export { createDispatcher, describeProxyUrl, resolveProxy, type DispatcherOptions, type ProxyChoice } from './proxy';
 export { redact } from './redact';
-export { sanitizeServerText, cleanRequestId, escapeMarkdown, markdownCode, markdownText, MAX_SERVER_TEXT } from './sanitize';
+export {
+  sanitizeServerText,
+  cleanRequestId,
+  escapeMarkdown,
+  markdownCode,
+  markdownText,
+  MAX_SERVER_TEXT,
+} from './sanitize';
 export type { Dispatcher } from './undici';
 export { RequestEngine, type CallSpec, type ListSpec, type RequestEngineOptions, type RetryPolicy } from './engine';
 export { cloudFlavor } from './cloudFlavor';
-export type { ApiCredential, ApiFlavor, ParsedError, ResourceKind, ResourceScope, Unwrapped, UnwrapExpect } from './flavor';
+export type {
+  ApiCredential,
+  ApiFlavor,
+  ParsedError,
+  ResourceKind,
+  ResourceScope,
+  Unwrapped,
+  UnwrapExpect,
+} from './flavor';
 export { parseErrorBody, type ErrorBodyShape } from './errorBody';

@@ -99,7 +99,10 @@ const RECONNECTING_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_INFO']);
 class ProxyTunnelError extends Error {
   readonly code = 'UND_ERR_PRX_CONN';
   constructor(cause: unknown) {
-    super(`the proxy closed the connection while the tunnel was being opened${cause instanceof Error ? ` (${cause.message})` : ''}`, { cause });
+    super(
+      `the proxy closed the connection while the tunnel was being opened${cause instanceof Error ? ` (${cause.message})` : ''}`,
+      { cause },
+    );
     this.name = 'ProxyTunnelError';
   }
 }
@@ -112,8 +115,14 @@ function fatalTunnelError(err: unknown): unknown {
 /** The client ProxyAgent opens CONNECT tunnels with: a Pool whose `connect` turns a dropped tunnel into a fatal error. */
 function tunnelSafeClient(origin: URL, options: object): Dispatcher {
   const pool = new (loadUndici().Pool)(origin, options as ConstructorParameters<typeof Undici.Pool>[1]);
-  const connect = pool.connect.bind(pool) as (opts: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void) => Promise<Dispatcher.ConnectData> | void;
-  const guarded = (opts: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void) => {
+  const connect = pool.connect.bind(pool) as (
+    opts: Dispatcher.ConnectOptions,
+    callback?: (err: Error | null, data: Dispatcher.ConnectData) => void,
+  ) => Promise<Dispatcher.ConnectData> | void;
+  const guarded = (
+    opts: Dispatcher.ConnectOptions,
+    callback?: (err: Error | null, data: Dispatcher.ConnectData) => void,
+  ) => {
     if (typeof callback === 'function') {
       return connect(opts, (err, data) => callback(err ? (fatalTunnelError(err) as Error) : null, data));
     }

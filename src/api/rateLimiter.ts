@@ -71,15 +71,21 @@ export class RateLimiter {
   /** Changes the limit; takes effect for requests still waiting. */
   configure(options: Pick<RateLimiterOptions, 'requests' | 'windowMs' | 'marginMs'>): void {
     if (options.marginMs !== undefined) {
-      if (!Number.isFinite(options.marginMs) || options.marginMs < 0) throw new RangeError('marginMs must not be negative');
+      if (!Number.isFinite(options.marginMs) || options.marginMs < 0) {
+        throw new RangeError('marginMs must not be negative');
+      }
       this.marginMs = options.marginMs;
     }
     if (options.requests !== undefined) {
-      if (!Number.isInteger(options.requests) || options.requests < 1) throw new RangeError('requests must be a positive integer');
+      if (!Number.isInteger(options.requests) || options.requests < 1) {
+        throw new RangeError('requests must be a positive integer');
+      }
       this.requests = options.requests;
     }
     if (options.windowMs !== undefined) {
-      if (!Number.isFinite(options.windowMs) || options.windowMs <= 0) throw new RangeError('windowMs must be positive');
+      if (!Number.isFinite(options.windowMs) || options.windowMs <= 0) {
+        throw new RangeError('windowMs must be positive');
+      }
       this.windowMs = options.windowMs;
     }
     this.pump();
@@ -218,7 +224,10 @@ const registry = new Map<string, RateLimiter>();
  * The limiter shared by every client that uses the API key `keyId`. Options,
  * when given, reconfigure the shared limiter (e.g. after a settings change).
  */
-export function limiterFor(keyId: string, options?: Pick<RateLimiterOptions, 'requests' | 'windowMs' | 'marginMs'>): RateLimiter {
+export function limiterFor(
+  keyId: string,
+  options?: Pick<RateLimiterOptions, 'requests' | 'windowMs' | 'marginMs'>,
+): RateLimiter {
   let limiter = registry.get(keyId);
   if (!limiter) {
     limiter = new RateLimiter(options);

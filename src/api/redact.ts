@@ -27,7 +27,10 @@ export function redact(text: string, secrets: readonly string[] = []): string {
     out = out.replace(pattern, '***');
     out = out.replace(BASE64_TOKEN, (token) => (decodesToSecret(token, usable) ? '***' : token));
   }
-  out = out.replace(/(authorization["']?[ \t]{0,16}[:=][ \t]{0,16}["']?)(basic|bearer)[ \t]{1,16}[A-Za-z0-9+/=._~-]{1,4096}/gi, '$1$2 ***');
+  out = out.replace(
+    /(authorization["']?[ \t]{0,16}[:=][ \t]{0,16}["']?)(basic|bearer)[ \t]{1,16}[A-Za-z0-9+/=._~-]{1,4096}/gi,
+    '$1$2 ***',
+  );
   out = out.replace(/(\b[a-z][a-z0-9+.-]{0,30}:\/\/)[^/\s:@]{1,256}:[^\s@]{1,256}@/gi, '$1***:***@');
   return out;
 }

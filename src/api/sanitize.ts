@@ -16,8 +16,9 @@ export const MAX_REQUEST_ID = 128;
 const SCAN_LIMIT = 16 * 1024;
 
 /** ANSI / VT escape sequences: CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \), and two-character escapes. */
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]|\x9b[0-?]{0,32}[ -/]{0,8}[@-~]|\x1b\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)?|\x1b[@-_]/g;
+const ANSI =
+  // eslint-disable-next-line no-control-regex
+  /\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]|\x9b[0-?]{0,32}[ -/]{0,8}[@-~]|\x1b\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)?|\x1b[@-_]/g;
 /** C0 and C1 controls (tab, CR and LF included: they become spaces), DEL. */
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;

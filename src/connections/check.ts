@@ -9,7 +9,11 @@ import { errorMessage } from '../errors';
  * URL, the key, the organization, the service and the product path segment at once. Without services, listing the
  * organization's services checks everything but the segment.
  */
-export async function checkConnection(client: ObservabilityClient, config: ConnectionConfig, signal?: AbortSignal): Promise<void> {
+export async function checkConnection(
+  client: ObservabilityClient,
+  config: ConnectionConfig,
+  signal?: AbortSignal,
+): Promise<void> {
   const first = config.serviceIds[0];
   if (first !== undefined) {
     await client.listSources(first, { signal });
@@ -37,10 +41,20 @@ export interface SegmentDetection {
 
 /** Thrown (as `SegmentDetection.error`) when every candidate segment answers with the web server's HTML 404. */
 export class NoSegmentServedError extends Error {
-  constructor(host: string, tried: readonly string[], readonly last: ApiError) {
-    super(vscode.l10n.t(
-      'The service at {0} serves neither /{1} nor /{2}: both answered with an HTML "404 Not Found". Check the base URL and that ClickStack is enabled for the service, or enter the product path segment yourself. Last answer: {3}',
-      host, tried[0] ?? '', tried[1] ?? '', last.message));
+  constructor(
+    host: string,
+    tried: readonly string[],
+    readonly last: ApiError,
+  ) {
+    super(
+      vscode.l10n.t(
+        'The service at {0} serves neither /{1} nor /{2}: both answered with an HTML "404 Not Found". Check the base URL and that ClickStack is enabled for the service, or enter the product path segment yourself. Last answer: {3}',
+        host,
+        tried[0] ?? '',
+        tried[1] ?? '',
+        last.message,
+      ),
+    );
     this.name = 'NoSegmentServedError';
   }
 }
@@ -51,7 +65,10 @@ export class NoSegmentServedError extends Error {
  * other HTTP answer means the route exists (a 401 still names the segment, but fails the check); a failure to reach
  * the service stops at once.
  */
-export async function detectPathSegment(probe: (segment: string) => Promise<void>, host: string): Promise<SegmentDetection> {
+export async function detectPathSegment(
+  probe: (segment: string) => Promise<void>,
+  host: string,
+): Promise<SegmentDetection> {
   const tried: string[] = [];
   let last: ApiError | undefined;
   for (const segment of SEGMENT_CANDIDATES) {
@@ -86,10 +103,16 @@ export function explainCheckFailure(error: unknown, config: ConnectionConfig): s
  */
 function checkHint(error: ApiError, config: ConnectionConfig): string | undefined {
   if (error.kind === 'notFound' && config.pathSegment !== CLICKSTACK_PATH_SEGMENT) {
-    return vscode.l10n.t('If the IDs are right, check the product path segment ("{0}"); Managed ClickStack in ClickHouse Cloud uses "{1}".', config.pathSegment, CLICKSTACK_PATH_SEGMENT);
+    return vscode.l10n.t(
+      'If the IDs are right, check the product path segment ("{0}"); Managed ClickStack in ClickHouse Cloud uses "{1}".',
+      config.pathSegment,
+      CLICKSTACK_PATH_SEGMENT,
+    );
   }
   if (error.kind === 'notFound' || error.kind === 'routeNotServed') {
-    return error.hint === undefined ? vscode.l10n.t('Check the organization and service IDs, and that ClickStack is enabled for the service.') : undefined;
+    return error.hint === undefined
+      ? vscode.l10n.t('Check the organization and service IDs, and that ClickStack is enabled for the service.')
+      : undefined;
   }
   return undefined;
 }

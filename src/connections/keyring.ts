@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../errors';
 
 /** VS Code's own page about keyring problems (Linux without a keyring, locked keychains). */
-export const KEYRING_TROUBLESHOOTING_URL = 'https://code.visualstudio.com/docs/configure/settings-sync#_troubleshooting-keychain-issues';
+export const KEYRING_TROUBLESHOOTING_URL =
+  'https://code.visualstudio.com/docs/configure/settings-sync#_troubleshooting-keychain-issues';
 
 export type SecretOperation = 'read' | 'store' | 'delete';
 
@@ -23,14 +24,18 @@ export class SecretStorageError extends Error {
   }
 
   private static describe(operation: SecretOperation, causeMessage: string): string {
-    const what = operation === 'read'
-      ? vscode.l10n.t('Could not read the API key secret from the system keyring')
-      : operation === 'store'
-        ? vscode.l10n.t('Could not save the API key secret in the system keyring')
-        : vscode.l10n.t('Could not delete the API key secret from the system keyring');
-    const advice = process.platform === 'linux'
-      ? vscode.l10n.t('On Linux, start a keyring (e.g. gnome-keyring) or start VS Code with --password-store=gnome-libsecret (or --password-store=basic, which stores secrets with weaker protection), for example in "Preferences: Configure Runtime Arguments" (argv.json: "password-store").')
-      : vscode.l10n.t('Unlock the system keychain and try again.');
+    const what =
+      operation === 'read'
+        ? vscode.l10n.t('Could not read the API key secret from the system keyring')
+        : operation === 'store'
+          ? vscode.l10n.t('Could not save the API key secret in the system keyring')
+          : vscode.l10n.t('Could not delete the API key secret from the system keyring');
+    const advice =
+      process.platform === 'linux'
+        ? vscode.l10n.t(
+            'On Linux, start a keyring (e.g. gnome-keyring) or start VS Code with --password-store=gnome-libsecret (or --password-store=basic, which stores secrets with weaker protection), for example in "Preferences: Configure Runtime Arguments" (argv.json: "password-store").',
+          )
+        : vscode.l10n.t('Unlock the system keychain and try again.');
     return `${what}: ${causeMessage}. ${advice}`;
   }
 }

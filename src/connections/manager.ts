@@ -114,7 +114,9 @@ export class ConnectionManager implements vscode.Disposable {
       if (parsed.success) {
         out.push(parsed.data);
       } else {
-        this.log.warn(`Skipping a saved connection that cannot be read: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        this.log.warn(
+          `Skipping a saved connection that cannot be read: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
       }
     }
     return out;
@@ -173,22 +175,41 @@ export class ConnectionManager implements vscode.Disposable {
       throw new Error(vscode.l10n.t('The connection {0} no longer exists.', connectionId));
     }
     const generation = this.generationOf(connectionId);
-    const client = this.buildClient(this.configOf(connection), async () => {
-      await this.settled(connectionId);
-      // The connection moved or got another key or secret since this client was built: its address and key are
-      // no longer the ones the stored secret belongs to.
-      if (this.generationOf(connectionId) !== generation) {
-        throw new Error(vscode.l10n.t('The connection "{0}" changed while the request was waiting; it was not sent.', connection.label));
-      }
-      const secret = await this.readSecret(connectionId);
-      if (this.generationOf(connectionId) !== generation) {
-        throw new Error(vscode.l10n.t('The connection "{0}" changed while the request was waiting; it was not sent.', connection.label));
-      }
-      if (secret === undefined) {
-        throw new Error(vscode.l10n.t('No key secret is stored for the connection "{0}". Run "Update Key Secret".', connection.label));
-      }
-      return secret;
-    }, this.connectionDispatcher(connectionId));
+    const client = this.buildClient(
+      this.configOf(connection),
+      async () => {
+        await this.settled(connectionId);
+        // The connection moved or got another key or secret since this client was built: its address and key are
+        // no longer the ones the stored secret belongs to.
+        if (this.generationOf(connectionId) !== generation) {
+          throw new Error(
+            vscode.l10n.t(
+              'The connection "{0}" changed while the request was waiting; it was not sent.',
+              connection.label,
+            ),
+          );
+        }
+        const secret = await this.readSecret(connectionId);
+        if (this.generationOf(connectionId) !== generation) {
+          throw new Error(
+            vscode.l10n.t(
+              'The connection "{0}" changed while the request was waiting; it was not sent.',
+              connection.label,
+            ),
+          );
+        }
+        if (secret === undefined) {
+          throw new Error(
+            vscode.l10n.t(
+              'No key secret is stored for the connection "{0}". Run "Update Key Secret".',
+              connection.label,
+            ),
+          );
+        }
+        return secret;
+      },
+      this.connectionDispatcher(connectionId),
+    );
     this.clients.set(connectionId, client);
     return client;
   }
@@ -220,7 +241,11 @@ export class ConnectionManager implements vscode.Disposable {
    * Runs `action` with a client for a connection that is not saved yet (or a secret that is not saved yet). The
    * secret is scrubbed from the log while the action runs.
    */
-  async withUnsavedClient<T>(config: ConnectionConfig, secret: string, action: (client: ObservabilityClient) => Promise<T>): Promise<T> {
+  async withUnsavedClient<T>(
+    config: ConnectionConfig,
+    secret: string,
+    action: (client: ObservabilityClient) => Promise<T>,
+  ): Promise<T> {
     const token = ++this.transientCounter;
     this.transientSecrets.set(token, secret);
     try {
@@ -230,7 +255,11 @@ export class ConnectionManager implements vscode.Disposable {
     }
   }
 
-  private buildClient(connection: ConnectionConfig, getSecret: () => string | Promise<string>, dispatcher: Dispatcher): ObservabilityClient {
+  private buildClient(
+    connection: ConnectionConfig,
+    getSecret: () => string | Promise<string>,
+    dispatcher: Dispatcher,
+  ): ObservabilityClient {
     const settings = readSettings();
     const timeout = settings.requestTimeoutMs;
     return new ObservabilityClient({
@@ -238,13 +267,25 @@ export class ConnectionManager implements vscode.Disposable {
       getSecret,
       userAgent: this.userAgent,
       dispatcher,
-      limiter: limiterFor(connection.keyId, { requests: settings.rateLimit.requests, windowMs: settings.rateLimit.windowMs }),
+      limiter: limiterFor(connection.keyId, {
+        requests: settings.rateLimit.requests,
+        windowMs: settings.rateLimit.windowMs,
+      }),
       timeouts: { connectMs: Math.min(timeout, 15_000), headersMs: timeout, bodyMs: timeout },
       onRequest: (entry) => this.logRequest(entry),
-      onSkippedItems: (operation, skipped) => this.log.warn(
-        `${operation}: ${skipped.length} item(s) could not be read and are left out: ${skipped.slice(0, 5).map((s) =>
-          `#${s.index}${s.id !== undefined ? ` (${s.id})` : ''} ${s.issues.slice(0, 3).map((i) => `${i.path || '(item)'} ${i.message}`).join(', ')}`).join('; ')}${skipped.length > 5 ? '; …' : ''}`,
-      ),
+      onSkippedItems: (operation, skipped) =>
+        this.log.warn(
+          `${operation}: ${skipped.length} item(s) could not be read and are left out: ${skipped
+            .slice(0, 5)
+            .map(
+              (s) =>
+                `#${s.index}${s.id !== undefined ? ` (${s.id})` : ''} ${s.issues
+                  .slice(0, 3)
+                  .map((i) => `${i.path || '(item)'} ${i.message}`)
+                  .join(', ')}`,
+            )
+            .join('; ')}${skipped.length > 5 ? '; …' : ''}`,
+        ),
     });
   }
 
@@ -303,7 +344,9 @@ export class ConnectionManager implements vscode.Disposable {
       await this.deleteSecret(stored.id).catch(() => undefined);
       throw error;
     }
-    this.log.info(`Added connection "${stored.label}" (${stored.id}) to ${stored.baseUrl}, organization ${stored.organizationId}, ${stored.serviceIds.length} service(s), segment "${stored.pathSegment}"`);
+    this.log.info(
+      `Added connection "${stored.label}" (${stored.id}) to ${stored.baseUrl}, organization ${stored.organizationId}, ${stored.serviceIds.length} service(s), segment "${stored.pathSegment}"`,
+    );
     await this.announce();
     this.changeEmitter.fire({ connectionId: stored.id });
     return stored;
@@ -324,7 +367,10 @@ export class ConnectionManager implements vscode.Disposable {
       await previous?.catch(() => undefined);
       return this.applyUpdate(id, patch, secret);
     })();
-    const done = run.then(() => undefined, () => undefined);
+    const done = run.then(
+      () => undefined,
+      () => undefined,
+    );
     this.switching.set(id, done);
     try {
       return await run;
@@ -348,7 +394,11 @@ export class ConnectionManager implements vscode.Disposable {
     validateConnection(this.configOf(next));
     const moved = !sameOrigin(next.baseUrl, current.baseUrl);
     if (moved && secret === undefined) {
-      throw new Error(vscode.l10n.t('Moving the connection to another address needs its key secret too: the stored secret is never sent to a new address.'));
+      throw new Error(
+        vscode.l10n.t(
+          'Moving the connection to another address needs its key secret too: the stored secret is never sent to a new address.',
+        ),
+      );
     }
     const credentialsChange = moved || secret !== undefined || next.keyId !== current.keyId;
     let previousSecret: string | undefined;
@@ -363,12 +413,14 @@ export class ConnectionManager implements vscode.Disposable {
       await this.storeSecret(id, secret);
     }
     try {
-      await this.mutate((entries) => entries.map((e) => {
-        if (entryId(e) !== id) return e;
-        const written: Record<string, unknown> = { ...(e as Record<string, unknown>), ...next };
-        if (next.organizationName === undefined) delete written.organizationName;
-        return written;
-      }));
+      await this.mutate((entries) =>
+        entries.map((e) => {
+          if (entryId(e) !== id) return e;
+          const written: Record<string, unknown> = { ...(e as Record<string, unknown>), ...next };
+          if (next.organizationName === undefined) delete written.organizationName;
+          return written;
+        }),
+      );
     } catch (error) {
       if (secret !== undefined) {
         // The metadata still names the old address: the old secret goes back with it.
@@ -384,8 +436,12 @@ export class ConnectionManager implements vscode.Disposable {
       this.clients.delete(id);
     }
     // Keep the previous secret scrubbed from logs for the rest of the session, too.
-    if (previousSecret !== undefined && previousSecret !== secret) this.transientSecrets.set(++this.transientCounter, previousSecret);
-    this.log.info(`Updated connection "${next.label}" (${id})${moved ? ` to ${next.baseUrl}` : ''}${secret !== undefined ? ' and its key secret' : ''}`);
+    if (previousSecret !== undefined && previousSecret !== secret) {
+      this.transientSecrets.set(++this.transientCounter, previousSecret);
+    }
+    this.log.info(
+      `Updated connection "${next.label}" (${id})${moved ? ` to ${next.baseUrl}` : ''}${secret !== undefined ? ' and its key secret' : ''}`,
+    );
     if (secret !== undefined) this.log.info(`Updated the key secret of connection ${id}`);
     await this.announce();
     this.changeEmitter.fire({ connectionId: id });

@@ -15,8 +15,11 @@ export function hostOf(baseUrl: string): string {
  * The connection a command is about when nothing names one: the only one, or the one the user picks. Without any, it
  * offers Add Connection and resolves to undefined.
  */
-export async function pickConnection(connections: Pick<ConnectionManager, 'list'>, placeholder: string, title?: string):
-  Promise<StoredConnection | undefined> {
+export async function pickConnection(
+  connections: Pick<ConnectionManager, 'list'>,
+  placeholder: string,
+  title?: string,
+): Promise<StoredConnection | undefined> {
   const all = connections.list();
   if (all.length === 0) {
     const add = vscode.l10n.t('Add Connection');

@@ -68,7 +68,9 @@ export function inputStep(options: InputStepOptions): Promise<string | Back | un
       }),
       input.onDidHide(() => finish(undefined)),
     );
-    if (options.value && options.validateWhileTyping !== false) input.validationMessage = options.validate?.(options.value);
+    if (options.value && options.validateWhileTyping !== false) {
+      input.validationMessage = options.validate?.(options.value);
+    }
     input.show();
   });
 }
@@ -130,8 +132,12 @@ export function pickStep<T extends vscode.QuickPickItem>(options: PickStepOption
       pick.placeholder = options.loadingPlaceholder ?? options.placeholder;
       pick.show();
       options.items(abort.signal).then(
-        (items) => { if (!settled) fill(items); },
-        () => { if (!settled) fill([]); },
+        (items) => {
+          if (!settled) fill(items);
+        },
+        () => {
+          if (!settled) fill([]);
+        },
       );
     } else {
       fill(options.items);
@@ -153,7 +159,9 @@ export interface MultiPickStepOptions<T extends vscode.QuickPickItem> extends St
 }
 
 /** Shows a multi-select quick pick. Resolves to the picked items, BACK, a pressed extra button, or undefined. */
-export function multiPickStep<T extends vscode.QuickPickItem>(options: MultiPickStepOptions<T>): Promise<T[] | Back | vscode.QuickInputButton | undefined> {
+export function multiPickStep<T extends vscode.QuickPickItem>(
+  options: MultiPickStepOptions<T>,
+): Promise<T[] | Back | vscode.QuickInputButton | undefined> {
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<T>();
     const disposables: vscode.Disposable[] = [pick];

@@ -33,7 +33,12 @@ export interface ServiceSummary {
 }
 
 /** The summary kept of a listed service: lower-case ID, name (or the ID), region and state when known. */
-export function toServiceSummary(s: { id: string; name?: string | null; region?: unknown; state?: unknown }): ServiceSummary {
+export function toServiceSummary(s: {
+  id: string;
+  name?: string | null;
+  region?: unknown;
+  state?: unknown;
+}): ServiceSummary {
   return {
     id: s.id.toLowerCase(),
     name: s.name || s.id,

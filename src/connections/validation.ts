@@ -52,7 +52,9 @@ export function validateBaseUrl(text: string): string | undefined {
     return vscode.l10n.t('Use an https:// URL.');
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return vscode.l10n.t('Use https:// — plain http:// is allowed only for this machine (localhost, 127.0.0.1, ::1), so the key is never sent unencrypted.');
+    return vscode.l10n.t(
+      'Use https:// — plain http:// is allowed only for this machine (localhost, 127.0.0.1, ::1), so the key is never sent unencrypted.',
+    );
   }
   if (url.username !== '' || url.password !== '') {
     return vscode.l10n.t('Remove the user name and password from the URL; the API key is entered in the next steps.');
@@ -84,18 +86,25 @@ export function validateKeySecret(text: string, allowEmpty = false): string | un
 export function validatePathSegment(text: string): string | undefined {
   const trimmed = text.trim();
   if (!SEGMENT.test(trimmed)) {
-    return vscode.l10n.t('Use lowercase letters, digits and "-", starting with a letter (e.g. observability or clickstack).');
+    return vscode.l10n.t(
+      'Use lowercase letters, digits and "-", starting with a letter (e.g. observability or clickstack).',
+    );
   }
   return undefined;
 }
 
 export function validateOrganizationId(text: string): string | undefined {
-  return isUuid(text) ? undefined : vscode.l10n.t('An organization ID is a UUID such as 0b1e4c5d-2f3a-4b6c-8d9e-0f1a2b3c4d5e.');
+  return isUuid(text)
+    ? undefined
+    : vscode.l10n.t('An organization ID is a UUID such as 0b1e4c5d-2f3a-4b6c-8d9e-0f1a2b3c4d5e.');
 }
 
 /** Splits a pasted list of service IDs (commas, spaces or line breaks). */
 export function parseServiceIds(text: string): string[] {
-  const ids = text.split(/[\s,;]+/).map((s) => s.trim()).filter((s) => s !== '');
+  const ids = text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return [...new Set(ids.map((id) => id.toLowerCase()))];
 }
 

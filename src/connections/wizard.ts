@@ -44,7 +44,14 @@ export interface ConnectionDraft {
 
 /** What the check of a draft depends on; equal fingerprints mean the same check. Never logged or stored. */
 export function checkFingerprint(config: ConnectionConfig, secret: string): string {
-  return JSON.stringify([config.baseUrl, config.keyId, secret, config.organizationId, config.serviceIds[0] ?? '', config.pathSegment]);
+  return JSON.stringify([
+    config.baseUrl,
+    config.keyId,
+    secret,
+    config.organizationId,
+    config.serviceIds[0] ?? '',
+    config.pathSegment,
+  ]);
 }
 
 export function emptyDraft(): ConnectionDraft {
@@ -62,7 +69,11 @@ export function emptyDraft(): ConnectionDraft {
 
 export interface WizardDeps {
   /** Runs a request with a client for the draft's base URL and key (nothing saved yet). */
-  withClient<T>(config: ConnectionConfig, secret: string, action: (client: ObservabilityClient) => Promise<T>): Promise<T>;
+  withClient<T>(
+    config: ConnectionConfig,
+    secret: string,
+    action: (client: ObservabilityClient) => Promise<T>,
+  ): Promise<T>;
   /** The secret to use for listing when the draft leaves it empty (editing: the stored secret). */
   storedSecret?: () => Promise<string | undefined>;
 }
@@ -100,12 +111,25 @@ interface ServiceItem extends vscode.QuickPickItem {
  * finished draft, or undefined when the user cancels. `draft` is updated in place as the user goes, so a caller that
  * retries after a failed check starts from what was typed.
  */
-export async function runConnectionWizard(draft: ConnectionDraft, deps: WizardDeps, options: WizardOptions): Promise<ConnectionDraft | undefined> {
+export async function runConnectionWizard(
+  draft: ConnectionDraft,
+  deps: WizardDeps,
+  options: WizardOptions,
+): Promise<ConnectionDraft | undefined> {
   const title = options.mode === 'add' ? vscode.l10n.t('Add Connection') : vscode.l10n.t('Edit Connection');
   const steps: ((step: number) => Promise<StepOutcome>)[] = [
     (step) => baseUrlStep(draft, title, step),
     (step) => keyIdStep(draft, title, step),
-    (step) => keySecretStep(draft, title, step, options.mode === 'edit' && options.savedBaseUrl !== undefined && sameOrigin(draft.baseUrl, options.savedBaseUrl), options.mode === 'edit'),
+    (step) =>
+      keySecretStep(
+        draft,
+        title,
+        step,
+        options.mode === 'edit' &&
+          options.savedBaseUrl !== undefined &&
+          sameOrigin(draft.baseUrl, options.savedBaseUrl),
+        options.mode === 'edit',
+      ),
     (step) => organizationStep(draft, deps, title, step),
     (step) => servicesStep(draft, deps, title, step),
     (step) => segmentStep(draft, deps, title, step),
@@ -126,7 +150,9 @@ export async function runConnectionWizard(draft: ConnectionDraft, deps: WizardDe
 
 async function baseUrlStep(draft: ConnectionDraft, title: string, step: number): Promise<StepOutcome> {
   const value = await inputStep({
-    title, step, totalSteps: TOTAL_STEPS,
+    title,
+    step,
+    totalSteps: TOTAL_STEPS,
     value: draft.baseUrl || DEFAULT_BASE_URL,
     prompt: vscode.l10n.t('Base URL of the API (ClickHouse Cloud: {0})', DEFAULT_BASE_URL),
     placeholder: DEFAULT_BASE_URL,
@@ -139,7 +165,9 @@ async function baseUrlStep(draft: ConnectionDraft, title: string, step: number):
 
 async function keyIdStep(draft: ConnectionDraft, title: string, step: number): Promise<StepOutcome> {
   const value = await inputStep({
-    title, step, totalSteps: TOTAL_STEPS,
+    title,
+    step,
+    totalSteps: TOTAL_STEPS,
     value: draft.keyId,
     prompt: vscode.l10n.t('Key ID of the API key (shown when the key is created in the console, under API Keys)'),
     validate: validateKeyId,
@@ -149,14 +177,24 @@ async function keyIdStep(draft: ConnectionDraft, title: string, step: number): P
   return 'next';
 }
 
-async function keySecretStep(draft: ConnectionDraft, title: string, step: number, mayKeep: boolean, editing: boolean): Promise<StepOutcome> {
+async function keySecretStep(
+  draft: ConnectionDraft,
+  title: string,
+  step: number,
+  mayKeep: boolean,
+  editing: boolean,
+): Promise<StepOutcome> {
   const prompt = mayKeep
     ? vscode.l10n.t('Key secret (leave empty to keep the stored secret). It is kept in the system keyring only.')
     : editing
-      ? vscode.l10n.t('The address changed: enter the key secret again (the stored secret is never sent to another address).')
+      ? vscode.l10n.t(
+          'The address changed: enter the key secret again (the stored secret is never sent to another address).',
+        )
       : vscode.l10n.t('Key secret of the API key. It is kept in the system keyring only, never in settings.');
   const value = await inputStep({
-    title, step, totalSteps: TOTAL_STEPS,
+    title,
+    step,
+    totalSteps: TOTAL_STEPS,
     value: draft.keySecret,
     password: true,
     prompt,
@@ -169,14 +207,27 @@ async function keySecretStep(draft: ConnectionDraft, title: string, step: number
 }
 
 /** The walk-through's steps, for reopening one after a failed check. */
-export const WIZARD_STEPS = { baseUrl: 1, keyId: 2, keySecret: 3, organization: 4, services: 5, segment: 6, label: 7 } as const;
+export const WIZARD_STEPS = {
+  baseUrl: 1,
+  keyId: 2,
+  keySecret: 3,
+  organization: 4,
+  services: 5,
+  segment: 6,
+  label: 7,
+} as const;
 
 /**
  * The product path segment, detected: the check runs with "clickstack" (ClickHouse Cloud), then with "observability"
  * when the first answers with an HTML 404 (at most two requests). The segment that answers is preselected; the user
  * may pick the other or type another.
  */
-async function segmentStep(draft: ConnectionDraft, deps: WizardDeps, title: string, step: number): Promise<StepOutcome> {
+async function segmentStep(
+  draft: ConnectionDraft,
+  deps: WizardDeps,
+  title: string,
+  step: number,
+): Promise<StepOutcome> {
   const known = [CLICKSTACK_PATH_SEGMENT, DEFAULT_PATH_SEGMENT];
   const descriptions: Record<string, string> = {
     [CLICKSTACK_PATH_SEGMENT]: vscode.l10n.t('Managed ClickStack in ClickHouse Cloud'),
@@ -186,7 +237,9 @@ async function segmentStep(draft: ConnectionDraft, deps: WizardDeps, title: stri
     let detection: SegmentDetection | undefined;
     let proven: string | undefined;
     const picked = await pickStep<SegmentItem>({
-      title, step, totalSteps: TOTAL_STEPS,
+      title,
+      step,
+      totalSteps: TOTAL_STEPS,
       placeholder: vscode.l10n.t('Product path segment: /v1/organizations/…/services/…/<segment>/dashboards'),
       loadingPlaceholder: vscode.l10n.t('Finding the product path segment the service answers on…'),
       items: async (signal) => {
@@ -199,15 +252,22 @@ async function segmentStep(draft: ConnectionDraft, deps: WizardDeps, title: stri
         const found = detection.segment;
         const items: SegmentItem[] = known.map((segment) => ({
           label: segment,
-          description: segment === found
-            ? (detection?.error === undefined ? vscode.l10n.t('$(check) answers at this address') : vscode.l10n.t('$(check) served at this address'))
-            : descriptions[segment],
+          description:
+            segment === found
+              ? detection?.error === undefined
+                ? vscode.l10n.t('$(check) answers at this address')
+                : vscode.l10n.t('$(check) served at this address')
+              : descriptions[segment],
           segment,
         }));
         if (detection.error !== undefined) {
           items.push({
             label: vscode.l10n.t('$(warning) The check did not pass — retry'),
-            detail: explainCheckFailure(detection.error, { ...configFor(draft), serviceIds: [...draft.serviceIds], pathSegment: found ?? draft.pathSegment }),
+            detail: explainCheckFailure(detection.error, {
+              ...configFor(draft),
+              serviceIds: [...draft.serviceIds],
+              pathSegment: found ?? draft.pathSegment,
+            }),
             action: 'retry',
           });
         }
@@ -217,7 +277,9 @@ async function segmentStep(draft: ConnectionDraft, deps: WizardDeps, title: stri
         });
         return items;
       },
-      active: (item) => item.segment !== undefined && item.segment === (detection?.segment ?? (known.includes(draft.pathSegment) ? draft.pathSegment : undefined)),
+      active: (item) =>
+        item.segment !== undefined &&
+        item.segment === (detection?.segment ?? (known.includes(draft.pathSegment) ? draft.pathSegment : undefined)),
       matchOnDetail: true,
     });
     if (picked === undefined || picked === BACK) return picked;
@@ -228,7 +290,9 @@ async function segmentStep(draft: ConnectionDraft, deps: WizardDeps, title: stri
       return 'next';
     }
     const custom = await inputStep({
-      title, step, totalSteps: TOTAL_STEPS,
+      title,
+      step,
+      totalSteps: TOTAL_STEPS,
       value: known.includes(draft.pathSegment) ? '' : draft.pathSegment,
       prompt: vscode.l10n.t('Product path segment'),
       validate: validatePathSegment,
@@ -256,7 +320,6 @@ async function detectSegment(draft: ConnectionDraft, deps: WizardDeps, signal: A
   }
 }
 
-
 async function secretFor(draft: ConnectionDraft, deps: WizardDeps): Promise<string | undefined> {
   if (draft.keySecret !== '') return draft.keySecret;
   return deps.storedSecret ? deps.storedSecret() : undefined;
@@ -272,10 +335,17 @@ function configFor(draft: ConnectionDraft, organizationId = draft.organizationId
   };
 }
 
-async function organizationStep(draft: ConnectionDraft, deps: WizardDeps, title: string, step: number): Promise<StepOutcome> {
+async function organizationStep(
+  draft: ConnectionDraft,
+  deps: WizardDeps,
+  title: string,
+  step: number,
+): Promise<StepOutcome> {
   for (;;) {
     const picked = await pickStep<OrgItem>({
-      title, step, totalSteps: TOTAL_STEPS,
+      title,
+      step,
+      totalSteps: TOTAL_STEPS,
       placeholder: vscode.l10n.t('Organization'),
       loadingPlaceholder: vscode.l10n.t('Listing the organizations of this key…'),
       items: async (signal) => {
@@ -306,7 +376,8 @@ async function organizationStep(draft: ConnectionDraft, deps: WizardDeps, title:
           ] satisfies OrgItem[];
         }
       },
-      active: (item) => item.organization?.id === draft.organizationId || (item.action === 'org' && !draft.organizationId),
+      active: (item) =>
+        item.organization?.id === draft.organizationId || (item.action === 'org' && !draft.organizationId),
       matchOnDetail: true,
     });
     if (picked === undefined || picked === BACK) return picked;
@@ -321,7 +392,9 @@ async function organizationStep(draft: ConnectionDraft, deps: WizardDeps, title:
       return 'next';
     }
     const typed = await inputStep({
-      title, step, totalSteps: TOTAL_STEPS,
+      title,
+      step,
+      totalSteps: TOTAL_STEPS,
       value: draft.organizationId,
       prompt: vscode.l10n.t('Organization ID (UUID, from the organization details in the console)'),
       validate: validateOrganizationId,
@@ -349,7 +422,12 @@ function serviceItem(service: ServiceSummary): ServiceItem {
   };
 }
 
-async function servicesStep(draft: ConnectionDraft, deps: WizardDeps, title: string, step: number): Promise<StepOutcome> {
+async function servicesStep(
+  draft: ConnectionDraft,
+  deps: WizardDeps,
+  title: string,
+  step: number,
+): Promise<StepOutcome> {
   let listingError: string | undefined;
   let listed: ServiceSummary[] | undefined;
   try {
@@ -361,7 +439,9 @@ async function servicesStep(draft: ConnectionDraft, deps: WizardDeps, title: str
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
         try {
-          const response = await deps.withClient(configFor(draft), secret, (client) => client.listServices(draft.organizationId, { signal: abort.signal }));
+          const response = await deps.withClient(configFor(draft), secret, (client) =>
+            client.listServices(draft.organizationId, { signal: abort.signal }),
+          );
           return response.data.map(toServiceSummary);
         } finally {
           sub.dispose();
@@ -382,7 +462,9 @@ async function servicesStep(draft: ConnectionDraft, deps: WizardDeps, title: str
       for (const s of listed) known.set(s.id, s);
       const items = listed.map(serviceItem);
       const chosen = await multiPickStep<ServiceItem>({
-        title, step, totalSteps: TOTAL_STEPS,
+        title,
+        step,
+        totalSteps: TOTAL_STEPS,
         placeholder: vscode.l10n.t('Services to show (Space toggles, Enter confirms)'),
         tooFewPlaceholder: vscode.l10n.t('Pick at least one service, then press Enter'),
         items,
@@ -399,12 +481,19 @@ async function servicesStep(draft: ConnectionDraft, deps: WizardDeps, title: str
       // The manual-entry button: fall through to the input box.
     }
     const prompt = listingError
-      ? vscode.l10n.t('Could not list services ({0}). Enter one or more service IDs (UUIDs), separated by commas.', listingError)
+      ? vscode.l10n.t(
+          'Could not list services ({0}). Enter one or more service IDs (UUIDs), separated by commas.',
+          listingError,
+        )
       : listed !== undefined && listed.length === 0
-        ? vscode.l10n.t('The organization lists no services. Enter one or more service IDs (UUIDs), separated by commas.')
+        ? vscode.l10n.t(
+            'The organization lists no services. Enter one or more service IDs (UUIDs), separated by commas.',
+          )
         : vscode.l10n.t('Service IDs (UUIDs, separated by commas)');
     const typed = await inputStep({
-      title, step, totalSteps: TOTAL_STEPS,
+      title,
+      step,
+      totalSteps: TOTAL_STEPS,
       value: draft.serviceIds.join(', '),
       prompt,
       validate: validateServiceIds,
@@ -437,7 +526,9 @@ async function labelStep(draft: ConnectionDraft, title: string, step: number): P
     suggestion = draft.organizationName ? draft.organizationName : host;
   }
   const value = await inputStep({
-    title, step, totalSteps: TOTAL_STEPS,
+    title,
+    step,
+    totalSteps: TOTAL_STEPS,
     value: suggestion,
     prompt: vscode.l10n.t('Name of the connection, as shown in the explorer'),
     validate: validateLabel,

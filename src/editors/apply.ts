@@ -2,7 +2,14 @@ import * as vscode from 'vscode';
 import { sanitizeServerText, type ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
 import {
-  isAlertableDisplayType, type Alert, type AlertWrite, type Dashboard, type DashboardUpdate, type DashboardWrite, type QueryEndpoint, type QueryEndpointWrite,
+  isAlertableDisplayType,
+  type Alert,
+  type AlertWrite,
+  type Dashboard,
+  type DashboardUpdate,
+  type DashboardWrite,
+  type QueryEndpoint,
+  type QueryEndpointWrite,
 } from '../schema';
 import type { ResourceRefresher } from '../resources/model';
 import { dedupeIssues, knownPart, schemaCheck, semanticIssues, type DocumentIssue } from '../shared/checks';
@@ -42,7 +49,15 @@ export interface ApplyOptions {
 }
 
 export type ApplyOutcome =
-  | 'applied' | 'busy' | 'notResource' | 'invalid' | 'unchanged' | 'cancelled' | 'conflict' | 'alertsWouldBeDeleted' | 'keysWouldLoseAccess'
+  | 'applied'
+  | 'busy'
+  | 'notResource'
+  | 'invalid'
+  | 'unchanged'
+  | 'cancelled'
+  | 'conflict'
+  | 'alertsWouldBeDeleted'
+  | 'keysWouldLoseAccess'
   | 'failed';
 
 export interface ApplyResult {
@@ -102,13 +117,29 @@ export class ResourceApplier {
     if (!ref || isNew(ref)) return false;
     const client = this.deps.connections.clientFor(ref.connectionId);
     try {
-      const current = ref.kind === 'alert'
-        ? (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => client.getAlert(ref.serviceId, ref.id as string))).data
-        : ref.kind === 'dashboard'
-          ? (await this.progress(vscode.l10n.t('Reading the dashboard from the service…'), () => client.getDashboard(ref.serviceId, ref.id as string))).data
-          : (await this.progress(vscode.l10n.t('Reading the query endpoint from the service…'), () => client.getQueryEndpoint(ref.serviceId))).data;
+      const current =
+        ref.kind === 'alert'
+          ? (
+              await this.progress(vscode.l10n.t('Reading the alert from the service…'), () =>
+                client.getAlert(ref.serviceId, ref.id as string),
+              )
+            ).data
+          : ref.kind === 'dashboard'
+            ? (
+                await this.progress(vscode.l10n.t('Reading the dashboard from the service…'), () =>
+                  client.getDashboard(ref.serviceId, ref.id as string),
+                )
+              ).data
+            : (
+                await this.progress(vscode.l10n.t('Reading the query endpoint from the service…'), () =>
+                  client.getQueryEndpoint(ref.serviceId),
+                )
+              ).data;
       const held = this.deps.fs.get(ref);
-      const changedOnServer = held?.base !== undefined && held.exists && !sameJson(editableValue(ref.kind, held.base), editableValue(ref.kind, current));
+      const changedOnServer =
+        held?.base !== undefined &&
+        held.exists &&
+        !sameJson(editableValue(ref.kind, held.base), editableValue(ref.kind, current));
       await this.showDiff(doc, ref, nameOfValue(current) ?? KIND_NAMES[ref.kind], current, changedOnServer);
       return true;
     } catch (error) {
@@ -122,8 +153,14 @@ export class ResourceApplier {
     const target = uri.toString();
     const after = this.afterDiffs.get(target);
     this.afterDiffs.delete(target);
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff
-      && t.input.original.scheme === SERVER_SCHEME && (t.input.modified.toString() === target || t.input.modified.toString() === after));
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter(
+        (t) =>
+          t.input instanceof vscode.TabInputTextDiff &&
+          t.input.original.scheme === SERVER_SCHEME &&
+          (t.input.modified.toString() === target || t.input.modified.toString() === after),
+      );
     if (tabs.length === 0) return;
     try {
       await vscode.window.tabGroups.close(tabs, true);
@@ -174,7 +211,9 @@ export class ResourceApplier {
     }
     const blocking: DocumentIssue[] = [
       ...(schema.ok ? [] : schema.issues),
-      ...semanticIssues(ref.kind, knownPart(ref.kind, isNew(ref), parsed.value), facts).filter((i) => i.severity === 'error'),
+      ...semanticIssues(ref.kind, knownPart(ref.kind, isNew(ref), parsed.value), facts).filter(
+        (i) => i.severity === 'error',
+      ),
     ];
     if (blocking.length > 0 || !schema.ok) {
       const diagnostics = issueDiagnostics(doc, parsed.root, dedupeIssues(blocking));
@@ -191,7 +230,9 @@ export class ResourceApplier {
             : await this.updateAlert(doc, ref, ref.id, client, body as AlertWrite, options);
         case 'dashboard':
           if (ref.id === undefined) return await this.createDashboard(doc, ref, client, body as DashboardWrite);
-          return await this.serialized(refKey(ref), () => this.updateDashboard(doc, ref, ref.id as string, client, body as DashboardUpdate, options));
+          return await this.serialized(refKey(ref), () =>
+            this.updateDashboard(doc, ref, ref.id as string, client, body as DashboardUpdate, options),
+          );
         case 'queryEndpoint':
           return await this.upsertQueryEndpoint(doc, ref, client, body as QueryEndpointWrite, options);
       }
@@ -202,24 +243,55 @@ export class ResourceApplier {
 
   // ---- alerts ----
 
-  private async createAlert(doc: vscode.TextDocument, ref: ResourceRef, client: ObservabilityClient, body: AlertWrite): Promise<ApplyResult> {
-    const response = await this.progress(vscode.l10n.t('Creating alert…'), () => client.createAlert(ref.serviceId, body));
+  private async createAlert(
+    doc: vscode.TextDocument,
+    ref: ResourceRef,
+    client: ObservabilityClient,
+    body: AlertWrite,
+  ): Promise<ApplyResult> {
+    const response = await this.progress(vscode.l10n.t('Creating alert…'), () =>
+      client.createAlert(ref.serviceId, body),
+    );
     const alert = response.data;
-    const created: ResourceRef = { connectionId: ref.connectionId, serviceId: ref.serviceId, kind: 'alert', id: alert.id };
-    const uri = await this.replaceDraft(doc, ref, created, alert.name ?? body.name, editableText('alert', alert), alert);
+    const created: ResourceRef = {
+      connectionId: ref.connectionId,
+      serviceId: ref.serviceId,
+      kind: 'alert',
+      id: alert.id,
+    };
+    const uri = await this.replaceDraft(
+      doc,
+      ref,
+      created,
+      alert.name ?? body.name,
+      editableText('alert', alert),
+      alert,
+    );
     this.afterSuccess(ref, ['alerts']);
     this.notify(vscode.l10n.t('Alert "{0}" created (ID {1}).', alert.name ?? alert.id, alert.id), response.requestId);
     return { outcome: 'applied', uri: uri.toString(), id: alert.id, requestId: response.requestId };
   }
 
-  private async updateAlert(doc: vscode.TextDocument, ref: ResourceRef, id: string, client: ObservabilityClient, body: AlertWrite,
-    options: ApplyOptions): Promise<ApplyResult> {
-    const current = (await this.progress(vscode.l10n.t('Reading the alert from the service…'), () => client.getAlert(ref.serviceId, id))).data;
+  private async updateAlert(
+    doc: vscode.TextDocument,
+    ref: ResourceRef,
+    id: string,
+    client: ObservabilityClient,
+    body: AlertWrite,
+    options: ApplyOptions,
+  ): Promise<ApplyResult> {
+    const current = (
+      await this.progress(vscode.l10n.t('Reading the alert from the service…'), () =>
+        client.getAlert(ref.serviceId, id),
+      )
+    ).data;
     // The service keeps optional fields an update leaves out: compare and show what it will hold afterwards.
     const { after, kept } = alertAfterUpdate(editableValue('alert', current), body as Record<string, unknown>);
     const gate = await this.confirmUpdate(doc, ref, current, body, options, [], [], { after, kept });
     if (gate) return gate.outcome === 'unchanged' ? { ...gate, kept } : gate;
-    const response = await this.progress(vscode.l10n.t('Updating alert…'), () => client.updateAlert(ref.serviceId, id, body));
+    const response = await this.progress(vscode.l10n.t('Updating alert…'), () =>
+      client.updateAlert(ref.serviceId, id, body),
+    );
     await this.becomeSaved(doc, ref, response.data);
     this.afterSuccess(ref, ['alerts']);
     this.notify(vscode.l10n.t('Alert "{0}" updated.', response.data.name ?? id), response.requestId);
@@ -228,46 +300,98 @@ export class ResourceApplier {
 
   // ---- dashboards ----
 
-  private async createDashboard(doc: vscode.TextDocument, ref: ResourceRef, client: ObservabilityClient, body: DashboardWrite): Promise<ApplyResult> {
-    const response = await this.progress(vscode.l10n.t('Creating dashboard…'), () => client.createDashboard(ref.serviceId, body));
+  private async createDashboard(
+    doc: vscode.TextDocument,
+    ref: ResourceRef,
+    client: ObservabilityClient,
+    body: DashboardWrite,
+  ): Promise<ApplyResult> {
+    const response = await this.progress(vscode.l10n.t('Creating dashboard…'), () =>
+      client.createDashboard(ref.serviceId, body),
+    );
     const dashboard = response.data;
-    const created: ResourceRef = { connectionId: ref.connectionId, serviceId: ref.serviceId, kind: 'dashboard', id: dashboard.id };
-    const uri = await this.replaceDraft(doc, ref, created, dashboard.name, editableText('dashboard', dashboard), dashboard);
+    const created: ResourceRef = {
+      connectionId: ref.connectionId,
+      serviceId: ref.serviceId,
+      kind: 'dashboard',
+      id: dashboard.id,
+    };
+    const uri = await this.replaceDraft(
+      doc,
+      ref,
+      created,
+      dashboard.name,
+      editableText('dashboard', dashboard),
+      dashboard,
+    );
     this.afterSuccess(ref, ['dashboards']);
     this.notify(vscode.l10n.t('Dashboard "{0}" created (ID {1}).', dashboard.name, dashboard.id), response.requestId);
     return { outcome: 'applied', uri: uri.toString(), id: dashboard.id, requestId: response.requestId };
   }
 
-  private async updateDashboard(doc: vscode.TextDocument, ref: ResourceRef, id: string, client: ObservabilityClient, body: DashboardUpdate,
-    options: ApplyOptions): Promise<ApplyResult> {
-    const current = (await this.progress(vscode.l10n.t('Reading the dashboard from the service…'), () => client.getDashboard(ref.serviceId, id))).data;
+  private async updateDashboard(
+    doc: vscode.TextDocument,
+    ref: ResourceRef,
+    id: string,
+    client: ObservabilityClient,
+    body: DashboardUpdate,
+    options: ApplyOptions,
+  ): Promise<ApplyResult> {
+    const current = (
+      await this.progress(vscode.l10n.t('Reading the dashboard from the service…'), () =>
+        client.getDashboard(ref.serviceId, id),
+      )
+    ).data;
     // Alerts on tiles that disappear, change ID or can no longer carry an alert are deleted by the service.
     const kept = new Map((body.tiles ?? []).filter((t) => typeof t.id === 'string').map((t) => [t.id as string, t]));
-    const lost = new Set((current.tiles ?? []).filter((t) => {
-      const next = kept.get(t.id);
-      return !next || !isAlertableDisplayType((next.config as { displayType?: unknown } | undefined)?.displayType);
-    }).map((t) => t.id));
+    const lost = new Set(
+      (current.tiles ?? [])
+        .filter((t) => {
+          const next = kept.get(t.id);
+          return !next || !isAlertableDisplayType((next.config as { displayType?: unknown } | undefined)?.displayType);
+        })
+        .map((t) => t.id),
+    );
     let doomed: Alert[] = [];
     if (lost.size > 0) {
-      const alerts = (await this.progress(vscode.l10n.t('Checking which alerts watch the dashboard…'), () => client.listAlerts(ref.serviceId))).data;
+      const alerts = (
+        await this.progress(vscode.l10n.t('Checking which alerts watch the dashboard…'), () =>
+          client.listAlerts(ref.serviceId),
+        )
+      ).data;
       doomed = alerts.filter((a) => a.dashboardId === id && typeof a.tileId === 'string' && lost.has(a.tileId));
     }
     const names = doomed.map((a) => a.name ?? a.id);
     const gate = await this.confirmUpdate(doc, ref, current, body, options, names);
     if (gate) return gate;
-    const response = await this.progress(vscode.l10n.t('Updating dashboard…'), () => client.updateDashboard(ref.serviceId, id, body));
+    const response = await this.progress(vscode.l10n.t('Updating dashboard…'), () =>
+      client.updateDashboard(ref.serviceId, id, body),
+    );
     await this.becomeSaved(doc, ref, response.data);
     this.afterSuccess(ref, ['dashboards', 'alerts']);
-    const extra = names.length > 0 ? ` ${vscode.l10n.t('The service deleted {0} alert(s): {1}.', names.length, names.join(', '))}` : '';
+    const extra =
+      names.length > 0
+        ? ` ${vscode.l10n.t('The service deleted {0} alert(s): {1}.', names.length, names.join(', '))}`
+        : '';
     this.notify(vscode.l10n.t('Dashboard "{0}" updated.', response.data.name) + extra, response.requestId);
-    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, alerts: names, diffShown: true };
+    return {
+      outcome: 'applied',
+      uri: doc.uri.toString(),
+      id,
+      requestId: response.requestId,
+      alerts: names,
+      diffShown: true,
+    };
   }
 
   /** Runs dashboard updates one after another: the service has no concurrency control on dashboards. */
   private serialized<T>(key: string, run: () => Promise<T>): Promise<T> {
     const previous = this.dashboardQueues.get(key) ?? Promise.resolve();
     const next = previous.then(run, run);
-    const settled = next.then(() => undefined, () => undefined);
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    );
     this.dashboardQueues.set(key, settled);
     void settled.then(() => {
       if (this.dashboardQueues.get(key) === settled) this.dashboardQueues.delete(key);
@@ -277,30 +401,62 @@ export class ResourceApplier {
 
   // ---- query endpoint ----
 
-  private async upsertQueryEndpoint(doc: vscode.TextDocument, ref: ResourceRef, client: ObservabilityClient, body: QueryEndpointWrite,
-    options: ApplyOptions): Promise<ApplyResult> {
-    const current = (await this.progress(vscode.l10n.t('Reading the query endpoint from the service…'), () => client.getQueryEndpoint(ref.serviceId))).data;
+  private async upsertQueryEndpoint(
+    doc: vscode.TextDocument,
+    ref: ResourceRef,
+    client: ObservabilityClient,
+    body: QueryEndpointWrite,
+    options: ApplyOptions,
+  ): Promise<ApplyResult> {
+    const current = (
+      await this.progress(vscode.l10n.t('Reading the query endpoint from the service…'), () =>
+        client.getQueryEndpoint(ref.serviceId),
+      )
+    ).data;
     if (current) {
-      const gate = await this.confirmUpdate(doc, ref, current, body, options, [], await this.keysLosingAccess(ref, current, body));
+      const gate = await this.confirmUpdate(
+        doc,
+        ref,
+        current,
+        body,
+        options,
+        [],
+        await this.keysLosingAccess(ref, current, body),
+      );
       if (gate) return gate;
     } else if (this.deps.fs.get(ref)?.exists) {
       // Opened while it existed, deleted on the service meanwhile: saying so is enough, applying recreates it.
       if (!options.overwrite && !options.confirm) {
         const recreate = vscode.l10n.t('Create It Again');
-        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('The query endpoint was deleted on the service since you opened it.'),
-          { modal: true }, recreate);
+        const answer = await vscode.window.showWarningMessage(
+          vscode.l10n.t('The query endpoint was deleted on the service since you opened it.'),
+          { modal: true },
+          recreate,
+        );
         if (answer !== recreate) return { outcome: 'cancelled' };
       }
     }
-    const response = await this.progress(vscode.l10n.t('Saving the query endpoint…'), () => client.upsertQueryEndpoint(ref.serviceId, body));
+    const response = await this.progress(vscode.l10n.t('Saving the query endpoint…'), () =>
+      client.upsertQueryEndpoint(ref.serviceId, body),
+    );
     await this.becomeSaved(doc, ref, response.data);
     this.afterSuccess(ref, ['queryEndpoint']);
     this.notify(vscode.l10n.t('Query endpoint saved: id {0}.', response.data.id), response.requestId);
-    return { outcome: 'applied', uri: doc.uri.toString(), id: response.data.id, requestId: response.requestId, diffShown: current !== null };
+    return {
+      outcome: 'applied',
+      uri: doc.uri.toString(),
+      id: response.data.id,
+      requestId: response.requestId,
+      diffShown: current !== null,
+    };
   }
 
   /** The API keys (by name) that have access to the endpoint now and lose it with `body` (it replaces the list). */
-  private async keysLosingAccess(ref: ResourceRef, current: QueryEndpoint, body: QueryEndpointWrite): Promise<string[]> {
+  private async keysLosingAccess(
+    ref: ResourceRef,
+    current: QueryEndpoint,
+    body: QueryEndpointWrite,
+  ): Promise<string[]> {
     const kept = new Set(body.openApiKeys ?? []);
     const lost = (current.openApiKeys ?? []).filter((k) => !kept.has(k));
     if (lost.length === 0) return [];
@@ -317,24 +473,38 @@ export class ResourceApplier {
    * Before an update: detects changes made on the service since the document was opened, shows the diff against the
    * server's current version and asks once. Returns a result when the update must not go ahead.
    */
-  private async confirmUpdate(doc: vscode.TextDocument, ref: ResourceRef, current: Alert | Dashboard | QueryEndpoint, body: unknown,
-    options: ApplyOptions, doomedAlerts: readonly string[], keysLosingAccess: readonly string[] = [],
-    partial?: { readonly after: Record<string, unknown>; readonly kept: readonly string[] }): Promise<ApplyResult | undefined> {
+  private async confirmUpdate(
+    doc: vscode.TextDocument,
+    ref: ResourceRef,
+    current: Alert | Dashboard | QueryEndpoint,
+    body: unknown,
+    options: ApplyOptions,
+    doomedAlerts: readonly string[],
+    keysLosingAccess: readonly string[] = [],
+    partial?: { readonly after: Record<string, unknown>; readonly kept: readonly string[] },
+  ): Promise<ApplyResult | undefined> {
     const held = this.deps.fs.get(ref);
     const currentValue = editableValue(ref.kind, current);
-    const keptNote = partial && partial.kept.length > 0
-      ? vscode.l10n.t('Left out of the document, so the service keeps its current value: {0}. To clear one, set it to null.', partial.kept.join(', '))
-      : undefined;
+    const keptNote =
+      partial && partial.kept.length > 0
+        ? vscode.l10n.t(
+            'Left out of the document, so the service keeps its current value: {0}. To clear one, set it to null.',
+            partial.kept.join(', '),
+          )
+        : undefined;
     const what = KIND_NAMES[ref.kind];
     const name = nameOfValue(current) ?? nameOfValue(body) ?? what;
-    const changedOnServer = held?.base !== undefined && held.exists && !sameJson(editableValue(ref.kind, held.base), currentValue);
+    const changedOnServer =
+      held?.base !== undefined && held.exists && !sameJson(editableValue(ref.kind, held.base), currentValue);
     if (sameJson(currentValue, partial?.after ?? body)) {
       const basedOnCurrent = held?.base !== undefined && held.exists && !changedOnServer;
       if (!basedOnCurrent) {
         // The service already holds exactly this text, e.g. an earlier Apply whose answer was lost (timeout, reset):
         // not a conflict with someone else's change. The document is now based on that version.
         await this.becomeSaved(doc, ref, current);
-        void vscode.window.showInformationMessage(vscode.l10n.t('The {0} on the service already has these changes.', what));
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('The {0} on the service already has these changes.', what),
+        );
         return { outcome: 'unchanged', uri: doc.uri.toString() };
       }
       const same = vscode.l10n.t('Nothing to apply: the {0} on the service is the same.', what);
@@ -344,33 +514,49 @@ export class ResourceApplier {
     await this.showDiff(doc, ref, name, current, changedOnServer, partial?.after);
     let overwriteChosen = false;
     if (changedOnServer) {
-      const message = vscode.l10n.t('The {0} "{1}" changed on the service since you opened it.', what, sanitizeServerText(name));
-      const detail = vscode.l10n.t('The diff shows the service\'s current version (left) and yours (right). Applying replaces the service\'s changes.');
+      const message = vscode.l10n.t(
+        'The {0} "{1}" changed on the service since you opened it.',
+        what,
+        sanitizeServerText(name),
+      );
+      const detail = vscode.l10n.t(
+        "The diff shows the service's current version (left) and yours (right). Applying replaces the service's changes.",
+      );
       if (!options.overwrite) {
         if (options.confirm) {
           void vscode.window.showWarningMessage(`${message} ${detail}`);
           return { outcome: 'conflict' };
         }
         const overwrite = vscode.l10n.t('Overwrite');
-        if (await vscode.window.showWarningMessage(message, { modal: true, detail }, overwrite) !== overwrite) return { outcome: 'conflict' };
+        if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, overwrite)) !== overwrite) {
+          return { outcome: 'conflict' };
+        }
         // Choosing Overwrite, with the diff open, is the confirmation: no second question (except for deleted alerts).
         overwriteChosen = true;
       }
     }
     if (doomedAlerts.length > 0) {
       const gate = await this.confirmLoss({
-        names: doomedAlerts, confirmed: options.confirmAlertDeletion === true, automated: options.confirm === true,
+        names: doomedAlerts,
+        confirmed: options.confirmAlertDeletion === true,
+        automated: options.confirm === true,
         message: vscode.l10n.t('This update deletes {0} alert(s).', doomedAlerts.length),
-        intro: vscode.l10n.t('Tiles these alerts watch are removed, get a new ID or can no longer carry an alert, so the service deletes the alerts:'),
+        intro: vscode.l10n.t(
+          'Tiles these alerts watch are removed, get a new ID or can no longer carry an alert, so the service deletes the alerts:',
+        ),
         button: vscode.l10n.t('Update and Delete Alerts'),
       });
       return gate ? { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts } : undefined;
     }
     if (keysLosingAccess.length > 0) {
       const gate = await this.confirmLoss({
-        names: keysLosingAccess, confirmed: options.confirmKeyRemoval === true, automated: options.confirm === true,
+        names: keysLosingAccess,
+        confirmed: options.confirmKeyRemoval === true,
+        automated: options.confirm === true,
         message: vscode.l10n.t('{0} API key(s) lose access to the query endpoint.', keysLosingAccess.length),
-        intro: vscode.l10n.t('The upsert replaces the endpoint\'s API keys and roles as a whole. These keys are not in the document, so queries made with them stop working:'),
+        intro: vscode.l10n.t(
+          "The upsert replaces the endpoint's API keys and roles as a whole. These keys are not in the document, so queries made with them stop working:",
+        ),
         button: vscode.l10n.t('Apply and Remove Access'),
       });
       return gate ? { outcome: 'keysWouldLoseAccess', keys: keysLosingAccess } : undefined;
@@ -378,8 +564,11 @@ export class ResourceApplier {
     if (options.confirm || overwriteChosen || (changedOnServer && options.overwrite)) return undefined;
     const apply = vscode.l10n.t('Apply');
     const shows = vscode.l10n.t('The diff shows what will change on the service.');
-    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Apply your changes to the {0} "{1}"?', what, sanitizeServerText(name)),
-      { modal: true, detail: keptNote ? `${shows}\n\n${keptNote}` : shows }, apply);
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Apply your changes to the {0} "{1}"?', what, sanitizeServerText(name)),
+      { modal: true, detail: keptNote ? `${shows}\n\n${keptNote}` : shows },
+      apply,
+    );
     return answer === apply ? undefined : { outcome: 'cancelled' };
   }
 
@@ -388,45 +577,78 @@ export class ResourceApplier {
    * the diff open it is the confirmation of the update. Returns true when the update must not go ahead. Automation
    * (`automated`) gets a warning and a refusal unless `confirmed`.
    */
-  private async confirmLoss(loss: { names: readonly string[]; confirmed: boolean; automated: boolean; message: string; intro: string; button: string }): Promise<boolean> {
+  private async confirmLoss(loss: {
+    names: readonly string[];
+    confirmed: boolean;
+    automated: boolean;
+    message: string;
+    intro: string;
+    button: string;
+  }): Promise<boolean> {
     if (loss.confirmed) return false;
     if (loss.automated) {
       void vscode.window.showWarningMessage(`${loss.message} ${sanitizeServerText(loss.names.join(', '), 1000)}`);
       return true;
     }
-    const shown = loss.names.slice(0, 15).map((n) => `• ${sanitizeServerText(n)}`).join('\n');
+    const shown = loss.names
+      .slice(0, 15)
+      .map((n) => `• ${sanitizeServerText(n)}`)
+      .join('\n');
     const more = loss.names.length > 15 ? `\n${vscode.l10n.t('… and {0} more', loss.names.length - 15)}` : '';
-    return await vscode.window.showWarningMessage(loss.message, { modal: true, detail: `${loss.intro}\n${shown}${more}` }, loss.button) !== loss.button;
+    return (
+      (await vscode.window.showWarningMessage(
+        loss.message,
+        { modal: true, detail: `${loss.intro}\n${shown}${more}` },
+        loss.button,
+      )) !== loss.button
+    );
   }
 
   /**
    * The diff of the service's version (left) against the document, or against `after` (what the service will hold
    * after the update, when that differs from the text: an alert update keeps the optional fields it leaves out).
    */
-  private async showDiff(doc: vscode.TextDocument, ref: ResourceRef, name: string, current: unknown, changedOnServer: boolean,
-    after?: Record<string, unknown>): Promise<void> {
+  private async showDiff(
+    doc: vscode.TextDocument,
+    ref: ResourceRef,
+    name: string,
+    current: unknown,
+    changedOnServer: boolean,
+    after?: Record<string, unknown>,
+  ): Promise<void> {
     const label = fileLabel(name, KIND_NAMES[ref.kind]);
     const left = this.deps.server.create(`${label} (service).json`, editableText(ref.kind, current));
     const parsed = parseDocument(doc.getText()).value;
-    const right = after && !sameJson(after, parsed) ? this.deps.server.create(`${label} (after apply).json`, toText(after)) : doc.uri;
+    const right =
+      after && !sameJson(after, parsed)
+        ? this.deps.server.create(`${label} (after apply).json`, toText(after))
+        : doc.uri;
     if (right !== doc.uri) this.afterDiffs.set(doc.uri.toString(), right.toString());
     const title = changedOnServer
       ? vscode.l10n.t('{0}: changed on the service ↔ yours', name)
       : right !== doc.uri
         ? vscode.l10n.t('{0}: service ↔ after apply (fields left out are kept)', name)
         : vscode.l10n.t('{0}: service ↔ yours', name);
-    const shown = Promise.resolve(vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: false }))
-      .then(() => true, (error: unknown) => {
+    const shown = Promise.resolve(
+      vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: false }),
+    ).then(
+      () => true,
+      (error: unknown) => {
         this.deps.log.warn(`Could not show the diff: ${errorMessage(error)}`);
         return true;
-      });
+      },
+    );
     // The diff informs; it must never hold up Apply (the workbench can leave an editor open pending while other
     // editors open at the same moment).
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), DIFF_OPEN_WAIT_MS); });
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), DIFF_OPEN_WAIT_MS);
+    });
     const opened = await Promise.race([shown, late]);
     clearTimeout(timer);
-    if (!opened) this.deps.log.warn(`The diff editor did not open within ${DIFF_OPEN_WAIT_MS / 1000} s; going on without it.`);
+    if (!opened) {
+      this.deps.log.warn(`The diff editor did not open within ${DIFF_OPEN_WAIT_MS / 1000} s; going on without it.`);
+    }
   }
 
   /** After an update: the document holds the server's version and is saved (locally; no request). */
@@ -449,8 +671,14 @@ export class ResourceApplier {
   }
 
   /** After a create: opens the resource under its new ID and closes the draft (saved locally first: no prompt). */
-  private async replaceDraft(draft: vscode.TextDocument, draftRef: ResourceRef, created: ResourceRef, name: string | null | undefined,
-    text: string, server: unknown): Promise<vscode.Uri> {
+  private async replaceDraft(
+    draft: vscode.TextDocument,
+    draftRef: ResourceRef,
+    created: ResourceRef,
+    name: string | null | undefined,
+    text: string,
+    server: unknown,
+  ): Promise<vscode.Uri> {
     this.deps.fs.set(created, { text, base: server, exists: true });
     const uri = uriFor(created, name);
     const viewColumn = vscode.window.visibleTextEditors.find((e) => e.document === draft)?.viewColumn;
@@ -460,9 +688,13 @@ export class ResourceApplier {
       const opened = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(opened, { preview: false, ...(viewColumn ? { viewColumn } : {}) });
       const target = draft.uri.toString();
-      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) =>
-        (t.input instanceof vscode.TabInputText && t.input.uri.toString() === target)
-        || (t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === target));
+      const tabs = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter(
+          (t) =>
+            (t.input instanceof vscode.TabInputText && t.input.uri.toString() === target) ||
+            (t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === target),
+        );
       if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
     } catch (error) {
       this.deps.log.warn(`Could not switch to the created resource's editor: ${errorMessage(error)}`);
@@ -478,7 +710,9 @@ export class ResourceApplier {
 
   private notify(message: string, requestId: string | undefined): void {
     this.deps.log.info(`${message}${requestId ? ` (requestId ${requestId})` : ''}`);
-    void vscode.window.showInformationMessage(sanitizeServerText(requestId ? `${message} ${vscode.l10n.t('Request ID: {0}', requestId)}` : message, 1000));
+    void vscode.window.showInformationMessage(
+      sanitizeServerText(requestId ? `${message} ${vscode.l10n.t('Request ID: {0}', requestId)}` : message, 1000),
+    );
   }
 
   private refuse(doc: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]): ApplyResult {
@@ -495,8 +729,14 @@ export class ResourceApplier {
     return { outcome: 'invalid', problems: diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`) };
   }
 
-  private failed(doc: vscode.TextDocument, root: ReturnType<typeof parseDocument>['root'], error: unknown): ApplyResult {
-    const { message, requestId } = reportFailure(doc, root, error, this.deps.log, (d, diagnostics) => this.deps.checks.publish(d, diagnostics));
+  private failed(
+    doc: vscode.TextDocument,
+    root: ReturnType<typeof parseDocument>['root'],
+    error: unknown,
+  ): ApplyResult {
+    const { message, requestId } = reportFailure(doc, root, error, this.deps.log, (d, diagnostics) =>
+      this.deps.checks.publish(d, diagnostics),
+    );
     return { outcome: 'failed', error: message, ...(requestId ? { requestId } : {}) };
   }
 

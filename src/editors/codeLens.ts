@@ -16,7 +16,11 @@ export class ApplyCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
-  constructor(private readonly fs: ResourceFileSystem, private readonly live: LiveData, applier: ResourceApplier) {
+  constructor(
+    private readonly fs: ResourceFileSystem,
+    private readonly live: LiveData,
+    applier: ResourceApplier,
+  ) {
     this.disposables.push(applier.onDidApply(() => this.changed.fire()));
   }
 
@@ -31,33 +35,62 @@ export class ApplyCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     const range = new vscode.Range(0, 0, 0, 0);
     const target = { uri: doc.uri.toString() };
     if (isNew(ref)) {
-      return [new vscode.CodeLens(range, {
-        title: `$(cloud-upload) ${vscode.l10n.t('Create on {0}', service)}`,
-        tooltip: vscode.l10n.t('Send this {0} to the service (Ctrl+Enter). Saving (Ctrl+S) keeps a local draft.', ref.kind),
-        command: 'observability.applyResource', arguments: [doc.uri],
-      })];
+      return [
+        new vscode.CodeLens(range, {
+          title: `$(cloud-upload) ${vscode.l10n.t('Create on {0}', service)}`,
+          tooltip: vscode.l10n.t(
+            'Send this {0} to the service (Ctrl+Enter). Saving (Ctrl+S) keeps a local draft.',
+            ref.kind,
+          ),
+          command: 'observability.applyResource',
+          arguments: [doc.uri],
+        }),
+      ];
     }
     const held = this.fs.get(ref);
     const parsed = parseDocument(doc.getText());
-    const inSync = held !== undefined && parsed.value !== undefined
-      && (held.exists ? sameJson(editableValue(ref.kind, held.base), parsed.value) : false);
+    const inSync =
+      held !== undefined &&
+      parsed.value !== undefined &&
+      (held.exists ? sameJson(editableValue(ref.kind, held.base), parsed.value) : false);
     const lenses = [
       new vscode.CodeLens(range, {
         title: `$(check) ${vscode.l10n.t('Apply to {0}', service)}`,
-        tooltip: vscode.l10n.t('Show what changes on the service, then send it (Ctrl+Enter). Saving (Ctrl+S) keeps a local draft.'),
-        command: 'observability.applyResource', arguments: [doc.uri],
+        tooltip: vscode.l10n.t(
+          'Show what changes on the service, then send it (Ctrl+Enter). Saving (Ctrl+S) keeps a local draft.',
+        ),
+        command: 'observability.applyResource',
+        arguments: [doc.uri],
       }),
     ];
     if (held?.exists) {
-      lenses.push(new vscode.CodeLens(range, {
-        title: `$(diff) ${vscode.l10n.t('Compare with Service')}`,
-        tooltip: vscode.l10n.t('Diff the service\'s current version against this text'),
-        command: 'observability.compareWithService', arguments: [target],
-      }));
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: `$(diff) ${vscode.l10n.t('Compare with Service')}`,
+          tooltip: vscode.l10n.t("Diff the service's current version against this text"),
+          command: 'observability.compareWithService',
+          arguments: [target],
+        }),
+      );
     }
-    lenses.push(new vscode.CodeLens(range, inSync
-      ? { title: vscode.l10n.t('same as when opened'), tooltip: vscode.l10n.t('This text matches the version loaded from the service'), command: '' }
-      : { title: `$(circle-filled) ${vscode.l10n.t('not applied')}`, tooltip: vscode.l10n.t('Saving (Ctrl+S) keeps a local draft; only Apply (Ctrl+Enter) sends the text to the service'), command: '' }));
+    lenses.push(
+      new vscode.CodeLens(
+        range,
+        inSync
+          ? {
+              title: vscode.l10n.t('same as when opened'),
+              tooltip: vscode.l10n.t('This text matches the version loaded from the service'),
+              command: '',
+            }
+          : {
+              title: `$(circle-filled) ${vscode.l10n.t('not applied')}`,
+              tooltip: vscode.l10n.t(
+                'Saving (Ctrl+S) keeps a local draft; only Apply (Ctrl+Enter) sends the text to the service',
+              ),
+              command: '',
+            },
+      ),
+    );
     return lenses;
   }
 }

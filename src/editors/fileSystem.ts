@@ -113,7 +113,10 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     if (!pending) {
       pending = this.load(ref).then((loaded) => this.held.get(key) ?? this.set(ref, loaded));
       this.loading.set(key, pending);
-      void pending.then(() => this.loading.delete(key), () => this.loading.delete(key));
+      void pending.then(
+        () => this.loading.delete(key),
+        () => this.loading.delete(key),
+      );
     }
     try {
       const doc = await pending;
@@ -135,7 +138,9 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     if (!parseUri(uri)) {
       // Folders along the path (`/<connection>/<service>/alerts/...`) exist so that breadcrumbs and dialogs work.
       const depth = uri.path.split('/').filter((p) => p !== '').length;
-      if (depth <= 4 && !/\.json$/i.test(uri.path)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+      if (depth <= 4 && !/\.json$/i.test(uri.path)) {
+        return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+      }
       throw vscode.FileSystemError.FileNotFound(uri);
     }
     const doc = await this.ensure(uri);

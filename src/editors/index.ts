@@ -37,9 +37,17 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
       const service = connection?.services.find((s) => s.id === serviceId);
       return connection && service?.name ? { connection: connection.label, service: service.name } : undefined;
     },
-    all: () => connections.list().flatMap((c) => c.services.filter((s) => s.name).map((s) => ({
-      connectionId: c.id, connection: c.label, serviceId: s.id, service: s.name as string,
-    }))),
+    all: () =>
+      connections.list().flatMap((c) =>
+        c.services
+          .filter((s) => s.name)
+          .map((s) => ({
+            connectionId: c.id,
+            connection: c.label,
+            serviceId: s.id,
+            service: s.name as string,
+          })),
+      ),
   });
   context.subscriptions.push({ dispose: () => useServiceNames(undefined) });
 
@@ -62,22 +70,36 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
   };
 
   const fs = new ResourceFileSystem(load);
-  const checks = new DocumentChecks(resourceDocuments(live, (ref) => {
-    const held = fs.get(ref);
-    return held?.exists && held.base !== undefined ? editableValue(ref.kind, held.base) : undefined;
-  }));
+  const checks = new DocumentChecks(
+    resourceDocuments(live, (ref) => {
+      const held = fs.get(ref);
+      return held?.exists && held.base !== undefined ? editableValue(ref.kind, held.base) : undefined;
+    }),
+  );
   const server = new ServerDocuments();
   const applier = new ResourceApplier({ connections, tree: refresh, fs, checks, live, server, log });
   void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
 
   const lenses = new ApplyCodeLensProvider(fs, live, applier);
   context.subscriptions.push(
-    fs, checks, server, applier, lenses,
+    fs,
+    checks,
+    server,
+    applier,
+    lenses,
     vscode.languages.registerCodeLensProvider({ scheme: RESOURCE_SCHEME }, lenses),
     vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, fs, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(SERVER_SCHEME, server),
-    vscode.languages.registerCompletionItemProvider(LiveCompletionProvider.selector, new LiveCompletionProvider(live), '"', ':'),
-    vscode.languages.registerInlayHintsProvider(IdNameInlayHintsProvider.resourceSelector, new IdNameInlayHintsProvider(live)),
+    vscode.languages.registerCompletionItemProvider(
+      LiveCompletionProvider.selector,
+      new LiveCompletionProvider(live),
+      '"',
+      ':',
+    ),
+    vscode.languages.registerInlayHintsProvider(
+      IdNameInlayHintsProvider.resourceSelector,
+      new IdNameInlayHintsProvider(live),
+    ),
   );
   registerEditorCommands(context, { connections, tree: refresh, fs, live, applier, log });
 }

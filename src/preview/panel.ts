@@ -9,8 +9,17 @@
  */
 import * as vscode from 'vscode';
 import {
-  dataAsTable, parseFromWebview, toTsv,
-  type FromWebview, type PanelMode, type PreviewData, type RangePreset, type RenderedSummary, type ShowMessage, type TileData, type TimeRange,
+  dataAsTable,
+  parseFromWebview,
+  toTsv,
+  type FromWebview,
+  type PanelMode,
+  type PreviewData,
+  type RangePreset,
+  type RenderedSummary,
+  type ShowMessage,
+  type TileData,
+  type TimeRange,
 } from './protocol';
 
 export interface PreviewShowOptions {
@@ -37,7 +46,10 @@ export interface RenderedState {
 export type PanelRequest = { type: 'range'; range: TimeRange } | { type: 'refresh' };
 
 const VIEW_TYPES: Record<PanelMode, string> = { preview: 'observability.preview', backtest: 'observability.backtest' };
-const PRESETS: Record<PanelMode, RangePreset[]> = { preview: ['15m', '1h', '6h', '24h', '7d'], backtest: ['24h', '7d'] };
+const PRESETS: Record<PanelMode, RangePreset[]> = {
+  preview: ['15m', '1h', '6h', '24h', '7d'],
+  backtest: ['24h', '7d'],
+};
 const DEFAULT_RANGE: Record<PanelMode, TimeRange> = { preview: { preset: '1h' }, backtest: { preset: '24h' } };
 
 export class PreviewPanel implements vscode.Disposable {
@@ -58,7 +70,11 @@ export class PreviewPanel implements vscode.Disposable {
   /** The webview asked for another range or a refresh: fetch and `show()` again. */
   readonly onDidRequest = this.requests.event;
 
-  constructor(private readonly extensionUri: vscode.Uri, readonly mode: PanelMode, private readonly log?: vscode.LogOutputChannel) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    readonly mode: PanelMode,
+    private readonly log?: vscode.LogOutputChannel,
+  ) {
     this.rangeValue = DEFAULT_RANGE[mode];
   }
 
@@ -99,7 +115,10 @@ export class PreviewPanel implements vscode.Disposable {
   }
 
   /** Resolves with the next drawing the webview reports that `accept`s (e.g. after a theme change); undefined on time-out. */
-  nextRender(accept: (r: RenderedState) => boolean = () => true, timeoutMs = 20_000): Promise<RenderedState | undefined> {
+  nextRender(
+    accept: (r: RenderedState) => boolean = () => true,
+    timeoutMs = 20_000,
+  ): Promise<RenderedState | undefined> {
     return new Promise((resolve) => {
       const waiter = (r: RenderedState | undefined): boolean => {
         if (r !== undefined && !accept(r)) return false;
@@ -121,7 +140,9 @@ export class PreviewPanel implements vscode.Disposable {
     this.ensure();
     await this.ready;
     const seq = ++this.seq;
-    const done = new Promise<{ ms: number; parseMs: number; elements: number }>((resolve) => this.benchWaiters.set(seq, resolve));
+    const done = new Promise<{ ms: number; parseMs: number; elements: number }>((resolve) =>
+      this.benchWaiters.set(seq, resolve),
+    );
     void this.panel?.webview.postMessage({ type: 'benchSvg', seq, dataJson });
     return done;
   }
@@ -132,7 +153,15 @@ export class PreviewPanel implements vscode.Disposable {
     await this.ready;
     panel.title = this.panelTitle();
     const seq = ++this.seq;
-    const message: ShowMessage = { type: 'show', seq, mode: this.mode, range: this.rangeValue, presets: PRESETS[this.mode], dataJson: JSON.stringify(this.data), labels: labels() };
+    const message: ShowMessage = {
+      type: 'show',
+      seq,
+      mode: this.mode,
+      range: this.rangeValue,
+      presets: PRESETS[this.mode],
+      dataJson: JSON.stringify(this.data),
+      labels: labels(),
+    };
     const drawn = new Promise<RenderedState | undefined>((resolve) => {
       this.waiters.set(seq, resolve);
       // A hidden or unresponsive webview must not hold the caller.
@@ -156,11 +185,16 @@ export class PreviewPanel implements vscode.Disposable {
       return this.panel;
     }
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    const panel = vscode.window.createWebviewPanel(VIEW_TYPES[this.mode], this.panelTitle(), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      retainContextWhenHidden: false,
-      localResourceRoots: [dist],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      VIEW_TYPES[this.mode],
+      this.panelTitle(),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: false,
+        localResourceRoots: [dist],
+      },
+    );
     this.ready = new Promise<void>((resolve) => (this.markReady = resolve));
     panel.webview.html = previewHtml(panel.webview, dist, this.mode);
     panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(parseFromWebview(m)));
@@ -192,7 +226,14 @@ export class PreviewPanel implements vscode.Disposable {
         break;
       }
       case 'rendered': {
-        const r: RenderedState = { seq: m.seq, ms: m.ms, parseMs: m.parseMs, drawMs: m.drawMs, canvasMs: m.canvasMs, summary: m.summary };
+        const r: RenderedState = {
+          seq: m.seq,
+          ms: m.ms,
+          parseMs: m.parseMs,
+          drawMs: m.drawMs,
+          canvasMs: m.canvasMs,
+          summary: m.summary,
+        };
         this.lastRendered = r;
         this.log?.debug(`preview: ${m.summary.kind} drawn in ${m.ms.toFixed(1)} ms`);
         this.waiters.get(m.seq)?.(r);
@@ -238,7 +279,10 @@ export class PreviewPanel implements vscode.Disposable {
     if (!table) return undefined;
     const text = toTsv(table);
     await vscode.env.clipboard.writeText(text);
-    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0} rows of {1}.', table.rows.length, tile.name), 3000);
+    void vscode.window.setStatusBarMessage(
+      vscode.l10n.t('Copied {0} rows of {1}.', table.rows.length, tile.name),
+      3000,
+    );
     return text;
   }
 

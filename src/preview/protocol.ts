@@ -119,7 +119,8 @@ export interface LoadingData extends Titled {
   kind: 'loading';
 }
 
-export type TileData = TimeseriesData | NumberData | TableData | SearchData | MarkdownData | UnsupportedData | ErrorData | LoadingData;
+export type TileData =
+  TimeseriesData | NumberData | TableData | SearchData | MarkdownData | UnsupportedData | ErrorData | LoadingData;
 
 /** A tile of a dashboard, placed on the dashboard's grid (24 columns, as ClickStack lays dashboards out). */
 export interface DashboardTile {
@@ -156,7 +157,9 @@ export const PRESET_MS: Readonly<Record<RangePreset, number>> = {
 
 /** The absolute [from, to] of a range at `now`. */
 export function resolveRange(range: TimeRange, now: number): { from: number; to: number } {
-  return range.preset === 'custom' ? { from: range.from, to: range.to } : { from: now - PRESET_MS[range.preset], to: now };
+  return range.preset === 'custom'
+    ? { from: range.from, to: range.to }
+    : { from: now - PRESET_MS[range.preset], to: now };
 }
 
 /** Which panel the webview is: a tile/dashboard preview, or an alert backtest (transitions table, fired count). */
@@ -212,7 +215,15 @@ export interface RenderedSummary {
 /** Webview → host. */
 export type FromWebview =
   | { type: 'ready' }
-  | { type: 'rendered'; seq: number; ms: number; parseMs: number; drawMs: number; canvasMs: number; summary: RenderedSummary }
+  | {
+      type: 'rendered';
+      seq: number;
+      ms: number;
+      parseMs: number;
+      drawMs: number;
+      canvasMs: number;
+      summary: RenderedSummary;
+    }
   | { type: 'benchSvg'; seq: number; ms: number; parseMs: number; elements: number }
   | { type: 'range'; range: TimeRange }
   | { type: 'refresh' }
@@ -222,13 +233,17 @@ export type FromWebview =
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const optionalTile = (v: unknown): { tileId?: string } | undefined =>
-  (v === undefined ? {} : typeof v === 'string' && v.length <= 200 ? { tileId: v } : undefined);
+  v === undefined ? {} : typeof v === 'string' && v.length <= 200 ? { tileId: v } : undefined;
 
 /** A time range from a message, or undefined when it is not one (custom ranges need from < to). */
 export function parseRange(v: unknown): TimeRange | undefined {
   if (!isObject(v)) return undefined;
-  if (v.preset === 'custom') return finite(v.from) && finite(v.to) && v.from < v.to ? { preset: 'custom', from: v.from, to: v.to } : undefined;
-  return typeof v.preset === 'string' && (RANGE_PRESETS as readonly string[]).includes(v.preset) ? { preset: v.preset as RangePreset } : undefined;
+  if (v.preset === 'custom') {
+    return finite(v.from) && finite(v.to) && v.from < v.to ? { preset: 'custom', from: v.from, to: v.to } : undefined;
+  }
+  return typeof v.preset === 'string' && (RANGE_PRESETS as readonly string[]).includes(v.preset)
+    ? { preset: v.preset as RangePreset }
+    : undefined;
 }
 
 /** Checks a message from the webview; anything malformed is dropped (undefined). */
@@ -249,10 +264,26 @@ export function parseFromWebview(m: unknown): FromWebview | undefined {
     }
     case 'rendered':
       return finite(m.seq) && finite(m.ms) && isObject(m.summary)
-        ? { type: 'rendered', seq: m.seq, ms: m.ms, parseMs: finite(m.parseMs) ? m.parseMs : NaN, drawMs: finite(m.drawMs) ? m.drawMs : NaN, canvasMs: finite(m.canvasMs) ? m.canvasMs : NaN, summary: m.summary as unknown as RenderedSummary }
+        ? {
+            type: 'rendered',
+            seq: m.seq,
+            ms: m.ms,
+            parseMs: finite(m.parseMs) ? m.parseMs : NaN,
+            drawMs: finite(m.drawMs) ? m.drawMs : NaN,
+            canvasMs: finite(m.canvasMs) ? m.canvasMs : NaN,
+            summary: m.summary as unknown as RenderedSummary,
+          }
         : undefined;
     case 'benchSvg':
-      return finite(m.seq) && finite(m.ms) ? { type: 'benchSvg', seq: m.seq, ms: m.ms, parseMs: finite(m.parseMs) ? m.parseMs : NaN, elements: finite(m.elements) ? m.elements : 0 } : undefined;
+      return finite(m.seq) && finite(m.ms)
+        ? {
+            type: 'benchSvg',
+            seq: m.seq,
+            ms: m.ms,
+            parseMs: finite(m.parseMs) ? m.parseMs : NaN,
+            elements: finite(m.elements) ? m.elements : 0,
+          }
+        : undefined;
     default:
       return undefined;
   }
@@ -271,7 +302,15 @@ export function dataAsTable(data: TileData): { columns: string[]; rows: unknown[
     case 'table':
       return { columns: data.columns.map((c) => c.name), rows: data.rows };
     case 'search':
-      return { columns: ['time', 'severity', 'service', 'body'], rows: data.lines.map((l) => [typeof l.time === 'number' ? new Date(l.time).toISOString() : l.time, l.severity ?? null, l.service ?? null, l.body]) };
+      return {
+        columns: ['time', 'severity', 'service', 'body'],
+        rows: data.lines.map((l) => [
+          typeof l.time === 'number' ? new Date(l.time).toISOString() : l.time,
+          l.severity ?? null,
+          l.service ?? null,
+          l.body,
+        ]),
+      };
     default:
       return undefined;
   }
@@ -279,6 +318,10 @@ export function dataAsTable(data: TileData): { columns: string[]; rows: unknown[
 
 /** Tab-separated text of a table (pastes into spreadsheets); tabs and newlines inside cells become spaces. */
 export function toTsv(table: { columns: string[]; rows: unknown[][] }): string {
-  const cell = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)).replace(/[\t\r\n]+/g, ' ');
+  const cell = (v: unknown): string =>
+    (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)).replace(
+      /[\t\r\n]+/g,
+      ' ',
+    );
   return [table.columns.map(cell).join('\t'), ...table.rows.map((r) => r.map(cell).join('\t'))].join('\n');
 }

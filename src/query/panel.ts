@@ -32,7 +32,14 @@ export interface PanelState {
   /** Milliseconds from posting the result to the webview's report that it is painted. */
   panelMs?: number;
   /** What the webview reported when it first painted the table: rows of the result, whether the chart tab is offered. */
-  rendered?: { rows: number; columns: number; chart: boolean; visibleRows: number; statements: number; statement: number };
+  rendered?: {
+    rows: number;
+    columns: number;
+    chart: boolean;
+    visibleRows: number;
+    statements: number;
+    statement: number;
+  };
   /** Rows the webview holds (all of the result once the batches after the first screen have arrived). */
   loadedRows?: number;
 }
@@ -91,7 +98,12 @@ export class ResultsPanel implements vscode.Disposable {
       labels: labels(),
     });
     for (let from = FIRST; from < r.rows.length; from += BATCH) {
-      void panel.webview.postMessage({ type: 'rows', seq, from, rowsJson: JSON.stringify(r.rows.slice(from, from + BATCH)) });
+      void panel.webview.postMessage({
+        type: 'rows',
+        seq,
+        from,
+        rowsJson: JSON.stringify(r.rows.slice(from, from + BATCH)),
+      });
     }
     const state = await rendered;
     this.state.panelMs = performance.now() - posted;
@@ -112,11 +124,16 @@ export class ResultsPanel implements vscode.Disposable {
       return this.panel;
     }
     const media = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    const panel = vscode.window.createWebviewPanel('observability.queryResults', vscode.l10n.t('Query Results'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [media],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      'observability.queryResults',
+      vscode.l10n.t('Query Results'),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [media],
+      },
+    );
     const nonce = makeNonce();
     const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'queryResults.js'));
     panel.webview.html = html(panel.webview.cspSource, nonce, script.toString());
@@ -133,11 +150,29 @@ export class ResultsPanel implements vscode.Disposable {
 
   private async onMessage(m: unknown, markReady: () => void): Promise<void> {
     if (typeof m !== 'object' || m === null) return;
-    const msg = m as { type?: unknown; format?: unknown; ms?: unknown; rows?: unknown; columns?: unknown; chart?: unknown; visibleRows?: unknown; statements?: unknown; statement?: unknown; index?: unknown };
+    const msg = m as {
+      type?: unknown;
+      format?: unknown;
+      ms?: unknown;
+      rows?: unknown;
+      columns?: unknown;
+      chart?: unknown;
+      visibleRows?: unknown;
+      statements?: unknown;
+      statement?: unknown;
+      index?: unknown;
+    };
     if (msg.type === 'ready') markReady();
     else if (msg.type === 'rendered') {
       this.state.renderedMs = Number(msg.ms);
-      this.state.rendered = { rows: Number(msg.rows), columns: Number(msg.columns), chart: msg.chart === true, visibleRows: Number(msg.visibleRows), statements: Number(msg.statements ?? 1), statement: Number(msg.statement ?? 0) };
+      this.state.rendered = {
+        rows: Number(msg.rows),
+        columns: Number(msg.columns),
+        chart: msg.chart === true,
+        visibleRows: Number(msg.visibleRows),
+        statements: Number(msg.statements ?? 1),
+        statement: Number(msg.statement ?? 0),
+      };
       for (const w of this.renderWaiters.splice(0)) w(this.state);
     } else if (msg.type === 'loaded') {
       this.state.loadedRows = Number(msg.rows);
@@ -151,16 +186,27 @@ export class ResultsPanel implements vscode.Disposable {
     const s = this.state.shown;
     if (!s) return undefined;
     const { columns, rows } = s.result;
-    const text = format === 'csv' ? toCsv(columns, rows) : format === 'markdown' ? toMarkdown(columns, rows) : JSON.stringify(toJsonObjects(columns, rows), null, 2);
+    const text =
+      format === 'csv'
+        ? toCsv(columns, rows)
+        : format === 'markdown'
+          ? toMarkdown(columns, rows)
+          : JSON.stringify(toJsonObjects(columns, rows), null, 2);
     await vscode.env.clipboard.writeText(text);
-    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0} rows as {1}.', rows.length, format.toUpperCase()), 3000);
+    void vscode.window.setStatusBarMessage(
+      vscode.l10n.t('Copied {0} rows as {1}.', rows.length, format.toUpperCase()),
+      3000,
+    );
     return text;
   }
 
   async openJson(): Promise<vscode.TextDocument | undefined> {
     const s = this.state.shown;
     if (!s) return undefined;
-    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(toJsonObjects(s.result.columns, s.result.rows), null, 2) });
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'json',
+      content: JSON.stringify(toJsonObjects(s.result.columns, s.result.rows), null, 2),
+    });
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Active, preview: false });
     return doc;
   }
@@ -171,7 +217,11 @@ export class ResultsPanel implements vscode.Disposable {
 }
 
 /** The statement picker of a run with several statements: a label per statement and a note on which is shown. */
-function statementsMeta(shown: ShownResult): { statements?: string[]; statementIndex?: number; statementsNote?: string } {
+function statementsMeta(shown: ShownResult): {
+  statements?: string[];
+  statementIndex?: number;
+  statementsNote?: string;
+} {
   const runs = shown.runs ?? [];
   if (runs.length < 2) return {};
   const index = shown.index ?? runs.length - 1;
@@ -180,11 +230,14 @@ function statementsMeta(shown: ShownResult): { statements?: string[]; statementI
     return s.length > 60 ? `${s.slice(0, 60)}…` : s;
   };
   return {
-    statements: runs.map((r, i) => vscode.l10n.t('{0}. {1} — {2} rows', i + 1, oneLine(r.sql), r.result.rows.length.toLocaleString())),
+    statements: runs.map((r, i) =>
+      vscode.l10n.t('{0}. {1} — {2} rows', i + 1, oneLine(r.sql), r.result.rows.length.toLocaleString()),
+    ),
     statementIndex: index,
-    statementsNote: index === runs.length - 1
-      ? vscode.l10n.t('{0} statements ran; showing the last', runs.length)
-      : vscode.l10n.t('{0} statements ran; showing statement {1}', runs.length, index + 1),
+    statementsNote:
+      index === runs.length - 1
+        ? vscode.l10n.t('{0} statements ran; showing the last', runs.length)
+        : vscode.l10n.t('{0} statements ran; showing statement {1}', runs.length, index + 1),
   };
 }
 

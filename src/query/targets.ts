@@ -42,7 +42,9 @@ export class QueryTargets implements vscode.Disposable {
     private readonly connections: ConnectionManager,
   ) {
     const saved = context.workspaceState.get<Record<string, QueryTarget>>(BINDINGS_KEY) ?? {};
-    for (const [uri, t] of Object.entries(saved)) if (t && typeof t.connectionId === 'string' && typeof t.serviceId === 'string') this.bindings.set(uri, t);
+    for (const [uri, t] of Object.entries(saved)) {
+      if (t && typeof t.connectionId === 'string' && typeof t.serviceId === 'string') this.bindings.set(uri, t);
+    }
     this.status = vscode.window.createStatusBarItem('observability.queryTarget', vscode.StatusBarAlignment.Right, 100);
     this.status.name = vscode.l10n.t('Observability Query Target');
     this.status.command = 'observability.chooseQueryTarget';
@@ -66,14 +68,20 @@ export class QueryTargets implements vscode.Disposable {
   async bind(uri: vscode.Uri, target: QueryTarget): Promise<void> {
     this.bindings.set(uri.toString(), target);
     if (uri.scheme === 'file') {
-      const saved = { ...(this.context.workspaceState.get<Record<string, QueryTarget>>(BINDINGS_KEY) ?? {}), [uri.toString()]: target };
+      const saved = {
+        ...(this.context.workspaceState.get<Record<string, QueryTarget>>(BINDINGS_KEY) ?? {}),
+        [uri.toString()]: target,
+      };
       await this.context.workspaceState.update(BINDINGS_KEY, saved);
     }
     this.emitter.fire(uri.toString());
   }
 
   serviceName(target: QueryTarget): string {
-    return this.connections.get(target.connectionId)?.services.find((s) => s.id === target.serviceId)?.name ?? target.serviceId;
+    return (
+      this.connections.get(target.connectionId)?.services.find((s) => s.id === target.serviceId)?.name ??
+      target.serviceId
+    );
   }
 
   /** The query host of a connection: the one set for it, else the Cloud host derived from its base URL. */
@@ -106,14 +114,27 @@ export class QueryTargets implements vscode.Disposable {
         const s = c.services.find((x) => x.id === id);
         const target = { connectionId: c.id, serviceId: id };
         const here = current?.connectionId === c.id && current.serviceId === id;
-        items.push({ label: `$(server) ${s?.name ?? id}`, description: [c.label, s?.state].filter(Boolean).join(' · '), detail: here ? vscode.l10n.t('Current target') : undefined, target });
+        items.push({
+          label: `$(server) ${s?.name ?? id}`,
+          description: [c.label, s?.state].filter(Boolean).join(' · '),
+          detail: here ? vscode.l10n.t('Current target') : undefined,
+          target,
+        });
       }
     }
     if (items.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Add a connection first: Observability: Add Connection.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Add a connection first: Observability: Add Connection.'),
+      );
       return undefined;
     }
-    const picked = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Run SQL on which service?'), matchOnDescription: true });
+    const picked =
+      items.length === 1
+        ? items[0]
+        : await vscode.window.showQuickPick(items, {
+            title: vscode.l10n.t('Run SQL on which service?'),
+            matchOnDescription: true,
+          });
     return picked?.target;
   }
 
@@ -126,7 +147,11 @@ export class QueryTargets implements vscode.Disposable {
     const t = this.get(editor.document.uri);
     this.status.text = t ? `$(database) ${this.serviceName(t)}` : `$(database) ${vscode.l10n.t('Choose service')}`;
     this.status.tooltip = t
-      ? vscode.l10n.t('SQL in this document runs on {0} ({1}). Click to change.', this.serviceName(t), hostLabel(this.queryHost(t.connectionId)))
+      ? vscode.l10n.t(
+          'SQL in this document runs on {0} ({1}). Click to change.',
+          this.serviceName(t),
+          hostLabel(this.queryHost(t.connectionId)),
+        )
       : vscode.l10n.t('Choose the service this SQL document runs on.');
     this.status.show();
   }

@@ -1,7 +1,12 @@
 import { Emitter } from './emitter';
 import {
-  asRequestFailure, isOffline,
-  type Alert, type ConnectionSource, type RequestFailure, type ResourceKind, type ResourceValues,
+  asRequestFailure,
+  isOffline,
+  type Alert,
+  type ConnectionSource,
+  type RequestFailure,
+  type ResourceKind,
+  type ResourceValues,
 } from './model';
 
 /**
@@ -54,7 +59,10 @@ export class ResourceCache {
   private readonly changed = new Emitter<CacheChange>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly connections: ConnectionSource, private readonly log?: (line: string) => void) {}
+  constructor(
+    private readonly connections: ConnectionSource,
+    private readonly log?: (line: string) => void,
+  ) {}
 
   dispose(): void {
     this.changed.dispose();
@@ -83,10 +91,16 @@ export class ResourceCache {
    * Loads the entry unless it is valid and (when `maxAgeMs` is given) younger than that. Never throws: the outcome is
    * in the entry (`value`, `error`).
    */
-  ensure<K extends ResourceKind>(connectionId: string, serviceId: string, kind: K,
-    options: { maxAgeMs?: number; origin?: LoadOrigin } = {}): Promise<Entry<K>> {
+  ensure<K extends ResourceKind>(
+    connectionId: string,
+    serviceId: string,
+    kind: K,
+    options: { maxAgeMs?: number; origin?: LoadOrigin } = {},
+  ): Promise<Entry<K>> {
     const entry = this.entry(connectionId, serviceId, kind);
-    const tooOld = options.maxAgeMs !== undefined && (entry.fetchedAt === undefined || Date.now() - entry.fetchedAt > options.maxAgeMs);
+    const tooOld =
+      options.maxAgeMs !== undefined &&
+      (entry.fetchedAt === undefined || Date.now() - entry.fetchedAt > options.maxAgeMs);
     if (entry.valid && !tooOld) return Promise.resolve(entry);
     if (!entry.pending) {
       entry.pending = this.load(connectionId, serviceId, kind, entry, options.origin ?? 'tree');
@@ -94,8 +108,13 @@ export class ResourceCache {
     return entry.pending.then(() => entry);
   }
 
-  private async load<K extends ResourceKind>(connectionId: string, serviceId: string, kind: K, entry: Entry<K>,
-    origin: LoadOrigin): Promise<void> {
+  private async load<K extends ResourceKind>(
+    connectionId: string,
+    serviceId: string,
+    kind: K,
+    entry: Entry<K>,
+    origin: LoadOrigin,
+  ): Promise<void> {
     const generation = ++entry.generation;
     const started = Date.now();
     try {
@@ -123,15 +142,25 @@ export class ResourceCache {
     this.changed.fire({ connectionId, serviceId, kind, origin });
   }
 
-  private async fetch<K extends ResourceKind>(connectionId: string, serviceId: string, kind: K): Promise<ResourceValues[K]> {
+  private async fetch<K extends ResourceKind>(
+    connectionId: string,
+    serviceId: string,
+    kind: K,
+  ): Promise<ResourceValues[K]> {
     const client = this.connections.clientFor(connectionId);
     switch (kind) {
-      case 'dashboards': return (await client.listDashboards(serviceId)).data as ResourceValues[K];
-      case 'alerts': return (await client.listAlerts(serviceId)).data as ResourceValues[K];
-      case 'sources': return (await client.listSources(serviceId)).data as ResourceValues[K];
-      case 'webhooks': return (await client.listWebhooks(serviceId)).data as ResourceValues[K];
-      case 'queryEndpoint': return (await client.getQueryEndpoint(serviceId)).data as ResourceValues[K];
-      default: throw new Error(`Unknown resource kind ${String(kind)}`);
+      case 'dashboards':
+        return (await client.listDashboards(serviceId)).data as ResourceValues[K];
+      case 'alerts':
+        return (await client.listAlerts(serviceId)).data as ResourceValues[K];
+      case 'sources':
+        return (await client.listSources(serviceId)).data as ResourceValues[K];
+      case 'webhooks':
+        return (await client.listWebhooks(serviceId)).data as ResourceValues[K];
+      case 'queryEndpoint':
+        return (await client.getQueryEndpoint(serviceId)).data as ResourceValues[K];
+      default:
+        throw new Error(`Unknown resource kind ${String(kind)}`);
     }
   }
 

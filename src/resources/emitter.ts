@@ -6,7 +6,11 @@ export class Emitter<T> {
 
   readonly event: ResourceEvent<T> = (listener) => {
     this.listeners.push(listener);
-    return { dispose: () => { this.listeners = this.listeners.filter((l) => l !== listener); } };
+    return {
+      dispose: () => {
+        this.listeners = this.listeners.filter((l) => l !== listener);
+      },
+    };
   };
 
   fire(value: T): void {

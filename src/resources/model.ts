@@ -28,7 +28,12 @@ export interface ConnectionView {
   readonly organizationId: string;
   readonly organizationName?: string;
   readonly serviceIds: readonly string[];
-  readonly services: readonly { readonly id: string; readonly name: string; readonly region?: string; readonly state?: string }[];
+  readonly services: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly region?: string;
+    readonly state?: string;
+  }[];
   readonly pathSegment: string;
 }
 
@@ -106,6 +111,9 @@ export interface LiveFacts {
   readonly savedSearches?: readonly NamedInfo[];
   readonly apiKeys?: readonly NamedInfo[];
   /** For a dashboard: its tiles on the service that alerts watch. */
-  readonly watchedTiles?: readonly { readonly tileId: string; readonly tileName?: string | null; readonly alerts: readonly string[] }[];
+  readonly watchedTiles?: readonly {
+    readonly tileId: string;
+    readonly tileName?: string | null;
+    readonly alerts: readonly string[];
+  }[];
 }
-

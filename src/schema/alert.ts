@@ -8,14 +8,7 @@
  * and keeps unknown fields.
  */
 import * as z from 'zod';
-import {
-  omitNullOr,
-  nonEmptyOrNull,
-  requiredOr,
-  openEnum,
-  optionalResourceId,
-  resourceIdSchema,
-} from './ids';
+import { omitNullOr, nonEmptyOrNull, requiredOr, openEnum, optionalResourceId, resourceIdSchema } from './ids';
 
 export const ALERT_STATES = ['ALERT', 'OK', 'PENDING', 'INSUFFICIENT_DATA', 'DISABLED'] as const;
 export const THRESHOLD_TYPES = [
@@ -157,7 +150,9 @@ const alertWriteObject = z.looseObject({
     .number({ error: omitNullOr('must be a number') })
     .refine(Number.isFinite, { error: 'must be a finite number' })
     .optional()
-    .describe('Upper bound; required (and >= threshold) for "between" and "not_between". Omit it otherwise (null is refused).'),
+    .describe(
+      'Upper bound; required (and >= threshold) for "between" and "not_between". Omit it otherwise (null is refused).',
+    ),
   thresholdType: z
     .enum(THRESHOLD_TYPES, { error: requiredOr(`must be one of ${THRESHOLD_TYPES.join(', ')}`) })
     .describe('How the value is compared with the threshold.'),
@@ -170,12 +165,16 @@ const alertWriteObject = z.looseObject({
     .min(0, { error: 'must be between 0 and 1439' })
     .max(MAX_SCHEDULE_OFFSET_MINUTES, { error: 'must be between 0 and 1439' })
     .optional()
-    .describe('Shift of the evaluation window start, in minutes (0–1439, less than the interval). Omit it for 0 (null is refused).'),
+    .describe(
+      'Shift of the evaluation window start, in minutes (0–1439, less than the interval). Omit it for 0 (null is refused).',
+    ),
   scheduleStartAt: z.iso
     .datetime({ offset: false, local: false, error: UTC_DATE_TIME })
     .nullable()
     .optional()
-    .describe('Anchor of the evaluation schedule: a UTC date-time ending in "Z". null clears it; omitted keeps it on update.'),
+    .describe(
+      'Anchor of the evaluation schedule: a UTC date-time ending in "Z". null clears it; omitted keeps it on update.',
+    ),
   channel: alertChannelSchema
     .optional()
     .describe('Notification channel. With "channels" present it must equal channels[0].'),

@@ -118,7 +118,11 @@ export const numberFormatSchema = z
     output: z
       .enum(NUMBER_FORMAT_OUTPUTS, { error: requiredOr(`must be one of ${NUMBER_FORMAT_OUTPUTS.join(', ')}`) })
       .describe('Kind of number shown (required).'),
-    mantissa: z.number().int({ error: 'must be a whole number' }).optional().describe('Digits after the decimal point.'),
+    mantissa: z
+      .number()
+      .int({ error: 'must be a whole number' })
+      .optional()
+      .describe('Digits after the decimal point.'),
     thousandSeparated: z.boolean().optional(),
     average: z.boolean().optional(),
     decimalBytes: z.boolean().optional(),
@@ -131,9 +135,7 @@ export const numberFormatSchema = z
 
 export const selectItemSchema = z
   .looseObject({
-    aggFn: z
-      .enum(AGG_FNS, { error: `must be one of ${AGG_FNS.join(', ')}` })
-      .describe('Aggregate function.'),
+    aggFn: z.enum(AGG_FNS, { error: `must be one of ${AGG_FNS.join(', ')}` }).describe('Aggregate function.'),
     valueExpression: expression('Expression to aggregate (not used with "count").'),
     alias: expression('Series name shown in the chart.'),
     level: z
@@ -156,7 +158,11 @@ export const selectItemSchema = z
     }
     // As the service: "count" takes no value expression, every other function needs one.
     if (item.aggFn === 'count' && item.valueExpression) {
-      ctx.addIssue({ code: 'custom', path: ['valueExpression'], message: 'must be omitted (or empty) with aggFn "count"' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['valueExpression'],
+        message: 'must be omitted (or empty) with aggFn "count"',
+      });
     } else if (item.aggFn !== undefined && item.aggFn !== 'count' && !item.valueExpression) {
       ctx.addIssue({ code: 'custom', path: ['valueExpression'], message: `is required with aggFn "${item.aggFn}"` });
     }
@@ -174,9 +180,7 @@ const chartColor = z.enum(CHART_COLORS, { error: `must be one of ${CHART_COLORS.
 
 /** Builder configs carry no configType; a value other than "sql" is an error. */
 function noConfigType(displayType: string) {
-  return z
-    .undefined({ error: `must be omitted: "${displayType}" tiles have no raw SQL variant` })
-    .optional();
+  return z.undefined({ error: `must be omitted: "${displayType}" tiles have no raw SQL variant` }).optional();
 }
 
 export const formulaSchema = z
@@ -184,7 +188,9 @@ export const formulaSchema = z
     expression: z
       .string({ error: requiredOr('must be a string') })
       .max(L.formulaExpressionLength, { error: `must be at most ${L.formulaExpressionLength} characters` })
-      .describe('Arithmetic over the select items by letter: A = select[0], B = select[1], … e.g. "A / (A + B) * 100".'),
+      .describe(
+        'Arithmetic over the select items by letter: A = select[0], B = select[1], … e.g. "A / (A + B) * 100".',
+      ),
     alias: z.string().optional().describe('Series name; the expression text when omitted.'),
     numberFormat: numberFormatSchema.optional(),
   })
@@ -209,12 +215,16 @@ export function formulaExpressionProblems(expression: string, selectCount: numbe
   const words = text.match(/[A-Za-z]+/g) ?? [];
   for (const word of words) {
     if (!/^[A-Z]$/.test(word)) {
-      problems.push(`unexpected "${word}": series references are single upper-case letters (A, B, C, …) and functions are not supported`);
+      problems.push(
+        `unexpected "${word}": series references are single upper-case letters (A, B, C, …) and functions are not supported`,
+      );
       continue;
     }
     const index = word.charCodeAt(0) - 65;
     if (index >= selectCount) {
-      problems.push(`"${word}" names select item ${index + 1}, but there ${selectCount === 1 ? 'is 1 select item' : `are ${selectCount} select items`}`);
+      problems.push(
+        `"${word}" names select item ${index + 1}, but there ${selectCount === 1 ? 'is 1 select item' : `are ${selectCount} select items`}`,
+      );
     }
   }
   if (words.length === 0 && problems.length === 0) problems.push('must reference at least one select item (A, B, …)');
@@ -262,7 +272,10 @@ const onClick = z
     [
       onClickLink('search'),
       onClickLink('dashboard'),
-      z.looseObject({ type: z.literal('external'), urlTemplate: nonEmpty(L.expressionLength).describe('URL template.') }),
+      z.looseObject({
+        type: z.literal('external'),
+        urlTemplate: nonEmpty(L.expressionLength).describe('URL template.'),
+      }),
     ],
     { error: 'must have "type" "search", "dashboard" or "external"' },
   )
@@ -319,7 +332,11 @@ function builderChecks(
       }
     });
     if (config.asRatio === true) {
-      ctx.addIssue({ code: 'custom', path: ['formulas'], message: 'cannot be combined with asRatio; write the ratio as a formula (e.g. "A / B")' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['formulas'],
+        message: 'cannot be combined with asRatio; write the ratio as a formula (e.g. "A / B")',
+      });
     }
     if (config.displayType === 'number' && list.length > 1) {
       ctx.addIssue({ code: 'custom', path: ['formulas'], message: 'a number tile has at most one formula' });
@@ -585,9 +602,13 @@ export type Tile = z.infer<typeof tileSchema>;
 export const VARIABLE_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 
 const filterShape = {
-  type: z.literal('QUERY_EXPRESSION', { error: requiredOr('must be "QUERY_EXPRESSION"') }).describe('Filter kind: "QUERY_EXPRESSION".'),
+  type: z
+    .literal('QUERY_EXPRESSION', { error: requiredOr('must be "QUERY_EXPRESSION"') })
+    .describe('Filter kind: "QUERY_EXPRESSION".'),
   name: nonEmpty().describe('Label of the filter.'),
-  expression: nonEmpty().describe('SQL expression whose values the filter offers and applies to tiles, e.g. "ServiceName".'),
+  expression: nonEmpty().describe(
+    'SQL expression whose values the filter offers and applies to tiles, e.g. "ServiceName".',
+  ),
   sourceId: resourceIdSchema.describe('Source the values come from.'),
   sourceMetricType: z.enum(METRIC_TYPES).optional().describe('Metric type, for metric sources.'),
   where: z.string().optional().describe('Condition that limits the offered values.'),
@@ -618,12 +639,18 @@ const filterShape = {
 export const filterInputSchema = z.looseObject(filterShape).describe('Dashboard filter.');
 /** A dashboard filter in an update body or a response (with id). Unknown keys are kept. */
 export const filterSchema = z
-  .looseObject({ ...filterShape, id: z.string({ error: requiredOr('must be a string') }).describe('ID of the filter (keep it).') })
+  .looseObject({
+    ...filterShape,
+    id: z.string({ error: requiredOr('must be a string') }).describe('ID of the filter (keep it).'),
+  })
   .describe('Dashboard filter.');
 
 /** The default variable name of a filter, derived from its name as the service does. */
 export function deriveVariableName(filterName: string): string {
-  const sanitized = filterName.trim().replace(/\s+/g, '_').replace(/[^A-Za-z0-9_]+/g, '');
+  const sanitized = filterName
+    .trim()
+    .replace(/\s+/g, '_')
+    .replace(/[^A-Za-z0-9_]+/g, '');
   return /^[0-9_]/.test(sanitized) ? `v${sanitized}` : sanitized;
 }
 
@@ -731,26 +758,44 @@ interface DashboardBodyShape {
 }
 
 /** The filter rules of the service: modes, field gating and unique variable names. */
-function checkFilters(filters: FilterShape[], issue: (path: (string | number)[], message: string) => void): Set<string> {
+function checkFilters(
+  filters: FilterShape[],
+  issue: (path: (string | number)[], message: string) => void,
+): Set<string> {
   const variables = new Set<string>();
   filters.forEach((filter, index) => {
     const broadcast = filter.isBroadcastEnabled !== false;
     const variable = filter.isVariableEnabled === true;
     if (!broadcast && !variable) {
-      issue(['filters', index, 'isBroadcastEnabled'], 'a filter must broadcast its value (isBroadcastEnabled), be a variable (isVariableEnabled), or both');
+      issue(
+        ['filters', index, 'isBroadcastEnabled'],
+        'a filter must broadcast its value (isBroadcastEnabled), be a variable (isVariableEnabled), or both',
+      );
     }
     if (filter.variableName !== undefined && !variable) {
-      issue(['filters', index, 'variableName'], 'is only allowed with isVariableEnabled true (set it, or remove variableName)');
+      issue(
+        ['filters', index, 'variableName'],
+        'is only allowed with isVariableEnabled true (set it, or remove variableName)',
+      );
     }
     if (!broadcast && (filter.appliesToSourceIds?.length ?? 0) > 0) {
-      issue(['filters', index, 'appliesToSourceIds'], 'is only allowed when the filter broadcasts (isBroadcastEnabled true or omitted)');
+      issue(
+        ['filters', index, 'appliesToSourceIds'],
+        'is only allowed when the filter broadcasts (isBroadcastEnabled true or omitted)',
+      );
     }
     if (!variable) return;
     const name = filterVariableName(filter);
     if (name === undefined) {
-      issue(['filters', index, 'variableName'], `is required: no variable name can be derived from the filter name "${filter.name}"`);
+      issue(
+        ['filters', index, 'variableName'],
+        `is required: no variable name can be derived from the filter name "${filter.name}"`,
+      );
     } else if (variables.has(name)) {
-      issue(['filters', index, 'variableName'], `variable name "${name}" is already used by another filter of this dashboard`);
+      issue(
+        ['filters', index, 'variableName'],
+        `variable name "${name}" is already used by another filter of this dashboard`,
+      );
     } else {
       variables.add(name);
     }
@@ -769,13 +814,18 @@ function checkDashboard(
   if (body.filters !== undefined) {
     if (isCreate) {
       body.filters.forEach((filter, index) => {
-        if (filter.id !== undefined) issue(['filters', index, 'id'], 'is not allowed when creating a dashboard (the service assigns filter IDs)');
+        if (filter.id !== undefined) {
+          issue(['filters', index, 'id'], 'is not allowed when creating a dashboard (the service assigns filter IDs)');
+        }
       });
     }
     const variables = checkFilters(body.filters, issue);
     body.savedFilterValues?.forEach((value, index) => {
       if (value.type === 'variable' && !variables.has(value.name)) {
-        issue(['savedFilterValues', index, 'name'], `no variable-enabled filter of this dashboard is named "${value.name}"`);
+        issue(
+          ['savedFilterValues', index, 'name'],
+          `no variable-enabled filter of this dashboard is named "${value.name}"`,
+        );
       }
     });
   }

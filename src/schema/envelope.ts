@@ -50,7 +50,12 @@ export const listQuerySchema = z.strictObject({
     .max(LIST_LIMIT.max, { error: `must be from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}` })
     .optional()
     .describe('Items per page (1–1000, default 1000).'),
-  offset: z.number().int({ error: 'must be a whole number' }).min(0, { error: 'must be 0 or more' }).optional().describe('Items to skip.'),
+  offset: z
+    .number()
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must be 0 or more' })
+    .optional()
+    .describe('Items to skip.'),
 });
 
 /**
@@ -62,7 +67,9 @@ export const listEnvelopeSchema = z.looseObject({
   requestId: z.string(),
   result: z.array(z.unknown()),
   totalCount: z.number().int().min(0).optional(),
-  meta: z.looseObject({ total: z.number().int().min(0).optional(), totalCount: z.number().int().min(0).optional() }).optional(),
+  meta: z
+    .looseObject({ total: z.number().int().min(0).optional(), totalCount: z.number().int().min(0).optional() })
+    .optional(),
 });
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
@@ -80,7 +87,10 @@ const totalSchema = z.number().int().min(0);
 const listTotalSchema = z.looseObject({
   totalCount: totalSchema.optional().catch(undefined),
   meta: z
-    .looseObject({ totalCount: totalSchema.optional().catch(undefined), total: totalSchema.optional().catch(undefined) })
+    .looseObject({
+      totalCount: totalSchema.optional().catch(undefined),
+      total: totalSchema.optional().catch(undefined),
+    })
     .optional()
     .catch(undefined),
 });
@@ -91,13 +101,17 @@ const listTotalSchema = z.looseObject({
  * missing; `requestId` is returned raw (the caller cleans it).
  */
 export function readEnvelope(json: unknown, expect: EnvelopeExpect): EnvelopeRead {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, problem: 'the response is not a JSON object' };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return { ok: false, problem: 'the response is not a JSON object' };
+  }
   const body = json as Record<string, unknown>;
   const requestId = typeof body.requestId === 'string' ? { requestId: body.requestId } : {};
   if (expect === 'none') return { ok: true, value: undefined, ...requestId };
   if (!('result' in body)) return { ok: false, problem: 'the response envelope has no "result"', ...requestId };
   if (expect === 'one') return { ok: true, value: body.result, ...requestId };
-  if (!Array.isArray(body.result)) return { ok: false, problem: 'the result is not a list', path: 'result', issue: 'expected an array', ...requestId };
+  if (!Array.isArray(body.result)) {
+    return { ok: false, problem: 'the result is not a list', path: 'result', issue: 'expected an array', ...requestId };
+  }
   let total: number | undefined;
   if ('totalCount' in body || 'meta' in body) {
     const totals = listTotalSchema.safeParse(body);

@@ -52,7 +52,9 @@ export function nonEmptyOrOmit(max?: number): z.ZodString {
 
 /** A non-empty string for a field that may also be null or left out. */
 export function nonEmptyOrNull(max?: number) {
-  return bounded(z.string().min(1, { error: EMPTY_OR_NULL_MESSAGE }), max).nullable().optional();
+  return bounded(z.string().min(1, { error: EMPTY_OR_NULL_MESSAGE }), max)
+    .nullable()
+    .optional();
 }
 
 /** A resource ID for an optional, nullable field; empty strings get the "omit it or use null" hint. */

@@ -31,8 +31,14 @@ type PathSegment = string | number;
  * without it, the keys of every variant are returned. `undefined` when `path` does not lead
  * to an object of the schema (a free-form map, a scalar, or a place the schema does not know).
  */
-export function knownKeysAt(kind: WriteBodyKind, path: readonly PathSegment[], document?: unknown): string[] | undefined {
-  const steps = path.map((segment) => (typeof segment === 'string' && /^\d+$/.test(segment) ? Number(segment) : segment));
+export function knownKeysAt(
+  kind: WriteBodyKind,
+  path: readonly PathSegment[],
+  document?: unknown,
+): string[] | undefined {
+  const steps = path.map((segment) =>
+    typeof segment === 'string' && /^\d+$/.test(segment) ? Number(segment) : segment,
+  );
   const keys = knownKeysOfSchema(WRITE_BODY_SCHEMAS[kind], steps, document);
   return keys ? [...keys].sort() : undefined;
 }

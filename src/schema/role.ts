@@ -10,22 +10,42 @@ import { omitNullOr, requiredOr } from './ids';
 export const rolePermissionSchema = z.looseObject({
   action: z.string({ error: requiredOr('must be a string') }).describe('The action granted or denied, e.g. read.'),
   subject: z.string({ error: requiredOr('must be a string') }).describe('The resource it applies to, e.g. dashboard.'),
-  inverted: z.boolean({ error: omitNullOr('must be true or false') }).optional().describe('Deny rather than grant.'),
-  integration: z.string({ error: omitNullOr('must be a string') }).optional().describe('Integration the permission is scoped to.'),
-  conditions: z.record(z.string(), z.unknown(), { error: omitNullOr('must be an object') }).optional().describe('CASL conditions.'),
+  inverted: z
+    .boolean({ error: omitNullOr('must be true or false') })
+    .optional()
+    .describe('Deny rather than grant.'),
+  integration: z
+    .string({ error: omitNullOr('must be a string') })
+    .optional()
+    .describe('Integration the permission is scoped to.'),
+  conditions: z
+    .record(z.string(), z.unknown(), { error: omitNullOr('must be an object') })
+    .optional()
+    .describe('CASL conditions.'),
 });
 
 const permissions = z.array(rolePermissionSchema, { error: requiredOr('must be a list of permissions') });
 
 export const roleCreateSchema = z.looseObject({
-  name: z.string({ error: requiredOr('must be a string') }).describe('Unique within the team; not the name of a predefined role.'),
-  description: z.string({ error: omitNullOr('must be a string') }).optional().describe('Description.'),
+  name: z
+    .string({ error: requiredOr('must be a string') })
+    .describe('Unique within the team; not the name of a predefined role.'),
+  description: z
+    .string({ error: omitNullOr('must be a string') })
+    .optional()
+    .describe('Description.'),
   permissions: permissions.describe('The permissions granted by the role.'),
 });
 
 export const roleUpdateSchema = z.looseObject({
-  name: z.string({ error: omitNullOr('must be a string') }).optional().describe('New name; left out: unchanged.'),
-  description: z.string({ error: omitNullOr('must be a string') }).optional().describe('New description.'),
+  name: z
+    .string({ error: omitNullOr('must be a string') })
+    .optional()
+    .describe('New name; left out: unchanged.'),
+  description: z
+    .string({ error: omitNullOr('must be a string') })
+    .optional()
+    .describe('New description.'),
   permissions: permissions.describe('The replacement set of permissions.'),
 });
 

@@ -22,7 +22,11 @@ export const SQL_AST_OPERATORS = ['=', '<', '>', '!=', '<=', '>='] as const;
 
 const max = (n: number) => ({ error: `must be at most ${n} characters` });
 const optionalText = (limit: number, what: string) =>
-  z.string({ error: omitNullOr('must be a string') }).max(limit, max(limit)).optional().describe(what);
+  z
+    .string({ error: omitNullOr('must be a string') })
+    .max(limit, max(limit))
+    .optional()
+    .describe(what);
 
 /** A pinned filter as read: an SQL (or Lucene) condition, or a structured `sql_ast` comparison. */
 export const savedSearchFilterSchema = z.looseObject({
@@ -38,7 +42,9 @@ export const savedSearchFilterWriteSchema = z.union(
   [
     z.looseObject({
       type: z.enum(['lucene', 'sql'], { error: omitNullOr('must be "sql" or "lucene"') }).optional(),
-      condition: z.string({ error: requiredOr('must be a string') }).max(SAVED_SEARCH_LIMITS.filterExpression, max(SAVED_SEARCH_LIMITS.filterExpression)),
+      condition: z
+        .string({ error: requiredOr('must be a string') })
+        .max(SAVED_SEARCH_LIMITS.filterExpression, max(SAVED_SEARCH_LIMITS.filterExpression)),
     }),
     z.looseObject({
       type: z.literal('sql_ast'),
@@ -59,10 +65,15 @@ export const savedSearchWriteSchema = z.looseObject({
   sourceId: resourceIdSchema.describe('ID of the source to query (a source of this service).'),
   select: optionalText(SAVED_SEARCH_LIMITS.select, 'Comma-separated column expressions; empty: the source default.'),
   where: optionalText(SAVED_SEARCH_LIMITS.where, 'Row filter, in whereLanguage.'),
-  whereLanguage: z.enum(SAVED_SEARCH_LANGUAGES, { error: omitNullOr('must be "lucene" or "sql"') }).optional().describe('Language of where (default lucene).'),
+  whereLanguage: z
+    .enum(SAVED_SEARCH_LANGUAGES, { error: omitNullOr('must be "lucene" or "sql"') })
+    .optional()
+    .describe('Language of where (default lucene).'),
   orderBy: optionalText(SAVED_SEARCH_LIMITS.orderBy, 'ORDER BY expression; empty: the source default.'),
   tags: z
-    .array(z.string().max(SAVED_SEARCH_LIMITS.tag, max(SAVED_SEARCH_LIMITS.tag)), { error: omitNullOr('must be a list of strings') })
+    .array(z.string().max(SAVED_SEARCH_LIMITS.tag, max(SAVED_SEARCH_LIMITS.tag)), {
+      error: omitNullOr('must be a list of strings'),
+    })
     .max(SAVED_SEARCH_LIMITS.tags, { error: `at most ${SAVED_SEARCH_LIMITS.tags} tags` })
     .optional()
     .describe('Tags.'),

@@ -51,16 +51,38 @@ export type Source = z.infer<typeof sourceSchema>;
 export const SOURCE_WRITE_KINDS = ['log', 'trace', 'session', 'metric', 'promql'] as const;
 export const METRIC_TABLE_KINDS = ['gauge', 'histogram', 'sum', 'summary', 'exponential histogram'] as const;
 export const USE_TEXT_INDEX_VALUES = ['auto', 'enabled', 'disabled'] as const;
-export const MV_AGG_FNS = ['avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum', 'any', 'none', 'increase', 'histogram'] as const;
+export const MV_AGG_FNS = [
+  'avg',
+  'count',
+  'count_distinct',
+  'last_value',
+  'max',
+  'min',
+  'quantile',
+  'sum',
+  'any',
+  'none',
+  'increase',
+  'histogram',
+] as const;
 /** `5m`, `15s`, `1h`, `1d` (as read), or `5 minute` (the server's own form). */
 export const GRANULARITY_PATTERN = /^(?:\d+(?:s|m|h|d)|\d+ (?:second|minute|hour|day))$/;
 export const MAX_QUERY_SETTINGS = 10;
 export const MAX_FILTER_COLUMNS = 10;
 
-const required = (what: string) => z.string({ error: requiredOr('must be a string') }).min(1, { error: `${what} is required` });
+const required = (what: string) =>
+  z.string({ error: requiredOr('must be a string') }).min(1, { error: `${what} is required` });
 /** An optional string the server refuses as null (omit it instead). */
-const optText = (describe: string) => z.string({ error: omitNullOr('must be a string') }).optional().describe(describe);
-const optBool = (describe: string) => z.boolean({ error: omitNullOr('must be true or false') }).optional().describe(describe);
+const optText = (describe: string) =>
+  z
+    .string({ error: omitNullOr('must be a string') })
+    .optional()
+    .describe(describe);
+const optBool = (describe: string) =>
+  z
+    .boolean({ error: omitNullOr('must be true or false') })
+    .optional()
+    .describe(describe);
 
 const highlightedExpressions = z
   .array(
@@ -73,7 +95,9 @@ const highlightedExpressions = z
   )
   .optional();
 
-const granularity = z.string({ error: requiredOr('must be a string') }).regex(GRANULARITY_PATTERN, { error: 'must be a granularity such as 15s, 5m, 1h or 1d' });
+const granularity = z
+  .string({ error: requiredOr('must be a string') })
+  .regex(GRANULARITY_PATTERN, { error: 'must be a granularity such as 15s, 5m, 1h or 1d' });
 
 const aggregatedColumn = z
   .looseObject({
@@ -83,7 +107,11 @@ const aggregatedColumn = z
   })
   .superRefine((v, ctx) => {
     if (v.aggFn !== 'count' && !(typeof v.sourceColumn === 'string' && v.sourceColumn.length > 0)) {
-      ctx.addIssue({ code: 'custom', path: ['sourceColumn'], message: 'Materialized View Source Column is required (unless aggFn is count)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sourceColumn'],
+        message: 'Materialized View Source Column is required (unless aggFn is count)',
+      });
     }
   });
 
@@ -94,9 +122,14 @@ const materializedViews = z
       tableName: required('Materialized View Table'),
       dimensionColumns: z.string({ error: requiredOr('must be a string') }),
       minGranularity: granularity,
-      minDate: z.iso.datetime({ error: 'must be an ISO date-time in UTC (2025-01-01T00:00:00Z)' }).nullable().optional(),
+      minDate: z.iso
+        .datetime({ error: 'must be an ISO date-time in UTC (2025-01-01T00:00:00Z)' })
+        .nullable()
+        .optional(),
       timestampColumn: required('Materialized View Timestamp column'),
-      aggregatedColumns: z.array(aggregatedColumn, { error: requiredOr('must be a list') }).min(1, { error: 'At least one aggregated column is required' }),
+      aggregatedColumns: z
+        .array(aggregatedColumn, { error: requiredOr('must be a list') })
+        .min(1, { error: 'At least one aggregated column is required' }),
     }),
     { error: omitNullOr('must be a list') },
   )
@@ -135,7 +168,11 @@ const filterSettings = z
 const baseShape = {
   id: z.unknown().optional().describe('Ignored: the server assigns the ID.'),
   name: required('Name').describe('Display name.'),
-  section: z.string({ error: omitNullOr('must be a string') }).max(256, { error: 'must be at most 256 characters' }).optional().describe('Section in the source list.'),
+  section: z
+    .string({ error: omitNullOr('must be a string') })
+    .max(256, { error: 'must be at most 256 characters' })
+    .optional()
+    .describe('Section in the source list.'),
   connection: resourceIdSchema.describe('ID of the ClickHouse connection.'),
   from: z.looseObject(
     { databaseName: required('Database'), tableName: required('Table') },
@@ -143,7 +180,9 @@ const baseShape = {
   ),
   disabled: optBool('Hide the source (default false).'),
   querySettings: z
-    .array(z.looseObject({ setting: required('setting'), value: required('value') }), { error: omitNullOr('must be a list') })
+    .array(z.looseObject({ setting: required('setting'), value: required('value') }), {
+      error: omitNullOr('must be a list'),
+    })
     .max(MAX_QUERY_SETTINGS, { error: `at most ${MAX_QUERY_SETTINGS} query settings` })
     .optional()
     .describe('ClickHouse settings for queries of the source.'),
@@ -165,7 +204,9 @@ const logExtras = {
   materializedViews,
   metadataMaterializedViews,
   orderByExpression: optText('ORDER BY expression.'),
-  useTextIndexForImplicitColumn: z.enum(USE_TEXT_INDEX_VALUES, { error: omitNullOr(`must be one of ${USE_TEXT_INDEX_VALUES.join(', ')}`) }).optional(),
+  useTextIndexForImplicitColumn: z
+    .enum(USE_TEXT_INDEX_VALUES, { error: omitNullOr(`must be one of ${USE_TEXT_INDEX_VALUES.join(', ')}`) })
+    .optional(),
 };
 
 export const logSourceWriteSchema = z.looseObject({
@@ -187,7 +228,12 @@ export const traceSourceWriteSchema = z.looseObject({
   kind: z.literal('trace'),
   defaultTableSelectExpression: required('Default Select Expression'),
   durationExpression: required('Duration Expression'),
-  durationPrecision: z.number({ error: omitNullOr('must be a number') }).min(0, { error: 'must be from 0 to 9' }).max(9, { error: 'must be from 0 to 9' }).optional().describe('Digits of the duration (default 3).'),
+  durationPrecision: z
+    .number({ error: omitNullOr('must be a number') })
+    .min(0, { error: 'must be from 0 to 9' })
+    .max(9, { error: 'must be from 0 to 9' })
+    .optional()
+    .describe('Digits of the duration (default 3).'),
   traceIdExpression: required('Trace ID Expression'),
   spanIdExpression: required('Span ID Expression'),
   parentSpanIdExpression: required('Parent span ID expression'),
@@ -205,7 +251,9 @@ export const traceSourceWriteSchema = z.looseObject({
 export const sessionSourceWriteSchema = z.looseObject({
   ...baseShape,
   kind: z.literal('session'),
-  traceSourceId: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'Correlated Trace Source is required' }),
+  traceSourceId: z
+    .string({ error: requiredOr('must be a string') })
+    .min(1, { error: 'Correlated Trace Source is required' }),
   resourceAttributesExpression: optText('Resource attributes expression.'),
 });
 
@@ -213,15 +261,22 @@ export const metricSourceWriteSchema = z.looseObject({
   ...baseShape,
   kind: z.literal('metric'),
   from: z.looseObject(
-    { databaseName: required('Database'), tableName: z.string({ error: requiredOr('must be a string (it may be empty)') }) },
+    {
+      databaseName: required('Database'),
+      tableName: z.string({ error: requiredOr('must be a string (it may be empty)') }),
+    },
     { error: requiredOr('must be an object with databaseName and tableName') },
   ),
   metricTables: z
     .looseObject(
-      Object.fromEntries(METRIC_TABLE_KINDS.map((k) => [k, z.string({ error: omitNullOr('must be a string') }).optional()])) as Record<(typeof METRIC_TABLE_KINDS)[number], z.ZodOptional<z.ZodString>>,
+      Object.fromEntries(
+        METRIC_TABLE_KINDS.map((k) => [k, z.string({ error: omitNullOr('must be a string') }).optional()]),
+      ) as Record<(typeof METRIC_TABLE_KINDS)[number], z.ZodOptional<z.ZodString>>,
       { error: requiredOr('must be an object of metric table names') },
     )
-    .refine((t) => METRIC_TABLE_KINDS.some((k) => typeof t[k] === 'string' && (t[k] as string).length > 0), { error: 'at least one metric table is required' }),
+    .refine((t) => METRIC_TABLE_KINDS.some((k) => typeof t[k] === 'string' && (t[k] as string).length > 0), {
+      error: 'at least one metric table is required',
+    }),
   resourceAttributesExpression: required('Resource Attributes'),
   serviceNameExpression: optText('Service name expression.'),
   logSourceId: optText('Correlated log source.'),
@@ -233,7 +288,13 @@ export const promqlSourceWriteSchema = z.looseObject({ ...baseShape, kind: z.lit
 /** Create and update (PUT, a full replace) body of a source, by `kind`. */
 export const sourceWriteSchema = z.discriminatedUnion(
   'kind',
-  [logSourceWriteSchema, traceSourceWriteSchema, sessionSourceWriteSchema, metricSourceWriteSchema, promqlSourceWriteSchema],
+  [
+    logSourceWriteSchema,
+    traceSourceWriteSchema,
+    sessionSourceWriteSchema,
+    metricSourceWriteSchema,
+    promqlSourceWriteSchema,
+  ],
   { error: `kind must be one of ${SOURCE_WRITE_KINDS.join(', ')}` },
 );
 

@@ -28,7 +28,16 @@ function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly', 'nonoptional', 'success']);
+const WRAPPERS = new Set([
+  'optional',
+  'nullable',
+  'default',
+  'prefault',
+  'catch',
+  'readonly',
+  'nonoptional',
+  'success',
+]);
 
 /** The object, array and open (record, any, unknown) schemas a schema can stand for, with wrappers and unions undone. */
 function expand(schema: z.ZodType | undefined, out: z.ZodType[] = [], depth = 0): z.ZodType[] {
@@ -36,11 +45,19 @@ function expand(schema: z.ZodType | undefined, out: z.ZodType[] = [], depth = 0)
   const def = defOf(schema);
   if (WRAPPERS.has(def.type) && def.innerType) return expand(def.innerType, out, depth + 1);
   switch (def.type) {
-    case 'pipe': return expand(def.in, out, depth + 1);
-    case 'lazy': return expand(def.getter?.(), out, depth + 1);
-    case 'union': for (const o of def.options ?? []) expand(o, out, depth + 1); return out;
-    case 'intersection': expand(def.left, out, depth + 1); return expand(def.right, out, depth + 1);
-    default: out.push(schema); return out;
+    case 'pipe':
+      return expand(def.in, out, depth + 1);
+    case 'lazy':
+      return expand(def.getter?.(), out, depth + 1);
+    case 'union':
+      for (const o of def.options ?? []) expand(o, out, depth + 1);
+      return out;
+    case 'intersection':
+      expand(def.left, out, depth + 1);
+      return expand(def.right, out, depth + 1);
+    default:
+      out.push(schema);
+      return out;
   }
 }
 
@@ -48,7 +65,12 @@ function isOpen(schema: z.ZodType): boolean {
   const def = defOf(schema);
   if (def.type === 'record' || def.type === 'any' || def.type === 'unknown') return true;
   // An object that only says "any object" (no named keys, any extra key kept).
-  return def.type === 'object' && Object.keys(def.shape ?? {}).length === 0 && def.catchall !== undefined && defOf(def.catchall).type !== 'never';
+  return (
+    def.type === 'object' &&
+    Object.keys(def.shape ?? {}).length === 0 &&
+    def.catchall !== undefined &&
+    defOf(def.catchall).type !== 'never'
+  );
 }
 
 /** Keys the schemas at one place name; undefined when the place takes any key. */
@@ -166,7 +188,9 @@ export function restoreKeys<T>(target: T, source: unknown, paths: readonly KeyPa
     const parent = at(target, path.slice(0, -1));
     const key = path[path.length - 1];
     const from = at(source, path.slice(0, -1));
-    if (isObject(parent) && isObject(from) && typeof key === 'string' && key in from) parent[key] = structuredClone(from[key]);
+    if (isObject(parent) && isObject(from) && typeof key === 'string' && key in from) {
+      parent[key] = structuredClone(from[key]);
+    }
   }
   return target;
 }

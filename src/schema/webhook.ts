@@ -91,15 +91,20 @@ export const webhookWriteSchema = z
       .refine((v) => v.trim().length > 0, { error: 'must not be empty' })
       .refine((v) => v.trim().length <= WEBHOOK_LIMITS.name, max(WEBHOOK_LIMITS.name))
       .describe('Webhook name; unique per service. Leading and trailing spaces are removed by the server.'),
-    service: z.enum(WEBHOOK_WRITE_SERVICES, { error: `must be one of ${WEBHOOK_WRITE_SERVICES.join(', ')}` }).describe('Webhook service type.'),
+    service: z
+      .enum(WEBHOOK_WRITE_SERVICES, { error: `must be one of ${WEBHOOK_WRITE_SERVICES.join(', ')}` })
+      .describe('Webhook service type.'),
     url: z
       .string({ error: requiredOr('must be a string') })
       .max(WEBHOOK_LIMITS.url, max(WEBHOOK_LIMITS.url))
       .refine((v) => parseUrl(v) !== undefined, { error: 'must be a valid URL' })
-      .refine((v) => {
-        const u = parseUrl(v);
-        return u === undefined || u.protocol === 'http:' || u.protocol === 'https:';
-      }, { error: 'must use http or https' })
+      .refine(
+        (v) => {
+          const u = parseUrl(v);
+          return u === undefined || u.protocol === 'http:' || u.protocol === 'https:';
+        },
+        { error: 'must use http or https' },
+      )
       .describe('Destination URL (slack: a slack.com URL).'),
     description: z
       .string({ error: omitNullOr('must be a string') })
@@ -113,23 +118,39 @@ export const webhookWriteSchema = z
       .describe('Request body template (generic and incidentio only). Left out on update: cleared.'),
     headers: z
       .record(webhookHeaderName, webhookHeaderValue)
-      .refine((m) => Object.keys(m).length <= WEBHOOK_LIMITS.headers, { error: `A webhook cannot have more than ${WEBHOOK_LIMITS.headers} headers` })
+      .refine((m) => Object.keys(m).length <= WEBHOOK_LIMITS.headers, {
+        error: `A webhook cannot have more than ${WEBHOOK_LIMITS.headers} headers`,
+      })
       .optional()
-      .describe('Write-only headers (never returned). Left out on update: kept unless url or service changes; {} clears them.'),
+      .describe(
+        'Write-only headers (never returned). Left out on update: kept unless url or service changes; {} clears them.',
+      ),
     queryParams: z
       .record(webhookQueryKey, webhookQueryValue)
-      .refine((m) => Object.keys(m).length <= WEBHOOK_LIMITS.queryParams, { error: `A webhook cannot have more than ${WEBHOOK_LIMITS.queryParams} query parameters` })
+      .refine((m) => Object.keys(m).length <= WEBHOOK_LIMITS.queryParams, {
+        error: `A webhook cannot have more than ${WEBHOOK_LIMITS.queryParams} query parameters`,
+      })
       .optional()
       .describe('Write-only query parameters (never returned). Same update rules as headers.'),
   })
   .superRefine((value, ctx) => {
     if (value.service !== 'slack') return;
     for (const field of SLACK_UNSUPPORTED_FIELDS) {
-      if (value[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is not supported for the slack webhook service` });
+      if (value[field] !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `${field} is not supported for the slack webhook service`,
+        });
+      }
     }
     const url = typeof value.url === 'string' ? parseUrl(value.url) : undefined;
     if (url && registrableDomain(url) !== 'slack.com') {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: "a slack webhook URL must have a host name that ends in 'slack.com'" });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: "a slack webhook URL must have a host name that ends in 'slack.com'",
+      });
     }
   });
 

@@ -1,6 +1,13 @@
 import {
-  ALERT_INTERVALS, ALERTABLE_DISPLAY_TYPES, QUERY_ENDPOINT_ROLES, alertWriteSchema, dashboardUpdateSchema,
-  dashboardWriteSchema, isRangeThresholdType, queryEndpointWriteSchema, schemaIssues,
+  ALERT_INTERVALS,
+  ALERTABLE_DISPLAY_TYPES,
+  QUERY_ENDPOINT_ROLES,
+  alertWriteSchema,
+  dashboardUpdateSchema,
+  dashboardWriteSchema,
+  isRangeThresholdType,
+  queryEndpointWriteSchema,
+  schemaIssues,
 } from '../schema';
 import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../schema/unknownKeys';
 import type { DocumentKind, LiveFacts } from '../resources/model';
@@ -32,7 +39,11 @@ function isObject(value: Json): value is Record<string, Json> {
 /** Every empty string value, with its path. */
 function emptyStrings(value: Json, path: (string | number)[] = [], out: DocumentIssue[] = []): DocumentIssue[] {
   if (value === '') {
-    out.push({ path, message: 'Empty text is rejected by the service: write a value, use null or leave the field out.', severity: 'error' });
+    out.push({
+      path,
+      message: 'Empty text is rejected by the service: write a value, use null or leave the field out.',
+      severity: 'error',
+    });
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => emptyStrings(v, [...path, i], out));
   } else if (isObject(value)) {
@@ -44,15 +55,31 @@ function emptyStrings(value: Json, path: (string | number)[] = [], out: Document
 function alertIssues(value: Record<string, Json>, facts: LiveFacts | undefined): DocumentIssue[] {
   const issues: DocumentIssue[] = [];
   const where = facts ? ` on service ${facts.serviceLabel}` : '';
-  if (typeof value.interval === 'string' && value.interval !== '' && !(ALERT_INTERVALS as readonly string[]).includes(value.interval)) {
-    issues.push({ path: ['interval'], message: `Unknown interval "${value.interval}". Use one of: ${ALERT_INTERVALS.join(', ')}.`, severity: 'error' });
+  if (
+    typeof value.interval === 'string' &&
+    value.interval !== '' &&
+    !(ALERT_INTERVALS as readonly string[]).includes(value.interval)
+  ) {
+    issues.push({
+      path: ['interval'],
+      message: `Unknown interval "${value.interval}". Use one of: ${ALERT_INTERVALS.join(', ')}.`,
+      severity: 'error',
+    });
   }
   if (typeof value.thresholdType === 'string' && isRangeThresholdType(value.thresholdType)) {
     const max = value.thresholdMax;
     if (max === undefined || max === null) {
-      issues.push({ path: ['thresholdType'], message: `"${value.thresholdType}" needs "thresholdMax" (the upper bound; "threshold" is the lower bound).`, severity: 'error' });
+      issues.push({
+        path: ['thresholdType'],
+        message: `"${value.thresholdType}" needs "thresholdMax" (the upper bound; "threshold" is the lower bound).`,
+        severity: 'error',
+      });
     } else if (typeof max === 'number' && typeof value.threshold === 'number' && max < value.threshold) {
-      issues.push({ path: ['thresholdMax'], message: `"thresholdMax" (${max}) must not be below "threshold" (${value.threshold}).`, severity: 'error' });
+      issues.push({
+        path: ['thresholdMax'],
+        message: `"thresholdMax" (${max}) must not be below "threshold" (${value.threshold}).`,
+        severity: 'error',
+      });
     }
   }
   const source = value.source;
@@ -61,11 +88,19 @@ function alertIssues(value: Record<string, Json>, facts: LiveFacts | undefined):
     if (typeof dashboardId === 'string' && dashboardId !== '' && facts?.dashboards) {
       const dashboard = facts.dashboards.find((d) => d.id === dashboardId);
       if (!dashboard) {
-        issues.push({ path: ['dashboardId'], message: `Dashboard "${dashboardId}" does not exist${where}.`, severity: 'error' });
+        issues.push({
+          path: ['dashboardId'],
+          message: `Dashboard "${dashboardId}" does not exist${where}.`,
+          severity: 'error',
+        });
       } else if (typeof value.tileId === 'string' && value.tileId !== '') {
         const tile = dashboard.tiles?.find((t) => t.id === value.tileId);
         if (!tile) {
-          issues.push({ path: ['tileId'], message: `Tile "${value.tileId}" does not exist on dashboard "${dashboard.name || dashboard.id}".`, severity: 'error' });
+          issues.push({
+            path: ['tileId'],
+            message: `Tile "${value.tileId}" does not exist on dashboard "${dashboard.name || dashboard.id}".`,
+            severity: 'error',
+          });
         } else {
           const displayType = tile.config?.displayType;
           if (!displayType || !(ALERTABLE_DISPLAY_TYPES as readonly string[]).includes(displayType)) {
@@ -79,15 +114,30 @@ function alertIssues(value: Record<string, Json>, facts: LiveFacts | undefined):
       }
     }
   }
-  if (source === 'saved_search' && typeof value.savedSearchId === 'string' && value.savedSearchId !== '' && facts?.savedSearches) {
+  if (
+    source === 'saved_search' &&
+    typeof value.savedSearchId === 'string' &&
+    value.savedSearchId !== '' &&
+    facts?.savedSearches
+  ) {
     if (!facts.savedSearches.some((s) => s.id === value.savedSearchId)) {
-      issues.push({ path: ['savedSearchId'], message: `Saved search "${value.savedSearchId}" does not exist${where}.`, severity: 'error' });
+      issues.push({
+        path: ['savedSearchId'],
+        message: `Saved search "${value.savedSearchId}" does not exist${where}.`,
+        severity: 'error',
+      });
     }
   }
   const checkWebhook = (channel: Json, path: (string | number)[]) => {
-    if (!isObject(channel) || typeof channel.webhookId !== 'string' || channel.webhookId === '' || !facts?.webhooks) return;
+    if (!isObject(channel) || typeof channel.webhookId !== 'string' || channel.webhookId === '' || !facts?.webhooks) {
+      return;
+    }
     if (!facts.webhooks.some((w) => w.id === channel.webhookId)) {
-      issues.push({ path: [...path, 'webhookId'], message: `Webhook "${channel.webhookId}" does not exist${where}.`, severity: 'error' });
+      issues.push({
+        path: [...path, 'webhookId'],
+        message: `Webhook "${channel.webhookId}" does not exist${where}.`,
+        severity: 'error',
+      });
     }
   };
   checkWebhook(value.channel, ['channel']);
@@ -100,7 +150,11 @@ function queryEndpointIssues(value: Record<string, Json>, facts: LiveFacts | und
   if (Array.isArray(value.roles)) {
     value.roles.forEach((r, i) => {
       if (typeof r === 'string' && r !== '' && !(QUERY_ENDPOINT_ROLES as readonly string[]).includes(r)) {
-        issues.push({ path: ['roles', i], message: `Unknown role "${r}". Use ${QUERY_ENDPOINT_ROLES.join(' or ')}.`, severity: 'error' });
+        issues.push({
+          path: ['roles', i],
+          message: `Unknown role "${r}". Use ${QUERY_ENDPOINT_ROLES.join(' or ')}.`,
+          severity: 'error',
+        });
       }
     });
   }
@@ -108,7 +162,11 @@ function queryEndpointIssues(value: Record<string, Json>, facts: LiveFacts | und
     const keys = facts.apiKeys;
     value.openApiKeys.forEach((k, i) => {
       if (typeof k === 'string' && k !== '' && !keys.some((key) => key.id === k)) {
-        issues.push({ path: ['openApiKeys', i], message: `API key "${k}" does not exist in the organization (use the key's UUID, not its key ID).`, severity: 'error' });
+        issues.push({
+          path: ['openApiKeys', i],
+          message: `API key "${k}" does not exist in the organization (use the key's UUID, not its key ID).`,
+          severity: 'error',
+        });
       }
     });
   }
@@ -124,15 +182,22 @@ function dashboardIssues(value: Record<string, Json>, facts: LiveFacts | undefin
     const names = watched.alerts.join(', ');
     const label = watched.tileName || watched.tileId;
     if (index < 0) {
-      issues.push({ path: ['tiles'], atKey: true, severity: 'warning',
-        message: `Tile "${label}" (${watched.tileId}) is missing: applying makes the service delete the alert(s) watching it: ${names}.` });
+      issues.push({
+        path: ['tiles'],
+        atKey: true,
+        severity: 'warning',
+        message: `Tile "${label}" (${watched.tileId}) is missing: applying makes the service delete the alert(s) watching it: ${names}.`,
+      });
       continue;
     }
     const config = tiles[index]?.config;
     const displayType = isObject(config) ? config.displayType : undefined;
     if (typeof displayType === 'string' && !(ALERTABLE_DISPLAY_TYPES as readonly string[]).includes(displayType)) {
-      issues.push({ path: ['tiles', value.tiles.indexOf(tiles[index]), 'config', 'displayType'], severity: 'warning',
-        message: `A ${displayType} tile cannot carry an alert: applying makes the service delete ${names}.` });
+      issues.push({
+        path: ['tiles', value.tiles.indexOf(tiles[index]), 'config', 'displayType'],
+        severity: 'warning',
+        message: `A ${displayType} tile cannot carry an alert: applying makes the service delete ${names}.`,
+      });
     }
   }
   return issues;
@@ -144,7 +209,12 @@ export function semanticIssues(kind: DocumentKind, value: Json, facts: LiveFacts
   // Alerts and the query endpoint refuse empty text anywhere, except the query endpoint's `allowedOrigins`, where ""
   // is a value (backend-only, no CORS). Dashboards accept empty text in many fields (a tile select's `valueExpression`
   // and `where` are `z.string().max(10000).optional()` in the service's validator): their write schema says which not.
-  const issues = kind === 'dashboard' ? [] : emptyStrings(value).filter((i) => !(kind === 'queryEndpoint' && i.path.length === 1 && i.path[0] === 'allowedOrigins'));
+  const issues =
+    kind === 'dashboard'
+      ? []
+      : emptyStrings(value).filter(
+          (i) => !(kind === 'queryEndpoint' && i.path.length === 1 && i.path[0] === 'allowedOrigins'),
+        );
   if (kind === 'alert') issues.push(...alertIssues(value, facts));
   if (kind === 'queryEndpoint') issues.push(...queryEndpointIssues(value, facts));
   if (kind === 'dashboard') issues.push(...dashboardIssues(value, facts));
@@ -154,9 +224,12 @@ export function semanticIssues(kind: DocumentKind, value: Json, facts: LiveFacts
 /** The write schema of a document: create and update bodies of dashboards differ. */
 export function schemaFor(kind: DocumentKind, isNew: boolean) {
   switch (kind) {
-    case 'alert': return alertWriteSchema;
-    case 'dashboard': return isNew ? dashboardWriteSchema : dashboardUpdateSchema;
-    case 'queryEndpoint': return queryEndpointWriteSchema;
+    case 'alert':
+      return alertWriteSchema;
+    case 'dashboard':
+      return isNew ? dashboardWriteSchema : dashboardUpdateSchema;
+    case 'queryEndpoint':
+      return queryEndpointWriteSchema;
   }
 }
 
@@ -165,7 +238,11 @@ export function schemaFor(kind: DocumentKind, isNew: boolean) {
  * never block: they are left out of the check and put back, unchanged, into the body that is sent (a newer service
  * returns fields this version does not know, at any depth).
  */
-export function schemaCheck(kind: DocumentKind, isNew: boolean, value: Json): { ok: true; data: unknown } | { ok: false; issues: DocumentIssue[] } {
+export function schemaCheck(
+  kind: DocumentKind,
+  isNew: boolean,
+  value: Json,
+): { ok: true; data: unknown } | { ok: false; issues: DocumentIssue[] } {
   const schema = schemaFor(kind, isNew);
   const unknown = unknownKeyPaths(schema, value);
   const result = schema.safeParse(withoutKeys(value, unknown));
@@ -186,7 +263,12 @@ export function schemaCheck(kind: DocumentKind, isNew: boolean, value: Json): { 
  * service's version the document was opened from (`original`) came from the service and is never reported. The keys
  * are sent as typed; the service decides.
  */
-export function unknownKeyIssues(kind: DocumentKind, isNew: boolean, value: Json, original: Json | undefined): DocumentIssue[] {
+export function unknownKeyIssues(
+  kind: DocumentKind,
+  isNew: boolean,
+  value: Json,
+  original: Json | undefined,
+): DocumentIssue[] {
   return unknownKeyPaths(schemaFor(kind, isNew), value)
     .filter((path) => original === undefined || !presentIn(original, value, path))
     .map((path) => ({
@@ -205,9 +287,13 @@ export function leftOutIssues(kind: DocumentKind, value: Json, original: Json | 
   if (kind !== 'alert' || !isObject(value) || !isObject(original)) return [];
   const hasChannel = 'channel' in value || 'channels' in value;
   return Object.entries(original)
-    .filter(([key, v]) => v !== null && v !== undefined && !(key in value) && !((key === 'channel' || key === 'channels') && hasChannel))
+    .filter(
+      ([key, v]) =>
+        v !== null && v !== undefined && !(key in value) && !((key === 'channel' || key === 'channels') && hasChannel),
+    )
     .map(([key]) => ({
-      path: [], severity: 'info' as const,
+      path: [],
+      severity: 'info' as const,
       message: `"${key}" is left out: an update keeps its current value on the service. To clear it, set "${key}": null.`,
     }));
 }
@@ -225,7 +311,12 @@ export function fieldOfServerMessage(message: string | undefined): IssuePath | u
   if (/webhook not found/i.test(message)) return ['channel', 'webhookId'];
   if (/saved search not found/i.test(message)) return ['savedSearchId'];
   const quoted = /["'`]([A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*)["'`]/.exec(message);
-  if (quoted?.[1] && /^(name|message|note|threshold|thresholdMax|thresholdType|interval|source|channel|channels|tiles|roles|openApiKeys|allowedOrigins|scheduleOffsetMinutes|scheduleStartAt|numConsecutiveWindows|groupBy)\b/.test(quoted[1])) {
+  if (
+    quoted?.[1] &&
+    /^(name|message|note|threshold|thresholdMax|thresholdType|interval|source|channel|channels|tiles|roles|openApiKeys|allowedOrigins|scheduleOffsetMinutes|scheduleStartAt|numConsecutiveWindows|groupBy)\b/.test(
+      quoted[1],
+    )
+  ) {
     return quoted[1].split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   }
   return undefined;

@@ -11,7 +11,10 @@ import type { Alert, Dashboard, Source, TileResponse } from '../schema';
 /** The brand of the explorer's nodes (set by every node class of the tree). */
 export const EXPLORER_NODE: unique symbol = Symbol.for('observability.explorerNode') as never;
 
-interface Scoped { readonly connectionId: string; readonly serviceId: string }
+interface Scoped {
+  readonly connectionId: string;
+  readonly serviceId: string;
+}
 
 /** What commands may read from an explorer node: the tree's node union satisfies it. */
 export type ExplorerNode =
@@ -19,7 +22,11 @@ export type ExplorerNode =
   | (Scoped & { readonly type: 'service' })
   | (Scoped & { readonly type: 'folder'; readonly kind: string })
   | (Scoped & { readonly type: 'dashboard'; readonly dashboard: Dashboard })
-  | (Scoped & { readonly type: 'tile'; readonly tile: TileResponse; readonly parent: { readonly dashboard: Dashboard } })
+  | (Scoped & {
+      readonly type: 'tile';
+      readonly tile: TileResponse;
+      readonly parent: { readonly dashboard: Dashboard };
+    })
   | (Scoped & { readonly type: 'alert'; readonly alert: Alert })
   | (Scoped & { readonly type: 'source'; readonly source: Source })
   | { readonly type: 'info' | 'error' };
@@ -32,7 +39,9 @@ export type CommandArgument<A> =
   | { readonly kind: 'none' };
 
 export function isExplorerNode(value: unknown): value is ExplorerNode {
-  return typeof value === 'object' && value !== null && (value as { [EXPLORER_NODE]?: unknown })[EXPLORER_NODE] === true;
+  return (
+    typeof value === 'object' && value !== null && (value as { [EXPLORER_NODE]?: unknown })[EXPLORER_NODE] === true
+  );
 }
 
 /** The one place that tells a command's argument apart: a tree node, a URI, an argument object, a string, or none. */

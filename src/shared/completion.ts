@@ -25,15 +25,24 @@ const ROLE_DETAILS: Record<string, string> = {
 };
 
 function pathIs(path: readonly (string | number)[], ...pattern: (string | number | '#')[]): boolean {
-  return path.length === pattern.length && pattern.every((p, i) => (p === '#' ? typeof path[i] === 'number' : path[i] === p));
+  return (
+    path.length === pattern.length && pattern.every((p, i) => (p === '#' ? typeof path[i] === 'number' : path[i] === p))
+  );
 }
 
 export class LiveCompletionProvider implements vscode.CompletionItemProvider {
-  static readonly selector: vscode.DocumentSelector = [{ scheme: RESOURCE_SCHEME, language: 'json' }, { scheme: RESOURCE_SCHEME, language: 'jsonc' }];
+  static readonly selector: vscode.DocumentSelector = [
+    { scheme: RESOURCE_SCHEME, language: 'json' },
+    { scheme: RESOURCE_SCHEME, language: 'jsonc' },
+  ];
 
   /** `refOf` tells which service a document belongs to (default: the `observability:` address). */
-  constructor(private readonly live: LiveData,
-    private readonly refOf: (doc: vscode.TextDocument) => ResourceRef | undefined | Promise<ResourceRef | undefined> = (doc) => parseUri(doc.uri)) {}
+  constructor(
+    private readonly live: LiveData,
+    private readonly refOf: (doc: vscode.TextDocument) => ResourceRef | undefined | Promise<ResourceRef | undefined> = (
+      doc,
+    ) => parseUri(doc.uri),
+  ) {}
 
   async provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[]> {
     const ref = await this.refOf(doc);
@@ -48,16 +57,29 @@ export class LiveCompletionProvider implements vscode.CompletionItemProvider {
     // Replace the whole string literal under the cursor (quotes included), or insert a new one.
     const previous = location.previousNode;
     let range: vscode.Range;
-    if (previous && previous.type === 'string' && offset >= previous.offset && offset <= previous.offset + previous.length) {
+    if (
+      previous &&
+      previous.type === 'string' &&
+      offset >= previous.offset &&
+      offset <= previous.offset + previous.length
+    ) {
       range = new vscode.Range(doc.positionAt(previous.offset), doc.positionAt(previous.offset + previous.length));
-    } else if (previous && previous.type !== 'string' && offset >= previous.offset && offset <= previous.offset + previous.length) {
+    } else if (
+      previous &&
+      previous.type !== 'string' &&
+      offset >= previous.offset &&
+      offset <= previous.offset + previous.length
+    ) {
       range = new vscode.Range(doc.positionAt(previous.offset), doc.positionAt(previous.offset + previous.length));
     } else {
       range = new vscode.Range(position, position);
     }
     const typed = doc.getText(range).replace(/^"|"$/g, '');
     return choices.map((c, index) => {
-      const item = new vscode.CompletionItem({ label: c.label, description: c.description, detail: c.detail ? ` ${c.detail}` : undefined }, c.kind);
+      const item = new vscode.CompletionItem(
+        { label: c.label, description: c.description, detail: c.detail ? ` ${c.detail}` : undefined },
+        c.kind,
+      );
       item.insertText = JSON.stringify(c.value);
       item.range = range;
       // Filter on the ID and the name, whichever the user started typing.
@@ -73,51 +95,72 @@ export class LiveCompletionProvider implements vscode.CompletionItemProvider {
     const { connectionId, serviceId } = ref;
     if (ref.kind === 'alert') {
       if (pathIs(path, 'dashboardId')) {
-        const dashboards = await this.live.dashboards(connectionId, serviceId) ?? [];
+        const dashboards = (await this.live.dashboards(connectionId, serviceId)) ?? [];
         return dashboards.map((d) => ({
-          value: d.id, label: d.name || d.id, description: d.id,
-          detail: vscode.l10n.t('{0} tiles', (d.tiles ?? []).length), kind: vscode.CompletionItemKind.Reference,
+          value: d.id,
+          label: d.name || d.id,
+          description: d.id,
+          detail: vscode.l10n.t('{0} tiles', (d.tiles ?? []).length),
+          kind: vscode.CompletionItemKind.Reference,
         }));
       }
       if (pathIs(path, 'tileId')) {
         const dashboardId = stringAt(text, ['dashboardId']);
-        const dashboards = await this.live.dashboards(connectionId, serviceId) ?? [];
+        const dashboards = (await this.live.dashboards(connectionId, serviceId)) ?? [];
         const dashboard = dashboards.find((d) => d.id === dashboardId);
-        const tiles = dashboard ? dashboard.tiles ?? [] : [];
+        const tiles = dashboard ? (dashboard.tiles ?? []) : [];
         return tiles.map((t) => {
           const displayType = t.config?.displayType ?? '';
           const alertable = (ALERTABLE_DISPLAY_TYPES as readonly string[]).includes(displayType);
           return {
-            value: t.id, label: t.name || t.id, description: t.id,
+            value: t.id,
+            label: t.name || t.id,
+            description: t.id,
             detail: alertable ? displayType : vscode.l10n.t('{0} (cannot carry an alert)', displayType || '?'),
-            kind: vscode.CompletionItemKind.Reference, preferred: alertable,
+            kind: vscode.CompletionItemKind.Reference,
+            preferred: alertable,
           };
         });
       }
       if (pathIs(path, 'channel', 'webhookId') || pathIs(path, 'channels', '#', 'webhookId')) {
-        const webhooks = await this.live.webhooks(connectionId, serviceId) ?? [];
+        const webhooks = (await this.live.webhooks(connectionId, serviceId)) ?? [];
         return webhooks.map((w) => ({
-          value: w.id, label: w.name || w.id, description: w.id,
-          detail: (w as { service?: string }).service, kind: vscode.CompletionItemKind.Reference,
+          value: w.id,
+          label: w.name || w.id,
+          description: w.id,
+          detail: (w as { service?: string }).service,
+          kind: vscode.CompletionItemKind.Reference,
         }));
       }
       if (pathIs(path, 'savedSearchId')) {
-        const searches = await this.live.listSavedSearches(connectionId, serviceId) ?? [];
-        return searches.map((s) => ({ value: s.id, label: s.name || s.id, description: s.id, kind: vscode.CompletionItemKind.Reference }));
+        const searches = (await this.live.listSavedSearches(connectionId, serviceId)) ?? [];
+        return searches.map((s) => ({
+          value: s.id,
+          label: s.name || s.id,
+          description: s.id,
+          kind: vscode.CompletionItemKind.Reference,
+        }));
       }
     }
     if (ref.kind === 'queryEndpoint') {
       if (pathIs(path, 'openApiKeys', '#')) {
-        const keys = await this.live.listApiKeys(connectionId) ?? [];
+        const keys = (await this.live.listApiKeys(connectionId)) ?? [];
         return keys.map((k) => ({
-          value: k.id, label: k.name || k.id,
+          value: k.id,
+          label: k.name || k.id,
           description: k.keySuffix ? `…${k.keySuffix.slice(-4)}` : undefined,
           detail: [k.id, k.state && k.state !== 'enabled' ? k.state : undefined].filter((x) => x).join(' · '),
-          kind: vscode.CompletionItemKind.Value, preferred: k.state !== 'disabled',
+          kind: vscode.CompletionItemKind.Value,
+          preferred: k.state !== 'disabled',
         }));
       }
       if (pathIs(path, 'roles', '#')) {
-        return QUERY_ENDPOINT_ROLES.map((r) => ({ value: r, label: r, detail: ROLE_DETAILS[r], kind: vscode.CompletionItemKind.EnumMember }));
+        return QUERY_ENDPOINT_ROLES.map((r) => ({
+          value: r,
+          label: r,
+          detail: ROLE_DETAILS[r],
+          kind: vscode.CompletionItemKind.EnumMember,
+        }));
       }
     }
     return [];

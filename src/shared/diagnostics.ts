@@ -1,6 +1,19 @@
 import * as vscode from 'vscode';
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main';
-import { knownPart, leftOutIssues, semanticIssues, unknownKeyIssues, type DocumentIssue, type IssuePath } from './checks';
+import {
+  findNodeAtLocation,
+  parseTree,
+  printParseErrorCode,
+  type Node as JsonNode,
+  type ParseError,
+} from 'jsonc-parser/lib/esm/main';
+import {
+  knownPart,
+  leftOutIssues,
+  semanticIssues,
+  unknownKeyIssues,
+  type DocumentIssue,
+  type IssuePath,
+} from './checks';
 import type { LiveData } from '../resources/live';
 import { isNew, parseUri, RESOURCE_SCHEME, type ResourceRef } from './uris';
 
@@ -31,13 +44,22 @@ export function parseDocument(text: string): ParsedDocument {
 }
 
 /** The range a JSON path points at: the value, or the property name for unknown keys; the closest parent otherwise. */
-export function rangeOf(doc: vscode.TextDocument, root: JsonNode | undefined, path: IssuePath, atKey = false): vscode.Range {
+export function rangeOf(
+  doc: vscode.TextDocument,
+  root: JsonNode | undefined,
+  path: IssuePath,
+  atKey = false,
+): vscode.Range {
   if (!root) return new vscode.Range(0, 0, 0, 0);
   for (let n = path.length; n >= 0; n--) {
     const node = findNodeAtLocation(root, [...path.slice(0, n)]);
     if (!node) continue;
     let target = node;
-    if ((atKey || n < path.length || node.type === 'object' || node.type === 'array') && node.parent?.type === 'property' && node.parent.children?.[0]) {
+    if (
+      (atKey || n < path.length || node.type === 'object' || node.type === 'array') &&
+      node.parent?.type === 'property' &&
+      node.parent.children?.[0]
+    ) {
       target = node.parent.children[0];
     }
     if (n === 0 && target.type === 'object') {
@@ -62,12 +84,24 @@ export function syntaxDiagnostics(doc: vscode.TextDocument, errors: readonly Par
   });
 }
 
-export function issueDiagnostics(doc: vscode.TextDocument, root: JsonNode | undefined, issues: readonly DocumentIssue[]): vscode.Diagnostic[] {
+export function issueDiagnostics(
+  doc: vscode.TextDocument,
+  root: JsonNode | undefined,
+  issues: readonly DocumentIssue[],
+): vscode.Diagnostic[] {
   return issues.map((i) => {
     const field = i.path.length > 0 ? i.path.join('.') : undefined;
-    const message = field && !i.message.includes(`"${i.path[i.path.length - 1]}"`) ? `${field}: ${i.message}` : i.message;
-    const d = new vscode.Diagnostic(rangeOf(doc, root, i.path, i.atKey), message,
-      i.severity === 'error' ? vscode.DiagnosticSeverity.Error : i.severity === 'info' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning);
+    const message =
+      field && !i.message.includes(`"${i.path[i.path.length - 1]}"`) ? `${field}: ${i.message}` : i.message;
+    const d = new vscode.Diagnostic(
+      rangeOf(doc, root, i.path, i.atKey),
+      message,
+      i.severity === 'error'
+        ? vscode.DiagnosticSeverity.Error
+        : i.severity === 'info'
+          ? vscode.DiagnosticSeverity.Information
+          : vscode.DiagnosticSeverity.Warning,
+    );
     d.source = DIAGNOSTIC_SOURCE;
     return d;
   });
@@ -134,10 +168,13 @@ export class DocumentChecks implements vscode.Disposable {
     if (!this.kind.accepts(doc.uri)) return;
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      if (!doc.isClosed) void this.check(doc);
-    }, delayMs));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (!doc.isClosed) void this.check(doc);
+      }, delayMs),
+    );
   }
 
   /** Runs the checks made while typing now and publishes them; returns the diagnostics. */
@@ -159,7 +196,9 @@ export class DocumentChecks implements vscode.Disposable {
     } catch {
       issues = [];
     }
-    if (this.generations.get(key) !== generation || doc.isClosed || doc.version !== version) return this.collection.get(doc.uri) ?? [];
+    if (this.generations.get(key) !== generation || doc.isClosed || doc.version !== version) {
+      return this.collection.get(doc.uri) ?? [];
+    }
     const diagnostics = issueDiagnostics(doc, parsed.root, issues);
     this.collection.set(doc.uri, diagnostics);
     return diagnostics;
@@ -178,7 +217,10 @@ export class DocumentChecks implements vscode.Disposable {
  * the service's version a document was opened from (undefined for a resource not created yet), to tell keys the
  * service sent from keys the user typed.
  */
-export function resourceDocuments(live: LiveData, originalOf: (ref: ResourceRef) => unknown = () => undefined): CheckedDocuments {
+export function resourceDocuments(
+  live: LiveData,
+  originalOf: (ref: ResourceRef) => unknown = () => undefined,
+): CheckedDocuments {
   return {
     collection: 'observability',
     accepts: (uri) => uri.scheme === RESOURCE_SCHEME && parseUri(uri) !== undefined,

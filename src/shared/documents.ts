@@ -4,10 +4,34 @@ import type { DocumentKind } from './uris';
 /** Turning server responses into editable document text, and comparing versions. */
 
 const ALERT_ORDER = [
-  'name', 'source', 'dashboardId', 'tileId', 'savedSearchId', 'groupBy', 'threshold', 'thresholdMax', 'thresholdType',
-  'interval', 'channel', 'channels', 'message', 'note', 'numConsecutiveWindows', 'scheduleOffsetMinutes', 'scheduleStartAt',
+  'name',
+  'source',
+  'dashboardId',
+  'tileId',
+  'savedSearchId',
+  'groupBy',
+  'threshold',
+  'thresholdMax',
+  'thresholdType',
+  'interval',
+  'channel',
+  'channels',
+  'message',
+  'note',
+  'numConsecutiveWindows',
+  'scheduleOffsetMinutes',
+  'scheduleStartAt',
 ];
-const DASHBOARD_ORDER = ['name', 'tags', 'tiles', 'containers', 'filters', 'savedQuery', 'savedQueryLanguage', 'savedFilterValues'];
+const DASHBOARD_ORDER = [
+  'name',
+  'tags',
+  'tiles',
+  'containers',
+  'filters',
+  'savedQuery',
+  'savedQueryLanguage',
+  'savedFilterValues',
+];
 
 function ordered(body: Record<string, unknown>, order: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -19,8 +43,10 @@ function ordered(body: Record<string, unknown>, order: readonly string[]): Recor
 /** The write body a server object is edited as: read-only fields removed, friendly key order. */
 export function editableValue(kind: DocumentKind, server: unknown): Record<string, unknown> {
   switch (kind) {
-    case 'alert': return ordered(alertToWriteBody(server as Alert), ALERT_ORDER);
-    case 'dashboard': return ordered(dashboardToUpdateBody(server as Dashboard), DASHBOARD_ORDER);
+    case 'alert':
+      return ordered(alertToWriteBody(server as Alert), ALERT_ORDER);
+    case 'dashboard':
+      return ordered(dashboardToUpdateBody(server as Dashboard), DASHBOARD_ORDER);
     case 'queryEndpoint': {
       const endpoint = server as QueryEndpoint | null;
       if (!endpoint) return queryEndpointTemplate();
@@ -35,7 +61,10 @@ export function editableValue(kind: DocumentKind, server: unknown): Record<strin
  * (`kept`, those with a value now), and takes the rest from the body. `channel` and `channels` go together: a body
  * with either replaces both.
  */
-export function alertAfterUpdate(current: Record<string, unknown>, body: Record<string, unknown>): { after: Record<string, unknown>; kept: string[] } {
+export function alertAfterUpdate(
+  current: Record<string, unknown>,
+  body: Record<string, unknown>,
+): { after: Record<string, unknown>; kept: string[] } {
   const after: Record<string, unknown> = {};
   const kept: string[] = [];
   const bodyHasChannel = 'channel' in body || 'channels' in body;
@@ -57,7 +86,14 @@ export function dashboardTemplate(name = 'New dashboard'): Record<string, unknow
     name,
     tags: [],
     tiles: [
-      { name: 'Notes', x: 0, y: 0, w: 12, h: 4, config: { displayType: 'markdown', markdown: 'Describe what this dashboard shows.' } },
+      {
+        name: 'Notes',
+        x: 0,
+        y: 0,
+        w: 12,
+        h: 4,
+        config: { displayType: 'markdown', markdown: 'Describe what this dashboard shows.' },
+      },
     ],
   };
 }
@@ -74,7 +110,9 @@ export function editableText(kind: DocumentKind, server: unknown): string {
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      return Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      );
     }
     return v;
   });

@@ -4,7 +4,15 @@ import type { Alert, ConnectionView, QueryEndpoint, RequestFailure, Source, Tile
 import { collator, conditionText, isFiring, isSilenced } from './plainFormat';
 
 export {
-  collator, conditionText, contextState, isFiring, isSilenced, nameOf, sortByName, sourceIconId, tileIconId,
+  collator,
+  conditionText,
+  contextState,
+  isFiring,
+  isSilenced,
+  nameOf,
+  sortByName,
+  sourceIconId,
+  tileIconId,
 } from './plainFormat';
 
 /**
@@ -43,19 +51,27 @@ export function alertIcon(alert: Alert): vscode.ThemeIcon {
 
 export function stateText(state: string | null | undefined): string {
   switch (state) {
-    case 'ALERT': return vscode.l10n.t('Firing');
-    case 'OK': return vscode.l10n.t('OK');
-    case 'PENDING': return vscode.l10n.t('Pending');
-    case 'INSUFFICIENT_DATA': return vscode.l10n.t('Insufficient data');
-    case 'DISABLED': return vscode.l10n.t('Disabled');
-    default: return sanitizeServerText(state) || vscode.l10n.t('Unknown');
+    case 'ALERT':
+      return vscode.l10n.t('Firing');
+    case 'OK':
+      return vscode.l10n.t('OK');
+    case 'PENDING':
+      return vscode.l10n.t('Pending');
+    case 'INSUFFICIENT_DATA':
+      return vscode.l10n.t('Insufficient data');
+    case 'DISABLED':
+      return vscode.l10n.t('Disabled');
+    default:
+      return sanitizeServerText(state) || vscode.l10n.t('Unknown');
   }
 }
 
 export function channelText(alert: Alert, webhookNames: ReadonlyMap<string, string>): string | undefined {
   const channel = alert.channel;
   if (!channel) return undefined;
-  if (channel.webhookId) return sanitizeServerText(webhookNames.get(channel.webhookId) ?? channel.webhookId) || undefined;
+  if (channel.webhookId) {
+    return sanitizeServerText(webhookNames.get(channel.webhookId) ?? channel.webhookId) || undefined;
+  }
   if (channel.emailRecipients && channel.emailRecipients.length > 0) {
     return channel.emailRecipients.length === 1
       ? sanitizeServerText(channel.emailRecipients[0]) || undefined
@@ -85,26 +101,40 @@ function code(text: unknown): string {
   return markdownCode(text);
 }
 
-export function alertTooltip(alert: Alert, webhookNames: ReadonlyMap<string, string>, dashboardName?: string,
-  tileName?: string): vscode.MarkdownString {
+export function alertTooltip(
+  alert: Alert,
+  webhookNames: ReadonlyMap<string, string>,
+  dashboardName?: string,
+  tileName?: string,
+): vscode.MarkdownString {
   const lines: string[] = [];
   lines.push(`**${md(alertLabel(alert))}** — ${md(stateText(alert.state))}`, '');
   lines.push(`- ${vscode.l10n.t('ID')}: ${code(alert.id)}`);
-  lines.push(`- ${vscode.l10n.t('Condition')}: ${md(conditionText(alert))}${alert.interval ? ` · ${md(vscode.l10n.t('every {0}', alert.interval))}` : ''}`);
+  lines.push(
+    `- ${vscode.l10n.t('Condition')}: ${md(conditionText(alert))}${alert.interval ? ` · ${md(vscode.l10n.t('every {0}', alert.interval))}` : ''}`,
+  );
   if (alert.numConsecutiveWindows && alert.numConsecutiveWindows > 1) {
     lines.push(`- ${vscode.l10n.t('Fires after {0} consecutive windows', alert.numConsecutiveWindows)}`);
   }
   if (alert.source === 'tile' || alert.dashboardId) {
-    const where = dashboardName ? `${md(dashboardName)}${tileName ? ` › ${md(tileName)}` : ''}` : code(alert.dashboardId ?? '?');
+    const where = dashboardName
+      ? `${md(dashboardName)}${tileName ? ` › ${md(tileName)}` : ''}`
+      : code(alert.dashboardId ?? '?');
     lines.push(`- ${vscode.l10n.t('Watches')}: ${where} (${vscode.l10n.t('tile')} ${code(alert.tileId ?? '?')})`);
   } else if (alert.savedSearchId) {
     lines.push(`- ${vscode.l10n.t('Saved search')}: ${code(alert.savedSearchId)}`);
   }
   const channel = channelText(alert, webhookNames);
-  if (channel) lines.push(`- ${vscode.l10n.t('Notifies')}: ${md(channel)}${alert.channel?.type ? ` (${md(alert.channel.type)})` : ''}`);
+  if (channel) {
+    lines.push(
+      `- ${vscode.l10n.t('Notifies')}: ${md(channel)}${alert.channel?.type ? ` (${md(alert.channel.type)})` : ''}`,
+    );
+  }
   if (alert.silenced) {
     const by = alert.silenced.by ? ` ${vscode.l10n.t('by {0}', alert.silenced.by)}` : '';
-    const until = alert.silenced.until ? ` ${vscode.l10n.t('until {0}', new Date(alert.silenced.until).toLocaleString())}` : '';
+    const until = alert.silenced.until
+      ? ` ${vscode.l10n.t('until {0}', new Date(alert.silenced.until).toLocaleString())}`
+      : '';
     lines.push(`- ${md(vscode.l10n.t('Silenced'))}${md(by)}${md(until)}`);
   }
   if (alert.message) lines.push(`- ${vscode.l10n.t('Message')}: ${md(alert.message, 200)}`);
@@ -116,7 +146,9 @@ export function alertTooltip(alert: Alert, webhookNames: ReadonlyMap<string, str
       const when = e.timestamp ? new Date(e.timestamp).toLocaleString() : '';
       lines.push(`- $(error) ${md(when)} ${e.type ? code(e.type) : ''} ${md(e.message, 300)}`);
     }
-    if (errors.length > recent.length) lines.push(`- ${vscode.l10n.t('… and {0} more', errors.length - recent.length)}`);
+    if (errors.length > recent.length) {
+      lines.push(`- ${vscode.l10n.t('… and {0} more', errors.length - recent.length)}`);
+    }
   }
   return plainTooltip(lines.join('\n'));
 }
@@ -130,24 +162,38 @@ function plainTooltip(markdown: string): vscode.MarkdownString {
 }
 
 export function sourceDescription(source: Source): string {
-  const table = [source.from?.databaseName, source.from?.tableName].map((p) => sanitizeServerText(p)).filter((p) => p).join('.');
+  const table = [source.from?.databaseName, source.from?.tableName]
+    .map((p) => sanitizeServerText(p))
+    .filter((p) => p)
+    .join('.');
   const parts = [sanitizeServerText(source.kind) || vscode.l10n.t('unknown kind')];
   if (table) parts.push(table);
   if (source.disabled) parts.push(vscode.l10n.t('disabled'));
   return parts.join(' · ');
 }
 
-export function queryEndpointLines(endpoint: QueryEndpoint): { key: string; label: string; description: string; icon: string }[] {
+export function queryEndpointLines(
+  endpoint: QueryEndpoint,
+): { key: string; label: string; description: string; icon: string }[] {
   const roles = (endpoint.roles ?? []).map((r) => sanitizeServerText(r)).filter((r) => r);
   const keys = endpoint.openApiKeys ?? [];
-  const origins = (typeof endpoint.allowedOrigins === 'string' ? endpoint.allowedOrigins : '').split(',')
-    .map((o) => sanitizeServerText(o)).filter((o) => o);
+  const origins = (typeof endpoint.allowedOrigins === 'string' ? endpoint.allowedOrigins : '')
+    .split(',')
+    .map((o) => sanitizeServerText(o))
+    .filter((o) => o);
   return [
-    { key: 'roles', label: vscode.l10n.t('Roles'), description: roles.length ? roles.join(', ') : vscode.l10n.t('none'), icon: 'shield' },
+    {
+      key: 'roles',
+      label: vscode.l10n.t('Roles'),
+      description: roles.length ? roles.join(', ') : vscode.l10n.t('none'),
+      icon: 'shield',
+    },
     { key: 'keys', label: vscode.l10n.t('API keys'), description: String(keys.length), icon: 'key' },
     {
-      key: 'origins', label: vscode.l10n.t('Allowed origins'),
-      description: origins.length ? origins.join(', ') : vscode.l10n.t('none (server-side calls only)'), icon: 'globe',
+      key: 'origins',
+      label: vscode.l10n.t('Allowed origins'),
+      description: origins.length ? origins.join(', ') : vscode.l10n.t('none (server-side calls only)'),
+      icon: 'globe',
     },
   ];
 }
@@ -162,10 +208,18 @@ export interface FailurePresentation {
 }
 
 const RESOURCE_PATHS: Record<string, string> = {
-  dashboards: 'dashboards', alerts: 'alerts', sources: 'sources', webhooks: 'webhooks', queryEndpoint: 'serviceQueryEndpoint',
+  dashboards: 'dashboards',
+  alerts: 'alerts',
+  sources: 'sources',
+  webhooks: 'webhooks',
+  queryEndpoint: 'serviceQueryEndpoint',
 };
 
-export function presentFailure(failure: RequestFailure, what: string, connection: ConnectionView | undefined): FailurePresentation {
+export function presentFailure(
+  failure: RequestFailure,
+  what: string,
+  connection: ConnectionView | undefined,
+): FailurePresentation {
   const status = failure.status !== undefined ? `HTTP ${failure.status}` : failure.kind;
   let label: string;
   const actions: ('editConnection' | 'updateSecret')[] = [];
@@ -180,7 +234,9 @@ export function presentFailure(failure: RequestFailure, what: string, connection
       break;
     case 'routeNotServed': {
       const segment = connection?.pathSegment ?? 'observability';
-      const tail = failure.path ? failure.path.replace(/^.*\/services\/[^/]+/, '…') : `…/${segment}/${RESOURCE_PATHS[what] ?? what}`;
+      const tail = failure.path
+        ? failure.path.replace(/^.*\/services\/[^/]+/, '…')
+        : `…/${segment}/${RESOURCE_PATHS[what] ?? what}`;
       label = vscode.l10n.t('The service answered with an HTML 404 for {0}: check the product path segment', tail);
       actions.push('editConnection');
       break;
@@ -204,7 +260,9 @@ export function presentFailure(failure: RequestFailure, what: string, connection
   }
   const lines = [`**${md(vscode.l10n.t('Could not load {0}', what))}**`, '', md(failure.message, 1000), ''];
   if (failure.operation) lines.push(`- ${vscode.l10n.t('Operation')}: ${md(failure.operation)}`);
-  if (failure.method || failure.path) lines.push(`- ${vscode.l10n.t('Request')}: ${code(`${failure.method ?? ''} ${failure.path ?? ''}`.trim())}`);
+  if (failure.method || failure.path) {
+    lines.push(`- ${vscode.l10n.t('Request')}: ${code(`${failure.method ?? ''} ${failure.path ?? ''}`.trim())}`);
+  }
   if (failure.status !== undefined) lines.push(`- ${vscode.l10n.t('HTTP status')}: ${failure.status}`);
   if (failure.serverMessage) lines.push(`- ${vscode.l10n.t('Server message')}: ${md(failure.serverMessage, 500)}`);
   if (failure.requestId) lines.push(`- ${vscode.l10n.t('Request ID')}: ${code(failure.requestId)}`);

@@ -32,7 +32,9 @@ function nodePath(node: JsonNode): (string | number)[] {
 function stringValues(root: JsonNode | undefined): { node: JsonNode; path: (string | number)[] }[] {
   const out: { node: JsonNode; path: (string | number)[] }[] = [];
   const walk = (n: JsonNode) => {
-    if (n.type === 'string' && n.parent?.type === 'property' && n.parent.children?.[1] === n) out.push({ node: n, path: nodePath(n) });
+    if (n.type === 'string' && n.parent?.type === 'property' && n.parent.children?.[1] === n) {
+      out.push({ node: n, path: nodePath(n) });
+    }
     for (const c of n.children ?? []) walk(c);
   };
   if (root) walk(root);
@@ -43,8 +45,10 @@ export class IdNameInlayHintsProvider implements vscode.InlayHintsProvider {
   static readonly resourceSelector: vscode.DocumentSelector = [{ scheme: RESOURCE_SCHEME }];
 
   /** `whereOf` tells which service a document belongs to (default: the `observability:` address). */
-  constructor(private readonly live: LiveData,
-    private readonly whereOf: (doc: vscode.TextDocument) => Where | undefined = (doc) => parseUri(doc.uri)) {}
+  constructor(
+    private readonly live: LiveData,
+    private readonly whereOf: (doc: vscode.TextDocument) => Where | undefined = (doc) => parseUri(doc.uri),
+  ) {}
 
   async provideInlayHints(doc: vscode.TextDocument, range: vscode.Range): Promise<vscode.InlayHint[]> {
     const where = this.whereOf(doc);
@@ -54,7 +58,9 @@ export class IdNameInlayHintsProvider implements vscode.InlayHintsProvider {
     const wanted = (key: string) => values.some(({ path }) => path[path.length - 1] === key);
     const isDashboardDoc = parseUri(doc.uri)?.kind === 'dashboard';
     const [dashboards, webhooks, savedSearches] = await Promise.all([
-      wanted('dashboardId') || wanted('tileId') ? this.live.dashboards(where.connectionId, where.serviceId).catch(() => undefined) : undefined,
+      wanted('dashboardId') || wanted('tileId')
+        ? this.live.dashboards(where.connectionId, where.serviceId).catch(() => undefined)
+        : undefined,
       wanted('webhookId') ? this.live.webhooks(where.connectionId, where.serviceId).catch(() => undefined) : undefined,
       wanted('savedSearchId') ? this.live.listSavedSearches(where.connectionId, where.serviceId) : undefined,
     ]);
@@ -84,8 +90,16 @@ export class IdNameInlayHintsProvider implements vscode.InlayHintsProvider {
 
 function nodeValue(node: JsonNode): unknown {
   switch (node.type) {
-    case 'object': return Object.fromEntries((node.children ?? []).map((p) => [String(p.children?.[0]?.value), p.children?.[1] ? nodeValue(p.children[1]) : undefined]));
-    case 'array': return (node.children ?? []).map(nodeValue);
-    default: return node.value;
+    case 'object':
+      return Object.fromEntries(
+        (node.children ?? []).map((p) => [
+          String(p.children?.[0]?.value),
+          p.children?.[1] ? nodeValue(p.children[1]) : undefined,
+        ]),
+      );
+    case 'array':
+      return (node.children ?? []).map(nodeValue);
+    default:
+      return node.value;
   }
 }

@@ -24,12 +24,18 @@ export function sortByName<T extends { readonly id: string; readonly name?: stri
 
 export function contextState(state: string | null | undefined): string {
   switch (state) {
-    case 'ALERT': return 'firing';
-    case 'OK': return 'ok';
-    case 'PENDING': return 'pending';
-    case 'INSUFFICIENT_DATA': return 'insufficientData';
-    case 'DISABLED': return 'disabled';
-    default: return 'unknownState';
+    case 'ALERT':
+      return 'firing';
+    case 'OK':
+      return 'ok';
+    case 'PENDING':
+      return 'pending';
+    case 'INSUFFICIENT_DATA':
+      return 'insufficientData';
+    case 'DISABLED':
+      return 'disabled';
+    default:
+      return 'unknownState';
   }
 }
 
@@ -41,15 +47,24 @@ export function conditionText(alert: Alert): string {
 
 function rawConditionText(alert: Alert, t: unknown, max: unknown): string {
   switch (alert.thresholdType) {
-    case 'above': return `above ${t}`;
-    case 'above_exclusive': return `> ${t}`;
-    case 'below': return `below ${t}`;
-    case 'below_or_equal': return `≤ ${t}`;
-    case 'equal': return `= ${t}`;
-    case 'not_equal': return `≠ ${t}`;
-    case 'between': return `between ${t} and ${max}`;
-    case 'not_between': return `not between ${t} and ${max}`;
-    default: return alert.thresholdType ? `${alert.thresholdType} ${t}` : String(t);
+    case 'above':
+      return `above ${t}`;
+    case 'above_exclusive':
+      return `> ${t}`;
+    case 'below':
+      return `below ${t}`;
+    case 'below_or_equal':
+      return `≤ ${t}`;
+    case 'equal':
+      return `= ${t}`;
+    case 'not_equal':
+      return `≠ ${t}`;
+    case 'between':
+      return `between ${t} and ${max}`;
+    case 'not_between':
+      return `not between ${t} and ${max}`;
+    default:
+      return alert.thresholdType ? `${alert.thresholdType} ${t}` : String(t);
   }
 }
 

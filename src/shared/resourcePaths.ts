@@ -34,7 +34,11 @@ export interface ResourceRef {
   readonly draftKey?: string;
 }
 
-const FOLDERS: Record<DocumentKind, string> = { alert: 'alerts', dashboard: 'dashboards', queryEndpoint: 'query-endpoint' };
+const FOLDERS: Record<DocumentKind, string> = {
+  alert: 'alerts',
+  dashboard: 'dashboards',
+  queryEndpoint: 'query-endpoint',
+};
 const SUFFIXES = {
   alert: '.alert.json',
   dashboard: '.dashboard.json',
@@ -60,9 +64,17 @@ export function fileLabel(name: string | null | undefined, fallback: string): st
 /** Connection labels and service names, both ways. */
 export interface ServiceNames {
   /** The connection label and service name of IDs (raw; made path-safe here). */
-  namesOf(connectionId: string, serviceId: string): { readonly connection: string; readonly service: string } | undefined;
+  namesOf(
+    connectionId: string,
+    serviceId: string,
+  ): { readonly connection: string; readonly service: string } | undefined;
   /** Every connection and service known, for the way back. */
-  all(): readonly { readonly connectionId: string; readonly connection: string; readonly serviceId: string; readonly service: string }[];
+  all(): readonly {
+    readonly connectionId: string;
+    readonly connection: string;
+    readonly serviceId: string;
+    readonly service: string;
+  }[];
 }
 
 let serviceNames: ServiceNames | undefined;
@@ -75,7 +87,11 @@ export function useServiceNames(names: ServiceNames | undefined): void {
 /** The IDs a pair of readable path segments stands for, when exactly one connection and service have those names. */
 function idsOfNames(connection: string, service: string): { connectionId: string; serviceId: string } | undefined {
   if (!serviceNames) return undefined;
-  const hits = serviceNames.all().filter((e) => fileLabel(e.connection, e.connectionId) === connection && fileLabel(e.service, e.serviceId) === service);
+  const hits = serviceNames
+    .all()
+    .filter(
+      (e) => fileLabel(e.connection, e.connectionId) === connection && fileLabel(e.service, e.serviceId) === service,
+    );
   return hits.length === 1 ? { connectionId: hits[0]!.connectionId, serviceId: hits[0]!.serviceId } : undefined;
 }
 
@@ -137,12 +153,15 @@ export function parseResourcePath(path: string): ResourceRef | undefined {
   // Addresses with IDs first (they always resolve), then readable names.
   const ids = isIdPair(first, second)
     ? { connectionId: first, serviceId: second }
-    : idsOfNames(first, second) ?? (SEGMENT.test(first) && SEGMENT.test(second) ? { connectionId: first, serviceId: second } : undefined);
+    : (idsOfNames(first, second) ??
+      (SEGMENT.test(first) && SEGMENT.test(second) ? { connectionId: first, serviceId: second } : undefined));
   if (!ids || !SEGMENT.test(idSegment)) return undefined;
   const { connectionId, serviceId } = ids;
   const draft = /^new(-\d+)?$/.test(idSegment);
   if (folder === 'alerts' && file.endsWith(SUFFIXES.alert)) {
-    return draft ? { connectionId, serviceId, kind: 'alert', draftKey: idSegment } : { connectionId, serviceId, kind: 'alert', id: idSegment };
+    return draft
+      ? { connectionId, serviceId, kind: 'alert', draftKey: idSegment }
+      : { connectionId, serviceId, kind: 'alert', id: idSegment };
   }
   if (folder === 'dashboards' && file.endsWith(SUFFIXES.newDashboard) && draft) {
     return { connectionId, serviceId, kind: 'dashboard', draftKey: idSegment };

@@ -15,7 +15,10 @@ export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vs
   private counter = 0;
 
   /** `versioned` adds a time stamp to each address, so VS Code never shows an older text from its cache. */
-  constructor(private readonly scheme: string, private readonly versioned = false) {}
+  constructor(
+    private readonly scheme: string,
+    private readonly versioned = false,
+  ) {}
 
   dispose(): void {
     this.changed.dispose();
@@ -23,7 +26,11 @@ export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vs
 
   /** A new read-only address holding `text`, titled after `label`. */
   create(label: string, text: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: this.scheme, path: `/${++this.counter}/${label}`, ...(this.versioned ? { query: `v=${Date.now()}` } : {}) });
+    const uri = vscode.Uri.from({
+      scheme: this.scheme,
+      path: `/${++this.counter}/${label}`,
+      ...(this.versioned ? { query: `v=${Date.now()}` } : {}),
+    });
     this.texts.set(uri.toString(), text);
     if (this.texts.size > 20) this.texts.delete(this.texts.keys().next().value as string);
     return uri;

@@ -8,8 +8,17 @@ import { RESOURCE_SCHEME, parseResourcePath, resourcePath, type ResourceRef } fr
  */
 
 export {
-  RESOURCE_SCHEME, fileLabel, isNew, parseResourcePath, refKey, resourcePath, sameResource, useServiceNames,
-  type DocumentKind, type ResourceRef, type ServiceNames,
+  RESOURCE_SCHEME,
+  fileLabel,
+  isNew,
+  parseResourcePath,
+  refKey,
+  resourcePath,
+  sameResource,
+  useServiceNames,
+  type DocumentKind,
+  type ResourceRef,
+  type ServiceNames,
 } from './resourcePaths';
 
 /** The address of a resource document; `name` only makes the tab readable. */

@@ -15,19 +15,29 @@ export function withProgress<T>(title: string, task: () => Promise<T>): Promise<
  * Reports a failed request about a document: logs it, shows it, and puts the fields the service named (its issues, or
  * the field its message points at) on the document as diagnostics. The document's text is left as it is.
  */
-export function reportFailure(doc: vscode.TextDocument, root: JsonNode | undefined, error: unknown, log: Logger,
-  publish: (doc: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]) => void): { message: string; requestId?: string } {
+export function reportFailure(
+  doc: vscode.TextDocument,
+  root: JsonNode | undefined,
+  error: unknown,
+  log: Logger,
+  publish: (doc: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]) => void,
+): { message: string; requestId?: string } {
   const message = errorMessage(error);
   log.error(message);
   void vscode.window.showErrorMessage(message);
   if (!ApiError.is(error)) return { message };
   const issues: DocumentIssue[] = (error.issues ?? []).map((issue) => {
-    const path: IssuePath = issue.path === '' ? [] : issue.path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const path: IssuePath =
+      issue.path === '' ? [] : issue.path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     return { path, message: issue.message, severity: 'error' as const };
   });
   const field = fieldOfServerMessage(error.serverMessage);
   if (issues.length === 0 && field && error.serverMessage) {
-    issues.push({ path: field, message: vscode.l10n.t('The service says: {0}', error.serverMessage), severity: 'error' });
+    issues.push({
+      path: field,
+      message: vscode.l10n.t('The service says: {0}', error.serverMessage),
+      severity: 'error',
+    });
   }
   if (issues.length > 0) publish(doc, issueDiagnostics(doc, root, issues));
   return { message, ...(error.requestId ? { requestId: error.requestId } : {}) };

@@ -33,15 +33,20 @@ export class FiringStatus implements vscode.Disposable {
   /** The firing alerts last counted. */
   firing: FiringAlert[] = [];
 
-  constructor(private readonly connections: ConnectionSource, private readonly cache: ResourceCache,
-    private readonly intervalMs = STATUS_REFRESH_MINUTES * 60_000) {
+  constructor(
+    private readonly connections: ConnectionSource,
+    private readonly cache: ResourceCache,
+    private readonly intervalMs = STATUS_REFRESH_MINUTES * 60_000,
+  ) {
     this.item = vscode.window.createStatusBarItem('observability.firingAlerts', vscode.StatusBarAlignment.Left, 50);
     this.item.name = vscode.l10n.t('Observability: Firing Alerts');
     this.item.command = { title: vscode.l10n.t('Show Alerts'), command: 'observability.showFiringAlerts' };
     this.enabled = readSettings().statusBarEnabled;
     this.disposables.push(
       this.item,
-      cache.onDidChange((e) => { if (e.kind === 'alerts') this.update(); }),
+      cache.onDidChange((e) => {
+        if (e.kind === 'alerts') this.update();
+      }),
       connections.onDidChange(() => this.update()),
       vscode.window.onDidChangeWindowState((state) => {
         if (state.focused && Date.now() - this.lastTick >= this.intervalMs) void this.tick();
@@ -80,7 +85,10 @@ export class FiringStatus implements vscode.Disposable {
     this.ticking = (async () => {
       for (const connection of this.connections.list()) {
         for (const serviceId of connection.serviceIds) {
-          await this.cache.ensure(connection.id, serviceId, 'alerts', { maxAgeMs: this.intervalMs, origin: 'background' });
+          await this.cache.ensure(connection.id, serviceId, 'alerts', {
+            maxAgeMs: this.intervalMs,
+            origin: 'background',
+          });
         }
       }
     })().finally(() => {
@@ -105,7 +113,14 @@ export class FiringStatus implements vscode.Disposable {
         if (!alerts) continue;
         known++;
         for (const alert of alerts) {
-          if (alert.state === 'ALERT') firing.push({ connectionId: connection.id, serviceId, serviceName: names.get(serviceId) ?? serviceId, alert });
+          if (alert.state === 'ALERT') {
+            firing.push({
+              connectionId: connection.id,
+              serviceId,
+              serviceName: names.get(serviceId) ?? serviceId,
+              alert,
+            });
+          }
         }
       }
     }
@@ -115,7 +130,8 @@ export class FiringStatus implements vscode.Disposable {
       return;
     }
     this.item.text = firing.length > 0 ? `$(bell-dot) ${firing.length}` : '$(bell) 0';
-    this.item.backgroundColor = firing.length > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      firing.length > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;

@@ -29,8 +29,12 @@ export interface TreeHandle {
 export type TreeViewFactory = (provider: ObservabilityTreeProvider) => vscode.TreeView<Node>;
 
 /** Registers the explorer tree, its item commands and the read-only JSON view. */
-export function registerTree(context: vscode.ExtensionContext, deps: TreeDeps,
-  createView: TreeViewFactory = (treeDataProvider) => vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider, showCollapseAll: true })): TreeHandle {
+export function registerTree(
+  context: vscode.ExtensionContext,
+  deps: TreeDeps,
+  createView: TreeViewFactory = (treeDataProvider) =>
+    vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider, showCollapseAll: true }),
+): TreeHandle {
   const { cache } = deps;
   const provider = new ObservabilityTreeProvider(deps.connections, cache);
   const view = createView(provider);
@@ -41,7 +45,9 @@ export function registerTree(context: vscode.ExtensionContext, deps: TreeDeps,
     view.description = provider.filter ? vscode.l10n.t('Filter: "{0}"', provider.filter) : undefined;
   };
   context.subscriptions.push(
-    provider, view, json,
+    provider,
+    view,
+    json,
     vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, json),
     provider.onDidChangeTreeData(() => updateViewDescription()),
   );

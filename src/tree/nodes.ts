@@ -1,11 +1,26 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown, markdownCode, sanitizeServerText } from '../api';
 import {
-  alertDescription, alertIcon, alertLabel, contextState, isSilenced, nameOf, sourceDescription, sourceIconId, tileIconId,
-  tileLabel, type FailurePresentation,
+  alertDescription,
+  alertIcon,
+  alertLabel,
+  contextState,
+  isSilenced,
+  nameOf,
+  sourceDescription,
+  sourceIconId,
+  tileIconId,
+  tileLabel,
+  type FailurePresentation,
 } from '../shared/format';
 import type {
-  Alert, ConnectionView, Dashboard, FolderKind, ResourceKind, Source, TileResponse,
+  Alert,
+  ConnectionView,
+  Dashboard,
+  FolderKind,
+  ResourceKind,
+  Source,
+  TileResponse,
 } from '../resources/model';
 import { EXPLORER_NODE, type ExplorerNode } from '../shared/commandArgs';
 
@@ -16,7 +31,7 @@ import { EXPLORER_NODE, type ExplorerNode } from '../shared/commandArgs';
  */
 
 export type Node =
-  | ConnectionNode | ServiceNode | FolderNode | DashboardNode | TileNode | AlertNode | SourceNode | InfoNode | ErrorNode;
+  ConnectionNode | ServiceNode | FolderNode | DashboardNode | TileNode | AlertNode | SourceNode | InfoNode | ErrorNode;
 
 /** Identifies the service a node belongs to. */
 export interface ServiceScope {
@@ -35,21 +50,29 @@ export class ConnectionNode {
   constructor(readonly connection: ConnectionView) {
     this.id = `c:${connection.id}`;
   }
-  get connectionId(): string { return this.connection.id; }
-  get copyValue(): string { return this.connection.organizationId; }
+  get connectionId(): string {
+    return this.connection.id;
+  }
+  get copyValue(): string {
+    return this.connection.organizationId;
+  }
   treeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.connection.label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('organization');
     const organizationName = sanitizeServerText(this.connection.organizationName);
-    item.description = organizationName && organizationName !== this.connection.label
-      ? organizationName : new URL(this.connection.baseUrl).host;
+    item.description =
+      organizationName && organizationName !== this.connection.label
+        ? organizationName
+        : new URL(this.connection.baseUrl).host;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
     tooltip.appendMarkdown(`**${escapeMarkdown(sanitizeServerText(this.connection.label))}**\n\n`);
     tooltip.appendMarkdown(`- ${vscode.l10n.t('Organization')}: ${markdownCode(this.connection.organizationId)}\n`);
-    tooltip.appendMarkdown(`- ${vscode.l10n.t('Address')}: ${escapeMarkdown(sanitizeServerText(this.connection.baseUrl))}\n`);
+    tooltip.appendMarkdown(
+      `- ${vscode.l10n.t('Address')}: ${escapeMarkdown(sanitizeServerText(this.connection.baseUrl))}\n`,
+    );
     tooltip.appendMarkdown(`- ${vscode.l10n.t('Path segment')}: ${markdownCode(this.connection.pathSegment)}`);
     item.tooltip = tooltip;
     item.contextValue = 'connection refreshable copyable';
@@ -62,19 +85,34 @@ export class ServiceNode implements ServiceScope {
   readonly [EXPLORER_NODE] = true;
   readonly id: string;
   readonly folders: ReadonlyMap<FolderKind, FolderNode>;
-  constructor(readonly parent: ConnectionNode, readonly serviceId: string, readonly name: string,
-    readonly region?: string, readonly state?: string) {
+  constructor(
+    readonly parent: ConnectionNode,
+    readonly serviceId: string,
+    readonly name: string,
+    readonly region?: string,
+    readonly state?: string,
+  ) {
     this.id = `${parent.id}/s:${serviceId}`;
-    this.folders = new Map((['dashboards', 'alerts', 'sources', 'queryEndpoint'] as const).map((k) => [k, new FolderNode(this, k)]));
+    this.folders = new Map(
+      (['dashboards', 'alerts', 'sources', 'queryEndpoint'] as const).map((k) => [k, new FolderNode(this, k)]),
+    );
   }
-  get connectionId(): string { return this.parent.connection.id; }
-  get copyValue(): string { return this.serviceId; }
+  get connectionId(): string {
+    return this.parent.connection.id;
+  }
+  get copyValue(): string {
+    return this.serviceId;
+  }
   treeItem(): vscode.TreeItem {
     const name = sanitizeServerText(this.name) || sanitizeServerText(this.serviceId);
     const item = new vscode.TreeItem(name, Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('server');
-    item.description = [this.region, this.state].map((x) => sanitizeServerText(x)).filter((x) => x).join(' · ') || undefined;
+    item.description =
+      [this.region, this.state]
+        .map((x) => sanitizeServerText(x))
+        .filter((x) => x)
+        .join(' · ') || undefined;
     item.tooltip = `${name}\n${vscode.l10n.t('Service ID')}: ${sanitizeServerText(this.serviceId)}`;
     item.contextValue = 'service refreshable copyable';
     return item;
@@ -88,7 +126,10 @@ const FOLDER_LABELS: Record<FolderKind, () => string> = {
   queryEndpoint: () => vscode.l10n.t('Query Endpoint'),
 };
 const FOLDER_ICONS: Record<FolderKind, string> = {
-  dashboards: 'dashboard', alerts: 'bell', sources: 'database', queryEndpoint: 'plug',
+  dashboards: 'dashboard',
+  alerts: 'bell',
+  sources: 'database',
+  queryEndpoint: 'plug',
 };
 
 /** The resources a folder needs to draw its children. */
@@ -107,12 +148,21 @@ export class FolderNode implements ServiceScope {
   description?: string;
   /** Extra contextValue tokens (e.g. `configured` for a query endpoint). */
   extraContext = '';
-  constructor(readonly parent: ServiceNode, readonly kind: FolderKind) {
+  constructor(
+    readonly parent: ServiceNode,
+    readonly kind: FolderKind,
+  ) {
     this.id = `${parent.id}/f:${kind}`;
   }
-  get connectionId(): string { return this.parent.connectionId; }
-  get serviceId(): string { return this.parent.serviceId; }
-  get label(): string { return FOLDER_LABELS[this.kind](); }
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+  get serviceId(): string {
+    return this.parent.serviceId;
+  }
+  get label(): string {
+    return FOLDER_LABELS[this.kind]();
+  }
   treeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.label, Collapsed);
     item.id = this.id;
@@ -127,20 +177,36 @@ export class DashboardNode implements ServiceScope {
   readonly type = 'dashboard';
   readonly [EXPLORER_NODE] = true;
   readonly id: string;
-  constructor(readonly parent: FolderNode, readonly dashboard: Dashboard) {
+  constructor(
+    readonly parent: FolderNode,
+    readonly dashboard: Dashboard,
+  ) {
     this.id = `${parent.id}/d:${dashboard.id}`;
   }
-  get connectionId(): string { return this.parent.connectionId; }
-  get serviceId(): string { return this.parent.serviceId; }
-  get copyValue(): string { return this.dashboard.id; }
-  get label(): string { return nameOf(this.dashboard); }
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+  get serviceId(): string {
+    return this.parent.serviceId;
+  }
+  get copyValue(): string {
+    return this.dashboard.id;
+  }
+  get label(): string {
+    return nameOf(this.dashboard);
+  }
   treeItem(): vscode.TreeItem {
     const tiles = this.dashboard.tiles ?? [];
     const item = new vscode.TreeItem(this.label, tiles.length > 0 ? Collapsed : None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('dashboard');
     const tags = (this.dashboard.tags ?? []).map((t) => sanitizeServerText(t, 100)).filter((t) => t);
-    item.description = [(tiles.length === 1 ? vscode.l10n.t('1 tile') : vscode.l10n.t('{0} tiles', tiles.length)), tags.join(', ')].filter((x) => x).join(' · ');
+    item.description = [
+      tiles.length === 1 ? vscode.l10n.t('1 tile') : vscode.l10n.t('{0} tiles', tiles.length),
+      tags.join(', '),
+    ]
+      .filter((x) => x)
+      .join(' · ');
     item.tooltip = `${this.label}\n${vscode.l10n.t('Dashboard ID')}: ${sanitizeServerText(this.dashboard.id)}${tags.length ? `\n${vscode.l10n.t('Tags')}: ${tags.join(', ')}` : ''}`;
     item.contextValue = 'dashboard copyable json deletable';
     return item;
@@ -151,20 +217,38 @@ export class TileNode implements ServiceScope {
   readonly type = 'tile';
   readonly [EXPLORER_NODE] = true;
   readonly id: string;
-  constructor(readonly parent: DashboardNode, readonly tile: TileResponse, readonly alertCount: number) {
+  constructor(
+    readonly parent: DashboardNode,
+    readonly tile: TileResponse,
+    readonly alertCount: number,
+  ) {
     this.id = `${parent.id}/t:${tile.id}`;
   }
-  get connectionId(): string { return this.parent.connectionId; }
-  get serviceId(): string { return this.parent.serviceId; }
-  get copyValue(): string { return this.tile.id; }
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+  get serviceId(): string {
+    return this.parent.serviceId;
+  }
+  get copyValue(): string {
+    return this.tile.id;
+  }
   treeItem(): vscode.TreeItem {
     const label = tileLabel(this.tile);
     const item = new vscode.TreeItem(label, this.alertCount > 0 ? Collapsed : None);
     item.id = this.id;
     const displayType = sanitizeServerText(this.tile.config?.displayType) || undefined;
     item.iconPath = new vscode.ThemeIcon(tileIconId(this.tile));
-    item.description = [displayType, this.alertCount === 1 ? vscode.l10n.t('1 alert') : this.alertCount > 1 ? vscode.l10n.t('{0} alerts', this.alertCount) : undefined]
-      .filter((x) => x).join(' · ');
+    item.description = [
+      displayType,
+      this.alertCount === 1
+        ? vscode.l10n.t('1 alert')
+        : this.alertCount > 1
+          ? vscode.l10n.t('{0} alerts', this.alertCount)
+          : undefined,
+    ]
+      .filter((x) => x)
+      .join(' · ');
     item.tooltip = `${label}\n${vscode.l10n.t('Tile ID')}: ${sanitizeServerText(this.tile.id)}${displayType ? `\n${vscode.l10n.t('Display type')}: ${displayType}` : ''}`;
     item.contextValue = `tile copyable${this.alertCount > 0 ? ' watched' : ''}`;
     return item;
@@ -175,15 +259,28 @@ export class AlertNode implements ServiceScope {
   readonly type = 'alert';
   readonly [EXPLORER_NODE] = true;
   readonly id: string;
-  constructor(readonly parent: FolderNode | TileNode, readonly alert: Alert,
-    private readonly webhookNames: ReadonlyMap<string, string>) {
+  constructor(
+    readonly parent: FolderNode | TileNode,
+    readonly alert: Alert,
+    private readonly webhookNames: ReadonlyMap<string, string>,
+  ) {
     this.id = `${parent.id}/a:${alert.id}`;
   }
-  get connectionId(): string { return this.parent.connectionId; }
-  get serviceId(): string { return this.parent.serviceId; }
-  get copyValue(): string { return this.alert.id; }
-  get label(): string { return alertLabel(this.alert); }
-  get webhooks(): ReadonlyMap<string, string> { return this.webhookNames; }
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+  get serviceId(): string {
+    return this.parent.serviceId;
+  }
+  get copyValue(): string {
+    return this.alert.id;
+  }
+  get label(): string {
+    return alertLabel(this.alert);
+  }
+  get webhooks(): ReadonlyMap<string, string> {
+    return this.webhookNames;
+  }
   treeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.label, None);
     item.id = this.id;
@@ -199,13 +296,24 @@ export class SourceNode implements ServiceScope {
   readonly type = 'source';
   readonly [EXPLORER_NODE] = true;
   readonly id: string;
-  constructor(readonly parent: FolderNode, readonly source: Source) {
+  constructor(
+    readonly parent: FolderNode,
+    readonly source: Source,
+  ) {
     this.id = `${parent.id}/src:${source.id}`;
   }
-  get connectionId(): string { return this.parent.connectionId; }
-  get serviceId(): string { return this.parent.serviceId; }
-  get copyValue(): string { return this.source.id; }
-  get label(): string { return nameOf(this.source); }
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+  get serviceId(): string {
+    return this.parent.serviceId;
+  }
+  get copyValue(): string {
+    return this.source.id;
+  }
+  get label(): string {
+    return nameOf(this.source);
+  }
   treeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.label, None);
     item.id = this.id;
@@ -222,8 +330,15 @@ export class InfoNode {
   readonly type = 'info';
   readonly [EXPLORER_NODE] = true;
   readonly id: string;
-  constructor(readonly parent: Node, key: string, readonly label: string, readonly description: string | undefined,
-    readonly icon: string, readonly contextValue = 'message', readonly tooltip?: string) {
+  constructor(
+    readonly parent: Node,
+    key: string,
+    readonly label: string,
+    readonly description: string | undefined,
+    readonly icon: string,
+    readonly contextValue = 'message',
+    readonly tooltip?: string,
+  ) {
     this.id = `${parent.id}/i:${key}`;
   }
   treeItem(): vscode.TreeItem {
@@ -242,18 +357,28 @@ export class ErrorNode implements ServiceScope {
   readonly type = 'error';
   readonly [EXPLORER_NODE] = true;
   readonly id: string;
-  constructor(readonly parent: FolderNode | DashboardNode, readonly severity: 'error' | 'warning',
-    readonly presentation: FailurePresentation, readonly retryKinds: readonly ResourceKind[], readonly label: string) {
+  constructor(
+    readonly parent: FolderNode | DashboardNode,
+    readonly severity: 'error' | 'warning',
+    readonly presentation: FailurePresentation,
+    readonly retryKinds: readonly ResourceKind[],
+    readonly label: string,
+  ) {
     this.id = `${parent.id}/${severity}:${retryKinds.join('+')}`;
   }
-  get connectionId(): string { return this.parent.connectionId; }
-  get serviceId(): string { return this.parent.serviceId; }
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+  get serviceId(): string {
+    return this.parent.serviceId;
+  }
   treeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.label, None);
     item.id = this.id;
-    item.iconPath = this.severity === 'error'
-      ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
-      : new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    item.iconPath =
+      this.severity === 'error'
+        ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
+        : new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
     item.description = this.presentation.description;
     item.tooltip = this.presentation.tooltip;
     const tokens = [this.severity === 'error' ? 'error' : 'warning offline', 'retryable', ...this.presentation.actions];
@@ -267,7 +392,6 @@ export function scopeOf(node: Node): ServiceScope | undefined {
   if (node.type === 'connection' || node.type === 'info') return undefined;
   return node;
 }
-
 
 // Every node is what commands of other features read as an explorer node.
 export type NodeSatisfiesExplorerNode = Node extends ExplorerNode ? true : never;

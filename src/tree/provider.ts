@@ -1,10 +1,27 @@
 import * as vscode from 'vscode';
 import type { CacheChange, Entry, ResourceCache } from '../resources/cache';
-import { alertTooltip, nameOf, presentFailure, queryEndpointLines, sortAlerts, sortByName, tileLabel } from '../shared/format';
+import {
+  alertTooltip,
+  nameOf,
+  presentFailure,
+  queryEndpointLines,
+  sortAlerts,
+  sortByName,
+  tileLabel,
+} from '../shared/format';
 import type { Alert, ConnectionSource, FolderKind, ResourceKind, Webhook } from '../resources/model';
 import {
-  AlertNode, ConnectionNode, DashboardNode, ErrorNode, FOLDER_RESOURCES, FolderNode, InfoNode, ServiceNode, SourceNode,
-  TileNode, type Node,
+  AlertNode,
+  ConnectionNode,
+  DashboardNode,
+  ErrorNode,
+  FOLDER_RESOURCES,
+  FolderNode,
+  InfoNode,
+  ServiceNode,
+  SourceNode,
+  TileNode,
+  type Node,
 } from './nodes';
 
 /** Context key set while a name filter narrows the tree. */
@@ -33,7 +50,10 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   private filterText = '';
   private readonly webhookNameMaps = new WeakMap<readonly Webhook[], Map<string, string>>();
 
-  constructor(private readonly connections: ConnectionSource, readonly cache: ResourceCache) {
+  constructor(
+    private readonly connections: ConnectionSource,
+    readonly cache: ResourceCache,
+  ) {
     this.disposables.push(
       this.changed,
       connections.onDidChange((e) => {
@@ -84,7 +104,9 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
       let dashboardName: string | undefined;
       let tileName: string | undefined;
       if (alert.dashboardId) {
-        const dashboard = this.cache.peek(node.connectionId, node.serviceId, 'dashboards')?.find((d) => d.id === alert.dashboardId);
+        const dashboard = this.cache
+          .peek(node.connectionId, node.serviceId, 'dashboards')
+          ?.find((d) => d.id === alert.dashboardId);
         if (dashboard) {
           dashboardName = nameOf(dashboard);
           const tile = dashboard.tiles?.find((t) => t.id === alert.tileId);
@@ -99,12 +121,18 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   async getChildren(node?: Node): Promise<Node[]> {
     if (!node) return this.rootNodes();
     switch (node.type) {
-      case 'connection': return this.serviceNodes(node);
-      case 'service': return [...node.folders.values()];
-      case 'folder': return this.folderChildren(node);
-      case 'dashboard': return this.tileNodes(node);
-      case 'tile': return this.tileAlerts(node);
-      default: return [];
+      case 'connection':
+        return this.serviceNodes(node);
+      case 'service':
+        return [...node.folders.values()];
+      case 'folder':
+        return this.folderChildren(node);
+      case 'dashboard':
+        return this.tileNodes(node);
+      case 'tile':
+        return this.tileAlerts(node);
+      default:
+        return [];
     }
   }
 
@@ -128,8 +156,16 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
       this.servicesByConnection.set(node.connection.id, services);
     }
     if (services.length === 0) {
-      return [new InfoNode(node, 'no-services', vscode.l10n.t('No services selected'), vscode.l10n.t('edit the connection to pick some'),
-        'info', 'message noServices')];
+      return [
+        new InfoNode(
+          node,
+          'no-services',
+          vscode.l10n.t('No services selected'),
+          vscode.l10n.t('edit the connection to pick some'),
+          'info',
+          'message noServices',
+        ),
+      ];
     }
     return services;
   }
@@ -157,7 +193,10 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
 
   // ---- loading ----
 
-  private async ensureAll(scope: { connectionId: string; serviceId: string }, kinds: readonly ResourceKind[]): Promise<Entry<ResourceKind>[]> {
+  private async ensureAll(
+    scope: { connectionId: string; serviceId: string },
+    kinds: readonly ResourceKind[],
+  ): Promise<Entry<ResourceKind>[]> {
     return Promise.all(kinds.map((k) => this.cache.ensure(scope.connectionId, scope.serviceId, k, { origin: 'tree' })));
   }
 
@@ -172,8 +211,13 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     return names;
   }
 
-  private failureNodes(parent: FolderNode | DashboardNode, kind: ResourceKind, entry: Entry<ResourceKind>, what: string,
-    retryKinds: readonly ResourceKind[]): { nodes: Node[]; usable: boolean } {
+  private failureNodes(
+    parent: FolderNode | DashboardNode,
+    kind: ResourceKind,
+    entry: Entry<ResourceKind>,
+    what: string,
+    retryKinds: readonly ResourceKind[],
+  ): { nodes: Node[]; usable: boolean } {
     if (!entry.error) return { nodes: [], usable: true };
     const connection = this.connections.get(parent.connectionId);
     const presentation = presentFailure(entry.error, what, connection);
@@ -221,8 +265,13 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         const shown = this.filterText ? all.filter((a) => this.matches(a.name ?? a.id)) : all;
         items = sortAlerts(shown).map((a) => new AlertNode(folder, a, names));
         const firing = all.reduce((n, a) => n + (a.state === 'ALERT' ? 1 : 0), 0);
-        folder.description = [this.countText(items.length, total), firing ? vscode.l10n.t('{0} firing', firing) : undefined, offline]
-          .filter((x) => x).join(' · ');
+        folder.description = [
+          this.countText(items.length, total),
+          firing ? vscode.l10n.t('{0} firing', firing) : undefined,
+          offline,
+        ]
+          .filter((x) => x)
+          .join(' · ');
         return [...failure.nodes, ...items, ...this.emptyOrFiltered(folder, items.length, total, what)];
       }
       case 'sources': {
@@ -235,13 +284,35 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         const endpoint = this.cache.peek(connectionId, serviceId, 'queryEndpoint');
         if (!endpoint) {
           folder.description = [vscode.l10n.t('not configured'), offline].filter((x) => x).join(' · ');
-          return [...failure.nodes, new InfoNode(folder, 'not-configured', vscode.l10n.t('Not configured'),
-            vscode.l10n.t('no query endpoint for this service'), 'circle-slash', 'message notConfigured')];
+          return [
+            ...failure.nodes,
+            new InfoNode(
+              folder,
+              'not-configured',
+              vscode.l10n.t('Not configured'),
+              vscode.l10n.t('no query endpoint for this service'),
+              'circle-slash',
+              'message notConfigured',
+            ),
+          ];
         }
         folder.extraContext = ' configured json';
         folder.description = offline;
-        return [...failure.nodes, ...queryEndpointLines(endpoint).map((l) =>
-          new InfoNode(folder, l.key, l.label, l.description, l.icon, `queryEndpointProperty ${l.key} json`, `${l.label}: ${l.description}`))];
+        return [
+          ...failure.nodes,
+          ...queryEndpointLines(endpoint).map(
+            (l) =>
+              new InfoNode(
+                folder,
+                l.key,
+                l.label,
+                l.description,
+                l.icon,
+                `queryEndpointProperty ${l.key} json`,
+                `${l.label}: ${l.description}`,
+              ),
+          ),
+        ];
       }
     }
     folder.description = [this.countText(items.length, total), offline].filter((x) => x).join(' · ') || undefined;
@@ -253,10 +324,20 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   }
 
   private emptyOrFiltered(folder: FolderNode, shown: number, total: number, what: string): Node[] {
-    if (total === 0) return [new InfoNode(folder, 'empty', vscode.l10n.t('No {0}', what), undefined, 'info', 'message empty')];
+    if (total === 0) {
+      return [new InfoNode(folder, 'empty', vscode.l10n.t('No {0}', what), undefined, 'info', 'message empty')];
+    }
     if (shown < total && this.filterText) {
-      return [new InfoNode(folder, 'filtered', vscode.l10n.t('{0} hidden by the filter', total - shown), `"${this.filterText}"`,
-        'filter', 'message filtered')];
+      return [
+        new InfoNode(
+          folder,
+          'filtered',
+          vscode.l10n.t('{0} hidden by the filter', total - shown),
+          `"${this.filterText}"`,
+          'filter',
+          'message filtered',
+        ),
+      ];
     }
     return [];
   }
@@ -267,14 +348,21 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     const failure = this.failureNodes(node, 'alerts', alerts, FOLDER_WHAT.alerts(), ['alerts', 'webhooks']);
     const tiles = node.dashboard.tiles ?? [];
     return [
-      ...tiles.map((t) => new TileNode(node, t, this.cache.alertsForTile(connectionId, serviceId, node.dashboard.id, t.id).length)),
+      ...tiles.map(
+        (t) => new TileNode(node, t, this.cache.alertsForTile(connectionId, serviceId, node.dashboard.id, t.id).length),
+      ),
       ...failure.nodes,
     ];
   }
 
   private tileAlerts(node: TileNode): Node[] {
     const { connectionId, serviceId } = node;
-    const alerts: readonly Alert[] = this.cache.alertsForTile(connectionId, serviceId, node.parent.dashboard.id, node.tile.id);
+    const alerts: readonly Alert[] = this.cache.alertsForTile(
+      connectionId,
+      serviceId,
+      node.parent.dashboard.id,
+      node.tile.id,
+    );
     const names = this.webhookNames(connectionId, serviceId);
     return sortAlerts(alerts).map((a) => new AlertNode(node, a, names));
   }
@@ -309,7 +397,11 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         return;
       case 'alert':
       case 'source':
-        this.refreshKinds(node.connectionId, node.serviceId, node.type === 'alert' ? ['alerts', 'webhooks'] : ['sources']);
+        this.refreshKinds(
+          node.connectionId,
+          node.serviceId,
+          node.type === 'alert' ? ['alerts', 'webhooks'] : ['sources'],
+        );
         return;
       case 'error':
         this.refreshKinds(node.connectionId, node.serviceId, node.retryKinds);

@@ -16,12 +16,19 @@ export interface JsonItemRef {
 }
 
 const LIST_OF: Record<JsonItemKind, ResourceKind> = {
-  dashboard: 'dashboards', alert: 'alerts', source: 'sources', queryEndpoint: 'queryEndpoint',
+  dashboard: 'dashboards',
+  alert: 'alerts',
+  source: 'sources',
+  queryEndpoint: 'queryEndpoint',
 };
 
 function safeFileName(name: string): string {
   const printable = [...name].map((ch) => (ch.charCodeAt(0) < 32 ? ' ' : ch)).join('');
-  const cleaned = printable.replace(/[\\/:*?"<>|#%]+/g, '-').replace(/\s+/g, ' ').trim().slice(0, 80);
+  const cleaned = printable
+    .replace(/[\\/:*?"<>|#%]+/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
   return cleaned || 'item';
 }
 
@@ -40,7 +47,12 @@ export class ReadonlyJsonProvider implements vscode.TextDocumentContentProvider,
       for (const doc of vscode.workspace.textDocuments) {
         if (doc.uri.scheme !== READONLY_SCHEME) continue;
         const ref = ReadonlyJsonProvider.parse(doc.uri);
-        if (ref && ref.connectionId === e.connectionId && ref.serviceId === e.serviceId && LIST_OF[ref.kind] === e.kind) {
+        if (
+          ref &&
+          ref.connectionId === e.connectionId &&
+          ref.serviceId === e.serviceId &&
+          LIST_OF[ref.kind] === e.kind
+        ) {
           this.changed.fire(doc.uri);
         }
       }
@@ -53,7 +65,12 @@ export class ReadonlyJsonProvider implements vscode.TextDocumentContentProvider,
   }
 
   static uriFor(ref: JsonItemRef, name: string): vscode.Uri {
-    const query = new URLSearchParams({ c: ref.connectionId, s: ref.serviceId, k: ref.kind, id: ref.id ?? '' }).toString();
+    const query = new URLSearchParams({
+      c: ref.connectionId,
+      s: ref.serviceId,
+      k: ref.kind,
+      id: ref.id ?? '',
+    }).toString();
     return vscode.Uri.from({ scheme: READONLY_SCHEME, path: `/${ref.kind}/${safeFileName(name)}.json`, query });
   }
 
@@ -68,8 +85,11 @@ export class ReadonlyJsonProvider implements vscode.TextDocumentContentProvider,
 
   /** The cached object a reference points at, if still cached. */
   lookup(ref: JsonItemRef): unknown {
-    if (ref.kind === 'queryEndpoint') return this.cache.peek(ref.connectionId, ref.serviceId, 'queryEndpoint') ?? undefined;
-    const list = this.cache.peek(ref.connectionId, ref.serviceId, LIST_OF[ref.kind]) as readonly { id: string }[] | undefined;
+    if (ref.kind === 'queryEndpoint') {
+      return this.cache.peek(ref.connectionId, ref.serviceId, 'queryEndpoint') ?? undefined;
+    }
+    const list = this.cache.peek(ref.connectionId, ref.serviceId, LIST_OF[ref.kind]) as
+      readonly { id: string }[] | undefined;
     return list?.find((item) => item.id === ref.id);
   }
 
@@ -82,6 +102,9 @@ export class ReadonlyJsonProvider implements vscode.TextDocumentContentProvider,
       this.lastText.set(key, text);
       return text;
     }
-    return this.lastText.get(key) ?? `// ${vscode.l10n.t('This item is no longer loaded. Refresh the tree and open it again.')}\n`;
+    return (
+      this.lastText.get(key) ??
+      `// ${vscode.l10n.t('This item is no longer loaded. Refresh the tree and open it again.')}\n`
+    );
   }
 }

@@ -57,15 +57,30 @@ export interface BenchConfig {
 const EXTENSION_ID = 'obs-tools.observability-explorer';
 const VIEW_ID = 'observability.explorer';
 
-interface Stats { median: number; p95: number; min: number; max: number; runs: number; samples: number[] }
+interface Stats {
+  median: number;
+  p95: number;
+  min: number;
+  max: number;
+  runs: number;
+  samples: number[];
+}
 
 function stats(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
   const mid = sorted.length / 2;
-  const median = sorted.length % 2 ? (sorted[Math.floor(mid)] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+  const median =
+    sorted.length % 2 ? (sorted[Math.floor(mid)] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
   const r = (x: number) => Math.round(x * 100) / 100;
-  return { median: r(median), p95: r(at(0.95)), min: r(sorted[0] ?? NaN), max: r(sorted[sorted.length - 1] ?? NaN), runs: samples.length, samples: samples.map(r) };
+  return {
+    median: r(median),
+    p95: r(at(0.95)),
+    min: r(sorted[0] ?? NaN),
+    max: r(sorted[sorted.length - 1] ?? NaN),
+    runs: samples.length,
+    samples: samples.map(r),
+  };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -80,10 +95,13 @@ async function control(cfg: BenchConfig, method: string, route: string, body?: u
   return res.json();
 }
 
-interface LoggedRequest { status: number; path: string }
+interface LoggedRequest {
+  status: number;
+  path: string;
+}
 
 async function emulatorRequests(cfg: BenchConfig): Promise<LoggedRequest[]> {
-  const body = await control(cfg, 'GET', 'requests') as { requests?: LoggedRequest[] } | LoggedRequest[];
+  const body = (await control(cfg, 'GET', 'requests')) as { requests?: LoggedRequest[] } | LoggedRequest[];
   return Array.isArray(body) ? body : (body.requests ?? []);
 }
 
@@ -94,7 +112,13 @@ async function setRateLimitSetting(requests: number, windowSeconds: number): Pro
 }
 
 /** Wall time of `getExtension(id).activate()` in this host, with what the extension's own folder had Node evaluate. */
-async function timeActivation<T>(id: string): Promise<{ ext: vscode.Extension<T>; exports: T; callMs: number; cpuMs: number; evaluated: { file: string; bytes: number; ms: number }[] }> {
+async function timeActivation<T>(id: string): Promise<{
+  ext: vscode.Extension<T>;
+  exports: T;
+  callMs: number;
+  cpuMs: number;
+  evaluated: { file: string; bytes: number; ms: number }[];
+}> {
   const ext = vscode.extensions.getExtension<T>(id);
   if (!ext) throw new Error(`${id} is not loaded`);
   if (ext.isActive) throw new Error(`${id} is already active; the sample would not measure its activation`);
@@ -110,7 +134,11 @@ async function timeActivation<T>(id: string): Promise<{ ext: vscode.Extension<T>
     try {
       return originalLoader.call(this, module, filename);
     } finally {
-      evaluated.push({ file: nodePath.relative(ext.extensionPath, filename), bytes: fs.statSync(filename).size, ms: performance.now() - t });
+      evaluated.push({
+        file: nodePath.relative(ext.extensionPath, filename),
+        bytes: fs.statSync(filename).size,
+        ms: performance.now() - t,
+      });
     }
   };
   const cpu = process.cpuUsage();
@@ -138,7 +166,10 @@ async function measureActivation(cfg: BenchConfig): Promise<{ api: ExtensionApi;
   const emptyBefore = await timeActivation<unknown>(cfg.emptyExtensionIds[0]);
   const own = await timeActivation<ExtensionApi>(EXTENSION_ID);
   const emptyAfter = await timeActivation<unknown>(cfg.emptyExtensionIds[1]);
-  const reference = { callMs: (emptyBefore.callMs + emptyAfter.callMs) / 2, cpuMs: (emptyBefore.cpuMs + emptyAfter.cpuMs) / 2 };
+  const reference = {
+    callMs: (emptyBefore.callMs + emptyAfter.callMs) / 2,
+    cpuMs: (emptyBefore.cpuMs + emptyAfter.cpuMs) / 2,
+  };
   const api = own.exports;
   await sleep(500);
   const after = (await emulatorRequests(cfg)).length;
@@ -172,8 +203,13 @@ async function measureFirstUse(cfg: BenchConfig, api: ExtensionApi): Promise<Rec
   const { connections, tree } = api;
   const featuresLoadMs = performance.now() - t;
   await vscode.commands.executeCommand('observability.addConnection', {
-    baseUrl: cfg.url, keyId: cfg.keyId, keySecret: cfg.keySecret, organizationId: cfg.organizationId,
-    serviceIds: cfg.dataServiceIds, label: 'Benchmark', skipCheck: true,
+    baseUrl: cfg.url,
+    keyId: cfg.keyId,
+    keySecret: cfg.keySecret,
+    organizationId: cfg.organizationId,
+    serviceIds: cfg.dataServiceIds,
+    label: 'Benchmark',
+    skipCheck: true,
   });
   const connection = connections.list()[0];
   if (!connection) throw new Error('the connection was not added');
@@ -209,8 +245,12 @@ async function browse(cfg: BenchConfig, api: ExtensionApi, connectionId: string)
     if (!service) throw new Error(`service ${serviceId} is not in the tree`);
     // Expanding the service first gives the view its folders; the folders are then opened all at once.
     await view.reveal(service, { expand: true, select: false, focus: false });
-    const folders = (['dashboards', 'alerts', 'sources', 'queryEndpoint'] as const).map((k) => provider.folder(connectionId, serviceId, k));
-    await Promise.all(folders.map((f) => (f ? view.reveal(f, { expand: true, select: false, focus: false }) : undefined)));
+    const folders = (['dashboards', 'alerts', 'sources', 'queryEndpoint'] as const).map((k) =>
+      provider.folder(connectionId, serviceId, k),
+    );
+    await Promise.all(
+      folders.map((f) => (f ? view.reveal(f, { expand: true, select: false, focus: false }) : undefined)),
+    );
     const dashboards = folders[0] ? await provider.getChildren(folders[0]) : [];
     const first = dashboards.find((n) => n.type === 'dashboard');
     if (first) await view.reveal(first, { expand: true, select: false, focus: false });
@@ -238,7 +278,11 @@ async function browse(cfg: BenchConfig, api: ExtensionApi, connectionId: string)
   };
 }
 
-async function measureAlerts(cfg: BenchConfig, api: ExtensionApi, firstConnectionId: string): Promise<Record<string, unknown>> {
+async function measureAlerts(
+  cfg: BenchConfig,
+  api: ExtensionApi,
+  firstConnectionId: string,
+): Promise<Record<string, unknown>> {
   const { provider, view } = api.tree;
   const serviceId = cfg.dataServiceIds[0] as string;
   await control(cfg, 'POST', 'config', { rateLimit: false });
@@ -337,7 +381,13 @@ async function measureOverhead(cfg: BenchConfig): Promise<Record<string, unknown
   await control(cfg, 'POST', 'reset', { alertCount: 0 });
   const serviceId = cfg.dataServiceIds[0] as string;
   const client = new ObservabilityClient({
-    connection: { baseUrl: cfg.url, organizationId: cfg.organizationId, serviceIds: [serviceId], keyId: cfg.keyId, pathSegment: 'observability' },
+    connection: {
+      baseUrl: cfg.url,
+      organizationId: cfg.organizationId,
+      serviceIds: [serviceId],
+      keyId: cfg.keyId,
+      pathSegment: 'observability',
+    },
     getSecret: () => cfg.keySecret,
     limiter: new RateLimiter({ requests: 1_000_000, windowMs: 1000, marginMs: 0 }),
   });
@@ -426,7 +476,14 @@ export async function run(): Promise<void> {
     // The alerts section saves the connection anew (new ID): take the one that exists now.
     const current = api.connections.list()[0];
     if (!current) throw new Error('the connection is gone');
-    results.query = await measureQuery({ queryUrl: cfg.queryUrl, keyId: cfg.keyId, keySecret: cfg.keySecret, serviceId: cfg.dataServiceIds[0] as string, connectionId: current.id, runs: cfg.runs });
+    results.query = await measureQuery({
+      queryUrl: cfg.queryUrl,
+      keyId: cfg.keyId,
+      keySecret: cfg.keySecret,
+      serviceId: cfg.dataServiceIds[0] as string,
+      connectionId: current.id,
+      runs: cfg.runs,
+    });
     write();
   }
   if (want('preview')) {

@@ -31,7 +31,11 @@ async function cpuMode(items: number): Promise<void> {
   const payload = JSON.stringify({ status: 200, requestId: '3f1c8a2e-4b7d-4e3a-9c51-2d8f0b7a9e14', result });
   const agent = new MockAgent({ connections: 1 });
   agent.disableNetConnect();
-  agent.get(origin).intercept({ path: () => true, method: 'GET' }).reply(200, payload, { headers: { 'content-type': 'application/json' } }).persist();
+  agent
+    .get(origin)
+    .intercept({ path: () => true, method: 'GET' })
+    .reply(200, payload, { headers: { 'content-type': 'application/json' } })
+    .persist();
   const client = new ObservabilityClient({
     connection: { baseUrl: origin, organizationId: ORG, serviceIds: [SVC], keyId: 'key', pathSegment: 'observability' },
     getSecret: () => 'secret-value-123',
@@ -40,7 +44,10 @@ async function cpuMode(items: number): Promise<void> {
   });
   const url = `${origin}/v1/organizations/${ORG}/services/${SVC}/observability/sources`;
   const bare = async () => {
-    const res = await request(url, { dispatcher: agent, headers: { authorization: 'Basic x', accept: 'application/json' } });
+    const res = await request(url, {
+      dispatcher: agent,
+      headers: { authorization: 'Basic x', accept: 'application/json' },
+    });
     await res.body.json();
   };
   const viaClient = async () => void (await client.listSources(SVC));
@@ -51,7 +58,16 @@ async function cpuMode(items: number): Promise<void> {
   }
   const cpu = { bare: [] as number[], client: [] as number[] };
   for (let r = 0; r < 10; r++) {
-    const order: ['bare' | 'client', () => Promise<void>][] = r % 2 ? [['bare', bare], ['client', viaClient]] : [['client', viaClient], ['bare', bare]];
+    const order: ['bare' | 'client', () => Promise<void>][] =
+      r % 2
+        ? [
+            ['bare', bare],
+            ['client', viaClient],
+          ]
+        : [
+            ['client', viaClient],
+            ['bare', bare],
+          ];
     for (const [name, fn] of order) {
       const c0 = process.cpuUsage();
       for (let i = 0; i < n; i++) await fn();
@@ -61,7 +77,15 @@ async function cpuMode(items: number): Promise<void> {
   }
   const b = median(cpu.bare);
   const c = median(cpu.client);
-  console.log(JSON.stringify({ mode: 'cpu', items, bareCpuUs: +b.toFixed(1), clientCpuUs: +c.toFixed(1), overheadUs: +(c - b).toFixed(1) }));
+  console.log(
+    JSON.stringify({
+      mode: 'cpu',
+      items,
+      bareCpuUs: +b.toFixed(1),
+      clientCpuUs: +c.toFixed(1),
+      overheadUs: +(c - b).toFixed(1),
+    }),
+  );
   await agent.close();
 }
 
@@ -79,7 +103,13 @@ async function main(): Promise<void> {
   const emu = await startEmulator({ rateLimit: false, alertCount: which === 'alerts' ? 200 : 0 });
   const serviceId = emu.serviceIds[0] as string;
   const client = new ObservabilityClient({
-    connection: { baseUrl: emu.url, organizationId: emu.organizationId, serviceIds: [serviceId], keyId: emu.keyId, pathSegment: 'observability' },
+    connection: {
+      baseUrl: emu.url,
+      organizationId: emu.organizationId,
+      serviceIds: [serviceId],
+      keyId: emu.keyId,
+      pathSegment: 'observability',
+    },
     getSecret: () => emu.keySecret,
     limiter: new RateLimiter({ requests: 1_000_000, windowMs: 1000, marginMs: 0 }),
   });
@@ -92,7 +122,10 @@ async function main(): Promise<void> {
     if (res.statusCode !== 200) throw new Error(`bare request: HTTP ${res.statusCode}`);
     await res.body.json();
   };
-  const viaClient = which === 'alerts' ? async () => void (await client.listAlerts(serviceId)) : async () => void (await client.listSources(serviceId));
+  const viaClient =
+    which === 'alerts'
+      ? async () => void (await client.listAlerts(serviceId))
+      : async () => void (await client.listSources(serviceId));
   const batch = async (n: number) => {
     let bareTotal = 0;
     let clientTotal = 0;
@@ -119,7 +152,14 @@ async function main(): Promise<void> {
     clientMs.push(r.client);
   }
   console.log(
-    JSON.stringify({ path: which, batches, perBatch, bareMs: +median(bareMs).toFixed(3), clientMs: +median(clientMs).toFixed(3), ratio: +median(ratios).toFixed(3) }),
+    JSON.stringify({
+      path: which,
+      batches,
+      perBatch,
+      bareMs: +median(bareMs).toFixed(3),
+      clientMs: +median(clientMs).toFixed(3),
+      ratio: +median(ratios).toFixed(3),
+    }),
   );
   await agent.close();
   await client.close();

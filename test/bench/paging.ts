@@ -45,7 +45,12 @@ async function serve(count: number, withTotal: boolean): Promise<Served> {
     const offset = Number(q.get('offset') ?? 0);
     const result: unknown[] = [];
     for (let i = offset; i < Math.min(count, offset + limit); i++) result.push(alert(i));
-    const body = JSON.stringify({ status: 200, requestId: `r${requests}`, result, ...(withTotal && Number.isFinite(count) ? { totalCount: count } : {}) });
+    const body = JSON.stringify({
+      status: 200,
+      requestId: `r${requests}`,
+      result,
+      ...(withTotal && Number.isFinite(count) ? { totalCount: count } : {}),
+    });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
@@ -54,10 +59,11 @@ async function serve(count: number, withTotal: boolean): Promise<Served> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests: () => requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -111,9 +117,10 @@ export async function measureListPaging(): Promise<Record<string, unknown>> {
     await endless.close();
   }
   return {
-    method: 'after 1 warm-up, ObservabilityClient.listAlerts (page size 1000) against a loopback server paging with limit/offset; '
-      + 'withoutTotal: the list ends at an empty page; withTotalCount: the envelope reports totalCount; '
-      + 'endless: full pages of new IDs until the default bound (100,000 items per list) stops the read',
+    method:
+      'after 1 warm-up, ObservabilityClient.listAlerts (page size 1000) against a loopback server paging with limit/offset; ' +
+      'withoutTotal: the list ends at an empty page; withTotalCount: the envelope reports totalCount; ' +
+      'endless: full pages of new IDs until the default bound (100,000 items per list) stops the read',
     alerts,
     endless: endlessResult,
   };

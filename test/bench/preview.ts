@@ -14,7 +14,13 @@ import { Agent, request } from 'undici';
 import { PreviewPanel } from '../../src/preview/panel';
 import { checkoutDashboard, weekOfMinutes } from '../support/previewData';
 
-interface Stats { median: number; p95: number; min: number; max: number; runs: number }
+interface Stats {
+  median: number;
+  p95: number;
+  min: number;
+  max: number;
+  runs: number;
+}
 
 function stats(samples: number[]): Stats {
   const s = [...samples].sort((a, b) => a - b);
@@ -22,7 +28,13 @@ function stats(samples: number[]): Stats {
   const m = s.length / 2;
   const median = s.length % 2 ? (s[Math.floor(m)] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
   const r = (x: number) => Math.round(x * 10) / 10;
-  return { median: r(median), p95: r(at(0.95)), min: r(s[0] as number), max: r(s[s.length - 1] as number), runs: s.length };
+  return {
+    median: r(median),
+    p95: r(at(0.95)),
+    min: r(s[0] as number),
+    max: r(s[s.length - 1] as number),
+    runs: s.length,
+  };
 }
 
 export async function measurePreview(cfg: { runs: number }): Promise<Record<string, unknown>> {
@@ -73,7 +85,9 @@ export async function measurePreview(cfg: { runs: number }): Promise<Record<stri
       const t0 = performance.now();
       const r = await panel.show(data);
       const call = performance.now() - t0;
-      if (!r || r.summary.points !== 50_400 || r.summary.charts !== 1) throw new Error(`preview: ${JSON.stringify(r?.summary).slice(0, 300)}`);
+      if (!r || r.summary.points !== 50_400 || r.summary.charts !== 1) {
+        throw new Error(`preview: ${JSON.stringify(r?.summary).slice(0, 300)}`);
+      }
       summary = { charts: r.summary.charts, series: r.summary.series, points: r.summary.points };
       const ref = await fetchParse();
       drawn.push(r.ms);
@@ -96,12 +110,13 @@ export async function measurePreview(cfg: { runs: number }): Promise<Record<stri
     }
     const kb = (b: number) => Math.round((b / 1024) * 10) / 10;
     return {
-      method: `median of ${cfg.runs} runs after two warm-ups, in the real webview of the preview panel (code-server). drawnMs = from the `
-        + 'message\'s arrival in the webview to the next frame painted (JSON.parse of the data + uPlot build + canvas draw + style, layout and paint of the frame; a task queued from the frame\'s requestAnimationFrame callback); '
-        + 'canvasDrawnMs = the same to the end of uPlot\'s canvas drawing (before the frame); ofWhichBuildMs = the synchronous DOM and chart build; '
-        + 'showCallMs = PreviewPanel.show() in the extension host to the webview\'s report (adds postMessage across the processes); '
-        + 'rawFetchParseMs = bare undici GET of the same JSON from a loopback server + body.json(), right after each run; '
-        + 'svgPolylineMs = the same series drawn as SVG polylines (the query results chart\'s way) in the same webview, same timing',
+      method:
+        `median of ${cfg.runs} runs after two warm-ups, in the real webview of the preview panel (code-server). drawnMs = from the ` +
+        "message's arrival in the webview to the next frame painted (JSON.parse of the data + uPlot build + canvas draw + style, layout and paint of the frame; a task queued from the frame's requestAnimationFrame callback); " +
+        "canvasDrawnMs = the same to the end of uPlot's canvas drawing (before the frame); ofWhichBuildMs = the synchronous DOM and chart build; " +
+        "showCallMs = PreviewPanel.show() in the extension host to the webview's report (adds postMessage across the processes); " +
+        'rawFetchParseMs = bare undici GET of the same JSON from a loopback server + body.json(), right after each run; ' +
+        "svgPolylineMs = the same series drawn as SVG polylines (the query results chart's way) in the same webview, same timing",
       data: { ...summary, jsonKB: kb(Buffer.byteLength(json)) },
       drawnMs: stats(drawn),
       ofWhichParseMs: stats(parse),
@@ -112,7 +127,12 @@ export async function measurePreview(cfg: { runs: number }): Promise<Record<stri
       ratioToRaw: stats(ratios).median,
       svgPolylineMs: stats(svg),
       dashboard12TilesDrawnMs: stats(dashboard),
-      bundle: { ...bundle, previewJsKB: kb(bundle.previewJsBytes), previewCssKB: kb(bundle.previewCssBytes), totalKB: kb(bundle.previewJsBytes + bundle.previewCssBytes) },
+      bundle: {
+        ...bundle,
+        previewJsKB: kb(bundle.previewJsBytes),
+        previewCssKB: kb(bundle.previewCssBytes),
+        totalKB: kb(bundle.previewJsBytes + bundle.previewCssBytes),
+      },
     };
   } finally {
     panel.dispose();

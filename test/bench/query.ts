@@ -19,7 +19,13 @@ export interface QueryBenchConfig {
   runs: number;
 }
 
-interface Stats { median: number; p95: number; min: number; max: number; runs: number }
+interface Stats {
+  median: number;
+  p95: number;
+  min: number;
+  max: number;
+  runs: number;
+}
 
 function stats(samples: number[]): Stats {
   const s = [...samples].sort((a, b) => a - b);
@@ -27,15 +33,29 @@ function stats(samples: number[]): Stats {
   const m = s.length / 2;
   const median = s.length % 2 ? (s[Math.floor(m)] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
   const r = (x: number) => Math.round(x * 10) / 10;
-  return { median: r(median), p95: r(at(0.95)), min: r(s[0] as number), max: r(s[s.length - 1] as number), runs: s.length };
+  return {
+    median: r(median),
+    p95: r(at(0.95)),
+    min: r(s[0] as number),
+    max: r(s[s.length - 1] as number),
+    runs: s.length,
+  };
 }
 
 const SQL_10K = 'SELECT Timestamp, ServiceName, SeverityText, Body FROM otel_logs LIMIT 10000';
 
 export async function measureQuery(cfg: QueryBenchConfig): Promise<Record<string, unknown>> {
-  await vscode.workspace.getConfiguration('observability').update('query.rateLimit.requestsPerWindow', 1000, vscode.ConfigurationTarget.Global);
-  await vscode.commands.executeCommand('observability.setQueryHost', { connectionId: cfg.connectionId, queryUrl: cfg.queryUrl });
-  const enabled = await vscode.commands.executeCommand<{ enabled: boolean; error?: string }>('observability.enableQueryKey', { connectionId: cfg.connectionId, serviceId: cfg.serviceId, confirm: true });
+  await vscode.workspace
+    .getConfiguration('observability')
+    .update('query.rateLimit.requestsPerWindow', 1000, vscode.ConfigurationTarget.Global);
+  await vscode.commands.executeCommand('observability.setQueryHost', {
+    connectionId: cfg.connectionId,
+    queryUrl: cfg.queryUrl,
+  });
+  const enabled = await vscode.commands.executeCommand<{ enabled: boolean; error?: string }>(
+    'observability.enableQueryKey',
+    { connectionId: cfg.connectionId, serviceId: cfg.serviceId, confirm: true },
+  );
   if (!enabled?.enabled) throw new Error(`could not enable the key on the query endpoint: ${enabled?.error}`);
 
   const agent = new Agent({ keepAliveTimeout: 30_000 });
@@ -43,20 +63,41 @@ export async function measureQuery(cfg: QueryBenchConfig): Promise<Record<string
   const url = `${cfg.queryUrl}/service/${cfg.serviceId}/run?format=JSONCompactEachRowWithNamesAndTypes`;
   /** The reference: bare undici POST, whole body as text, one JSON.parse per line. */
   const raw = async (sql: string): Promise<number> => {
-    const res = await request(url, { method: 'POST', dispatcher: agent, headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ sql }) });
+    const res = await request(url, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ sql }),
+    });
     if (res.statusCode !== 200) throw new Error(`raw request: HTTP ${res.statusCode} ${await res.body.text()}`);
     const text = await res.body.text();
     let rows = 0;
-    for (const line of text.split('\n')) if (line) { JSON.parse(line); rows++; }
+    for (const line of text.split('\n')) {
+      if (line) {
+        JSON.parse(line);
+        rows++;
+      }
+    }
     return rows - 2;
   };
-  const client = new Client({ queryUrl: cfg.queryUrl, keyId: cfg.keyId, getSecret: () => cfg.keySecret, dispatcher: agent, limiter: new RateLimiter({ requests: 1_000_000, windowMs: 1000, marginMs: 0 }) });
-  const viaClient = async (sql: string): Promise<number> => (await client.run({ serviceId: cfg.serviceId, sql, maxRows: 1_000_000 })).rows.length;
+  const client = new Client({
+    queryUrl: cfg.queryUrl,
+    keyId: cfg.keyId,
+    getSecret: () => cfg.keySecret,
+    dispatcher: agent,
+    limiter: new RateLimiter({ requests: 1_000_000, windowMs: 1000, marginMs: 0 }),
+  });
+  const viaClient = async (sql: string): Promise<number> =>
+    (await client.run({ serviceId: cfg.serviceId, sql, maxRows: 1_000_000 })).rows.length;
 
   // 1. Run Query command to rendered table, 10,000 rows; the raw fetch+parse of the same query right after.
   const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: SQL_10K });
   await vscode.window.showTextDocument(doc);
-  await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId: cfg.connectionId, serviceId: cfg.serviceId });
+  await vscode.commands.executeCommand('observability.chooseQueryTarget', {
+    uri: doc.uri.toString(),
+    connectionId: cfg.connectionId,
+    serviceId: cfg.serviceId,
+  });
   await vscode.commands.executeCommand('observability.runQuery', { uri: doc.uri.toString() }); // warm-up: panel, engine
   await raw(SQL_10K);
   const total: number[] = [];
@@ -70,7 +111,9 @@ export async function measureQuery(cfg: QueryBenchConfig): Promise<Record<string
     const t0 = performance.now();
     const out = await vscode.commands.executeCommand<RunOutcome>('observability.runQuery', { uri: doc.uri.toString() });
     const t = performance.now() - t0;
-    if (!out?.ok || out.rows !== 10_000 || !out.rendered) throw new Error(`Run Query: ${JSON.stringify(out).slice(0, 300)}`);
+    if (!out?.ok || out.rows !== 10_000 || !out.rendered) {
+      throw new Error(`Run Query: ${JSON.stringify(out).slice(0, 300)}`);
+    }
     rendered = out.rendered;
     const r0 = performance.now();
     const n = await raw(SQL_10K);
@@ -120,18 +163,34 @@ export async function measureQuery(cfg: QueryBenchConfig): Promise<Record<string
       peakRss = Math.max(peakRss, m.rss);
     }, 5);
     const t0 = performance.now();
-    const r = await client.run({ serviceId: cfg.serviceId, sql: 'SELECT Timestamp, ServiceName, Body, LogAttributes FROM otel_logs', maxRows, maxBytes });
+    const r = await client.run({
+      serviceId: cfg.serviceId,
+      sql: 'SELECT Timestamp, ServiceName, Body, LogAttributes FROM otel_logs',
+      maxRows,
+      maxBytes,
+    });
     const ms = performance.now() - t0;
     clearInterval(timer);
     const mb = (x: number) => Math.round((x / 1048576) * 10) / 10;
-    return { rows: r.rows.length, truncated: r.truncated, bodyMB: mb(r.bytes), ms: Math.round(ms), heapBeforeMB: mb(base.heapUsed), peakHeapMB: mb(peakHeap), peakHeapGrowthMB: mb(peakHeap - base.heapUsed), peakRssGrowthMB: mb(peakRss - base.rss) };
+    return {
+      rows: r.rows.length,
+      truncated: r.truncated,
+      bodyMB: mb(r.bytes),
+      ms: Math.round(ms),
+      heapBeforeMB: mb(base.heapUsed),
+      peakHeapMB: mb(peakHeap),
+      peakHeapGrowthMB: mb(peakHeap - base.heapUsed),
+      peakRssGrowthMB: mb(peakRss - base.rss),
+    };
   };
   const atRowCap = await memory(10_000, 64 * 1024 * 1024);
   const atByteCap = await memory(1_000_000, 64 * 1024 * 1024);
 
   await client.dispose();
   await agent.close();
-  await vscode.workspace.getConfiguration('observability').update('query.rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration('observability')
+    .update('query.rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
   const ratioStats = stats(ratios);
   const overheadStats = stats(overhead);
   return {
@@ -145,7 +204,16 @@ export async function measureQuery(cfg: QueryBenchConfig): Promise<Record<string
     rawFetchParseMs: stats(reference),
     ratioToRaw: ratioStats.median,
     renderedDomRows: rendered?.visibleRows,
-    clientVsRaw: { clientMs: stats(clientMs), rawMs: stats(bareMs), ratio: overheadStats.median, ratioStats: overheadStats },
-    memory: { query: 'SELECT Timestamp, ServiceName, Body, LogAttributes FROM otel_logs (1,000,600 rows)', atRowCap, atByteCap },
+    clientVsRaw: {
+      clientMs: stats(clientMs),
+      rawMs: stats(bareMs),
+      ratio: overheadStats.median,
+      ratioStats: overheadStats,
+    },
+    memory: {
+      query: 'SELECT Timestamp, ServiceName, Body, LogAttributes FROM otel_logs (1,000,600 rows)',
+      atRowCap,
+      atByteCap,
+    },
   };
 }

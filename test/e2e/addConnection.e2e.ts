@@ -56,7 +56,10 @@ async function runCommand(title: string): Promise<void> {
     await input().waitFor({ state: 'visible', timeout: 30_000 });
     await input().fill(`>${title}`);
     try {
-      await rows().filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: attempt < 3 ? 10_000 : 30_000 });
+      await rows()
+        .filter({ hasText: title })
+        .first()
+        .waitFor({ state: 'visible', timeout: attempt < 3 ? 10_000 : 30_000 });
       break;
     } catch (error) {
       if (attempt >= 3) throw error;
@@ -80,15 +83,21 @@ after(async () => {
   await emulator?.close();
 });
 
-test('Add Connection: paste IDs after a failed listing, accept the detected segment, fix the key after a failed check, then pick from listings', { timeout: 240_000 }, async () => {
-  try {
-    await drive();
-  } catch (error) {
-    await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'add-connection.failed.png') }).catch(() => undefined);
-    process.stderr.write(`requests: ${emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}\n`);
-    throw error;
-  }
-});
+test(
+  'Add Connection: paste IDs after a failed listing, accept the detected segment, fix the key after a failed check, then pick from listings',
+  { timeout: 240_000 },
+  async () => {
+    try {
+      await drive();
+    } catch (error) {
+      await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'add-connection.failed.png') }).catch(() => undefined);
+      process.stderr.write(
+        `requests: ${emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}\n`,
+      );
+      throw error;
+    }
+  },
+);
 
 async function drive(): Promise<void> {
   const organization = emulator.state.organization;
@@ -157,13 +166,26 @@ async function drive(): Promise<void> {
   await input().press('Enter');
 
   // The explorer shows the new connection.
-  const activity = page.locator('.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]').first();
+  const activity = page
+    .locator(
+      '.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]',
+    )
+    .first();
   await activity.click();
-  await page.locator('.pane-body .monaco-list-row .label-name', { hasText: LABEL }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page
+    .locator('.pane-body .monaco-list-row .label-name', { hasText: LABEL })
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
 
   const sources = emulator.requests.filter((r) => r.path.endsWith('/clickstack/sources'));
-  assert.ok(sources.some((r) => r.status === 401) && sources.some((r) => r.status === 200), 'the check ran with both secrets');
-  assert.ok(!emulator.requests.some((r) => r.path.endsWith('/observability/sources')), 'the served segment was found first');
+  assert.ok(
+    sources.some((r) => r.status === 401) && sources.some((r) => r.status === 200),
+    'the check ran with both secrets',
+  );
+  assert.ok(
+    !emulator.requests.some((r) => r.path.endsWith('/observability/sources')),
+    'the served segment was found first',
+  );
   assert.ok(!emulator.requests.some((r) => r.path.includes(WRONG_SECRET)));
 
   // Context menu of the connection: choose a second service to show.
@@ -179,14 +201,22 @@ async function drive(): Promise<void> {
   const confirm = page.locator('.monaco-dialog-box');
   await confirm.waitFor({ state: 'visible', timeout: 30_000 });
   assert.match(await confirm.innerText(), /key secret is deleted/);
-  await confirm.locator('.monaco-button', { hasText: /^Remove$/ }).first().click();
+  await confirm
+    .locator('.monaco-button', { hasText: /^Remove$/ })
+    .first()
+    .click();
   await treeRow(LABEL).waitFor({ state: 'detached', timeout: 30_000 });
-  await page.locator('.welcome-view-content .monaco-button', { hasText: 'Add Connection' }).first()
+  await page
+    .locator('.welcome-view-content .monaco-button', { hasText: 'Add Connection' })
+    .first()
     .waitFor({ state: 'visible', timeout: 30_000 });
 }
 
 function treeRow(label: string): Locator {
-  return page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: label }) }).first();
+  return page
+    .locator('.pane-body .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: label }) })
+    .first();
 }
 
 async function contextMenu(rowLabel: string, item: string): Promise<void> {

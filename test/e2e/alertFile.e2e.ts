@@ -21,8 +21,23 @@ import type { Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { REPO_ROOT, type Workbench } from '../host/runInCodeServer';
 import {
-  clearNotifications, codeLens, confirmDialog, dialog, editorLine, expand, notification, openFile, openTestWorkbench,
-  reportingFailure, selectToLineEnd, shoot, showObservabilityView, treeRow, UI_TIMEOUT, until, widenSidebar,
+  clearNotifications,
+  codeLens,
+  confirmDialog,
+  dialog,
+  editorLine,
+  expand,
+  notification,
+  openFile,
+  openTestWorkbench,
+  reportingFailure,
+  selectToLineEnd,
+  shoot,
+  showObservabilityView,
+  treeRow,
+  UI_TIMEOUT,
+  until,
+  widenSidebar,
 } from './ui';
 
 const SCREENSHOT = path.join(REPO_ROOT, 'media', 'screenshot-alert-file-codelens.png');
@@ -68,9 +83,13 @@ after(async () => {
   if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-test('Alert file: "Create on checkout-prod" writes the new ID into the file, then "Update …" applies an edited threshold', { timeout: 300_000 }, async () => {
-  await reportingFailure(page, emulator, 'alert-file', drive);
-});
+test(
+  'Alert file: "Create on checkout-prod" writes the new ID into the file, then "Update …" applies an edited threshold',
+  { timeout: 300_000 },
+  async () => {
+    await reportingFailure(page, emulator, 'alert-file', drive);
+  },
+);
 
 async function drive(): Promise<void> {
   const serviceId = emulator.serviceIds[0]!;
@@ -96,7 +115,11 @@ async function drive(): Promise<void> {
   await page.mouse.move(1000, 700);
   await shoot(page, SCREENSHOT);
   const marker = emulator.requests.length;
-  assert.equal(emulator.requests.filter((r) => r.method !== 'GET').length, 0, 'nothing is sent before the lens is clicked');
+  assert.equal(
+    emulator.requests.filter((r) => r.method !== 'GET').length,
+    0,
+    'nothing is sent before the lens is clicked',
+  );
 
   // Create: one POST, the ID written into the file (on disk), the lens turns into "Update <name>".
   await create.click();
@@ -113,7 +136,7 @@ async function drive(): Promise<void> {
   assert.equal(created.name, NAME);
   assert.equal(created.threshold, THRESHOLD);
   const written = JSON.parse(onDisk()) as { id?: string; threshold?: number };
-  assert.equal(written.id, created.id, 'the file on disk holds the new alert\'s ID');
+  assert.equal(written.id, created.id, "the file on disk holds the new alert's ID");
   assert.match(await createdNote.innerText(), new RegExp(`\\(ID ${created.id}\\)`));
   const posts = emulator.requests.slice(marker).filter((r) => r.method === 'POST');
   assert.equal(posts.length, 1, `one POST: ${posts.map((r) => `${r.path} ${r.status}`).join(', ')}`);
@@ -132,7 +155,10 @@ async function drive(): Promise<void> {
   await page.keyboard.type(String(NEW_THRESHOLD));
   await editorLine(page, `"threshold": ${NEW_THRESHOLD}`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await page.keyboard.press('Control+s');
-  await until(() => (JSON.parse(onDisk()) as { threshold?: number }).threshold === NEW_THRESHOLD, 'the edited threshold is saved to disk');
+  await until(
+    () => (JSON.parse(onDisk()) as { threshold?: number }).threshold === NEW_THRESHOLD,
+    'the edited threshold is saved to disk',
+  );
   await page.locator('.tab.active.dirty', { hasText: FILE }).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
   const updateMarker = emulator.requests.length;
 
@@ -140,15 +166,29 @@ async function drive(): Promise<void> {
   await codeLens(page, `Update ${NAME}`).click();
   const box = dialog(page);
   await box.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  assert.match(await box.locator('.dialog-message-text').innerText(), new RegExp(`Update alert "${NAME}" on ${service.name} from ${FILE.replace(/\./g, '\\.')}\\?`));
-  assert.equal(emulator.requests.slice(updateMarker).filter((r) => r.method === 'PUT').length, 0, 'nothing is updated before confirming');
+  assert.match(
+    await box.locator('.dialog-message-text').innerText(),
+    new RegExp(`Update alert "${NAME}" on ${service.name} from ${FILE.replace(/\./g, '\\.')}\\?`),
+  );
+  assert.equal(
+    emulator.requests.slice(updateMarker).filter((r) => r.method === 'PUT').length,
+    0,
+    'nothing is updated before confirming',
+  );
   await confirmDialog(page, 'Update');
-  await notification(page, `Alert "${NAME}" on ${service.name} updated from ${FILE}`).waitFor({ state: 'visible', timeout: 60_000 });
+  await notification(page, `Alert "${NAME}" on ${service.name} updated from ${FILE}`).waitFor({
+    state: 'visible',
+    timeout: 60_000,
+  });
   const puts = emulator.requests.slice(updateMarker).filter((r) => r.method === 'PUT');
   assert.equal(puts.length, 1, `one PUT: ${puts.map((r) => `${r.path} ${r.status}`).join(', ')}`);
   assert.ok(puts[0]!.path.endsWith(`/alerts/${created.id}`), puts[0]!.path);
   assert.equal(data.alerts.get(created.id)?.threshold, NEW_THRESHOLD, 'the live alert has the new threshold');
   assert.equal(data.alerts.size, count, 'the update added no alert');
-  assert.equal(emulator.requests.slice(updateMarker).filter((r) => r.method === 'POST').length, 0, 'no create after the ID was written');
+  assert.equal(
+    emulator.requests.slice(updateMarker).filter((r) => r.method === 'POST').length,
+    0,
+    'no create after the ID was written',
+  );
   assert.equal((JSON.parse(onDisk()) as { id?: string }).id, created.id, 'the file keeps its ID');
 }

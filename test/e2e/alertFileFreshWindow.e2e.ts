@@ -60,14 +60,18 @@ after(async () => {
   if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-test('Fresh window: an alert file of the workspace gets its CodeLens with no command run and the view closed', { timeout: 300_000 }, async () => {
-  await reportingFailure(page, emulator, 'alert-file-fresh-window', async () => {
-    const service = emulator.state.services[0]!;
-    await openFile(page, FILE);
-    await codeLens(page, `Create on ${service.name}`).waitFor({ state: 'visible', timeout: 60_000 });
-    await codeLens(page, 'Validate').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    // The lenses came from the workspace's alert file alone: the Observability view was never opened.
-    assert.equal(await treeRow(page, LABEL).isVisible(), false, 'the Observability view is showing');
-    assert.equal(emulator.requests.filter((r) => r.method !== 'GET').length, 0, 'only reads were sent');
-  });
-});
+test(
+  'Fresh window: an alert file of the workspace gets its CodeLens with no command run and the view closed',
+  { timeout: 300_000 },
+  async () => {
+    await reportingFailure(page, emulator, 'alert-file-fresh-window', async () => {
+      const service = emulator.state.services[0]!;
+      await openFile(page, FILE);
+      await codeLens(page, `Create on ${service.name}`).waitFor({ state: 'visible', timeout: 60_000 });
+      await codeLens(page, 'Validate').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      // The lenses came from the workspace's alert file alone: the Observability view was never opened.
+      assert.equal(await treeRow(page, LABEL).isVisible(), false, 'the Observability view is showing');
+      assert.equal(emulator.requests.filter((r) => r.method !== 'GET').length, 0, 'only reads were sent');
+    });
+  },
+);

@@ -35,7 +35,9 @@ async function expand(name: string | RegExp): Promise<void> {
   const r = treeRow(name);
   await r.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
-  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), { timeout: UI_TIMEOUT });
+  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), {
+    timeout: UI_TIMEOUT,
+  });
 }
 
 /**
@@ -64,8 +66,12 @@ before(async () => {
     userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.commandCenter': false },
     env: {
       OBS_DEMO_CONNECTION: JSON.stringify({
-        baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret,
-        organizationId: emulator.organizationId, serviceIds: emulator.serviceIds.slice(0, 1), label: LABEL,
+        baseUrl: emulator.url,
+        keyId: emulator.keyId,
+        keySecret: emulator.keySecret,
+        organizationId: emulator.organizationId,
+        serviceIds: emulator.serviceIds.slice(0, 1),
+        label: LABEL,
       }),
     },
   });
@@ -78,15 +84,23 @@ after(async () => {
   await emulator?.close();
 });
 
-test('Delete Alert from the tree\'s context menu, after a confirmation that names the alert', { timeout: 240_000 }, async () => {
-  try {
-    await drive();
-  } catch (error) {
-    await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'delete-from-tree.failed.png') }).catch(() => undefined);
-    process.stderr.write(`requests:\n${emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}\n`);
-    throw error;
-  }
-});
+test(
+  "Delete Alert from the tree's context menu, after a confirmation that names the alert",
+  { timeout: 240_000 },
+  async () => {
+    try {
+      await drive();
+    } catch (error) {
+      await page
+        .screenshot({ path: path.join(REPO_ROOT, 'out', 'delete-from-tree.failed.png') })
+        .catch(() => undefined);
+      process.stderr.write(
+        `requests:\n${emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}\n`,
+      );
+      throw error;
+    }
+  },
+);
 
 async function drive(): Promise<void> {
   const serviceId = emulator.serviceIds[0]!;
@@ -97,7 +111,11 @@ async function drive(): Promise<void> {
   assert.ok(others.length > 0, 'the sample service has other alerts');
 
   // The Observability view, down to the Alerts folder of the service (the connection is added after activation).
-  const activity = page.locator('.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]').first();
+  const activity = page
+    .locator(
+      '.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]',
+    )
+    .first();
   await activity.waitFor({ state: 'visible', timeout: 90_000 });
   await activity.click();
   await treeRow(LABEL).waitFor({ state: 'visible', timeout: 90_000 });
@@ -116,7 +134,11 @@ async function drive(): Promise<void> {
   await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   assert.equal((await dialog.locator('.dialog-message-text').innerText()).trim(), `Delete alert "${TARGET}"?`);
   assert.match(await dialog.locator('.dialog-message-detail').innerText(), /cannot be undone/);
-  assert.equal(emulator.requests.slice(marker).filter((r) => r.method === 'DELETE').length, 0, 'nothing is deleted before confirming');
+  assert.equal(
+    emulator.requests.slice(marker).filter((r) => r.method === 'DELETE').length,
+    0,
+    'nothing is deleted before confirming',
+  );
   assert.ok(data.alerts.has(target.id));
   await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^Delete$/ }).click();
   await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
@@ -129,6 +151,8 @@ async function drive(): Promise<void> {
   assert.ok(deletes[0]!.path.endsWith(`/observability/alerts/${target.id}`), deletes[0]!.path);
   assert.equal(deletes[0]!.status, 200);
   assert.equal(data.alerts.has(target.id), false, 'the emulator no longer has the alert');
-  const lists = emulator.requests.slice(marker).filter((r) => r.method === 'GET' && r.path.endsWith('/observability/alerts'));
+  const lists = emulator.requests
+    .slice(marker)
+    .filter((r) => r.method === 'GET' && r.path.endsWith('/observability/alerts'));
   assert.ok(lists.length >= 1, 'the Alerts folder was reloaded from the service');
 }

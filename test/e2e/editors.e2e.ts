@@ -53,13 +53,19 @@ async function expand(name: string | RegExp): Promise<void> {
   const r = treeRow(name);
   await r.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
-  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), { timeout: UI_TIMEOUT });
+  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), {
+    timeout: UI_TIMEOUT,
+  });
 }
 
 /** Opens the Observability view (unless it shows) and expands the connection, the service and its Alerts folder. */
 async function showAlertsFolder(serviceName: string): Promise<void> {
   if (!(await treeRow(LABEL).isVisible())) {
-    const activity = page.locator('.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]').first();
+    const activity = page
+      .locator(
+        '.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]',
+      )
+      .first();
     await activity.waitFor({ state: 'visible', timeout: 60_000 });
     await activity.click();
   }
@@ -90,8 +96,13 @@ async function goTo(line: number, column: number): Promise<void> {
   await input().fill(`:${line}:${column}`);
   await page.keyboard.press('Enter');
   await input().waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-  await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await cursorStatus().filter({ hasText: new RegExp(`^Ln ${line}, Col ${column}$`) }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await page
+    .locator('.editor-instance .monaco-editor.focused')
+    .first()
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await cursorStatus()
+    .filter({ hasText: new RegExp(`^Ln ${line}, Col ${column}$`) })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 }
 
 /**
@@ -102,7 +113,9 @@ async function selectToLineEnd(line: number, column: number, suffix: number, len
   await goTo(line, column);
   await page.keyboard.press('Shift+End');
   for (let i = 0; i < suffix; i++) await page.keyboard.press('Shift+ArrowLeft');
-  await cursorStatus().filter({ hasText: `(${length} selected)` }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await cursorStatus()
+    .filter({ hasText: `(${length} selected)` })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 }
 
 async function shoot(file: string): Promise<void> {
@@ -117,7 +130,9 @@ async function reportingFailure(name: string, run: () => Promise<void>): Promise
     await run();
   } catch (error) {
     await page.screenshot({ path: path.join(path.dirname(SCREENSHOT), `${name}.failed.png`) }).catch(() => undefined);
-    process.stderr.write(`requests:\n${emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}\n`);
+    process.stderr.write(
+      `requests:\n${emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}\n`,
+    );
     throw error;
   }
 }
@@ -133,9 +148,13 @@ after(async () => {
   await emulator?.close();
 });
 
-test('Create Alert from the Command Palette: completion, typing, Ctrl+S saves, Ctrl+Enter applies, the new alert in the tree', { timeout: 300_000 }, async () => {
-  await reportingFailure('screenshot-alert-created', createAlert);
-});
+test(
+  'Create Alert from the Command Palette: completion, typing, Ctrl+S saves, Ctrl+Enter applies, the new alert in the tree',
+  { timeout: 300_000 },
+  async () => {
+    await reportingFailure('screenshot-alert-created', createAlert);
+  },
+);
 
 const NEW_NAME = 'Checkout latency over 250 ms';
 const NEW_THRESHOLD = 250;
@@ -150,31 +169,48 @@ async function createAlert(): Promise<void> {
   const before = new Set(data.alerts.keys());
   const marker = emulator.requests.length;
 
-  await page.locator('.monaco-workbench').first().click({ position: { x: 640, y: 400 } });
+  await page
+    .locator('.monaco-workbench')
+    .first()
+    .click({ position: { x: 640, y: 400 } });
   await page.keyboard.press('F1');
   await input().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await input().fill('>Observability: Create Alert');
-  await rows().filter({ hasText: 'Observability: Create Alert' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await rows()
+    .filter({ hasText: 'Observability: Create Alert' })
+    .first()
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await page.keyboard.press('Enter');
 
   await pick(/Create Alert: dashboard/, 'Checkout service');
   await pick(/Create Alert: tile/, 'p95 latency (ms)');
   await pick(/Create Alert: notify/, webhooks[0]!.name);
 
-  await page.locator('.tab.active', { hasText: 'p95 latency (ms) above threshold.alert.json' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await editor().locator('.view-line', { hasText: '"interval": "1h"' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await editor().locator('.view-line', { hasText: `"webhookId": "${webhooks[0]!.id}"` }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await page
+    .locator('.tab.active', { hasText: 'p95 latency (ms) above threshold.alert.json' })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await editor()
+    .locator('.view-line', { hasText: '"interval": "1h"' })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await editor()
+    .locator('.view-line', { hasText: `"webhookId": "${webhooks[0]!.id}"` })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
   // Select the webhookId value (line 11 of the new document, inside the quotes), clear it and ask for completion.
   await selectToLineEnd(11, '    "webhookId": "'.length + 1, 1, webhooks[0]!.id.length);
   await page.keyboard.press('Delete');
-  await editor().locator('.view-line', { hasText: '"webhookId": ""' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await editor()
+    .locator('.view-line', { hasText: '"webhookId": ""' })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await page.keyboard.press('Control+Space');
 
   const suggest = page.locator('.suggest-widget.visible');
   await suggest.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   for (const w of webhooks) {
-    await suggest.locator('.monaco-list-row', { hasText: w.name }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await suggest
+      .locator('.monaco-list-row', { hasText: w.name })
+      .first()
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   }
   // Let the widget finish its opening animation before the picture.
   await page.waitForTimeout(500);
@@ -186,23 +222,35 @@ async function createAlert(): Promise<void> {
   for (let i = 0; i < webhooks.length && !(await focusedRow.innerText()).includes(chosen.name); i++) {
     await page.keyboard.press('ArrowDown');
   }
-  await suggest.locator('.monaco-list-row.focused', { hasText: chosen.name }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await suggest
+    .locator('.monaco-list-row.focused', { hasText: chosen.name })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await page.keyboard.press('Enter');
   await suggest.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-  await editor().locator('.view-line', { hasText: `"webhookId": "${chosen.id}"` }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await editor()
+    .locator('.view-line', { hasText: `"webhookId": "${chosen.id}"` })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
   // Type the threshold (line 6) and the name (line 2) over the values there.
   await selectToLineEnd(6, '  "threshold": '.length + 1, 1, 1);
   await page.keyboard.type(String(NEW_THRESHOLD));
-  await editor().locator('.view-line', { hasText: `"threshold": ${NEW_THRESHOLD},` }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await editor()
+    .locator('.view-line', { hasText: `"threshold": ${NEW_THRESHOLD},` })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await selectToLineEnd(2, '  "name": "'.length + 1, 2, 'p95 latency (ms) above threshold'.length);
   await page.keyboard.type(NEW_NAME);
-  await editor().locator('.view-line', { hasText: `"name": "${NEW_NAME}",` }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await editor()
+    .locator('.view-line', { hasText: `"name": "${NEW_NAME}",` })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   if (await suggest.isVisible()) {
     await page.keyboard.press('Escape');
     await suggest.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
   }
-  assert.equal(emulator.requests.slice(marker).filter((r) => r.method !== 'GET').length, 0, 'nothing is sent before saving');
+  assert.equal(
+    emulator.requests.slice(marker).filter((r) => r.method !== 'GET').length,
+    0,
+    'nothing is sent before saving',
+  );
 
   // Ctrl+S saves a local draft, as everywhere in VS Code: nothing is sent.
   await page.keyboard.press('Control+s');
@@ -232,11 +280,18 @@ async function createAlert(): Promise<void> {
   assert.equal(alert.source, 'tile');
   assert.equal(alert.dashboardId, dashboard.id);
   assert.equal(alert.tileId, tile.id);
-  assert.deepEqual(alert.channels.map((c) => ({ type: c.type, webhookId: c.webhookId })), [{ type: 'webhook', webhookId: chosen.id }]);
+  assert.deepEqual(
+    alert.channels.map((c) => ({ type: c.type, webhookId: c.webhookId })),
+    [{ type: 'webhook', webhookId: chosen.id }],
+  );
 
   // The editor now holds the created alert under its name.
-  await page.locator('.tab.active', { hasText: `${NEW_NAME}.alert.json` }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await page.locator('.tab', { hasText: 'p95 latency (ms) above threshold.alert.json' }).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+  await page
+    .locator('.tab.active', { hasText: `${NEW_NAME}.alert.json` })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await page
+    .locator('.tab', { hasText: 'p95 latency (ms) above threshold.alert.json' })
+    .waitFor({ state: 'detached', timeout: UI_TIMEOUT });
 
   // The Observability view lists it in the Alerts folder of the service.
   await clearNotifications();
@@ -244,9 +299,14 @@ async function createAlert(): Promise<void> {
   await widenSidebar(560);
   const created = treeRow(NEW_NAME);
   await created.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  assert.match((await created.innerText()).replace(/\s+/g, ' '), new RegExp(`above ${NEW_THRESHOLD} · 1h · ${escape(chosen.name)}`));
+  assert.match(
+    (await created.innerText()).replace(/\s+/g, ' '),
+    new RegExp(`above ${NEW_THRESHOLD} · 1h · ${escape(chosen.name)}`),
+  );
   await created.click();
-  await page.waitForFunction((el) => el?.classList.contains('selected') === true, await created.elementHandle(), { timeout: UI_TIMEOUT });
+  await page.waitForFunction((el) => el?.classList.contains('selected') === true, await created.elementHandle(), {
+    timeout: UI_TIMEOUT,
+  });
   await page.mouse.move(900, 600);
   await shoot(CREATED_SCREENSHOT);
 }
@@ -256,7 +316,10 @@ async function clearNotifications(): Promise<void> {
   await page.keyboard.press('F1');
   await input().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await input().fill('>Notifications: Clear All Notifications');
-  await rows().filter({ hasText: 'Clear All Notifications' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await rows()
+    .filter({ hasText: 'Clear All Notifications' })
+    .first()
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await page.keyboard.press('Enter');
   await page.locator('.notification-toast').first().waitFor({ state: 'detached', timeout: UI_TIMEOUT });
 }

@@ -12,8 +12,18 @@ import type { Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { Workbench } from '../host/runInCodeServer';
 import {
-  UI_TIMEOUT, confirmDialog, dialog, editorLine, editorLines, expand, notification, openTestWorkbench, reportingFailure,
-  selectToLineEnd, showObservabilityView, treeRow,
+  UI_TIMEOUT,
+  confirmDialog,
+  dialog,
+  editorLine,
+  editorLines,
+  expand,
+  notification,
+  openTestWorkbench,
+  reportingFailure,
+  selectToLineEnd,
+  showObservabilityView,
+  treeRow,
 } from './ui';
 
 const LABEL = 'Northwind (emulator)';
@@ -36,14 +46,20 @@ after(async () => {
   await emulator?.close();
 });
 
-test('Overwrite on a conflict applies at once: no second question, the typed value reaches the service', { timeout: 300_000 }, async () => {
-  await reportingFailure(page, emulator, 'overwrite-conflict', overwrite);
-});
+test(
+  'Overwrite on a conflict applies at once: no second question, the typed value reaches the service',
+  { timeout: 300_000 },
+  async () => {
+    await reportingFailure(page, emulator, 'overwrite-conflict', overwrite);
+  },
+);
 
 async function overwrite(): Promise<void> {
   const serviceId = emulator.serviceIds[0]!;
   const data = emulator.state.data.get(serviceId)!;
-  const alert = [...data.alerts.values()].find((a) => a.name && /^[\w .-]+$/.test(a.name) && a.threshold !== TYPED && a.threshold !== ON_SERVICE);
+  const alert = [...data.alerts.values()].find(
+    (a) => a.name && /^[\w .-]+$/.test(a.name) && a.threshold !== TYPED && a.threshold !== ON_SERVICE,
+  );
   assert.ok(alert, 'a seeded alert with a plain name');
   const name = alert.name!;
 
@@ -55,7 +71,9 @@ async function overwrite(): Promise<void> {
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await row.hover();
   await row.locator('.action-label[aria-label="Edit"]').click();
-  await page.locator('.tab.active', { hasText: `${name}.alert.json` }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await page
+    .locator('.tab.active', { hasText: `${name}.alert.json` })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await editorLine(page, `"threshold": ${alert.threshold},`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
   // Someone changes the alert on the service after it was opened.
@@ -75,16 +93,27 @@ async function overwrite(): Promise<void> {
   const marker = emulator.requests.length;
   await page.keyboard.press('Control+Enter');
   // The conflict is one modal question; Overwrite is the confirmation.
-  await dialog(page).filter({ hasText: 'changed on the service since you opened it' }).waitFor({ state: 'visible', timeout: 60_000 });
+  await dialog(page)
+    .filter({ hasText: 'changed on the service since you opened it' })
+    .waitFor({ state: 'visible', timeout: 60_000 });
   await confirmDialog(page, 'Overwrite');
 
   // Whichever comes first: the success notification, or (wrongly) a second modal question.
   const updated = notification(page, `Alert "${name}" updated.`);
-  await Promise.any([updated.waitFor({ state: 'visible', timeout: 60_000 }), dialog(page).waitFor({ state: 'visible', timeout: 60_000 })]);
-  if (await dialog(page).isVisible()) assert.fail(`a second modal question: ${await dialog(page).innerText({ timeout: 1000 })}`);
+  await Promise.any([
+    updated.waitFor({ state: 'visible', timeout: 60_000 }),
+    dialog(page).waitFor({ state: 'visible', timeout: 60_000 }),
+  ]);
+  if (await dialog(page).isVisible()) {
+    assert.fail(`a second modal question: ${await dialog(page).innerText({ timeout: 1000 })}`);
+  }
   assert.ok(await updated.isVisible(), 'the update is reported');
   const writes = emulator.requests.slice(marker).filter((r) => r.method !== 'GET');
-  assert.deepEqual(writes.map((r) => `${r.method} ${r.status}`), ['PUT 200'], 'one update went out');
+  assert.deepEqual(
+    writes.map((r) => `${r.method} ${r.status}`),
+    ['PUT 200'],
+    'one update went out',
+  );
   assert.match(writes[0]!.path, new RegExp(`/alerts/${alert.id}$`));
   assert.equal(data.alerts.get(alert.id)?.threshold, TYPED, 'the service holds the typed threshold');
 }

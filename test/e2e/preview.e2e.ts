@@ -48,47 +48,72 @@ async function showTab(title: RegExp): Promise<void> {
   await page.locator('.tab.active', { hasText: title }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 }
 
-test('Chart previews: a dashboard on its grid and an alert backtest, dark and light', { timeout: 300_000 }, async () => {
-  try {
-    await showTab(/Preview: Checkout service/);
-    await view().locator('section.tile').nth(11).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.equal(await view().locator('section.tile').count(), 12);
-    assert.equal(await view().locator('section.tile canvas').count() >= 5, true, 'the five charts are drawn on canvases');
-    assert.match(await view().locator('section.tile', { hasText: 'Error ratio' }).innerText(), /Cannot preview: formulas are not previewed yet/);
-    assert.match(await view().locator('section.tile', { hasText: 'Error rate' }).innerText(), /3\.42%/);
-    assert.equal(await view().locator('section.tile img, section.tile a, section.tile script').count(), 0, 'Markdown renders no images, links or scripts');
+test(
+  'Chart previews: a dashboard on its grid and an alert backtest, dark and light',
+  { timeout: 300_000 },
+  async () => {
+    try {
+      await showTab(/Preview: Checkout service/);
+      await view().locator('section.tile').nth(11).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.equal(await view().locator('section.tile').count(), 12);
+      assert.equal(
+        (await view().locator('section.tile canvas').count()) >= 5,
+        true,
+        'the five charts are drawn on canvases',
+      );
+      assert.match(
+        await view().locator('section.tile', { hasText: 'Error ratio' }).innerText(),
+        /Cannot preview: formulas are not previewed yet/,
+      );
+      assert.match(await view().locator('section.tile', { hasText: 'Error rate' }).innerText(), /3\.42%/);
+      assert.equal(
+        await view().locator('section.tile img, section.tile a, section.tile script').count(),
+        0,
+        'Markdown renders no images, links or scripts',
+      );
 
-    // The range picker is reachable with the keyboard and its choice reaches the extension, which answers.
-    await view().locator('#ranges button', { hasText: '6 h' }).focus();
-    await page.keyboard.press('Enter');
-    await view().locator('#subtitle', { hasText: 'last 6 h · range changed' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.equal(await view().locator('#ranges button', { hasText: '6 h' }).getAttribute('aria-pressed'), 'true');
-    await view().locator('#ranges button', { hasText: '1 h' }).click();
-    await view().locator('#subtitle', { hasText: 'last 1 h' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await page.waitForTimeout(300);
-    await shoot(page, shot('dashboard-dark'));
+      // The range picker is reachable with the keyboard and its choice reaches the extension, which answers.
+      await view().locator('#ranges button', { hasText: '6 h' }).focus();
+      await page.keyboard.press('Enter');
+      await view()
+        .locator('#subtitle', { hasText: 'last 6 h · range changed' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.equal(await view().locator('#ranges button', { hasText: '6 h' }).getAttribute('aria-pressed'), 'true');
+      await view().locator('#ranges button', { hasText: '1 h' }).click();
+      await view().locator('#subtitle', { hasText: 'last 1 h' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await page.waitForTimeout(300);
+      await shoot(page, shot('dashboard-dark'));
 
-    await showTab(/Backtest: Checkout errors/);
-    await view().locator('.transitions table').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.match(await view().locator('.verdict').innerText(), /^Would have fired \d+× in this range \(last at \d{4}-\d\d-\d\d \d\d:\d\d\)\.$/);
-    assert.deepEqual(await view().locator('.transitions tbody td.state').allInnerTexts(), ['OK', 'ALERT', 'ALERT', 'OK']);
-    assert.deepEqual(await view().locator('#ranges button').allInnerTexts(), ['24 h', '7 d', 'Custom…']);
-    // The data table of the chart, for screen readers, opens on demand.
-    await view().locator('details.data summary').click();
-    assert.equal(await view().locator('details.data tbody tr').count(), 96);
-    await view().locator('details.data summary').click();
-    await shoot(page, shot('backtest-dark'));
+      await showTab(/Backtest: Checkout errors/);
+      await view().locator('.transitions table').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.match(
+        await view().locator('.verdict').innerText(),
+        /^Would have fired \d+× in this range \(last at \d{4}-\d\d-\d\d \d\d:\d\d\)\.$/,
+      );
+      assert.deepEqual(await view().locator('.transitions tbody td.state').allInnerTexts(), [
+        'OK',
+        'ALERT',
+        'ALERT',
+        'OK',
+      ]);
+      assert.deepEqual(await view().locator('#ranges button').allInnerTexts(), ['24 h', '7 d', 'Custom…']);
+      // The data table of the chart, for screen readers, opens on demand.
+      await view().locator('details.data summary').click();
+      assert.equal(await view().locator('details.data tbody tr').count(), 96);
+      await view().locator('details.data summary').click();
+      await shoot(page, shot('backtest-dark'));
 
-    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    await page.locator('.monaco-workbench.vs').first().waitFor({ state: 'attached', timeout: UI_TIMEOUT });
-    await page.waitForTimeout(1500);
-    await shoot(page, shot('backtest-light'));
-    await showTab(/Preview: Checkout service/);
-    await view().locator('section.tile').nth(11).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await page.waitForTimeout(800);
-    await shoot(page, shot('dashboard-light'));
-  } catch (error) {
-    await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'preview.failed.png') }).catch(() => undefined);
-    throw error;
-  }
-});
+      await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+      await page.locator('.monaco-workbench.vs').first().waitFor({ state: 'attached', timeout: UI_TIMEOUT });
+      await page.waitForTimeout(1500);
+      await shoot(page, shot('backtest-light'));
+      await showTab(/Preview: Checkout service/);
+      await view().locator('section.tile').nth(11).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await page.waitForTimeout(800);
+      await shoot(page, shot('dashboard-light'));
+    } catch (error) {
+      await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'preview.failed.png') }).catch(() => undefined);
+      throw error;
+    }
+  },
+);

@@ -10,7 +10,8 @@ import { PreviewPanel } from '../../src/preview/panel';
 import type { PreviewData, TimeRange } from '../../src/preview/protocol';
 import { checkoutBacktest, checkoutDashboard } from '../support/previewData';
 
-const describe = (r: TimeRange): string => (r.preset === 'custom' ? 'custom range' : `last ${r.preset.replace(/(\d+)/, '$1 ')}`);
+const describe = (r: TimeRange): string =>
+  r.preset === 'custom' ? 'custom range' : `last ${r.preset.replace(/(\d+)/, '$1 ')}`;
 
 export async function run(): Promise<void> {
   const uri = vscode.extensions.getExtension('obs-tools.observability-explorer')!.extensionUri;

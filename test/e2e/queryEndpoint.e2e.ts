@@ -19,8 +19,24 @@ import type { Locator, Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { REPO_ROOT, type Workbench } from '../host/runInCodeServer';
 import {
-  clearNotifications, confirmDialog, dialog, editorLine, editorLines, expand, goTo, notification, openTestWorkbench, quickInput, quickInputRows,
-  reportingFailure, runCommand, settledNotification, shoot, showObservabilityView, treeRow, UI_TIMEOUT,
+  clearNotifications,
+  confirmDialog,
+  dialog,
+  editorLine,
+  editorLines,
+  expand,
+  goTo,
+  notification,
+  openTestWorkbench,
+  quickInput,
+  quickInputRows,
+  reportingFailure,
+  runCommand,
+  settledNotification,
+  shoot,
+  showObservabilityView,
+  treeRow,
+  UI_TIMEOUT,
 } from './ui';
 
 const SCREENSHOT = path.join(REPO_ROOT, 'media', 'screenshot-query-endpoint.png');
@@ -42,13 +58,19 @@ after(async () => {
   await emulator?.close();
 });
 
-test('Upsert Query Endpoint: API key from completion, ✓ creates it (id and request ID shown), ✓ again updates the same endpoint', { timeout: 300_000 }, async () => {
-  await reportingFailure(page, emulator, 'query-endpoint', drive);
-});
+test(
+  'Upsert Query Endpoint: API key from completion, ✓ creates it (id and request ID shown), ✓ again updates the same endpoint',
+  { timeout: 300_000 },
+  async () => {
+    await reportingFailure(page, emulator, 'query-endpoint', drive);
+  },
+);
 
 /** The ✓ (Apply to the Service) in the title bar of the active editor. */
 function applyButton(): Locator {
-  return page.locator('.editor-group-container.active .editor-actions .action-label[aria-label^="Apply to the Service"]').first();
+  return page
+    .locator('.editor-group-container.active .editor-actions .action-label[aria-label^="Apply to the Service"]')
+    .first();
 }
 
 /** Non-GET requests to the query endpoint since `marker`. */
@@ -61,7 +83,7 @@ async function drive(): Promise<void> {
   const service = emulator.state.services[0]!;
   const data = emulator.state.data.get(serviceId)!;
   const key = emulator.state.keys.find((k) => k.state === 'enabled' && k.keySuffix === emulator.keyId.slice(-4))!;
-  assert.ok(key, 'the organization has the emulator\'s own API key');
+  assert.ok(key, "the organization has the emulator's own API key");
   const current = () => data.queryEndpoint;
   assert.equal(current(), null, 'no query endpoint yet');
 
@@ -92,13 +114,18 @@ async function drive(): Promise<void> {
   const suggest = page.locator('.suggest-widget.visible');
   await suggest.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   for (const k of emulator.state.keys) {
-    await suggest.locator('.monaco-list-row', { hasText: k.name }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await suggest
+      .locator('.monaco-list-row', { hasText: k.name })
+      .first()
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   }
   const focused = suggest.locator('.monaco-list-row.focused');
   for (let i = 0; i < emulator.state.keys.length + 2 && !(await focused.innerText()).includes(key.name); i++) {
     await page.keyboard.press('ArrowDown');
   }
-  await suggest.locator('.monaco-list-row.focused', { hasText: key.name }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await suggest
+    .locator('.monaco-list-row.focused', { hasText: key.name })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await page.keyboard.press('Enter');
   await suggest.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
   await editorLine(page, `"openApiKeys": ["${key.id}"]`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
@@ -118,7 +145,10 @@ async function drive(): Promise<void> {
   assert.deepEqual(endpoint.roles, ['sql_console_read_only']);
   const message = (await saved.innerText()).replace(/\s+/g, ' ');
   assert.ok(message.includes(`id ${endpoint.id}`), `the notification names the endpoint id ${endpoint.id}: ${message}`);
-  assert.ok(message.includes(first[0]!.requestId), `the notification names the request ID ${first[0]!.requestId}: ${message}`);
+  assert.ok(
+    message.includes(first[0]!.requestId),
+    `the notification names the request ID ${first[0]!.requestId}: ${message}`,
+  );
   await page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: UI_TIMEOUT });
   await settledNotification(page, 'Query endpoint saved: id');
   // Expanded, the notification shows its whole text (the request ID too).
@@ -126,7 +156,9 @@ async function drive(): Promise<void> {
   const expandToast = saved.locator('.action-label.codicon-notifications-expand');
   if (await expandToast.isVisible()) {
     await expandToast.click();
-    await saved.locator('.action-label.codicon-notifications-collapse').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await saved
+      .locator('.action-label.codicon-notifications-collapse')
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   }
   await page.mouse.move(1000, 500);
   await shoot(page, SCREENSHOT);
@@ -142,7 +174,10 @@ async function drive(): Promise<void> {
   const again = emulator.requests.length;
   await applyButton().click();
   await dialog(page).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  assert.match(await dialog(page).locator('.dialog-message-text').innerText(), /Apply your changes to the query endpoint/);
+  assert.match(
+    await dialog(page).locator('.dialog-message-text').innerText(),
+    /Apply your changes to the query endpoint/,
+  );
   assert.equal(writes(again).length, 0, 'nothing is sent before confirming');
   await confirmDialog(page, 'Apply');
   const resaved = notification(page, 'Query endpoint saved: id');
@@ -156,5 +191,8 @@ async function drive(): Promise<void> {
   assert.deepEqual(after.openApiKeys, [key.id]);
   const message2 = (await resaved.innerText()).replace(/\s+/g, ' ');
   assert.ok(message2.includes(`id ${endpoint.id}`), `the notification names the same id: ${message2}`);
-  assert.ok(message2.includes(second[0]!.requestId), `the notification names the request ID ${second[0]!.requestId}: ${message2}`);
+  assert.ok(
+    message2.includes(second[0]!.requestId),
+    `the notification names the request ID ${second[0]!.requestId}: ${message2}`,
+  );
 }

@@ -14,7 +14,17 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import { REPO_ROOT, type Workbench } from '../host/runInCodeServer';
-import { activeEditor, openTestWorkbench, quickInput, quickInputBox, reportingFailure, runCommand, shoot, showObservabilityView, UI_TIMEOUT } from './ui';
+import {
+  activeEditor,
+  openTestWorkbench,
+  quickInput,
+  quickInputBox,
+  reportingFailure,
+  runCommand,
+  shoot,
+  showObservabilityView,
+  UI_TIMEOUT,
+} from './ui';
 
 const LABEL = 'Northwind (emulator)';
 const shot = (name: string) => path.join(REPO_ROOT, 'media', `screenshot-query-${name}.png`);
@@ -26,7 +36,12 @@ let page: Page;
 before(async () => {
   emulator = await startEmulator({ rateLimit: { requests: 10_000, windowMs: 1000 } });
   const serviceId = emulator.serviceIds[0] as string;
-  emulator.state.data.get(serviceId)!.queryEndpoint = { id: '0d5c2a8e-6f14-4b3a-9e7d-2c1b0a9f8e7d', roles: ['sql_console_read_only'], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
+  emulator.state.data.get(serviceId)!.queryEndpoint = {
+    id: '0d5c2a8e-6f14-4b3a-9e7d-2c1b0a9f8e7d',
+    roles: ['sql_console_read_only'],
+    openApiKeys: [SAMPLE_KEY_UUID],
+    allowedOrigins: '',
+  };
   workbench = await openTestWorkbench({ emulator, label: LABEL, mode: 'demo' });
   page = workbench.page;
 });
@@ -36,9 +51,13 @@ after(async () => {
   await emulator?.close();
 });
 
-test('Run Query: New Query, Ctrl+Enter, the results table and the chart, dark and light', { timeout: 400_000 }, async () => {
-  await reportingFailure(page, emulator, 'query-results', drive);
-});
+test(
+  'Run Query: New Query, Ctrl+Enter, the results table and the chart, dark and light',
+  { timeout: 400_000 },
+  async () => {
+    await reportingFailure(page, emulator, 'query-results', drive);
+  },
+);
 
 /** The results webview's document (VS Code nests the content in an inner frame). */
 function results(): FrameLocator {
@@ -65,8 +84,13 @@ async function drive(): Promise<void> {
   await runCommand(page, 'Observability: New Query');
   const tab = page.locator('.tab.active', { hasText: 'Untitled' });
   await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await page.locator('.statusbar-item', { hasText: service.name }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await replaceEditorText('SELECT ServiceName, count() AS logs\nFROM otel_logs\nGROUP BY ServiceName\nORDER BY logs DESC\n');
+  await page
+    .locator('.statusbar-item', { hasText: service.name })
+    .first()
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await replaceEditorText(
+    'SELECT ServiceName, count() AS logs\nFROM otel_logs\nGROUP BY ServiceName\nORDER BY logs DESC\n',
+  );
   await page.keyboard.press('Control+Enter');
   // The first query starts the embedded engine (and on a fresh machine generates the sample data once).
   await results().locator('.row', { hasText: 'checkout' }).first().waitFor({ state: 'visible', timeout: 180_000 });
@@ -76,7 +100,9 @@ async function drive(): Promise<void> {
   assert.match(await results().locator('#meta').innerText(), /7 rows/);
   await shoot(page, shot('table-dark'));
 
-  await replaceEditorText("SELECT toStartOfInterval(Timestamp, INTERVAL 1 HOUR) AS hour, ServiceName, count() AS logs\nFROM otel_logs\nWHERE Timestamp > now() - INTERVAL 2 DAY AND ServiceName IN ('checkout', 'payment', 'cart', 'frontend')\nGROUP BY hour, ServiceName\nORDER BY hour\n");
+  await replaceEditorText(
+    "SELECT toStartOfInterval(Timestamp, INTERVAL 1 HOUR) AS hour, ServiceName, count() AS logs\nFROM otel_logs\nWHERE Timestamp > now() - INTERVAL 2 DAY AND ServiceName IN ('checkout', 'payment', 'cart', 'frontend')\nGROUP BY hour, ServiceName\nORDER BY hour\n",
+  );
   await page.keyboard.press('Control+Enter');
   const chartTab = results().locator('#tab-chart');
   await chartTab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });

@@ -30,7 +30,9 @@ async function expand(name: string | RegExp): Promise<void> {
   const r = row(name);
   await r.waitFor({ state: 'visible', timeout: 30_000 });
   if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
-  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), { timeout: 30_000 });
+  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), {
+    timeout: 30_000,
+  });
 }
 
 /** Drags the sash between the sidebar and the editor so descriptions are readable in the screenshot. */
@@ -47,7 +49,12 @@ async function widenSidebar(width: number): Promise<void> {
 
 before(async () => {
   emulator = await startEmulator({ rateLimit: { requests: 10_000, windowMs: 1000 } });
-  workbench = await openTestWorkbench({ emulator, label: LABEL, mode: 'setup', serviceIds: emulator.serviceIds.slice(0, 2) });
+  workbench = await openTestWorkbench({
+    emulator,
+    label: LABEL,
+    mode: 'setup',
+    serviceIds: emulator.serviceIds.slice(0, 2),
+  });
   page = workbench.page;
 });
 
@@ -69,7 +76,11 @@ test('the sidebar shows the tree down to an alert', { timeout: 180_000 }, async 
 
 async function drive(): Promise<void> {
   const marker = emulator.requests.length;
-  const activity = page.locator('.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]').first();
+  const activity = page
+    .locator(
+      '.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]',
+    )
+    .first();
   await activity.waitFor({ state: 'visible', timeout: 60_000 });
   await activity.click();
 
@@ -94,7 +105,11 @@ async function drive(): Promise<void> {
   assert.deepEqual([...new Set(paths)].sort(), ['alerts', 'dashboards', 'webhooks'], 'one list per expanded folder');
   // A list is read once, to its end: its first page, then (for paged lists without totalCount) the pages after it.
   const firstPages = requests.filter((r) => (r.query.offset ?? '0') === '0');
-  assert.equal(firstPages.length, 3, `requests: ${requests.map((r) => `${r.path.replace(/^.*\/observability\//, '')}?offset=${r.query.offset ?? ''}`).join(', ')}`);
+  assert.equal(
+    firstPages.length,
+    3,
+    `requests: ${requests.map((r) => `${r.path.replace(/^.*\/observability\//, '')}?offset=${r.query.offset ?? ''}`).join(', ')}`,
+  );
 
   await page.locator('.pane-body .monaco-list-row').filter({ hasText: 'Payment declines spike' }).first().click();
   await page.mouse.move(900, 400);

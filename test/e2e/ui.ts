@@ -42,8 +42,12 @@ export interface TestWorkbenchOptions {
 export async function openTestWorkbench(opts: TestWorkbenchOptions): Promise<Workbench> {
   const { emulator } = opts;
   const connection = JSON.stringify({
-    baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: emulator.organizationId,
-    serviceIds: opts.serviceIds ?? emulator.serviceIds.slice(0, 1), label: opts.label,
+    baseUrl: emulator.url,
+    keyId: emulator.keyId,
+    keySecret: emulator.keySecret,
+    organizationId: emulator.organizationId,
+    serviceIds: opts.serviceIds ?? emulator.serviceIds.slice(0, 1),
+    label: opts.label,
   });
   let ready: () => void = () => undefined;
   let failed: (error: Error) => void = () => undefined;
@@ -54,18 +58,23 @@ export async function openTestWorkbench(opts: TestWorkbenchOptions): Promise<Wor
   const setup = opts.mode === 'setup';
   const workbench = await openWorkbench({
     viewport: { width: 1280, height: 800 },
-    userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.commandCenter': false, 'files.autoSave': 'off', ...opts.userSettings },
+    userSettings: {
+      'workbench.colorTheme': 'Default Dark Modern',
+      'window.commandCenter': false,
+      'files.autoSave': 'off',
+      ...opts.userSettings,
+    },
     ...(opts.workspace !== undefined ? { workspace: opts.workspace } : {}),
     ...(setup
       ? {
-        extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'e2e', 'workbenchSetup.js'),
-        env: { OBS_E2E_CONNECTION: connection },
-        onLog: (line: string) => {
-          if (line.includes('E2E SETUP READY')) ready();
-          else if (process.env.OBS_TEST_VERBOSE) process.stdout.write(`${line}\n`);
-        },
-        onExit: (code: number) => failed(new Error(`the workbench setup exited with ${code}`)),
-      }
+          extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'e2e', 'workbenchSetup.js'),
+          env: { OBS_E2E_CONNECTION: connection },
+          onLog: (line: string) => {
+            if (line.includes('E2E SETUP READY')) ready();
+            else if (process.env.OBS_TEST_VERBOSE) process.stdout.write(`${line}\n`);
+          },
+          onExit: (code: number) => failed(new Error(`the workbench setup exited with ${code}`)),
+        }
       : { env: { OBS_DEMO_CONNECTION: connection } }),
   });
   try {
@@ -147,11 +156,17 @@ export function notification(page: Page, text: string | RegExp): Locator {
 export async function settledNotification(page: Page, text: string | RegExp): Promise<void> {
   const toast = notification(page, text);
   await toast.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await page.locator('.notification-toast').filter({ has: page.locator('.monaco-progress-container.active') }).first()
+  await page
+    .locator('.notification-toast')
+    .filter({ has: page.locator('.monaco-progress-container.active') })
+    .first()
     .waitFor({ state: 'detached', timeout: UI_TIMEOUT });
   type Styles = { getComputedStyle(element: unknown): { opacity: string } };
-  await page.waitForFunction((el) => el !== null && (globalThis as unknown as Styles).getComputedStyle(el).opacity === '1',
-    await toast.elementHandle(), { timeout: UI_TIMEOUT });
+  await page.waitForFunction(
+    (el) => el !== null && (globalThis as unknown as Styles).getComputedStyle(el).opacity === '1',
+    await toast.elementHandle(),
+    { timeout: UI_TIMEOUT },
+  );
 }
 
 /** The modal dialog; `confirmDialog` presses one of its buttons and waits until it has closed. */
@@ -168,19 +183,28 @@ export async function confirmDialog(page: Page, button: string): Promise<void> {
 
 /** A row of the views in the sidebar whose label is `name`. */
 export function treeRow(page: Page, name: string | RegExp): Locator {
-  return page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: name }) }).first();
+  return page
+    .locator('.pane-body .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: name }) })
+    .first();
 }
 
 export async function expand(page: Page, name: string | RegExp): Promise<void> {
   const row = treeRow(page, name);
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle(), { timeout: UI_TIMEOUT });
+  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle(), {
+    timeout: UI_TIMEOUT,
+  });
 }
 
 /** Opens the Observability view (which activates the extension) and waits for the connection `label` in it. */
 export async function showObservabilityView(page: Page, label: string): Promise<void> {
-  const activity = page.locator('.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]').first();
+  const activity = page
+    .locator(
+      '.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]',
+    )
+    .first();
   await activity.waitFor({ state: 'visible', timeout: START_TIMEOUT });
   if (!(await treeRow(page, label).isVisible())) await activity.click();
   await treeRow(page, label).waitFor({ state: 'visible', timeout: START_TIMEOUT });
@@ -201,7 +225,8 @@ export async function widenSidebar(page: Page, width: number): Promise<void> {
 // ---- the editor ----
 
 /** The editor of the active editor group. */
-export const activeEditor = (page: Page): Locator => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+export const activeEditor = (page: Page): Locator =>
+  page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
 
 /** A line of the active editor holding `text`. */
 export function editorLine(page: Page, text: string | RegExp): Locator {
@@ -213,10 +238,17 @@ export function editorLine(page: Page, text: string | RegExp): Locator {
  * drawn, which is all of them for the short documents of the tests.
  */
 export async function editorLines(page: Page): Promise<string[]> {
-  return activeEditor(page).locator('.view-lines').evaluate((el) => [...el.querySelectorAll('.view-line')]
-    .map((line) => ({ top: Number(/top:\s*(-?[\d.]+)px/.exec(line.getAttribute('style') ?? '')?.[1] ?? 0), text: (line.textContent ?? '').replace(/\u00a0/g, ' ') }))
-    .sort((a, b) => a.top - b.top)
-    .map((line) => line.text));
+  return activeEditor(page)
+    .locator('.view-lines')
+    .evaluate((el) =>
+      [...el.querySelectorAll('.view-line')]
+        .map((line) => ({
+          top: Number(/top:\s*(-?[\d.]+)px/.exec(line.getAttribute('style') ?? '')?.[1] ?? 0),
+          text: (line.textContent ?? '').replace(/\u00a0/g, ' '),
+        }))
+        .sort((a, b) => a.top - b.top)
+        .map((line) => line.text),
+    );
 }
 
 /** The "Ln …, Col …" item of the status bar. */
@@ -229,19 +261,32 @@ export async function goTo(page: Page, line: number, column: number): Promise<vo
   await quickInputBox(page).fill(`:${line}:${column}`);
   await page.keyboard.press('Enter');
   await quickInputBox(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-  await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await cursorStatus(page).filter({ hasText: new RegExp(`^Ln ${line}, Col ${column}$`) }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await page
+    .locator('.editor-instance .monaco-editor.focused')
+    .first()
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await cursorStatus(page)
+    .filter({ hasText: new RegExp(`^Ln ${line}, Col ${column}$`) })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 }
 
 /**
  * Selects the text of line `line` from `column` to the end of the line less `suffix` characters, and checks that
  * `length` characters are selected.
  */
-export async function selectToLineEnd(page: Page, line: number, column: number, suffix: number, length: number): Promise<void> {
+export async function selectToLineEnd(
+  page: Page,
+  line: number,
+  column: number,
+  suffix: number,
+  length: number,
+): Promise<void> {
   await goTo(page, line, column);
   await page.keyboard.press('Shift+End');
   for (let i = 0; i < suffix; i++) await page.keyboard.press('Shift+ArrowLeft');
-  await cursorStatus(page).filter({ hasText: `(${length} selected)` }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await cursorStatus(page)
+    .filter({ hasText: `(${length} selected)` })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 }
 
 /** A CodeLens of the active editor whose title contains `title`. */
@@ -259,12 +304,19 @@ export async function shoot(page: Page, file: string): Promise<void> {
 }
 
 /** Runs a test body; on failure saves a screenshot to out/<name>.failed.png and prints the requests the emulator saw. */
-export async function reportingFailure(page: Page, emulator: Emulator, name: string, run: () => Promise<void>): Promise<void> {
+export async function reportingFailure(
+  page: Page,
+  emulator: Emulator,
+  name: string,
+  run: () => Promise<void>,
+): Promise<void> {
   try {
     await run();
   } catch (error) {
     await page.screenshot({ path: path.join(REPO_ROOT, 'out', `${name}.failed.png`) }).catch(() => undefined);
-    process.stderr.write(`requests:\n${emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}\n`);
+    process.stderr.write(
+      `requests:\n${emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}\n`,
+    );
     throw error;
   }
 }

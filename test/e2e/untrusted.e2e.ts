@@ -37,18 +37,25 @@ before(async () => {
   const dashboard = [...data.dashboards.values()].find((d) => d.name === 'Checkout service')!;
   const tile = dashboard.tiles.find((t) => t.name === 'p95 latency (ms)')!;
   const webhook = [...data.webhooks.values()][0]!;
-  fs.writeFileSync(path.join(workspace, FILE), `${JSON.stringify({
-    organizationId: emulator.organizationId,
-    serviceId: emulator.serviceIds[0],
-    name: 'Checkout latency',
-    source: 'tile',
-    dashboardId: dashboard.id,
-    tileId: tile.id,
-    threshold: 1500,
-    thresholdType: 'above',
-    interval: '5m',
-    channel: { type: 'webhook', webhookId: webhook.id },
-  }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(workspace, FILE),
+    `${JSON.stringify(
+      {
+        organizationId: emulator.organizationId,
+        serviceId: emulator.serviceIds[0],
+        name: 'Checkout latency',
+        source: 'tile',
+        dashboardId: dashboard.id,
+        tileId: tile.id,
+        threshold: 1500,
+        thresholdType: 'above',
+        interval: '5m',
+        channel: { type: 'webhook', webhookId: webhook.id },
+      },
+      null,
+      2,
+    )}\n`,
+  );
   workbench = await openWorkbench({
     workspace,
     workspaceTrust: true,
@@ -62,8 +69,12 @@ before(async () => {
     },
     env: {
       OBS_DEMO_CONNECTION: JSON.stringify({
-        baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret,
-        organizationId: emulator.organizationId, serviceIds: emulator.serviceIds.slice(0, 1), label: 'Northwind (emulator)',
+        baseUrl: emulator.url,
+        keyId: emulator.keyId,
+        keySecret: emulator.keySecret,
+        organizationId: emulator.organizationId,
+        serviceIds: emulator.serviceIds.slice(0, 1),
+        label: 'Northwind (emulator)',
       }),
     },
   });
@@ -77,53 +88,80 @@ after(async () => {
   if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-test('an untrusted workspace gets schema help only for alert files: no Create lens, no plan, nothing sent', { timeout: 240_000 }, async () => {
-  const failed = path.join(REPO_ROOT, 'out', 'untrusted.failed.png');
-  try {
-    // The workbench shows that the folder is in Restricted Mode.
-    await page.locator('.statusbar-item', { hasText: /Restricted Mode/ }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+test(
+  'an untrusted workspace gets schema help only for alert files: no Create lens, no plan, nothing sent',
+  { timeout: 240_000 },
+  async () => {
+    const failed = path.join(REPO_ROOT, 'out', 'untrusted.failed.png');
+    try {
+      // The workbench shows that the folder is in Restricted Mode.
+      await page
+        .locator('.statusbar-item', { hasText: /Restricted Mode/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
-    // Plan and apply are not offered in Restricted Mode.
-    const input = page.locator('.quick-input-widget input');
-    await page.locator('.monaco-workbench').first().click({ position: { x: 700, y: 300 } });
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await input.fill('>Observability: Plan Alert Files');
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Observability: Plan Alert Files' }).count(), 0,
-      'Plan Alert Files is hidden in an untrusted workspace');
-    await page.keyboard.press('Escape');
+      // Plan and apply are not offered in Restricted Mode.
+      const input = page.locator('.quick-input-widget input');
+      await page
+        .locator('.monaco-workbench')
+        .first()
+        .click({ position: { x: 700, y: 300 } });
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await input.fill('>Observability: Plan Alert Files');
+      await page
+        .locator('.quick-input-list .monaco-list-row')
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.equal(
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: 'Observability: Plan Alert Files' })
+          .count(),
+        0,
+        'Plan Alert Files is hidden in an untrusted workspace',
+      );
+      await page.keyboard.press('Escape');
 
-    // Opening the Observability view activates the extension, which adds the connection to the file's service:
-    // only the lack of trust keeps the file offline.
-    await page.locator('.activitybar .action-item a[aria-label^="Observability"]').first().click();
-    const deadline = Date.now() + UI_TIMEOUT;
-    while (!emulator.requests.some((r) => /\/sources$/.test(r.path)) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Opening the Observability view activates the extension, which adds the connection to the file's service:
+      // only the lack of trust keeps the file offline.
+      await page.locator('.activitybar .action-item a[aria-label^="Observability"]').first().click();
+      const deadline = Date.now() + UI_TIMEOUT;
+      while (!emulator.requests.some((r) => /\/sources$/.test(r.path)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      assert.ok(
+        emulator.requests.some((r) => /\/sources$/.test(r.path)),
+        'the connection was checked and saved',
+      );
+
+      // Open the file: its lens offers Validate only.
+      await page
+        .locator('.monaco-workbench')
+        .first()
+        .click({ position: { x: 700, y: 300 } });
+      await page.keyboard.press('Control+p');
+      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await input.fill(FILE);
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: FILE })
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await page.keyboard.press('Enter');
+      await page.locator('.tab.active', { hasText: FILE }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const lenses = page.locator('.monaco-editor .codelens-decoration');
+      await lenses.filter({ hasText: 'Validate' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const text = (await lenses.allInnerTexts()).join(' | ');
+      assert.match(text, /Validate/);
+      assert.doesNotMatch(text, /Create on|Update /, `lenses: ${text}`);
+
+      // Validate works offline (schema and rules) and sends nothing either.
+      await lenses.filter({ hasText: 'Validate' }).first().locator('a').first().click();
+      await page.waitForTimeout(1000);
+      assert.deepEqual(fileRequests(), [], 'nothing about the file was requested');
+      await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'untrusted.png') });
+    } catch (error) {
+      await page.screenshot({ path: failed }).catch(() => undefined);
+      throw error;
     }
-    assert.ok(emulator.requests.some((r) => /\/sources$/.test(r.path)), 'the connection was checked and saved');
-
-    // Open the file: its lens offers Validate only.
-    await page.locator('.monaco-workbench').first().click({ position: { x: 700, y: 300 } });
-    await page.keyboard.press('Control+p');
-    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await input.fill(FILE);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: FILE }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await page.keyboard.press('Enter');
-    await page.locator('.tab.active', { hasText: FILE }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    const lenses = page.locator('.monaco-editor .codelens-decoration');
-    await lenses.filter({ hasText: 'Validate' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    const text = (await lenses.allInnerTexts()).join(' | ');
-    assert.match(text, /Validate/);
-    assert.doesNotMatch(text, /Create on|Update /, `lenses: ${text}`);
-
-    // Validate works offline (schema and rules) and sends nothing either.
-    await lenses.filter({ hasText: 'Validate' }).first().locator('a').first().click();
-    await page.waitForTimeout(1000);
-    assert.deepEqual(fileRequests(), [], 'nothing about the file was requested');
-    await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'untrusted.png') });
-  } catch (error) {
-    await page.screenshot({ path: failed }).catch(() => undefined);
-    throw error;
-  }
-});
+  },
+);

@@ -30,7 +30,9 @@ interface ZodIssue {
 }
 
 function zodFail(issues: ZodIssue[]): never {
-  throw badRequest(`Body validation failed: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`);
+  throw badRequest(
+    `Body validation failed: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`,
+  );
 }
 
 function received(v: unknown): string {
@@ -45,11 +47,25 @@ const UTC_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-
 /** Stable key of a channel by its whole contents (the server hashes the object; key order does not matter). */
 function channelKey(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(channelKey).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${channelKey(v[k])}`).join(',')}}`;
+  if (isObject(v)) {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${channelKey(v[k])}`)
+      .join(',')}}`;
+  }
   return JSON.stringify(v);
 }
 
-const THRESHOLD_TYPES = ['above', 'below', 'above_exclusive', 'below_or_equal', 'equal', 'not_equal', 'between', 'not_between'];
+const THRESHOLD_TYPES = [
+  'above',
+  'below',
+  'above_exclusive',
+  'below_or_equal',
+  'equal',
+  'not_equal',
+  'between',
+  'not_between',
+];
 
 /**
  * The live server's alert body rules (HyperDX `alertSchema` in packages/api/src/utils/zod.ts with its refinements in
@@ -83,8 +99,9 @@ export function alertBodyIssues(body: JsonObject, now: number): ZodIssue[] {
   }
   const start = body.scheduleStartAt;
   if (start !== undefined && start !== null) {
-    if (typeof start !== 'string' || !UTC_DATE_TIME.test(start) || Number.isNaN(Date.parse(start))) add('scheduleStartAt', 'Invalid datetime');
-    else {
+    if (typeof start !== 'string' || !UTC_DATE_TIME.test(start) || Number.isNaN(Date.parse(start))) {
+      add('scheduleStartAt', 'Invalid datetime');
+    } else {
       const t = Date.parse(start);
       if (t > now + YEAR_MS) add('scheduleStartAt', 'scheduleStartAt must be within 1 year from now');
       if (t < now - 10 * YEAR_MS) add('scheduleStartAt', 'scheduleStartAt must be within 10 years in the past');
@@ -93,21 +110,36 @@ export function alertBodyIssues(body: JsonObject, now: number): ZodIssue[] {
   typeOf('threshold', 'number', false);
   if (body.thresholdType === undefined) add('thresholdType', 'Required');
   else if (!THRESHOLD_TYPES.includes(String(body.thresholdType)) || typeof body.thresholdType !== 'string') {
-    add('thresholdType', `Invalid enum value. Expected ${THRESHOLD_TYPES.map((t) => `'${t}'`).join(' | ')}, received ${received(body.thresholdType) === 'string' ? `'${String(body.thresholdType)}'` : received(body.thresholdType)}`);
+    add(
+      'thresholdType',
+      `Invalid enum value. Expected ${THRESHOLD_TYPES.map((t) => `'${t}'`).join(' | ')}, received ${received(body.thresholdType) === 'string' ? `'${String(body.thresholdType)}'` : received(body.thresholdType)}`,
+    );
   }
   typeOf('thresholdMax', 'number', true);
   if (body.source === null) add('source', "Expected 'saved_search' | 'tile', received null");
-  for (const [key, max] of [['name', 512], ['message', 4096], ['note', 4096]] as const) {
+  for (const [key, max] of [
+    ['name', 512],
+    ['message', 4096],
+    ['note', 4096],
+  ] as const) {
     const v = body[key];
     if (typeof v !== 'string') continue;
     if (v.length < 1) add(key, 'String must contain at least 1 character(s)');
     if (v.length > max) add(key, `String must contain at most ${max} character(s)`);
   }
   const ncw = body.numConsecutiveWindows;
-  if (typeof ncw === 'number' && (!Number.isInteger(ncw) || ncw < 1)) add('numConsecutiveWindows', Number.isInteger(ncw) ? 'Number must be greater than or equal to 1' : 'Expected integer, received float');
+  if (typeof ncw === 'number' && (!Number.isInteger(ncw) || ncw < 1)) {
+    add(
+      'numConsecutiveWindows',
+      Number.isInteger(ncw) ? 'Number must be greater than or equal to 1' : 'Expected integer, received float',
+    );
+  }
   // The tile / saved-search union: the literal `source` picks the branch; a branch that does not fit is "Invalid input".
   const nonEmpty = (key: string): boolean => typeof body[key] === 'string' && (body[key] as string).length > 0;
-  const savedSearchFits = body.source === 'saved_search' && nonEmpty('savedSearchId') && (body.groupBy === undefined || body.groupBy === null || typeof body.groupBy === 'string');
+  const savedSearchFits =
+    body.source === 'saved_search' &&
+    nonEmpty('savedSearchId') &&
+    (body.groupBy === undefined || body.groupBy === null || typeof body.groupBy === 'string');
   const tileFits = body.source === 'tile' && nonEmpty('tileId') && nonEmpty('dashboardId');
   if (!savedSearchFits && !tileFits) add('', 'Invalid input');
   if (issues.length > 0) return issues;
@@ -116,17 +148,36 @@ export function alertBodyIssues(body: JsonObject, now: number): ZodIssue[] {
   const channel = body.channel as JsonObject | undefined;
   const channels = body.channels as JsonObject[] | undefined;
   if (channel === undefined && channels === undefined) add('channels', 'Provide either "channel" or "channels"');
-  else if (channel !== undefined && channels !== undefined && (channels[0] === undefined || channelKey(channel) !== channelKey(channels[0]))) {
-    add('channels', 'When both "channel" and "channels" are provided, "channel" must match the first entry of "channels"');
-  } else if (channels !== undefined && new Set(channels.map(channelKey)).size !== channels.length) add('channels', 'Duplicate notification channels are not allowed');
+  else if (
+    channel !== undefined &&
+    channels !== undefined &&
+    (channels[0] === undefined || channelKey(channel) !== channelKey(channels[0]))
+  ) {
+    add(
+      'channels',
+      'When both "channel" and "channels" are provided, "channel" must match the first entry of "channels"',
+    );
+  } else if (channels !== undefined && new Set(channels.map(channelKey)).size !== channels.length) {
+    add('channels', 'Duplicate notification channels are not allowed');
+  }
   const interval = String(body.interval);
   const intervalMinutes = INTERVAL_MINUTES[interval] ?? 0;
   const offset = typeof body.scheduleOffsetMinutes === 'number' ? body.scheduleOffsetMinutes : 0;
-  if (start !== undefined && start !== null && offset > 0) add('scheduleOffsetMinutes', 'scheduleOffsetMinutes must be 0 when scheduleStartAt is provided');
-  if (offset >= intervalMinutes) add('scheduleOffsetMinutes', `scheduleOffsetMinutes must be less than ${intervalMinutes} minute${intervalMinutes === 1 ? '' : 's'}`);
+  if (start !== undefined && start !== null && offset > 0) {
+    add('scheduleOffsetMinutes', 'scheduleOffsetMinutes must be 0 when scheduleStartAt is provided');
+  }
+  if (offset >= intervalMinutes) {
+    add(
+      'scheduleOffsetMinutes',
+      `scheduleOffsetMinutes must be less than ${intervalMinutes} minute${intervalMinutes === 1 ? '' : 's'}`,
+    );
+  }
   if (body.thresholdType === 'between' || body.thresholdType === 'not_between') {
-    if (typeof body.thresholdMax !== 'number') add('thresholdMax', 'thresholdMax is required for between/not_between threshold types');
-    else if (body.thresholdMax < (body.threshold as number)) add('thresholdMax', 'thresholdMax must be greater than or equal to threshold');
+    if (typeof body.thresholdMax !== 'number') {
+      add('thresholdMax', 'thresholdMax is required for between/not_between threshold types');
+    } else if (body.thresholdMax < (body.threshold as number)) {
+      add('thresholdMax', 'thresholdMax must be greater than or equal to threshold');
+    }
   }
   return issues;
 }
@@ -141,11 +192,18 @@ const OBJECT_ID = /^[0-9a-f]{24}$/i;
  * with it), while `name`, `message`, `note`, `numConsecutiveWindows` and `groupBy` become null when omitted, the links
  * follow `source`, and the channels are replaced. Read-only fields are kept. Throws ApiFailure (400) on a broken rule.
  */
-export function alertFromBody(body: JsonObject, data: ServiceData, existing?: StoredAlert, now = Date.now()): StoredAlert {
+export function alertFromBody(
+  body: JsonObject,
+  data: ServiceData,
+  existing?: StoredAlert,
+  now = Date.now(),
+): StoredAlert {
   const issues = alertBodyIssues(body, now);
   if (issues.length > 0) zodFail(issues);
   const source = body.source === 'tile' ? 'tile' : 'saved_search';
-  const channels: JsonObject[] = Array.isArray(body.channels) ? (body.channels as JsonObject[]) : [body.channel as JsonObject];
+  const channels: JsonObject[] = Array.isArray(body.channels)
+    ? (body.channels as JsonObject[])
+    : [body.channel as JsonObject];
 
   // Controller checks (validateAlertInput), in its order.
   let dashboardId: string | null = null;
@@ -175,7 +233,9 @@ export function alertFromBody(body: JsonObject, data: ServiceData, existing?: St
   channels.forEach((channel, i) => {
     if (channel.type === 'email' || channel.emailRecipients !== undefined) {
       const recipients = channel.emailRecipients;
-      if (!Array.isArray(recipients) || recipients.length === 0) fail(`/channels/${i}/emailRecipients`, 'must NOT have fewer than 1 items');
+      if (!Array.isArray(recipients) || recipients.length === 0) {
+        fail(`/channels/${i}/emailRecipients`, 'must NOT have fewer than 1 items');
+      }
       return;
     }
     const webhookId = String(channel.webhookId);
@@ -203,7 +263,11 @@ export function alertFromBody(body: JsonObject, data: ServiceData, existing?: St
     thresholdType: String(body.thresholdType),
     interval: String(body.interval),
     scheduleOffsetMinutes: offset ?? existing?.scheduleOffsetMinutes ?? null,
-    scheduleStartAt: hasStart ? (start == null ? null : new Date(Date.parse(start)).toISOString()) : (existing?.scheduleStartAt ?? null),
+    scheduleStartAt: hasStart
+      ? start == null
+        ? null
+        : new Date(Date.parse(start)).toISOString()
+      : (existing?.scheduleStartAt ?? null),
     channels,
     name: typeof body.name === 'string' ? body.name : null,
     message: typeof body.message === 'string' ? body.message : null,

@@ -5,7 +5,19 @@ import type { JsonObject, ServiceData, StoredDashboard } from './types';
 
 export const ALERTABLE_DISPLAY_TYPES = new Set(['line', 'stacked_bar', 'number']);
 
-const FILTER_KEYS = new Set(['type', 'name', 'expression', 'sourceId', 'sourceMetricType', 'where', 'whereLanguage', 'appliesToSourceIds', 'isBroadcastEnabled', 'isVariableEnabled', 'variableName']);
+const FILTER_KEYS = new Set([
+  'type',
+  'name',
+  'expression',
+  'sourceId',
+  'sourceMetricType',
+  'where',
+  'whereLanguage',
+  'appliesToSourceIds',
+  'isBroadcastEnabled',
+  'isVariableEnabled',
+  'variableName',
+]);
 
 function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -16,7 +28,12 @@ function str(v: unknown): string | undefined {
 }
 
 /** Business-rule problems of a dashboard body that already fits the schema. */
-export function dashboardIssues(body: JsonObject, mode: 'create' | 'update', data: ServiceData, existing?: StoredDashboard): SchemaIssue[] {
+export function dashboardIssues(
+  body: JsonObject,
+  mode: 'create' | 'update',
+  data: ServiceData,
+  existing?: StoredDashboard,
+): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const add = (path: string, message: string): void => {
     issues.push({ path, message });
@@ -36,7 +53,9 @@ export function dashboardIssues(body: JsonObject, mode: 'create' | 'update', dat
   }
   const sfv = Array.isArray(body.savedFilterValues) ? body.savedFilterValues : [];
   sfv.forEach((v: unknown, i) => {
-    if (isObject(v) && typeof v.condition === 'string' && v.condition.length > 10000) add(`/savedFilterValues/${i}/condition`, 'must NOT have more than 10000 characters');
+    if (isObject(v) && typeof v.condition === 'string' && v.condition.length > 10000) {
+      add(`/savedFilterValues/${i}/condition`, 'must NOT have more than 10000 characters');
+    }
   });
 
   const filters = Array.isArray(body.filters) ? body.filters : [];
@@ -44,10 +63,15 @@ export function dashboardIssues(body: JsonObject, mode: 'create' | 'update', dat
     if (!isObject(f)) return;
     for (const key of Object.keys(f)) {
       // Filters are the one strict level of the dashboard body; a newer server's own fields are known to it.
-      if (!FILTER_KEYS.has(key) && !(mode === 'update' && key === 'id') && !key.startsWith(FUTURE_FIELD_PREFIX)) add(`/filters/${i}/${key}`, 'unrecognized key');
+      if (!FILTER_KEYS.has(key) && !(mode === 'update' && key === 'id') && !key.startsWith(FUTURE_FIELD_PREFIX)) {
+        add(`/filters/${i}/${key}`, 'unrecognized key');
+      }
     }
     const variableName = f.variableName;
-    if (variableName !== undefined && (typeof variableName !== 'string' || !/^[a-zA-Z][a-zA-Z0-9_]{0,63}$/.test(variableName))) {
+    if (
+      variableName !== undefined &&
+      (typeof variableName !== 'string' || !/^[a-zA-Z][a-zA-Z0-9_]{0,63}$/.test(variableName))
+    ) {
       add(`/filters/${i}/variableName`, 'must match pattern "^[a-zA-Z][a-zA-Z0-9_]*$" (at most 64 characters)');
     }
   });
@@ -68,7 +92,9 @@ export function dashboardIssues(body: JsonObject, mode: 'create' | 'update', dat
       const tid = str(t.id) ?? '';
       const ttitle = str(t.title) ?? '';
       if (tid.length < 1 || tid.length > 256) add(`/containers/${i}/tabs/${j}/id`, 'must have 1 to 256 characters');
-      if (ttitle.length < 1 || ttitle.length > 256) add(`/containers/${i}/tabs/${j}/title`, 'must have 1 to 256 characters');
+      if (ttitle.length < 1 || ttitle.length > 256) {
+        add(`/containers/${i}/tabs/${j}/title`, 'must have 1 to 256 characters');
+      }
       if (tabIds.has(tid)) add(`/containers/${i}/tabs/${j}/id`, `duplicate tab id "${tid}"`);
       tabIds.add(tid);
     });
@@ -108,23 +134,36 @@ export function dashboardIssues(body: JsonObject, mode: 'create' | 'update', dat
     if (typeof t.containerId === 'string') {
       const tabs = tabsByContainer.get(t.containerId);
       if (!tabs) add(`${p}/containerId`, `container "${t.containerId}" is not declared`);
-      else if (typeof t.tabId === 'string' && !tabs.has(t.tabId)) add(`${p}/tabId`, `tab "${t.tabId}" is not declared in container "${t.containerId}"`);
+      else if (typeof t.tabId === 'string' && !tabs.has(t.tabId)) {
+        add(`${p}/tabId`, `tab "${t.tabId}" is not declared in container "${t.containerId}"`);
+      }
     }
     if (isObject(t.config)) configIssues(t.config, `${p}/config`, data, add);
   });
   return issues;
 }
 
-function configIssues(config: JsonObject, p: string, data: ServiceData, add: (path: string, message: string) => void): void {
+function configIssues(
+  config: JsonObject,
+  p: string,
+  data: ServiceData,
+  add: (path: string, message: string) => void,
+): void {
   const isSql = config.configType === 'sql';
   const select = config.select;
   if (!isSql && Array.isArray(select)) {
-    if (config.displayType === 'number' && select.length !== 1) add(`${p}/select`, 'number tiles need exactly 1 select item');
+    if (config.displayType === 'number' && select.length !== 1) {
+      add(`${p}/select`, 'number tiles need exactly 1 select item');
+    }
     if (config.asRatio === true && select.length !== 2) add(`${p}/select`, 'asRatio needs exactly 2 select items');
     if (select.length === 0 && config.displayType !== 'heatmap') add(`${p}/select`, 'must NOT have fewer than 1 items');
   }
-  if (!isSql && typeof config.sourceId === 'string' && config.sourceId.length === 0) add(`${p}/sourceId`, 'must not be empty');
-  if (isSql && typeof config.sqlTemplate === 'string' && config.sqlTemplate.trim().length === 0) add(`${p}/sqlTemplate`, 'must not be empty');
+  if (!isSql && typeof config.sourceId === 'string' && config.sourceId.length === 0) {
+    add(`${p}/sourceId`, 'must not be empty');
+  }
+  if (isSql && typeof config.sqlTemplate === 'string' && config.sqlTemplate.trim().length === 0) {
+    add(`${p}/sqlTemplate`, 'must not be empty');
+  }
   if (config.displayType === 'heatmap' && typeof config.sourceId === 'string') {
     const source = data.sources.get(config.sourceId);
     if (source && source.kind !== 'trace') add(`${p}/sourceId`, 'heatmap tiles need a trace source');
@@ -135,16 +174,33 @@ function configIssues(config: JsonObject, p: string, data: ServiceData, add: (pa
 function seriesToConfig(series: JsonObject[], asRatio: unknown): JsonObject {
   const first = series[0] ?? {};
   const type = str(first.type);
-  const defined = (o: JsonObject): JsonObject => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  const defined = (o: JsonObject): JsonObject =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
   if (type === 'markdown') return { displayType: 'markdown', markdown: str(first.content) ?? '' };
   if (type === 'search') {
     const fields = Array.isArray(first.fields) ? (first.fields as string[]).join(', ') : '';
-    return defined({ displayType: 'search', sourceId: first.sourceId, select: fields, where: first.where ?? '', whereLanguage: first.whereLanguage ?? 'lucene' });
+    return defined({
+      displayType: 'search',
+      sourceId: first.sourceId,
+      select: fields,
+      where: first.where ?? '',
+      whereLanguage: first.whereLanguage ?? 'lucene',
+    });
   }
   const select = series.map((s) =>
-    defined({ aggFn: s.aggFn, valueExpression: s.field, alias: s.alias, level: s.level, where: s.where, whereLanguage: s.whereLanguage, metricName: s.metricName, metricType: s.metricDataType }),
+    defined({
+      aggFn: s.aggFn,
+      valueExpression: s.field,
+      alias: s.alias,
+      level: s.level,
+      where: s.where,
+      whereLanguage: s.whereLanguage,
+      metricName: s.metricName,
+      metricType: s.metricDataType,
+    }),
   );
-  const groupBy = Array.isArray(first.groupBy) && first.groupBy.length > 0 ? (first.groupBy as string[]).join(', ') : undefined;
+  const groupBy =
+    Array.isArray(first.groupBy) && first.groupBy.length > 0 ? (first.groupBy as string[]).join(', ') : undefined;
   const displayType = type === 'time' ? (str(first.displayType) ?? 'line') : type === 'table' ? 'table' : 'number';
   return defined({
     displayType,
@@ -157,7 +213,9 @@ function seriesToConfig(series: JsonObject[], asRatio: unknown): JsonObject {
 }
 
 function normalizeTile(t: JsonObject, id: string): JsonObject {
-  const config = isObject(t.config) ? t.config : seriesToConfig(Array.isArray(t.series) ? (t.series as JsonObject[]) : [], t.asRatio);
+  const config = isObject(t.config)
+    ? t.config
+    : seriesToConfig(Array.isArray(t.series) ? (t.series as JsonObject[]) : [], t.asRatio);
   const out: JsonObject = { id, name: t.name, x: t.x, y: t.y, w: t.w, h: t.h, config };
   if (t.containerId !== undefined) out.containerId = t.containerId;
   if (t.tabId !== undefined) out.tabId = t.tabId;
@@ -170,13 +228,18 @@ function dedupe(tags: string[]): string[] {
 
 /** The dashboard a create (or validate) body produces; every tile id is regenerated. */
 export function dashboardFromCreate(body: JsonObject, keepTileIds = false): StoredDashboard {
-  const tiles = (body.tiles as JsonObject[]).map((t) => normalizeTile(t, keepTileIds && typeof t.id === 'string' ? t.id : newObjectId()));
+  const tiles = (body.tiles as JsonObject[]).map((t) =>
+    normalizeTile(t, keepTileIds && typeof t.id === 'string' ? t.id : newObjectId()),
+  );
   return {
     id: newObjectId(),
     name: String(body.name),
     tiles,
     tags: dedupe(Array.isArray(body.tags) ? (body.tags as string[]) : []),
-    filters: (Array.isArray(body.filters) ? (body.filters as JsonObject[]) : []).map((f) => ({ ...f, id: newObjectId() })),
+    filters: (Array.isArray(body.filters) ? (body.filters as JsonObject[]) : []).map((f) => ({
+      ...f,
+      id: newObjectId(),
+    })),
     savedQuery: typeof body.savedQuery === 'string' ? body.savedQuery : null,
     savedQueryLanguage: typeof body.savedQueryLanguage === 'string' ? body.savedQueryLanguage : null,
     savedFilterValues: Array.isArray(body.savedFilterValues) ? (body.savedFilterValues as JsonObject[]) : [],
@@ -191,12 +254,16 @@ export function dashboardFromCreate(body: JsonObject, keepTileIds = false): Stor
  */
 export function dashboardFromUpdate(existing: StoredDashboard, body: JsonObject): StoredDashboard {
   const existingIds = new Set(existing.tiles.map((t) => String(t.id)));
-  const tiles = (body.tiles as JsonObject[]).map((t) => normalizeTile(t, typeof t.id === 'string' && existingIds.has(t.id) ? t.id : newObjectId()));
+  const tiles = (body.tiles as JsonObject[]).map((t) =>
+    normalizeTile(t, typeof t.id === 'string' && existingIds.has(t.id) ? t.id : newObjectId()),
+  );
   const next: StoredDashboard = { ...existing, name: String(body.name), tiles, extra: futureKeys(body) };
   if (Array.isArray(body.tags)) next.tags = dedupe(body.tags as string[]);
   if (Array.isArray(body.filters)) next.filters = body.filters as JsonObject[];
   if (body.savedQuery !== undefined) next.savedQuery = (body.savedQuery as string | null) ?? null;
-  if (body.savedQueryLanguage !== undefined) next.savedQueryLanguage = (body.savedQueryLanguage as string | null) ?? null;
+  if (body.savedQueryLanguage !== undefined) {
+    next.savedQueryLanguage = (body.savedQueryLanguage as string | null) ?? null;
+  }
   if (Array.isArray(body.savedFilterValues)) next.savedFilterValues = body.savedFilterValues as JsonObject[];
   if (Array.isArray(body.containers)) next.containers = body.containers as JsonObject[];
   return next;

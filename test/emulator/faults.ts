@@ -10,9 +10,15 @@ export class Faults implements FaultController {
   private readonly active: ActiveFault[] = [];
 
   add(f: FaultSpec): void {
-    if (typeof f.path !== 'string' && !(f.path instanceof RegExp)) throw new TypeError('fault path must be a string or a RegExp');
-    if (f.times !== undefined && (!Number.isInteger(f.times) || f.times < 1)) throw new TypeError('fault times must be a positive integer');
-    if (f.status !== undefined && (!Number.isInteger(f.status) || f.status < 100 || f.status > 599)) throw new TypeError('fault status must be an HTTP status code');
+    if (typeof f.path !== 'string' && !(f.path instanceof RegExp)) {
+      throw new TypeError('fault path must be a string or a RegExp');
+    }
+    if (f.times !== undefined && (!Number.isInteger(f.times) || f.times < 1)) {
+      throw new TypeError('fault times must be a positive integer');
+    }
+    if (f.status !== undefined && (!Number.isInteger(f.status) || f.status < 100 || f.status > 599)) {
+      throw new TypeError('fault status must be an HTTP status code');
+    }
     this.active.push({ spec: { ...f }, remaining: f.times ?? Number.POSITIVE_INFINITY });
   }
 
@@ -47,7 +53,9 @@ function matches(f: FaultSpec, method: string, path: string): boolean {
 
 /** Parses the JSON form used by `POST /__emulator/faults` (path as a string or `{"regex": "...", "flags": "i"}`). */
 export function faultFromJson(value: unknown): FaultSpec {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError('fault must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TypeError('fault must be a JSON object');
+  }
   const o = value as Record<string, unknown>;
   let path: string | RegExp;
   if (typeof o.path === 'string') path = o.path;
@@ -59,9 +67,13 @@ export function faultFromJson(value: unknown): FaultSpec {
   if (typeof o.method === 'string') spec.method = o.method;
   if (typeof o.times === 'number') spec.times = o.times;
   if (typeof o.status === 'number') spec.status = o.status;
-  if (typeof o.body === 'string' || (typeof o.body === 'object' && o.body !== null)) spec.body = o.body as string | object;
+  if (typeof o.body === 'string' || (typeof o.body === 'object' && o.body !== null)) {
+    spec.body = o.body as string | object;
+  }
   if (typeof o.headers === 'object' && o.headers !== null) {
-    spec.headers = Object.fromEntries(Object.entries(o.headers as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+    spec.headers = Object.fromEntries(
+      Object.entries(o.headers as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+    );
   }
   if (typeof o.delayMs === 'number') spec.delayMs = o.delayMs;
   if (o.reset === 'before-headers' || o.reset === 'mid-body') spec.reset = o.reset;

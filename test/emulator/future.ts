@@ -60,10 +60,13 @@ const BY_RESOURCE: [RegExp, (o: JsonObject) => void][] = [
   [/\/sources(\/\{[^}]+\})?$/, source],
   [/\/webhooks(\/\{[^}]+\})?$/, (w) => mark(w, 'webhook')],
   [/\/saved-searches(\/\{[^}]+\})?$/, (s) => mark(s, 'savedSearch')],
-  [/\/roles(\/\{[^}]+\})?$/, (r) => {
-    mark(r, 'role');
-    each(r.permissions, 'permission');
-  }],
+  [
+    /\/roles(\/\{[^}]+\})?$/,
+    (r) => {
+      mark(r, 'role');
+      each(r.permissions, 'permission');
+    },
+  ],
   [/\/serviceQueryEndpoint$/, (q) => mark(q, 'queryEndpoint')],
 ];
 

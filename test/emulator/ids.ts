@@ -10,7 +10,10 @@ const processPart = randomBytes(5).toString('hex');
 /** A new ObjectId in MongoDB layout: 4-byte seconds, 5-byte process value, 3-byte counter. */
 export function newObjectId(now: number = Date.now()): string {
   counter = (counter + 1) % 0x1000000;
-  const seconds = Math.floor(now / 1000).toString(16).padStart(8, '0').slice(-8);
+  const seconds = Math.floor(now / 1000)
+    .toString(16)
+    .padStart(8, '0')
+    .slice(-8);
   return seconds + processPart + counter.toString(16).padStart(6, '0');
 }
 
@@ -37,14 +40,20 @@ export class SeededIds {
 
   hex(length: number): string {
     let out = '';
-    while (out.length < length) out += Math.floor(this.next() * 0x100000000).toString(16).padStart(8, '0');
+    while (out.length < length) {
+      out += Math.floor(this.next() * 0x100000000)
+        .toString(16)
+        .padStart(8, '0');
+    }
     return out.slice(0, length);
   }
 
   /** ObjectId whose timestamp part is `epochMs`, so IDs look like those of real documents. */
   objectId(epochMs: number): string {
     this.seq += 1;
-    const seconds = Math.floor(epochMs / 1000).toString(16).padStart(8, '0');
+    const seconds = Math.floor(epochMs / 1000)
+      .toString(16)
+      .padStart(8, '0');
     return seconds + this.hex(10) + this.seq.toString(16).padStart(6, '0');
   }
 

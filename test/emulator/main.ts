@@ -64,24 +64,31 @@ function parseArgs(argv: string[]): EmulatorOptions {
 
 async function main(): Promise<void> {
   const emulator = await startEmulator(parseArgs(process.argv.slice(2)));
-  const lines = emulator.flavor === 'oss' ? [
-    'Self-hosted HyperDX API (External API v2) emulator is running.',
-    `  Base URL:        ${emulator.url}`,
-    `  API key:         ${emulator.ossApiKey} (Authorization: Bearer <key>)`,
-    `  Control:         ${emulator.url}/__emulator/info (faults, requests, reset, response-issues)`,
-    'Press Ctrl+C to stop.',
-  ] : [
-    'Observability API emulator is running.',
-    `  Base URL:        ${emulator.url}`,
-    `  Query host:      ${emulator.queryUrl}`,
-    `  Key ID:          ${emulator.keyId}`,
-    `  Key secret:      ${emulator.keySecret}`,
-    `  Organization ID: ${emulator.organizationId}`,
-    `  Service IDs:     ${emulator.serviceIds.join(', ')}`,
-    `  Control:         ${emulator.url}/__emulator/info (faults, requests, reset, response-issues)`,
-    ...(emulator.futureFields || emulator.pageCap > 0 ? [`  Newer server:    future fields ${emulator.futureFields ? 'on' : 'off'}, page cap ${emulator.pageCap || 'none'}`] : []),
-    'Press Ctrl+C to stop.',
-  ];
+  const lines =
+    emulator.flavor === 'oss'
+      ? [
+          'Self-hosted HyperDX API (External API v2) emulator is running.',
+          `  Base URL:        ${emulator.url}`,
+          `  API key:         ${emulator.ossApiKey} (Authorization: Bearer <key>)`,
+          `  Control:         ${emulator.url}/__emulator/info (faults, requests, reset, response-issues)`,
+          'Press Ctrl+C to stop.',
+        ]
+      : [
+          'Observability API emulator is running.',
+          `  Base URL:        ${emulator.url}`,
+          `  Query host:      ${emulator.queryUrl}`,
+          `  Key ID:          ${emulator.keyId}`,
+          `  Key secret:      ${emulator.keySecret}`,
+          `  Organization ID: ${emulator.organizationId}`,
+          `  Service IDs:     ${emulator.serviceIds.join(', ')}`,
+          `  Control:         ${emulator.url}/__emulator/info (faults, requests, reset, response-issues)`,
+          ...(emulator.futureFields || emulator.pageCap > 0
+            ? [
+                `  Newer server:    future fields ${emulator.futureFields ? 'on' : 'off'}, page cap ${emulator.pageCap || 'none'}`,
+              ]
+            : []),
+          'Press Ctrl+C to stop.',
+        ];
   process.stdout.write(lines.join('\n') + '\n');
   const stop = (): void => {
     void emulator.close().then(() => process.exit(0));

@@ -84,7 +84,9 @@ function paginate<T>(items: T[], query: URLSearchParams, pageCap?: number): T[] 
     if (raw === null) return def;
     const n = Number(raw);
     if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
-      throw badRequest(`Query validation failed: ${name}: must be an integer ${max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `between ${min} and ${max}`}`);
+      throw badRequest(
+        `Query validation failed: ${name}: must be an integer ${max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `between ${min} and ${max}`}`,
+      );
     }
     return n;
   };
@@ -115,16 +117,27 @@ const bodyRule = (path: string, message: string): never => {
 
 /** HyperDX `utils/validators.ts` isPrivateIp, for literal addresses (the server resolves no names here either). */
 function isPrivateHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  const h = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
   if (v4) {
     const [a, b, c] = v4.slice(1, 4).map(Number) as [number, number, number];
     return (
-      a === 0 || a === 10 || a === 127 || a >= 224 ||
-      (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) ||
-      (a === 192 && b === 168) || (a === 192 && b === 0 && (c === 0 || c === 2)) || (a === 198 && (b === 18 || b === 19)) ||
-      (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      a >= 224 ||
+      (a === 100 && b >= 64 && b < 128) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b < 32) ||
+      (a === 192 && b === 168) ||
+      (a === 192 && b === 0 && (c === 0 || c === 2)) ||
+      (a === 198 && (b === 18 || b === 19)) ||
+      (a === 198 && b === 51 && c === 100) ||
+      (a === 203 && b === 0 && c === 113)
     );
   }
   if (h.includes(':')) {
@@ -137,7 +150,15 @@ function isPrivateHost(hostname: string): boolean {
     }
     const dotted = /^::(?:ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/.exec(h);
     if (dotted?.[1]) return isPrivateHost(dotted[1]);
-    return h === '::1' || h === '::' || /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || /^ff/.test(h) || h.startsWith('2001:db8:') || h.startsWith('100::');
+    return (
+      h === '::1' ||
+      h === '::' ||
+      /^f[cd]/.test(h) ||
+      /^fe[89ab]/.test(h) ||
+      /^ff/.test(h) ||
+      h.startsWith('2001:db8:') ||
+      h.startsWith('100::')
+    );
   }
   return false;
 }
@@ -164,14 +185,20 @@ function checkWebhookBody(body: JsonObject): { name: string; url: string; parsed
     bodyRule('/url', 'Invalid url');
   }
   if (url.length > 2048) bodyRule('/url', 'String must contain at most 2048 character(s)');
-  if (typeof body.description === 'string' && body.description.length > 2048) bodyRule('/description', 'String must contain at most 2048 character(s)');
-  if (typeof body.body === 'string' && body.body.length > 16 * 1024) bodyRule('/body', 'String must contain at most 16384 character(s)');
+  if (typeof body.description === 'string' && body.description.length > 2048) {
+    bodyRule('/description', 'String must contain at most 2048 character(s)');
+  }
+  if (typeof body.body === 'string' && body.body.length > 16 * 1024) {
+    bodyRule('/body', 'String must contain at most 16384 character(s)');
+  }
   if (isObject(body.headers)) {
     const entries = Object.entries(body.headers);
     for (const [k, v] of entries) {
       if (k.length === 0) bodyRule(`/headers/${k}`, 'Header name cannot be empty');
       if (k.length > 256) bodyRule(`/headers/${k}`, 'String must contain at most 256 character(s)');
-      if (!HEADER_NAME.test(k)) bodyRule(`/headers/${k}`, "Invalid header name. Only alphanumeric characters and !#$%&'*+-.^_`|~ are allowed");
+      if (!HEADER_NAME.test(k)) {
+        bodyRule(`/headers/${k}`, "Invalid header name. Only alphanumeric characters and !#$%&'*+-.^_`|~ are allowed");
+      }
       if (/^\d/.test(k)) bodyRule(`/headers/${k}`, 'Header name cannot start with a number');
       if (String(v).length > 4096) bodyRule(`/headers/${k}`, 'String must contain at most 4096 character(s)');
       if (CONTROL_CHARS.test(String(v))) bodyRule(`/headers/${k}`, 'Header values cannot contain control characters');
@@ -182,8 +209,12 @@ function checkWebhookBody(body: JsonObject): { name: string; url: string; parsed
     const entries = Object.entries(body.queryParams);
     for (const [k, v] of entries) {
       if (k.length === 0) bodyRule(`/queryParams/${k}`, 'Query parameter name cannot be empty');
-      if (CONTROL_CHARS.test(k)) bodyRule(`/queryParams/${k}`, 'Query parameter names cannot contain control characters');
-      if (CONTROL_CHARS.test(String(v))) bodyRule(`/queryParams/${k}`, 'Query parameter values cannot contain control characters');
+      if (CONTROL_CHARS.test(k)) {
+        bodyRule(`/queryParams/${k}`, 'Query parameter names cannot contain control characters');
+      }
+      if (CONTROL_CHARS.test(String(v))) {
+        bodyRule(`/queryParams/${k}`, 'Query parameter values cannot contain control characters');
+      }
     }
     if (entries.length > 100) bodyRule('/queryParams', 'A webhook cannot have more than 100 query parameters');
   }
@@ -211,10 +242,19 @@ function webhookFromBody(body: JsonObject, data: ServiceData, now: number, exist
   const service = String(body.service);
   // Unique index {team, service, name} (models/webhook.ts); the router answers a duplicate key with a 400.
   for (const other of data.webhooks.values()) {
-    if (other.name === name && other.service === service && other.id !== existing?.id) throw badRequest('A webhook with this service and name already exists');
+    if (other.name === name && other.service === service && other.id !== existing?.id) {
+      throw badRequest('A webhook with this service and name already exists');
+    }
   }
   const stamp = new Date(now).toISOString();
-  const w: StoredWebhook = { id: existing?.id ?? newObjectId(now), name, service, url, createdAt: existing?.createdAt ?? stamp, updatedAt: stamp };
+  const w: StoredWebhook = {
+    id: existing?.id ?? newObjectId(now),
+    name,
+    service,
+    url,
+    createdAt: existing?.createdAt ?? stamp,
+    updatedAt: stamp,
+  };
   // description and body: set or cleared by presence (updateWebhook's $set/$unset).
   if (typeof body.description === 'string') w.description = body.description;
   if (typeof body.body === 'string') w.body = body.body;
@@ -231,14 +271,24 @@ function webhookFromBody(body: JsonObject, data: ServiceData, now: number, exist
 }
 
 /** Lists sorted by `_id`, as the server pages them (`.sort({ _id: 1 })`). */
-const byId = <T extends { id: string }>(items: Iterable<T>): T[] => [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+const byId = <T extends { id: string }>(items: Iterable<T>): T[] =>
+  [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 function sourceFromBody(body: JsonObject, id: string): JsonObject {
   const { id: _ignored, ...rest } = body;
-  if (typeof rest.name !== 'string' || rest.name.trim() === '') throw badRequest(formatIssue({ path: '/name', message: 'must not be empty' }));
-  if (typeof rest.section === 'string' && rest.section.length > 256) throw badRequest(formatIssue({ path: '/section', message: 'must NOT have more than 256 characters' }));
-  if (Array.isArray(rest.querySettings) && rest.querySettings.length > 10) throw badRequest(formatIssue({ path: '/querySettings', message: 'must NOT have more than 10 items' }));
-  if (rest.kind === 'trace' && (typeof rest.durationPrecision !== 'number' || rest.durationPrecision < 0 || rest.durationPrecision > 9)) {
+  if (typeof rest.name !== 'string' || rest.name.trim() === '') {
+    throw badRequest(formatIssue({ path: '/name', message: 'must not be empty' }));
+  }
+  if (typeof rest.section === 'string' && rest.section.length > 256) {
+    throw badRequest(formatIssue({ path: '/section', message: 'must NOT have more than 256 characters' }));
+  }
+  if (Array.isArray(rest.querySettings) && rest.querySettings.length > 10) {
+    throw badRequest(formatIssue({ path: '/querySettings', message: 'must NOT have more than 10 items' }));
+  }
+  if (
+    rest.kind === 'trace' &&
+    (typeof rest.durationPrecision !== 'number' || rest.durationPrecision < 0 || rest.durationPrecision > 9)
+  ) {
     throw badRequest(formatIssue({ path: '/durationPrecision', message: 'must be between 0 and 9' }));
   }
   return { id, ...rest };
@@ -251,16 +301,29 @@ function sourceFromBody(body: JsonObject, id: string): JsonObject {
  * of at most 32 characters. Create and PUT
  * are full writes: an omitted select/where/orderBy becomes "", whereLanguage "lucene", tags and filters [].
  */
-function savedSearchFromBody(body: JsonObject, data: ServiceData, now: number, existing?: StoredSavedSearch): StoredSavedSearch {
+function savedSearchFromBody(
+  body: JsonObject,
+  data: ServiceData,
+  now: number,
+  existing?: StoredSavedSearch,
+): StoredSavedSearch {
   const name = String(body.name).trim();
   if (name.length === 0) bodyRule('/name', 'String must contain at least 1 character(s)');
   if (name.length > 1024) bodyRule('/name', 'String must contain at most 1024 character(s)');
   if (!isValidObjectId(body.sourceId)) bodyRule('/sourceId', 'Invalid ObjectId');
-  const limits: [string, number][] = [['select', 4 * 1024], ['where', 8 * 1024], ['orderBy', 1024]];
+  const limits: [string, number][] = [
+    ['select', 4 * 1024],
+    ['where', 8 * 1024],
+    ['orderBy', 1024],
+  ];
   for (const [k, max] of limits) {
-    if (typeof body[k] === 'string' && (body[k] as string).length > max) bodyRule(`/${k}`, `String must contain at most ${max} character(s)`);
+    if (typeof body[k] === 'string' && (body[k] as string).length > max) {
+      bodyRule(`/${k}`, `String must contain at most ${max} character(s)`);
+    }
   }
-  if (Array.isArray(body.filters) && body.filters.length > 100) bodyRule('/filters', 'Array must contain at most 100 element(s)');
+  if (Array.isArray(body.filters) && body.filters.length > 100) {
+    bodyRule('/filters', 'Array must contain at most 100 element(s)');
+  }
   // common-utils tagsSchema: at most 50 tags of at most 32 characters.
   if (Array.isArray(body.tags)) {
     (body.tags as string[]).forEach((t, i) => {
@@ -280,7 +343,11 @@ function savedSearchFromBody(body: JsonObject, data: ServiceData, now: number, e
     orderBy: typeof body.orderBy === 'string' ? body.orderBy : '',
     sourceId: String(body.sourceId),
     tags: Array.isArray(body.tags) ? [...new Set(body.tags as string[])] : [],
-    filters: Array.isArray(body.filters) ? (body.filters as JsonObject[]).map((f) => (f.type === undefined && typeof f.condition === 'string' ? { type: 'sql', ...f } : f)) : [],
+    filters: Array.isArray(body.filters)
+      ? (body.filters as JsonObject[]).map((f) =>
+          f.type === undefined && typeof f.condition === 'string' ? { type: 'sql', ...f } : f,
+        )
+      : [],
     teamId: data.teamId,
     createdAt: existing?.createdAt ?? stamp,
     updatedAt: stamp,
@@ -314,7 +381,11 @@ function roleFromBody(body: JsonObject, data: ServiceData, now: number, existing
   const key = name.toLowerCase();
   for (const other of data.roles.values()) {
     if (other.id !== existing?.id && other.name.trim().toLowerCase() === key) {
-      throw badRequest(other.isPredefined ? `Role name "${name}" is reserved for a predefined role` : `A role named "${name}" already exists`);
+      throw badRequest(
+        other.isPredefined
+          ? `Role name "${name}" is reserved for a predefined role`
+          : `A role named "${name}" already exists`,
+      );
     }
   }
   const stamp = new Date(now).toISOString();
@@ -355,14 +426,26 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
   const specKey = (method: string, path: string): string => {
     if (path.startsWith(base)) {
       const rest = path.slice(base.length);
-      const names: Record<string, string> = { dashboards: 'clickStackDashboardId', alerts: 'clickStackAlertId', sources: 'clickStackSourceId', webhooks: 'clickStackWebhookId', 'saved-searches': 'clickStackSavedSearchId', roles: 'clickStackRoleId' };
+      const names: Record<string, string> = {
+        dashboards: 'clickStackDashboardId',
+        alerts: 'clickStackAlertId',
+        sources: 'clickStackSourceId',
+        webhooks: 'clickStackWebhookId',
+        'saved-searches': 'clickStackSavedSearchId',
+        roles: 'clickStackRoleId',
+      };
       const m = /^\/([a-z-]+)(\/\(\[\^\/\]\+\))?(.*)$/.exec(rest);
       const resource = m?.[1] ?? '';
       return `${method} /clickstack/${resource}${m?.[2] ? `/{${names[resource] ?? 'id'}}` : ''}${m?.[3] ?? ''}`;
     }
     return `${method} ${path.replace(/^\^/, '').replace(org.slice(1), '/v1/organizations/{organizationId}').replace('/services/([^/]+)', '/services/{serviceId}')}`;
   };
-  const r = (method: string, path: string, handler: Route['handler']): Route => ({ method, pattern: new RegExp(`${path}/?$`), spec: specKey(method, path), handler });
+  const r = (method: string, path: string, handler: Route['handler']): Route => ({
+    method,
+    pattern: new RegExp(`${path}/?$`),
+    spec: specKey(method, path),
+    handler,
+  });
 
   return [
     // Organizations, services, keys.
@@ -384,13 +467,22 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       const data = serviceData(ctx);
       const body = validBody('InstanceServiceQueryApiEndpointsPostRequest', ctx.body);
       const keyIds = new Set(ctx.state.keys.map((k) => k.id));
-      const openApiKeys = Array.isArray(body.openApiKeys) ? [...new Set(body.openApiKeys as string[])] : (data.queryEndpoint?.openApiKeys ?? []);
+      const openApiKeys = Array.isArray(body.openApiKeys)
+        ? [...new Set(body.openApiKeys as string[])]
+        : (data.queryEndpoint?.openApiKeys ?? []);
       openApiKeys.forEach((k, i) => {
-        if (!UUID_PATTERN.test(k)) throw badRequest(formatIssue({ path: `/openApiKeys/${i}`, message: 'must be the UUID of an API key of the organization' }));
+        if (!UUID_PATTERN.test(k)) {
+          throw badRequest(
+            formatIssue({ path: `/openApiKeys/${i}`, message: 'must be the UUID of an API key of the organization' }),
+          );
+        }
         if (!keyIds.has(k)) throw badRequest(`API key ${k} not found in organization`);
       });
-      const roles = Array.isArray(body.roles) ? [...new Set(body.roles as string[])] : (data.queryEndpoint?.roles ?? []);
-      const allowedOrigins = typeof body.allowedOrigins === 'string' ? body.allowedOrigins : (data.queryEndpoint?.allowedOrigins ?? '');
+      const roles = Array.isArray(body.roles)
+        ? [...new Set(body.roles as string[])]
+        : (data.queryEndpoint?.roles ?? []);
+      const allowedOrigins =
+        typeof body.allowedOrigins === 'string' ? body.allowedOrigins : (data.queryEndpoint?.allowedOrigins ?? '');
       // An upsert keeps what it does not send.
       const extra = { ...data.queryEndpoint?.extra, ...futureKeys(body) };
       data.queryEndpoint = { id: data.queryEndpoint?.id ?? randomUUID(), roles, openApiKeys, allowedOrigins, extra };
@@ -522,7 +614,9 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
     }),
 
     // Webhooks.
-    r('GET', `${base}/webhooks`, (ctx) => ok(paginate(byId(serviceData(ctx).webhooks.values()), ctx.query, ctx.pageCap).map(webhookResponse))),
+    r('GET', `${base}/webhooks`, (ctx) =>
+      ok(paginate(byId(serviceData(ctx).webhooks.values()), ctx.query, ctx.pageCap).map(webhookResponse)),
+    ),
     r('POST', `${base}/webhooks`, (ctx) => {
       const data = serviceData(ctx);
       const w = webhookFromBody(validBody('ClickStackWebhookInput', ctx.body), data, ctx.now);
@@ -548,13 +642,19 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       // comes before a 404), and only that field: `channel` mirrors channels[0], so a webhook used only by a later
       // channel does not block the delete and that alert keeps a dangling webhookId.
       const users = [...data.alerts.values()].filter((a) => a.channels[0]?.webhookId === id).length;
-      if (users > 0) throw conflict(`Cannot delete webhook: ${users} alert(s) still reference it. Reassign or remove those alerts first.`);
+      if (users > 0) {
+        throw conflict(
+          `Cannot delete webhook: ${users} alert(s) still reference it. Reassign or remove those alerts first.`,
+        );
+      }
       if (!data.webhooks.delete(id)) throw notFound('Webhook not found');
       return undefined;
     }),
 
     // Saved searches.
-    r('GET', `${base}/saved-searches`, (ctx) => ok(paginate(byId(serviceData(ctx).savedSearches.values()), ctx.query, ctx.pageCap))),
+    r('GET', `${base}/saved-searches`, (ctx) =>
+      ok(paginate(byId(serviceData(ctx).savedSearches.values()), ctx.query, ctx.pageCap)),
+    ),
     r('POST', `${base}/saved-searches`, (ctx) => {
       const data = serviceData(ctx);
       const s = savedSearchFromBody(validBody('ClickStackSavedSearchInput', ctx.body), data, ctx.now);

@@ -49,10 +49,13 @@ function scanTopLevel(text: string, at: (i: number) => number | true | undefined
   return false;
 }
 
-const upperAt = (text: string, i: number, target: string): boolean => text.slice(i, i + target.length).toUpperCase() === target;
+const upperAt = (text: string, i: number, target: string): boolean =>
+  text.slice(i, i + target.length).toUpperCase() === target;
 
 function containsOutsideQuotes(text: string, targets: string[], chars = ''): boolean {
-  return scanTopLevel(text, (i) => (chars.includes(text[i] ?? '\0') || targets.some((t) => upperAt(text, i, t)) ? true : undefined));
+  return scanTopLevel(text, (i) =>
+    chars.includes(text[i] ?? '\0') || targets.some((t) => upperAt(text, i, t)) ? true : undefined,
+  );
 }
 
 function splitTopLevel(text: string, delimiter: string): string[] {
@@ -126,7 +129,9 @@ function facets(condition: string): Map<string, FacetState> {
   if (containsOutsideQuotes(condition, [' BETWEEN '])) {
     const m = /^(.+?)\s+BETWEEN\s+(.+?)\s+AND\s+(.+?)$/i.exec(condition);
     if (m) {
-      if (Number.isFinite(Number((m[2] ?? '').trim())) && Number.isFinite(Number((m[3] ?? '').trim()))) get((m[1] ?? '').trim()).range = true;
+      if (Number.isFinite(Number((m[2] ?? '').trim())) && Number.isFinite(Number((m[3] ?? '').trim()))) {
+        get((m[1] ?? '').trim()).range = true;
+      }
       return state;
     }
   }
@@ -138,7 +143,10 @@ function facets(condition: string): Map<string, FacetState> {
     if (!split) continue;
     const values = split[1].trim();
     const inner = values.startsWith('(') && values.endsWith(')') ? values.slice(1, -1) : values;
-    const unwrapped = inner.replace(/(?:parseDateTime64BestEffort|parseDateTimeBestEffort|toDate32|toDate)\(('(?:[^']|'')*')(?:\s*,\s*\d+)?\)/g, '$1');
+    const unwrapped = inner.replace(
+      /(?:parseDateTime64BestEffort|parseDateTimeBestEffort|toDate32|toDate)\(('(?:[^']|'')*')(?:\s*,\s*\d+)?\)/g,
+      '$1',
+    );
     const s = get(split[0].trim());
     if (exclude) s.excluded += countValues(unwrapped);
     else s.included += countValues(unwrapped);
@@ -171,11 +179,16 @@ export function isRenderableFilter(filter: JsonObject): boolean {
 
 /** filterKey: a filter's identity, to recognise one stored unchanged. */
 export function filterKey(f: JsonObject): string {
-  return f.type === 'sql_ast' ? JSON.stringify(['sql_ast', f.operator, f.left, f.right]) : JSON.stringify([f.type, f.condition]);
+  return f.type === 'sql_ast'
+    ? JSON.stringify(['sql_ast', f.operator, f.left, f.right])
+    : JSON.stringify([f.type, f.condition]);
 }
 
 /** The index of the first filter that neither renders nor is grandfathered, or -1. */
-export function firstNonRenderableFilter(filters: JsonObject[], grandfathered: ReadonlySet<string> = new Set()): number {
+export function firstNonRenderableFilter(
+  filters: JsonObject[],
+  grandfathered: ReadonlySet<string> = new Set(),
+): number {
   return filters.findIndex((f) => !isRenderableFilter(f) && !grandfathered.has(filterKey(f)));
 }
 

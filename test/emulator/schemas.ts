@@ -36,8 +36,15 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{
 // inlineRefs off: each referenced component compiles once and is shared (inlining made the dashboard response take seconds).
 const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, inlineRefs: false });
 ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-ajv.addFormat('date-time', { type: 'string', validate: (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)) });
-const doc = trimmed as unknown as { schemas: JsonObject; responses: Record<string, JsonObject>; errorResponses: Record<string, JsonObject> };
+ajv.addFormat('date-time', {
+  type: 'string',
+  validate: (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)),
+});
+const doc = trimmed as unknown as {
+  schemas: JsonObject;
+  responses: Record<string, JsonObject>;
+  errorResponses: Record<string, JsonObject>;
+};
 /** Response keys such as `GET /clickstack/alerts/{clickStackAlertId}` as plain JSON-pointer segments. */
 const responseSlot = (key: string): string => key.replace(/[^A-Za-z0-9_-]/g, '_');
 ajv.addSchema({
@@ -126,10 +133,22 @@ function variantIssue(value: unknown, path: string, pick: (o: JsonObject) => str
 function pickTileConfig(path: string) {
   return (o: JsonObject): string | SchemaIssue => {
     const variants = typeof o.displayType === 'string' ? TILE_CONFIG_VARIANTS[o.displayType] : undefined;
-    if (!variants) return { path: `${path}/displayType`, message: `must be one of ${Object.keys(TILE_CONFIG_VARIANTS).map((k) => JSON.stringify(k)).join(', ')}` };
+    if (!variants) {
+      return {
+        path: `${path}/displayType`,
+        message: `must be one of ${Object.keys(TILE_CONFIG_VARIANTS)
+          .map((k) => JSON.stringify(k))
+          .join(', ')}`,
+      };
+    }
     if (o.configType !== undefined) {
       if (o.configType !== 'sql') return { path: `${path}/configType`, message: 'must be one of "sql"' };
-      if (!variants[1]) return { path: `${path}/configType`, message: `raw SQL is not supported for displayType "${String(o.displayType)}"` };
+      if (!variants[1]) {
+        return {
+          path: `${path}/configType`,
+          message: `raw SQL is not supported for displayType "${String(o.displayType)}"`,
+        };
+      }
       return variants[1];
     }
     return variants[0];
@@ -154,7 +173,12 @@ function explainOneOf(name: RequestSchemaName, body: JsonObject): SchemaIssue | 
           const issue = variantIssue(tile.series[j], p, (o) =>
             typeof o.type === 'string' && SERIES_VARIANTS[o.type]
               ? (SERIES_VARIANTS[o.type] as string)
-              : { path: `${p}/type`, message: `must be one of ${Object.keys(SERIES_VARIANTS).map((k) => JSON.stringify(k)).join(', ')}` },
+              : {
+                  path: `${p}/type`,
+                  message: `must be one of ${Object.keys(SERIES_VARIANTS)
+                    .map((k) => JSON.stringify(k))
+                    .join(', ')}`,
+                },
           );
           if (issue) return issue;
         }
@@ -166,10 +190,18 @@ function explainOneOf(name: RequestSchemaName, body: JsonObject): SchemaIssue | 
     return variantIssue(body, '', (o) =>
       typeof o.kind === 'string' && SOURCE_VARIANTS[o.kind]
         ? (SOURCE_VARIANTS[o.kind] as string)
-        : { path: '/kind', message: `must be one of ${Object.keys(SOURCE_VARIANTS).map((k) => JSON.stringify(k)).join(', ')}` },
+        : {
+            path: '/kind',
+            message: `must be one of ${Object.keys(SOURCE_VARIANTS)
+              .map((k) => JSON.stringify(k))
+              .join(', ')}`,
+          },
     );
   }
-  if ((name === 'ClickStackCreateAlertRequest' || name === 'ClickStackUpdateAlertRequest') && body.channel !== undefined) {
+  if (
+    (name === 'ClickStackCreateAlertRequest' || name === 'ClickStackUpdateAlertRequest') &&
+    body.channel !== undefined
+  ) {
     return explainChannel(body.channel, '/channel');
   }
   return null;
@@ -177,7 +209,9 @@ function explainOneOf(name: RequestSchemaName, body: JsonObject): SchemaIssue | 
 
 function explainChannel(value: unknown, path: string): SchemaIssue | null {
   return variantIssue(value, path, (o) =>
-    o.type === 'email' || o.emailRecipients !== undefined ? 'ClickStackAlertChannelEmail' : 'ClickStackAlertChannelWebhook',
+    o.type === 'email' || o.emailRecipients !== undefined
+      ? 'ClickStackAlertChannelEmail'
+      : 'ClickStackAlertChannelWebhook',
   );
 }
 
@@ -240,7 +274,9 @@ function strip(pointer: string, value: unknown, depth: number): unknown {
     const r = resolvePointer(p);
     const n = nodeAt(r);
     if (!n) return;
-    if (isObject(n.properties)) for (const k of Object.keys(n.properties)) props.set(k, `${r}/properties/${escapePointer(k)}`);
+    if (isObject(n.properties)) {
+      for (const k of Object.keys(n.properties)) props.set(k, `${r}/properties/${escapePointer(k)}`);
+    }
     if (Array.isArray(n.allOf)) n.allOf.forEach((_x, k) => collect(`${r}/allOf/${k}`));
   };
   collect(at);

@@ -129,11 +129,21 @@ function sources(s: ServiceSeed, connection: string): JsonObject[] {
   ];
 }
 
-function tile(rng: SeededIds, at: number, name: string, pos: [number, number, number, number], config: JsonObject): JsonObject {
+function tile(
+  rng: SeededIds,
+  at: number,
+  name: string,
+  pos: [number, number, number, number],
+  config: JsonObject,
+): JsonObject {
   return { id: rng.objectId(at), name, x: pos[0], y: pos[1], w: pos[2], h: pos[3], config };
 }
 
-function dashboards(s: ServiceSeed, src: { log: string; trace: string; metric: string }, connection: string): StoredDashboard[] {
+function dashboards(
+  s: ServiceSeed,
+  src: { log: string; trace: string; metric: string },
+  connection: string,
+): StoredDashboard[] {
   const { rng, app, appTitle } = s;
   const at = s.start + hours(2);
   const base = { filters: [], savedQuery: null, savedQueryLanguage: null, savedFilterValues: [], containers: [] };
@@ -146,7 +156,16 @@ function dashboards(s: ServiceSeed, src: { log: string; trace: string; metric: s
       tile(rng, at, 'p95 latency (ms)', [0, 0, 12, 4], {
         displayType: 'line',
         sourceId: src.trace,
-        select: [{ aggFn: 'quantile', level: 0.95, valueExpression: 'Duration / 1e6', alias: 'p95', where: `ServiceName:${app}`, whereLanguage: 'lucene' }],
+        select: [
+          {
+            aggFn: 'quantile',
+            level: 0.95,
+            valueExpression: 'Duration / 1e6',
+            alias: 'p95',
+            where: `ServiceName:${app}`,
+            whereLanguage: 'lucene',
+          },
+        ],
         groupBy: 'SpanName',
         fillNulls: true,
         numberFormat: { output: 'duration', mantissa: 0 },
@@ -186,7 +205,15 @@ function dashboards(s: ServiceSeed, src: { log: string; trace: string; metric: s
         markdown: `### ${appTitle} runbook\n\n1. Check the latency panel for the failing span.\n2. Page the owning team via **#oncall-${app}**.\n3. Roll back the last deploy if the error rate stays above 2 %.`,
       }),
     ],
-    filters: [{ id: rng.objectId(at), type: 'QUERY_EXPRESSION', name: 'Environment', expression: "ResourceAttributes['deployment.environment']", sourceId: src.trace }],
+    filters: [
+      {
+        id: rng.objectId(at),
+        type: 'QUERY_EXPRESSION',
+        name: 'Environment',
+        expression: "ResourceAttributes['deployment.environment']",
+        sourceId: src.trace,
+      },
+    ],
   };
   const at2 = at + hours(30);
   const nodes: StoredDashboard = {
@@ -198,28 +225,46 @@ function dashboards(s: ServiceSeed, src: { log: string; trace: string; metric: s
       tile(rng, at2, 'CPU utilization by node', [0, 0, 12, 4], {
         displayType: 'line',
         sourceId: src.metric,
-        select: [{ aggFn: 'avg', metricName: 'k8s.node.cpu.utilization', metricType: 'gauge', valueExpression: 'Value' }],
+        select: [
+          { aggFn: 'avg', metricName: 'k8s.node.cpu.utilization', metricType: 'gauge', valueExpression: 'Value' },
+        ],
         groupBy: "ResourceAttributes['k8s.node.name']",
         numberFormat: { output: 'percent', mantissa: 1 },
       }),
       tile(rng, at2, 'Memory working set', [12, 0, 12, 4], {
         displayType: 'stacked_bar',
         sourceId: src.metric,
-        select: [{ aggFn: 'avg', metricName: 'k8s.node.memory.working_set', metricType: 'gauge', valueExpression: 'Value' }],
+        select: [
+          { aggFn: 'avg', metricName: 'k8s.node.memory.working_set', metricType: 'gauge', valueExpression: 'Value' },
+        ],
         groupBy: "ResourceAttributes['k8s.node.name']",
         numberFormat: { output: 'byte', decimalBytes: false },
       }),
       tile(rng, at2, 'Pods by namespace', [0, 4, 8, 4], {
         displayType: 'pie',
         sourceId: src.metric,
-        select: [{ aggFn: 'count_distinct', metricName: 'k8s.pod.phase', metricType: 'gauge', valueExpression: "ResourceAttributes['k8s.pod.name']" }],
+        select: [
+          {
+            aggFn: 'count_distinct',
+            metricName: 'k8s.pod.phase',
+            metricType: 'gauge',
+            valueExpression: "ResourceAttributes['k8s.pod.name']",
+          },
+        ],
         groupBy: "ResourceAttributes['k8s.namespace.name']",
         limit: 10,
       }),
       tile(rng, at2, 'Ready nodes', [8, 4, 4, 4], {
         displayType: 'number',
         sourceId: src.metric,
-        select: [{ aggFn: 'last_value', metricName: 'k8s.node.condition_ready', metricType: 'gauge', valueExpression: 'Value' }],
+        select: [
+          {
+            aggFn: 'last_value',
+            metricName: 'k8s.node.condition_ready',
+            metricType: 'gauge',
+            valueExpression: 'Value',
+          },
+        ],
         color: 'chart-green',
       }),
       tile(rng, at2, 'Restarts (raw SQL)', [12, 4, 12, 4], {
@@ -239,34 +284,68 @@ function dashboards(s: ServiceSeed, src: { log: string; trace: string; metric: s
     tags: ['otel-collector', 'ingest'],
     containers: [
       { id: 'throughput', title: 'Throughput', collapsed: false, collapsible: true, bordered: true },
-      { id: 'latency', title: 'Latency', collapsed: true, collapsible: true, tabs: [{ id: 'spans', title: 'Spans' }, { id: 'export', title: 'Export' }] },
+      {
+        id: 'latency',
+        title: 'Latency',
+        collapsed: true,
+        collapsible: true,
+        tabs: [
+          { id: 'spans', title: 'Spans' },
+          { id: 'export', title: 'Export' },
+        ],
+      },
     ],
     tiles: [
-      { ...tile(rng, at3, 'Rows ingested per minute', [0, 0, 16, 4], {
-        configType: 'sql',
-        displayType: 'line',
-        connectionId: connection,
-        sqlTemplate: 'SELECT toStartOfInterval(TimestampTime, INTERVAL 1 minute) AS ts, count() AS rows FROM otel_logs WHERE TimestampTime >= $__fromTime AND TimestampTime < $__toTime GROUP BY ts ORDER BY ts',
-      }), containerId: 'throughput' },
-      { ...tile(rng, at3, 'Accepted log records', [16, 0, 8, 4], {
-        displayType: 'number',
-        sourceId: src.metric,
-        select: [{ aggFn: 'sum', metricName: 'otelcol_receiver_accepted_log_records', metricType: 'sum', valueExpression: 'Value', periodAggFn: 'delta' }],
-        numberFormat: { output: 'number', average: true },
-      }), containerId: 'throughput' },
-      { ...tile(rng, at3, 'Span duration distribution', [0, 4, 24, 5], {
-        displayType: 'heatmap',
-        sourceId: src.trace,
-        select: [{ valueExpression: 'Duration / 1e6', heatmapScaleType: 'log' }],
-        where: 'SpanKind:Server',
-        whereLanguage: 'lucene',
-      }), containerId: 'latency', tabId: 'spans' },
-      { ...tile(rng, at3, 'Exporter queue size', [0, 9, 24, 4], {
-        displayType: 'line',
-        sourceId: src.metric,
-        select: [{ aggFn: 'max', metricName: 'otelcol_exporter_queue_size', metricType: 'gauge', valueExpression: 'Value' }],
-        groupBy: "ResourceAttributes['service.instance.id']",
-      }), containerId: 'latency', tabId: 'export' },
+      {
+        ...tile(rng, at3, 'Rows ingested per minute', [0, 0, 16, 4], {
+          configType: 'sql',
+          displayType: 'line',
+          connectionId: connection,
+          sqlTemplate:
+            'SELECT toStartOfInterval(TimestampTime, INTERVAL 1 minute) AS ts, count() AS rows FROM otel_logs WHERE TimestampTime >= $__fromTime AND TimestampTime < $__toTime GROUP BY ts ORDER BY ts',
+        }),
+        containerId: 'throughput',
+      },
+      {
+        ...tile(rng, at3, 'Accepted log records', [16, 0, 8, 4], {
+          displayType: 'number',
+          sourceId: src.metric,
+          select: [
+            {
+              aggFn: 'sum',
+              metricName: 'otelcol_receiver_accepted_log_records',
+              metricType: 'sum',
+              valueExpression: 'Value',
+              periodAggFn: 'delta',
+            },
+          ],
+          numberFormat: { output: 'number', average: true },
+        }),
+        containerId: 'throughput',
+      },
+      {
+        ...tile(rng, at3, 'Span duration distribution', [0, 4, 24, 5], {
+          displayType: 'heatmap',
+          sourceId: src.trace,
+          select: [{ valueExpression: 'Duration / 1e6', heatmapScaleType: 'log' }],
+          where: 'SpanKind:Server',
+          whereLanguage: 'lucene',
+        }),
+        containerId: 'latency',
+        tabId: 'spans',
+      },
+      {
+        ...tile(rng, at3, 'Exporter queue size', [0, 9, 24, 4], {
+          displayType: 'line',
+          sourceId: src.metric,
+          select: [
+            { aggFn: 'max', metricName: 'otelcol_exporter_queue_size', metricType: 'gauge', valueExpression: 'Value' },
+          ],
+          groupBy: "ResourceAttributes['service.instance.id']",
+        }),
+        containerId: 'latency',
+        tabId: 'export',
+      },
     ],
   };
   return [service, nodes, ingest];
@@ -276,9 +355,33 @@ function webhooks(s: ServiceSeed): StoredWebhook[] {
   const { rng, app } = s;
   const at = s.start + hours(1);
   return [
-    { id: rng.objectId(at), name: `#oncall-${app}`, service: 'slack', url: 'https://hooks.slack.com/services/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', description: 'On-call channel', createdAt: iso(at), updatedAt: iso(at) },
-    { id: rng.objectId(at + 60000), name: 'Ops relay', service: 'generic', url: 'https://ops-relay.internal.example.com/v1/alerts', body: '{"alert":"{{title}}","link":"{{link}}","state":"{{state}}"}', headers: { Authorization: 'Bearer relay-token' }, createdAt: iso(at + 60000), updatedAt: iso(at + hours(48)) },
-    { id: rng.objectId(at + 120000), name: `PagerDuty – ${s.appTitle}`, service: 'pagerduty_api', url: 'https://events.pagerduty.com/v2/enqueue', createdAt: iso(at + 120000), updatedAt: iso(at + 120000) },
+    {
+      id: rng.objectId(at),
+      name: `#oncall-${app}`,
+      service: 'slack',
+      url: 'https://hooks.slack.com/services/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',
+      description: 'On-call channel',
+      createdAt: iso(at),
+      updatedAt: iso(at),
+    },
+    {
+      id: rng.objectId(at + 60000),
+      name: 'Ops relay',
+      service: 'generic',
+      url: 'https://ops-relay.internal.example.com/v1/alerts',
+      body: '{"alert":"{{title}}","link":"{{link}}","state":"{{state}}"}',
+      headers: { Authorization: 'Bearer relay-token' },
+      createdAt: iso(at + 60000),
+      updatedAt: iso(at + hours(48)),
+    },
+    {
+      id: rng.objectId(at + 120000),
+      name: `PagerDuty – ${s.appTitle}`,
+      service: 'pagerduty_api',
+      url: 'https://events.pagerduty.com/v2/enqueue',
+      createdAt: iso(at + 120000),
+      updatedAt: iso(at + 120000),
+    },
   ];
 }
 
@@ -295,9 +398,33 @@ function savedSearches(s: ServiceSeed, teamId: string, src: { log: string; trace
     ...fields,
   });
   return [
-    mk(0, { name: `${s.appTitle} errors`, sourceId: src.log, select: 'Timestamp, ServiceName, SeverityText, Body', where: `ServiceName:${app} AND SeverityText:error`, whereLanguage: 'lucene', orderBy: 'Timestamp DESC', tags: [app] }),
-    mk(60000, { name: 'Payment declines', sourceId: src.log, select: 'Timestamp, Body, LogAttributes', where: "LogAttributes['payment.status'] = 'declined'", whereLanguage: 'sql', orderBy: 'Timestamp DESC', tags: ['payments'] }),
-    mk(120000, { name: 'Slow server spans (> 2 s)', sourceId: src.trace, select: 'Timestamp, ServiceName, SpanName, Duration', where: 'SpanKind:Server AND Duration:>2000000000', whereLanguage: 'lucene', orderBy: 'Duration DESC', filters: [{ type: 'sql', condition: "ServiceName IN ('checkout', 'cart')" }] }),
+    mk(0, {
+      name: `${s.appTitle} errors`,
+      sourceId: src.log,
+      select: 'Timestamp, ServiceName, SeverityText, Body',
+      where: `ServiceName:${app} AND SeverityText:error`,
+      whereLanguage: 'lucene',
+      orderBy: 'Timestamp DESC',
+      tags: [app],
+    }),
+    mk(60000, {
+      name: 'Payment declines',
+      sourceId: src.log,
+      select: 'Timestamp, Body, LogAttributes',
+      where: "LogAttributes['payment.status'] = 'declined'",
+      whereLanguage: 'sql',
+      orderBy: 'Timestamp DESC',
+      tags: ['payments'],
+    }),
+    mk(120000, {
+      name: 'Slow server spans (> 2 s)',
+      sourceId: src.trace,
+      select: 'Timestamp, ServiceName, SpanName, Duration',
+      where: 'SpanKind:Server AND Duration:>2000000000',
+      whereLanguage: 'lucene',
+      orderBy: 'Duration DESC',
+      filters: [{ type: 'sql', condition: "ServiceName IN ('checkout', 'cart')" }],
+    }),
   ];
 }
 
@@ -321,14 +448,54 @@ function roles(teamId: string, start: number, full: boolean): StoredRole[] {
     ...r,
   });
   const list = [
-    mk(0, { name: 'Admin', description: 'Full access to every resource of the team', permissions: [{ action: 'manage', subject: 'all' }], isPredefined: true, userCount: 2 }),
-    mk(1000, { name: 'Member', description: 'Creates and edits dashboards, searches and alerts', permissions: [{ action: 'manage', subject: 'Dashboard' }, { action: 'manage', subject: 'SavedSearch' }, { action: 'manage', subject: 'Alert' }, { action: 'read', subject: 'all' }], isPredefined: true, isDefault: true, userCount: 5 }),
-    mk(2000, { name: 'Read Only', description: 'Read-only access to all resources', permissions: [{ action: 'read', subject: 'all' }], isPredefined: true }),
+    mk(0, {
+      name: 'Admin',
+      description: 'Full access to every resource of the team',
+      permissions: [{ action: 'manage', subject: 'all' }],
+      isPredefined: true,
+      userCount: 2,
+    }),
+    mk(1000, {
+      name: 'Member',
+      description: 'Creates and edits dashboards, searches and alerts',
+      permissions: [
+        { action: 'manage', subject: 'Dashboard' },
+        { action: 'manage', subject: 'SavedSearch' },
+        { action: 'manage', subject: 'Alert' },
+        { action: 'read', subject: 'all' },
+      ],
+      isPredefined: true,
+      isDefault: true,
+      userCount: 5,
+    }),
+    mk(2000, {
+      name: 'Read Only',
+      description: 'Read-only access to all resources',
+      permissions: [{ action: 'read', subject: 'all' }],
+      isPredefined: true,
+    }),
   ];
   if (full) {
     list.push(
-      mk(hours(24 * 20), { name: 'Deploy Bot', description: 'Manages dashboards via Terraform', permissions: [{ action: 'manage', subject: 'Dashboard' }, { action: 'read', subject: 'Source' }, { action: 'delete', subject: 'Dashboard', inverted: true, conditions: { tags: { $in: ['protected'] } } }] }),
-      mk(hours(24 * 21), { name: 'On-call responders', description: 'Silences and edits alerts; reads everything else', permissions: [{ action: 'manage', subject: 'Alert' }, { action: 'read', subject: 'all' }, { action: 'read', subject: 'Connection', integration: 'clickhouse' }], userCount: 3 }),
+      mk(hours(24 * 20), {
+        name: 'Deploy Bot',
+        description: 'Manages dashboards via Terraform',
+        permissions: [
+          { action: 'manage', subject: 'Dashboard' },
+          { action: 'read', subject: 'Source' },
+          { action: 'delete', subject: 'Dashboard', inverted: true, conditions: { tags: { $in: ['protected'] } } },
+        ],
+      }),
+      mk(hours(24 * 21), {
+        name: 'On-call responders',
+        description: 'Silences and edits alerts; reads everything else',
+        permissions: [
+          { action: 'manage', subject: 'Alert' },
+          { action: 'read', subject: 'all' },
+          { action: 'read', subject: 'Connection', integration: 'clickhouse' },
+        ],
+        userCount: 3,
+      }),
     );
   }
   return list;
@@ -379,7 +546,9 @@ function alert(s: ServiceSeed, teamId: string, at: number, a: AlertSeed): Stored
     note: a.note ?? null,
     numConsecutiveWindows: a.numConsecutiveWindows ?? null,
     state: a.state,
-    silenced: a.silenced ? { by: 'maria.keller@example.com', at: iso(T0 + hours(24 * 44)), until: '2027-01-15T08:00:00.000Z' } : null,
+    silenced: a.silenced
+      ? { by: 'maria.keller@example.com', at: iso(T0 + hours(24 * 44)), until: '2027-01-15T08:00:00.000Z' }
+      : null,
     executionErrors: a.executionErrors ?? [],
     createdAt: iso(at),
     updatedAt: iso(at + hours(5)),
@@ -398,15 +567,75 @@ function serviceData(s: ServiceSeed, teamId: string, full: boolean): ServiceData
   const [errors, declines, slow] = searches as [StoredSavedSearch, StoredSavedSearch, StoredSavedSearch];
   const at = s.start + hours(100);
   const alerts: StoredAlert[] = [
-    alert(s, teamId, at, { name: `${s.appTitle} p95 latency above 1.5 s`, state: 'ALERT', tile: [svc, 0], threshold: 1500, thresholdType: 'above', interval: '5m', webhook: slack, message: 'p95 latency is {{value}} ms on {{groupBy}}. Dashboard: {{link}}', note: 'Usually a slow payment provider. See the runbook tile.', numConsecutiveWindows: 2 }),
-    alert(s, teamId, at + 60000, { name: `${s.appTitle} error count`, state: 'OK', tile: [svc, 2], threshold: 50, thresholdType: 'above_exclusive', interval: '15m', webhook: pagerduty, severity: 'error' }),
-    alert(s, teamId, at + 120000, { name: 'Request volume drop', state: 'PENDING', tile: [svc, 1], threshold: 100, thresholdType: 'below', interval: '5m', webhook: slack, numConsecutiveWindows: 3, message: 'Traffic fell below {{threshold}} requests per 5 minutes.' }),
+    alert(s, teamId, at, {
+      name: `${s.appTitle} p95 latency above 1.5 s`,
+      state: 'ALERT',
+      tile: [svc, 0],
+      threshold: 1500,
+      thresholdType: 'above',
+      interval: '5m',
+      webhook: slack,
+      message: 'p95 latency is {{value}} ms on {{groupBy}}. Dashboard: {{link}}',
+      note: 'Usually a slow payment provider. See the runbook tile.',
+      numConsecutiveWindows: 2,
+    }),
+    alert(s, teamId, at + 60000, {
+      name: `${s.appTitle} error count`,
+      state: 'OK',
+      tile: [svc, 2],
+      threshold: 50,
+      thresholdType: 'above_exclusive',
+      interval: '15m',
+      webhook: pagerduty,
+      severity: 'error',
+    }),
+    alert(s, teamId, at + 120000, {
+      name: 'Request volume drop',
+      state: 'PENDING',
+      tile: [svc, 1],
+      threshold: 100,
+      thresholdType: 'below',
+      interval: '5m',
+      webhook: slack,
+      numConsecutiveWindows: 3,
+      message: 'Traffic fell below {{threshold}} requests per 5 minutes.',
+    }),
   ];
   if (full) {
     alerts.push(
-      alert(s, teamId, at + 180000, { name: 'Node CPU saturation', state: 'INSUFFICIENT_DATA', tile: [nodes, 0], threshold: 0.85, thresholdType: 'above', interval: '1h', webhook: generic, scheduleOffsetMinutes: 5 }),
-      alert(s, teamId, at + 240000, { name: 'Ready nodes out of range', state: 'DISABLED', tile: [nodes, 3], threshold: 3, thresholdMax: 12, thresholdType: 'not_between', interval: '30m', webhook: generic }),
-      alert(s, teamId, at + 300000, { name: 'Payment declines spike', state: 'ALERT', savedSearch: declines, groupBy: 'ServiceName', threshold: 25, thresholdType: 'above', interval: '1m', webhook: pagerduty, severity: 'critical', silenced: true, note: 'Silenced while the provider incident is open.' }),
+      alert(s, teamId, at + 180000, {
+        name: 'Node CPU saturation',
+        state: 'INSUFFICIENT_DATA',
+        tile: [nodes, 0],
+        threshold: 0.85,
+        thresholdType: 'above',
+        interval: '1h',
+        webhook: generic,
+        scheduleOffsetMinutes: 5,
+      }),
+      alert(s, teamId, at + 240000, {
+        name: 'Ready nodes out of range',
+        state: 'DISABLED',
+        tile: [nodes, 3],
+        threshold: 3,
+        thresholdMax: 12,
+        thresholdType: 'not_between',
+        interval: '30m',
+        webhook: generic,
+      }),
+      alert(s, teamId, at + 300000, {
+        name: 'Payment declines spike',
+        state: 'ALERT',
+        savedSearch: declines,
+        groupBy: 'ServiceName',
+        threshold: 25,
+        thresholdType: 'above',
+        interval: '1m',
+        webhook: pagerduty,
+        severity: 'critical',
+        silenced: true,
+        note: 'Silenced while the provider incident is open.',
+      }),
       alert(s, teamId, at + 360000, {
         name: `${s.appTitle} error logs`,
         state: 'OK',
@@ -416,11 +645,30 @@ function serviceData(s: ServiceSeed, teamId: string, full: boolean): ServiceData
         interval: '5m',
         webhook: slack,
         executionErrors: [
-          { timestamp: iso(T0 + hours(24 * 45)), type: 'QUERY_ERROR', message: 'Code: 241. DB::Exception: Memory limit (for query) exceeded: would use 9.32 GiB. (MEMORY_LIMIT_EXCEEDED)' },
-          { timestamp: iso(T0 + hours(24 * 45) + 60000), type: 'WEBHOOK_ERROR', message: 'Slack webhook returned HTTP 404: channel_not_found' },
+          {
+            timestamp: iso(T0 + hours(24 * 45)),
+            type: 'QUERY_ERROR',
+            message:
+              'Code: 241. DB::Exception: Memory limit (for query) exceeded: would use 9.32 GiB. (MEMORY_LIMIT_EXCEEDED)',
+          },
+          {
+            timestamp: iso(T0 + hours(24 * 45) + 60000),
+            type: 'WEBHOOK_ERROR',
+            message: 'Slack webhook returned HTTP 404: channel_not_found',
+          },
         ],
       }),
-      alert(s, teamId, at + 420000, { name: null, state: 'OK', savedSearch: slow, threshold: 5, thresholdMax: 40, thresholdType: 'between', interval: '12h', webhook: generic, scheduleOffsetMinutes: 30 }),
+      alert(s, teamId, at + 420000, {
+        name: null,
+        state: 'OK',
+        savedSearch: slow,
+        threshold: 5,
+        thresholdMax: 40,
+        thresholdType: 'between',
+        interval: '12h',
+        webhook: generic,
+        scheduleOffsetMinutes: 30,
+      }),
     );
   }
   return {
@@ -437,7 +685,16 @@ function serviceData(s: ServiceSeed, teamId: string, full: boolean): ServiceData
 
 function emptyData(teamId: string, start: number): ServiceData {
   const predefined = roles(teamId, start, false);
-  return { teamId, dashboards: new Map(), alerts: new Map(), sources: new Map(), webhooks: new Map(), savedSearches: new Map(), roles: new Map(predefined.map((r) => [r.id, r])), queryEndpoint: null };
+  return {
+    teamId,
+    dashboards: new Map(),
+    alerts: new Map(),
+    sources: new Map(),
+    webhooks: new Map(),
+    savedSearches: new Map(),
+    roles: new Map(predefined.map((r) => [r.id, r])),
+    queryEndpoint: null,
+  };
 }
 
 const ALERT_STATES: AlertState[] = ['OK', 'ALERT', 'PENDING', 'INSUFFICIENT_DATA', 'DISABLED'];
@@ -449,7 +706,9 @@ export function addGeneratedAlerts(data: ServiceData, count: number): void {
   for (const d of data.dashboards.values()) {
     for (const t of d.tiles) {
       const config = t.config as JsonObject | undefined;
-      if (config && ['line', 'stacked_bar', 'number'].includes(String(config.displayType))) targets.push([d.id, String(t.id)]);
+      if (config && ['line', 'stacked_bar', 'number'].includes(String(config.displayType))) {
+        targets.push([d.id, String(t.id)]);
+      }
     }
   }
   const webhookId = data.webhooks.keys().next().value;
@@ -488,7 +747,16 @@ export function addGeneratedAlerts(data: ServiceData, count: number): void {
   }
 }
 
-function service(id: string, name: string, provider: string, region: string, state: string, createdAt: number, host: string, tags: { key: string; value: string }[]): JsonObject & { id: string; name: string } {
+function service(
+  id: string,
+  name: string,
+  provider: string,
+  region: string,
+  state: string,
+  createdAt: number,
+  host: string,
+  tags: { key: string; value: string }[],
+): JsonObject & { id: string; name: string } {
   return {
     id,
     name,
@@ -544,20 +812,96 @@ export function buildState(data: 'sample' | 'empty', alertCount: number, extraSe
     enableCoreDumps: false,
   };
   const services = [
-    service(ids[0], 'checkout-prod', 'aws', 'us-east-1', 'running', T0 - hours(24 * 300), 'k7x2mq9p4d.us-east-1.aws.clickhouse.cloud', [{ key: 'Environment', value: 'Production' }]),
-    service(ids[1], 'search-staging', 'gcp', 'europe-west4', 'idle', T0 - hours(24 * 120), 'p3w8zr1t6f.europe-west4.gcp.clickhouse.cloud', [{ key: 'Environment', value: 'Staging' }]),
-    service(ids[2], 'analytics-sandbox', 'azure', 'eastus2', 'stopped', T0 - hours(24 * 20), 'h5n0bc7y2s.eastus2.azure.clickhouse.cloud', [{ key: 'Environment', value: 'Development' }]),
+    service(
+      ids[0],
+      'checkout-prod',
+      'aws',
+      'us-east-1',
+      'running',
+      T0 - hours(24 * 300),
+      'k7x2mq9p4d.us-east-1.aws.clickhouse.cloud',
+      [{ key: 'Environment', value: 'Production' }],
+    ),
+    service(
+      ids[1],
+      'search-staging',
+      'gcp',
+      'europe-west4',
+      'idle',
+      T0 - hours(24 * 120),
+      'p3w8zr1t6f.europe-west4.gcp.clickhouse.cloud',
+      [{ key: 'Environment', value: 'Staging' }],
+    ),
+    service(
+      ids[2],
+      'analytics-sandbox',
+      'azure',
+      'eastus2',
+      'stopped',
+      T0 - hours(24 * 20),
+      'h5n0bc7y2s.eastus2.azure.clickhouse.cloud',
+      [{ key: 'Environment', value: 'Development' }],
+    ),
   ];
   const keys: ApiKeyRecord[] = [
-    { id: SAMPLE_KEY_UUID, name: 'vscode-observability', state: 'enabled', keySuffix: SAMPLE_KEY_ID.slice(-4), assignedRoles: [{ roleId: 'c0a8e5f2-9d41-4b37-8e6a-5f2c1d9b7e30', roleName: 'Admin', roleType: 'system' }], expireAt: null, createdAt: iso(T0 - hours(24 * 30)), usedAt: iso(T0 + hours(24 * 46)), ipAccessList: [{ source: '0.0.0.0/0', description: 'Anywhere' }] },
-    { id: '9e2b6d4f-1a3c-4e5b-8d7f-6a0c2e4b8d19', name: 'terraform-ci', state: 'enabled', keySuffix: 'Qm7x', assignedRoles: [{ roleId: 'd1b9f6a3-0e52-4c48-9f7b-6a3d2e0c8f41', roleName: 'Developer', roleType: 'system' }], expireAt: '2027-06-30T00:00:00.000Z', createdAt: iso(T0 - hours(24 * 200)), usedAt: iso(T0 + hours(24 * 40)), ipAccessList: [{ source: '203.0.113.0/24', description: 'CI runners' }] },
-    { id: '5c8e0a2d-4f6b-4a9c-b1e3-7d5f9a1c3e62', name: 'old-laptop', state: 'disabled', keySuffix: 'Zr2L', assignedRoles: [{ roleId: 'e2c0a7b4-1f63-4d59-a08c-7b4e3f1d9a52', roleName: 'Member', roleType: 'system' }], expireAt: null, createdAt: iso(T0 - hours(24 * 380)), ipAccessList: [] },
+    {
+      id: SAMPLE_KEY_UUID,
+      name: 'vscode-observability',
+      state: 'enabled',
+      keySuffix: SAMPLE_KEY_ID.slice(-4),
+      assignedRoles: [{ roleId: 'c0a8e5f2-9d41-4b37-8e6a-5f2c1d9b7e30', roleName: 'Admin', roleType: 'system' }],
+      expireAt: null,
+      createdAt: iso(T0 - hours(24 * 30)),
+      usedAt: iso(T0 + hours(24 * 46)),
+      ipAccessList: [{ source: '0.0.0.0/0', description: 'Anywhere' }],
+    },
+    {
+      id: '9e2b6d4f-1a3c-4e5b-8d7f-6a0c2e4b8d19',
+      name: 'terraform-ci',
+      state: 'enabled',
+      keySuffix: 'Qm7x',
+      assignedRoles: [{ roleId: 'd1b9f6a3-0e52-4c48-9f7b-6a3d2e0c8f41', roleName: 'Developer', roleType: 'system' }],
+      expireAt: '2027-06-30T00:00:00.000Z',
+      createdAt: iso(T0 - hours(24 * 200)),
+      usedAt: iso(T0 + hours(24 * 40)),
+      ipAccessList: [{ source: '203.0.113.0/24', description: 'CI runners' }],
+    },
+    {
+      id: '5c8e0a2d-4f6b-4a9c-b1e3-7d5f9a1c3e62',
+      name: 'old-laptop',
+      state: 'disabled',
+      keySuffix: 'Zr2L',
+      assignedRoles: [{ roleId: 'e2c0a7b4-1f63-4d59-a08c-7b4e3f1d9a52', roleName: 'Member', roleType: 'system' }],
+      expireAt: null,
+      createdAt: iso(T0 - hours(24 * 380)),
+      ipAccessList: [],
+    },
   ];
   const teamIds = ['65f1c2a9d4e8b7f3a1c9e201', '65f1c2a9d4e8b7f3a1c9e202', '65f1c2a9d4e8b7f3a1c9e203'];
   const map = new Map<string, ServiceData>();
   if (data === 'sample') {
-    map.set(ids[0], serviceData({ app: 'checkout', appTitle: 'Checkout', database: 'otel', rng: new SeededIds(0xc0ffee), start: T0 }, teamIds[0] as string, true));
-    map.set(ids[1], serviceData({ app: 'search', appTitle: 'Search API', database: 'otel_staging', rng: new SeededIds(0xbeef), start: T0 + hours(24 * 9) }, teamIds[1] as string, false));
+    map.set(
+      ids[0],
+      serviceData(
+        { app: 'checkout', appTitle: 'Checkout', database: 'otel', rng: new SeededIds(0xc0ffee), start: T0 },
+        teamIds[0] as string,
+        true,
+      ),
+    );
+    map.set(
+      ids[1],
+      serviceData(
+        {
+          app: 'search',
+          appTitle: 'Search API',
+          database: 'otel_staging',
+          rng: new SeededIds(0xbeef),
+          start: T0 + hours(24 * 9),
+        },
+        teamIds[1] as string,
+        false,
+      ),
+    );
   } else {
     map.set(ids[0], emptyData(teamIds[0] as string, T0));
     map.set(ids[1], emptyData(teamIds[1] as string, T0 + hours(24 * 9)));
@@ -567,11 +911,34 @@ export function buildState(data: 'sample' | 'empty', alertCount: number, extraSe
   for (let n = 1; n <= extraServices; n++) {
     const id = extraServiceId(n);
     const teamId = `65f1c2a9d4e8b7f3a1c9${(0xe000 + n).toString(16)}`;
-    services.push(service(id, `extra-${n}`, 'aws', 'eu-central-1', 'running', T0 - hours(24 * (10 + n)),
-      `x${n}q4m8z2t6.eu-central-1.aws.clickhouse.cloud`, [{ key: 'Environment', value: 'Extra' }]));
-    map.set(id, data === 'sample'
-      ? serviceData({ app: `app${n}`, appTitle: `App ${n}`, database: `otel_app${n}`, rng: new SeededIds(0xa11ce + n), start: T0 + hours(24 * n) }, teamId, false)
-      : emptyData(teamId, T0 + hours(24 * n)));
+    services.push(
+      service(
+        id,
+        `extra-${n}`,
+        'aws',
+        'eu-central-1',
+        'running',
+        T0 - hours(24 * (10 + n)),
+        `x${n}q4m8z2t6.eu-central-1.aws.clickhouse.cloud`,
+        [{ key: 'Environment', value: 'Extra' }],
+      ),
+    );
+    map.set(
+      id,
+      data === 'sample'
+        ? serviceData(
+            {
+              app: `app${n}`,
+              appTitle: `App ${n}`,
+              database: `otel_app${n}`,
+              rng: new SeededIds(0xa11ce + n),
+              start: T0 + hours(24 * n),
+            },
+            teamId,
+            false,
+          )
+        : emptyData(teamId, T0 + hours(24 * n)),
+    );
   }
   if (alertCount > 0) {
     const first = map.get(ids[0]) as ServiceData;

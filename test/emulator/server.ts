@@ -17,7 +17,15 @@ import { warmUpOssSchemas } from './oss/schemas';
 import type { EmulatorFlavor } from './types';
 import { addFutureFields } from './future';
 import { checkErrorResponse, checkResponse, warmUpSchemas } from './schemas';
-import type { EmulatorOptions, EmulatorState, FaultController, FaultSpec, RateLimitHeaderMode, RecordedRequest, ResponseIssue } from './types';
+import type {
+  EmulatorOptions,
+  EmulatorState,
+  FaultController,
+  FaultSpec,
+  RateLimitHeaderMode,
+  RecordedRequest,
+  ResponseIssue,
+} from './types';
 
 /** Page cap used by OBS_EMULATOR_FUTURE=1 when the options do not set one. */
 export const FUTURE_PAGE_CAP = 7;
@@ -36,7 +44,10 @@ export function takeResponseIssues(): ResponseIssue[] {
 /** One readable paragraph per mismatch, for a test failure. */
 export function describeResponseIssues(list: ResponseIssue[]): string {
   return list
-    .map((r) => `${r.method} ${r.path} (${r.operation}, request ${r.requestId}): ${r.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`)
+    .map(
+      (r) =>
+        `${r.method} ${r.path} (${r.operation}, request ${r.requestId}): ${r.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    )
     .join('\n');
 }
 
@@ -80,11 +91,18 @@ const CONTROL_PREFIX = '/__emulator/';
 
 function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
-  return address === '::1' || address === 'localhost' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+  return (
+    address === '::1' || address === 'localhost' || address.startsWith('127.') || address.startsWith('::ffff:127.')
+  );
 }
 
 function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** The page Express's final handler sends for a route it does not serve (what Cloud returns, api-notes K7). */
@@ -92,7 +110,11 @@ export function htmlNotFound(method: string, path: string): Reply {
   const body = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${escapeHtml(method)} ${escapeHtml(encodeURI(decodeSafe(path)))}</pre>\n</body>\n</html>\n`;
   return {
     status: 404,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' },
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': "default-src 'none'",
+      'x-content-type-options': 'nosniff',
+    },
     body,
   };
 }
@@ -266,13 +288,24 @@ class EmulatorServer implements Emulator {
       return;
     }
 
-    const record: RecordedRequest = { method, path, query: Object.fromEntries(url.searchParams), status: 0, requestId, authorized: false, at: Date.now() };
+    const record: RecordedRequest = {
+      method,
+      path,
+      query: Object.fromEntries(url.searchParams),
+      status: 0,
+      requestId,
+      authorized: false,
+      at: Date.now(),
+    };
     this.requests.push(record);
     let raw: Buffer = Buffer.alloc(0);
     try {
       raw = await readBody(req);
     } catch (e) {
-      const reply = e instanceof ApiFailure ? errorReply(e.status, e.message, requestId) : errorReply(400, 'Could not read the request body', requestId);
+      const reply =
+        e instanceof ApiFailure
+          ? errorReply(e.status, e.message, requestId)
+          : errorReply(400, 'Could not read the request body', requestId);
       record.status = reply.status;
       this.send(res, reply);
       return;
@@ -296,8 +329,19 @@ class EmulatorServer implements Emulator {
 
     let reply: Reply;
     if (fault && (fault.status !== undefined || fault.body !== undefined)) reply = this.faultReply(fault, requestId);
-    else if (this.flavor === 'oss') reply = await this.ossApi(method, path, url.searchParams, text, req.headers, record);
-    else reply = this.api(method, path, url.searchParams, text, req.headers.authorization, req.headers['content-type'], record);
+    else if (this.flavor === 'oss') {
+      reply = await this.ossApi(method, path, url.searchParams, text, req.headers, record);
+    } else {
+      reply = this.api(
+        method,
+        path,
+        url.searchParams,
+        text,
+        req.headers.authorization,
+        req.headers['content-type'],
+        record,
+      );
+    }
     if (fault?.headers) reply.headers = { ...reply.headers, ...lower(fault.headers) };
     if (fault?.malformedJson) {
       reply.body = corrupt(reply.body);
@@ -317,14 +361,25 @@ class EmulatorServer implements Emulator {
     if (typeof f.body === 'string') {
       const looksHtml = /^\s*</.test(f.body);
       const looksJson = /^\s*[[{]/.test(f.body);
-      const type = looksHtml ? 'text/html; charset=utf-8' : looksJson ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
+      const type = looksHtml
+        ? 'text/html; charset=utf-8'
+        : looksJson
+          ? 'application/json; charset=utf-8'
+          : 'text/plain; charset=utf-8';
       return { status, headers: { 'content-type': type, 'x-request-id': requestId }, body: f.body };
     }
     return json(status, f.body, requestId);
   }
 
   /** The self-hosted flavor (oss/routes.ts); an unserved route gets Express's HTML 404 page. */
-  private async ossApi(method: string, path: string, query: URLSearchParams, text: string, headers: IncomingMessage['headers'], record: RecordedRequest): Promise<Reply> {
+  private async ossApi(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    text: string,
+    headers: IncomingMessage['headers'],
+    record: RecordedRequest,
+  ): Promise<Reply> {
     try {
       const reply = await ossApi({
         state: this.state,
@@ -352,7 +407,15 @@ class EmulatorServer implements Emulator {
   }
 
   /** The real API: route, auth, rate limit, body parse, handler. */
-  private api(method: string, path: string, query: URLSearchParams, text: string, authorization: string | undefined, contentType: string | undefined, record: RecordedRequest): Reply {
+  private api(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    text: string,
+    authorization: string | undefined,
+    contentType: string | undefined,
+    record: RecordedRequest,
+  ): Reply {
     const requestId = record.requestId;
     let route: Route | undefined;
     let params: string[] = [];
@@ -372,7 +435,17 @@ class EmulatorServer implements Emulator {
   }
 
   /** A served route: auth, rate limit, body parse, handler. */
-  private routeReply(route: Route, params: string[], method: string, path: string, query: URLSearchParams, text: string, authorization: string | undefined, contentType: string | undefined, record: RecordedRequest): Reply {
+  private routeReply(
+    route: Route,
+    params: string[],
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    text: string,
+    authorization: string | undefined,
+    contentType: string | undefined,
+    record: RecordedRequest,
+  ): Reply {
     const requestId = record.requestId;
     const key = this.authenticate(authorization);
     if (!key) return errorReply(401, 'Invalid credentials', requestId);
@@ -403,10 +476,23 @@ class EmulatorServer implements Emulator {
       }
     }
     try {
-      const out = route.handler({ state: this.state, params, query, body, now: Date.now(), ...(this.pageCap > 0 ? { pageCap: this.pageCap } : {}) });
+      const out = route.handler({
+        state: this.state,
+        params,
+        query,
+        body,
+        now: Date.now(),
+        ...(this.pageCap > 0 ? { pageCap: this.pageCap } : {}),
+      });
       let envelope: Record<string, unknown>;
       if (out === undefined) envelope = { status: 200, requestId };
-      else envelope = { status: 200, requestId, result: this.futureFields ? addFutureFields(route.spec, out.result) : out.result };
+      else {
+        envelope = {
+          status: 200,
+          requestId,
+          result: this.futureFields ? addFutureFields(route.spec, out.result) : out.result,
+        };
+      }
       this.checkReply(method, path, route.spec, requestId, envelope);
       return json(200, envelope, requestId);
     } catch (e) {
@@ -493,13 +579,33 @@ class EmulatorServer implements Emulator {
         return json(400, { error: 'Invalid JSON payload' });
       }
     }
-    const obj = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const obj =
+      typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const route = `${method} ${path.replace(/\/+$/, '')}`;
     try {
       switch (route) {
         case 'GET /__emulator/info':
-          if (this.flavor === 'oss') return json(200, { flavor: 'oss', url: this.url, apiKey: this.ossApiKey, teamId: this.state.data.get(this.serviceIds[0] ?? '')?.teamId, pageCap: this.pageCap });
-          return json(200, { flavor: 'cloud', url: this.url, queryUrl: this.queryUrl, keyId: this.keyId, keySecret: this.keySecret, organizationId: this.organizationId, serviceIds: this.serviceIds, segment: this.segment, futureFields: this.futureFields, pageCap: this.pageCap });
+          if (this.flavor === 'oss') {
+            return json(200, {
+              flavor: 'oss',
+              url: this.url,
+              apiKey: this.ossApiKey,
+              teamId: this.state.data.get(this.serviceIds[0] ?? '')?.teamId,
+              pageCap: this.pageCap,
+            });
+          }
+          return json(200, {
+            flavor: 'cloud',
+            url: this.url,
+            queryUrl: this.queryUrl,
+            keyId: this.keyId,
+            keySecret: this.keySecret,
+            organizationId: this.organizationId,
+            serviceIds: this.serviceIds,
+            segment: this.segment,
+            futureFields: this.futureFields,
+            pageCap: this.pageCap,
+          });
         case 'GET /__emulator/requests':
           return json(200, this.requests);
         case 'GET /__emulator/response-issues':
@@ -527,12 +633,21 @@ class EmulatorServer implements Emulator {
           if (obj.rateLimit === false) this.limiter = null;
           else if (typeof obj.rateLimit === 'object' && obj.rateLimit !== null) {
             const rl = obj.rateLimit as { requests?: unknown; windowMs?: unknown };
-            if (typeof rl.requests !== 'number' || typeof rl.windowMs !== 'number' || rl.requests < 1 || rl.windowMs < 1) {
+            if (
+              typeof rl.requests !== 'number' ||
+              typeof rl.windowMs !== 'number' ||
+              rl.requests < 1 ||
+              rl.windowMs < 1
+            ) {
               return json(400, { error: 'rateLimit must be false or {requests, windowMs}' });
             }
             this.limiter = new KeyRateLimiter(rl.requests, rl.windowMs);
           }
-          if (obj.rateLimitHeader === 'none' || obj.rateLimitHeader === 'x-ratelimit-reset' || obj.rateLimitHeader === 'retry-after') {
+          if (
+            obj.rateLimitHeader === 'none' ||
+            obj.rateLimitHeader === 'x-ratelimit-reset' ||
+            obj.rateLimitHeader === 'retry-after'
+          ) {
             this.rateLimitHeader = obj.rateLimitHeader;
           }
           return json(200, { ok: true });

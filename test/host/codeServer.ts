@@ -43,9 +43,8 @@ export interface EnsureOptions {
 
 export function defaultCodeServerDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.OBS_CODE_SERVER_DIR) return path.resolve(env.OBS_CODE_SERVER_DIR);
-  const cacheHome = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)
-    ? env.XDG_CACHE_HOME
-    : path.join(os.homedir(), '.cache');
+  const cacheHome =
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
   return path.join(cacheHome, 'observability-explorer', `code-server-${CODE_SERVER_VERSION}`);
 }
 
@@ -76,7 +75,13 @@ function nodeMajor(version: string): string {
   return version.replace(/^v/, '').split('.')[0] ?? version;
 }
 
-function run(cmd: string, args: readonly string[], cwd: string, log: (l: string) => void, env: NodeJS.ProcessEnv): Promise<void> {
+function run(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  log: (l: string) => void,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   log(`$ (cd ${cwd} && ${cmd} ${args.join(' ')})`);
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
@@ -99,7 +104,11 @@ function run(cmd: string, args: readonly string[], cwd: string, log: (l: string)
     child.on('error', reject);
     child.on('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`${cmd} ${args.join(' ')} failed in ${cwd} (${signal ?? `exit ${code}`}):\n${tail.join('\n')}`));
+      else {
+        reject(
+          new Error(`${cmd} ${args.join(' ')} failed in ${cwd} (${signal ?? `exit ${code}`}):\n${tail.join('\n')}`),
+        );
+      }
     });
   });
 }
@@ -174,8 +183,12 @@ export async function ensureCodeServer(options: EnsureOptions = {}): Promise<Cod
 
   const isComplete = () => {
     const marker = readMarker(dir);
-    return marker !== undefined && marker.version === CODE_SERVER_VERSION
-      && nodeMajor(marker.node) === nodeMajor(process.version) && fs.existsSync(entry);
+    return (
+      marker !== undefined &&
+      marker.version === CODE_SERVER_VERSION &&
+      nodeMajor(marker.node) === nodeMajor(process.version) &&
+      fs.existsSync(entry)
+    );
   };
   if (isComplete()) {
     return { dir, entry, version: await versionOf(entry, env), installed: false };
@@ -196,12 +209,27 @@ export async function ensureCodeServer(options: EnsureOptions = {}): Promise<Cod
     log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (takes a few minutes, once)`);
 
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const npmEnv: NodeJS.ProcessEnv = { ...env, npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
+    const npmEnv: NodeJS.ProcessEnv = {
+      ...env,
+      npm_config_yes: 'true',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+      npm_config_update_notifier: 'false',
+    };
     const vscodeDir = path.join(dir, 'node_modules', 'code-server', 'lib', 'vscode');
 
     log('step 1/7: code-server package (install scripts disabled)');
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'code-server-cache', private: true }, null, 2));
-    await run(npm, ['install', '--ignore-scripts', '--no-save', `code-server@${CODE_SERVER_VERSION}`], dir, log, npmEnv);
+    fs.writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'code-server-cache', private: true }, null, 2),
+    );
+    await run(
+      npm,
+      ['install', '--ignore-scripts', '--no-save', `code-server@${CODE_SERVER_VERSION}`],
+      dir,
+      log,
+      npmEnv,
+    );
 
     log('step 2/7: workbench dependencies');
     await run(npm, ['install', '--omit=dev', '--ignore-scripts'], vscodeDir, log, npmEnv);
@@ -220,7 +248,7 @@ export async function ensureCodeServer(options: EnsureOptions = {}): Promise<Cod
     fs.rmSync(asar, { force: true, recursive: true });
     fs.symlinkSync('node_modules', asar, 'junction');
 
-    log('step 5/7: built-in extensions\' dependencies');
+    log("step 5/7: built-in extensions' dependencies");
     await run(npm, ['install', '--omit=dev'], path.join(vscodeDir, 'extensions'), log, npmEnv);
 
     log('step 6/7: argon2');
@@ -231,7 +259,11 @@ export async function ensureCodeServer(options: EnsureOptions = {}): Promise<Cod
     if (!version.startsWith(CODE_SERVER_VERSION) || !version.includes(CODE_SERVER_VSCODE_VERSION)) {
       throw new Error(`Unexpected code-server version output: ${version}`);
     }
-    const marker: Marker = { version: CODE_SERVER_VERSION, node: process.version, completedAt: new Date().toISOString() };
+    const marker: Marker = {
+      version: CODE_SERVER_VERSION,
+      node: process.version,
+      completedAt: new Date().toISOString(),
+    };
     fs.writeFileSync(path.join(dir, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
     log(`installed ${version} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return { dir, entry, version, installed: true };

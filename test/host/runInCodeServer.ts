@@ -92,7 +92,11 @@ export interface WorkbenchOptions {
 function installExtensions(extensionsDir: string, folders: readonly string[]): void {
   if (folders.length === 0) return;
   const entries = folders.map((folder) => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as {
+      publisher: string;
+      name: string;
+      version: string;
+    };
     const id = `${manifest.publisher}.${manifest.name}`;
     const relativeLocation = `${id}-${manifest.version}`;
     const target = path.join(extensionsDir, relativeLocation);
@@ -186,8 +190,13 @@ function startServer(entry: string, args: string[], env: NodeJS.ProcessEnv, verb
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
   child.once('error', (err) => rejectUrl(err));
-  child.once('exit', (code, sig) => rejectUrl(new Error(`code-server exited early (${sig ?? `exit ${code}`}):\n${tail.join('\n')}`)));
-  const timer = setTimeout(() => rejectUrl(new Error(`code-server did not start within 60 s:\n${tail.join('\n')}`)), 60_000);
+  child.once('exit', (code, sig) =>
+    rejectUrl(new Error(`code-server exited early (${sig ?? `exit ${code}`}):\n${tail.join('\n')}`)),
+  );
+  const timer = setTimeout(
+    () => rejectUrl(new Error(`code-server did not start within 60 s:\n${tail.join('\n')}`)),
+    60_000,
+  );
   return urlPromise.then(
     (serverUrl) => {
       clearTimeout(timer);
@@ -214,11 +223,15 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   const entry = opts.codeServerEntry ?? (await ensureCodeServer()).entry;
   const chromiumPath = opts.chromiumPath ?? process.env.OBS_CHROMIUM ?? '/usr/bin/chromium';
   if (!fs.existsSync(chromiumPath)) {
-    throw new Error(`Chromium not found at ${chromiumPath}; install it (Debian: apt-get install chromium) or set OBS_CHROMIUM.`);
+    throw new Error(
+      `Chromium not found at ${chromiumPath}; install it (Debian: apt-get install chromium) or set OBS_CHROMIUM.`,
+    );
   }
   const devPath = path.resolve(opts.extensionDevelopmentPath ?? REPO_ROOT);
   const testsPath = opts.extensionTestsPath ? path.resolve(opts.extensionTestsPath) : undefined;
-  if (testsPath && !fs.existsSync(testsPath)) throw new Error(`Test entry not found: ${testsPath} (compile first: tsc -p .)`);
+  if (testsPath && !fs.existsSync(testsPath)) {
+    throw new Error(`Test entry not found: ${testsPath} (compile first: tsc -p .)`);
+  }
 
   const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-workbench-'));
   const userDataDir = path.join(tempRoot, 'user-data');
@@ -230,16 +243,20 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   installExtensions(extensionsDir, opts.installedExtensions ?? []);
   fs.writeFileSync(
     path.join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({
-      'workbench.startupEditor': 'none',
-      'workbench.tips.enabled': false,
-      'extensions.autoCheckUpdates': false,
-      'extensions.autoUpdate': false,
-      'telemetry.telemetryLevel': 'off',
-      'update.mode': 'none',
-      'security.workspace.trust.enabled': false,
-      ...opts.userSettings,
-    }, null, 2),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'telemetry.telemetryLevel': 'off',
+        'update.mode': 'none',
+        'security.workspace.trust.enabled': false,
+        ...opts.userSettings,
+      },
+      null,
+      2,
+    ),
   );
 
   let server: StartedServer | undefined;
@@ -251,13 +268,14 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   };
   let closing: Promise<void> | undefined;
   // Every caller waits for the same shutdown to finish.
-  const close = (): Promise<void> => (closing ??= (async () => {
-    closed = true;
-    active.delete(close);
-    opts.signal?.removeEventListener('abort', onAbort);
-    await stopProcesses();
-    if (!keepTemp) fs.rmSync(tempRoot, { recursive: true, force: true, maxRetries: 3 });
-  })());
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      closed = true;
+      active.delete(close);
+      opts.signal?.removeEventListener('abort', onAbort);
+      await stopProcesses();
+      if (!keepTemp) fs.rmSync(tempRoot, { recursive: true, force: true, maxRetries: 3 });
+    })());
   const onAbort = () => void close();
   /** A close() during start-up ran before these processes existed; stop them now. */
   const throwIfClosed = async () => {
@@ -282,17 +300,26 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     };
     // A code-server started from a VS Code terminal would otherwise try to talk to that instance.
     delete env.VSCODE_IPC_HOOK_CLI;
-    server = await startServer(entry, [
-      '--auth', 'none',
-      '--bind-addr', '127.0.0.1:0',
-      '--disable-telemetry',
-      '--disable-update-check',
-      ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
-      '--disable-getting-started-override',
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
-      workspace,
-    ], env, verbose);
+    server = await startServer(
+      entry,
+      [
+        '--auth',
+        'none',
+        '--bind-addr',
+        '127.0.0.1:0',
+        '--disable-telemetry',
+        '--disable-update-check',
+        ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
+        '--disable-getting-started-override',
+        '--user-data-dir',
+        userDataDir,
+        '--extensions-dir',
+        extensionsDir,
+        workspace,
+      ],
+      env,
+      verbose,
+    );
     await throwIfClosed();
     const authority = new URL(server.serverUrl).host;
 
@@ -379,7 +406,10 @@ export async function runTestsInCodeServer(opts: RunTestsOptions): Promise<numbe
     const first = await Promise.race([opening, exitCode.then(() => undefined)]);
     if (!first) {
       abort.abort();
-      await opening.then((wb) => wb.close(), () => undefined);
+      await opening.then(
+        (wb) => wb.close(),
+        () => undefined,
+      );
       return await exitCode;
     }
     workbench = first;
@@ -425,16 +455,27 @@ function parseArgs(argv: readonly string[]): CliArgs {
       return v;
     };
     switch (arg) {
-      case '--tests': out.tests = value(); break;
-      case '--workspace': out.workspace = value(); break;
-      case '--grep': out.grep = value(); break;
-      case '--results': out.results = value(); break;
+      case '--tests':
+        out.tests = value();
+        break;
+      case '--workspace':
+        out.workspace = value();
+        break;
+      case '--grep':
+        out.grep = value();
+        break;
+      case '--results':
+        out.results = value();
+        break;
       case '-h':
       case '--help':
-        process.stdout.write('usage: runInCodeServer.js --tests <compiled test entry> [--workspace <dir>] [--grep <pattern>] [--results <file>]\n');
+        process.stdout.write(
+          'usage: runInCodeServer.js --tests <compiled test entry> [--workspace <dir>] [--grep <pattern>] [--results <file>]\n',
+        );
         process.exit(0);
         break;
-      default: throw new Error(`Unknown argument: ${arg}`);
+      default:
+        throw new Error(`Unknown argument: ${arg}`);
     }
   }
   if (!out.tests) throw new Error('--tests <compiled test entry> is required');

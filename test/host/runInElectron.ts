@@ -32,11 +32,20 @@ function parseArgs(argv: readonly string[]): CliArgs {
       return v;
     };
     switch (arg) {
-      case '--tests': out.tests = value(); break;
-      case '--workspace': out.workspace = value(); break;
-      case '--grep': out.grep = value(); break;
-      case '--results': out.results = value(); break;
-      default: throw new Error(`Unknown argument: ${arg}`);
+      case '--tests':
+        out.tests = value();
+        break;
+      case '--workspace':
+        out.workspace = value();
+        break;
+      case '--grep':
+        out.grep = value();
+        break;
+      case '--results':
+        out.results = value();
+        break;
+      default:
+        throw new Error(`Unknown argument: ${arg}`);
     }
   }
   return out;
@@ -55,7 +64,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const executable = process.env.VSCODE_EXECUTABLE;
   try {
     return await runTests({
-      ...(executable ? { vscodeExecutablePath: executable } : { version: process.env.VSCODE_VERSION ?? DEFAULT_VERSION }),
+      ...(executable
+        ? { vscodeExecutablePath: executable }
+        : { version: process.env.VSCODE_VERSION ?? DEFAULT_VERSION }),
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath: path.resolve(args.tests),
       extensionTestsEnv,
@@ -65,8 +76,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
         '--disable-workspace-trust',
         '--skip-welcome',
         '--skip-release-notes',
-        '--user-data-dir', path.join(tempRoot, 'user-data'),
-        '--extensions-dir', path.join(tempRoot, 'extensions'),
+        '--user-data-dir',
+        path.join(tempRoot, 'user-data'),
+        '--extensions-dir',
+        path.join(tempRoot, 'extensions'),
       ],
     });
   } catch (err) {

@@ -88,14 +88,31 @@ describe('Activation', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-activation-'));
     const file = path.join(dir, 'probe.alert.json');
     // Valid against the schema, for an organization no connection has: the lens offers to add one.
-    fs.writeFileSync(file, `${JSON.stringify({
-      organizationId: '00000000-0000-4000-8000-00000000abcd', serviceId: '00000000-0000-4000-8000-00000000dcba',
-      name: 'Probe', source: 'saved_search', savedSearchId: '0123456789abcdef01234567', threshold: 1, thresholdType: 'above',
-      interval: '5m', channel: { type: 'webhook', webhookId: '0123456789abcdef01234567' },
-    }, null, 2)}\n`);
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify(
+        {
+          organizationId: '00000000-0000-4000-8000-00000000abcd',
+          serviceId: '00000000-0000-4000-8000-00000000dcba',
+          name: 'Probe',
+          source: 'saved_search',
+          savedSearchId: '0123456789abcdef01234567',
+          threshold: 1,
+          thresholdType: 'above',
+          interval: '5m',
+          channel: { type: 'webhook', webhookId: '0123456789abcdef01234567' },
+        },
+        null,
+        2,
+      )}\n`,
+    );
     const uri = vscode.Uri.file(file);
     try {
-      assert.equal(require.cache[path.join(extension().extensionPath, 'dist', 'features.js')], undefined, 'the features were already loaded');
+      assert.equal(
+        require.cache[path.join(extension().extensionPath, 'dist', 'features.js')],
+        undefined,
+        'the features were already loaded',
+      );
       await vscode.window.showTextDocument(uri);
       const deadline = Date.now() + 15_000;
       let titles: string[] = [];
@@ -105,8 +122,14 @@ describe('Activation', () => {
         if (titles.some((t) => t.includes('No connection to this organization'))) break;
         await sleep(200);
       }
-      assert.ok(titles.some((t) => t.includes('Validate')), `lenses: ${JSON.stringify(titles)}`);
-      assert.ok(titles.some((t) => t.includes('No connection to this organization: Add Connection')), `lenses: ${JSON.stringify(titles)}`);
+      assert.ok(
+        titles.some((t) => t.includes('Validate')),
+        `lenses: ${JSON.stringify(titles)}`,
+      );
+      assert.ok(
+        titles.some((t) => t.includes('No connection to this organization: Add Connection')),
+        `lenses: ${JSON.stringify(titles)}`,
+      );
       const loadedLine = /\[info\] Loaded the features for an alert file in \d+(\.\d+)? ms/;
       let log: string | undefined;
       while (Date.now() < deadline + 5000) {
@@ -124,9 +147,15 @@ describe('Activation', () => {
   it('contributes the Observability view container and its view', () => {
     const c = contributions();
     const containers = c.viewsContainers?.activitybar ?? [];
-    assert.ok(containers.some((v) => v.id === 'observability'), 'no activity bar container "observability"');
+    assert.ok(
+      containers.some((v) => v.id === 'observability'),
+      'no activity bar container "observability"',
+    );
     const views = c.views?.observability ?? [];
-    assert.ok(views.some((v) => v.id === 'observability.explorer'), 'no view "observability.explorer"');
+    assert.ok(
+      views.some((v) => v.id === 'observability.explorer'),
+      'no view "observability.explorer"',
+    );
   });
 
   it('registers every contributed command', async () => {

@@ -38,8 +38,17 @@ describe('Alert files', function () {
   function alertFile(serviceId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
     const t = target(serviceId);
     return {
-      organizationId: orgId, serviceId, name: `File alert ${++counter}`, source: 'tile', dashboardId: t.dashboardId, tileId: t.tileId,
-      threshold: 10, thresholdType: 'above', interval: '5m', channel: { type: 'webhook', webhookId: t.webhookId }, ...extra,
+      organizationId: orgId,
+      serviceId,
+      name: `File alert ${++counter}`,
+      source: 'tile',
+      dashboardId: t.dashboardId,
+      tileId: t.tileId,
+      threshold: 10,
+      thresholdType: 'above',
+      interval: '5m',
+      channel: { type: 'webhook', webhookId: t.webhookId },
+      ...extra,
     };
   }
 
@@ -58,8 +67,12 @@ describe('Alert files', function () {
     orgId = emulator.organizationId;
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
-      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
-      serviceIds: [serviceA, serviceB], label: 'Alert files (emulator)',
+      baseUrl: emulator.url,
+      keyId: emulator.keyId,
+      keySecret: emulator.keySecret,
+      organizationId: orgId,
+      serviceIds: [serviceA, serviceB],
+      label: 'Alert files (emulator)',
     });
     assert.equal(typeof connectionId, 'string');
     const workspace = vscode.workspace.workspaceFolders?.[0];
@@ -71,7 +84,9 @@ describe('Alert files', function () {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     if (root) await vscode.workspace.fs.delete(root, { recursive: true, useTrash: false });
-    if (connectionId) await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    if (connectionId) {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    }
     await configure('rateLimit.requestsPerWindow', undefined);
     await configure('rateLimit.windowSeconds', undefined);
     await configure('requestTimeoutSeconds', undefined);
@@ -102,12 +117,24 @@ describe('Alert files', function () {
     assert.equal(live.find((d) => d.message.includes('thresholdMax'))?.range.start.line, lineOf('thresholdType'));
     assert.equal(live.find((d) => d.message.includes('Empty text'))?.range.start.line, lineOf('name'));
 
-    const problems = await vscode.commands.executeCommand<string[]>('observability.validateAlertFile', { uri: uri.toString(), quiet: true });
-    assert.ok(problems.some((p) => p.startsWith(`${lineOf('dashboardId') + 1}:`) && p.includes('nosuchdashboard')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith(`${lineOf('name') + 1}:`)), problems.join('\n'));
+    const problems = await vscode.commands.executeCommand<string[]>('observability.validateAlertFile', {
+      uri: uri.toString(),
+      quiet: true,
+    });
+    assert.ok(
+      problems.some((p) => p.startsWith(`${lineOf('dashboardId') + 1}:`) && p.includes('nosuchdashboard')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith(`${lineOf('name') + 1}:`)),
+      problems.join('\n'),
+    );
 
     const before = alertCount(serviceA);
-    const result = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true });
+    const result = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', {
+      uri: uri.toString(),
+      confirm: true,
+    });
     assert.equal(result.outcome, 'invalid');
     assert.equal(alertCount(serviceA), before, 'nothing was sent');
   });
@@ -115,26 +142,54 @@ describe('Alert files', function () {
   it('gets the alert file JSON Schema in workspace files, and editor documents keep theirs', async () => {
     const dir = await folder('schema');
     const uri = vscode.Uri.joinPath(dir, 'schema.alert.json');
-    await writeFile(uri, `${JSON.stringify(alertFile(serviceA, { serviceId: undefined, thresholdType: 'sideways' }), null, 2)}\n`);
+    await writeFile(
+      uri,
+      `${JSON.stringify(alertFile(serviceA, { serviceId: undefined, thresholdType: 'sideways' }), null, 2)}\n`,
+    );
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     const fromJson = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source !== 'Observability');
-    await waitFor('JSON schema diagnostics', () => fromJson().some((d) => /serviceId/.test(d.message)) && fromJson().some((d) => /Value is not accepted/.test(d.message)), 30_000);
+    await waitFor(
+      'JSON schema diagnostics',
+      () =>
+        fromJson().some((d) => /serviceId/.test(d.message)) &&
+        fromJson().some((d) => /Value is not accepted/.test(d.message)),
+      30_000,
+    );
 
     // An alert document of the resource editors has no target fields: the file schema must not apply to it.
     const t = target(serviceA);
     const editorUri = await vscode.commands.executeCommand<string>('observability.createAlert', {
-      connectionId, serviceId: serviceA, dashboardId: t.dashboardId, tileId: t.tileId, webhookId: t.webhookId, threshold: 1, name: 'Editor doc',
+      connectionId,
+      serviceId: serviceA,
+      dashboardId: t.dashboardId,
+      tileId: t.tileId,
+      webhookId: t.webhookId,
+      threshold: 1,
+      name: 'Editor doc',
     });
     const editorDoc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === editorUri);
     assert.ok(editorDoc);
     const editDoc = new vscode.WorkspaceEdit();
     const at = editorDoc.getText().indexOf('"above"');
-    editDoc.replace(editorDoc.uri, new vscode.Range(editorDoc.positionAt(at), editorDoc.positionAt(at + 7)), '"sideways"');
+    editDoc.replace(
+      editorDoc.uri,
+      new vscode.Range(editorDoc.positionAt(at), editorDoc.positionAt(at + 7)),
+      '"sideways"',
+    );
     assert.ok(await vscode.workspace.applyEdit(editDoc));
-    await waitFor('the editor document schema diagnostic', () => vscode.languages.getDiagnostics(editorDoc.uri).some((d) => /Value is not accepted/.test(d.message)), 30_000);
-    const targetErrors = vscode.languages.getDiagnostics(editorDoc.uri).filter((d) => /organizationId|serviceId/.test(d.message));
-    assert.deepEqual(targetErrors.map((d) => d.message), []);
+    await waitFor(
+      'the editor document schema diagnostic',
+      () => vscode.languages.getDiagnostics(editorDoc.uri).some((d) => /Value is not accepted/.test(d.message)),
+      30_000,
+    );
+    const targetErrors = vscode.languages
+      .getDiagnostics(editorDoc.uri)
+      .filter((d) => /organizationId|serviceId/.test(d.message));
+    assert.deepEqual(
+      targetErrors.map((d) => d.message),
+      [],
+    );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
@@ -143,11 +198,17 @@ describe('Alert files', function () {
     const fresh = vscode.Uri.joinPath(dir, 'fresh.alert.json');
     const managed = vscode.Uri.joinPath(dir, 'managed.alert.json');
     await writeFile(fresh, `${JSON.stringify(alertFile(serviceA), null, 2)}\n`);
-    await writeFile(managed, `${JSON.stringify(alertFile(serviceA, { id: 'abc123', name: 'Checkout latency' }), null, 2)}\n`);
+    await writeFile(
+      managed,
+      `${JSON.stringify(alertFile(serviceA, { id: 'abc123', name: 'Checkout latency' }), null, 2)}\n`,
+    );
     const titles = async (uri: vscode.Uri) => {
       await vscode.workspace.openTextDocument(uri);
       const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
-      return lenses.map((l) => l.command?.title ?? '').filter((t) => t).map((t) => t.replace(/^\$\([a-z-]+\) /, ''));
+      return lenses
+        .map((l) => l.command?.title ?? '')
+        .filter((t) => t)
+        .map((t) => t.replace(/^\$\([a-z-]+\) /, ''));
     };
     assert.deepEqual(await titles(fresh), ['Create on checkout-prod', 'Validate']);
     assert.deepEqual(await titles(managed), ['Update Checkout latency', 'Compare with Service', 'Validate']);
@@ -158,11 +219,18 @@ describe('Alert files', function () {
     const uri = vscode.Uri.joinPath(dir, 'complete.alert.json');
     await writeFile(uri, `${JSON.stringify(alertFile(serviceA, { dashboardId: '' }), null, 2)}\n`);
     const doc = await vscode.workspace.openTextDocument(uri);
-    const line = doc.getText().split('\n').findIndex((l) => l.includes('"dashboardId"'));
+    const line = doc
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.includes('"dashboardId"'));
     const position = new vscode.Position(line, doc.lineAt(line).text.indexOf('""') + 1);
     const names = [...data(serviceA).dashboards.values()].map((d) => d.name as string);
     const labels = await waitFor('dashboard completion', async () => {
-      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position);
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        uri,
+        position,
+      );
       const found = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
       return names.every((n) => found.includes(n)) ? found : undefined;
     });
@@ -176,14 +244,22 @@ describe('Alert files', function () {
     assert.ok(node?.alert);
     // The save dialog is the only prompt; a target passed along with the node stands in for it here.
     const target = vscode.Uri.joinPath(dir, 'from-tree.alert.json');
-    const written = await vscode.commands.executeCommand<string>('observability.exportAlertToFile', Object.assign(Object.create(node) as object, { uri: target.toString() }));
+    const written = await vscode.commands.executeCommand<string>(
+      'observability.exportAlertToFile',
+      Object.assign(Object.create(node) as object, { uri: target.toString() }),
+    );
     assert.equal(written, target.toString());
     const value = JSON.parse(await readFile(target)) as Record<string, unknown>;
     assert.equal(value.id, node.alert.id);
     assert.equal(value.serviceId, serviceA);
-    const titles = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', target)).map((l) => l.command?.title ?? '');
+    const titles = (
+      await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', target)
+    ).map((l) => l.command?.title ?? '');
     assert.ok(titles[0]?.includes('Update'), titles.join());
-    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', { folder: dir.toString(), show: false });
+    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', {
+      folder: dir.toString(),
+      show: false,
+    });
     assert.equal(plan.services[0]?.entries[0]?.action, 'unchanged');
   });
 
@@ -194,7 +270,10 @@ describe('Alert files', function () {
     await writeFile(uri, json.replace('{\n', '{\n    // Owned by the checkout team\n'));
     const before = alertCount(serviceA);
 
-    const created = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true });
+    const created = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', {
+      uri: uri.toString(),
+      confirm: true,
+    });
     assert.equal(created.outcome, 'created', JSON.stringify(created));
     assert.ok(created.id);
     assert.equal(alertCount(serviceA), before + 1);
@@ -210,10 +289,17 @@ describe('Alert files', function () {
     await waitFor('the editor to show the id', () => doc.getText().includes(created.id as string));
     const at = doc.getText().indexOf('"threshold": 10');
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(uri, new vscode.Range(doc.positionAt(at), doc.positionAt(at + '"threshold": 10'.length)), '"threshold": 25');
+    edit.replace(
+      uri,
+      new vscode.Range(doc.positionAt(at), doc.positionAt(at + '"threshold": 10'.length)),
+      '"threshold": 25',
+    );
     assert.ok(await vscode.workspace.applyEdit(edit));
     assert.ok(doc.isDirty);
-    const updated = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true });
+    const updated = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', {
+      uri: uri.toString(),
+      confirm: true,
+    });
     assert.equal(updated.outcome, 'updated', JSON.stringify(updated));
     assert.equal(updated.id, created.id);
     assert.equal(alertCount(serviceA), before + 1, 'no duplicate');
@@ -221,14 +307,23 @@ describe('Alert files', function () {
     assert.equal(doc.isDirty, false);
     assert.match(await readFile(uri), /"threshold": 25/);
 
-    const again = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true });
+    const again = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', {
+      uri: uri.toString(),
+      confirm: true,
+    });
     assert.equal(again.outcome, 'unchanged');
 
     // Compare with Service: the live alert, as a file, against the file.
     data(serviceA).alerts.get(created.id as string)!.threshold = 30;
-    assert.equal(await vscode.commands.executeCommand<boolean>('observability.compareAlertFile', { uri: uri.toString() }), true);
-    const diff = await waitFor('the diff tab', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff
-      ? vscode.window.tabGroups.activeTabGroup.activeTab.input : undefined);
+    assert.equal(
+      await vscode.commands.executeCommand<boolean>('observability.compareAlertFile', { uri: uri.toString() }),
+      true,
+    );
+    const diff = await waitFor('the diff tab', () =>
+      vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff
+        ? vscode.window.tabGroups.activeTabGroup.activeTab.input
+        : undefined,
+    );
     assert.equal(diff.modified.toString(), uri.toString());
     const left = await vscode.workspace.openTextDocument(diff.original);
     const leftValue = JSON.parse(left.getText()) as Record<string, unknown>;
@@ -242,8 +337,14 @@ describe('Alert files', function () {
     await writeFile(uri, JSON.stringify(alertFile(serviceA), null, 2));
     const before = alertCount(serviceA);
     emulator.faults.add({ method: 'POST', path: /\/alerts$/, times: 1, delayMs: 300 });
-    const results = await Promise.all([1, 2].map(() =>
-      vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', { uri: uri.toString(), confirm: true })));
+    const results = await Promise.all(
+      [1, 2].map(() =>
+        vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', {
+          uri: uri.toString(),
+          confirm: true,
+        }),
+      ),
+    );
     assert.deepEqual(results.map((r) => r.outcome).sort(), ['busy', 'created']);
     assert.equal(alertCount(serviceA), before + 1);
   });
@@ -255,7 +356,10 @@ describe('Alert files', function () {
     const first = live[0]!;
     const second = live[1]!;
     const exported = await vscode.commands.executeCommand<string>('observability.exportAlertToFile', {
-      connectionId, serviceId: serviceB, alertId: first.id, uri: vscode.Uri.joinPath(dir, 'unchanged.alert.json').toString(),
+      connectionId,
+      serviceId: serviceB,
+      alertId: first.id,
+      uri: vscode.Uri.joinPath(dir, 'unchanged.alert.json').toString(),
     });
     assert.ok(exported);
     const exportedValue = JSON.parse(await readFile(vscode.Uri.parse(exported))) as Record<string, unknown>;
@@ -264,19 +368,38 @@ describe('Alert files', function () {
     assert.equal(exportedValue.serviceId, serviceB);
 
     const toUpdate = vscode.Uri.joinPath(dir, 'update.alert.json');
-    await vscode.commands.executeCommand('observability.exportAlertToFile', { connectionId, serviceId: serviceB, alertId: second.id, uri: toUpdate.toString() });
+    await vscode.commands.executeCommand('observability.exportAlertToFile', {
+      connectionId,
+      serviceId: serviceB,
+      alertId: second.id,
+      uri: toUpdate.toString(),
+    });
     const updateValue = JSON.parse(await readFile(toUpdate)) as Record<string, unknown>;
-    await writeFile(toUpdate, JSON.stringify({ ...updateValue, threshold: Number(updateValue.threshold) + 1 }, null, 2));
+    await writeFile(
+      toUpdate,
+      JSON.stringify({ ...updateValue, threshold: Number(updateValue.threshold) + 1 }, null, 2),
+    );
     await writeFile(vscode.Uri.joinPath(dir, 'new.alert.json'), JSON.stringify(alertFile(serviceB), null, 2));
 
-    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', { folder: dir.toString() });
+    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', {
+      folder: dir.toString(),
+    });
     assert.equal(plan.services.length, 1);
     const service = plan.services[0]!;
     assert.equal(service.serviceLabel, 'search-staging');
     const actions = Object.fromEntries(service.entries.map((e) => [e.label.split('/').pop(), e.action]));
-    assert.deepEqual(actions, { 'new.alert.json': 'create', 'unchanged.alert.json': 'unchanged', 'update.alert.json': 'update' });
-    assert.deepEqual(service.drift.map((d) => d.id).sort(), [...data(serviceB).alerts.keys()].filter((id) => id !== first.id && id !== second.id).sort());
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'observability-alert-files' && d.uri.path.endsWith('Alert plan.md'));
+    assert.deepEqual(actions, {
+      'new.alert.json': 'create',
+      'unchanged.alert.json': 'unchanged',
+      'update.alert.json': 'update',
+    });
+    assert.deepEqual(
+      service.drift.map((d) => d.id).sort(),
+      [...data(serviceB).alerts.keys()].filter((id) => id !== first.id && id !== second.id).sort(),
+    );
+    const doc = vscode.workspace.textDocuments.find(
+      (d) => d.uri.scheme === 'observability-alert-files' && d.uri.path.endsWith('Alert plan.md'),
+    );
     assert.ok(doc, 'the plan is shown');
     assert.match(doc.getText(), /### Create \(1\)/);
     assert.match(doc.getText(), /### Live alerts without a file/);
@@ -284,9 +407,16 @@ describe('Alert files', function () {
 
   it('plans no update for fields only the service has (channels beside channel, fields it adds or keeps), so Apply Plan sends nothing', async () => {
     const dir = await folder('service-fields');
-    const live = [...data(serviceA).alerts.values()].filter((a) => a.source === 'tile' && a.channels.length === 1).at(-1)!;
+    const live = [...data(serviceA).alerts.values()]
+      .filter((a) => a.source === 'tile' && a.channels.length === 1)
+      .at(-1)!;
     const file = vscode.Uri.joinPath(dir, 'kept.alert.json');
-    await vscode.commands.executeCommand('observability.exportAlertToFile', { connectionId, serviceId: serviceA, alertId: live.id, uri: file.toString() });
+    await vscode.commands.executeCommand('observability.exportAlertToFile', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: live.id,
+      uri: file.toString(),
+    });
     const value = JSON.parse(await readFile(file)) as Record<string, unknown>;
     assert.equal('channels' in value, false, 'the file names one channel');
     delete value.numConsecutiveWindows;
@@ -294,11 +424,20 @@ describe('Alert files', function () {
     // The service adds a field to its channel list and keeps a value the file leaves out.
     (live.channels[0] as Record<string, unknown>).deliveryMode = 'digest';
     live.numConsecutiveWindows = 3;
-    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', { folder: dir.toString(), show: false });
+    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', {
+      folder: dir.toString(),
+      show: false,
+    });
     assert.equal(plan.services[0]?.entries[0]?.action, 'unchanged', JSON.stringify(plan.services[0]?.entries));
     const mark = emulator.requests.length;
-    const applied = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
-    assert.deepEqual(applied.done.map((d) => d.action), []);
+    const applied = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', {
+      folder: dir.toString(),
+      confirm: true,
+    });
+    assert.deepEqual(
+      applied.done.map((d) => d.action),
+      [],
+    );
     assert.equal(emulator.requests.slice(mark).filter((r) => r.method === 'PUT').length, 0, 'no PUT sent again');
   });
 
@@ -307,9 +446,18 @@ describe('Alert files', function () {
     const uris = [1, 2, 3].map((n) => vscode.Uri.joinPath(dir, `alert-${n}.alert.json`));
     for (const uri of uris) await writeFile(uri, JSON.stringify(alertFile(serviceB), null, 2));
     const before = alertCount(serviceB);
-    emulator.faults.add({ method: 'POST', path: /\/alerts$/, times: 1, status: 400, body: { status: 400, error: 'Injected failure', requestId: 'x' } });
+    emulator.faults.add({
+      method: 'POST',
+      path: /\/alerts$/,
+      times: 1,
+      status: 400,
+      body: { status: 400, error: 'Injected failure', requestId: 'x' },
+    });
 
-    const first = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
+    const first = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', {
+      folder: dir.toString(),
+      confirm: true,
+    });
     assert.equal(first.outcome, 'partial');
     assert.equal(first.done.length, 2);
     assert.equal(first.failed.length, 1);
@@ -318,39 +466,64 @@ describe('Alert files', function () {
     const withIds = (await Promise.all(uris.map(readFile))).filter((t) => /"id":/.test(t)).length;
     assert.equal(withIds, 2, 'ids written back as each create succeeded');
 
-    const shown = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', { folder: dir.toString() });
+    const shown = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', {
+      folder: dir.toString(),
+    });
     assert.equal(shown.counts.create, 1);
     const planDoc = vscode.window.activeTextEditor?.document;
     assert.ok(planDoc && planDoc.uri.scheme === 'observability-alert-files');
-    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', planDoc.uri);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      'vscode.executeCodeLensProvider',
+      planDoc.uri,
+    );
     assert.ok(lenses.some((l) => l.command?.command === 'observability.applyAlertPlan'));
 
-    const second = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
+    const second = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', {
+      folder: dir.toString(),
+      confirm: true,
+    });
     assert.equal(second.outcome, 'applied', JSON.stringify(second));
-    assert.deepEqual(second.done.map((d) => d.action), ['create']);
+    assert.deepEqual(
+      second.done.map((d) => d.action),
+      ['create'],
+    );
     assert.equal(second.plan?.counts.unchanged, 2);
     assert.equal(alertCount(serviceB), before + 3);
     for (const uri of uris) assert.match(await readFile(uri), /"id":/);
     // The plan on screen shows the new state.
     await waitFor('the refreshed plan', () => /^0 to create, 0 to update, 3 unchanged/m.test(planDoc.getText()));
 
-    const third = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
+    const third = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', {
+      folder: dir.toString(),
+      confirm: true,
+    });
     assert.equal(third.outcome, 'nothingToDo');
   });
 
   it('keeps Apply Plan within the configured rate limit', async () => {
     const dir = await folder('limit');
-    for (const n of [1, 2, 3, 4]) await writeFile(vscode.Uri.joinPath(dir, `limited-${n}.alert.json`), JSON.stringify(alertFile(serviceB), null, 2));
+    for (const n of [1, 2, 3, 4]) {
+      await writeFile(
+        vscode.Uri.joinPath(dir, `limited-${n}.alert.json`),
+        JSON.stringify(alertFile(serviceB), null, 2),
+      );
+    }
     await configure('rateLimit.requestsPerWindow', 3);
     await configure('rateLimit.windowSeconds', 1);
     try {
       const started = Date.now();
-      const result = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: dir.toString(), confirm: true });
+      const result = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', {
+        folder: dir.toString(),
+        confirm: true,
+      });
       assert.equal(result.outcome, 'applied', JSON.stringify(result));
       assert.equal(result.done.length, 4);
       const requests = emulator.requests.filter((r) => r.at >= started && r.path.startsWith('/v1/'));
       assert.ok(requests.length >= 5, `${requests.length} requests recorded`);
-      assert.ok(requests.every((r) => r.status !== 429), 'no request was refused');
+      assert.ok(
+        requests.every((r) => r.status !== 429),
+        'no request was refused',
+      );
       for (const r of requests) {
         const inWindow = requests.filter((o) => o.at >= r.at && o.at < r.at + 1000).length;
         assert.ok(inWindow <= 3, `${inWindow} requests within one second`);

@@ -68,7 +68,10 @@ describe('Connections', function () {
     assert.deepEqual(saved.serviceIds, [emulator.serviceIds[0]]);
     assert.equal(saved.keyId, emulator.keyId);
     assert.equal(saved.pathSegment, 'observability');
-    assert.ok(saved.services.some((s) => s.id === emulator.serviceIds[0] && s.name !== s.id), 'service names were not looked up');
+    assert.ok(
+      saved.services.some((s) => s.id === emulator.serviceIds[0] && s.name !== s.id),
+      'service names were not looked up',
+    );
     const sourcesPath = `/v1/organizations/${emulator.organizationId}/services/${emulator.serviceIds[0]}/observability/sources`;
     const check = emulator.requests.slice(before).find((r) => r.path === sourcesPath);
     assert.ok(check, 'the sources of the first service were not requested');
@@ -90,18 +93,33 @@ describe('Connections', function () {
     assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('observability')).includes(emulator.keySecret));
 
     const basic = Buffer.from(`${emulator.keyId}:${emulator.keySecret}`).toString('base64');
-    const log = await waitForLog(api, new RegExp(`GET /v1/organizations/${emulator.organizationId}/services/[0-9a-f-]+/observability/sources -> 200 in \\d+ ms \\(requestId [0-9a-f-]+\\)`));
+    const log = await waitForLog(
+      api,
+      new RegExp(
+        `GET /v1/organizations/${emulator.organizationId}/services/[0-9a-f-]+/observability/sources -> 200 in \\d+ ms \\(requestId [0-9a-f-]+\\)`,
+      ),
+    );
     assert.ok(!log.includes(emulator.keySecret), 'the secret is in the log');
     assert.ok(!log.includes(basic), 'the Basic credentials are in the log');
   });
 
   it('declares no setting that could redirect credentials in a workspace', () => {
-    const properties = (extension().packageJSON as { contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } } })
-      .contributes?.configuration?.properties ?? {};
+    const properties =
+      (
+        extension().packageJSON as {
+          contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } };
+        }
+      ).contributes?.configuration?.properties ?? {};
     for (const [key, schema] of Object.entries(properties)) {
-      assert.ok(!/url|host|endpoint|secret|key/i.test(key.replace(/^observability\./, '')), `setting ${key} could redirect or hold credentials`);
+      assert.ok(
+        !/url|host|endpoint|secret|key/i.test(key.replace(/^observability\./, '')),
+        `setting ${key} could redirect or hold credentials`,
+      );
       if (key.startsWith('observability.requestTimeout') || key.startsWith('observability.rateLimit')) {
-        assert.ok(schema.scope === 'application' || schema.scope === 'machine', `${key} must not be set by a workspace`);
+        assert.ok(
+          schema.scope === 'application' || schema.scope === 'machine',
+          `${key} must not be set by a workspace`,
+        );
       }
     }
   });
@@ -109,27 +127,46 @@ describe('Connections', function () {
   it('fails the check for a wrong secret with a message naming 401 and the request ID, and saves nothing', async () => {
     const countBefore = api.connections.list().length;
     const requestsBefore = emulator.requests.length;
-    const error = await rejection(vscode.commands.executeCommand('observability.addConnection', addArgs({ keySecret: 'wrong-secret-0123456789', label: 'Wrong' })));
+    const error = await rejection(
+      vscode.commands.executeCommand(
+        'observability.addConnection',
+        addArgs({ keySecret: 'wrong-secret-0123456789', label: 'Wrong' }),
+      ),
+    );
     const failed = emulator.requests.slice(requestsBefore).find((r) => r.status === 401);
     assert.ok(failed, 'no request was refused with 401');
     assert.match(error.message, /\b401\b/);
-    assert.ok(error.message.includes(failed.requestId), `the message does not name the request ID ${failed.requestId}: ${error.message}`);
+    assert.ok(
+      error.message.includes(failed.requestId),
+      `the message does not name the request ID ${failed.requestId}: ${error.message}`,
+    );
     assert.ok(!error.message.includes('wrong-secret-0123456789'), 'the message shows the secret');
     assert.equal(api.connections.list().length, countBefore, 'a connection was saved despite the failed check');
     assert.ok(!dumpGlobalState(api).includes('wrong-secret-0123456789'));
   });
 
   it('rejects invalid argument objects with the field that is wrong', async () => {
-    const badOrg = await rejection(vscode.commands.executeCommand('observability.addConnection', addArgs({ organizationId: 'not-a-uuid' })));
+    const badOrg = await rejection(
+      vscode.commands.executeCommand('observability.addConnection', addArgs({ organizationId: 'not-a-uuid' })),
+    );
     assert.match(badOrg.message, /organizationId/);
-    const plainHttp = await rejection(vscode.commands.executeCommand('observability.addConnection', addArgs({ baseUrl: 'http://api.example.com' })));
+    const plainHttp = await rejection(
+      vscode.commands.executeCommand('observability.addConnection', addArgs({ baseUrl: 'http://api.example.com' })),
+    );
     assert.match(plainHttp.message, /baseUrl/);
-    const badSegment = await rejection(vscode.commands.executeCommand('observability.addConnection', addArgs({ pathSegment: '../x' })));
+    const badSegment = await rejection(
+      vscode.commands.executeCommand('observability.addConnection', addArgs({ pathSegment: '../x' })),
+    );
     assert.match(badSegment.message, /pathSegment/);
   });
 
   it('reports a wrong path segment through the check', async () => {
-    const error = await rejection(vscode.commands.executeCommand('observability.addConnection', addArgs({ pathSegment: 'clickstack', label: 'Wrong segment' })));
+    const error = await rejection(
+      vscode.commands.executeCommand(
+        'observability.addConnection',
+        addArgs({ pathSegment: 'clickstack', label: 'Wrong segment' }),
+      ),
+    );
     assert.match(error.message, /404/);
     assert.match(error.message, /segment/i);
   });
@@ -146,11 +183,21 @@ describe('Connections', function () {
     const events: (string | undefined)[] = [];
     const sub = api.connections.onDidChange((e) => events.push(e.connectionId));
     try {
-      await vscode.commands.executeCommand('observability.editConnection', { connectionId: id, label: 'After edit', skipCheck: true });
+      await vscode.commands.executeCommand('observability.editConnection', {
+        connectionId: id,
+        label: 'After edit',
+        skipCheck: true,
+      });
       assert.equal(api.connections.get(id)?.label, 'After edit');
-      await vscode.commands.executeCommand('observability.selectServices', { connectionId: id, serviceIds: emulator.serviceIds });
+      await vscode.commands.executeCommand('observability.selectServices', {
+        connectionId: id,
+        serviceIds: emulator.serviceIds,
+      });
       assert.deepEqual(api.connections.get(id)?.serviceIds, emulator.serviceIds);
-      assert.ok(events.filter((e) => e === id).length >= 2, `expected change events for ${id}, got ${JSON.stringify(events)}`);
+      assert.ok(
+        events.filter((e) => e === id).length >= 2,
+        `expected change events for ${id}, got ${JSON.stringify(events)}`,
+      );
     } finally {
       sub.dispose();
     }
@@ -158,15 +205,30 @@ describe('Connections', function () {
 
   it('refuses to move a stored secret to another address unless the secret is given again', async () => {
     const id = await add({ label: 'Move' });
-    const moved = await rejection(vscode.commands.executeCommand('observability.editConnection', { connectionId: id, baseUrl: 'https://collector.example.com', skipCheck: true }));
+    const moved = await rejection(
+      vscode.commands.executeCommand('observability.editConnection', {
+        connectionId: id,
+        baseUrl: 'https://collector.example.com',
+        skipCheck: true,
+      }),
+    );
     assert.match(moved.message, /keySecret/);
     assert.equal(api.connections.get(id)?.baseUrl, emulator.url);
 
     const samePort = new URL(emulator.url);
-    await vscode.commands.executeCommand('observability.editConnection', { connectionId: id, baseUrl: `${samePort.origin}/`, skipCheck: true });
+    await vscode.commands.executeCommand('observability.editConnection', {
+      connectionId: id,
+      baseUrl: `${samePort.origin}/`,
+      skipCheck: true,
+    });
     assert.equal(api.connections.get(id)?.baseUrl, emulator.url, 'a trailing slash is normalized away');
 
-    await vscode.commands.executeCommand('observability.editConnection', { connectionId: id, baseUrl: 'https://collector.example.com', keySecret: 'other-host-secret-1', skipCheck: true });
+    await vscode.commands.executeCommand('observability.editConnection', {
+      connectionId: id,
+      baseUrl: 'https://collector.example.com',
+      keySecret: 'other-host-secret-1',
+      skipCheck: true,
+    });
     assert.equal(api.connections.get(id)?.baseUrl, 'https://collector.example.com');
     assert.equal(await api.connections.getSecret(id), 'other-host-secret-1');
   });
@@ -175,17 +237,26 @@ describe('Connections', function () {
     const id = await add({ label: 'Secret update' });
     const wrong = 'replaced-secret-9876543210';
 
-    const refused = await rejection(vscode.commands.executeCommand('observability.updateKeySecret', { connectionId: id, keySecret: wrong }));
+    const refused = await rejection(
+      vscode.commands.executeCommand('observability.updateKeySecret', { connectionId: id, keySecret: wrong }),
+    );
     assert.match(refused.message, /\b401\b/);
     assert.equal(await api.connections.getSecret(id), emulator.keySecret, 'a secret that failed the check was saved');
 
-    await vscode.commands.executeCommand('observability.updateKeySecret', { connectionId: id, keySecret: wrong, skipCheck: true });
+    await vscode.commands.executeCommand('observability.updateKeySecret', {
+      connectionId: id,
+      keySecret: wrong,
+      skipCheck: true,
+    });
     assert.equal(await api.connections.getSecret(id), wrong);
     const clientError = await rejection(api.connections.clientFor(id).listSources(emulator.serviceIds[0]));
     assert.match(clientError.message, /\b401\b/);
     assert.ok(!dumpGlobalState(api).includes(wrong));
 
-    await vscode.commands.executeCommand('observability.updateKeySecret', { connectionId: id, keySecret: emulator.keySecret });
+    await vscode.commands.executeCommand('observability.updateKeySecret', {
+      connectionId: id,
+      keySecret: emulator.keySecret,
+    });
     assert.equal(await api.connections.getSecret(id), emulator.keySecret);
     const sources = await api.connections.clientFor(id).listSources(emulator.serviceIds[0]);
     assert.ok(Array.isArray(sources.data));
@@ -196,7 +267,10 @@ describe('Connections', function () {
 
   it('Remove Connection takes noPrompt, the one name for running without a confirmation', async () => {
     const id = await add({ label: 'Removed without a prompt' });
-    const removed = await vscode.commands.executeCommand('observability.removeConnection', { connectionId: id, noPrompt: true });
+    const removed = await vscode.commands.executeCommand('observability.removeConnection', {
+      connectionId: id,
+      noPrompt: true,
+    });
     assert.equal(removed, true);
     assert.equal(api.connections.get(id), undefined);
     assert.equal(await api.connections.getSecret(id), undefined, 'the secret is still stored');
@@ -205,12 +279,21 @@ describe('Connections', function () {
   it('Remove Connection removes the connection and its secret', async () => {
     const id = await add({ label: 'To remove' });
     assert.equal(await api.connections.getSecret(id), emulator.keySecret);
-    const removed = await vscode.commands.executeCommand('observability.removeConnection', { connectionId: id, skipConfirmation: true });
+    const removed = await vscode.commands.executeCommand('observability.removeConnection', {
+      connectionId: id,
+      skipConfirmation: true,
+    });
     assert.equal(removed, true);
     assert.equal(api.connections.get(id), undefined);
     assert.ok(!dumpGlobalState(api).includes(id), 'the connection is still in global state');
     assert.equal(await api.connections.getSecret(id), undefined, 'the secret is still stored');
-    const missing = await rejection(vscode.commands.executeCommand('observability.editConnection', { connectionId: id, label: 'Gone', skipCheck: true }));
+    const missing = await rejection(
+      vscode.commands.executeCommand('observability.editConnection', {
+        connectionId: id,
+        label: 'Gone',
+        skipCheck: true,
+      }),
+    );
     assert.match(missing.message, /no longer exists/);
   });
 });
@@ -261,7 +344,10 @@ describe('Connection segment detection', function () {
     assert.ok(saved, 'the connection was not saved');
     assert.equal(saved.pathSegment, 'clickstack');
     const checks = sourcesRequests(cloud);
-    assert.deepEqual(checks.map((r) => [r.path, r.status]), [[`/v1/organizations/${cloud.organizationId}/services/${cloud.serviceIds[0]}/clickstack/sources`, 200]]);
+    assert.deepEqual(
+      checks.map((r) => [r.path, r.status]),
+      [[`/v1/organizations/${cloud.organizationId}/services/${cloud.serviceIds[0]}/clickstack/sources`, 200]],
+    );
     // The explorer then reads from /clickstack.
     const dashboards = await api.connections.clientFor(id as string).listDashboards(cloud.serviceIds[0]);
     assert.ok(dashboards.data.length > 0);
@@ -269,20 +355,34 @@ describe('Connection segment detection', function () {
 
   it('detects "observability" on the second request when "clickstack" answers with an HTML 404', async () => {
     const seed = await serve('observability');
-    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', { ...defaults(seed), label: 'Seed segment' });
+    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', {
+      ...defaults(seed),
+      label: 'Seed segment',
+    });
     assert.equal(typeof id, 'string');
     created.push(id as string);
     assert.equal(api.connections.get(id as string)?.pathSegment, 'observability');
     const checks = sourcesRequests(seed);
-    assert.deepEqual(checks.map((r) => [r.path.split('/').slice(-2).join('/'), r.status]), [['clickstack/sources', 404], ['observability/sources', 200]]);
+    assert.deepEqual(
+      checks.map((r) => [r.path.split('/').slice(-2).join('/'), r.status]),
+      [
+        ['clickstack/sources', 404],
+        ['observability/sources', 200],
+      ],
+    );
   });
 
   it('says clearly that neither segment is served, after at most two requests, and saves nothing', async () => {
     const other = await serve('hyperdx');
     const count = api.connections.list().length;
-    const error = await rejection(vscode.commands.executeCommand('observability.addConnection', { ...defaults(other), label: 'Neither' }));
+    const error = await rejection(
+      vscode.commands.executeCommand('observability.addConnection', { ...defaults(other), label: 'Neither' }),
+    );
     assert.ok(other.requests.length <= 2, `${other.requests.length} requests were made`);
-    assert.deepEqual(other.requests.map((r) => r.status), [404, 404]);
+    assert.deepEqual(
+      other.requests.map((r) => r.status),
+      [404, 404],
+    );
     assert.match(error.message, /neither \/clickstack nor \/observability/i);
     assert.match(error.message, /\b404\b/);
     assert.ok(!error.message.includes(other.keySecret));
@@ -291,17 +391,34 @@ describe('Connection segment detection', function () {
 
   it('keeps a segment given explicitly (one request, no detection)', async () => {
     const seed = await serve('observability');
-    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', { ...defaults(seed), pathSegment: 'observability', label: 'Explicit' });
+    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', {
+      ...defaults(seed),
+      pathSegment: 'observability',
+      label: 'Explicit',
+    });
     created.push(id as string);
-    assert.deepEqual(sourcesRequests(seed).map((r) => r.path.split('/').slice(-2).join('/')), ['observability/sources']);
+    assert.deepEqual(
+      sourcesRequests(seed).map((r) => r.path.split('/').slice(-2).join('/')),
+      ['observability/sources'],
+    );
   });
 
   it('Choose Services, like the walk-through, keeps at least one service', async () => {
     const seed = await serve('observability');
-    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', { ...defaults(seed), skipCheck: true, label: 'One service' });
+    const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', {
+      ...defaults(seed),
+      skipCheck: true,
+      label: 'One service',
+    });
     created.push(id as string);
-    assert.equal(api.connections.get(id as string)?.pathSegment, 'observability', 'without a check the address\'s usual segment is assumed');
-    const error = await rejection(vscode.commands.executeCommand('observability.selectServices', { connectionId: id, serviceIds: [] }));
+    assert.equal(
+      api.connections.get(id as string)?.pathSegment,
+      'observability',
+      "without a check the address's usual segment is assumed",
+    );
+    const error = await rejection(
+      vscode.commands.executeCommand('observability.selectServices', { connectionId: id, serviceIds: [] }),
+    );
     assert.match(error.message, /serviceIds/);
     assert.deepEqual(api.connections.get(id as string)?.serviceIds, [seed.serviceIds[0]], 'the services were emptied');
   });
@@ -368,7 +485,7 @@ describe('ConnectionManager storage', () => {
   it('explains a keyring failure and saves nothing', async () => {
     const state = new MemoryMemento();
     const secrets = new MemorySecrets();
-    secrets.failWith = 'An OS keyring couldn\'t be identified for storing the encryption related data';
+    secrets.failWith = "An OS keyring couldn't be identified for storing the encryption related data";
     const manager = new ConnectionManager({ globalState: state, secrets, log: silentLog, userAgent: 'test' });
     try {
       const error = await rejection(manager.add(connection, 'memory-secret-123'));
@@ -421,7 +538,9 @@ describe('ConnectionManager storage', () => {
     const secrets = new MemorySecrets();
     const manager = new ConnectionManager({ globalState: state, secrets, log: silentLog, userAgent: 'test' });
     try {
-      const error = await rejection(manager.add({ ...connection, baseUrl: 'http://api.example.com' }, 'memory-secret-123'));
+      const error = await rejection(
+        manager.add({ ...connection, baseUrl: 'http://api.example.com' }, 'memory-secret-123'),
+      );
       assert.match(error.message, /https/);
       assert.equal(secrets.values.size, 0);
       assert.deepEqual(state.keys(), []);

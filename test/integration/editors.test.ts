@@ -11,7 +11,15 @@ import { startEmulator, type Emulator } from '../emulator/server';
 import type { StoredAlert, StoredDashboard } from '../emulator/types';
 import type { ApplyResult } from '../../src/editors/apply';
 import {
-  activate, alertTarget as alertTargetOf, configure, docOf, extension, replaceText, setField, waitFor, type StoredTile,
+  activate,
+  alertTarget as alertTargetOf,
+  configure,
+  docOf,
+  extension,
+  replaceText,
+  setField,
+  waitFor,
+  type StoredTile,
 } from './support';
 
 const FAST_LIMIT = { requests: 100_000, windowMs: 1000 };
@@ -59,8 +67,13 @@ describe('Resource editors', function () {
     orgId = emulator.organizationId;
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
-      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
-      serviceIds: [serviceA, serviceB], label: 'Editors (emulator)', skipCheck: true,
+      baseUrl: emulator.url,
+      keyId: emulator.keyId,
+      keySecret: emulator.keySecret,
+      organizationId: orgId,
+      serviceIds: [serviceA, serviceB],
+      label: 'Editors (emulator)',
+      skipCheck: true,
     });
     assert.equal(typeof connectionId, 'string');
   });
@@ -89,11 +102,20 @@ describe('Resource editors', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  async function newAlertDocument(overrides: Record<string, unknown> = {}): Promise<{ uri: string; doc: vscode.TextDocument }> {
+  async function newAlertDocument(
+    overrides: Record<string, unknown> = {},
+  ): Promise<{ uri: string; doc: vscode.TextDocument }> {
     const target = alertTarget();
     const uri = await vscode.commands.executeCommand<string>('observability.createAlert', {
-      connectionId, serviceId: serviceA, dashboardId: target.dashboardId, tileId: target.tile.id, webhookId: target.webhookId,
-      threshold: 42, name: 'Editor test alert', message: 'Value {{value}} crossed {{threshold}}', ...overrides,
+      connectionId,
+      serviceId: serviceA,
+      dashboardId: target.dashboardId,
+      tileId: target.tile.id,
+      webhookId: target.webhookId,
+      threshold: 42,
+      name: 'Editor test alert',
+      message: 'Value {{value}} crossed {{threshold}}',
+      ...overrides,
     });
     assert.ok(uri, 'Create Alert returns the document address');
     return { uri, doc: docOf(uri) };
@@ -105,8 +127,14 @@ describe('Resource editors', function () {
     assert.match(uri, /^observability:\/.+\/alerts\/new-\d+\/Editor%20test%20alert\.alert\.json$/);
     assert.equal(doc.languageId, 'json');
     assert.deepEqual(JSON.parse(doc.getText()), {
-      name: 'Editor test alert', source: 'tile', dashboardId: target.dashboardId, tileId: target.tile.id, threshold: 42,
-      thresholdType: 'above', interval: '1h', channel: { type: 'webhook', webhookId: target.webhookId },
+      name: 'Editor test alert',
+      source: 'tile',
+      dashboardId: target.dashboardId,
+      tileId: target.tile.id,
+      threshold: 42,
+      thresholdType: 'above',
+      interval: '1h',
+      channel: { type: 'webhook', webhookId: target.webhookId },
       message: 'Value {{value}} crossed {{threshold}}',
     });
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri);
@@ -114,7 +142,10 @@ describe('Resource editors', function () {
 
   it('starts Create Alert from a tile of the tree and Edit from an alert of the tree', async () => {
     const target = alertTarget();
-    const provider = api.tree.provider as unknown as { getChildren(node?: unknown): Promise<TreeNode[]>; folder(c: string, s: string, k: string): unknown };
+    const provider = api.tree.provider as unknown as {
+      getChildren(node?: unknown): Promise<TreeNode[]>;
+      folder(c: string, s: string, k: string): unknown;
+    };
     const dashboards = await provider.getChildren(provider.folder(connectionId, serviceA, 'dashboards'));
     const dashboard = dashboards.find((n) => n.type === 'dashboard' && n.dashboard?.id === target.dashboardId);
     assert.ok(dashboard);
@@ -123,7 +154,11 @@ describe('Resource editors', function () {
     assert.ok(tile);
     // Dashboard and tile come from the node; the webhook is picked (the first one is accepted here).
     let settled = false;
-    const pending = Promise.resolve(vscode.commands.executeCommand<string>('observability.createAlert', tile)).finally(() => { settled = true; });
+    const pending = Promise.resolve(vscode.commands.executeCommand<string>('observability.createAlert', tile)).finally(
+      () => {
+        settled = true;
+      },
+    );
     while (!settled) {
       await new Promise((r) => setTimeout(r, 300));
       if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
@@ -146,8 +181,14 @@ describe('Resource editors', function () {
   it('associates the bundled JSON Schema with the documents (an unknown thresholdType is flagged by the JSON support)', async () => {
     const { doc } = await newAlertDocument();
     await setField(doc, 'thresholdType', 'sideways');
-    const diagnostic = await waitFor('a JSON schema diagnostic', () => vscode.languages.getDiagnostics(doc.uri)
-      .find((d) => d.source !== 'Observability' && /Value is not accepted/.test(d.message)), 30_000);
+    const diagnostic = await waitFor(
+      'a JSON schema diagnostic',
+      () =>
+        vscode.languages
+          .getDiagnostics(doc.uri)
+          .find((d) => d.source !== 'Observability' && /Value is not accepted/.test(d.message)),
+      30_000,
+    );
     // The message lists the enum of the bundled schema: the schema, not a guess, is in effect.
     assert.match(diagnostic.message, /"above", "below", "above_exclusive"/);
     const line = doc.lineAt(diagnostic.range.start.line).text;
@@ -167,8 +208,13 @@ describe('Resource editors', function () {
     const created = docOf(result.uri!);
     assert.equal(created.isDirty, false);
     assert.equal((JSON.parse(created.getText()) as { name: string }).name, 'Created from the editor');
-    assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri), false,
-      'the draft tab is closed');
+    assert.equal(
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri),
+      false,
+      'the draft tab is closed',
+    );
     void doc;
     const folder = api.tree.provider.folder(connectionId, serviceA, 'alerts');
     const nodes = await waitFor('the new alert in the tree', async () => {
@@ -187,7 +233,9 @@ describe('Resource editors', function () {
     assert.equal(emulator.requests.slice(mark).filter((r) => r.method !== 'GET').length, 0, 'nothing was sent');
     assert.ok(doc.isDirty);
     const ours = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'Observability');
-    const max = ours.find((d) => /thresholdMax/.test(d.message) && /thresholdType/.test(doc.lineAt(d.range.start.line).text));
+    const max = ours.find(
+      (d) => /thresholdMax/.test(d.message) && /thresholdType/.test(doc.lineAt(d.range.start.line).text),
+    );
     assert.ok(max, `a thresholdMax diagnostic on the thresholdType line: ${ours.map((d) => d.message).join(' | ')}`);
     assert.match(doc.lineAt(max.range.start.line).text, /thresholdType/);
 
@@ -220,34 +268,69 @@ describe('Resource editors', function () {
     const target = alertTarget();
     const { doc } = await newAlertDocument({ webhookId: '' });
     const complete = async (field: string) => {
-      const line = doc.getText().split('\n').findIndex((l) => l.includes(`"${field}"`));
+      const line = doc
+        .getText()
+        .split('\n')
+        .findIndex((l) => l.includes(`"${field}"`));
       const col = doc.lineAt(line).text.lastIndexOf('"');
-      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(line, col));
-      return list.items.map((i) => ({ label: typeof i.label === 'string' ? i.label : i.label.label, insert: String(i.insertText) }));
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        doc.uri,
+        new vscode.Position(line, col),
+      );
+      return list.items.map((i) => ({
+        label: typeof i.label === 'string' ? i.label : i.label.label,
+        insert: String(i.insertText),
+      }));
     };
     const webhooks = await complete('webhookId');
     for (const w of data(serviceA).webhooks.values()) {
-      assert.ok(webhooks.some((i) => i.insert === JSON.stringify(w.id) && i.label === w.name), `webhook ${String(w.name)} offered`);
+      assert.ok(
+        webhooks.some((i) => i.insert === JSON.stringify(w.id) && i.label === w.name),
+        `webhook ${String(w.name)} offered`,
+      );
     }
     const tiles = await complete('tileId');
     const storedTiles = data(serviceA).dashboards.get(target.dashboardId)!.tiles as unknown as StoredTile[];
-    for (const t of storedTiles) assert.ok(tiles.some((i) => i.insert === JSON.stringify(t.id)), `tile ${t.name} offered`);
+    for (const t of storedTiles) {
+      assert.ok(
+        tiles.some((i) => i.insert === JSON.stringify(t.id)),
+        `tile ${t.name} offered`,
+      );
+    }
     const dashboards = await complete('dashboardId');
     assert.ok(dashboards.some((i) => i.insert === JSON.stringify(target.dashboardId)));
   });
 
   for (const fault of [
-    { name: '400', status: 400, body: { status: 400, error: 'Tile not found', requestId: '00000000-0000-4000-8000-000000000400' }, field: 'tileId' },
-    { name: '409', status: 409, body: { status: 409, error: 'Conflict: alert limit reached', requestId: '00000000-0000-4000-8000-000000000409' } },
-    { name: '500', status: 500, body: { status: 500, error: 'Internal error', requestId: '00000000-0000-4000-8000-000000000500' } },
+    {
+      name: '400',
+      status: 400,
+      body: { status: 400, error: 'Tile not found', requestId: '00000000-0000-4000-8000-000000000400' },
+      field: 'tileId',
+    },
+    {
+      name: '409',
+      status: 409,
+      body: { status: 409, error: 'Conflict: alert limit reached', requestId: '00000000-0000-4000-8000-000000000409' },
+    },
+    {
+      name: '500',
+      status: 500,
+      body: { status: 500, error: 'Internal error', requestId: '00000000-0000-4000-8000-000000000500' },
+    },
     { name: 'timeout', delayMs: 6000 },
   ] as const) {
     it(`keeps the text unchanged and dirty when the service answers ${fault.name}`, async () => {
       const { uri, doc } = await newAlertDocument({ name: `Failing ${fault.name}` });
       const typed = doc.getText().replace('"threshold": 42', '"threshold": 43');
       await replaceText(doc, typed);
-      emulator.faults.add({ method: 'POST', path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts`, times: 5,
-        ...('status' in fault ? { status: fault.status, body: fault.body } : { delayMs: fault.delayMs }) });
+      emulator.faults.add({
+        method: 'POST',
+        path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts`,
+        times: 5,
+        ...('status' in fault ? { status: fault.status, body: fault.body } : { delayMs: fault.delayMs }),
+      });
       const before = data(serviceA).alerts.size;
       const result = await apply(uri);
       assert.equal(result.outcome, 'failed', JSON.stringify(result));
@@ -261,7 +344,9 @@ describe('Resource editors', function () {
       assert.ok(doc.isDirty, 'still dirty');
       assert.equal(data(serviceA).alerts.size, before);
       if ('field' in fault) {
-        const d = await waitFor('the field diagnostic', () => vscode.languages.getDiagnostics(doc.uri).find((x) => /Tile not found/.test(x.message)));
+        const d = await waitFor('the field diagnostic', () =>
+          vscode.languages.getDiagnostics(doc.uri).find((x) => /Tile not found/.test(x.message)),
+        );
         assert.match(doc.lineAt(d.range.start.line).text, /"tileId"/);
       }
     });
@@ -269,11 +354,19 @@ describe('Resource editors', function () {
 
   it('updates an alert after a diff, with the full object and no read-only fields', async () => {
     const alert = [...data(serviceA).alerts.values()].find((a) => a.source === 'tile')!;
-    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: alert.id,
+    });
     assert.ok(uri);
-    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const doc = await waitFor('the alert document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
     const body = JSON.parse(doc.getText()) as Record<string, unknown>;
-    for (const readOnly of ['id', 'state', 'teamId', 'silenced', 'executionErrors', 'createdAt', 'updatedAt']) assert.ok(!(readOnly in body), readOnly);
+    for (const readOnly of ['id', 'state', 'teamId', 'silenced', 'executionErrors', 'createdAt', 'updatedAt']) {
+      assert.ok(!(readOnly in body), readOnly);
+    }
     const unchanged = await apply(uri, { confirm: true });
     assert.equal(unchanged.outcome, 'unchanged');
     await setField(doc, 'threshold', 1234);
@@ -287,28 +380,49 @@ describe('Resource editors', function () {
     assert.equal(data(serviceA).alerts.get(alert.id)?.threshold, 1234);
     assert.equal(doc.isDirty, false);
     assert.equal(result.diffShown, true, 'a diff was shown');
-    assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff), false,
-      'and closed after the update');
+    assert.equal(
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff),
+      false,
+      'and closed after the update',
+    );
   });
 
   it('tells in a CodeLens whether the text is applied, and compares with the service on request', async () => {
     const alert = [...data(serviceA).alerts.values()].find((a) => a.source === 'saved_search')!;
-    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
-    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
-    const titles = async () => (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri))
-      .map((l) => l.command?.title ?? '').join(' | ');
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: alert.id,
+    });
+    const doc = await waitFor('the alert document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
+    const titles = async () =>
+      (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri))
+        .map((l) => l.command?.title ?? '')
+        .join(' | ');
     assert.match(await titles(), /Apply to .*\| .*Compare with Service \| same as when opened/);
     await setField(doc, 'threshold', 26);
     assert.match(await titles(), /not applied/);
     assert.equal(await vscode.commands.executeCommand<boolean>('observability.compareWithService', { uri }), true);
-    assert.ok(vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff
-      && t.input.modified.toString() === uri), 'the diff is open');
+    assert.ok(
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === uri),
+      'the diff is open',
+    );
   });
 
   it('refuses to overwrite silently when the alert changed on the service', async () => {
     const alert = [...data(serviceA).alerts.values()].find((a) => a.source === 'tile' && a.id)!;
-    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
-    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: alert.id,
+    });
+    const doc = await waitFor('the alert document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
     // Someone else changes it.
     const stored = data(serviceA).alerts.get(alert.id)!;
     stored.threshold = 777;
@@ -325,19 +439,35 @@ describe('Resource editors', function () {
 
   it('warns with the watching alerts before a dashboard update that drops a watched tile', async () => {
     const alert = [...data(serviceB).alerts.values()].find((a) => a.source === 'tile' && a.dashboardId && a.tileId)!;
-    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceB, dashboardId: alert.dashboardId });
-    const doc = await waitFor('the dashboard document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId: serviceB,
+      dashboardId: alert.dashboardId,
+    });
+    const doc = await waitFor('the dashboard document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
     const body = JSON.parse(doc.getText()) as { tiles: StoredTile[] };
     body.tiles = body.tiles.filter((t) => t.id !== alert.tileId);
     await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
-    const warning = await waitFor('the tile-removal warning', () => vscode.languages.getDiagnostics(doc.uri)
-      .find((d) => d.severity === vscode.DiagnosticSeverity.Warning && d.message.includes(alert.name ?? alert.id)));
+    const warning = await waitFor('the tile-removal warning', () =>
+      vscode.languages
+        .getDiagnostics(doc.uri)
+        .find((d) => d.severity === vscode.DiagnosticSeverity.Warning && d.message.includes(alert.name ?? alert.id)),
+    );
     assert.match(doc.lineAt(warning.range.start.line).text, /"tiles"/);
     const mark = emulator.requests.length;
     const warned = await apply(uri, { confirm: true });
     assert.equal(warned.outcome, 'alertsWouldBeDeleted', JSON.stringify(warned));
-    assert.ok(warned.alerts?.includes(alert.name ?? alert.id), `lists ${String(alert.name)}: ${JSON.stringify(warned.alerts)}`);
-    assert.equal(emulator.requests.slice(mark).filter((r) => r.method === 'PUT').length, 0, 'nothing sent without the confirmation');
+    assert.ok(
+      warned.alerts?.includes(alert.name ?? alert.id),
+      `lists ${String(alert.name)}: ${JSON.stringify(warned.alerts)}`,
+    );
+    assert.equal(
+      emulator.requests.slice(mark).filter((r) => r.method === 'PUT').length,
+      0,
+      'nothing sent without the confirmation',
+    );
     assert.ok(doc.isDirty);
     const result = await apply(uri, { confirm: true, confirmAlertDeletion: true });
     assert.equal(result.outcome, 'applied', JSON.stringify(result));
@@ -346,33 +476,61 @@ describe('Resource editors', function () {
   });
 
   it('upserts the query endpoint: same id on a second upsert; delete asks first', async () => {
-    const first = await vscode.commands.executeCommand<string>('observability.upsertQueryEndpoint', { connectionId, serviceId: serviceA });
+    const first = await vscode.commands.executeCommand<string>('observability.upsertQueryEndpoint', {
+      connectionId,
+      serviceId: serviceA,
+    });
     assert.match(first ?? '', /\/query-endpoint\/current\/.+\.query-endpoint\.json$/);
-    const doc = await waitFor('the query endpoint document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === first));
+    const doc = await waitFor('the query endpoint document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === first),
+    );
     const keyId = emulator.state.keys[0]!.id;
-    await replaceText(doc, `${JSON.stringify({ roles: ['sql_console_read_only'], openApiKeys: [keyId], allowedOrigins: 'https://app.example.com' }, null, 2)}\n`);
+    await replaceText(
+      doc,
+      `${JSON.stringify({ roles: ['sql_console_read_only'], openApiKeys: [keyId], allowedOrigins: 'https://app.example.com' }, null, 2)}\n`,
+    );
     const created = await apply(first!, { confirm: true });
     assert.equal(created.outcome, 'applied', JSON.stringify(created));
     assert.ok(created.id && created.requestId);
-    await replaceText(doc, doc.getText().replace('"sql_console_read_only"', '"sql_console_read_only",\n    "sql_console_admin"'));
+    await replaceText(
+      doc,
+      doc.getText().replace('"sql_console_read_only"', '"sql_console_read_only",\n    "sql_console_admin"'),
+    );
     const second = await apply(first!, { confirm: true });
     assert.equal(second.outcome, 'applied', JSON.stringify(second));
     assert.equal(second.id, created.id, 'same endpoint id');
     assert.notEqual(second.requestId, created.requestId);
     assert.deepEqual(data(serviceA).queryEndpoint?.roles, ['sql_console_read_only', 'sql_console_admin']);
 
-    const line = doc.getText().split('\n').findIndex((l) => l.includes(keyId));
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri,
-      new vscode.Position(line, doc.lineAt(line).text.indexOf(keyId) + 1));
-    assert.ok(list.items.some((i) => i.insertText === JSON.stringify(keyId)), 'API keys are offered');
+    const line = doc
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.includes(keyId));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      new vscode.Position(line, doc.lineAt(line).text.indexOf(keyId) + 1),
+    );
+    assert.ok(
+      list.items.some((i) => i.insertText === JSON.stringify(keyId)),
+      'API keys are offered',
+    );
 
-    const deleted = await vscode.commands.executeCommand<{ deleted: boolean }>('observability.deleteQueryEndpoint', { connectionId, serviceId: serviceA, confirm: true });
+    const deleted = await vscode.commands.executeCommand<{ deleted: boolean }>('observability.deleteQueryEndpoint', {
+      connectionId,
+      serviceId: serviceA,
+      confirm: true,
+    });
     assert.equal(deleted.deleted, true);
     assert.equal(data(serviceA).queryEndpoint, null);
   });
 
   it('creates a dashboard from the template', async () => {
-    const uri = await vscode.commands.executeCommand<string>('observability.createDashboard', { connectionId, serviceId: serviceB, name: 'From the editor' });
+    const uri = await vscode.commands.executeCommand<string>('observability.createDashboard', {
+      connectionId,
+      serviceId: serviceB,
+      name: 'From the editor',
+    });
     assert.match(uri ?? '', /\.new-dashboard\.json$/);
     const before = data(serviceB).dashboards.size;
     const result = await apply(uri!);
@@ -383,7 +541,12 @@ describe('Resource editors', function () {
 
   it('ignores a second Apply while one is running', async () => {
     const { uri } = await newAlertDocument({ name: 'Slow create' });
-    emulator.faults.add({ method: 'POST', path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts`, times: 1, delayMs: 1000 });
+    emulator.faults.add({
+      method: 'POST',
+      path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts`,
+      times: 1,
+      delayMs: 1000,
+    });
     const [a, b] = await Promise.all([apply(uri), new Promise((r) => setTimeout(r, 100)).then(() => apply(uri))]);
     assert.equal(a.outcome, 'applied', JSON.stringify(a));
     assert.equal(b.outcome, 'busy');
@@ -402,9 +565,16 @@ describe('Resource editors', function () {
     await setField(doc, 'threshold', 98);
     await vscode.commands.executeCommand('workbench.action.files.save');
     await waitFor('the saved document', () => !doc.isDirty);
-    assert.equal(emulator.requests.filter((r, i) => i >= mark && r.method !== 'GET').length, 0, 'no request on the Save command');
-    const keys = (extension().packageJSON as { contributes: { keybindings: { command: string; key: string }[] } })
-      .contributes.keybindings.filter((k) => k.command === 'observability.applyResource').map((k) => k.key);
+    assert.equal(
+      emulator.requests.filter((r, i) => i >= mark && r.method !== 'GET').length,
+      0,
+      'no request on the Save command',
+    );
+    const keys = (
+      extension().packageJSON as { contributes: { keybindings: { command: string; key: string }[] } }
+    ).contributes.keybindings
+      .filter((k) => k.command === 'observability.applyResource')
+      .map((k) => k.key);
     assert.deepEqual(keys, ['ctrl+enter']);
   });
 
@@ -418,7 +588,8 @@ describe('Resource editors', function () {
 
   /** Lines of the document that carry one of `keys` and have a diagnostic (any source: ours or the JSON support). */
   function flaggedLines(doc: vscode.TextDocument, keys: readonly string[]): string[] {
-    return vscode.languages.getDiagnostics(doc.uri)
+    return vscode.languages
+      .getDiagnostics(doc.uri)
       .map((d) => `${doc.lineAt(d.range.start.line).text.trim()} => ${d.message}`)
       .filter((line) => keys.some((k) => line.includes(`"${k}"`)));
   }
@@ -427,11 +598,18 @@ describe('Resource editors', function () {
     let serviceId = serviceA;
     let stored: Record<string, unknown> | undefined;
     for (const s of [serviceA, serviceB]) {
-      stored = [...data(s).dashboards.values()].find((d) => Array.isArray(d.containers) && (d.containers as unknown[]).length > 0) as Record<string, unknown> | undefined;
-      if (stored) { serviceId = s; break; }
+      stored = [...data(s).dashboards.values()].find(
+        (d) => Array.isArray(d.containers) && (d.containers as unknown[]).length > 0,
+      ) as Record<string, unknown> | undefined;
+      if (stored) {
+        serviceId = s;
+        break;
+      }
     }
     assert.ok(stored, 'a dashboard with containers in the sample data');
-    const filterDonor = [...data(serviceId).dashboards.values()].find((d) => Array.isArray(d.filters) && (d.filters as unknown[]).length > 0);
+    const filterDonor = [...data(serviceId).dashboards.values()].find(
+      (d) => Array.isArray(d.filters) && (d.filters as unknown[]).length > 0,
+    );
     assert.ok(filterDonor, 'a dashboard with a filter on the same service');
     // What a newer service returns: a field this version does not know on the dashboard, a tile, a tile config, a
     // container and a container tab. (Filters are strict on the service; the emulator rejects any key it does not know
@@ -447,12 +625,26 @@ describe('Resource editors', function () {
     const serverKeys = ['layoutVersion', 'pinned', 'legendPosition', 'accent', 'icon'];
     const expected = JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
     // The emulator keeps nested fields as stored; a top-level one comes in the reply of a newer service.
-    emulator.faults.add({ method: 'GET', path: `/v1/organizations/${orgId}/services/${serviceId}/observability/dashboards/${String(stored.id)}`, times: 10,
-      status: 200, body: { status: 200, requestId: '00000000-0000-4000-8000-00000000d001',
-        result: { ...dashboardResponse(stored as unknown as StoredDashboard), layoutVersion: 2 } } });
+    emulator.faults.add({
+      method: 'GET',
+      path: `/v1/organizations/${orgId}/services/${serviceId}/observability/dashboards/${String(stored.id)}`,
+      times: 10,
+      status: 200,
+      body: {
+        status: 200,
+        requestId: '00000000-0000-4000-8000-00000000d001',
+        result: { ...dashboardResponse(stored as unknown as StoredDashboard), layoutVersion: 2 },
+      },
+    });
 
-    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId, dashboardId: stored.id });
-    const doc = await waitFor('the dashboard document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId,
+      dashboardId: stored.id,
+    });
+    const doc = await waitFor('the dashboard document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
     for (const key of serverKeys) assert.ok(doc.getText().includes(`"${key}"`), `${key} is shown`);
 
     // A key typed by the user that no version knows: a warning at the key (a likely typo), Apply still allowed.
@@ -460,8 +652,9 @@ describe('Resource editors', function () {
     body.name = `${body.name} (renamed)`;
     body.tiles[1]!.heigth = 3;
     await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
-    const typo = await waitFor('the warning on the typed key', () => vscode.languages.getDiagnostics(doc.uri)
-      .find((d) => d.source === 'Observability' && /heigth/.test(d.message)));
+    const typo = await waitFor('the warning on the typed key', () =>
+      vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'Observability' && /heigth/.test(d.message)),
+    );
     assert.equal(typo.severity, vscode.DiagnosticSeverity.Warning);
     assert.match(doc.lineAt(typo.range.start.line).text, /"heigth"/);
     // Give the JSON support time to validate against the bundled schema too.
@@ -489,16 +682,35 @@ describe('Resource editors', function () {
     // The emulator returns `channel` and `channels` from the one stored list, as stored; a top-level field comes in
     // the reply of a newer service.
     (alert.channels as Record<string, unknown>[])[0]!.deliveryMode = 'digest';
-    emulator.faults.add({ method: 'GET', path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts/${String(alert.id)}`, times: 10,
-      status: 200, body: { status: 200, requestId: '00000000-0000-4000-8000-00000000a001',
-        result: { ...alertResponse(alert as unknown as StoredAlert), escalationPolicy: { after: '15m', to: 'team-lead' } } } });
-    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
-    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    emulator.faults.add({
+      method: 'GET',
+      path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts/${String(alert.id)}`,
+      times: 10,
+      status: 200,
+      body: {
+        status: 200,
+        requestId: '00000000-0000-4000-8000-00000000a001',
+        result: {
+          ...alertResponse(alert as unknown as StoredAlert),
+          escalationPolicy: { after: '15m', to: 'team-lead' },
+        },
+      },
+    });
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: alert.id,
+    });
+    const doc = await waitFor('the alert document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
     assert.match(doc.getText(), /"escalationPolicy"/);
     assert.match(doc.getText(), /"deliveryMode"/);
     await setField(doc, 'threshold', 4321);
     await setField(doc, 'colour', 'red');
-    await waitFor('the warning on the typed key', () => vscode.languages.getDiagnostics(doc.uri).find((d) => /colour/.test(d.message)));
+    await waitFor('the warning on the typed key', () =>
+      vscode.languages.getDiagnostics(doc.uri).find((d) => /colour/.test(d.message)),
+    );
     await new Promise((r) => setTimeout(r, 2000));
     assert.deepEqual(flaggedLines(doc, ['escalationPolicy', 'deliveryMode', 'after', 'to']), []);
     const mark = emulator.requests.length;
@@ -512,14 +724,29 @@ describe('Resource editors', function () {
   });
 
   it('names the API keys that lose access before a query endpoint upsert and asks once; none lost, no extra question', async () => {
-    const uri = await vscode.commands.executeCommand<string>('observability.upsertQueryEndpoint', { connectionId, serviceId: serviceB });
-    const doc = await waitFor('the query endpoint document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
-    const [first, second] = emulator.state.keys as unknown as [{ id: string; name: string }, { id: string; name: string }];
-    const write = (keys: string[]) => replaceText(doc, `${JSON.stringify({ roles: ['sql_console_read_only'], openApiKeys: keys, allowedOrigins: '' }, null, 2)}\n`);
+    const uri = await vscode.commands.executeCommand<string>('observability.upsertQueryEndpoint', {
+      connectionId,
+      serviceId: serviceB,
+    });
+    const doc = await waitFor('the query endpoint document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
+    const [first, second] = emulator.state.keys as unknown as [
+      { id: string; name: string },
+      { id: string; name: string },
+    ];
+    const write = (keys: string[]) =>
+      replaceText(
+        doc,
+        `${JSON.stringify({ roles: ['sql_console_read_only'], openApiKeys: keys, allowedOrigins: '' }, null, 2)}\n`,
+      );
     await write([first.id, second.id]);
     assert.equal((await apply(uri!, { confirm: true })).outcome, 'applied');
     // Adding nothing, removing nothing: only the usual confirmation.
-    await replaceText(doc, doc.getText().replace('"sql_console_read_only"', '"sql_console_read_only",\n    "sql_console_admin"'));
+    await replaceText(
+      doc,
+      doc.getText().replace('"sql_console_read_only"', '"sql_console_read_only",\n    "sql_console_admin"'),
+    );
     assert.equal((await apply(uri!, { confirm: true })).outcome, 'applied');
 
     await write([first.id]);
@@ -527,7 +754,11 @@ describe('Resource editors', function () {
     const refused = await apply(uri!, { confirm: true });
     assert.equal(refused.outcome, 'keysWouldLoseAccess', JSON.stringify(refused));
     assert.deepEqual(refused.keys, [`${second.name} (${second.id})`], 'the key is named');
-    assert.equal(emulator.requests.slice(mark).filter((r) => r.method !== 'GET').length, 0, 'nothing sent without the confirmation');
+    assert.equal(
+      emulator.requests.slice(mark).filter((r) => r.method !== 'GET').length,
+      0,
+      'nothing sent without the confirmation',
+    );
     assert.deepEqual(data(serviceB).queryEndpoint?.openApiKeys, [first.id, second.id]);
     const applied = await apply(uri!, { confirm: true, confirmKeyRemoval: true });
     assert.equal(applied.outcome, 'applied', JSON.stringify(applied));
@@ -536,13 +767,20 @@ describe('Resource editors', function () {
 
   it('shows that an alert update keeps the optional fields the document leaves out, and says so', async () => {
     const alert = freshAlert('6ac4d78000000000000e0002', { note: 'Page the payments team first.' });
-    const uri = await vscode.commands.executeCommand<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: alert.id });
-    const doc = await waitFor('the alert document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri));
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: alert.id,
+    });
+    const doc = await waitFor('the alert document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
     const body = JSON.parse(doc.getText()) as Record<string, unknown>;
     delete body.note;
     await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
-    const info = await waitFor('the note on the left-out field', () => vscode.languages.getDiagnostics(doc.uri)
-      .find((d) => /"note" is left out/.test(d.message)));
+    const info = await waitFor('the note on the left-out field', () =>
+      vscode.languages.getDiagnostics(doc.uri).find((d) => /"note" is left out/.test(d.message)),
+    );
     assert.equal(info.severity, vscode.DiagnosticSeverity.Information);
     // Leaving a field out changes nothing on the service: nothing to apply.
     const same = await apply(uri!, { confirm: true });
@@ -567,38 +805,71 @@ describe('Resource editors', function () {
     const dashboardName = data(serviceA).dashboards.get(target.dashboardId)!.name as string;
     const webhookName = data(serviceA).webhooks.get(target.webhookId)!.name as string;
     const hints = await waitFor('the inlay hints', async () => {
-      const found = await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', doc.uri,
-        new vscode.Range(0, 0, doc.lineCount, 0));
+      const found = await vscode.commands.executeCommand<vscode.InlayHint[]>(
+        'vscode.executeInlayHintProvider',
+        doc.uri,
+        new vscode.Range(0, 0, doc.lineCount, 0),
+      );
       return found.length >= 3 ? found : undefined;
     });
-    const shown = hints.map((h) => `${doc.lineAt(h.position.line).text.trim()} ${typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('')}`);
-    assert.ok(shown.some((l) => l.startsWith('"dashboardId"') && l.endsWith(dashboardName)), shown.join('\n'));
-    assert.ok(shown.some((l) => l.startsWith('"tileId"') && l.endsWith(target.tile.name)), shown.join('\n'));
-    assert.ok(shown.some((l) => l.includes('"webhookId"') && l.endsWith(webhookName)), shown.join('\n'));
+    const shown = hints.map(
+      (h) =>
+        `${doc.lineAt(h.position.line).text.trim()} ${typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('')}`,
+    );
+    assert.ok(
+      shown.some((l) => l.startsWith('"dashboardId"') && l.endsWith(dashboardName)),
+      shown.join('\n'),
+    );
+    assert.ok(
+      shown.some((l) => l.startsWith('"tileId"') && l.endsWith(target.tile.name)),
+      shown.join('\n'),
+    );
+    assert.ok(
+      shown.some((l) => l.includes('"webhookId"') && l.endsWith(webhookName)),
+      shown.join('\n'),
+    );
   });
 
   it('names the connection and the service in tabs and breadcrumbs instead of their IDs; addresses with IDs still open', async () => {
     // A connection added with its check knows the services' names.
     const named = await vscode.commands.executeCommand<string>('observability.addConnection', {
-      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
-      serviceIds: [serviceA], label: 'Readable',
+      baseUrl: emulator.url,
+      keyId: emulator.keyId,
+      keySecret: emulator.keySecret,
+      organizationId: orgId,
+      serviceIds: [serviceA],
+      label: 'Readable',
     });
     try {
       await readableAddress(named);
     } finally {
-      await vscode.commands.executeCommand('observability.removeConnection', { connectionId: named, skipConfirmation: true });
+      await vscode.commands.executeCommand('observability.removeConnection', {
+        connectionId: named,
+        skipConfirmation: true,
+      });
     }
   });
 
   async function readableAddress(named: string): Promise<void> {
     const target = alertTarget();
     const uri = await vscode.commands.executeCommand<string>('observability.createAlert', {
-      connectionId: named, serviceId: serviceA, dashboardId: target.dashboardId, tileId: target.tile.id, webhookId: target.webhookId,
-      threshold: 42, name: 'Readable address', message: 'Value {{value}} crossed {{threshold}}',
+      connectionId: named,
+      serviceId: serviceA,
+      dashboardId: target.dashboardId,
+      tileId: target.tile.id,
+      webhookId: target.webhookId,
+      threshold: 42,
+      name: 'Readable address',
+      message: 'Value {{value}} crossed {{threshold}}',
     });
     const doc = docOf(uri);
-    const serviceName = (emulator.state.services as unknown as { id: string; name: string }[]).find((x) => x.id === serviceA)!.name;
-    assert.equal(doc.uri.path, `/Readable/${serviceName}/alerts/${doc.uri.path.split('/')[4]}/Readable address.alert.json`);
+    const serviceName = (emulator.state.services as unknown as { id: string; name: string }[]).find(
+      (x) => x.id === serviceA,
+    )!.name;
+    assert.equal(
+      doc.uri.path,
+      `/Readable/${serviceName}/alerts/${doc.uri.path.split('/')[4]}/Readable address.alert.json`,
+    );
     assert.ok(!uri.includes(named) && !uri.includes(serviceA), uri);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.equal(tab?.label, 'Readable address.alert.json');
@@ -606,9 +877,15 @@ describe('Resource editors', function () {
     // Apply works on the readable address, and the created alert opens under one too.
     const created = await apply(uri);
     assert.equal(created.outcome, 'applied', JSON.stringify(created));
-    assert.match(created.uri ?? '', new RegExp(`^observability:/Readable/.+/alerts/${created.id}/Readable%20address\\.alert\\.json$`));
+    assert.match(
+      created.uri ?? '',
+      new RegExp(`^observability:/Readable/.+/alerts/${created.id}/Readable%20address\\.alert\\.json$`),
+    );
     // An address with the IDs, as earlier versions wrote them, still opens the resource.
-    const old = vscode.Uri.from({ scheme: 'observability', path: `/${named}/${serviceA}/alerts/${created.id}/Readable address.alert.json` });
+    const old = vscode.Uri.from({
+      scheme: 'observability',
+      path: `/${named}/${serviceA}/alerts/${created.id}/Readable address.alert.json`,
+    });
     const reopened = await vscode.workspace.openTextDocument(old);
     assert.equal((JSON.parse(reopened.getText()) as { name: string }).name, 'Readable address');
   }

@@ -21,8 +21,9 @@ const HOSTILE_MESSAGE = `${COMMAND} visit https://evil.example or www.evil.examp
 // eslint-disable-next-line no-control-regex
 const CONTROL_OR_BIDI = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 /** The same, but line breaks are allowed: tooltips have lines of their own (server text never adds any). */
-// eslint-disable-next-line no-control-regex
-const CONTROL_OR_BIDI_IN_LINES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+const CONTROL_OR_BIDI_IN_LINES =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 
 /** The Markdown of a tooltip, with its code spans taken out (their content is literal). */
 function markdownOutsideCode(tooltip: vscode.TreeItem['tooltip']): string {
@@ -81,28 +82,41 @@ describe('Hostile server text in the tree', function () {
     serviceId = emulator.serviceIds[0]!;
     const data = emulator.state.data.get(serviceId)!;
     // One alert on a tile, notifying a webhook: every server string it shows is hostile.
-    const alert = [...data.alerts.values()].find((a) => a.dashboardId && a.tileId
-      && a.channels.some((c) => typeof c.webhookId === 'string' && data.webhooks.has(c.webhookId)));
+    const alert = [...data.alerts.values()].find(
+      (a) =>
+        a.dashboardId &&
+        a.tileId &&
+        a.channels.some((c) => typeof c.webhookId === 'string' && data.webhooks.has(c.webhookId)),
+    );
     assert.ok(alert, 'a seeded tile alert with a webhook');
     alertId = alert.id;
     alert.name = HOSTILE_NAME;
     alert.message = HOSTILE_MESSAGE;
     alert.state = 'ALERT';
     alert.silenced = { by: PHISH, at: new Date().toISOString(), until: new Date(Date.now() + 3_600_000).toISOString() };
-    alert.executionErrors = [{ timestamp: new Date().toISOString(), type: 'QUERY_ERROR', message: `${PHISH}\n${HOSTILE_MESSAGE}` }];
+    alert.executionErrors = [
+      { timestamp: new Date().toISOString(), type: 'QUERY_ERROR', message: `${PHISH}\n${HOSTILE_MESSAGE}` },
+    ];
     const webhookId = alert.channels.find((c) => typeof c.webhookId === 'string')!.webhookId as string;
     data.webhooks.get(webhookId)!.name = `${COMMAND}\u202E`;
     const dashboard = data.dashboards.get(alert.dashboardId!)!;
     dashboard.name = HOSTILE_NAME;
     dashboard.tags = [PHISH, 'a\u202Eb'];
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
-      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
-      serviceIds: [serviceId], label: 'Hostile text (emulator)', skipCheck: true,
+      baseUrl: emulator.url,
+      keyId: emulator.keyId,
+      keySecret: emulator.keySecret,
+      organizationId: orgId,
+      serviceIds: [serviceId],
+      label: 'Hostile text (emulator)',
+      skipCheck: true,
     });
   });
 
   after(async () => {
-    if (connectionId) await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    if (connectionId) {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    }
     await emulator?.close();
   });
 
@@ -115,7 +129,11 @@ describe('Hostile server text in the tree', function () {
     const drawn = item(node);
     const label = labelOf(drawn);
     assertPlain(label, 'label');
-    assert.match(label, /^\[Re-enter your key\] \(https:\/\/evil\.example\/login\) exe\.txt <img/, 'the label is the name as plain text');
+    assert.match(
+      label,
+      /^\[Re-enter your key\] \(https:\/\/evil\.example\/login\) exe\.txt <img/,
+      'the label is the name as plain text',
+    );
     assertPlain(drawn.description, 'description');
     assert.match(String(drawn.description), /\[Open settings\] \(command :workbench/, 'the webhook name is plain text');
 
@@ -123,9 +141,13 @@ describe('Hostile server text in the tree', function () {
     assertTooltipOptions(resolved.tooltip, 'alert tooltip');
     const markdown = markdownOutsideCode(resolved.tooltip);
     assertInert(markdown, 'alert tooltip');
-    assert.match(markdown, /\\\[Re\\-enter your key\\\] \\\(https\\:\/\/evil\\\.example\/login\\\)/, 'the name is escaped, still readable');
+    assert.match(
+      markdown,
+      /\\\[Re\\-enter your key\\\] \\\(https\\:\/\/evil\\\.example\/login\\\)/,
+      'the name is escaped, still readable',
+    );
     assert.match(markdown, /\\\[Open settings\\\] \\\(command :workbench/, 'message and webhook name escaped');
-    assert.match(markdown, /\$\(error\)/, 'the extension\'s own icon stays');
+    assert.match(markdown, /\$\(error\)/, "the extension's own icon stays");
     assert.match(markdown, /\\<img src=x/, 'HTML is escaped');
   });
 
@@ -143,8 +165,15 @@ describe('Hostile server text in the tree', function () {
 
   it('shows a hostile server error message as inert text in the error node', async () => {
     const folder = await folderNode('Sources');
-    emulator.faults.add({ path: `/v1/organizations/${orgId}/services/${serviceId}/observability/sources`, status: 500,
-      body: { status: 500, error: `${PHISH} ${COMMAND}\u202E\x1b[2J`, requestId: '00000000-0000-4000-8000-000000000500' } });
+    emulator.faults.add({
+      path: `/v1/organizations/${orgId}/services/${serviceId}/observability/sources`,
+      status: 500,
+      body: {
+        status: 500,
+        error: `${PHISH} ${COMMAND}\u202E\x1b[2J`,
+        requestId: '00000000-0000-4000-8000-000000000500',
+      },
+    });
     const failed = await children(folder);
     assert.equal(failed.length, 1);
     const drawn = item(failed[0]!);

@@ -56,7 +56,9 @@ export function installResponseCheck(suite: Mocha.Suite): void {
   const check = (where: string): Error | undefined => {
     const issues = takeResponseIssues();
     if (issues.length === 0) return undefined;
-    return new Error(`The emulator sent ${issues.length} response(s) that do not fit the API spec ${where}:\n${describeResponseIssues(issues)}`);
+    return new Error(
+      `The emulator sent ${issues.length} response(s) that do not fit the API spec ${where}:\n${describeResponseIssues(issues)}`,
+    );
   };
   suite.afterEach('emulator responses fit the spec', function () {
     const err = check('during this test');

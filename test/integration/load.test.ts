@@ -52,7 +52,10 @@ function busiestWindow(requests: readonly RecordedRequest[], windowMs: number): 
 
 function describeRefused(requests: readonly RecordedRequest[]): string {
   const refused = requests.filter((r) => r.status === 429);
-  return `${refused.length} of ${requests.length} requests got 429: ${refused.slice(0, 5).map((r) => `${r.method} ${r.path}`).join(', ')}`;
+  return `${refused.length} of ${requests.length} requests got 429: ${refused
+    .slice(0, 5)
+    .map((r) => `${r.method} ${r.path}`)
+    .join(', ')}`;
 }
 
 function collectGarbage(): () => void {
@@ -90,15 +93,29 @@ describe('Load with the rate limit on', function () {
     // Control: a burst that skips the extension's limiter is refused beyond the limit.
     const mark = emulator.requests.length;
     const auth = `Basic ${Buffer.from(`${emulator.keyId}:${emulator.keySecret}`).toString('base64')}`;
-    const statuses = await Promise.all(Array.from({ length: LIMIT.requests + 5 }, async () =>
-      (await fetch(`${emulator.url}/v1/organizations/${emulator.organizationId}`, { headers: { authorization: auth } })).status));
+    const statuses = await Promise.all(
+      Array.from(
+        { length: LIMIT.requests + 5 },
+        async () =>
+          (
+            await fetch(`${emulator.url}/v1/organizations/${emulator.organizationId}`, {
+              headers: { authorization: auth },
+            })
+          ).status,
+      ),
+    );
     assert.equal(statuses.filter((s) => s === 429).length, 5, `the emulator enforces its limit: ${statuses.join(' ')}`);
     assert.equal(apiRequests(emulator, mark).length, LIMIT.requests + 5);
     await new Promise((r) => setTimeout(r, LIMIT.windowMs + 100));
 
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
-      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: emulator.organizationId,
-      serviceIds: emulator.serviceIds, label: 'Load (emulator)', skipCheck: true,
+      baseUrl: emulator.url,
+      keyId: emulator.keyId,
+      keySecret: emulator.keySecret,
+      organizationId: emulator.organizationId,
+      serviceIds: emulator.serviceIds,
+      label: 'Load (emulator)',
+      skipCheck: true,
     });
     assert.equal(typeof connectionId, 'string');
   });
@@ -106,7 +123,9 @@ describe('Load with the rate limit on', function () {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     if (root) await vscode.workspace.fs.delete(root, { recursive: true, useTrash: false });
-    if (connectionId) await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    if (connectionId) {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    }
     await configure('rateLimit.requestsPerWindow', undefined);
     await configure('rateLimit.windowSeconds', undefined);
     await emulator?.close();
@@ -126,12 +145,27 @@ describe('Load with the rate limit on', function () {
       const ms = performance.now() - started;
       const requests = apiRequests(emulator, mark);
       const busiest = busiestWindow(requests, LIMIT.windowMs);
-      console.log(`      refresh all #${round}: ${folders.length} folders, ${requests.length} requests in ${ms.toFixed(0)} ms, at most ${busiest} per window`);
-      assert.ok(requests.length > 2 * LIMIT.requests, `the burst is larger than two windows (${requests.length} requests)`);
-      assert.deepEqual(requests.filter((r) => r.status === 429), [], `refresh all #${round}: ${describeRefused(requests)}`);
+      console.log(
+        `      refresh all #${round}: ${folders.length} folders, ${requests.length} requests in ${ms.toFixed(0)} ms, at most ${busiest} per window`,
+      );
+      assert.ok(
+        requests.length > 2 * LIMIT.requests,
+        `the burst is larger than two windows (${requests.length} requests)`,
+      );
+      assert.deepEqual(
+        requests.filter((r) => r.status === 429),
+        [],
+        `refresh all #${round}: ${describeRefused(requests)}`,
+      );
       assert.ok(busiest <= LIMIT.requests, `${busiest} requests within one window`);
-      const bad = contents.flat().filter((n) => n.type === 'error' || /\b(error|warning|offline)\b/.test(item(n).contextValue ?? ''));
-      assert.deepEqual(bad.map((n) => labelOf(item(n))), [], 'no error or offline node');
+      const bad = contents
+        .flat()
+        .filter((n) => n.type === 'error' || /\b(error|warning|offline)\b/.test(item(n).contextValue ?? ''));
+      assert.deepEqual(
+        bad.map((n) => labelOf(item(n))),
+        [],
+        'no error or offline node',
+      );
       for (const [i, f] of folders.entries()) {
         if (f.type !== 'folder' || f.kind !== 'alerts') continue;
         const alerts = contents[i]!.filter((n) => n.type === 'alert').length;
@@ -145,15 +179,19 @@ describe('Load with the rate limit on', function () {
     assert.ok(workspace, 'the test host opens a workspace folder');
     root = vscode.Uri.joinPath(workspace.uri, `load-test-${Date.now()}`);
     await vscode.workspace.fs.createDirectory(root);
-    const targets = emulator.serviceIds.flatMap((serviceId) => {
-      const data = emulator.state.data.get(serviceId)!;
-      const webhook = [...data.webhooks.values()][0];
-      for (const d of data.dashboards.values()) {
-        const tile = (d.tiles as unknown as StoredTile[]).find(isAlertableTile);
-        if (tile && webhook) return [{ serviceId, dashboardId: d.id as string, tileId: tile.id, webhookId: webhook.id as string }];
-      }
-      return [];
-    }).slice(0, 5);
+    const targets = emulator.serviceIds
+      .flatMap((serviceId) => {
+        const data = emulator.state.data.get(serviceId)!;
+        const webhook = [...data.webhooks.values()][0];
+        for (const d of data.dashboards.values()) {
+          const tile = (d.tiles as unknown as StoredTile[]).find(isAlertableTile);
+          if (tile && webhook) {
+            return [{ serviceId, dashboardId: d.id as string, tileId: tile.id, webhookId: webhook.id as string }];
+          }
+        }
+        return [];
+      })
+      .slice(0, 5);
     assert.equal(targets.length, 5, 'five services with alertable tiles');
     const before = new Map(targets.map((t) => [t.serviceId, emulator.state.data.get(t.serviceId)!.alerts.size]));
     const uris: vscode.Uri[] = [];
@@ -161,8 +199,15 @@ describe('Load with the rate limit on', function () {
       const t = targets[n % targets.length]!;
       const uri = vscode.Uri.joinPath(root, `load-${String(n).padStart(3, '0')}.alert.json`);
       const body = {
-        organizationId: emulator.organizationId, serviceId: t.serviceId, name: `Load alert ${n}`, source: 'tile',
-        dashboardId: t.dashboardId, tileId: t.tileId, threshold: n + 1, thresholdType: 'above', interval: '5m',
+        organizationId: emulator.organizationId,
+        serviceId: t.serviceId,
+        name: `Load alert ${n}`,
+        source: 'tile',
+        dashboardId: t.dashboardId,
+        tileId: t.tileId,
+        threshold: n + 1,
+        thresholdType: 'above',
+        interval: '5m',
         channel: { type: 'webhook', webhookId: t.webhookId },
       };
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(body, null, 2)}\n`));
@@ -171,21 +216,36 @@ describe('Load with the rate limit on', function () {
 
     const mark = emulator.requests.length;
     const started = performance.now();
-    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', { folder: root.toString(), show: false });
+    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', {
+      folder: root.toString(),
+      show: false,
+    });
     assert.equal(plan.counts.create, ALERT_FILES, JSON.stringify(plan.counts));
-    const result = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: root.toString(), confirm: true });
+    const result = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', {
+      folder: root.toString(),
+      confirm: true,
+    });
     const ms = performance.now() - started;
     const requests = apiRequests(emulator, mark);
     const busiest = busiestWindow(requests, LIMIT.windowMs);
-    console.log(`      plan + apply: ${result.done.length} created, ${requests.length} requests in ${ms.toFixed(0)} ms, at most ${busiest} per window`);
+    console.log(
+      `      plan + apply: ${result.done.length} created, ${requests.length} requests in ${ms.toFixed(0)} ms, at most ${busiest} per window`,
+    );
     assert.equal(result.outcome, 'applied', JSON.stringify({ ...result, plan: undefined }).slice(0, 2000));
     assert.equal(result.done.length, ALERT_FILES);
     assert.deepEqual(result.failed, []);
-    assert.deepEqual(requests.filter((r) => r.status === 429), [], describeRefused(requests));
+    assert.deepEqual(
+      requests.filter((r) => r.status === 429),
+      [],
+      describeRefused(requests),
+    );
     assert.ok(busiest <= LIMIT.requests, `${busiest} requests within one window`);
     assert.equal(requests.filter((r) => r.method === 'POST').length, ALERT_FILES, 'one create per file');
     for (const t of targets) {
-      assert.equal(emulator.state.data.get(t.serviceId)!.alerts.size, before.get(t.serviceId)! + ALERT_FILES / targets.length);
+      assert.equal(
+        emulator.state.data.get(t.serviceId)!.alerts.size,
+        before.get(t.serviceId)! + ALERT_FILES / targets.length,
+      );
     }
     for (const [n, uri] of uris.entries()) {
       const value = JSON.parse(await readFile(uri)) as { id?: string; serviceId: string };
@@ -193,7 +253,10 @@ describe('Load with the rate limit on', function () {
       const stored = emulator.state.data.get(value.serviceId)!.alerts.get(value.id);
       assert.equal(stored?.name, `Load alert ${n}`);
     }
-    const again = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', { folder: root.toString(), confirm: true });
+    const again = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', {
+      folder: root.toString(),
+      confirm: true,
+    });
     assert.equal(again.outcome, 'nothingToDo');
   });
 
@@ -204,13 +267,23 @@ describe('Load with the rate limit on', function () {
     before(async () => {
       big = await startEmulator({ rateLimit: LIMIT, alertCount: BIG_ALERTS });
       bigConnection = await vscode.commands.executeCommand<string>('observability.addConnection', {
-        baseUrl: big.url, keyId: big.keyId, keySecret: big.keySecret, organizationId: big.organizationId,
-        serviceIds: [big.serviceIds[0]], label: 'Load, many alerts (emulator)', skipCheck: true,
+        baseUrl: big.url,
+        keyId: big.keyId,
+        keySecret: big.keySecret,
+        organizationId: big.organizationId,
+        serviceIds: [big.serviceIds[0]],
+        label: 'Load, many alerts (emulator)',
+        skipCheck: true,
       });
     });
 
     after(async () => {
-      if (bigConnection) await vscode.commands.executeCommand('observability.removeConnection', { connectionId: bigConnection, skipConfirmation: true });
+      if (bigConnection) {
+        await vscode.commands.executeCommand('observability.removeConnection', {
+          connectionId: bigConnection,
+          skipConfirmation: true,
+        });
+      }
       await big?.close();
     });
 
@@ -242,8 +315,14 @@ describe('Load with the rate limit on', function () {
       }
       const requests = apiRequests(big, mark);
       const growth = (heapMb.at(-1) as number) - (heapMb[0] as number);
-      console.log(`      heapUsed after each cycle (MB): ${heapMb.map((m) => m.toFixed(1)).join(', ')}; growth ${growth.toFixed(1)} MB; ${requests.length} requests, at most ${busiestWindow(requests, LIMIT.windowMs)} per window`);
-      assert.deepEqual(requests.filter((r) => r.status === 429), [], describeRefused(requests));
+      console.log(
+        `      heapUsed after each cycle (MB): ${heapMb.map((m) => m.toFixed(1)).join(', ')}; growth ${growth.toFixed(1)} MB; ${requests.length} requests, at most ${busiestWindow(requests, LIMIT.windowMs)} per window`,
+      );
+      assert.deepEqual(
+        requests.filter((r) => r.status === 429),
+        [],
+        describeRefused(requests),
+      );
       assert.ok(growth < HEAP_GROWTH_BOUND_MB, `heap grew by ${growth.toFixed(1)} MB over ${BROWSE_CYCLES - 1} cycles`);
       assert.ok(Math.max(...heapMb) - (heapMb[0] as number) < HEAP_GROWTH_BOUND_MB, 'no cycle exceeded the bound');
     });

@@ -33,7 +33,9 @@ describe('Chart previews', function () {
   after(async () => {
     preview?.dispose();
     backtest?.dispose();
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('workbench')
+      .update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -72,13 +74,25 @@ describe('Chart previews', function () {
     assert.match(search.text, /ERROR checkout payment declined: card_expired \(order 81723\)/);
     assert.match(search.text, /WARN checkout retrying cart lookup/);
 
-    const hostile = (await preview.show({ kind: 'markdown', title: 'Notes', text: '## Runbook\n\n<img src=x onerror="alert(1)"> **bold** [click](javascript:alert%281%29)' }))!.summary;
-    assert.match(hostile.text, /Runbook <img src=x onerror="alert\(1\)"> bold click \(javascript:alert%281%29\)/, 'HTML shows as text, the link as its text and target');
+    const hostile = (await preview.show({
+      kind: 'markdown',
+      title: 'Notes',
+      text: '## Runbook\n\n<img src=x onerror="alert(1)"> **bold** [click](javascript:alert%281%29)',
+    }))!.summary;
+    assert.match(
+      hostile.text,
+      /Runbook <img src=x onerror="alert\(1\)"> bold click \(javascript:alert%281%29\)/,
+      'HTML shows as text, the link as its text and target',
+    );
 
     const unsupported = (await preview.show(tiles.unsupported!))!.summary;
     assert.equal(unsupported.text, 'Error ratio Cannot preview: formulas are not previewed yet');
 
-    const error = (await preview.show({ kind: 'error', title: 'Error rate', message: 'Run tile query: HTTP 500 Code: 60. DB::Exception: Unknown table (request ID 4f2a)' }))!.summary;
+    const error = (await preview.show({
+      kind: 'error',
+      title: 'Error rate',
+      message: 'Run tile query: HTTP 500 Code: 60. DB::Exception: Unknown table (request ID 4f2a)',
+    }))!.summary;
     assert.match(error.text, /Could not load the data: Run tile query: HTTP 500 .* \(request ID 4f2a\)/);
   });
 
@@ -114,7 +128,10 @@ describe('Chart previews', function () {
     assert.equal(s.threshold, 'line');
     assert.equal(s.firedWindows, fired.length);
     assert.equal(s.transitions, transitions.length);
-    assert.ok(s.text.includes(`Would have fired ${fired.length}× in this range (last at ${label(fired.at(-1)!.start)}).`), s.text);
+    assert.ok(
+      s.text.includes(`Would have fired ${fired.length}× in this range (last at ${label(fired.at(-1)!.start)}).`),
+      s.text,
+    );
     assert.match(s.text, /fires above 40/);
     assert.ok(s.text.includes(`Transitions Time From To Value ${label(transitions[0]!.time)} OK ALERT`), s.text);
 
@@ -148,10 +165,14 @@ describe('Chart previews', function () {
   });
 
   it('draws again in the colours of a new theme', async () => {
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('workbench')
+      .update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
     const dark = (await preview.show(tiles.line!))!.summary;
     const next = preview.nextRender((r) => r.summary.theme === 'vscode-light');
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('workbench')
+      .update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
     const light = (await next)?.summary;
     assert.ok(light, 'redrawn after the theme change');
     assert.equal(light.theme, 'vscode-light');
@@ -159,9 +180,13 @@ describe('Chart previews', function () {
     assert.notEqual(light.firstSeriesColor, dark.firstSeriesColor, 'the series colour follows the theme');
     assert.equal(light.charts, 1);
     const hc = preview.nextRender((r) => r.summary.theme === 'vscode-high-contrast');
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default High Contrast', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('workbench')
+      .update('colorTheme', 'Default High Contrast', vscode.ConfigurationTarget.Global);
     assert.equal((await hc)?.summary.theme, 'vscode-high-contrast');
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('workbench')
+      .update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('copies a tile of a dashboard and opens it as a table', async () => {

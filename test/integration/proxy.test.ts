@@ -110,7 +110,11 @@ describe('Proxy settings', function () {
       assert.equal(r.sawAuthorization, false, 'the proxy saw the Authorization header');
     }
     assert.equal(front.handshakes, 0, 'a TLS handshake completed despite the untrusted certificate');
-    assert.equal(emulator.requests.length, requestsBefore, 'a request reached the server despite the certificate error');
+    assert.equal(
+      emulator.requests.length,
+      requestsBefore,
+      'a request reached the server despite the certificate error',
+    );
   });
 
   it('with http.proxyStrictSSL off, requests go through one CONNECT tunnel of the http.proxy and succeed', async () => {
@@ -133,7 +137,10 @@ describe('Proxy settings', function () {
     }
     const served = emulator.requests.slice(requestsBefore);
     assert.equal(served.length, 2);
-    assert.ok(served.every((r) => r.status === 200 && r.authorized), 'the server did not answer both requests as authorized');
+    assert.ok(
+      served.every((r) => r.status === 200 && r.authorized),
+      'the server did not answer both requests as authorized',
+    );
   });
 
   it('the Add Connection check also goes through the proxy', async () => {
@@ -153,11 +160,17 @@ describe('Proxy settings', function () {
     });
     assert.equal(typeof id, 'string');
     await api.connections.remove(id as string);
-    assert.ok(tunnels(seen).some((r) => r.kind === 'connect' && r.target === `${TEST_HOST}:${front.port}`), 'the check did not go through the proxy');
-    assert.ok(emulator.requests.slice(requestsBefore).some((r) => r.status === 200 && r.authorized), 'the check did not reach the server');
+    assert.ok(
+      tunnels(seen).some((r) => r.kind === 'connect' && r.target === `${TEST_HOST}:${front.port}`),
+      'the check did not go through the proxy',
+    );
+    assert.ok(
+      emulator.requests.slice(requestsBefore).some((r) => r.status === 200 && r.authorized),
+      'the check did not reach the server',
+    );
   });
 
-  it('proxy settings in a repository\'s .vscode/settings.json are ignored: it cannot route a stored key through its proxy', async () => {
+  it("proxy settings in a repository's .vscode/settings.json are ignored: it cannot route a stored key through its proxy", async () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the test host opens a workspace folder');
     await setHttp('proxy', undefined);
@@ -167,7 +180,10 @@ describe('Proxy settings', function () {
     const existed = fs.existsSync(file);
     const previous = existed ? fs.readFileSync(file, 'utf8') : undefined;
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ 'http.proxy': proxy.url, 'http.proxyStrictSSL': false, 'http.noProxy': [] }, null, 2));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ 'http.proxy': proxy.url, 'http.proxyStrictSSL': false, 'http.noProxy': [] }, null, 2),
+    );
     try {
       // Give VS Code time to read the file (it ignores these machine-wide settings in a workspace).
       await new Promise((resolve) => setTimeout(resolve, 1500));

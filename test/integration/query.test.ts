@@ -31,17 +31,32 @@ describe('Run Query', function () {
     await activate();
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
-      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: emulator.organizationId,
-      serviceIds: [serviceA, serviceB], label: 'Query (emulator)', skipCheck: true,
+      baseUrl: emulator.url,
+      keyId: emulator.keyId,
+      keySecret: emulator.keySecret,
+      organizationId: emulator.organizationId,
+      serviceIds: [serviceA, serviceB],
+      label: 'Query (emulator)',
+      skipCheck: true,
     });
-    const host = await vscode.commands.executeCommand<string>('observability.setQueryHost', { connectionId, queryUrl: emulator.queryUrl });
+    const host = await vscode.commands.executeCommand<string>('observability.setQueryHost', {
+      connectionId,
+      queryUrl: emulator.queryUrl,
+    });
     assert.equal(host, emulator.queryUrl);
-    endpointOf(serviceA).queryEndpoint = { id: 'e1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: ['sql_console_read_only'], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
+    endpointOf(serviceA).queryEndpoint = {
+      id: 'e1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b',
+      roles: ['sql_console_read_only'],
+      openApiKeys: [SAMPLE_KEY_UUID],
+      allowedOrigins: '',
+    };
   });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    if (connectionId) await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    if (connectionId) {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    }
     await configure('query.rateLimit.requestsPerWindow', undefined);
     await emulator?.close();
   });
@@ -53,14 +68,24 @@ describe('Run Query', function () {
 
   it('runs a New Query document from the palette and shows the real counts in the results panel', async () => {
     const sql = 'SELECT ServiceName, count() AS n FROM otel_logs GROUP BY ServiceName ORDER BY n DESC';
-    const uri = await vscode.commands.executeCommand<string>('observability.newQuery', { connectionId, serviceId: serviceA, sql });
+    const uri = await vscode.commands.executeCommand<string>('observability.newQuery', {
+      connectionId,
+      serviceId: serviceA,
+      sql,
+    });
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri);
     assert.equal(vscode.window.activeTextEditor?.document.languageId, 'sql');
     const out = await run();
     assert.ok(out.ok, out.error);
-    assert.deepEqual(out.columns, [{ name: 'ServiceName', type: 'LowCardinality(String)' }, { name: 'n', type: 'UInt64' }]);
+    assert.deepEqual(out.columns, [
+      { name: 'ServiceName', type: 'LowCardinality(String)' },
+      { name: 'n', type: 'UInt64' },
+    ]);
     assert.equal(out.rows, 7);
-    assert.equal(out.firstRows?.reduce((s, r) => s + Number(r[1]), 0), 1_000_600);
+    assert.equal(
+      out.firstRows?.reduce((s, r) => s + Number(r[1]), 0),
+      1_000_600,
+    );
     assert.deepEqual(out.firstRows?.[0], ['frontend', 231052]);
     assert.equal(out.rendered?.rows, 7, 'the panel rendered the rows');
     assert.equal(out.rendered?.chart, false, 'no time column, no chart');
@@ -69,19 +94,31 @@ describe('Run Query', function () {
   });
 
   it('runs the statement under a CodeLens and offers a chart for a time-bucketed query', async () => {
-    const text = 'SELECT 1 AS one;\n\nSELECT toStartOfInterval(Timestamp, INTERVAL 1 HOUR) AS t, ServiceName, count() AS n\nFROM otel_logs\nWHERE Timestamp > now() - INTERVAL 1 DAY\nGROUP BY t, ServiceName\nORDER BY t;\n';
+    const text =
+      'SELECT 1 AS one;\n\nSELECT toStartOfInterval(Timestamp, INTERVAL 1 HOUR) AS t, ServiceName, count() AS n\nFROM otel_logs\nWHERE Timestamp > now() - INTERVAL 1 DAY\nGROUP BY t, ServiceName\nORDER BY t;\n';
     const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: text });
     await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
-    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri, 10)) ?? [];
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', {
+      uri: doc.uri.toString(),
+      connectionId,
+      serviceId: serviceA,
+    });
+    const lenses =
+      (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri, 10)) ?? [];
     const ours = lenses.filter((l) => l.command?.command === 'observability.runQuery');
     assert.equal(ours.length, 2, 'one lens per statement');
     assert.match(ours[0]?.command?.title ?? '', /Run on /);
     const second = ours.find((l) => l.range.start.line === 2);
     assert.ok(second?.command);
-    const out = (await vscode.commands.executeCommand<RunOutcome>(second.command.command, ...(second.command.arguments ?? []))) as RunOutcome;
+    const out = (await vscode.commands.executeCommand<RunOutcome>(
+      second.command.command,
+      ...(second.command.arguments ?? []),
+    )) as RunOutcome;
     assert.ok(out.ok, out.error);
-    assert.deepEqual(out.columns?.map((c) => c.type), ['DateTime', 'LowCardinality(String)', 'UInt64']);
+    assert.deepEqual(
+      out.columns?.map((c) => c.type),
+      ['DateTime', 'LowCardinality(String)', 'UInt64'],
+    );
     assert.ok((out.rows ?? 0) >= 7 * 24, `hourly rows for 7 services: ${out.rows}`);
     assert.equal(out.rendered?.chart, true, 'the chart tab is offered');
     assert.ok((out.rendered?.visibleRows ?? 0) < (out.rows ?? 0), 'the table renders only the rows in view');
@@ -93,7 +130,11 @@ describe('Run Query', function () {
     await configure('query.maxRows', 10_000);
     const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT * FROM otel_logs' });
     await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', {
+      uri: doc.uri.toString(),
+      connectionId,
+      serviceId: serviceA,
+    });
     const out = await run();
     await configure('query.maxRows', undefined);
     assert.ok(out.ok, out.error);
@@ -103,7 +144,9 @@ describe('Run Query', function () {
     assert.ok((out.rendered?.visibleRows ?? 0) < 200, `DOM rows: ${out.rendered?.visibleRows}`);
     // The first screens paint first; the rest of the rows follow into the same table.
     const until = Date.now() + 20_000;
-    while (api().query.panel.current.loadedRows !== 10_000 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    while (api().query.panel.current.loadedRows !== 10_000 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     assert.equal(api().query.panel.current.loadedRows, 10_000);
     const md = await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'markdown');
     assert.equal(md?.trim().split('\n').length, 10_002, 'header, separator and every row');
@@ -112,14 +155,21 @@ describe('Run Query', function () {
   it('asks before a statement that can change data, and sends nothing when declined', async () => {
     const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: 'DROP TABLE otel_logs' });
     await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', {
+      uri: doc.uri.toString(),
+      connectionId,
+      serviceId: serviceA,
+    });
     const before = queryRuns().length;
     const declined = await run({ confirm: false });
     assert.equal(declined.declined, 'write');
     assert.equal(queryRuns().length, before, 'nothing was sent');
     const confirmed = await run({ confirm: true });
     assert.equal(confirmed.ok, false);
-    assert.match(confirmed.error ?? '', /Code: 164\. DB::Exception: Cannot execute query in readonly mode\. \(READONLY\)/);
+    assert.match(
+      confirmed.error ?? '',
+      /Code: 164\. DB::Exception: Cannot execute query in readonly mode\. \(READONLY\)/,
+    );
     assert.match(confirmed.error ?? '', /HTTP 400/);
   });
 
@@ -134,7 +184,12 @@ describe('Run Query', function () {
   it('names a stopped service, an error after the first rows and a dropped connection, and keeps the SQL document', async () => {
     const target = await bound();
     const path = `/service/${serviceA}/run`;
-    emulator.faults.add({ path, status: 404, body: { error: 'ClickHouse service is currently unavailable. Please try again later.' }, times: 1 });
+    emulator.faults.add({
+      path,
+      status: 404,
+      body: { error: 'ClickHouse service is currently unavailable. Please try again later.' },
+      times: 1,
+    });
     const stopped = await run({ sql: 'SELECT 1', ...target });
     assert.equal(stopped.ok, false);
     assert.equal(stopped.reason, 'serviceStopped');
@@ -144,7 +199,11 @@ describe('Run Query', function () {
     const typed = 'SELECT throwIf(number = 5000) FROM numbers(8000) SETTINGS max_block_size = 1000';
     const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: typed });
     await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', {
+      uri: doc.uri.toString(),
+      connectionId,
+      serviceId: serviceA,
+    });
     const mid = await run({ uri: doc.uri.toString() });
     assert.equal(mid.reason, 'sql', mid.error);
     assert.equal(doc.getText(), typed, 'the SQL stays in its document');
@@ -161,7 +220,12 @@ describe('Run Query', function () {
   });
 
   it('enables the key on the query endpoint when the query host says it is not enabled, keeping the other keys', async () => {
-    endpointOf(serviceA).queryEndpoint = { id: 'e1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: ['sql_console_read_only'], openApiKeys: [OTHER_KEY], allowedOrigins: '' };
+    endpointOf(serviceA).queryEndpoint = {
+      id: 'e1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b',
+      roles: ['sql_console_read_only'],
+      openApiKeys: [OTHER_KEY],
+      allowedOrigins: '',
+    };
     const declined = await run({ sql: 'SELECT 1', enableKey: false, ...(await bound()) });
     assert.equal(declined.ok, false);
     assert.equal(declined.reason, 'keyNotEnabled');
@@ -177,10 +241,19 @@ describe('Run Query', function () {
   });
 
   it('never wakes an idle service without asking', async () => {
-    endpointOf(serviceB).queryEndpoint = { id: 'f1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b', roles: ['sql_console_read_only'], openApiKeys: [SAMPLE_KEY_UUID], allowedOrigins: '' };
+    endpointOf(serviceB).queryEndpoint = {
+      id: 'f1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b',
+      roles: ['sql_console_read_only'],
+      openApiKeys: [SAMPLE_KEY_UUID],
+      allowedOrigins: '',
+    };
     const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT 1 AS awake' });
     await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceB });
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', {
+      uri: doc.uri.toString(),
+      connectionId,
+      serviceId: serviceB,
+    });
     const declined = await run({ wake: false });
     assert.equal(declined.declined, 'wake');
     assert.equal(emulator.state.services[1]?.state, 'idle');
@@ -191,22 +264,46 @@ describe('Run Query', function () {
   });
 
   it('shows the last of several statements and lets the user pick each earlier one', async () => {
-    const out = await run({ sql: "SELECT 1 AS one;\nSELECT number AS n FROM numbers(3);\nSELECT 'x' AS a, 'y' AS b", ...(await bound()) });
+    const out = await run({
+      sql: "SELECT 1 AS one;\nSELECT number AS n FROM numbers(3);\nSELECT 'x' AS a, 'y' AS b",
+      ...(await bound()),
+    });
     assert.ok(out.ok, out.error);
     assert.equal(out.statements, 3);
-    assert.deepEqual(out.columns?.map((c) => c.name), ['a', 'b']);
-    assert.deepEqual(out.rendered && { statements: out.rendered.statements, statement: out.rendered.statement }, { statements: 3, statement: 2 }, 'the panel offers the 3 statements, the last shown');
+    assert.deepEqual(
+      out.columns?.map((c) => c.name),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      out.rendered && { statements: out.rendered.statements, statement: out.rendered.statement },
+      { statements: 3, statement: 2 },
+      'the panel offers the 3 statements, the last shown',
+    );
     const panel = api().query.panel;
     const second = await panel.showStatement(1);
-    assert.deepEqual(second?.rendered && { rows: second.rendered.rows, columns: second.rendered.columns, statement: second.rendered.statement }, { rows: 3, columns: 1, statement: 1 });
-    assert.equal(await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'csv'), 'n\r\n0\r\n1\r\n2\r\n', 'copy takes the statement shown');
+    assert.deepEqual(
+      second?.rendered && {
+        rows: second.rendered.rows,
+        columns: second.rendered.columns,
+        statement: second.rendered.statement,
+      },
+      { rows: 3, columns: 1, statement: 1 },
+    );
+    assert.equal(
+      await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'csv'),
+      'n\r\n0\r\n1\r\n2\r\n',
+      'copy takes the statement shown',
+    );
     const first = await panel.showStatement(0);
     assert.equal(first?.rendered?.statement, 0);
     assert.equal(await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'csv'), 'one\r\n1\r\n');
   });
 
   it('shows a UInt64 beyond 2^53 exactly, as its decimal text', async () => {
-    const out = await run({ sql: 'SELECT toUInt64(18446744073709551615) AS big, toUInt64(7) AS small', ...(await bound()) });
+    const out = await run({
+      sql: 'SELECT toUInt64(18446744073709551615) AS big, toUInt64(7) AS small',
+      ...(await bound()),
+    });
     assert.ok(out.ok, out.error);
     assert.deepEqual(out.firstRows, [['18446744073709551615', 7]]);
     assert.deepEqual(Object.keys(queryRuns().at(-1)?.query ?? {}), ['format']);
@@ -216,18 +313,33 @@ describe('Run Query', function () {
   });
 
   it('completes the tables of the service and the columns of the table a statement names, asking DESCRIBE once', async () => {
-    const describes = () => queryRuns().filter((r) => /^DESCRIBE TABLE\b.*`otel_logs`/.test(String((r.body as { sql?: unknown } | undefined)?.sql ?? '')));
+    const describes = () =>
+      queryRuns().filter((r) =>
+        /^DESCRIBE TABLE\b.*`otel_logs`/.test(String((r.body as { sql?: unknown } | undefined)?.sql ?? '')),
+      );
     const before = describes().length;
     const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT  FROM otel_logs' });
     await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', {
+      uri: doc.uri.toString(),
+      connectionId,
+      serviceId: serviceA,
+    });
     const labels = async (): Promise<string[]> => {
-      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(0, 7));
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        doc.uri,
+        new vscode.Position(0, 7),
+      );
       return list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     };
     const first = await labels();
-    for (const table of ['otel_logs', 'otel_traces', 'hyperdx_sessions']) assert.ok(first.includes(table), `table ${table} offered`);
-    for (const column of ['Timestamp', 'ServiceName', 'SeverityText', 'Body', 'LogAttributes']) assert.ok(first.includes(column), `column ${column} offered`);
+    for (const table of ['otel_logs', 'otel_traces', 'hyperdx_sessions']) {
+      assert.ok(first.includes(table), `table ${table} offered`);
+    }
+    for (const column of ['Timestamp', 'ServiceName', 'SeverityText', 'Body', 'LogAttributes']) {
+      assert.ok(first.includes(column), `column ${column} offered`);
+    }
     assert.ok(!first.includes('SpanName'), 'no column of a table the statement does not name');
     assert.equal(describes().length - before, 1, 'DESCRIBE asked once');
     const again = await labels();
@@ -236,14 +348,24 @@ describe('Run Query', function () {
   });
 
   it('gives the demo connection the query host named in OBS_DEMO_CONNECTION', async () => {
-    await vscode.commands.executeCommand('observability.setQueryHost', { connectionId, queryUrl: 'http://127.0.0.1:9' });
+    await vscode.commands.executeCommand('observability.setQueryHost', {
+      connectionId,
+      queryUrl: 'http://127.0.0.1:9',
+    });
     const targets = api().query.targets;
     assert.equal(targets.queryHost(connectionId), 'http://127.0.0.1:9');
-    const demo = { baseUrl: `${emulator.url}/`, keyId: emulator.keyId, organizationId: emulator.organizationId, queryUrl: emulator.queryUrl };
+    const demo = {
+      baseUrl: `${emulator.url}/`,
+      keyId: emulator.keyId,
+      organizationId: emulator.organizationId,
+      queryUrl: emulator.queryUrl,
+    };
     const sub = applyDemoQueryHost(api().connections, targets, JSON.stringify(demo));
     try {
       const until = Date.now() + 5000;
-      while (targets.queryHost(connectionId) !== emulator.queryUrl && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      while (targets.queryHost(connectionId) !== emulator.queryUrl && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
       assert.equal(targets.queryHost(connectionId), emulator.queryUrl);
       const out = await run({ sql: 'SELECT 5 AS five', ...(await bound()) });
       assert.ok(out.ok, out.error);
@@ -252,14 +374,26 @@ describe('Run Query', function () {
       sub.dispose();
       await vscode.commands.executeCommand('observability.setQueryHost', { connectionId, queryUrl: emulator.queryUrl });
     }
-    const ignored = applyDemoQueryHost(api().connections, targets, JSON.stringify({ ...demo, baseUrl: 'http://127.0.0.1:1', queryUrl: 'http://127.0.0.1:9' }));
+    const ignored = applyDemoQueryHost(
+      api().connections,
+      targets,
+      JSON.stringify({ ...demo, baseUrl: 'http://127.0.0.1:1', queryUrl: 'http://127.0.0.1:9' }),
+    );
     ignored.dispose();
-    assert.equal(targets.queryHost(connectionId), emulator.queryUrl, 'a connection to another address keeps its query host');
+    assert.equal(
+      targets.queryHost(connectionId),
+      emulator.queryUrl,
+      'a connection to another address keeps its query host',
+    );
   });
 
   async function bound(): Promise<{ uri: string }> {
     const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: '' });
-    await vscode.commands.executeCommand('observability.chooseQueryTarget', { uri: doc.uri.toString(), connectionId, serviceId: serviceA });
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', {
+      uri: doc.uri.toString(),
+      connectionId,
+      serviceId: serviceA,
+    });
     return { uri: doc.uri.toString() };
   }
 });

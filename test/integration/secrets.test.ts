@@ -13,11 +13,22 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { ApplyResult } from '../../src/editors/apply';
 import type { DeleteResult } from '../../src/tree/commands';
-import { EXTENSION_ID, activate, alertTarget, closeAll, configure, logFile as logFileOf, readFile, replaceText } from './support';
+import {
+  EXTENSION_ID,
+  activate,
+  alertTarget,
+  closeAll,
+  configure,
+  logFile as logFileOf,
+  readFile,
+  replaceText,
+} from './support';
 
 const REFUSED_SECRET = 'refusedSecret-7Qk2Lm9Xv4Rt8Wz1';
 
-interface TreeNodeLike { readonly type: string }
+interface TreeNodeLike {
+  readonly type: string;
+}
 interface Api {
   readonly logUri: vscode.Uri;
   readonly connections: { readonly globalState: vscode.Memento; secretsInUse(): string[] };
@@ -94,7 +105,9 @@ describe('Secrets', function () {
 
   after(async () => {
     await closeAll();
-    if (connectionId) await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    if (connectionId) {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
+    }
     await configure('rateLimit.requestsPerWindow', undefined);
     await configure('rateLimit.windowSeconds', undefined);
     await configure('requestTimeoutSeconds', undefined);
@@ -109,7 +122,12 @@ describe('Secrets', function () {
 
     // Add, with the checking request.
     const id = await run<string>('observability.addConnection', {
-      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: secret, organizationId: orgId, serviceIds: [serviceA], label: 'Secrets (emulator)',
+      baseUrl: emulator.url,
+      keyId: emulator.keyId,
+      keySecret: secret,
+      organizationId: orgId,
+      serviceIds: [serviceA],
+      label: 'Secrets (emulator)',
     });
     assert.equal(typeof id, 'string', outputs.join('\n'));
     connectionId = id!;
@@ -130,40 +148,78 @@ describe('Secrets', function () {
     // Create, update, delete.
     const { dashboardId, tileId, webhookId } = alertTarget(emulator, serviceA);
     const draft = await run<string>('observability.createAlert', {
-      connectionId, serviceId: serviceA, dashboardId, tileId, webhookId, threshold: 5, name: 'Secret session alert',
+      connectionId,
+      serviceId: serviceA,
+      dashboardId,
+      tileId,
+      webhookId,
+      threshold: 5,
+      name: 'Secret session alert',
     });
     assert.ok(draft);
     const created = await run<ApplyResult>('observability.applyResource', { uri: draft });
     assert.equal(created?.outcome, 'applied', JSON.stringify(created));
-    const edited = await run<string>('observability.editResource', { connectionId, serviceId: serviceA, alertId: created!.id });
+    const edited = await run<string>('observability.editResource', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: created!.id,
+    });
     assert.ok(edited);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === edited)!;
     await replaceText(doc, doc.getText().replace(/"threshold": \d+/, '"threshold": 6'));
     const updated = await run<ApplyResult>('observability.applyResource', { uri: edited, confirm: true });
     assert.equal(updated?.outcome, 'applied', JSON.stringify(updated));
-    const deleted = await run<DeleteResult>('observability.deleteAlert', { connectionId, serviceId: serviceA, alertId: created!.id, skipConfirmation: true });
+    const deleted = await run<DeleteResult>('observability.deleteAlert', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: created!.id,
+      skipConfirmation: true,
+    });
     assert.equal(deleted?.deleted, true);
 
     // Failures: rejected key, server error, invalid document, a secret the check refuses, a bad base URL.
     const base = `/v1/organizations/${orgId}/services/${serviceA}/observability`;
-    emulator.faults.add({ path: `${base}/sources`, status: 401, body: { status: 401, error: 'Invalid credentials', requestId: 'r-401' } });
+    emulator.faults.add({
+      path: `${base}/sources`,
+      status: 401,
+      body: { status: 401, error: 'Invalid credentials', requestId: 'r-401' },
+    });
     await run('observability.refreshNode', provider.folder(connectionId, serviceA, 'sources'));
     const failed = await provider.getChildren(provider.folder(connectionId, serviceA, 'sources'));
     outputs.push(...failed.map((n) => describeValue(provider.getTreeItem(n))));
     emulator.faults.clear();
     const draft2 = await run<string>('observability.createAlert', {
-      connectionId, serviceId: serviceA, dashboardId, tileId, webhookId, threshold: 7, name: 'Secret session failure',
+      connectionId,
+      serviceId: serviceA,
+      dashboardId,
+      tileId,
+      webhookId,
+      threshold: 7,
+      name: 'Secret session failure',
     });
-    emulator.faults.add({ method: 'POST', path: `${base}/alerts`, status: 500, body: { status: 500, error: 'Internal error', requestId: 'r-500' } });
+    emulator.faults.add({
+      method: 'POST',
+      path: `${base}/alerts`,
+      status: 500,
+      body: { status: 500, error: 'Internal error', requestId: 'r-500' },
+    });
     const failedCreate = await run<ApplyResult>('observability.applyResource', { uri: draft2 });
     assert.equal(failedCreate?.outcome, 'failed');
     emulator.faults.clear();
-    emulator.faults.add({ method: 'GET', path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts/nope`, reset: 'mid-body' });
+    emulator.faults.add({
+      method: 'GET',
+      path: `/v1/organizations/${orgId}/services/${serviceA}/observability/alerts/nope`,
+      reset: 'mid-body',
+    });
     await run('observability.editResource', { connectionId, serviceId: serviceA, alertId: 'nope', name: 'Missing' });
     emulator.faults.clear();
     await run('observability.updateKeySecret', { connectionId, keySecret: REFUSED_SECRET });
     await run('observability.addConnection', {
-      baseUrl: `http://${emulator.keyId}:${secret}@127.0.0.1:1`, keyId: emulator.keyId, keySecret: secret, organizationId: orgId, serviceIds: [serviceA],
+      baseUrl: `http://${emulator.keyId}:${secret}@127.0.0.1:1`,
+      keyId: emulator.keyId,
+      keySecret: secret,
+      organizationId: orgId,
+      serviceIds: [serviceA],
     });
     await run('observability.editConnection', { connectionId, label: 'Secrets (renamed)', skipCheck: true });
     await run('observability.openJson', { connectionId, serviceId: serviceA, dashboardId });
@@ -183,7 +239,14 @@ describe('Secrets', function () {
       ['log', logText],
       ['global state', JSON.stringify(state.keys().map((key) => [key, state.get<unknown>(key)]))],
       ['settings (observability)', JSON.stringify(vscode.workspace.getConfiguration('observability'))],
-      ['settings (inspect)', JSON.stringify(['requestTimeoutSeconds', 'rateLimit.requestsPerWindow'].map((k) => vscode.workspace.getConfiguration('observability').inspect(k)))],
+      [
+        'settings (inspect)',
+        JSON.stringify(
+          ['requestTimeoutSeconds', 'rateLimit.requestsPerWindow'].map((k) =>
+            vscode.workspace.getConfiguration('observability').inspect(k),
+          ),
+        ),
+      ],
       ['settings (http)', JSON.stringify(vscode.workspace.getConfiguration('http'))],
       ['command results and messages', outputs.join('\n')],
       ['open documents', vscode.workspace.textDocuments.map((d) => `${d.uri.toString()}\n${d.getText()}`).join('\n')],
@@ -193,31 +256,47 @@ describe('Secrets', function () {
     sources.push(['User/settings.json', fs.readFileSync(path.join(userData, 'User', 'settings.json'), 'utf8')]);
     // Files of the extension's own storage folders and the extension logs, wherever the host keeps them.
     // The extension host's own logs too (next to the extension's log folder): errors of commands are written there.
-    for (const file of [...filesBelow(path.join(userData, 'User', 'globalStorage', EXTENSION_ID)), ...filesBelow(path.dirname(api.logUri.fsPath))]) {
+    for (const file of [
+      ...filesBelow(path.join(userData, 'User', 'globalStorage', EXTENSION_ID)),
+      ...filesBelow(path.dirname(api.logUri.fsPath)),
+    ]) {
       sources.push([path.relative(userData, file), fs.readFileSync(file).toString('latin1')]);
     }
-    for (const ws of filesBelow(path.join(userData, 'User', 'workspaceStorage')).filter((f) => f.includes(EXTENSION_ID))) {
+    for (const ws of filesBelow(path.join(userData, 'User', 'workspaceStorage')).filter((f) =>
+      f.includes(EXTENSION_ID),
+    )) {
       sources.push([path.relative(userData, ws), fs.readFileSync(ws).toString('latin1')]);
     }
 
     const found: string[] = [];
     for (const [where, text] of sources) {
-      for (const [what, needle] of [['secret', secret], ['Basic credentials', basic], ['refused secret', REFUSED_SECRET], ['refused Basic credentials', refusedBasic]] as const) {
+      for (const [what, needle] of [
+        ['secret', secret],
+        ['Basic credentials', basic],
+        ['refused secret', REFUSED_SECRET],
+        ['refused Basic credentials', refusedBasic],
+      ] as const) {
         if (text.includes(needle)) found.push(`${what} in ${where}`);
       }
     }
-    console.log(`Scanned for the secret: ${sources.map(([where, text]) => `${where} (${text.length} chars)`).join(', ')}`);
+    console.log(
+      `Scanned for the secret: ${sources.map(([where, text]) => `${where} (${text.length} chars)`).join(', ')}`,
+    );
     assert.deepEqual(found, []);
     assert.ok(sources.length >= 8);
   });
 
-  it('does not follow a redirect to another host: the credentials go only to the connection\'s origin', async () => {
+  it("does not follow a redirect to another host: the credentials go only to the connection's origin", async () => {
     assert.ok(connectionId, 'the connection of the previous test');
     const dashboardId = () => alertTarget(emulator, serviceA).dashboardId;
     const tileId = () => alertTarget(emulator, serviceA).tileId;
     const seen: { method: string; url: string; authorization: boolean }[] = [];
     const other = http.createServer((req, res) => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization !== undefined });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        authorization: req.headers.authorization !== undefined,
+      });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: 200, requestId: 'other', result: [] }));
     });
@@ -229,32 +308,67 @@ describe('Secrets', function () {
     try {
       const target = `http://${host}:${(other.address() as AddressInfo).port}`;
       const base = `/v1/organizations/${orgId}/services/${serviceA}/observability`;
-      await vscode.commands.executeCommand('observability.updateKeySecret', { connectionId, keySecret: emulator.keySecret, skipCheck: true });
+      await vscode.commands.executeCommand('observability.updateKeySecret', {
+        connectionId,
+        keySecret: emulator.keySecret,
+        skipCheck: true,
+      });
       for (const status of [301, 302, 307, 308]) {
-        emulator.faults.add({ path: `${base}/dashboards`, status, body: '', headers: { location: `${target}${base}/dashboards` } });
-        emulator.faults.add({ method: 'POST', path: `${base}/alerts`, status, body: '', headers: { location: `${target}${base}/alerts` } });
-        emulator.faults.add({ method: 'DELETE', path: new RegExp(`${base}/alerts/`), status, body: '', headers: { location: `${target}/steal` } });
+        emulator.faults.add({
+          path: `${base}/dashboards`,
+          status,
+          body: '',
+          headers: { location: `${target}${base}/dashboards` },
+        });
+        emulator.faults.add({
+          method: 'POST',
+          path: `${base}/alerts`,
+          status,
+          body: '',
+          headers: { location: `${target}${base}/alerts` },
+        });
+        emulator.faults.add({
+          method: 'DELETE',
+          path: new RegExp(`${base}/alerts/`),
+          status,
+          body: '',
+          headers: { location: `${target}/steal` },
+        });
         const folder = api.tree.provider.folder(connectionId, serviceA, 'dashboards');
         await vscode.commands.executeCommand('observability.refreshNode', folder);
         const nodes = await api.tree.provider.getChildren(folder);
         const error = nodes.find((n) => n.type === 'error');
         assert.ok(error, `HTTP ${status}: the redirect is reported, not followed`);
         const tooltip = api.tree.provider.getTreeItem(error).tooltip;
-        assert.match(typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '', new RegExp(`HTTP ${status}[\\s\\S]*Redirects are not followed`));
+        assert.match(
+          typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''),
+          new RegExp(`HTTP ${status}[\\s\\S]*Redirects are not followed`),
+        );
 
         const alertId = [...data(serviceA).alerts.keys()][0]!;
-        const deleted = await vscode.commands.executeCommand<DeleteResult>('observability.deleteAlert',
-          { connectionId, serviceId: serviceA, alertId, skipConfirmation: true });
+        const deleted = await vscode.commands.executeCommand<DeleteResult>('observability.deleteAlert', {
+          connectionId,
+          serviceId: serviceA,
+          alertId,
+          skipConfirmation: true,
+        });
         assert.equal(deleted.deleted, false);
         assert.match(deleted.error ?? '', new RegExp(`Delete alert failed: HTTP ${status}`));
         assert.ok(data(serviceA).alerts.has(alertId));
 
         const draft = await vscode.commands.executeCommand<string>('observability.createAlert', {
-          connectionId, serviceId: serviceA, dashboardId: dashboardId(), tileId: tileId(), webhookId: [...data(serviceA).webhooks.keys()][0]!,
-          threshold: 9, name: `Redirected ${status}`,
+          connectionId,
+          serviceId: serviceA,
+          dashboardId: dashboardId(),
+          tileId: tileId(),
+          webhookId: [...data(serviceA).webhooks.keys()][0]!,
+          threshold: 9,
+          name: `Redirected ${status}`,
         });
         const before = data(serviceA).alerts.size;
-        const applied = await vscode.commands.executeCommand<ApplyResult>('observability.applyResource', { uri: draft });
+        const applied = await vscode.commands.executeCommand<ApplyResult>('observability.applyResource', {
+          uri: draft,
+        });
         assert.equal(applied.outcome, 'failed', JSON.stringify(applied));
         assert.match(applied.error ?? '', new RegExp(`Create alert failed: HTTP ${status}`));
         assert.equal(data(serviceA).alerts.size, before);
@@ -262,10 +376,24 @@ describe('Secrets', function () {
         emulator.faults.clear();
       }
       // The connection check of Add Connection as well.
-      emulator.faults.add({ path: /^\/v1\/organizations/, status: 302, body: '', headers: { location: `${target}/v1/organizations` } });
-      await assert.rejects(Promise.resolve(vscode.commands.executeCommand('observability.addConnection', {
-        baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId, serviceIds: [serviceA], label: 'Redirected',
-      })));
+      emulator.faults.add({
+        path: /^\/v1\/organizations/,
+        status: 302,
+        body: '',
+        headers: { location: `${target}/v1/organizations` },
+      });
+      await assert.rejects(
+        Promise.resolve(
+          vscode.commands.executeCommand('observability.addConnection', {
+            baseUrl: emulator.url,
+            keyId: emulator.keyId,
+            keySecret: emulator.keySecret,
+            organizationId: orgId,
+            serviceIds: [serviceA],
+            label: 'Redirected',
+          }),
+        ),
+      );
       emulator.faults.clear();
       assert.deepEqual(seen, [], 'nothing reached the other host');
     } finally {

@@ -140,7 +140,11 @@ export async function readLog(api: { readonly logUri: vscode.Uri }): Promise<str
 }
 
 /** Waits until the log file holds a line matching `pattern` (the log is written asynchronously). */
-export async function waitForLog(api: { readonly logUri: vscode.Uri }, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+export async function waitForLog(
+  api: { readonly logUri: vscode.Uri },
+  pattern: RegExp,
+  timeoutMs = 15_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let text = '';
   while (Date.now() < deadline) {
@@ -154,7 +158,7 @@ export async function waitForLog(api: { readonly logUri: vscode.Uri }, pattern: 
 // ── Tree items ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 export function labelOf(item: vscode.TreeItem): string {
-  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+  return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
 }
 
 /** The codicon ID of a tree item's icon, if it has a theme icon. */
@@ -197,7 +201,14 @@ export function alertTarget(emulator: Emulator, serviceId: string): AlertTarget 
   assert.ok(data, `the emulator has no service ${serviceId}`);
   for (const d of data.dashboards.values()) {
     const tile = (d.tiles as unknown as StoredTile[]).find(isAlertableTile);
-    if (tile) return { dashboardId: d.id as string, tile, tileId: tile.id, webhookId: [...data.webhooks.values()][0]!.id as string };
+    if (tile) {
+      return {
+        dashboardId: d.id as string,
+        tile,
+        tileId: tile.id,
+        webhookId: [...data.webhooks.values()][0]!.id as string,
+      };
+    }
   }
   throw new Error('no alertable tile in the sample data');
 }

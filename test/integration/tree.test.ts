@@ -20,7 +20,11 @@ interface Api {
 }
 
 const STATE_ICONS: Record<string, string> = {
-  ALERT: 'bell-dot', OK: 'pass', PENDING: 'clock', INSUFFICIENT_DATA: 'question', DISABLED: 'circle-slash',
+  ALERT: 'bell-dot',
+  OK: 'pass',
+  PENDING: 'clock',
+  INSUFFICIENT_DATA: 'question',
+  DISABLED: 'circle-slash',
 };
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
@@ -68,8 +72,13 @@ describe('Explorer tree', function () {
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
     const before = emulator.requests.length;
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
-      baseUrl: emulator.url, keyId: emulator.keyId, keySecret: emulator.keySecret, organizationId: orgId,
-      serviceIds: [serviceA, serviceB], label: 'Northwind (emulator)', skipCheck: true,
+      baseUrl: emulator.url,
+      keyId: emulator.keyId,
+      keySecret: emulator.keySecret,
+      organizationId: orgId,
+      serviceIds: [serviceA, serviceB],
+      label: 'Northwind (emulator)',
+      skipCheck: true,
     });
     assert.equal(typeof connectionId, 'string');
     assert.equal(emulator.requests.length, before, 'adding a connection with skipCheck sends nothing');
@@ -95,10 +104,19 @@ describe('Explorer tree', function () {
     assert.equal(labelOf(item(root)), 'Northwind (emulator)');
     assert.match(item(root).contextValue ?? '', /\bconnection\b/);
     const services = await children(root);
-    assert.deepEqual(services.map((s) => (s.type === 'service' ? s.serviceId : '')), [serviceA, serviceB]);
+    assert.deepEqual(
+      services.map((s) => (s.type === 'service' ? s.serviceId : '')),
+      [serviceA, serviceB],
+    );
     const folders = await children(services[0]);
-    assert.deepEqual(folders.map((f) => labelOf(item(f))), ['Dashboards', 'Alerts', 'Sources', 'Query Endpoint']);
-    assert.deepEqual(folders.map((f) => iconOf(item(f))), ['dashboard', 'bell', 'database', 'plug']);
+    assert.deepEqual(
+      folders.map((f) => labelOf(item(f))),
+      ['Dashboards', 'Alerts', 'Sources', 'Query Endpoint'],
+    );
+    assert.deepEqual(
+      folders.map((f) => iconOf(item(f))),
+      ['dashboard', 'bell', 'database', 'plug'],
+    );
     for (const f of folders) assert.equal(item(f).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     assert.equal(emulator.requests.length, mark, 'no request before a folder is expanded');
   });
@@ -110,8 +128,13 @@ describe('Explorer tree', function () {
     const listed = requestsSince(mark);
     assert.equal(listed.length, 1, `one request, got ${listed.map((r) => r.path).join(', ')}`);
     assert.equal(listed[0]?.path, `/v1/organizations/${orgId}/services/${serviceA}/observability/dashboards`);
-    const expected = [...emulator.state.data.get(serviceA)!.dashboards.values()].map((d) => d.name as string).sort(collator.compare);
-    assert.deepEqual(nodes.map((n) => labelOf(item(n))), expected);
+    const expected = [...emulator.state.data.get(serviceA)!.dashboards.values()]
+      .map((d) => d.name as string)
+      .sort(collator.compare);
+    assert.deepEqual(
+      nodes.map((n) => labelOf(item(n))),
+      expected,
+    );
     for (const n of nodes) assert.match(item(n).contextValue ?? '', /\bdashboard\b.*\bdeletable\b/);
     await children(folder);
     assert.equal(emulator.requests.length, mark + 1, 'the second expansion is served from the cache');
@@ -122,7 +145,9 @@ describe('Explorer tree', function () {
     const mark = emulator.requests.length;
     const nodes = await children(folder);
     // A list read is its first page; later pages (the empty page that ends a list without totalCount) belong to it.
-    const paths = requestsSince(mark).filter(firstPage).map((r) => r.path.replace(/^.*\/observability\//, ''));
+    const paths = requestsSince(mark)
+      .filter(firstPage)
+      .map((r) => r.path.replace(/^.*\/observability\//, ''));
     assert.deepEqual(paths.sort(), ['alerts', 'webhooks'], 'the alert list and the webhook names, once');
     const data = emulator.state.data.get(serviceA)!;
     const stored = [...data.alerts.values()];
@@ -132,7 +157,10 @@ describe('Explorer tree', function () {
       const fb = b.state === 'ALERT';
       return fa === fb ? collator.compare(label(a), label(b)) : fa ? -1 : 1;
     });
-    assert.deepEqual(nodes.map((n) => labelOf(item(n))), expected.map(label));
+    assert.deepEqual(
+      nodes.map((n) => labelOf(item(n))),
+      expected.map(label),
+    );
     for (const [i, n] of nodes.entries()) {
       assert.equal(iconOf(item(n)), STATE_ICONS[expected[i]!.state], `icon of ${label(expected[i]!)}`);
     }
@@ -159,7 +187,9 @@ describe('Explorer tree', function () {
     const mark = emulator.requests.length;
     const tiles = await children(withTiles);
     assert.ok(tiles.length > 0);
-    const paths = requestsSince(mark).filter(firstPage).map((r) => r.path.replace(/^.*\/observability\//, ''));
+    const paths = requestsSince(mark)
+      .filter(firstPage)
+      .map((r) => r.path.replace(/^.*\/observability\//, ''));
     assert.deepEqual(paths.sort(), ['alerts', 'webhooks']);
   });
 
@@ -176,8 +206,19 @@ describe('Explorer tree', function () {
     assert.equal(requestsSince(mark).length, 0, 'alerts are already cached');
     const stored = data.dashboards.get(watched.dashboardId!)!;
     const storedTiles = stored.tiles as { id: string; name: string; config?: { displayType?: string } }[];
-    assert.deepEqual(tiles.map((t) => labelOf(item(t))), storedTiles.map((t) => t.name));
-    const icons: Record<string, string> = { line: 'graph-line', stacked_bar: 'graph', table: 'table', number: 'symbol-number', markdown: 'markdown', pie: 'pie-chart', search: 'search' };
+    assert.deepEqual(
+      tiles.map((t) => labelOf(item(t))),
+      storedTiles.map((t) => t.name),
+    );
+    const icons: Record<string, string> = {
+      line: 'graph-line',
+      stacked_bar: 'graph',
+      table: 'table',
+      number: 'symbol-number',
+      markdown: 'markdown',
+      pie: 'pie-chart',
+      search: 'search',
+    };
     for (const [i, t] of tiles.entries()) {
       const type = storedTiles[i]!.config?.displayType;
       if (type && icons[type]) assert.equal(iconOf(item(t)), icons[type], `icon of tile ${storedTiles[i]!.name}`);
@@ -187,15 +228,27 @@ describe('Explorer tree', function () {
     assert.ok(tile);
     assert.equal(item(tile).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     const tileAlerts = await children(tile);
-    const expected = [...data.alerts.values()].filter((a) => a.dashboardId === watched.dashboardId && a.tileId === watched.tileId);
-    assert.deepEqual(tileAlerts.map((a) => (a.type === 'alert' ? a.alert.id : '')).sort(), expected.map((a) => a.id).sort());
+    const expected = [...data.alerts.values()].filter(
+      (a) => a.dashboardId === watched.dashboardId && a.tileId === watched.tileId,
+    );
+    assert.deepEqual(
+      tileAlerts.map((a) => (a.type === 'alert' ? a.alert.id : '')).sort(),
+      expected.map((a) => a.id).sort(),
+    );
   });
 
   it('shows sources with kind and table, and the query endpoint state', async () => {
     const sources = await children(await folderNode(serviceA, 'Sources'));
-    const stored = [...emulator.state.data.get(serviceA)!.sources.values()] as { name: string; kind: string; from: { databaseName: string; tableName: string } }[];
+    const stored = [...emulator.state.data.get(serviceA)!.sources.values()] as {
+      name: string;
+      kind: string;
+      from: { databaseName: string; tableName: string };
+    }[];
     const byName = [...stored].sort((a, b) => collator.compare(a.name, b.name));
-    assert.deepEqual(sources.map((s) => labelOf(item(s))), byName.map((s) => s.name));
+    assert.deepEqual(
+      sources.map((s) => labelOf(item(s))),
+      byName.map((s) => s.name),
+    );
     for (const [i, s] of sources.entries()) {
       const src = byName[i]!;
       const table = [src.from.databaseName, src.from.tableName].filter((x) => x).join('.');
@@ -205,16 +258,23 @@ describe('Explorer tree', function () {
     const mark = emulator.requests.length;
     const none = await children(qeFolder);
     assert.equal(requestsSince(mark, '/serviceQueryEndpoint').length, 1);
-    assert.deepEqual(none.map((n) => labelOf(item(n))), ['Not configured']);
+    assert.deepEqual(
+      none.map((n) => labelOf(item(n))),
+      ['Not configured'],
+    );
 
     emulator.state.data.get(serviceA)!.queryEndpoint = {
-      id: 'qe-1', roles: ['sql_console_read_only'], openApiKeys: ['a', 'b'], allowedOrigins: 'https://a.example.com,https://b.example.com',
+      id: 'qe-1',
+      roles: ['sql_console_read_only'],
+      openApiKeys: ['a', 'b'],
+      allowedOrigins: 'https://a.example.com,https://b.example.com',
     };
     await vscode.commands.executeCommand('observability.refreshNode', qeFolder);
     const lines = await children(qeFolder);
-    assert.deepEqual(lines.map((n) => `${labelOf(item(n))}: ${String(item(n).description)}`), [
-      'Roles: sql_console_read_only', 'API keys: 2', 'Allowed origins: https://a.example.com, https://b.example.com',
-    ]);
+    assert.deepEqual(
+      lines.map((n) => `${labelOf(item(n))}: ${String(item(n).description)}`),
+      ['Roles: sql_console_read_only', 'API keys: 2', 'Allowed origins: https://a.example.com, https://b.example.com'],
+    );
     const uri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', lines[0]);
     assert.ok(uri, 'Open as JSON works from a property line');
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -228,7 +288,10 @@ describe('Explorer tree', function () {
     const sub = tree().onDidChangeTreeData((n) => fired.push(n as Node | undefined));
     try {
       await vscode.commands.executeCommand('observability.refreshNode', folder);
-      assert.deepEqual(fired.map((n) => n?.id), [folder.id]);
+      assert.deepEqual(
+        fired.map((n) => n?.id),
+        [folder.id],
+      );
     } finally {
       sub.dispose();
     }
@@ -237,8 +300,11 @@ describe('Explorer tree', function () {
   it('shows an error node for 401 with Update Key Secret, and Retry recovers', async () => {
     const folder = await folderNode(serviceB, 'Dashboards');
     await vscode.commands.executeCommand('observability.refreshNode', folder);
-    emulator.faults.add({ path: `/v1/organizations/${orgId}/services/${serviceB}/observability/dashboards`,
-      status: 401, body: { status: 401, error: 'Unauthorized', requestId: '00000000-0000-4000-8000-000000000401' } });
+    emulator.faults.add({
+      path: `/v1/organizations/${orgId}/services/${serviceB}/observability/dashboards`,
+      status: 401,
+      body: { status: 401, error: 'Unauthorized', requestId: '00000000-0000-4000-8000-000000000401' },
+    });
     const failed = await children(folder);
     assert.equal(failed.length, 1);
     const errorItem = item(failed[0]!);
@@ -250,14 +316,20 @@ describe('Explorer tree', function () {
     await vscode.commands.executeCommand('observability.retry', failed[0]);
     const recovered = await children(folder);
     assert.ok(recovered.length > 0);
-    assert.ok(recovered.every((n) => n.type === 'dashboard'), 'dashboards after retry');
+    assert.ok(
+      recovered.every((n) => n.type === 'dashboard'),
+      'dashboards after retry',
+    );
   });
 
   it('explains an HTML 404 as a wrong path segment', async () => {
     const folder = await folderNode(serviceB, 'Sources');
-    emulator.faults.add({ path: `/v1/organizations/${orgId}/services/${serviceB}/observability/sources`, status: 404,
+    emulator.faults.add({
+      path: `/v1/organizations/${orgId}/services/${serviceB}/observability/sources`,
+      status: 404,
       headers: { 'content-type': 'text/html; charset=utf-8' },
-      body: '<!DOCTYPE html>\n<html lang="en"><head><title>Error</title></head><body><pre>Cannot GET</pre></body></html>\n' });
+      body: '<!DOCTYPE html>\n<html lang="en"><head><title>Error</title></head><body><pre>Cannot GET</pre></body></html>\n',
+    });
     const failed = await children(folder);
     assert.equal(failed.length, 1);
     const errorItem = item(failed[0]!);
@@ -278,12 +350,19 @@ describe('Explorer tree', function () {
     const first = item(stale[0]!);
     assert.equal(iconOf(first), 'warning');
     assert.match(first.contextValue ?? '', /\bwarning offline retryable\b/);
-    assert.deepEqual(stale.slice(1).map((n) => n.id), good.map((n) => n.id), 'the previous alerts stay visible');
+    assert.deepEqual(
+      stale.slice(1).map((n) => n.id),
+      good.map((n) => n.id),
+      'the previous alerts stay visible',
+    );
     assert.match(String(item(folder).description), /offline/);
     emulator.faults.clear();
     await vscode.commands.executeCommand('observability.retry', stale[0]);
     const back = await children(folder);
-    assert.deepEqual(back.map((n) => n.id), good.map((n) => n.id));
+    assert.deepEqual(
+      back.map((n) => n.id),
+      good.map((n) => n.id),
+    );
   });
 
   it('filters by name and clears the filter', async () => {
@@ -306,7 +385,11 @@ describe('Explorer tree', function () {
     const data = emulator.state.data.get(serviceA)!;
     const alert = [...data.alerts.values()][0]!;
     const mark = emulator.requests.length;
-    const uri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', { connectionId, serviceId: serviceA, alertId: alert.id });
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: alert.id,
+    });
     assert.ok(uri);
     assert.equal(uri.scheme, 'observability-readonly');
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -320,13 +403,23 @@ describe('Explorer tree', function () {
   it('deletes a dashboard with its alerts and refreshes dashboards and alerts', async () => {
     const data = emulator.state.data.get(serviceA)!;
     const dashboardId = [...data.alerts.values()].find((a) => a.dashboardId)!.dashboardId!;
-    const doomed = [...data.alerts.values()].filter((a) => a.dashboardId === dashboardId).map((a) => a.name ?? `Alert ${a.id}`);
-    const result = await vscode.commands.executeCommand<DeleteResult>('observability.deleteDashboard',
-      { connectionId, serviceId: serviceA, dashboardId, skipConfirmation: true });
+    const doomed = [...data.alerts.values()]
+      .filter((a) => a.dashboardId === dashboardId)
+      .map((a) => a.name ?? `Alert ${a.id}`);
+    const result = await vscode.commands.executeCommand<DeleteResult>('observability.deleteDashboard', {
+      connectionId,
+      serviceId: serviceA,
+      dashboardId,
+      skipConfirmation: true,
+    });
     assert.equal(result.deleted, true, result.error);
     assert.deepEqual([...(result.alsoDeleted ?? [])].sort(), doomed.sort());
     assert.equal(data.dashboards.has(dashboardId), false, 'gone on the server');
-    assert.equal([...data.alerts.values()].some((a) => a.dashboardId === dashboardId), false, 'its alerts are gone too');
+    assert.equal(
+      [...data.alerts.values()].some((a) => a.dashboardId === dashboardId),
+      false,
+      'its alerts are gone too',
+    );
     const dashboards = await children(await folderNode(serviceA, 'Dashboards'));
     assert.ok(!dashboards.some((n) => n.type === 'dashboard' && n.dashboard.id === dashboardId));
     const alerts = await children(await folderNode(serviceA, 'Alerts'));
@@ -336,8 +429,12 @@ describe('Explorer tree', function () {
   it('deletes an alert', async () => {
     const data = emulator.state.data.get(serviceA)!;
     const alert = [...data.alerts.values()][0]!;
-    const result = await vscode.commands.executeCommand<DeleteResult>('observability.deleteAlert',
-      { connectionId, serviceId: serviceA, alertId: alert.id, skipConfirmation: true });
+    const result = await vscode.commands.executeCommand<DeleteResult>('observability.deleteAlert', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: alert.id,
+      skipConfirmation: true,
+    });
     assert.equal(result.deleted, true, result.error);
     assert.equal(data.alerts.has(alert.id), false);
     const alerts = await children(await folderNode(serviceA, 'Alerts'));
@@ -356,7 +453,9 @@ describe('Explorer tree', function () {
   it('counts firing alerts in the status bar from the cache', async () => {
     await api.tree.status.tick();
     const firing = api.tree.status.firing;
-    const expected = [serviceA, serviceB].flatMap((s) => [...emulator.state.data.get(s)!.alerts.values()].filter((a) => a.state === 'ALERT'));
+    const expected = [serviceA, serviceB].flatMap((s) =>
+      [...emulator.state.data.get(s)!.alerts.values()].filter((a) => a.state === 'ALERT'),
+    );
     assert.equal(firing.length, expected.length);
   });
 
@@ -366,12 +465,20 @@ describe('Explorer tree', function () {
     before(async () => {
       big = await startEmulator({ rateLimit: FAST_LIMIT, alertCount: 10_000 });
       bigConnection = await vscode.commands.executeCommand<string>('observability.addConnection', {
-        baseUrl: big.url, keyId: big.keyId, keySecret: big.keySecret, organizationId: big.organizationId,
-        serviceIds: [big.serviceIds[0]], label: 'Large', skipCheck: true,
+        baseUrl: big.url,
+        keyId: big.keyId,
+        keySecret: big.keySecret,
+        organizationId: big.organizationId,
+        serviceIds: [big.serviceIds[0]],
+        label: 'Large',
+        skipCheck: true,
       });
     });
     after(async () => {
-      await vscode.commands.executeCommand('observability.removeConnection', { connectionId: bigConnection, skipConfirmation: true });
+      await vscode.commands.executeCommand('observability.removeConnection', {
+        connectionId: bigConnection,
+        skipConfirmation: true,
+      });
       await big.close();
     });
 
@@ -392,7 +499,10 @@ describe('Explorer tree', function () {
       assert.ok(loadMs < 10_000, `loading took ${loadMs.toFixed(0)} ms`);
       assert.ok(drawMs < 1_500, `building ${again.length} items took ${drawMs.toFixed(0)} ms`);
       const firstQuiet = nodes.findIndex((n) => n.type === 'alert' && n.alert.state !== 'ALERT');
-      assert.ok(nodes.slice(firstQuiet).every((n) => n.type !== 'alert' || n.alert.state !== 'ALERT'), 'firing alerts come first');
+      assert.ok(
+        nodes.slice(firstQuiet).every((n) => n.type !== 'alert' || n.alert.state !== 'ALERT'),
+        'firing alerts come first',
+      );
     });
   });
 });

@@ -16,9 +16,24 @@ export interface AlertFileCommandDeps {
   readonly service: AlertFileService;
 }
 
-export interface FileArgs { readonly uri?: string | vscode.Uri; readonly noPrompt?: boolean; readonly confirm?: boolean; readonly quiet?: boolean }
-export interface PlanArgs { readonly folder?: string | vscode.Uri; readonly noPrompt?: boolean; readonly confirm?: boolean; readonly show?: boolean }
-export interface ExportArgs { readonly connectionId?: string; readonly serviceId?: string; readonly alertId?: string; readonly uri?: string | vscode.Uri }
+export interface FileArgs {
+  readonly uri?: string | vscode.Uri;
+  readonly noPrompt?: boolean;
+  readonly confirm?: boolean;
+  readonly quiet?: boolean;
+}
+export interface PlanArgs {
+  readonly folder?: string | vscode.Uri;
+  readonly noPrompt?: boolean;
+  readonly confirm?: boolean;
+  readonly show?: boolean;
+}
+export interface ExportArgs {
+  readonly connectionId?: string;
+  readonly serviceId?: string;
+  readonly alertId?: string;
+  readonly uri?: string | vscode.Uri;
+}
 
 export function toUri(value: string | vscode.Uri | undefined): vscode.Uri | undefined {
   if (value === undefined) return undefined;
@@ -31,7 +46,10 @@ export function objectArg<T>(value: unknown): Partial<T> {
 
 /** The file a command is about: its argument, else the active editor's alert file. */
 export function fileOf(arg: unknown): vscode.Uri | undefined {
-  const uri = arg instanceof vscode.Uri ? arg : toUri(objectArg<FileArgs>(arg).uri) ?? vscode.window.activeTextEditor?.document.uri;
+  const uri =
+    arg instanceof vscode.Uri
+      ? arg
+      : (toUri(objectArg<FileArgs>(arg).uri) ?? vscode.window.activeTextEditor?.document.uri);
   if (uri && isAlertFileUri(uri)) return uri;
   void vscode.window.showInformationMessage(vscode.l10n.t('Open an alert file (*.alert.json) first.'));
   return undefined;

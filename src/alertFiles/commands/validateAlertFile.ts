@@ -5,8 +5,10 @@ import { noPrompt } from '../../shared/commandArgs';
 /** `observability.validateAlertFile`. */
 export function registerValidateAlertFile(context: vscode.ExtensionContext, deps: AlertFileCommandDeps): void {
   const { service } = deps;
-  context.subscriptions.push(vscode.commands.registerCommand('observability.validateAlertFile', async (arg: unknown) => {
-    const uri = fileOf(arg);
-    return uri ? service.validate(uri, noPrompt(objectArg<FileArgs>(arg), 'quiet')) : undefined;
-  }));
+  context.subscriptions.push(
+    vscode.commands.registerCommand('observability.validateAlertFile', async (arg: unknown) => {
+      const uri = fileOf(arg);
+      return uri ? service.validate(uri, noPrompt(objectArg<FileArgs>(arg), 'quiet')) : undefined;
+    }),
+  );
 }

@@ -21,7 +21,13 @@ export function withId(ctx: ServiceContext, name: string, id: string): PathParam
 }
 
 /** Validates path parameters and a request body; returns the body to send. */
-export function checkBody<S extends z.ZodType>(operation: string, method: string, schema: S, body: unknown, params: readonly PathParam[]): z.output<S> {
+export function checkBody<S extends z.ZodType>(
+  operation: string,
+  method: string,
+  schema: S,
+  body: unknown,
+  params: readonly PathParam[],
+): z.output<S> {
   const issues = pathParamIssues(params);
   const parsed = schema.safeParse(body);
   if (!parsed.success) issues.push(...zodIssues(parsed.error));
@@ -42,14 +48,51 @@ export async function listResources<T>(
   return ctx.engine.readList({ operation, path, item, params: ctx.params, ...(paging ? { paging } : {}) }, opts);
 }
 
-export async function getResource<T>(ctx: ServiceContext, operation: string, kind: ResourceKind, idName: string, id: string, result: z.ZodType<T>, opts: RequestOptions | undefined): Promise<ApiResponse<T>> {
-  return ctx.engine.call({ operation, method: 'GET', path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id), result, retry: 'idempotent', params: withId(ctx, idName, id) }, opts);
+export async function getResource<T>(
+  ctx: ServiceContext,
+  operation: string,
+  kind: ResourceKind,
+  idName: string,
+  id: string,
+  result: z.ZodType<T>,
+  opts: RequestOptions | undefined,
+): Promise<ApiResponse<T>> {
+  return ctx.engine.call(
+    {
+      operation,
+      method: 'GET',
+      path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id),
+      result,
+      retry: 'idempotent',
+      params: withId(ctx, idName, id),
+    },
+    opts,
+  );
 }
 
 /** POST to the collection; sent once unless the server cannot have acted. */
-export async function createResource<T>(ctx: ServiceContext, operation: string, kind: ResourceKind, schema: z.ZodType, body: unknown, result: z.ZodType<T>, opts: RequestOptions | undefined): Promise<ApiResponse<T>> {
+export async function createResource<T>(
+  ctx: ServiceContext,
+  operation: string,
+  kind: ResourceKind,
+  schema: z.ZodType,
+  body: unknown,
+  result: z.ZodType<T>,
+  opts: RequestOptions | undefined,
+): Promise<ApiResponse<T>> {
   const checked = checkBody(operation, 'POST', schema, body, ctx.params);
-  return ctx.engine.call({ operation, method: 'POST', path: ctx.engine.flavor.resourcePath(ctx.scope, kind), body: checked, result, retry: 'unsafe', params: ctx.params }, opts);
+  return ctx.engine.call(
+    {
+      operation,
+      method: 'POST',
+      path: ctx.engine.flavor.resourcePath(ctx.scope, kind),
+      body: checked,
+      result,
+      retry: 'unsafe',
+      params: ctx.params,
+    },
+    opts,
+  );
 }
 
 /** PUT to one resource (a replace: sending it twice is harmless). */
@@ -66,9 +109,37 @@ export async function updateResource<T>(
 ): Promise<ApiResponse<T>> {
   const params = withId(ctx, idName, id);
   const checked = checkBody(operation, 'PUT', schema, body, params);
-  return ctx.engine.call({ operation, method: 'PUT', path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id), body: checked, result, retry: 'idempotent', params }, opts);
+  return ctx.engine.call(
+    {
+      operation,
+      method: 'PUT',
+      path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id),
+      body: checked,
+      result,
+      retry: 'idempotent',
+      params,
+    },
+    opts,
+  );
 }
 
-export async function deleteResource(ctx: ServiceContext, operation: string, kind: ResourceKind, idName: string, id: string, opts: RequestOptions | undefined): Promise<ApiResponse<void>> {
-  return ctx.engine.call<void>({ operation, method: 'DELETE', path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id), result: null, retry: 'idempotent', params: withId(ctx, idName, id) }, opts);
+export async function deleteResource(
+  ctx: ServiceContext,
+  operation: string,
+  kind: ResourceKind,
+  idName: string,
+  id: string,
+  opts: RequestOptions | undefined,
+): Promise<ApiResponse<void>> {
+  return ctx.engine.call<void>(
+    {
+      operation,
+      method: 'DELETE',
+      path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id),
+      result: null,
+      retry: 'idempotent',
+      params: withId(ctx, idName, id),
+    },
+    opts,
+  );
 }

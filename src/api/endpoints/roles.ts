@@ -1,7 +1,21 @@
 /** Roles (cloud API): list (one request), get, create, update, delete. Predefined roles cannot be changed. */
-import { roleCreateSchema, roleSchema, roleUpdateSchema, type Role, type RoleCreate, type RoleUpdate } from '../../schema';
+import {
+  roleCreateSchema,
+  roleSchema,
+  roleUpdateSchema,
+  type Role,
+  type RoleCreate,
+  type RoleUpdate,
+} from '../../schema';
 import type { ApiResponse, ListResponse, RequestOptions } from '../engine';
-import { createResource, deleteResource, getResource, listResources, updateResource, type ServiceContext } from './common';
+import {
+  createResource,
+  deleteResource,
+  getResource,
+  listResources,
+  updateResource,
+  type ServiceContext,
+} from './common';
 
 const ID = 'roleId';
 
@@ -14,12 +28,21 @@ export async function getRole(ctx: ServiceContext, id: string, opts?: RequestOpt
   return getResource(ctx, 'Get role', 'roles', ID, id, roleSchema, opts);
 }
 
-export async function createRole(ctx: ServiceContext, body: RoleCreate, opts?: RequestOptions): Promise<ApiResponse<Role>> {
+export async function createRole(
+  ctx: ServiceContext,
+  body: RoleCreate,
+  opts?: RequestOptions,
+): Promise<ApiResponse<Role>> {
   return createResource(ctx, 'Create role', 'roles', roleCreateSchema, body, roleSchema, opts);
 }
 
 /** Replaces the permissions of a role (and its name or description when given). */
-export async function updateRole(ctx: ServiceContext, id: string, body: RoleUpdate, opts?: RequestOptions): Promise<ApiResponse<Role>> {
+export async function updateRole(
+  ctx: ServiceContext,
+  id: string,
+  body: RoleUpdate,
+  opts?: RequestOptions,
+): Promise<ApiResponse<Role>> {
   return updateResource(ctx, 'Update role', 'roles', ID, id, roleUpdateSchema, body, roleSchema, opts);
 }
 

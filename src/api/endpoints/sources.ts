@@ -1,7 +1,14 @@
 /** Sources: list (one request, the API declares no paging), get, create, update (a full replace), delete. */
 import { sourceSchema, sourceWriteSchema, type Source, type SourceWrite } from '../../schema';
 import type { ApiResponse, ListResponse, RequestOptions } from '../engine';
-import { createResource, deleteResource, getResource, listResources, updateResource, type ServiceContext } from './common';
+import {
+  createResource,
+  deleteResource,
+  getResource,
+  listResources,
+  updateResource,
+  type ServiceContext,
+} from './common';
 
 const ID = 'sourceId';
 
@@ -14,12 +21,21 @@ export async function getSource(ctx: ServiceContext, id: string, opts?: RequestO
   return getResource(ctx, 'Get source', 'sources', ID, id, sourceSchema, opts);
 }
 
-export async function createSource(ctx: ServiceContext, body: SourceWrite, opts?: RequestOptions): Promise<ApiResponse<Source>> {
+export async function createSource(
+  ctx: ServiceContext,
+  body: SourceWrite,
+  opts?: RequestOptions,
+): Promise<ApiResponse<Source>> {
   return createResource(ctx, 'Create source', 'sources', sourceWriteSchema, body, sourceSchema, opts);
 }
 
 /** Replaces a source (the kind may change). */
-export async function updateSource(ctx: ServiceContext, id: string, body: SourceWrite, opts?: RequestOptions): Promise<ApiResponse<Source>> {
+export async function updateSource(
+  ctx: ServiceContext,
+  id: string,
+  body: SourceWrite,
+  opts?: RequestOptions,
+): Promise<ApiResponse<Source>> {
   return updateResource(ctx, 'Update source', 'sources', ID, id, sourceWriteSchema, body, sourceSchema, opts);
 }
 

@@ -8,10 +8,31 @@
  * `Authorization: Bearer` header to the configured origin.
  */
 import { z } from 'zod';
-import { alertWriteSchema, type Alert, type AlertWrite, type Dashboard, type DashboardWrite, type SavedSearch, type Source, type Webhook, sourceSchema } from '../../schema';
+import {
+  alertWriteSchema,
+  type Alert,
+  type AlertWrite,
+  type Dashboard,
+  type DashboardWrite,
+  type SavedSearch,
+  type Source,
+  type Webhook,
+  sourceSchema,
+} from '../../schema';
 import type { dashboardUpdateSchema, dashboardValidationSchema } from '../../schema';
 import { plainHttpProblem } from '../connection';
-import { RequestEngine, type ApiResponse, type ClientTimeouts, type ListBounds, type ListResponse, type PageOptions, type RequestLogEntry, type RequestOptions, type RetryOptions, type SkippedListItem } from '../engine';
+import {
+  RequestEngine,
+  type ApiResponse,
+  type ClientTimeouts,
+  type ListBounds,
+  type ListResponse,
+  type PageOptions,
+  type RequestLogEntry,
+  type RequestOptions,
+  type RetryOptions,
+  type SkippedListItem,
+} from '../engine';
 import * as alerts from '../endpoints/alerts';
 import { checkBody, getResource, type ServiceContext } from '../endpoints/common';
 import * as dashboards from '../endpoints/dashboards';
@@ -61,12 +82,21 @@ export function selfHostedConnectionIssues(cfg: SelfHostedConnection): ApiErrorI
     issues.push({ path: 'baseUrl', message: 'must be an absolute URL such as https://hyperdx.example.com' });
   }
   if (!url) return issues;
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') issues.push({ path: 'baseUrl', message: `must use https or http (got ${url.protocol.replace(/:$/, '')})` });
-  else if (plainHttpProblem(url) && cfg.allowPlainHttp !== true) {
-    issues.push({ path: 'baseUrl', message: 'uses plain http to a host that is not this machine: the API key would travel unencrypted; confirm that for this connection or use https' });
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    issues.push({ path: 'baseUrl', message: `must use https or http (got ${url.protocol.replace(/:$/, '')})` });
+  } else if (plainHttpProblem(url) && cfg.allowPlainHttp !== true) {
+    issues.push({
+      path: 'baseUrl',
+      message:
+        'uses plain http to a host that is not this machine: the API key would travel unencrypted; confirm that for this connection or use https',
+    });
   }
-  if (url.username || url.password) issues.push({ path: 'baseUrl', message: 'must not contain credentials; the API key is configured separately' });
-  if (url.search || cfg.baseUrl.includes('?')) issues.push({ path: 'baseUrl', message: 'must not contain a query string' });
+  if (url.username || url.password) {
+    issues.push({ path: 'baseUrl', message: 'must not contain credentials; the API key is configured separately' });
+  }
+  if (url.search || cfg.baseUrl.includes('?')) {
+    issues.push({ path: 'baseUrl', message: 'must not contain a query string' });
+  }
   if (url.hash || cfg.baseUrl.includes('#')) issues.push({ path: 'baseUrl', message: 'must not contain a fragment' });
   return issues;
 }
@@ -88,17 +118,38 @@ const OSS_INTERVALS: ReadonlySet<string> = new Set(['1m', '5m', '15m', '30m', '1
 export const ossAlertWriteSchema = alertWriteSchema.superRefine((alert, ctx) => {
   const a = alert as { interval?: unknown; channel?: { type?: unknown }; channels?: { type?: unknown }[] };
   if (typeof a.interval === 'string' && !OSS_INTERVALS.has(a.interval)) {
-    ctx.addIssue({ code: 'custom', path: ['interval'], message: `a self-hosted server accepts ${[...OSS_INTERVALS].join(', ')}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['interval'],
+      message: `a self-hosted server accepts ${[...OSS_INTERVALS].join(', ')}`,
+    });
   }
-  if (a.channel && a.channel.type !== 'webhook') ctx.addIssue({ code: 'custom', path: ['channel', 'type'], message: 'a self-hosted server sends alerts to webhooks only' });
+  if (a.channel && a.channel.type !== 'webhook') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['channel', 'type'],
+      message: 'a self-hosted server sends alerts to webhooks only',
+    });
+  }
   (a.channels ?? []).forEach((c, i) => {
-    if (c?.type !== 'webhook') ctx.addIssue({ code: 'custom', path: ['channels', i, 'type'], message: 'a self-hosted server sends alerts to webhooks only' });
+    if (c?.type !== 'webhook') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channels', i, 'type'],
+        message: 'a self-hosted server sends alerts to webhooks only',
+      });
+    }
   });
 });
 
 export const teamSchema = z.looseObject({ id: z.string().min(1), name: z.string() });
 export type Team = z.infer<typeof teamSchema>;
-export const teamMemberSchema = z.looseObject({ id: z.string().min(1), email: z.string(), name: z.string().optional(), isCurrentUser: z.boolean().optional() });
+export const teamMemberSchema = z.looseObject({
+  id: z.string().min(1),
+  email: z.string(),
+  name: z.string().optional(),
+  isCurrentUser: z.boolean().optional(),
+});
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
 /** One series of `POST /api/v2/charts/series`. */
@@ -131,7 +182,9 @@ export const seriesRequestSchema = z.object({
     .max(5),
   startTime: z.number().int().positive(),
   endTime: z.number().int().positive(),
-  granularity: z.enum(['30s', '1m', '5m', '10m', '15m', '30m', '1h', '2h', '6h', '12h', '1d', '2d', '7d', '30d', 'auto']).optional(),
+  granularity: z
+    .enum(['30s', '1m', '5m', '10m', '15m', '30m', '1h', '2h', '6h', '12h', '1d', '2d', '7d', '30d', 'auto'])
+    .optional(),
   seriesReturnType: z.enum(['ratio', 'column']).optional(),
 });
 export type SeriesRequest = z.input<typeof seriesRequestSchema>;
@@ -164,7 +217,14 @@ export class SelfHostedClient {
   constructor(options: SelfHostedClientOptions) {
     const issues = selfHostedConnectionIssues(options.connection);
     if (issues.length > 0) {
-      throw new ApiError({ kind: 'invalidInput', operation: 'Connect', method: '-', path: '-', detail: 'the connection settings are invalid', issues });
+      throw new ApiError({
+        kind: 'invalidInput',
+        operation: 'Connect',
+        method: '-',
+        path: '-',
+        detail: 'the connection settings are invalid',
+        issues,
+      });
     }
     this.connection = Object.freeze({ ...options.connection });
     const origin = new URL(options.connection.baseUrl).origin;
@@ -176,7 +236,9 @@ export class SelfHostedClient {
       // A key that cannot be a header value is never sent; the error names no part of it.
       getSecret: async () => {
         const secret = (await getSecret()).trim();
-        if (secret !== '' && !isPlausibleApiKey(secret)) throw new Error('the stored personal API key is not valid (printable text without spaces)');
+        if (secret !== '' && !isPlausibleApiKey(secret)) {
+          throw new Error('the stored personal API key is not valid (printable text without spaces)');
+        }
         return secret;
       },
       limiter: options.limiter ?? limiterForOrigin(origin),
@@ -209,7 +271,11 @@ export class SelfHostedClient {
     return dashboards.createDashboard(this.ctx, body, opts);
   }
 
-  updateDashboard(id: string, body: z.input<typeof dashboardUpdateSchema>, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
+  updateDashboard(
+    id: string,
+    body: z.input<typeof dashboardUpdateSchema>,
+    opts?: RequestOptions,
+  ): Promise<ApiResponse<Dashboard>> {
     return dashboards.updateDashboard(this.ctx, id, body, opts);
   }
 
@@ -217,7 +283,10 @@ export class SelfHostedClient {
     return dashboards.deleteDashboard(this.ctx, id, opts);
   }
 
-  validateDashboard(body: DashboardWrite | Record<string, unknown>, opts?: RequestOptions): Promise<ApiResponse<z.infer<typeof dashboardValidationSchema>>> {
+  validateDashboard(
+    body: DashboardWrite | Record<string, unknown>,
+    opts?: RequestOptions,
+  ): Promise<ApiResponse<z.infer<typeof dashboardValidationSchema>>> {
     return dashboards.validateDashboard(this.ctx, body, opts);
   }
 
@@ -268,11 +337,23 @@ export class SelfHostedClient {
   // ---- Team (read-only) ----
 
   getTeam(opts?: RequestOptions): Promise<ApiResponse<Team>> {
-    return this.engine.call({ operation: 'Get team', method: 'GET', path: ossFlavor.resourcePath({}, 'team'), result: teamSchema, retry: 'idempotent' }, opts);
+    return this.engine.call(
+      {
+        operation: 'Get team',
+        method: 'GET',
+        path: ossFlavor.resourcePath({}, 'team'),
+        result: teamSchema,
+        retry: 'idempotent',
+      },
+      opts,
+    );
   }
 
   listTeamMembers(opts?: RequestOptions): Promise<ListResponse<TeamMember>> {
-    return this.engine.readList({ operation: 'List team members', path: ossFlavor.resourcePath({}, 'team', 'members'), item: teamMemberSchema }, opts);
+    return this.engine.readList(
+      { operation: 'List team members', path: ossFlavor.resourcePath({}, 'team', 'members'), item: teamMemberSchema },
+      opts,
+    );
   }
 
   // ---- Chart data and search ----
@@ -281,7 +362,14 @@ export class SelfHostedClient {
   async searchEvents(body: SearchRequest, opts?: RequestOptions): Promise<ApiResponse<Record<string, unknown>[]>> {
     const checked = checkBody('Search events', 'POST', searchRequestSchema, body, []);
     return await this.engine.call(
-      { operation: 'Search events', method: 'POST', path: ossFlavor.resourcePath({}, 'search'), body: checked, result: z.array(z.looseObject({})), retry: 'idempotent' },
+      {
+        operation: 'Search events',
+        method: 'POST',
+        path: ossFlavor.resourcePath({}, 'search'),
+        body: checked,
+        result: z.array(z.looseObject({})),
+        retry: 'idempotent',
+      },
       opts,
     );
   }

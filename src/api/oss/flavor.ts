@@ -14,7 +14,15 @@
  * No `vscode` import. Every function here is total on server input (never throws) and linear in its input.
  */
 import { parseErrorBody, type ErrorBodyShape } from '../errorBody';
-import type { ApiCredential, ApiFlavor, ParsedError, ResourceKind, ResourceScope, Unwrapped, UnwrapExpect } from '../flavor';
+import type {
+  ApiCredential,
+  ApiFlavor,
+  ParsedError,
+  ResourceKind,
+  ResourceScope,
+  Unwrapped,
+  UnwrapExpect,
+} from '../flavor';
 
 /** The External API's root under the base URL. */
 export const OSS_API_PREFIX = '/api/v2';
@@ -56,7 +64,9 @@ export const ossFlavor: ApiFlavor = {
   authHeader(cred: ApiCredential): string {
     // A key that cannot be a header value is never sent (and never echoed: the message names no part of it).
     const key = cred.secret.trim();
-    if (!isPlausibleApiKey(key)) throw new Error('The personal API key is not valid: it must be printable text without spaces.');
+    if (!isPlausibleApiKey(key)) {
+      throw new Error('The personal API key is not valid: it must be printable text without spaces.');
+    }
     return `Bearer ${key}`;
   },
 
@@ -80,7 +90,9 @@ export const ossFlavor: ApiFlavor = {
     if (!isPlainObject(json)) return { ok: false, problem: 'the response is not a JSON object' };
     if (!('data' in json)) {
       // Dashboard validation is the one answer without a `data` wrapper.
-      if (expect === 'one' && typeof json.valid === 'boolean' && Array.isArray(json.errors)) return { ok: true, value: json };
+      if (expect === 'one' && typeof json.valid === 'boolean' && Array.isArray(json.errors)) {
+        return { ok: true, value: json };
+      }
       return { ok: false, problem: 'the response has no "data"', path: 'data' };
     }
     const data = json.data;
@@ -97,7 +109,12 @@ export const ossFlavor: ApiFlavor = {
     return { ok: true, value: data };
   },
 
-  parseError(_status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, truncated?: boolean): ParsedError {
+  parseError(
+    _status: number,
+    bodyText: string,
+    headers: Record<string, string | string[] | undefined>,
+    truncated?: boolean,
+  ): ParsedError {
     // `{message}` from the v2 routers, `{error}` from the charts route and older servers; text from `sendStatus`.
     return parseErrorBody(bodyText, headers, truncated, OSS_ERROR_SHAPE);
   },

@@ -57,7 +57,9 @@ export class QueryError extends ApiError {
   /** Rows received before the failure (an error in the middle of a result). */
   readonly rowsBeforeError?: number;
 
-  constructor(init: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo; rowsBeforeError?: number }) {
+  constructor(
+    init: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo; rowsBeforeError?: number },
+  ) {
     super(init);
     this.name = 'QueryError';
     this.reason = init.reason;
@@ -150,10 +152,17 @@ export function queryHostIssues(queryUrl: string): ApiErrorIssue[] {
     return [{ path: 'queryUrl', message: `must be an absolute URL such as ${DEFAULT_QUERY_HOST}` }];
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    issues.push({ path: 'queryUrl', message: 'must use https (plain http is allowed only for localhost, 127.0.0.0/8 and ::1)' });
+    issues.push({
+      path: 'queryUrl',
+      message: 'must use https (plain http is allowed only for localhost, 127.0.0.0/8 and ::1)',
+    });
   }
-  if (url.username || url.password) issues.push({ path: 'queryUrl', message: 'must not contain credentials; the API key is configured separately' });
-  if (url.search || queryUrl.includes('?')) issues.push({ path: 'queryUrl', message: 'must not contain a query string' });
+  if (url.username || url.password) {
+    issues.push({ path: 'queryUrl', message: 'must not contain credentials; the API key is configured separately' });
+  }
+  if (url.search || queryUrl.includes('?')) {
+    issues.push({ path: 'queryUrl', message: 'must not contain a query string' });
+  }
   if (url.hash || queryUrl.includes('#')) issues.push({ path: 'queryUrl', message: 'must not contain a fragment' });
   return issues;
 }
@@ -183,7 +192,9 @@ export function parseClickHouseError(body: string): ClickHouseErrorInfo | undefi
     }
   }
   if (code === undefined || details === undefined) return undefined;
-  const prefixed = /^Code: \d+\./.test(details) ? details : `Code: ${code}. ${/^DB::Exception/.test(details) ? details : `DB::Exception: ${details}`}`;
+  const prefixed = /^Code: \d+\./.test(details)
+    ? details
+    : `Code: ${code}. ${/^DB::Exception/.test(details) ? details : `DB::Exception: ${details}`}`;
   const text = prefixed.replace(/\s*\(version [^)]*\)\s*$/, '');
   const name = /\(([A-Z][A-Z0-9_]+)\)\s*$/.exec(text)?.[1];
   return { code, ...(name ? { name } : {}), text };
@@ -191,7 +202,9 @@ export function parseClickHouseError(body: string): ClickHouseErrorInfo | undefi
 
 function jsonError(body: string): string | undefined {
   try {
-    const e = (JSON.parse(body) as { error?: unknown; message?: unknown }).error ?? (JSON.parse(body) as { message?: unknown }).message;
+    const e =
+      (JSON.parse(body) as { error?: unknown; message?: unknown }).error ??
+      (JSON.parse(body) as { message?: unknown }).message;
     return typeof e === 'string' ? e : undefined;
   } catch {
     return undefined;
@@ -210,7 +223,15 @@ export class QueryClient {
     const queryUrl = options.queryUrl ?? DEFAULT_QUERY_HOST;
     const issues = queryHostIssues(queryUrl);
     if (issues.length > 0) {
-      throw new QueryError({ kind: 'invalidInput', reason: 'other', operation: OPERATION, method: '-', path: '-', detail: 'the query host is invalid', issues });
+      throw new QueryError({
+        kind: 'invalidInput',
+        reason: 'other',
+        operation: OPERATION,
+        method: '-',
+        path: '-',
+        detail: 'the query host is invalid',
+        issues,
+      });
     }
     const url = new URL(queryUrl);
     this.origin = url.origin;
@@ -230,7 +251,13 @@ export class QueryClient {
     const path = `${this.prefix}/service/${encodeURIComponent(opts.serviceId)}/run`;
     const base = { operation: OPERATION, method: 'POST', path };
     if (!isUuid(opts.serviceId)) {
-      throw new QueryError({ ...base, kind: 'invalidInput', reason: 'other', detail: 'the service ID must be a UUID', issues: [{ path: 'serviceId', message: 'must be a UUID' }] });
+      throw new QueryError({
+        ...base,
+        kind: 'invalidInput',
+        reason: 'other',
+        detail: 'the service ID must be a UUID',
+        issues: [{ path: 'serviceId', message: 'must be a UUID' }],
+      });
     }
     if (typeof opts.sql !== 'string' || opts.sql.trim() === '') {
       throw new QueryError({ ...base, kind: 'invalidInput', reason: 'other', detail: 'there is no SQL to run' });
@@ -239,7 +266,9 @@ export class QueryClient {
     const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
     const signal = opts.signal;
     let secret = '';
-    const fail = (init: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo; rowsBeforeError?: number }): QueryError => {
+    const fail = (
+      init: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo; rowsBeforeError?: number },
+    ): QueryError => {
       const clean = { ...init };
       const secrets = secret ? [secret] : [];
       if (clean.serverMessage !== undefined) clean.serverMessage = redact(clean.serverMessage, secrets);
@@ -258,9 +287,22 @@ export class QueryClient {
     try {
       secret = await this.options.getSecret();
     } catch (e) {
-      throw fail({ ...base, kind: 'unauthorized', reason: 'other', detail: 'the API key secret could not be read', cause: e });
+      throw fail({
+        ...base,
+        kind: 'unauthorized',
+        reason: 'other',
+        detail: 'the API key secret could not be read',
+        cause: e,
+      });
     }
-    if (!secret) throw fail({ ...base, kind: 'unauthorized', reason: 'other', detail: 'no API key secret is stored for this connection' });
+    if (!secret) {
+      throw fail({
+        ...base,
+        kind: 'unauthorized',
+        reason: 'other',
+        detail: 'no API key secret is stored for this connection',
+      });
+    }
 
     const body: Record<string, string> = { sql: opts.sql };
     if (opts.database) body.database = opts.database;
@@ -306,14 +348,35 @@ export class QueryClient {
       } finally {
         res.cancel();
       }
-      throw this.statusFailure(res.status, text, { ...base, ...withId }, fail, headerValue(res.headers, 'content-type') ?? '', headerValue(res.headers, 'x-clickhouse-exception-code'));
+      throw this.statusFailure(
+        res.status,
+        text,
+        { ...base, ...withId },
+        fail,
+        headerValue(res.headers, 'content-type') ?? '',
+        headerValue(res.headers, 'x-clickhouse-exception-code'),
+      );
     }
     if (res.status !== 200) {
       res.cancel();
-      throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: res.status, detail: `unexpected HTTP ${res.status} from the query host` });
+      throw fail({
+        ...base,
+        ...withId,
+        kind: 'invalidResponse',
+        reason: 'other',
+        status: res.status,
+        detail: `unexpected HTTP ${res.status} from the query host`,
+      });
     }
 
-    const result: QueryResult = { columns: [], rows: [], bytes: 0, elapsedMs: 0, firstByteMs: 0, ...(queryId ? { queryId } : {}) };
+    const result: QueryResult = {
+      columns: [],
+      rows: [],
+      bytes: 0,
+      elapsedMs: 0,
+      firstByteMs: 0,
+      ...(queryId ? { queryId } : {}),
+    };
     const summary = headerValue(res.headers, 'x-clickhouse-summary');
     if (summary) result.stats = parseSummary(summary);
     const names: string[] = [];
@@ -330,7 +393,17 @@ export class QueryClient {
     let exceptionLines: string[] | undefined;
     const sqlFailure = (text: string): QueryError => {
       const ch = parseClickHouseError(text);
-      return fail({ ...base, ...withId, kind: 'invalidRequest', reason: 'sql', status: 200, serverMessage: ch?.text ?? text, ...(ch ? { clickHouse: ch } : {}), rowsBeforeError: result.rows.length, hint: `The statement failed after ${result.rows.length} row(s) had arrived.` });
+      return fail({
+        ...base,
+        ...withId,
+        kind: 'invalidRequest',
+        reason: 'sql',
+        status: 200,
+        serverMessage: ch?.text ?? text,
+        ...(ch ? { clickHouse: ch } : {}),
+        rowsBeforeError: result.rows.length,
+        hint: `The statement failed after ${result.rows.length} row(s) had arrived.`,
+      });
     };
     const progress = (): void => {
       if (result.rows.length < nextProgress) return;
@@ -370,12 +443,32 @@ export class QueryClient {
           exceptionLines = [];
           return;
         }
-        throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not JSON`, cause: e });
+        throw fail({
+          ...base,
+          ...withId,
+          kind: 'invalidResponse',
+          reason: 'other',
+          status: 200,
+          detail: `line ${lineNo} of the result is not JSON`,
+          cause: e,
+        });
       }
       // With `http_write_exception_in_output_format`, ClickHouse writes an error as a JSON object in the format's place.
-      const exception = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { exception?: unknown }).exception : undefined;
+      const exception =
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? (value as { exception?: unknown }).exception
+          : undefined;
       if (typeof exception === 'string' && exception) throw sqlFailure(exception);
-      if (!Array.isArray(value)) throw fail({ ...base, ...withId, kind: 'invalidResponse', reason: 'other', status: 200, detail: `line ${lineNo} of the result is not a JSON array` });
+      if (!Array.isArray(value)) {
+        throw fail({
+          ...base,
+          ...withId,
+          kind: 'invalidResponse',
+          reason: 'other',
+          status: 200,
+          detail: `line ${lineNo} of the result is not a JSON array`,
+        });
+      }
       if (lineNo === 1) names.push(...value.map(String));
       else if (lineNo === 2) {
         result.columns = names.map((name, i) => ({ name, type: String(value[i] ?? '') }));
@@ -423,7 +516,14 @@ export class QueryClient {
     /** What is left unread, when it holds ClickHouse's error text (the host may drop the connection after it). */
     const trailingError = (): QueryError | undefined => {
       const tail = rest?.toString('utf8') ?? '';
-      if (exceptionLines) return sqlFailure([...exceptionLines, tail].join('\n').replace(/\n?\d+ \S+__exception__\s*$/, '').trim());
+      if (exceptionLines) {
+        return sqlFailure(
+          [...exceptionLines, tail]
+            .join('\n')
+            .replace(/\n?\d+ \S+__exception__\s*$/, '')
+            .trim(),
+        );
+      }
       if (/^\s*Code: \d+\./.test(tail)) return sqlFailure(tail.trim());
       return undefined;
     };
@@ -440,7 +540,9 @@ export class QueryClient {
         if (last < 0) {
           rest = rest ? Buffer.concat([rest, usable]) : usable;
         } else {
-          const text = rest ? Buffer.concat([rest, usable.subarray(0, last)]).toString('utf8') : usable.toString('utf8', 0, last);
+          const text = rest
+            ? Buffer.concat([rest, usable.subarray(0, last)]).toString('utf8')
+            : usable.toString('utf8', 0, last);
           rest = last + 1 < usable.length ? usable.subarray(last + 1) : undefined;
           handleBlock(text);
         }
@@ -464,16 +566,49 @@ export class QueryClient {
     return result;
   }
 
-  private transportFailure(e: unknown, base: { operation: string; method: string; path: string }, fail: (i: ApiErrorInit & { reason: QueryFailureReason }) => QueryError): QueryError {
+  private transportFailure(
+    e: unknown,
+    base: { operation: string; method: string; path: string },
+    fail: (i: ApiErrorInit & { reason: QueryFailureReason }) => QueryError,
+  ): QueryError {
     if (e instanceof QueryError) return e;
     if (e instanceof TransportError) {
-      const kind = e.kind === 'cancelled' ? 'cancelled' : e.kind === 'timeout' ? 'timeout' : e.kind === 'invalidResponse' ? 'invalidResponse' : 'network';
-      return fail({ ...base, kind, reason: 'other', detail: e.message, ...(e.status !== undefined ? { status: e.status } : {}), cause: e, retryable: false });
+      const kind =
+        e.kind === 'cancelled'
+          ? 'cancelled'
+          : e.kind === 'timeout'
+            ? 'timeout'
+            : e.kind === 'invalidResponse'
+              ? 'invalidResponse'
+              : 'network';
+      return fail({
+        ...base,
+        kind,
+        reason: 'other',
+        detail: e.message,
+        ...(e.status !== undefined ? { status: e.status } : {}),
+        cause: e,
+        retryable: false,
+      });
     }
-    return fail({ ...base, kind: 'network', reason: 'other', detail: e instanceof Error ? e.message : String(e), cause: e, retryable: false });
+    return fail({
+      ...base,
+      kind: 'network',
+      reason: 'other',
+      detail: e instanceof Error ? e.message : String(e),
+      cause: e,
+      retryable: false,
+    });
   }
 
-  private statusFailure(status: number, text: string, base: { operation: string; method: string; path: string; requestId?: string }, fail: (i: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo }) => QueryError, contentType: string, exceptionCode?: string): QueryError {
+  private statusFailure(
+    status: number,
+    text: string,
+    base: { operation: string; method: string; path: string; requestId?: string },
+    fail: (i: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo }) => QueryError,
+    contentType: string,
+    exceptionCode?: string,
+  ): QueryError {
     if (status === 206) {
       let data: unknown;
       try {
@@ -482,12 +617,35 @@ export class QueryClient {
         data = undefined;
       }
       if (data === 'Confirm wake service') {
-        return fail({ ...base, kind: 'invalidRequest', reason: 'serviceIdle', status, serverMessage: 'Confirm wake service', hint: 'The service is idle; running the query wakes it, which can take a minute and starts billing.', retryable: false });
+        return fail({
+          ...base,
+          kind: 'invalidRequest',
+          reason: 'serviceIdle',
+          status,
+          serverMessage: 'Confirm wake service',
+          hint: 'The service is idle; running the query wakes it, which can take a minute and starts billing.',
+          retryable: false,
+        });
       }
       if (data === 'Service is stopped') {
-        return fail({ ...base, kind: 'invalidRequest', reason: 'serviceStopped', status, serverMessage: 'Service is stopped', hint: 'Start the service in the ClickHouse Cloud console, then run the query again.', retryable: false });
+        return fail({
+          ...base,
+          kind: 'invalidRequest',
+          reason: 'serviceStopped',
+          status,
+          serverMessage: 'Service is stopped',
+          hint: 'Start the service in the ClickHouse Cloud console, then run the query again.',
+          retryable: false,
+        });
       }
-      return fail({ ...base, kind: 'invalidResponse', reason: 'other', status, serverMessage: text.slice(0, 300) || undefined, detail: 'the query host answered 206 without a known service state' });
+      return fail({
+        ...base,
+        kind: 'invalidResponse',
+        reason: 'other',
+        status,
+        serverMessage: text.slice(0, 300) || undefined,
+        detail: 'the query host answered 206 without a known service state',
+      });
     }
     if (status === 401 || status === 403) {
       return fail({
@@ -501,24 +659,67 @@ export class QueryClient {
     }
     // A stopped service, as the live query host answers it (a 404 with this message).
     if (status === 404 && jsonError(text) === STOPPED_SERVICE_MESSAGE) {
-      return fail({ ...base, kind: 'invalidRequest', reason: 'serviceStopped', status, serverMessage: STOPPED_SERVICE_MESSAGE, hint: 'The service is stopped (or not reachable). Start it in the ClickHouse Cloud console, then run the query again.', retryable: false });
+      return fail({
+        ...base,
+        kind: 'invalidRequest',
+        reason: 'serviceStopped',
+        status,
+        serverMessage: STOPPED_SERVICE_MESSAGE,
+        hint: 'The service is stopped (or not reachable). Start it in the ClickHouse Cloud console, then run the query again.',
+        retryable: false,
+      });
     }
     // ClickHouse's own HTTP interface names the code in a header and sends the message as plain text.
-    const ch = parseClickHouseError(text) ?? (exceptionCode && /^\d+$/.test(exceptionCode) && text.trim() ? parseClickHouseError(`Code: ${exceptionCode}. ${text.trim()}`) : undefined);
-    if (ch) return fail({ ...base, kind: status >= 500 ? 'serverError' : 'invalidRequest', reason: 'sql', status, serverMessage: ch.text, clickHouse: ch, retryable: false });
+    const ch =
+      parseClickHouseError(text) ??
+      (exceptionCode && /^\d+$/.test(exceptionCode) && text.trim()
+        ? parseClickHouseError(`Code: ${exceptionCode}. ${text.trim()}`)
+        : undefined);
+    if (ch) {
+      return fail({
+        ...base,
+        kind: status >= 500 ? 'serverError' : 'invalidRequest',
+        reason: 'sql',
+        status,
+        serverMessage: ch.text,
+        clickHouse: ch,
+        retryable: false,
+      });
+    }
     const message = jsonError(text);
     if (status === 500 && message === 'Timeout error.') {
-      return fail({ ...base, kind: 'timeout', reason: 'gatewayTimeout', status, serverMessage: message, hint: 'The query host stopped waiting; the statement may still be running on the service.', retryable: false });
+      return fail({
+        ...base,
+        kind: 'timeout',
+        reason: 'gatewayTimeout',
+        status,
+        serverMessage: message,
+        hint: 'The query host stopped waiting; the statement may still be running on the service.',
+        retryable: false,
+      });
     }
     const html = /text\/html/i.test(contentType) || /^\s*</.test(text);
-    return fail({ ...base, kind: kindForStatus(status, html), reason: 'other', status, serverMessage: message ?? (html ? undefined : text.trim().slice(0, 300) || undefined), retryable: false });
+    return fail({
+      ...base,
+      kind: kindForStatus(status, html),
+      reason: 'other',
+      status,
+      serverMessage: message ?? (html ? undefined : text.trim().slice(0, 300) || undefined),
+      retryable: false,
+    });
   }
 }
 
 /** (U)Int64/128/256, also inside Nullable or LowCardinality: the types ClickHouse may quote in JSON. */
 export function isWideInteger(type: string): boolean {
   let t = type.trim();
-  for (let m = /^(?:Nullable|LowCardinality)\((.*)\)$/.exec(t); m; m = /^(?:Nullable|LowCardinality)\((.*)\)$/.exec(t)) t = (m[1] as string).trim();
+  for (
+    let m = /^(?:Nullable|LowCardinality)\((.*)\)$/.exec(t);
+    m;
+    m = /^(?:Nullable|LowCardinality)\((.*)\)$/.exec(t)
+  ) {
+    t = (m[1] as string).trim();
+  }
   return /^U?Int(?:64|128|256)$/.test(t);
 }
 
@@ -566,7 +767,8 @@ export function quoteUnsafeIntegers(json: string): string {
 function parseSummary(header: string): QueryStats | undefined {
   try {
     const s = JSON.parse(header) as Record<string, unknown>;
-    const num = (v: unknown): number | undefined => (v === undefined ? undefined : Number.isFinite(Number(v)) ? Number(v) : undefined);
+    const num = (v: unknown): number | undefined =>
+      v === undefined ? undefined : Number.isFinite(Number(v)) ? Number(v) : undefined;
     const stats: QueryStats = {};
     const rr = num(s.read_rows);
     const rb = num(s.read_bytes);
@@ -604,4 +806,3 @@ export function toMarkdown(columns: readonly QueryColumn[], rows: readonly unkno
   const sep = `| ${columns.map((c) => (/^(U?Int|Float|Decimal)/.test(c.type.replace(/^(Nullable|LowCardinality)\(/, '')) ? '---:' : '---')).join(' | ')} |`;
   return [head, sep, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n') + '\n';
 }
-

@@ -34,11 +34,20 @@ export async function sendStreaming(dispatcher: Dispatcher, req: StreamingReques
     controller.abort(err);
   };
   const deadline = setTimeout(() => {
-    stop(status === undefined
-      ? new TransportError('timeout', 'REQUEST_DEADLINE', true, `no response within ${seconds} s`)
-      : new TransportError('timeout', 'BODY_DEADLINE', true, `the response took more than ${seconds} s to arrive`, status));
+    stop(
+      status === undefined
+        ? new TransportError('timeout', 'REQUEST_DEADLINE', true, `no response within ${seconds} s`)
+        : new TransportError(
+            'timeout',
+            'BODY_DEADLINE',
+            true,
+            `the response took more than ${seconds} s to arrive`,
+            status,
+          ),
+    );
   }, deadlineMs);
-  const onCancel = (): void => stop(new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled', status));
+  const onCancel = (): void =>
+    stop(new TransportError('cancelled', 'ABORTED', true, 'the request was cancelled', status));
   req.signal?.addEventListener('abort', onCancel, { once: true });
   const release = (): void => {
     clearTimeout(deadline);

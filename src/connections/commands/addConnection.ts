@@ -4,11 +4,26 @@ import { validateConnection, type ConnectionConfig } from '../../api';
 import { assumedPathSegment } from '../check';
 import { DEFAULT_BASE_URL, type ServiceSummary } from '../types';
 import {
-  normalizeBaseUrl, validateBaseUrl, validateKeyId, validateKeySecret, validateLabel, validatePathSegment,
+  normalizeBaseUrl,
+  validateBaseUrl,
+  validateKeyId,
+  validateKeySecret,
+  validateLabel,
+  validatePathSegment,
 } from '../validation';
 import { emptyDraft } from '../wizard';
 import {
-  wizardUntilChecked, COMMAND_IDS, uuidText, fieldCheck, parseArgs, hasAnyField, checkWithProgress, describeServices, hostOf, command, type ConnectionCommandDeps,
+  wizardUntilChecked,
+  COMMAND_IDS,
+  uuidText,
+  fieldCheck,
+  parseArgs,
+  hasAnyField,
+  checkWithProgress,
+  describeServices,
+  hostOf,
+  command,
+  type ConnectionCommandDeps,
 } from './common';
 
 const addArgsSchema = z.object({
@@ -43,32 +58,38 @@ async function addFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<s
     config.pathSegment = result.pathSegment;
     services = await describeServices(deps, config, args.keySecret, services);
   }
-  const saved = await deps.connections.add({
-    label: (args.label ?? args.organizationName ?? hostOf(baseUrl)).trim(),
-    baseUrl,
-    organizationId: config.organizationId,
-    ...(args.organizationName ? { organizationName: args.organizationName } : {}),
-    serviceIds: config.serviceIds,
-    services,
-    keyId: config.keyId,
-    pathSegment: config.pathSegment,
-  }, args.keySecret);
+  const saved = await deps.connections.add(
+    {
+      label: (args.label ?? args.organizationName ?? hostOf(baseUrl)).trim(),
+      baseUrl,
+      organizationId: config.organizationId,
+      ...(args.organizationName ? { organizationName: args.organizationName } : {}),
+      serviceIds: config.serviceIds,
+      services,
+      keyId: config.keyId,
+      pathSegment: config.pathSegment,
+    },
+    args.keySecret,
+  );
   return saved.id;
 }
 
 async function addInteractive(deps: ConnectionCommandDeps): Promise<string | undefined> {
   const draft = emptyDraft();
-  if (!await wizardUntilChecked(deps, draft, { mode: 'add' })) return undefined;
-  const saved = await deps.connections.add({
-    label: draft.label,
-    baseUrl: draft.baseUrl,
-    organizationId: draft.organizationId,
-    ...(draft.organizationName ? { organizationName: draft.organizationName } : {}),
-    serviceIds: draft.serviceIds,
-    services: draft.services,
-    keyId: draft.keyId,
-    pathSegment: draft.pathSegment,
-  }, draft.keySecret);
+  if (!(await wizardUntilChecked(deps, draft, { mode: 'add' }))) return undefined;
+  const saved = await deps.connections.add(
+    {
+      label: draft.label,
+      baseUrl: draft.baseUrl,
+      organizationId: draft.organizationId,
+      ...(draft.organizationName ? { organizationName: draft.organizationName } : {}),
+      serviceIds: draft.serviceIds,
+      services: draft.services,
+      keyId: draft.keyId,
+      pathSegment: draft.pathSegment,
+    },
+    draft.keySecret,
+  );
   void vscode.window.showInformationMessage(vscode.l10n.t('Connection "{0}" added.', saved.label));
   return saved.id;
 }
@@ -79,9 +100,10 @@ function isAddArgs(arg: unknown): boolean {
   return hasAnyField(arg, ['baseUrl', 'keyId', 'keySecret', 'organizationId', 'serviceIds', 'pathSegment']);
 }
 
-
 /** `observability.addConnection`: the walk-through, or an `AddConnectionArgs` object (no prompts). */
 export function registerAddConnection(deps: ConnectionCommandDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(COMMAND_IDS.add, command(deps, isAddArgs, (arg) =>
-    isAddArgs(arg) ? addFromArgs(deps, arg) : addInteractive(deps)));
+  return vscode.commands.registerCommand(
+    COMMAND_IDS.add,
+    command(deps, isAddArgs, (arg) => (isAddArgs(arg) ? addFromArgs(deps, arg) : addInteractive(deps))),
+  );
 }

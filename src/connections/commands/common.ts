@@ -27,7 +27,10 @@ export interface ConnectionCommandDeps {
 
 // ------------------------------------------------------------------ argument objects
 
-export const uuidText = z.string().trim().refine((s) => validateOrganizationId(s) === undefined, { message: 'must be a UUID' });
+export const uuidText = z
+  .string()
+  .trim()
+  .refine((s) => validateOrganizationId(s) === undefined, { message: 'must be a UUID' });
 export const fieldCheck = (check: (s: string) => string | undefined) =>
   z.string().superRefine((s, ctx) => {
     const message = check(s);
@@ -93,7 +96,11 @@ export type CheckResult = { ok: true; pathSegment: string } | { ok: false; error
  * Runs the check under a cancellable progress notification. Without a path segment in `config` (empty string) the
  * segment is detected: "clickstack", then "observability" after an HTML 404 (at most two requests).
  */
-export async function checkWithProgress(deps: ConnectionCommandDeps, config: ConnectionConfig, secret: string): Promise<CheckResult> {
+export async function checkWithProgress(
+  deps: ConnectionCommandDeps,
+  config: ConnectionConfig,
+  secret: string,
+): Promise<CheckResult> {
   const host = hostOf(config.baseUrl);
   const detect = config.pathSegment === '';
   let shown = config;
@@ -110,7 +117,9 @@ export async function checkWithProgress(deps: ConnectionCommandDeps, config: Con
         const probe = (segment: string) => {
           const attempt = { ...config, pathSegment: segment };
           shown = attempt;
-          return deps.connections.withUnsavedClient(attempt, secret, (client) => checkConnection(client, attempt, abort.signal));
+          return deps.connections.withUnsavedClient(attempt, secret, (client) =>
+            checkConnection(client, attempt, abort.signal),
+          );
         };
         try {
           if (!detect) {
@@ -119,7 +128,9 @@ export async function checkWithProgress(deps: ConnectionCommandDeps, config: Con
           }
           const detection = await detectPathSegment(probe, host);
           if (detection.error !== undefined) throw detection.error;
-          deps.log.info(`Detected the product path segment "${detection.segment}" at ${config.baseUrl} after ${detection.tried.length} request(s)`);
+          deps.log.info(
+            `Detected the product path segment "${detection.segment}" at ${config.baseUrl} after ${detection.tried.length} request(s)`,
+          );
           return detection.segment as string;
         } finally {
           sub.dispose();
@@ -139,8 +150,12 @@ export async function checkWithProgress(deps: ConnectionCommandDeps, config: Con
  * The check of an interactive add or edit, repeated as the user asks: resolves to 'save' (passed, or "Save Anyway"
  * when offered), 'edit' (reopen the walk-through) or 'cancel'.
  */
-export async function checkUntilDecided(deps: ConnectionCommandDeps, config: ConnectionConfig, secret: string, offerSaveAnyway: boolean):
-  Promise<{ decision: 'save' | 'edit' | 'cancel'; error?: unknown }> {
+export async function checkUntilDecided(
+  deps: ConnectionCommandDeps,
+  config: ConnectionConfig,
+  secret: string,
+  offerSaveAnyway: boolean,
+): Promise<{ decision: 'save' | 'edit' | 'cancel'; error?: unknown }> {
   let outcome: CheckResult;
   try {
     validateConnection(config);
@@ -175,18 +190,31 @@ export async function checkUntilDecided(deps: ConnectionCommandDeps, config: Con
  * check reopens the step its failure points at. Resolves to true when the draft is to be saved (it passed, or the user
  * chose "Save Anyway", offered when editing), false when cancelled.
  */
-export async function wizardUntilChecked(deps: ConnectionCommandDeps, draft: ConnectionDraft, options: {
-  readonly mode: 'add' | 'edit';
-  readonly savedBaseUrl?: string;
-  /** The stored secret, for an edit that leaves the secret field empty. */
-  readonly storedSecret?: () => Promise<string | undefined>;
-}): Promise<boolean> {
+export async function wizardUntilChecked(
+  deps: ConnectionCommandDeps,
+  draft: ConnectionDraft,
+  options: {
+    readonly mode: 'add' | 'edit';
+    readonly savedBaseUrl?: string;
+    /** The stored secret, for an edit that leaves the secret field empty. */
+    readonly storedSecret?: () => Promise<string | undefined>;
+  },
+): Promise<boolean> {
   const { storedSecret } = options;
   let startStep = 1;
   for (;;) {
-    const done = await runConnectionWizard(draft,
-      { withClient: (c, s, a) => deps.connections.withUnsavedClient(c, s, a), ...(storedSecret ? { storedSecret } : {}) },
-      { mode: options.mode, startStep, ...(options.savedBaseUrl !== undefined ? { savedBaseUrl: options.savedBaseUrl } : {}) });
+    const done = await runConnectionWizard(
+      draft,
+      {
+        withClient: (c, s, a) => deps.connections.withUnsavedClient(c, s, a),
+        ...(storedSecret ? { storedSecret } : {}),
+      },
+      {
+        mode: options.mode,
+        startStep,
+        ...(options.savedBaseUrl !== undefined ? { savedBaseUrl: options.savedBaseUrl } : {}),
+      },
+    );
     if (!done) return false;
     const config = configOfDraft(draft);
     const secret = draft.keySecret !== '' || !storedSecret ? draft.keySecret : await storedSecret();
@@ -209,10 +237,17 @@ export async function wizardUntilChecked(deps: ConnectionCommandDeps, draft: Con
 }
 
 /** Best-effort names for service IDs given without the walk-through (one listing request). */
-export async function describeServices(deps: ConnectionCommandDeps, config: ConnectionConfig, secret: string, known: ServiceSummary[]): Promise<ServiceSummary[]> {
+export async function describeServices(
+  deps: ConnectionCommandDeps,
+  config: ConnectionConfig,
+  secret: string,
+  known: ServiceSummary[],
+): Promise<ServiceSummary[]> {
   const byId = new Map(known.map((s) => [s.id, s]));
   try {
-    const response = await deps.connections.withUnsavedClient(config, secret, (client) => client.listServices(config.organizationId));
+    const response = await deps.connections.withUnsavedClient(config, secret, (client) =>
+      client.listServices(config.organizationId),
+    );
     for (const s of response.data) {
       const summary = toServiceSummary(s);
       byId.set(summary.id, summary);
@@ -246,7 +281,11 @@ export function stepForFailure(error: unknown): number {
 }
 
 /** The connection an argument names, or (interactive only) the one the user picks. */
-export async function resolveConnection(deps: ConnectionCommandDeps, arg: unknown, placeholder: string): Promise<StoredConnection | undefined> {
+export async function resolveConnection(
+  deps: ConnectionCommandDeps,
+  arg: unknown,
+  placeholder: string,
+): Promise<StoredConnection | undefined> {
   const id = connectionIdOf(arg);
   if (id !== undefined) {
     const found = deps.connections.get(id);
@@ -258,7 +297,11 @@ export async function resolveConnection(deps: ConnectionCommandDeps, arg: unknow
 
 // ------------------------------------------------------------------ Add Connection
 
-export function command<T>(deps: ConnectionCommandDeps, automated: (arg: unknown) => boolean, body: (arg: unknown) => Promise<T>) {
+export function command<T>(
+  deps: ConnectionCommandDeps,
+  automated: (arg: unknown) => boolean,
+  body: (arg: unknown) => Promise<T>,
+) {
   return async (arg?: unknown): Promise<T | undefined> => {
     try {
       return await body(arg);

@@ -4,11 +4,27 @@ import * as z from 'zod';
 import { validateConnection } from '../../api';
 import { type StoredConnection } from '../types';
 import {
-  normalizeBaseUrl, sameOrigin, validateBaseUrl, validateKeyId, validateKeySecret, validateLabel, validatePathSegment,
+  normalizeBaseUrl,
+  sameOrigin,
+  validateBaseUrl,
+  validateKeyId,
+  validateKeySecret,
+  validateLabel,
+  validatePathSegment,
 } from '../validation';
 import { type ConnectionDraft } from '../wizard';
 import {
-  wizardUntilChecked, COMMAND_IDS, uuidText, fieldCheck, parseArgs, hasAnyField, checkWithProgress, hostOf, resolveConnection, command, type ConnectionCommandDeps,
+  wizardUntilChecked,
+  COMMAND_IDS,
+  uuidText,
+  fieldCheck,
+  parseArgs,
+  hasAnyField,
+  checkWithProgress,
+  hostOf,
+  resolveConnection,
+  command,
+  type ConnectionCommandDeps,
 } from './common';
 
 const editArgsSchema = z.object({
@@ -24,7 +40,16 @@ const editArgsSchema = z.object({
   skipCheck: z.boolean().optional(),
 });
 
-const EDIT_FIELDS = ['baseUrl', 'keyId', 'keySecret', 'organizationId', 'organizationName', 'serviceIds', 'pathSegment', 'skipCheck'] as const;
+const EDIT_FIELDS = [
+  'baseUrl',
+  'keyId',
+  'keySecret',
+  'organizationId',
+  'organizationName',
+  'serviceIds',
+  'pathSegment',
+  'skipCheck',
+] as const;
 
 function isEditArgs(arg: unknown): arg is Record<string, unknown> {
   if (hasAnyField(arg, EDIT_FIELDS)) return true;
@@ -50,27 +75,41 @@ async function editFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<
   validateConnection(config);
   const moved = !sameOrigin(next.baseUrl, current.baseUrl);
   if (moved && args.keySecret === undefined) {
-    throw new Error(vscode.l10n.t('Moving the connection to another address needs keySecret too: the stored secret is never sent to a new address.'));
+    throw new Error(
+      vscode.l10n.t(
+        'Moving the connection to another address needs keySecret too: the stored secret is never sent to a new address.',
+      ),
+    );
   }
   if (!args.skipCheck) {
-    const secret = args.keySecret ?? await deps.connections.getSecret(current.id);
-    if (secret === undefined) throw new Error(vscode.l10n.t('No key secret is stored for the connection "{0}". Pass keySecret.', current.label));
+    const secret = args.keySecret ?? (await deps.connections.getSecret(current.id));
+    if (secret === undefined) {
+      throw new Error(
+        vscode.l10n.t('No key secret is stored for the connection "{0}". Pass keySecret.', current.label),
+      );
+    }
     // A move without a segment finds the one the new address answers on.
     const checked = moved && args.pathSegment === undefined ? { ...config, pathSegment: '' } : config;
     const result = await checkWithProgress(deps, checked, secret);
-    if (!result.ok) throw new Error(vscode.l10n.t('Could not connect to {0}: {1}', hostOf(config.baseUrl), result.reason));
+    if (!result.ok) {
+      throw new Error(vscode.l10n.t('Could not connect to {0}: {1}', hostOf(config.baseUrl), result.reason));
+    }
     next.pathSegment = result.pathSegment;
   }
   // Address, key and secret change together: no request pairs the old secret with the new address or the reverse.
-  await deps.connections.update(current.id, {
-    baseUrl: next.baseUrl,
-    keyId: next.keyId,
-    organizationId: next.organizationId,
-    ...(args.organizationName !== undefined ? { organizationName: args.organizationName } : {}),
-    serviceIds: next.serviceIds,
-    pathSegment: next.pathSegment,
-    label: next.label,
-  }, args.keySecret);
+  await deps.connections.update(
+    current.id,
+    {
+      baseUrl: next.baseUrl,
+      keyId: next.keyId,
+      organizationId: next.organizationId,
+      ...(args.organizationName !== undefined ? { organizationName: args.organizationName } : {}),
+      serviceIds: next.serviceIds,
+      pathSegment: next.pathSegment,
+      label: next.label,
+    },
+    args.keySecret,
+  );
   return current.id;
 }
 
@@ -87,18 +126,25 @@ async function editInteractive(deps: ConnectionCommandDeps, connection: StoredCo
     label: connection.label,
   };
   // The stored secret goes only to the origin it was entered for.
-  const storedSecret = async () => (sameOrigin(draft.baseUrl, connection.baseUrl) ? deps.connections.getSecret(connection.id) : undefined);
-  if (!await wizardUntilChecked(deps, draft, { mode: 'edit', savedBaseUrl: connection.baseUrl, storedSecret })) return undefined;
-  await deps.connections.update(connection.id, {
-    label: draft.label,
-    baseUrl: draft.baseUrl,
-    keyId: draft.keyId,
-    organizationId: draft.organizationId,
-    ...(draft.organizationName ? { organizationName: draft.organizationName } : {}),
-    serviceIds: draft.serviceIds,
-    services: draft.services,
-    pathSegment: draft.pathSegment,
-  }, draft.keySecret !== '' ? draft.keySecret : undefined);
+  const storedSecret = async () =>
+    sameOrigin(draft.baseUrl, connection.baseUrl) ? deps.connections.getSecret(connection.id) : undefined;
+  if (!(await wizardUntilChecked(deps, draft, { mode: 'edit', savedBaseUrl: connection.baseUrl, storedSecret }))) {
+    return undefined;
+  }
+  await deps.connections.update(
+    connection.id,
+    {
+      label: draft.label,
+      baseUrl: draft.baseUrl,
+      keyId: draft.keyId,
+      organizationId: draft.organizationId,
+      ...(draft.organizationName ? { organizationName: draft.organizationName } : {}),
+      serviceIds: draft.serviceIds,
+      services: draft.services,
+      pathSegment: draft.pathSegment,
+    },
+    draft.keySecret !== '' ? draft.keySecret : undefined,
+  );
   void vscode.window.showInformationMessage(vscode.l10n.t('Connection "{0}" updated.', draft.label));
   return connection.id;
 }
@@ -107,9 +153,12 @@ async function editInteractive(deps: ConnectionCommandDeps, connection: StoredCo
 
 /** `observability.editConnection`: the walk-through for a picked or given connection, or an argument object (no prompts). */
 export function registerEditConnection(deps: ConnectionCommandDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(COMMAND_IDS.edit, command(deps, isEditArgs, async (arg) => {
-    if (isEditArgs(arg)) return editFromArgs(deps, arg);
-    const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection to edit'));
-    return connection ? editInteractive(deps, connection) : undefined;
-  }));
+  return vscode.commands.registerCommand(
+    COMMAND_IDS.edit,
+    command(deps, isEditArgs, async (arg) => {
+      if (isEditArgs(arg)) return editFromArgs(deps, arg);
+      const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection to edit'));
+      return connection ? editInteractive(deps, connection) : undefined;
+    }),
+  );
 }

@@ -12,14 +12,18 @@ async function removeConnection(deps: ConnectionCommandDeps, arg: unknown): Prom
       vscode.l10n.t('Remove the connection "{0}"?', connection.label),
       {
         modal: true,
-        detail: vscode.l10n.t('Its key secret is deleted from the system keyring. Nothing changes on the service; the API key itself stays valid until you revoke it in the console.'),
+        detail: vscode.l10n.t(
+          'Its key secret is deleted from the system keyring. Nothing changes on the service; the API key itself stays valid until you revoke it in the console.',
+        ),
       },
       remove,
     );
     if (choice !== remove) return false;
   }
   await deps.connections.remove(connection.id);
-  if (!skipConfirmation) void vscode.window.showInformationMessage(vscode.l10n.t('Connection "{0}" removed.', connection.label));
+  if (!skipConfirmation) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Connection "{0}" removed.', connection.label));
+  }
   return true;
 }
 
@@ -27,6 +31,12 @@ async function removeConnection(deps: ConnectionCommandDeps, arg: unknown): Prom
 
 /** `observability.removeConnection`: confirms first, unless `{ connectionId, noPrompt: true }` (old name `skipConfirmation`) is given. */
 export function registerRemoveConnection(deps: ConnectionCommandDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(COMMAND_IDS.remove, command(deps, (arg) => noPrompt(argsOf(arg), 'skipConfirmation'), (arg) =>
-    removeConnection(deps, arg)));
+  return vscode.commands.registerCommand(
+    COMMAND_IDS.remove,
+    command(
+      deps,
+      (arg) => noPrompt(argsOf(arg), 'skipConfirmation'),
+      (arg) => removeConnection(deps, arg),
+    ),
+  );
 }

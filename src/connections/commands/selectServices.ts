@@ -6,7 +6,13 @@ import { BACK, inputStep, multiPickStep } from '../prompts';
 import { toServiceSummary, type ServiceSummary, type StoredConnection } from '../types';
 import { parseServiceIds, validateServiceIds } from '../validation';
 import {
-  COMMAND_IDS, uuidText, parseArgs, hasAnyField, resolveConnection, command, type ConnectionCommandDeps,
+  COMMAND_IDS,
+  uuidText,
+  parseArgs,
+  hasAnyField,
+  resolveConnection,
+  command,
+  type ConnectionCommandDeps,
 } from './common';
 
 const selectArgsSchema = z.object({
@@ -15,17 +21,26 @@ const selectArgsSchema = z.object({
   serviceIds: z.array(uuidText).min(1),
 });
 
-async function selectServicesInteractive(deps: ConnectionCommandDeps, connection: StoredConnection): Promise<string | undefined> {
+async function selectServicesInteractive(
+  deps: ConnectionCommandDeps,
+  connection: StoredConnection,
+): Promise<string | undefined> {
   let listed: ServiceSummary[] | undefined;
   let listingError: string | undefined;
   try {
     listed = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Listing the services of "{0}"…', connection.label), cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Listing the services of "{0}"…', connection.label),
+        cancellable: true,
+      },
       async (_progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
         try {
-          const response = await deps.connections.clientFor(connection.id).listServices(connection.organizationId, { signal: abort.signal });
+          const response = await deps.connections
+            .clientFor(connection.id)
+            .listServices(connection.organizationId, { signal: abort.signal });
           return response.data.map(toServiceSummary);
         } finally {
           sub.dispose();
@@ -41,17 +56,24 @@ async function selectServicesInteractive(deps: ConnectionCommandDeps, connection
   for (const id of connection.serviceIds) if (!known.has(id)) known.set(id, { id, name: id });
   const choices = listed ?? [...known.values()];
   const title = vscode.l10n.t('Choose Services: {0}', connection.label);
-  const manualButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Enter service IDs') };
+  const manualButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('edit'),
+    tooltip: vscode.l10n.t('Enter service IDs'),
+  };
   for (;;) {
     const picked = await multiPickStep({
-      title, step: 1, totalSteps: 1,
+      title,
+      step: 1,
+      totalSteps: 1,
       placeholder: listingError
         ? vscode.l10n.t('Could not list services, showing the known ones ({0})', listingError)
         : vscode.l10n.t('Services to show (Space toggles, Enter confirms)'),
       items: choices.map((s) => ({
         label: s.name || s.id,
         description: s.region,
-        detail: [s.state ? vscode.l10n.t('state: {0}', s.state) : undefined, s.id].filter((p) => p !== undefined).join(' · '),
+        detail: [s.state ? vscode.l10n.t('state: {0}', s.state) : undefined, s.id]
+          .filter((p) => p !== undefined)
+          .join(' · '),
         service: s,
       })),
       selected: (item) => connection.serviceIds.includes(item.service.id),
@@ -65,7 +87,9 @@ async function selectServicesInteractive(deps: ConnectionCommandDeps, connection
       serviceIds = picked.map((item) => item.service.id);
     } else {
       const typed = await inputStep({
-        title, step: 1, totalSteps: 1,
+        title,
+        step: 1,
+        totalSteps: 1,
         value: connection.serviceIds.join(', '),
         prompt: vscode.l10n.t('Service IDs (UUIDs, separated by commas)'),
         validate: validateServiceIds,
@@ -94,9 +118,16 @@ async function selectServicesFromArgs(deps: ConnectionCommandDeps, arg: unknown)
 
 /** `observability.selectServices`: picks from the organization's services, or `{ connectionId, serviceIds }` (no prompts). */
 export function registerSelectServices(deps: ConnectionCommandDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(COMMAND_IDS.selectServices, command(deps, (arg) => hasAnyField(arg, ['serviceIds']), async (arg) => {
-    if (hasAnyField(arg, ['serviceIds'])) return selectServicesFromArgs(deps, arg);
-    const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection whose services to choose'));
-    return connection ? selectServicesInteractive(deps, connection) : undefined;
-  }));
+  return vscode.commands.registerCommand(
+    COMMAND_IDS.selectServices,
+    command(
+      deps,
+      (arg) => hasAnyField(arg, ['serviceIds']),
+      async (arg) => {
+        if (hasAnyField(arg, ['serviceIds'])) return selectServicesFromArgs(deps, arg);
+        const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection whose services to choose'));
+        return connection ? selectServicesInteractive(deps, connection) : undefined;
+      },
+    ),
+  );
 }

@@ -4,7 +4,15 @@ import { inputStep } from '../prompts';
 import { type StoredConnection } from '../types';
 import { validateKeySecret } from '../validation';
 import {
-  COMMAND_IDS, fieldCheck, parseArgs, hasAnyField, checkWithProgress, hostOf, resolveConnection, command, type ConnectionCommandDeps,
+  COMMAND_IDS,
+  fieldCheck,
+  parseArgs,
+  hasAnyField,
+  checkWithProgress,
+  hostOf,
+  resolveConnection,
+  command,
+  type ConnectionCommandDeps,
 } from './common';
 
 const secretArgsSchema = z.object({
@@ -13,12 +21,17 @@ const secretArgsSchema = z.object({
   skipCheck: z.boolean().optional(),
 });
 
-async function updateSecretInteractive(deps: ConnectionCommandDeps, connection: StoredConnection): Promise<string | undefined> {
+async function updateSecretInteractive(
+  deps: ConnectionCommandDeps,
+  connection: StoredConnection,
+): Promise<string | undefined> {
   const title = vscode.l10n.t('Update Key Secret: {0}', connection.label);
   let typed = '';
   for (;;) {
     const value = await inputStep({
-      title, step: 1, totalSteps: 1,
+      title,
+      step: 1,
+      totalSteps: 1,
       value: typed,
       password: true,
       prompt: vscode.l10n.t('New key secret for key {0}. It is kept in the system keyring only.', connection.keyId),
@@ -52,7 +65,11 @@ async function updateSecretFromArgs(deps: ConnectionCommandDeps, arg: unknown): 
   if (!connection) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', args.connectionId));
   if (!args.skipCheck) {
     const result = await checkWithProgress(deps, deps.connections.configOf(connection), args.keySecret);
-    if (!result.ok) throw new Error(vscode.l10n.t('The new secret did not work for {0}: {1}', hostOf(connection.baseUrl), result.reason));
+    if (!result.ok) {
+      throw new Error(
+        vscode.l10n.t('The new secret did not work for {0}: {1}', hostOf(connection.baseUrl), result.reason),
+      );
+    }
   }
   await deps.connections.setSecret(connection.id, args.keySecret);
   return connection.id;
@@ -62,9 +79,16 @@ async function updateSecretFromArgs(deps: ConnectionCommandDeps, arg: unknown): 
 
 /** `observability.updateKeySecret`: asks for the new secret, or `{ connectionId, keySecret, skipCheck? }` (no prompts). */
 export function registerUpdateKeySecret(deps: ConnectionCommandDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(COMMAND_IDS.updateSecret, command(deps, (arg) => hasAnyField(arg, ['keySecret']), async (arg) => {
-    if (hasAnyField(arg, ['keySecret'])) return updateSecretFromArgs(deps, arg);
-    const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection whose key secret to replace'));
-    return connection ? updateSecretInteractive(deps, connection) : undefined;
-  }));
+  return vscode.commands.registerCommand(
+    COMMAND_IDS.updateSecret,
+    command(
+      deps,
+      (arg) => hasAnyField(arg, ['keySecret']),
+      async (arg) => {
+        if (hasAnyField(arg, ['keySecret'])) return updateSecretFromArgs(deps, arg);
+        const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection whose key secret to replace'));
+        return connection ? updateSecretInteractive(deps, connection) : undefined;
+      },
+    ),
+  );
 }

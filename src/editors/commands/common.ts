@@ -86,7 +86,8 @@ export function editorCommandHelpers(deps: EditorCommandDeps) {
 
   const pickConnection = async (connectionId: string | undefined): Promise<string | undefined> => {
     if (connectionId) return connections.get(connectionId) ? connectionId : undefined;
-    return (await pickStoredConnection(connections, vscode.l10n.t('Pick a connection'), vscode.l10n.t('Connection')))?.id;
+    return (await pickStoredConnection(connections, vscode.l10n.t('Pick a connection'), vscode.l10n.t('Connection')))
+      ?.id;
   };
 
   const pickService = async (connectionId: string, serviceId: string | undefined): Promise<string | undefined> => {
@@ -99,8 +100,10 @@ export function editorCommandHelpers(deps: EditorCommandDeps) {
       return undefined;
     }
     const names = new Map(connection?.services.map((s) => [s.id, s.name]) ?? []);
-    const picked = await vscode.window.showQuickPick(ids.map((id) => ({ label: names.get(id) ?? id, description: id, id })),
-      { title: vscode.l10n.t('Service'), placeHolder: vscode.l10n.t('Pick a service') });
+    const picked = await vscode.window.showQuickPick(
+      ids.map((id) => ({ label: names.get(id) ?? id, description: id, id })),
+      { title: vscode.l10n.t('Service'), placeHolder: vscode.l10n.t('Pick a service') },
+    );
     return picked?.id;
   };
 
@@ -123,30 +126,33 @@ export function editorCommandHelpers(deps: EditorCommandDeps) {
 
   // ---- Create Alert ----
 
-
   // ---- Edit alert / dashboard ----
-
 
   // ---- Create Dashboard ----
 
-
   // ---- Query endpoint ----
 
-  const queryEndpointRef = (scope: { connectionId: string; serviceId: string }): ResourceRef => ({ ...scope, kind: 'queryEndpoint' });
+  const queryEndpointRef = (scope: { connectionId: string; serviceId: string }): ResourceRef => ({
+    ...scope,
+    kind: 'queryEndpoint',
+  });
   const serviceName = (scope: { connectionId: string; serviceId: string }) =>
     connections.get(scope.connectionId)?.services.find((s) => s.id === scope.serviceId)?.name ?? scope.serviceId;
 
-
-
   // ---- Apply ----
-
-
 
   /** The address of an open document of the resource (its name may have changed since). */
   function existingUri(ref: ResourceRef): vscode.Uri | undefined {
     for (const doc of vscode.workspace.textDocuments) {
       const r = parseUri(doc.uri);
-      if (r && r.kind === ref.kind && r.connectionId === ref.connectionId && r.serviceId === ref.serviceId && r.id === ref.id && !doc.isClosed) {
+      if (
+        r &&
+        r.kind === ref.kind &&
+        r.connectionId === ref.connectionId &&
+        r.serviceId === ref.serviceId &&
+        r.id === ref.id &&
+        !doc.isClosed
+      ) {
         if (ref.kind !== 'queryEndpoint' && ref.id === undefined) continue;
         return doc.uri;
       }

@@ -7,44 +7,47 @@ import { errorMessage } from '../../errors';
 export function registerEditResource(context: vscode.ExtensionContext, deps: EditorCommandDeps): void {
   const { live, fs } = deps;
   const { open, existingUri } = editorCommandHelpers(deps);
-  context.subscriptions.push(vscode.commands.registerCommand('observability.editResource', async (arg): Promise<string | undefined> => {
-    let ref: ResourceRef | undefined;
-    let name: string | undefined;
-    if (isNodeLike(arg)) {
-      if (arg.type === 'alert') {
-        ref = { connectionId: arg.connectionId, serviceId: arg.serviceId, kind: 'alert', id: arg.alert.id };
-        name = arg.alert.name ?? undefined;
-      } else if (arg.type === 'dashboard') {
-        ref = { connectionId: arg.connectionId, serviceId: arg.serviceId, kind: 'dashboard', id: arg.dashboard.id };
-        name = arg.dashboard.name ?? undefined;
+  context.subscriptions.push(
+    vscode.commands.registerCommand('observability.editResource', async (arg): Promise<string | undefined> => {
+      let ref: ResourceRef | undefined;
+      let name: string | undefined;
+      if (isNodeLike(arg)) {
+        if (arg.type === 'alert') {
+          ref = { connectionId: arg.connectionId, serviceId: arg.serviceId, kind: 'alert', id: arg.alert.id };
+          name = arg.alert.name ?? undefined;
+        } else if (arg.type === 'dashboard') {
+          ref = { connectionId: arg.connectionId, serviceId: arg.serviceId, kind: 'dashboard', id: arg.dashboard.id };
+          name = arg.dashboard.name ?? undefined;
+        }
+      } else {
+        const o = asObject<ResourceCommandArgs>(arg);
+        if (o.connectionId && o.serviceId && (o.alertId || o.dashboardId)) {
+          ref = o.alertId
+            ? { connectionId: o.connectionId, serviceId: o.serviceId, kind: 'alert', id: o.alertId }
+            : { connectionId: o.connectionId, serviceId: o.serviceId, kind: 'dashboard', id: o.dashboardId as string };
+          name = o.name;
+        }
       }
-    } else {
-      const o = asObject<ResourceCommandArgs>(arg);
-      if (o.connectionId && o.serviceId && (o.alertId || o.dashboardId)) {
-        ref = o.alertId
-          ? { connectionId: o.connectionId, serviceId: o.serviceId, kind: 'alert', id: o.alertId }
-          : { connectionId: o.connectionId, serviceId: o.serviceId, kind: 'dashboard', id: o.dashboardId as string };
-        name = o.name;
+      if (!ref) return undefined;
+      if (!name) {
+        const cached =
+          ref.kind === 'alert'
+            ? (await live.alerts(ref.connectionId, ref.serviceId))?.find((a) => a.id === ref.id)?.name
+            : (await live.dashboards(ref.connectionId, ref.serviceId))?.find((d) => d.id === ref.id)?.name;
+        name = cached ?? undefined;
       }
-    }
-    if (!ref) return undefined;
-    if (!name) {
-      const cached = ref.kind === 'alert'
-        ? (await live.alerts(ref.connectionId, ref.serviceId))?.find((a) => a.id === ref.id)?.name
-        : (await live.dashboards(ref.connectionId, ref.serviceId))?.find((d) => d.id === ref.id)?.name;
-      name = cached ?? undefined;
-    }
-    const uri = existingUri(ref) ?? uriFor(ref, name);
-    try {
-      await open(uri);
-    } catch (error) {
-      // The request's own error reads better than VS Code's "Unable to read file …" around it.
-      const cause = fs.loadFailure(ref) ?? error;
-      const message = vscode.l10n.t('Could not open the {0}: {1}', ref.kind, errorMessage(cause));
-      deps.log.error(message);
-      void vscode.window.showErrorMessage(message);
-      return undefined;
-    }
-    return uri.toString();
-  }));
+      const uri = existingUri(ref) ?? uriFor(ref, name);
+      try {
+        await open(uri);
+      } catch (error) {
+        // The request's own error reads better than VS Code's "Unable to read file …" around it.
+        const cause = fs.loadFailure(ref) ?? error;
+        const message = vscode.l10n.t('Could not open the {0}: {1}', ref.kind, errorMessage(cause));
+        deps.log.error(message);
+        void vscode.window.showErrorMessage(message);
+        return undefined;
+      }
+      return uri.toString();
+    }),
+  );
 }

@@ -25,14 +25,7 @@
  */
 
 export type BacktestThresholdType =
-  | 'above'
-  | 'below'
-  | 'above_exclusive'
-  | 'below_or_equal'
-  | 'equal'
-  | 'not_equal'
-  | 'between'
-  | 'not_between';
+  'above' | 'below' | 'above_exclusive' | 'below_or_equal' | 'equal' | 'not_equal' | 'between' | 'not_between';
 
 export interface BacktestAlert {
   /** Evaluation interval: 30s, 1m, 5m, 15m, 30m, 1h, 6h, 12h or 1d. */
@@ -116,7 +109,10 @@ export function intervalMs(interval: string): number {
 }
 
 /** Whether `value` crosses the alert's threshold, exactly as the scheduler compares. */
-export function exceedsThreshold(alert: Pick<BacktestAlert, 'threshold' | 'thresholdType' | 'thresholdMax'>, value: number): boolean {
+export function exceedsThreshold(
+  alert: Pick<BacktestAlert, 'threshold' | 'thresholdType' | 'thresholdMax'>,
+  value: number,
+): boolean {
   const t = alert.threshold;
   switch (alert.thresholdType) {
     case 'above':
@@ -195,7 +191,12 @@ function worst(states: BacktestState[]): BacktestState {
  * Replays the evaluations over `range` from the alert query's rows (see `backtestQuery`). Rows outside the
  * evaluated windows are ignored.
  */
-export function evaluateBacktest(alert: BacktestAlert, points: readonly BacktestPoint[], range: { from: number; to: number }, options: { grouped?: boolean } = {}): BacktestResult {
+export function evaluateBacktest(
+  alert: BacktestAlert,
+  points: readonly BacktestPoint[],
+  range: { from: number; to: number },
+  options: { grouped?: boolean } = {},
+): BacktestResult {
   const size = intervalMs(alert.interval);
   const m = Math.max(1, Math.floor(alert.numConsecutiveWindows ?? 1));
   const grouped = options.grouped ?? points.some((p) => (p.group ?? '') !== '');

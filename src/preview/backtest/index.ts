@@ -23,6 +23,15 @@ export {
   intervalMs,
   BacktestError,
 } from './evaluate';
-export type { BacktestAlert, BacktestPoint, BacktestResult, BacktestState, BacktestThresholdType, Evaluation, GroupEvaluation, Transition } from './evaluate';
+export type {
+  BacktestAlert,
+  BacktestPoint,
+  BacktestResult,
+  BacktestState,
+  BacktestThresholdType,
+  Evaluation,
+  GroupEvaluation,
+  Transition,
+} from './evaluate';
 export { backtestQuery, pointsFromRows, intervalGranularity } from './query';
 export type { AlertQueryTarget, BacktestQuery } from './query';

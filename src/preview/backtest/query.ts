@@ -3,8 +3,21 @@
  * all evaluated windows at once, bucketed by the interval as the scheduler buckets it; plus the conversion of the
  * result rows into evaluator points.
  */
-import { renderWindowedQuery, type ResultColumns, type SavedSearchLike, type SourceLike, type TileLike } from '../render/tile';
-import { type BacktestAlert, type BacktestPoint, evaluationTimes, intervalMs, windowAnchor, BacktestError } from './evaluate';
+import {
+  renderWindowedQuery,
+  type ResultColumns,
+  type SavedSearchLike,
+  type SourceLike,
+  type TileLike,
+} from '../render/tile';
+import {
+  type BacktestAlert,
+  type BacktestPoint,
+  evaluationTimes,
+  intervalMs,
+  windowAnchor,
+  BacktestError,
+} from './evaluate';
 
 export type AlertQueryTarget =
   | { kind: 'tile'; tile: TileLike }
@@ -36,7 +49,11 @@ export function intervalGranularity(interval: string): string {
 export function backtestQuery(
   alert: BacktestAlert,
   target: AlertQueryTarget,
-  options: { source: SourceLike | undefined; columns?: Readonly<Record<string, string>> | undefined; range: { from: number; to: number } },
+  options: {
+    source: SourceLike | undefined;
+    columns?: Readonly<Record<string, string>> | undefined;
+    range: { from: number; to: number };
+  },
 ): BacktestQuery {
   let times: number[];
   let size: number;
@@ -91,7 +108,11 @@ function toValue(v: unknown): number | null {
  * be Unix seconds, epoch ms or "YYYY-MM-DD hh:mm:ss" (UTC). The value is the last value column, as the scheduler
  * takes it; groups read "column:value, column:value".
  */
-export function pointsFromRows(rows: readonly (readonly unknown[] | Record<string, unknown>)[], columns: ResultColumns, columnNames?: readonly string[]): BacktestPoint[] {
+export function pointsFromRows(
+  rows: readonly (readonly unknown[] | Record<string, unknown>)[],
+  columns: ResultColumns,
+  columnNames?: readonly string[],
+): BacktestPoint[] {
   const time = columns.time?.index;
   if (time === undefined) throw new BacktestError('the alert query has no time column');
   const valueIndex = columns.values[columns.values.length - 1]?.index;

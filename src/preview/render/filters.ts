@@ -55,7 +55,10 @@ function parseStringList(text: string): string[] | undefined {
  * Reads the selections saved in `savedFilterValues` (SQL conditions `<expr> IN (…)` / `<expr> NOT IN (…)`).
  * Conditions of another form are returned in `unreadable`.
  */
-export function readSavedSelections(saved: readonly unknown[] | undefined): { selections: Map<string, FilterSelection>; unreadable: string[] } {
+export function readSavedSelections(saved: readonly unknown[] | undefined): {
+  selections: Map<string, FilterSelection>;
+  unreadable: string[];
+} {
   const selections = new Map<string, FilterSelection>();
   const unreadable: string[] = [];
   for (const item of saved ?? []) {
@@ -102,10 +105,15 @@ export function dashboardFiltersForTile(
   const filters: TileFilter[] = [];
   if (!dashboard) return { filters, notes };
   if (typeof dashboard.savedQuery === 'string' && dashboard.savedQuery.trim()) {
-    filters.push({ language: dashboard.savedQueryLanguage === 'sql' ? 'sql' : 'lucene', condition: dashboard.savedQuery });
+    filters.push({
+      language: dashboard.savedQueryLanguage === 'sql' ? 'sql' : 'lucene',
+      condition: dashboard.savedQuery,
+    });
   }
   const saved = readSavedSelections(dashboard.savedFilterValues);
-  for (const text of saved.unreadable) notes.push(`saved filter condition not applied (not of the form "<expression> IN (…)"): ${text}`);
+  for (const text of saved.unreadable) {
+    notes.push(`saved filter condition not applied (not of the form "<expression> IN (…)"): ${text}`);
+  }
   const chosen = new Map<string, FilterSelection>(saved.selections);
   if (selections) {
     const entries = selections instanceof Map ? [...selections.entries()] : Object.entries(selections);
@@ -119,8 +127,15 @@ export function dashboardFiltersForTile(
       continue;
     }
     if (!matching.some((f) => appliesTo(f, sourceId))) continue;
-    if (sel.included.length > 0) filters.push({ language: 'sql', condition: `toString(${expr}) IN (${sel.included.map(sqlString).join(', ')})` });
-    if (sel.excluded.length > 0) filters.push({ language: 'sql', condition: `toString(${expr}) NOT IN (${sel.excluded.map(sqlString).join(', ')})` });
+    if (sel.included.length > 0) {
+      filters.push({ language: 'sql', condition: `toString(${expr}) IN (${sel.included.map(sqlString).join(', ')})` });
+    }
+    if (sel.excluded.length > 0) {
+      filters.push({
+        language: 'sql',
+        condition: `toString(${expr}) NOT IN (${sel.excluded.map(sqlString).join(', ')})`,
+      });
+    }
   }
   return { filters, notes };
 }

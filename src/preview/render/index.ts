@@ -23,7 +23,16 @@
  * `sql` runs as it stands on the service's query endpoint (query parameters are written in as numbers).
  */
 export { renderTile, renderWindowedQuery } from './tile';
-export type { RenderResult, RenderOptions, ResultColumns, SourceLike, TileLike, TileShape, TimeRange, SavedSearchLike } from './tile';
+export type {
+  RenderResult,
+  RenderOptions,
+  ResultColumns,
+  SourceLike,
+  TileLike,
+  TileShape,
+  TimeRange,
+  SavedSearchLike,
+} from './tile';
 export { luceneToSql, LuceneError } from './lucene';
 export type { LuceneContext } from './lucene';
 export { dashboardFiltersForTile, readSavedSelections } from './filters';
@@ -35,7 +44,9 @@ export type { Granularity } from './sql';
 import { tableRef } from './sql';
 
 /** `DESCRIBE TABLE` of the source's table (run it on the query endpoint; feed the rows to `columnsFromDescribe`). */
-export function describeSourceSql(source: { from?: { databaseName?: string | null; tableName?: string | null } | undefined }): string | undefined {
+export function describeSourceSql(source: {
+  from?: { databaseName?: string | null; tableName?: string | null } | undefined;
+}): string | undefined {
   const table = source.from?.tableName;
   return table ? `DESCRIBE TABLE ${tableRef(source.from?.databaseName, table)}` : undefined;
 }

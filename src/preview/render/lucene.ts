@@ -76,7 +76,22 @@ function kindOf(type: string | undefined): Kind {
   return 'unknown';
 }
 
-const JSON_NUMBER_TYPES = ['Int8', 'Int16', 'Int32', 'Int64', 'Int128', 'Int256', 'UInt8', 'UInt16', 'UInt32', 'UInt64', 'UInt128', 'UInt256', 'Float32', 'Float64'];
+const JSON_NUMBER_TYPES = [
+  'Int8',
+  'Int16',
+  'Int32',
+  'Int64',
+  'Int128',
+  'Int256',
+  'UInt8',
+  'UInt16',
+  'UInt32',
+  'UInt64',
+  'UInt128',
+  'UInt256',
+  'Float32',
+  'Float64',
+];
 
 class Translator {
   constructor(private readonly ctx: LuceneContext) {}
@@ -84,10 +99,19 @@ class Translator {
   private resolve(field: string, implicitOverride: string | undefined): Resolved {
     if (field === IMPLICIT) {
       const expr = implicitOverride ?? this.ctx.implicitColumnExpression;
-      if (!expr) throw new LuceneError('bare search terms need the source\'s implicit column (body expression), which this source does not set');
+      if (!expr) {
+        throw new LuceneError(
+          "bare search terms need the source's implicit column (body expression), which this source does not set",
+        );
+      }
       if (implicitOverride === undefined) {
         const parts = splitTopLevel(expr);
-        return { column: parts.length > 1 ? `concatWithSeparator(';',${parts.join(',')})` : expr, kind: 'string', postfix: '', rendered: true };
+        return {
+          column: parts.length > 1 ? `concatWithSeparator(';',${parts.join(',')})` : expr,
+          kind: 'string',
+          postfix: '',
+          rendered: true,
+        };
       }
       return this.resolveField(expr);
     }
@@ -130,9 +154,16 @@ class Translator {
         }
         if (bare === 'String') {
           const path = rest.split('.');
-          return { column: `JSONExtractString(${sqlIdentifierPath(name)}, ${path.map(sqlString).join(',')})`, kind: 'string', postfix: '', rendered: true };
+          return {
+            column: `JSONExtractString(${sqlIdentifierPath(name)}, ${path.map(sqlString).join(',')})`,
+            kind: 'string',
+            postfix: '',
+            rendered: true,
+          };
         }
-        if (bare.startsWith('Array')) throw new LuceneError(`searching inside array column "${name}" is not previewed yet`);
+        if (bare.startsWith('Array')) {
+          throw new LuceneError(`searching inside array column "${name}" is not previewed yet`);
+        }
         throw new LuceneError(`column "${name}" has type ${type}, which a search cannot look inside`);
       }
       return { column: field, kind: 'unknown', postfix: '', rendered: false };
@@ -190,7 +221,14 @@ class Translator {
     return Number.isNaN(n) ? sqlString(term) : String(n);
   }
 
-  private range(field: string, min: string, max: string, inclusive: string, neg: boolean, override: string | undefined): string {
+  private range(
+    field: string,
+    min: string,
+    max: string,
+    inclusive: string,
+    neg: boolean,
+    override: string | undefined,
+  ): string {
     const r = this.resolve(field, override);
     if (r.kind === 'array') throw new LuceneError('range comparison is not supported for Array-type fields');
     const post = r.postfix && !neg ? r.postfix : '';
@@ -201,19 +239,39 @@ class Translator {
       return `(${r.column} ${neg ? 'NOT ' : ''}BETWEEN ${this.numberOrString(min)} AND ${this.numberOrString(max)}${post})`;
     }
     const bounds: string[] = [];
-    if (!openMin) bounds.push(`${r.column} ${inclusive === 'both' || inclusive === 'left' ? '>=' : '>'} ${this.numberOrString(min)}`);
-    if (!openMax) bounds.push(`${r.column} ${inclusive === 'both' || inclusive === 'right' ? '<=' : '<'} ${this.numberOrString(max)}`);
+    if (!openMin) {
+      bounds.push(
+        `${r.column} ${inclusive === 'both' || inclusive === 'left' ? '>=' : '>'} ${this.numberOrString(min)}`,
+      );
+    }
+    if (!openMax) {
+      bounds.push(
+        `${r.column} ${inclusive === 'both' || inclusive === 'right' ? '<=' : '<'} ${this.numberOrString(max)}`,
+      );
+    }
     return neg ? `(NOT (${bounds.join(' AND ')})${post})` : `(${bounds.join(' AND ')}${post})`;
   }
 
-  private search(field: string, term: string, neg: boolean, pre: boolean, suf: boolean, override: string | undefined, negParen: boolean): string {
+  private search(
+    field: string,
+    term: string,
+    neg: boolean,
+    pre: boolean,
+    suf: boolean,
+    override: string | undefined,
+    negParen: boolean,
+  ): string {
     const isImplicit = field === IMPLICIT;
     const r = this.resolve(field, override);
     const post = r.postfix && !neg && (!isImplicit || !negParen) ? r.postfix : '';
     if (r.kind === 'array') throw new LuceneError('searching array columns is not previewed yet');
     if (r.kind === 'bool') return `(${this.operand(r)} ${neg ? '!' : ''}= ${this.boolValue(term)}${post})`;
-    if (r.kind === 'number') return `(${this.operand(r)} ${neg ? '!' : ''}= CAST(${sqlString(term)}, 'Float64')${post})`;
-    if (r.kind === 'json') return `(${r.json?.string} ${neg ? 'NOT ' : ''}ILIKE ${sqlString(`%${escapeLike(term)}%`)}${post})`;
+    if (r.kind === 'number') {
+      return `(${this.operand(r)} ${neg ? '!' : ''}= CAST(${sqlString(term)}, 'Float64')${post})`;
+    }
+    if (r.kind === 'json') {
+      return `(${r.json?.string} ${neg ? 'NOT ' : ''}ILIKE ${sqlString(`%${escapeLike(term)}%`)}${post})`;
+    }
     if (term.length === 0) return '(1=1)';
     if (isImplicit) {
       const column = r.column;
@@ -248,10 +306,26 @@ class Translator {
       if (!isImplicit && node.prefix === '-') term = node.prefix + term;
       if (node.quoted && !isImplicit) return this.eq(field, term, neg, override);
       if (!node.quoted && term === '*') return this.notNull(field, neg, override);
-      if (!node.quoted && term.startsWith('>=')) return neg ? this.compare('<', field, term.slice(2), override) : this.compare('>=', field, term.slice(2), override);
-      if (!node.quoted && term.startsWith('<=')) return neg ? this.compare('>', field, term.slice(2), override) : this.compare('<=', field, term.slice(2), override);
-      if (!node.quoted && term.startsWith('>')) return neg ? this.compare('<=', field, term.slice(1), override) : this.compare('>', field, term.slice(1), override);
-      if (!node.quoted && term.startsWith('<')) return neg ? this.compare('>=', field, term.slice(1), override) : this.compare('<', field, term.slice(1), override);
+      if (!node.quoted && term.startsWith('>=')) {
+        return neg
+          ? this.compare('<', field, term.slice(2), override)
+          : this.compare('>=', field, term.slice(2), override);
+      }
+      if (!node.quoted && term.startsWith('<=')) {
+        return neg
+          ? this.compare('>', field, term.slice(2), override)
+          : this.compare('<=', field, term.slice(2), override);
+      }
+      if (!node.quoted && term.startsWith('>')) {
+        return neg
+          ? this.compare('<=', field, term.slice(1), override)
+          : this.compare('>', field, term.slice(1), override);
+      }
+      if (!node.quoted && term.startsWith('<')) {
+        return neg
+          ? this.compare('>=', field, term.slice(1), override)
+          : this.compare('<', field, term.slice(1), override);
+      }
       let pre = false;
       let suf = false;
       if (!node.quoted && term.startsWith('*')) {
@@ -289,7 +363,9 @@ class Translator {
 
   serialize(ast: lucene.AST | lucene.Node, override: string | undefined, negParen: boolean): string {
     const a = ast as lucene.AST & Partial<lucene.NodeTerm> & Partial<lucene.NodeRangedTerm>;
-    if ((a.term != null && 'field' in a) || (a.inclusive != null && 'field' in a)) return this.node(ast as lucene.Node, override, negParen);
+    if ((a.term != null && 'field' in a) || (a.inclusive != null && 'field' in a)) {
+      return this.node(ast as lucene.Node, override, negParen);
+    }
     let nextOverride = override;
     let nextNegParen = negParen;
     const isNegParen = Boolean(a.parenthesized && a.field?.startsWith('-'));
@@ -327,4 +403,3 @@ export function luceneToSql(query: string, ctx: LuceneContext): string {
   const sql = new Translator(ctx).serialize(ast, undefined, false);
   return sql ? `(${sql})` : '';
 }
-

@@ -36,14 +36,19 @@ const MACROS: Record<string, MacroDef> = {
   dateFilter: { args: [1, 1], replace: ([c]) => `${c} >= ${toDate(start)} AND ${c} <= ${toDate(end)}` },
   dateTimeFilter: {
     args: [2, 2],
-    replace: ([d, t]) => `(${d} >= ${toDate(start)} AND ${d} <= ${toDate(end)}) AND (${t} >= ${toDateTime(start)} AND ${t} <= ${toDateTime(end)})`,
+    replace: ([d, t]) =>
+      `(${d} >= ${toDate(start)} AND ${d} <= ${toDate(end)}) AND (${t} >= ${toDateTime(start)} AND ${t} <= ${toDateTime(end)})`,
   },
   dt: {
     args: [2, 2],
-    replace: ([d, t]) => `(${d} >= ${toDate(start)} AND ${d} <= ${toDate(end)}) AND (${t} >= ${toDateTime(start)} AND ${t} <= ${toDateTime(end)})`,
+    replace: ([d, t]) =>
+      `(${d} >= ${toDate(start)} AND ${d} <= ${toDate(end)}) AND (${t} >= ${toDateTime(start)} AND ${t} <= ${toDateTime(end)})`,
   },
   timeInterval: { args: [1, 1], replace: ([c]) => `toStartOfInterval(toDateTime(${c}), INTERVAL ${intervalS} second)` },
-  timeInterval_ms: { args: [1, 1], replace: ([c]) => `toStartOfInterval(toDateTime64(${c}, 3), INTERVAL ${intervalMs} millisecond)` },
+  timeInterval_ms: {
+    args: [1, 1],
+    replace: ([c]) => `toStartOfInterval(toDateTime64(${c}, 3), INTERVAL ${intervalMs} millisecond)`,
+  },
   interval_s: { args: [0, 0], replace: () => intervalS },
 };
 
@@ -112,7 +117,9 @@ function expandOne(name: string, args: string[], ctx: MacroContext): string {
   if (def) {
     const [min, max] = def.args;
     if (args.length < min || args.length > max) {
-      throw new MacroError(`$__${name} takes ${min === max ? min : `${min}-${max}`} argument(s), but has ${args.length}`);
+      throw new MacroError(
+        `$__${name} takes ${min === max ? min : `${min}-${max}`} argument(s), but has ${args.length}`,
+      );
     }
     return def.replace(args);
   }
@@ -128,7 +135,9 @@ function expandOne(name: string, args: string[], ctx: MacroContext): string {
   if (name === 'filter' || name === 'conditionalAll') {
     const variable = (args[args.length - 1] ?? '').replace(/^\$\{?|\}$/g, '').split(':')[0] ?? '';
     const known = ctx.variables?.get(variable);
-    if (known === undefined) throw new MacroError(`$__${name} names "${variable}", which is not a variable of this dashboard`);
+    if (known === undefined) {
+      throw new MacroError(`$__${name} names "${variable}", which is not a variable of this dashboard`);
+    }
     if (known) throw new MacroError(`$__${name}: dashboard variables with selected values are not previewed yet`);
     return '1=1';
   }
@@ -146,22 +155,32 @@ const PARAMS = {
  * Writes the query parameters in as numbers. Throws MacroError for a parameter ClickStack does not pass to this
  * display type, and for any other `{name:Type}` parameter.
  */
-export function bindParams(sql: string, values: { startMs: number; endMs: number; intervalSeconds?: number | undefined }, timeSeries: boolean): string {
-  return replaceOutsideQuotes(sql, /\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([A-Za-z0-9_()]+)\s*\}/g, (whole, name: string) => {
-    const kind = (PARAMS as Record<string, string>)[name];
-    if (kind === undefined) throw new MacroError(`the query parameter ${whole} is not one ClickStack passes to raw SQL tiles`);
-    if (kind === 'time' && !timeSeries) throw new MacroError(`${whole} is only passed to line and stacked bar tiles`);
-    switch (name) {
-      case 'startDateMilliseconds':
-        return String(values.startMs);
-      case 'endDateMilliseconds':
-        return String(values.endMs);
-      case 'intervalSeconds':
-        return String(values.intervalSeconds ?? 0);
-      default:
-        return String((values.intervalSeconds ?? 0) * 1000);
-    }
-  });
+export function bindParams(
+  sql: string,
+  values: { startMs: number; endMs: number; intervalSeconds?: number | undefined },
+  timeSeries: boolean,
+): string {
+  return replaceOutsideQuotes(
+    sql,
+    /\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([A-Za-z0-9_()]+)\s*\}/g,
+    (whole, name: string) => {
+      const kind = (PARAMS as Record<string, string>)[name];
+      if (kind === undefined) {
+        throw new MacroError(`the query parameter ${whole} is not one ClickStack passes to raw SQL tiles`);
+      }
+      if (kind === 'time' && !timeSeries) throw new MacroError(`${whole} is only passed to line and stacked bar tiles`);
+      switch (name) {
+        case 'startDateMilliseconds':
+          return String(values.startMs);
+        case 'endDateMilliseconds':
+          return String(values.endMs);
+        case 'intervalSeconds':
+          return String(values.intervalSeconds ?? 0);
+        default:
+          return String((values.intervalSeconds ?? 0) * 1000);
+      }
+    },
+  );
 }
 
 /** Replaces matches of `re` that are not inside quotes. */
@@ -170,7 +189,11 @@ function replaceOutsideQuotes(text: string, re: RegExp, fn: (whole: string, ...g
   let segmentStart = 0;
   let quote: string | undefined;
   const flush = (endAt: number) => {
-    out += text.slice(segmentStart, endAt).replace(re, (whole: string, ...groups: unknown[]) => fn(whole, ...(groups.filter((g) => typeof g === 'string') as string[])));
+    out += text
+      .slice(segmentStart, endAt)
+      .replace(re, (whole: string, ...groups: unknown[]) =>
+        fn(whole, ...(groups.filter((g) => typeof g === 'string') as string[])),
+      );
   };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];

@@ -166,7 +166,9 @@ function timeFilter(ctx: Ctx, fromMs: number, toMs: number): string {
       const isDate = (type !== undefined && /^(Nullable\()?Date(32)?\)?$/.test(type)) || /^toDate\s*\(/.test(col);
       const startB = `fromUnixTimestamp64Milli(${fromMs})`;
       const endB = `fromUnixTimestamp64Milli(${toMs})`;
-      if (toStartOf) throw new Unsupported(`the timestamp expression "${col}" (a ${toStartOf[1]} expression) is not previewed yet`);
+      if (toStartOf) {
+        throw new Unsupported(`the timestamp expression "${col}" (a ${toStartOf[1]} expression) is not previewed yet`);
+      }
       if (isDate) return `(${col} >= toDate(${startB}) AND ${col} <= toDate(${endB}))`;
       return `(${col} >= ${startB} AND ${col} ${endOp} ${endB})`;
     })
@@ -226,9 +228,17 @@ interface BuilderQuery {
 }
 
 /** The WHERE condition: time range, tile filter, series filters (when every series has one), other filters. */
-function whereSql(ctx: Ctx, q: Pick<BuilderQuery, 'where' | 'whereLanguage' | 'extraFilters' | 'tableFilter'>, seriesConds: string[], fromMs: number, toMs: number): string {
+function whereSql(
+  ctx: Ctx,
+  q: Pick<BuilderQuery, 'where' | 'whereLanguage' | 'extraFilters' | 'tableFilter'>,
+  seriesConds: string[],
+  fromMs: number,
+  toMs: number,
+): string {
   const filterConds = [
-    ...(q.tableFilter && nonEmpty(ctx.source.tableFilterExpression) ? [{ language: 'sql' as const, condition: ctx.source.tableFilterExpression }] : []),
+    ...(q.tableFilter && nonEmpty(ctx.source.tableFilterExpression)
+      ? [{ language: 'sql' as const, condition: ctx.source.tableFilterExpression }]
+      : []),
     ...q.extraFilters,
   ]
     .map((f, i) => wrap(condition(ctx, f.condition, f.language, `dashboard filter ${i + 1}`)))
@@ -246,7 +256,13 @@ function whereSql(ctx: Ctx, q: Pick<BuilderQuery, 'where' | 'whereLanguage' | 'e
 /** Renders a builder query against the source (the core of ClickStack's renderChartConfig). */
 function renderBuilder(ctx: Ctx, q: BuilderQuery): { sql: string; columns: ResultColumns } {
   const from = str(ctx.source.from?.tableName);
-  if (!from) throw new Unsupported(ctx.source.kind === 'metric' ? 'the metric tile names no metric type this source has a table for' : 'the source has no table');
+  if (!from) {
+    throw new Unsupported(
+      ctx.source.kind === 'metric'
+        ? 'the metric tile names no metric type this source has a table for'
+        : 'the source has no table',
+    );
+  }
   const table = tableRef(str(ctx.source.from?.databaseName), from);
   const fromMs = ms(ctx.opts.range.from);
   const toMs = ms(ctx.opts.range.to);
@@ -259,10 +275,16 @@ function renderBuilder(ctx: Ctx, q: BuilderQuery): { sql: string; columns: Resul
     selectParts.push(q.select);
   } else {
     const rendered = q.select.map((item, i) => {
-      const cond = nonEmpty(item.where) ? condition(ctx, item.where, item.whereLanguage ?? 'lucene', `series ${i + 1} filter`) : '';
+      const cond = nonEmpty(item.where)
+        ? condition(ctx, item.where, item.whereLanguage ?? 'lucene', `series ${i + 1} filter`)
+        : '';
       // As ClickStack: without a language the series reads its filter as Lucene, the WHERE copy as SQL.
       const whereCopy = nonEmpty(item.where) && item.whereLanguage === undefined ? item.where : cond;
-      if (whereCopy !== cond) ctx.notes.push(`series ${i + 1} filter has no whereLanguage: ClickStack reads it as Lucene in the series and as SQL in the WHERE clause`);
+      if (whereCopy !== cond) {
+        ctx.notes.push(
+          `series ${i + 1} filter has no whereLanguage: ClickStack reads it as Lucene in the series and as SQL in the WHERE clause`,
+        );
+      }
       return { item, cond, whereCopy, expr: aggregateSql(item, cond) };
     });
     bareValues = rendered.map((r) => r.expr);
@@ -283,7 +305,9 @@ function renderBuilder(ctx: Ctx, q: BuilderQuery): { sql: string; columns: Resul
     selectParts.push(q.groupBy as string);
     groupCols.forEach((g, i) => columns.groups.push({ index: base + i, label: g }));
   }
-  const bucket = q.granularity ? `toStartOfInterval(toDateTime(${bucketColumn(ctx)}), INTERVAL ${q.granularity.sql}) AS \`${TIME_BUCKET}\`` : '';
+  const bucket = q.granularity
+    ? `toStartOfInterval(toDateTime(${bucketColumn(ctx)}), INTERVAL ${q.granularity.sql}) AS \`${TIME_BUCKET}\``
+    : '';
   if (bucket) {
     columns.time = { index: selectParts.length + (groupCols.length > 0 ? groupCols.length - 1 : 0), name: TIME_BUCKET };
     selectParts.push(bucket);
@@ -297,14 +321,28 @@ function renderBuilder(ctx: Ctx, q: BuilderQuery): { sql: string; columns: Resul
   }
 
   let where = whereSql(ctx, q, seriesConds, fromMs, toMs);
-  const groupByParts = [...(groupCols.length > 0 ? [q.groupBy as string] : []), ...(bucket ? [bucket] : []), ...(windowCol ? [windowCol] : [])];
+  const groupByParts = [
+    ...(groupCols.length > 0 ? [q.groupBy as string] : []),
+    ...(bucket ? [bucket] : []),
+    ...(windowCol ? [windowCol] : []),
+  ];
   const groupBy = groupByParts.join(',');
 
   const ctes = [...(q.with ?? [])];
-  if (q.seriesLimit !== undefined && q.seriesLimit > 0 && groupCols.length > 0 && bucket && typeof q.select !== 'string') {
+  if (
+    q.seriesLimit !== undefined &&
+    q.seriesLimit > 0 &&
+    groupCols.length > 0 &&
+    bucket &&
+    typeof q.select !== 'string'
+  ) {
     const tuple = groupCols.join(',');
-    const rank = q.ratio && bareValues.length === 2 ? `divide(${bareValues[0]}, ${bareValues[1]})` : (bareValues[0] ?? 'count()');
-    const rankOrder = q.ratio && bareValues.length === 2 ? 'max(if(isFinite(`__hdx_series_rank`), `__hdx_series_rank`, -inf))' : 'max(`__hdx_series_rank`)';
+    const rank =
+      q.ratio && bareValues.length === 2 ? `divide(${bareValues[0]}, ${bareValues[1]})` : (bareValues[0] ?? 'count()');
+    const rankOrder =
+      q.ratio && bareValues.length === 2
+        ? 'max(if(isFinite(`__hdx_series_rank`), `__hdx_series_rank`, -inf))'
+        : 'max(`__hdx_series_rank`)';
     const notNull = groupCols.map((g) => `${g} IS NOT NULL`).join(' AND ');
     ctes.push(
       `\`__hdx_series_limit\` AS (SELECT \`group\` FROM (SELECT tuple(${tuple}) AS \`group\`, ${rank} AS \`__hdx_series_rank\` ` +
@@ -349,19 +387,40 @@ function checkSource(ctx: Ctx, config: Record<string, unknown>): void {
   const kind = ctx.source.kind;
   if (kind === 'promql') throw new Unsupported('PromQL tiles are not previewed yet');
   if (kind === 'session') throw new Unsupported('tiles on session sources are not previewed yet');
-  if (nonEmpty(ctx.source.sampleRateExpression)) throw new Unsupported('sources with sampling weights (sampleRateExpression) are not previewed yet');
+  if (nonEmpty(ctx.source.sampleRateExpression)) {
+    throw new Unsupported('sources with sampling weights (sampleRateExpression) are not previewed yet');
+  }
   if (typeof config.sourceId === 'string' && ctx.source.id !== undefined && ctx.source.id !== config.sourceId) {
     throw new Unsupported(`the tile's source "${config.sourceId}" is not the source given ("${ctx.source.id}")`);
   }
 }
 
-const GAUGE_ANY_COLUMNS = ['ScopeAttributes', 'ResourceAttributes', 'Attributes', 'ResourceSchemaUrl', 'ScopeName', 'ScopeVersion', 'ScopeDroppedAttrCount', 'ScopeSchemaUrl', 'ServiceName', 'MetricDescription', 'MetricUnit', 'StartTimeUnix', 'Flags'];
+const GAUGE_ANY_COLUMNS = [
+  'ScopeAttributes',
+  'ResourceAttributes',
+  'Attributes',
+  'ResourceSchemaUrl',
+  'ScopeName',
+  'ScopeVersion',
+  'ScopeDroppedAttrCount',
+  'ScopeSchemaUrl',
+  'ServiceName',
+  'MetricDescription',
+  'MetricUnit',
+  'StartTimeUnix',
+  'Flags',
+];
 
 /**
  * A gauge metric series, as ClickStack translates it: the last value per time series (attribute hash) and bucket
  * in CTEs over the gauge table, then the tile's aggregation over those values.
  */
-function renderGauge(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'select'>, bucketGranularity: Granularity): { sql: string; columns: ResultColumns } {
+function renderGauge(
+  ctx: Ctx,
+  items: SelectItem[],
+  q: Omit<BuilderQuery, 'select'>,
+  bucketGranularity: Granularity,
+): { sql: string; columns: ResultColumns } {
   const item = items[0] as SelectItem & { metricType?: string; periodAggFn?: string };
   const metricTables = (ctx.source.metricTables ?? {}) as Record<string, unknown>;
   const table = str(metricTables.gauge);
@@ -369,17 +428,39 @@ function renderGauge(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'selec
   if (item.periodAggFn === 'delta') throw new Unsupported('gauge series with a per-period delta are not previewed yet');
   if (!nonEmpty(item.metricName)) throw new Unsupported('the metric series names no metric');
   const tve = str(ctx.source.timestampValueExpression) || 'TimeUnix';
-  const gaugeCtx: Ctx = { ...ctx, source: { ...ctx.source, from: { databaseName: ctx.source.from?.databaseName, tableName: table }, timestampValueExpression: tve } };
-  const cond = nonEmpty(item.where) ? condition(gaugeCtx, item.where, item.whereLanguage ?? 'lucene', 'series 1 filter') : '';
+  const gaugeCtx: Ctx = {
+    ...ctx,
+    source: {
+      ...ctx.source,
+      from: { databaseName: ctx.source.from?.databaseName, tableName: table },
+      timestampValueExpression: tve,
+    },
+  };
+  const cond = nonEmpty(item.where)
+    ? condition(gaugeCtx, item.where, item.whereLanguage ?? 'lucene', 'series 1 filter')
+    : '';
   const fromMs = ms(ctx.opts.range.from);
   const toMs = ms(ctx.opts.range.to);
-  const where = whereSql(gaugeCtx, { extraFilters: [...q.extraFilters, { language: 'sql', condition: `MetricName = ${sqlString(item.metricName)}` }] }, cond ? [cond] : [], fromMs, toMs);
+  const where = whereSql(
+    gaugeCtx,
+    { extraFilters: [...q.extraFilters, { language: 'sql', condition: `MetricName = ${sqlString(item.metricName)}` }] },
+    cond ? [cond] : [],
+    fromMs,
+    toMs,
+  );
   const bucket2 = `toStartOfInterval(toDateTime(${bucketColumn(gaugeCtx)}), INTERVAL ${bucketGranularity.sql}) AS \`__hdx_time_bucket2\``;
   const source = `Source AS (SELECT *, cityHash64(ScopeAttributes, ResourceAttributes, Attributes) AS AttributesHash FROM ${tableRef(str(ctx.source.from?.databaseName), table)} WHERE ${where})`;
   const bucketed =
     `Bucketed AS (SELECT ${bucket2}, AttributesHash, last_value(Value) AS LastValue, ${GAUGE_ANY_COLUMNS.map((c) => `any(${c}) AS ${c}`).join(', ')} ` +
     'FROM Source GROUP BY AttributesHash, __hdx_time_bucket2 ORDER BY AttributesHash, __hdx_time_bucket2)';
-  const outerCtx: Ctx = { ...ctx, source: { kind: 'metric', from: { databaseName: '', tableName: 'Bucketed' }, timestampValueExpression: '__hdx_time_bucket2' } };
+  const outerCtx: Ctx = {
+    ...ctx,
+    source: {
+      kind: 'metric',
+      from: { databaseName: '', tableName: 'Bucketed' },
+      timestampValueExpression: '__hdx_time_bucket2',
+    },
+  };
   return renderBuilder(outerCtx, {
     ...q,
     select: [{ ...item, valueExpression: 'LastValue', where: '' }],
@@ -389,14 +470,36 @@ function renderGauge(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'selec
   });
 }
 
-const SUM_ANY_COLUMNS = ['ResourceAttributes', 'ResourceSchemaUrl', 'ScopeName', 'ScopeVersion', 'ScopeAttributes', 'ScopeDroppedAttrCount', 'ScopeSchemaUrl', 'ServiceName', 'MetricName', 'MetricDescription', 'MetricUnit', 'Attributes', 'StartTimeUnix', 'Flags', 'AggregationTemporality', 'IsMonotonic'];
+const SUM_ANY_COLUMNS = [
+  'ResourceAttributes',
+  'ResourceSchemaUrl',
+  'ScopeName',
+  'ScopeVersion',
+  'ScopeAttributes',
+  'ScopeDroppedAttrCount',
+  'ScopeSchemaUrl',
+  'ServiceName',
+  'MetricName',
+  'MetricDescription',
+  'MetricUnit',
+  'Attributes',
+  'StartTimeUnix',
+  'Flags',
+  'AggregationTemporality',
+  'IsMonotonic',
+];
 
 /**
  * A sum (counter) metric series, as ClickStack translates it: per-row increases (delta temporality as is,
  * cumulative as the clamped difference to the previous reading of the same time series), summed per bucket, then
  * the tile's aggregation over those per-series increases. The source is read one bucket beyond each end.
  */
-function renderSum(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'select'>, bucketGranularity: Granularity): { sql: string; columns: ResultColumns } {
+function renderSum(
+  ctx: Ctx,
+  items: SelectItem[],
+  q: Omit<BuilderQuery, 'select'>,
+  bucketGranularity: Granularity,
+): { sql: string; columns: ResultColumns } {
   const item = items[0] as SelectItem;
   const metricTables = (ctx.source.metricTables ?? {}) as Record<string, unknown>;
   const table = str(metricTables.sum);
@@ -405,14 +508,29 @@ function renderSum(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'select'
   if (item.aggFn === 'increase') throw new Unsupported('the "increase" aggregation is not previewed yet');
   if (!item.aggFn) throw new Unsupported('sum metric series without an aggregation are not previewed yet');
   const tve = str(ctx.source.timestampValueExpression) || 'TimeUnix';
-  const sumCtx: Ctx = { ...ctx, source: { ...ctx.source, from: { databaseName: ctx.source.from?.databaseName, tableName: table }, timestampValueExpression: tve } };
-  const cond = nonEmpty(item.where) ? condition(sumCtx, item.where, item.whereLanguage ?? 'lucene', 'series 1 filter') : '';
+  const sumCtx: Ctx = {
+    ...ctx,
+    source: {
+      ...ctx.source,
+      from: { databaseName: ctx.source.from?.databaseName, tableName: table },
+      timestampValueExpression: tve,
+    },
+  };
+  const cond = nonEmpty(item.where)
+    ? condition(sumCtx, item.where, item.whereLanguage ?? 'lucene', 'series 1 filter')
+    : '';
   const g = bucketGranularity.sql;
   const fromMs = ms(ctx.opts.range.from);
   const toMs = ms(ctx.opts.range.to);
   const col = splitTopLevel(tve)[0] ?? tve;
   const widened = `(${col} >= toStartOfInterval(fromUnixTimestamp64Milli(${fromMs}), INTERVAL ${g}) - INTERVAL ${g} AND ${col} <= toStartOfInterval(fromUnixTimestamp64Milli(${toMs}), INTERVAL ${g}) + INTERVAL ${g})`;
-  const rest = whereSql(sumCtx, { extraFilters: [...q.extraFilters, { language: 'sql', condition: `MetricName = ${sqlString(item.metricName)}` }] }, cond ? [cond] : [], fromMs, toMs);
+  const rest = whereSql(
+    sumCtx,
+    { extraFilters: [...q.extraFilters, { language: 'sql', condition: `MetricName = ${sqlString(item.metricName)}` }] },
+    cond ? [cond] : [],
+    fromMs,
+    toMs,
+  );
   // Replace the plain time filter (the first part) by the widened one.
   const plain = timeFilter(sumCtx, fromMs, toMs);
   const where = rest.startsWith(plain) ? `${widened}${rest.slice(plain.length)}` : rest;
@@ -426,7 +544,14 @@ function renderSum(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'select'
     `Bucketed AS (SELECT \`__hdx_time_bucket2\`, AttributesHash, Rate, Sum, ${SUM_ANY_COLUMNS.join(', ')} FROM (SELECT ${bucket2}, AttributesHash, ` +
     `sum(Source.Rate) AS Rate, argMax(Source.Sum, TimeUnix) AS Sum, ${SUM_ANY_COLUMNS.map((c) => `any(${c}) AS ${c}`).join(', ')} ` +
     'FROM Source GROUP BY AttributesHash, `__hdx_time_bucket2` ORDER BY AttributesHash, `__hdx_time_bucket2`))';
-  const outerCtx: Ctx = { ...ctx, source: { kind: 'metric', from: { databaseName: '', tableName: 'Bucketed' }, timestampValueExpression: '`__hdx_time_bucket2`' } };
+  const outerCtx: Ctx = {
+    ...ctx,
+    source: {
+      kind: 'metric',
+      from: { databaseName: '', tableName: 'Bucketed' },
+      timestampValueExpression: '`__hdx_time_bucket2`',
+    },
+  };
   return renderBuilder(outerCtx, {
     ...q,
     select: [{ alias: 'Value', ...item, valueExpression: 'Rate', where: '' }],
@@ -436,7 +561,12 @@ function renderSum(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'select'
 }
 
 /** Metric tiles: one gauge or sum series. */
-function renderMetric(ctx: Ctx, items: SelectItem[], q: Omit<BuilderQuery, 'select'>, bucketGranularity: Granularity): { sql: string; columns: ResultColumns } {
+function renderMetric(
+  ctx: Ctx,
+  items: SelectItem[],
+  q: Omit<BuilderQuery, 'select'>,
+  bucketGranularity: Granularity,
+): { sql: string; columns: ResultColumns } {
   const types = items.map((i) => (i as { metricType?: string }).metricType);
   if (items.length !== 1) throw new Unsupported('metric tiles with more than one series are not previewed yet');
   if (types[0] === 'gauge') return renderGauge(ctx, items, q, bucketGranularity);
@@ -450,18 +580,36 @@ function renderRawSql(config: Record<string, unknown>, opts: RenderOptions, note
   const template = str(config.sqlTemplate) ?? '';
   if (!template.trim()) return { ok: false, reason: 'the raw SQL tile has no SQL', notes };
   const source = opts.source;
-  const table = source && nonEmpty(source.from?.tableName) ? `\`${source.from?.databaseName ?? ''}\`.\`${source.from?.tableName}\`` : undefined;
+  const table =
+    source && nonEmpty(source.from?.tableName)
+      ? `\`${source.from?.databaseName ?? ''}\`.\`${source.from?.tableName}\``
+      : undefined;
   const ctx: Ctx = { opts, source: source ?? {}, notes };
   const variables = new Map<string, boolean>();
   for (const f of opts.dashboard?.filters ?? []) {
     if (f.isVariableEnabled !== true) continue;
-    const derived = str(f.name)?.trim().replace(/\s+/g, '_').replace(/[^A-Za-z0-9_]+/g, '');
-    const name = nonEmpty(f.variableName) ? f.variableName.trim() : derived && /^[0-9_]/.test(derived) ? `v${derived}` : derived;
+    const derived = str(f.name)
+      ?.trim()
+      .replace(/\s+/g, '_')
+      .replace(/[^A-Za-z0-9_]+/g, '');
+    const name = nonEmpty(f.variableName)
+      ? f.variableName.trim()
+      : derived && /^[0-9_]/.test(derived)
+        ? `v${derived}`
+        : derived;
     if (name) variables.set(name, false);
   }
   for (const v of opts.dashboard?.savedFilterValues ?? []) {
     const sv = v as { type?: unknown; name?: unknown; values?: unknown };
-    if (sv.type === 'variable' && typeof sv.name === 'string' && Array.isArray(sv.values) && sv.values.length > 0 && variables.has(sv.name)) variables.set(sv.name, true);
+    if (
+      sv.type === 'variable' &&
+      typeof sv.name === 'string' &&
+      Array.isArray(sv.values) &&
+      sv.values.length > 0 &&
+      variables.has(sv.name)
+    ) {
+      variables.set(sv.name, true);
+    }
   }
   try {
     let filtersSql: string | undefined;
@@ -474,11 +622,23 @@ function renderRawSql(config: Record<string, unknown>, opts: RenderOptions, note
     }
     const expanded = expandMacros(template, { sourceTable: table, filtersSql, variables });
     for (const name of variables.keys()) {
-      if (new RegExp(`\\$\\{?${name}\\b`).test(expanded)) throw new Unsupported(`dashboard variable references ($${name}) in raw SQL are not previewed yet`);
+      if (new RegExp(`\\$\\{?${name}\\b`).test(expanded)) {
+        throw new Unsupported(`dashboard variable references ($${name}) in raw SQL are not previewed yet`);
+      }
     }
     const granularity = timeSeries ? granularityOf(opts) : undefined;
-    const sql = bindParams(expanded, { startMs: ms(opts.range.from), endMs: ms(opts.range.to), intervalSeconds: granularity?.seconds }, timeSeries);
-    const shape: TileShape = timeSeries ? 'timeseries' : displayType === 'number' ? 'number' : displayType === 'pie' || displayType === 'bar' ? 'categories' : 'table';
+    const sql = bindParams(
+      expanded,
+      { startMs: ms(opts.range.from), endMs: ms(opts.range.to), intervalSeconds: granularity?.seconds },
+      timeSeries,
+    );
+    const shape: TileShape = timeSeries
+      ? 'timeseries'
+      : displayType === 'number'
+        ? 'number'
+        : displayType === 'pie' || displayType === 'bar'
+          ? 'categories'
+          : 'table';
     // Raw SQL columns are only known once the query ran: ClickStack takes the first Date column as time, numeric
     // columns as values and the rest as groups. The UI applies the same rule to the result's meta.
     return { ok: true, sql, shape, columns: { values: [], groups: [] }, granularity, notes };
@@ -496,19 +656,35 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
   const notes: string[] = [];
   const config = tile.config;
   if (!config || typeof config !== 'object') {
-    return { ok: false, reason: tile.series !== undefined ? 'tiles in the legacy "series" format are not previewed yet' : 'the tile has no config', notes };
+    return {
+      ok: false,
+      reason:
+        tile.series !== undefined
+          ? 'tiles in the legacy "series" format are not previewed yet'
+          : 'the tile has no config',
+      notes,
+    };
   }
   const displayType = str(config.displayType);
   if (displayType === 'markdown') {
-    return { ok: true, sql: '', shape: 'markdown', columns: { values: [], groups: [] }, markdown: str(config.markdown) ?? '', notes };
+    return {
+      ok: true,
+      sql: '',
+      shape: 'markdown',
+      columns: { values: [], groups: [] },
+      markdown: str(config.markdown) ?? '',
+      notes,
+    };
   }
   if (config.configType === 'sql') return renderRawSql(config, opts, notes);
-  if (!opts.source) return { ok: false, reason: 'the tile\'s source is not known (no source with its sourceId)', notes };
+  if (!opts.source) return { ok: false, reason: "the tile's source is not known (no source with its sourceId)", notes };
   const ctx: Ctx = { opts, source: opts.source, notes };
   try {
     checkSource(ctx, config);
     const extraFilters = dashboardFilters(ctx, str(config.sourceId));
-    if (Array.isArray(config.formulas) && config.formulas.length > 0) throw new Unsupported('formulas are not previewed yet');
+    if (Array.isArray(config.formulas) && config.formulas.length > 0) {
+      throw new Unsupported('formulas are not previewed yet');
+    }
     const isMetric = ctx.source.kind === 'metric';
     if (isMetric && !['line', 'stacked_bar', 'number', 'table', 'pie', 'bar'].includes(displayType ?? '')) {
       throw new Unsupported(`"${displayType ?? ''}" tiles on metric sources are not previewed yet`);
@@ -520,13 +696,23 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
         if (config.compareToPreviousPeriod === true) notes.push('the previous-period comparison is not drawn');
         const granularity = granularityOf(opts);
         const seriesLimit = typeof config.seriesLimit === 'number' ? config.seriesLimit : undefined;
-        const query = { groupBy: str(config.groupBy), ratio: config.asRatio === true, granularity, seriesLimit, extraFilters };
-        const r = isMetric ? renderMetric(ctx, items, query, granularity) : renderBuilder(ctx, { ...query, select: items });
+        const query = {
+          groupBy: str(config.groupBy),
+          ratio: config.asRatio === true,
+          granularity,
+          seriesLimit,
+          extraFilters,
+        };
+        const r = isMetric
+          ? renderMetric(ctx, items, query, granularity)
+          : renderBuilder(ctx, { ...query, select: items });
         return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, notes };
       }
       case 'number': {
         const items = selectItems(config);
-        const r = isMetric ? renderMetric(ctx, items, { extraFilters }, granularityOf({ ...opts, granularity: 'auto' })) : renderBuilder(ctx, { select: items, extraFilters });
+        const r = isMetric
+          ? renderMetric(ctx, items, { extraFilters }, granularityOf({ ...opts, granularity: 'auto' }))
+          : renderBuilder(ctx, { select: items, extraFilters });
         return { ok: true, sql: r.sql, shape: 'number', columns: r.columns, notes };
       }
       case 'table': {
@@ -534,8 +720,17 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
         // As ClickStack's table chart: the first 200 rows, ordered by the group by unless an order is given.
         const groupBy = str(config.groupBy);
         const orderBy = nonEmpty(config.orderBy) ? config.orderBy : nonEmpty(groupBy) ? groupBy : undefined;
-        const query = { groupBy, having: str(config.having), orderBy, ratio: config.asRatio === true, limit: opts.tableLimit ?? 200, extraFilters };
-        const r = isMetric ? renderMetric(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' })) : renderBuilder(ctx, { ...query, select: items });
+        const query = {
+          groupBy,
+          having: str(config.having),
+          orderBy,
+          ratio: config.asRatio === true,
+          limit: opts.tableLimit ?? 200,
+          extraFilters,
+        };
+        const r = isMetric
+          ? renderMetric(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' }))
+          : renderBuilder(ctx, { ...query, select: items });
         return { ok: true, sql: r.sql, shape: 'table', columns: r.columns, notes };
       }
       case 'pie':
@@ -543,12 +738,16 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
         const limit = typeof config.limit === 'number' && config.limit > 0 ? config.limit : undefined;
         const items = selectItems(config);
         const query = { groupBy: str(config.groupBy), orderBy: str(config.orderBy), extraFilters };
-        const r = isMetric ? renderMetric(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' })) : renderBuilder(ctx, { ...query, select: items });
-        if (limit !== undefined) notes.push(`ClickStack shows the top ${limit} categories; the preview returns them all`);
+        const r = isMetric
+          ? renderMetric(ctx, items, query, granularityOf({ ...opts, granularity: 'auto' }))
+          : renderBuilder(ctx, { ...query, select: items });
+        if (limit !== undefined) {
+          notes.push(`ClickStack shows the top ${limit} categories; the preview returns them all`);
+        }
         return { ok: true, sql: r.sql, shape: 'categories', columns: r.columns, notes };
       }
       case 'search': {
-        const select = nonEmpty(config.select) ? config.select : str(ctx.source.defaultTableSelectExpression) ?? '';
+        const select = nonEmpty(config.select) ? config.select : (str(ctx.source.defaultTableSelectExpression) ?? '');
         if (!select.trim()) throw new Unsupported('the search tile has no columns (select) and the source no default');
         const tve = splitTopLevel(str(ctx.source.timestampValueExpression) ?? '')[0];
         const r = renderBuilder(ctx, {
@@ -559,7 +758,13 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
           limit: opts.searchLimit ?? 200,
           extraFilters,
         });
-        return { ok: true, sql: r.sql, shape: 'search', columns: { values: [], groups: splitTopLevel(select).map((label, index) => ({ index, label })) }, notes };
+        return {
+          ok: true,
+          sql: r.sql,
+          shape: 'search',
+          columns: { values: [], groups: splitTopLevel(select).map((label, index) => ({ index, label })) },
+          notes,
+        };
       }
       case 'heatmap':
         throw new Unsupported('heatmap tiles are not previewed yet');
@@ -589,7 +794,7 @@ export function renderWindowedQuery(
   opts: RenderOptions & { granularity: string; window?: { anchorSeconds: number; sizeSeconds: number } | undefined },
 ): RenderResult {
   const notes: string[] = [];
-  if (!opts.source) return { ok: false, reason: 'the alert\'s source is not known', notes };
+  if (!opts.source) return { ok: false, reason: "the alert's source is not known", notes };
   const ctx: Ctx = { opts: { ...opts, endInclusive: false }, source: opts.source, notes };
   try {
     const granularity = granularityOf(opts);
@@ -615,8 +820,12 @@ export function renderWindowedQuery(
     }
     checkSource(ctx, config);
     const dt = str(config.displayType);
-    if (dt !== 'line' && dt !== 'stacked_bar' && dt !== 'number') throw new Unsupported(`alerts on "${dt}" tiles are not evaluated`);
-    if (Array.isArray(config.formulas) && config.formulas.length > 0) throw new Unsupported('alerts on tiles with formulas are not backtested yet');
+    if (dt !== 'line' && dt !== 'stacked_bar' && dt !== 'number') {
+      throw new Unsupported(`alerts on "${dt}" tiles are not evaluated`);
+    }
+    if (Array.isArray(config.formulas) && config.formulas.length > 0) {
+      throw new Unsupported('alerts on tiles with formulas are not backtested yet');
+    }
     // The scheduler uses the tile's series, group by and where, without the dashboard's filters or series limit.
     const r = renderBuilder(ctx, {
       select: selectItems(config),

@@ -12,7 +12,8 @@ export function formatNumber(value: number | null | undefined, format?: NumberFo
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
   const f = format ?? {};
   const v = value * (typeof f.factor === 'number' && Number.isFinite(f.factor) ? f.factor : 1);
-  const mantissa = typeof f.mantissa === 'number' && f.mantissa >= 0 && f.mantissa <= 10 ? Math.floor(f.mantissa) : undefined;
+  const mantissa =
+    typeof f.mantissa === 'number' && f.mantissa >= 0 && f.mantissa <= 10 ? Math.floor(f.mantissa) : undefined;
   const plain = (n: number, digits = mantissa): string =>
     n.toLocaleString('en-US', {
       useGrouping: f.thousandSeparated !== false,
@@ -21,7 +22,12 @@ export function formatNumber(value: number | null | undefined, format?: NumberFo
     });
   const short = (n: number): string => {
     const abs = Math.abs(n);
-    for (const [limit, suffix] of [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'k']] as const) {
+    for (const [limit, suffix] of [
+      [1e12, 'T'],
+      [1e9, 'B'],
+      [1e6, 'M'],
+      [1e3, 'k'],
+    ] as const) {
       if (abs >= limit) return `${plain(n / limit, mantissa ?? 1)}${suffix}`;
     }
     return plain(n);

@@ -8,16 +8,38 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './preview.css';
-import type { DashboardData, FromWebview, PanelMode, PreviewData, RangePreset, RenderedSummary, ShowMessage, TileData, TimeRange, TimeseriesData } from '../protocol';
+import type {
+  DashboardData,
+  FromWebview,
+  PanelMode,
+  PreviewData,
+  RangePreset,
+  RenderedSummary,
+  ShowMessage,
+  TileData,
+  TimeRange,
+  TimeseriesData,
+} from '../protocol';
 import { formatNumber, formatTime, parseMarkdown, toLocalInput, yRange, type Inline } from './format';
 
-declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
+declare function acquireVsCodeApi(): {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+};
 
 const vscode = acquireVsCodeApi();
 const post = (m: FromWebview): void => vscode.postMessage(m);
 const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
 
-const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-yellow', '--vscode-charts-red'];
+const PALETTE = [
+  '--vscode-charts-blue',
+  '--vscode-charts-orange',
+  '--vscode-charts-green',
+  '--vscode-charts-purple',
+  '--vscode-charts-yellow',
+  '--vscode-charts-red',
+];
 const FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#cca700', '#f14c4c'];
 /** Rows of a table or lines of a search tile drawn at most (the rest is counted). */
 const MAX_ROWS = 500;
@@ -47,20 +69,45 @@ const resizeObserver = new ResizeObserver((entries) => {
 });
 
 const l = (key: string, fallback: string): string => labels[key] ?? fallback;
-const fill = (template: string, ...args: (string | number)[]): string => template.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)] ?? ''));
+const fill = (template: string, ...args: (string | number)[]): string =>
+  template.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)] ?? ''));
 
 function emptySummary(): RenderedSummary {
-  return { kind: '', text: '', charts: 0, series: 0, points: 0, dataTables: 0, firedWindows: 0, transitions: 0, threshold: 'none', tiles: [], theme: themeKind(), firstSeriesColor: '' };
+  return {
+    kind: '',
+    text: '',
+    charts: 0,
+    series: 0,
+    points: 0,
+    dataTables: 0,
+    firedWindows: 0,
+    transitions: 0,
+    threshold: 'none',
+    tiles: [],
+    theme: themeKind(),
+    firstSeriesColor: '',
+  };
 }
 
 function themeKind(): string {
   const c = document.body.classList;
-  for (const k of ['vscode-high-contrast-light', 'vscode-high-contrast', 'vscode-light', 'vscode-dark']) if (c.contains(k)) return k;
+  for (const k of ['vscode-high-contrast-light', 'vscode-high-contrast', 'vscode-light', 'vscode-dark']) {
+    if (c.contains(k)) return k;
+  }
   return 'vscode-dark';
 }
 
 /** Colours of the current theme (read on every draw, so a theme change redraws in the new colours). */
-function theme(): { series: string[]; fg: string; muted: string; grid: string; alert: string; ok: string; threshold: string; bg: string } {
+function theme(): {
+  series: string[];
+  fg: string;
+  muted: string;
+  grid: string;
+  alert: string;
+  ok: string;
+  threshold: string;
+  bg: string;
+} {
   const css = getComputedStyle(document.body);
   const v = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback;
   return {
@@ -106,7 +153,9 @@ function button(text: string, onClick: () => void, title?: string): HTMLButtonEl
 
 function plotSize(box: HTMLElement): { width: number; height: number } {
   const width = Math.max(200, Math.floor(box.clientWidth || 600));
-  const height = box.classList.contains('fill') ? Math.max(60, Math.floor(box.clientHeight || 160)) : Math.max(180, Math.min(360, Math.round(width * 0.4)));
+  const height = box.classList.contains('fill')
+    ? Math.max(60, Math.floor(box.clientHeight || 160))
+    : Math.max(180, Math.min(360, Math.round(width * 0.4)));
   return { width, height };
 }
 
@@ -152,18 +201,38 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
 
   if (mode === 'backtest') {
     const last = fired.at(-1);
-    host.appendChild(el('p', 'verdict', fired.length > 0
-      ? fill(l('firedCount', 'Would have fired {0}× in this range (last at {1}).'), fired.length, formatTime(last!.start))
-      : l('neverFired', 'Would not have fired in this range.')));
+    host.appendChild(
+      el(
+        'p',
+        'verdict',
+        fired.length > 0
+          ? fill(
+              l('firedCount', 'Would have fired {0}× in this range (last at {1}).'),
+              fired.length,
+              formatTime(last!.start),
+            )
+          : l('neverFired', 'Would not have fired in this range.'),
+      ),
+    );
   }
 
   const box = el('div', compact ? 'plot fill' : 'plot');
   box.setAttribute('role', 'img');
   const first = d.times[0];
   const lastTime = d.times.at(-1);
-  box.setAttribute('aria-label', fill(l('chartAria', '{0}: {1} series, {2} points from {3} to {4}; values from {5} to {6}.'),
-    d.title ?? '', d.series.length, n, first === undefined ? '—' : formatTime(first), lastTime === undefined ? '—' : formatTime(lastTime),
-    formatNumber(Number.isFinite(min) ? min : null, d.numberFormat), formatNumber(Number.isFinite(max) ? max : null, d.numberFormat)));
+  box.setAttribute(
+    'aria-label',
+    fill(
+      l('chartAria', '{0}: {1} series, {2} points from {3} to {4}; values from {5} to {6}.'),
+      d.title ?? '',
+      d.series.length,
+      n,
+      first === undefined ? '—' : formatTime(first),
+      lastTime === undefined ? '—' : formatTime(lastTime),
+      formatNumber(Number.isFinite(min) ? min : null, d.numberFormat),
+      formatNumber(Number.isFinite(max) ? max : null, d.numberFormat),
+    ),
+  );
   host.appendChild(box);
 
   // Stacked bars: the tallest (cumulative) series is drawn first so each lower one covers its own part.
@@ -177,10 +246,20 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: { x: { time: true }, y: { range: (_u, lo, hi) => yRange(lo, hi, threshold) } },
     axes: [
-      { stroke: t.muted, font: axisFont, grid: { stroke: withAlpha(t.grid, 0.35), width: 1 }, ticks: { stroke: withAlpha(t.grid, 0.5), width: 1 } },
       {
-        stroke: t.muted, font: axisFont, size: 56, grid: { stroke: withAlpha(t.grid, 0.35), width: 1 }, ticks: { show: false },
-        values: (_u, splits) => splits.map((v) => formatNumber(v, { ...d.numberFormat, average: true, mantissa: undefined })),
+        stroke: t.muted,
+        font: axisFont,
+        grid: { stroke: withAlpha(t.grid, 0.35), width: 1 },
+        ticks: { stroke: withAlpha(t.grid, 0.5), width: 1 },
+      },
+      {
+        stroke: t.muted,
+        font: axisFont,
+        size: 56,
+        grid: { stroke: withAlpha(t.grid, 0.35), width: 1 },
+        ticks: { show: false },
+        values: (_u, splits) =>
+          splits.map((v) => formatNumber(v, { ...d.numberFormat, average: true, mantissa: undefined })),
       },
     ],
     series: [
@@ -196,10 +275,12 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
     ],
     hooks: {
       drawAxes: [(u: uPlot) => drawUnder(u, t, fired, threshold)],
-      draw: [(u: uPlot) => {
-        drawOver(u, t, threshold, transitions);
-        lastCanvasDraw = performance.now();
-      }],
+      draw: [
+        (u: uPlot) => {
+          drawOver(u, t, threshold, transitions);
+          lastCanvasDraw = performance.now();
+        },
+      ],
     },
   };
   const data = [xData, ...order.map((i) => ys[i] as (number | null)[])] as unknown as uPlot.AlignedData;
@@ -254,8 +335,14 @@ function envelope(xs: Float64Array, ys: (number | null)[][], buckets: number): [
       for (let i = from; i < to; i++) {
         const v = col[i];
         if (typeof v !== 'number') continue;
-        if (lo === null || v < lo) { lo = v; loAt = i; }
-        if (hi === null || v > hi) { hi = v; hiAt = i; }
+        if (lo === null || v < lo) {
+          lo = v;
+          loAt = i;
+        }
+        if (hi === null || v > hi) {
+          hi = v;
+          hiAt = i;
+        }
       }
       // Keep the order in which the extremes occur, so the line goes the way the data went.
       const [first, second] = loAt <= hiAt ? [lo, hi] : [hi, lo];
@@ -271,15 +358,24 @@ function thresholdText(th: NonNullable<TimeseriesData['threshold']>, d: Timeseri
   const v = formatNumber(th.value, d.numberFormat);
   const max = formatNumber(th.max ?? null, d.numberFormat);
   switch (th.type) {
-    case 'above': return fill(l('thresholdAbove', 'fires above {0}'), v);
-    case 'below': return fill(l('thresholdBelow', 'fires below {0}'), v);
-    case 'between': return fill(l('thresholdBetween', 'fires between {0} and {1}'), v, max);
-    default: return fill(l('thresholdNotBetween', 'fires outside {0} to {1}'), v, max);
+    case 'above':
+      return fill(l('thresholdAbove', 'fires above {0}'), v);
+    case 'below':
+      return fill(l('thresholdBelow', 'fires below {0}'), v);
+    case 'between':
+      return fill(l('thresholdBetween', 'fires between {0} and {1}'), v, max);
+    default:
+      return fill(l('thresholdNotBetween', 'fires outside {0} to {1}'), v, max);
   }
 }
 
 /** Under the series: the windows that would have fired, and the threshold band. */
-function drawUnder(u: uPlot, t: ReturnType<typeof theme>, fired: readonly { start: number; end: number }[], th: TimeseriesData['threshold']): void {
+function drawUnder(
+  u: uPlot,
+  t: ReturnType<typeof theme>,
+  fired: readonly { start: number; end: number }[],
+  th: TimeseriesData['threshold'],
+): void {
   const { ctx, bbox } = u;
   ctx.save();
   ctx.beginPath();
@@ -305,7 +401,12 @@ function drawUnder(u: uPlot, t: ReturnType<typeof theme>, fired: readonly { star
 }
 
 /** Over the series: the threshold line(s) and the transitions (to ALERT in the alert colour, to OK in green). */
-function drawOver(u: uPlot, t: ReturnType<typeof theme>, th: TimeseriesData['threshold'], transitions: TimeseriesData['transitions'] & object): void {
+function drawOver(
+  u: uPlot,
+  t: ReturnType<typeof theme>,
+  th: TimeseriesData['threshold'],
+  transitions: TimeseriesData['transitions'] & object,
+): void {
   const { ctx, bbox } = u;
   const dpr = devicePixelRatio || 1;
   ctx.save();
@@ -346,12 +447,20 @@ function drawOver(u: uPlot, t: ReturnType<typeof theme>, th: TimeseriesData['thr
 /** The chart's data as a table inside a closed <details>; the rows are built when it is first opened. */
 function dataTable(d: TimeseriesData): HTMLElement {
   const details = el('details', 'data');
-  details.appendChild(el('summary', undefined, fill(l('chartTable', 'Chart data as a table ({0} rows)'), d.times.length.toLocaleString('en-US'))));
+  details.appendChild(
+    el(
+      'summary',
+      undefined,
+      fill(l('chartTable', 'Chart data as a table ({0} rows)'), d.times.length.toLocaleString('en-US')),
+    ),
+  );
   details.addEventListener('toggle', () => {
     if (!details.open || details.querySelector('table')) return;
     const table = el('table');
     const head = table.createTHead().insertRow();
-    for (const h of [l('time', 'Time'), ...d.series.map((s) => s.name)]) head.appendChild(el('th', undefined, h)).setAttribute('scope', 'col');
+    for (const h of [l('time', 'Time'), ...d.series.map((s) => s.name)]) {
+      head.appendChild(el('th', undefined, h)).setAttribute('scope', 'col');
+    }
     const body = table.createTBody();
     const frag = document.createDocumentFragment();
     for (let i = 0; i < d.times.length; i++) {
@@ -372,12 +481,16 @@ function transitionsTable(d: TimeseriesData): HTMLElement {
   section.appendChild(el('h3', undefined, l('transitions', 'Transitions')));
   const list = d.transitions ?? [];
   if (list.length === 0) {
-    section.appendChild(el('p', 'muted', l('noTransitions', 'No transitions: the state stayed the same over the whole range.')));
+    section.appendChild(
+      el('p', 'muted', l('noTransitions', 'No transitions: the state stayed the same over the whole range.')),
+    );
     return section;
   }
   const table = el('table');
   const head = table.createTHead().insertRow();
-  for (const h of [l('time', 'Time'), l('from', 'From'), l('to', 'To'), l('value', 'Value')]) head.appendChild(el('th', undefined, h)).setAttribute('scope', 'col');
+  for (const h of [l('time', 'Time'), l('from', 'From'), l('to', 'To'), l('value', 'Value')]) {
+    head.appendChild(el('th', undefined, h)).setAttribute('scope', 'col');
+  }
   const body = table.createTBody();
   for (const tr of list) {
     const row = body.insertRow();
@@ -410,11 +523,21 @@ function renderMarkdown(text: string, host: HTMLElement): void {
   const box = el('div', 'markdown');
   for (const b of parseMarkdown(text)) {
     switch (b.t) {
-      case 'heading': renderInline(box.appendChild(el(`h${Math.min(6, b.level + 1)}` as 'h2')), b.children); break;
-      case 'paragraph': renderInline(box.appendChild(el('p')), b.children); break;
-      case 'quote': renderInline(box.appendChild(el('blockquote')), b.children); break;
-      case 'code': box.appendChild(el('pre')).appendChild(el('code', undefined, b.text)); break;
-      case 'rule': box.appendChild(el('hr')); break;
+      case 'heading':
+        renderInline(box.appendChild(el(`h${Math.min(6, b.level + 1)}` as 'h2')), b.children);
+        break;
+      case 'paragraph':
+        renderInline(box.appendChild(el('p')), b.children);
+        break;
+      case 'quote':
+        renderInline(box.appendChild(el('blockquote')), b.children);
+        break;
+      case 'code':
+        box.appendChild(el('pre')).appendChild(el('code', undefined, b.text));
+        break;
+      case 'rule':
+        box.appendChild(el('hr'));
+        break;
       case 'list': {
         const list = box.appendChild(el(b.ordered ? 'ol' : 'ul'));
         for (const item of b.items) renderInline(list.appendChild(el('li')), item);
@@ -440,11 +563,21 @@ function renderTable(d: Extract<TileData, { kind: 'table' }>, host: HTMLElement)
   const body = table.createTBody();
   for (const row of d.rows.slice(0, MAX_ROWS)) {
     const tr = body.insertRow();
-    row.forEach((v) => tr.appendChild(el('td', typeof v === 'number' ? 'num' : v === null ? 'null' : undefined, cellText(v))));
+    row.forEach((v) =>
+      tr.appendChild(el('td', typeof v === 'number' ? 'num' : v === null ? 'null' : undefined, cellText(v))),
+    );
   }
   host.appendChild(wrap);
   if (d.rows.length === 0) host.appendChild(el('p', 'muted', l('noRows', 'No rows in this range.')));
-  else if (d.rows.length > MAX_ROWS) host.appendChild(el('p', 'muted', fill(l('moreRows', 'Showing the first {0} of {1} rows; Open as table shows all.'), MAX_ROWS, d.rows.length)));
+  else if (d.rows.length > MAX_ROWS) {
+    host.appendChild(
+      el(
+        'p',
+        'muted',
+        fill(l('moreRows', 'Showing the first {0} of {1} rows; Open as table shows all.'), MAX_ROWS, d.rows.length),
+      ),
+    );
+  }
 }
 
 function renderSearch(d: Extract<TileData, { kind: 'search' }>, host: HTMLElement): void {
@@ -456,20 +589,33 @@ function renderSearch(d: Extract<TileData, { kind: 'search' }>, host: HTMLElemen
     row.setAttribute('role', 'listitem');
     row.appendChild(el('span', 'when', typeof line.time === 'number' ? formatTime(line.time, true) : line.time));
     const sev = (line.severity ?? '').toLowerCase();
-    if (line.severity) row.appendChild(el('span', `sev sev-${/^(fatal|crit|error|err)/.test(sev) ? 'error' : /^warn/.test(sev) ? 'warn' : /^debug|^trace/.test(sev) ? 'debug' : 'info'}`, line.severity));
+    if (line.severity) {
+      row.appendChild(
+        el(
+          'span',
+          `sev sev-${/^(fatal|crit|error|err)/.test(sev) ? 'error' : /^warn/.test(sev) ? 'warn' : /^debug|^trace/.test(sev) ? 'debug' : 'info'}`,
+          line.severity,
+        ),
+      );
+    }
     if (line.service) row.appendChild(el('span', 'svc', line.service));
     row.appendChild(el('span', 'body', line.body));
   }
   host.appendChild(list);
   if (d.lines.length === 0) host.appendChild(el('p', 'muted', l('noLines', 'No log lines in this range.')));
-  else if (d.lines.length > MAX_ROWS) host.appendChild(el('p', 'muted', fill(l('moreLines', 'Showing the first {0} of {1} lines.'), MAX_ROWS, d.lines.length)));
+  else if (d.lines.length > MAX_ROWS) {
+    host.appendChild(
+      el('p', 'muted', fill(l('moreLines', 'Showing the first {0} of {1} lines.'), MAX_ROWS, d.lines.length)),
+    );
+  }
 }
 
 function renderTile(d: TileData, host: HTMLElement, compact: boolean, mode: PanelMode): void {
   switch (d.kind) {
     case 'timeseries':
-      if (d.times.length === 0 || d.series.length === 0) host.appendChild(el('p', 'muted', l('noData', 'No data in this range.')));
-      else drawTimeseries(d, host, compact, mode);
+      if (d.times.length === 0 || d.series.length === 0) {
+        host.appendChild(el('p', 'muted', l('noData', 'No data in this range.')));
+      } else drawTimeseries(d, host, compact, mode);
       break;
     case 'number': {
       const big = host.appendChild(el('div', 'big-number', formatNumber(d.value, d.numberFormat)));
@@ -477,9 +623,15 @@ function renderTile(d: TileData, host: HTMLElement, compact: boolean, mode: Pane
       if (d.title) big.setAttribute('aria-label', `${d.title}: ${big.textContent}`);
       break;
     }
-    case 'table': renderTable(d, host); break;
-    case 'search': renderSearch(d, host); break;
-    case 'markdown': renderMarkdown(d.text, host); break;
+    case 'table':
+      renderTable(d, host);
+      break;
+    case 'search':
+      renderSearch(d, host);
+      break;
+    case 'markdown':
+      renderMarkdown(d.text, host);
+      break;
     case 'unsupported': {
       const box = host.appendChild(el('div', 'notice'));
       box.appendChild(el('strong', undefined, `${l('cannotPreview', 'Cannot preview')}: `));
@@ -493,7 +645,9 @@ function renderTile(d: TileData, host: HTMLElement, compact: boolean, mode: Pane
       box.appendChild(document.createTextNode(d.message));
       break;
     }
-    case 'loading': host.appendChild(el('p', 'muted', l('loading', 'Loading…'))); break;
+    case 'loading':
+      host.appendChild(el('p', 'muted', l('loading', 'Loading…')));
+      break;
   }
 }
 
@@ -513,11 +667,28 @@ function renderDashboard(d: DashboardData, host: HTMLElement, mode: PanelMode): 
     name.id = `tile-${tiles.indexOf(tile)}`;
     section.setAttribute('aria-labelledby', name.id);
     if (['timeseries', 'table', 'search', 'number'].includes(tile.data.kind)) {
-      header.appendChild(button(l('openTable', 'Open as Table'), () => post({ type: 'openTable', tileId: tile.id }), `${l('openTable', 'Open as Table')}: ${name.textContent}`));
-      header.appendChild(button(l('copy', 'Copy'), () => post({ type: 'copy', tileId: tile.id }), `${l('copy', 'Copy')}: ${name.textContent}`));
+      header.appendChild(
+        button(
+          l('openTable', 'Open as Table'),
+          () => post({ type: 'openTable', tileId: tile.id }),
+          `${l('openTable', 'Open as Table')}: ${name.textContent}`,
+        ),
+      );
+      header.appendChild(
+        button(
+          l('copy', 'Copy'),
+          () => post({ type: 'copy', tileId: tile.id }),
+          `${l('copy', 'Copy')}: ${name.textContent}`,
+        ),
+      );
     }
     const body = section.appendChild(el('div', 'tile-body'));
-    renderTile(tile.data.kind === 'timeseries' ? { ...tile.data, title: tile.data.title ?? tile.name } : tile.data, body, true, mode);
+    renderTile(
+      tile.data.kind === 'timeseries' ? { ...tile.data, title: tile.data.title ?? tile.name } : tile.data,
+      body,
+      true,
+      mode,
+    );
     acc.tiles.push({ id: tile.id, kind: tile.data.kind, area });
   }
 }
@@ -533,18 +704,25 @@ function renderRanges(msg: ShowMessage): void {
     post({ type: 'range', range });
   };
   const names: Record<RangePreset | 'custom', string> = {
-    '15m': l('range15m', '15 m'), '1h': l('range1h', '1 h'), '6h': l('range6h', '6 h'), '24h': l('range24h', '24 h'), '7d': l('range7d', '7 d'), custom: l('rangeCustom', 'Custom…'),
+    '15m': l('range15m', '15 m'),
+    '1h': l('range1h', '1 h'),
+    '6h': l('range6h', '6 h'),
+    '24h': l('range24h', '24 h'),
+    '7d': l('range7d', '7 d'),
+    custom: l('rangeCustom', 'Custom…'),
   };
   for (const p of msg.presets) {
     const b = group.appendChild(button(names[p], () => choose({ preset: p })));
     b.dataset.preset = p;
   }
-  const custom = group.appendChild(button(names.custom, () => {
-    const box = $('custom');
-    box.hidden = !box.hidden;
-    markRange(box.hidden ? (current?.msg.range ?? msg.range) : { preset: 'custom', from: 0, to: 1 });
-    if (!box.hidden) ($('from') as HTMLInputElement).focus();
-  }));
+  const custom = group.appendChild(
+    button(names.custom, () => {
+      const box = $('custom');
+      box.hidden = !box.hidden;
+      markRange(box.hidden ? (current?.msg.range ?? msg.range) : { preset: 'custom', from: 0, to: 1 });
+      if (!box.hidden) ($('from') as HTMLInputElement).focus();
+    }),
+  );
   custom.dataset.preset = 'custom';
   $('apply').onclick = () => {
     const from = Date.parse(($('from') as HTMLInputElement).value);
@@ -561,7 +739,9 @@ function renderRanges(msg: ShowMessage): void {
 }
 
 function markRange(range: TimeRange): void {
-  for (const b of $('ranges').querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.preset === range.preset));
+  for (const b of $('ranges').querySelectorAll('button')) {
+    b.setAttribute('aria-pressed', String(b.dataset.preset === range.preset));
+  }
   const box = $('custom');
   if (range.preset === 'custom' && range.to > range.from) {
     box.hidden = false;
@@ -663,11 +843,21 @@ function benchSvg(seq: number, dataJson: string, arrived: number): void {
     const line = document.createElementNS(ns, 'polyline');
     line.setAttribute('fill', 'none');
     line.setAttribute('stroke', t.series[i % t.series.length] as string);
-    line.setAttribute('points', d.times.map((x, j) => `${(((x - x0) / (x1 - x0 || 1)) * width).toFixed(1)},${(height - (((s.values[j] ?? 0) - y0) / (y1 - y0 || 1)) * height).toFixed(1)}`).join(' '));
+    line.setAttribute(
+      'points',
+      d.times
+        .map(
+          (x, j) =>
+            `${(((x - x0) / (x1 - x0 || 1)) * width).toFixed(1)},${(height - (((s.values[j] ?? 0) - y0) / (y1 - y0 || 1)) * height).toFixed(1)}`,
+        )
+        .join(' '),
+    );
     svg.appendChild(line);
   });
   content.appendChild(svg);
-  afterPaint(() => post({ type: 'benchSvg', seq, ms: performance.now() - arrived, parseMs, elements: svg.childElementCount }));
+  afterPaint(() =>
+    post({ type: 'benchSvg', seq, ms: performance.now() - arrived, parseMs, elements: svg.childElementCount }),
+  );
 }
 
 // ─── Wiring ──────────────────────────────────────────────────────────────────

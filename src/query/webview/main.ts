@@ -39,7 +39,14 @@ declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
 const ROW_HEIGHT = 22;
 const OVERSCAN = 20;
-const COLORS = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
+const COLORS = [
+  '--vscode-charts-blue',
+  '--vscode-charts-orange',
+  '--vscode-charts-green',
+  '--vscode-charts-purple',
+  '--vscode-charts-red',
+  '--vscode-charts-yellow',
+];
 
 const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
 const viewport = $('viewport');
@@ -52,7 +59,8 @@ let widths: number[] = [];
 let rowsLayer: HTMLDivElement | undefined;
 let rendered = { first: -1, last: -1 };
 
-const baseType = (t: string): string => t.replace(/^(Nullable|LowCardinality)\((.*)\)$/, '$2').replace(/^(Nullable|LowCardinality)\((.*)\)$/, '$2');
+const baseType = (t: string): string =>
+  t.replace(/^(Nullable|LowCardinality)\((.*)\)$/, '$2').replace(/^(Nullable|LowCardinality)\((.*)\)$/, '$2');
 const isNumeric = (t: string): boolean => /^(U?Int\d+|Float\d+|Decimal)/.test(baseType(t));
 const isTime = (t: string): boolean => /^(DateTime|Date)/.test(baseType(t));
 
@@ -64,7 +72,9 @@ function text(v: unknown): string {
 function measureWidths(m: ResultMessage): number[] {
   return m.columns.map((c, i) => {
     let len = Math.max(c.name.length, c.type.length);
-    for (let r = 0; r < Math.min(m.rows.length, 200) && m.rows[r]; r++) len = Math.max(len, text(m.rows[r]?.[i]).length);
+    for (let r = 0; r < Math.min(m.rows.length, 200) && m.rows[r]; r++) {
+      len = Math.max(len, text(m.rows[r]?.[i]).length);
+    }
     return Math.min(480, Math.max(64, len * 8.5 + 24));
   });
 }
@@ -154,7 +164,8 @@ function chartSeries(m: ResultMessage): Series[] | undefined {
   if (t < 0) return undefined;
   const nums = m.columns.map((c, i) => (i !== t && isNumeric(c.type) ? i : -1)).filter((i) => i >= 0);
   if (nums.length === 0) return undefined;
-  const time = (v: unknown): number => Date.parse(`${String(v).replace(' ', 'T')}${/Z|[+-]\d\d:?\d\d$/.test(String(v)) ? '' : 'Z'}`);
+  const time = (v: unknown): number =>
+    Date.parse(`${String(v).replace(' ', 'T')}${/Z|[+-]\d\d:?\d\d$/.test(String(v)) ? '' : 'Z'}`);
   const groups = m.columns.map((c, i) => (i !== t && !isNumeric(c.type) ? i : -1)).filter((i) => i >= 0);
   const series = new Map<string, Series>();
   for (const row of m.rows) {
@@ -178,7 +189,10 @@ function chartSeries(m: ResultMessage): Series[] | undefined {
   return list.length > 0 ? list : undefined;
 }
 
-function svgEl<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+function svgEl<K extends keyof SVGElementTagNameMap>(
+  name: K,
+  attrs: Record<string, string | number>,
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS('http://www.w3.org/2000/svg', name);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   return el;
@@ -197,15 +211,23 @@ function renderChart(m: ResultMessage, series: Series[]): void {
   const y1 = Math.max(...ys) || 1;
   const sx = (x: number): number => pad.l + ((x - x0) / (x1 - x0 || 1)) * (width - pad.l - pad.r);
   const sy = (y: number): number => height - pad.b - ((y - y0) / (y1 - y0 || 1)) * (height - pad.t - pad.b);
-  const svg = svgEl('svg', { width, height, role: 'img', 'aria-label': `${series.map((s) => s.name).join(', ')} over time` });
-  svg.appendChild(svgEl('line', { class: 'axis', x1: pad.l, y1: height - pad.b, x2: width - pad.r, y2: height - pad.b }));
+  const svg = svgEl('svg', {
+    width,
+    height,
+    role: 'img',
+    'aria-label': `${series.map((s) => s.name).join(', ')} over time`,
+  });
+  svg.appendChild(
+    svgEl('line', { class: 'axis', x1: pad.l, y1: height - pad.b, x2: width - pad.r, y2: height - pad.b }),
+  );
   svg.appendChild(svgEl('line', { class: 'axis', x1: pad.l, y1: pad.t, x2: pad.l, y2: height - pad.b }));
   const label = (x: number, y: number, s: string, anchor: string): void => {
     const t = svgEl('text', { x, y, 'text-anchor': anchor });
     t.textContent = s;
     svg.appendChild(t);
   };
-  const fmt = (n: number): string => (Math.abs(n) >= 1000 ? n.toLocaleString(undefined, { maximumFractionDigits: 0 }) : String(Math.round(n * 100) / 100));
+  const fmt = (n: number): string =>
+    Math.abs(n) >= 1000 ? n.toLocaleString(undefined, { maximumFractionDigits: 0 }) : String(Math.round(n * 100) / 100);
   label(pad.l - 4, sy(y1) + 4, fmt(y1), 'end');
   label(pad.l - 4, sy(y0), fmt(y0), 'end');
   const iso = (x: number): string => new Date(x).toISOString().replace('T', ' ').slice(0, 16);
@@ -215,7 +237,14 @@ function renderChart(m: ResultMessage, series: Series[]): void {
   legend.className = 'legend';
   series.forEach((s, i) => {
     const color = `var(${COLORS[i % COLORS.length]})`;
-    svg.appendChild(svgEl('polyline', { fill: 'none', stroke: color, 'stroke-width': 1.5, points: s.points.map((p) => `${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`).join(' ') }));
+    svg.appendChild(
+      svgEl('polyline', {
+        fill: 'none',
+        stroke: color,
+        'stroke-width': 1.5,
+        points: s.points.map((p) => `${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`).join(' '),
+      }),
+    );
     const item = document.createElement('span');
     item.style.color = color;
     item.textContent = s.name;
@@ -299,15 +328,25 @@ function onResult(m: ResultMessage): void {
   picker.hidden = runs.length < 2;
   picker.textContent = '';
   if (runs.length > 1) {
-    for (const [i, label] of runs.entries()) picker.add(new Option(label, String(i), false, i === m.meta.statementIndex));
+    for (const [i, label] of runs.entries()) {
+      picker.add(new Option(label, String(i), false, i === m.meta.statementIndex));
+    }
     picker.title = m.meta.statementsNote ?? '';
     picker.setAttribute('aria-label', m.meta.statementsNote ?? '');
   }
   const meta = $('meta');
   meta.textContent = '';
   if (runs.length > 1 && m.meta.statementsNote) meta.append(`${m.meta.statementsNote} · `);
-  const parts = [`${m.meta.service}`, `${m.meta.rowCount.toLocaleString()} ${l.rows}`, `${m.meta.elapsedMs.toLocaleString()} ms`];
-  if (m.meta.stats?.readRows !== undefined) parts.push(`${l.read} ${m.meta.stats.readRows.toLocaleString()} ${l.rows}${m.meta.stats.readBytes !== undefined ? `, ${(m.meta.stats.readBytes / 1048576).toFixed(1)} MiB` : ''}`);
+  const parts = [
+    `${m.meta.service}`,
+    `${m.meta.rowCount.toLocaleString()} ${l.rows}`,
+    `${m.meta.elapsedMs.toLocaleString()} ms`,
+  ];
+  if (m.meta.stats?.readRows !== undefined) {
+    parts.push(
+      `${l.read} ${m.meta.stats.readRows.toLocaleString()} ${l.rows}${m.meta.stats.readBytes !== undefined ? `, ${(m.meta.stats.readBytes / 1048576).toFixed(1)} MiB` : ''}`,
+    );
+  }
   meta.append(parts.join(' · '));
   if (m.meta.truncated) {
     const warn = document.createElement('span');
@@ -351,7 +390,9 @@ for (const el of [tabTable, tabChart]) {
     }
   });
 }
-$('statement').addEventListener('change', () => vscode.postMessage({ type: 'statement', index: Number(($('statement') as HTMLSelectElement).value) }));
+$('statement').addEventListener('change', () =>
+  vscode.postMessage({ type: 'statement', index: Number(($('statement') as HTMLSelectElement).value) }),
+);
 $('copy-csv').addEventListener('click', () => vscode.postMessage({ type: 'copy', format: 'csv' }));
 $('copy-json').addEventListener('click', () => vscode.postMessage({ type: 'copy', format: 'json' }));
 $('copy-md').addEventListener('click', () => vscode.postMessage({ type: 'copy', format: 'markdown' }));

@@ -17,7 +17,6 @@ import { commandArgument, noPrompt } from '../../shared/commandArgs';
  * only from such an object (`noPrompt: true`; `skipConfirmation: true` still works), never from the tree.
  */
 
-
 export interface ResourceArgs {
   readonly connectionId: string;
   readonly serviceId: string;
@@ -69,21 +68,56 @@ export interface Target {
 export function targetOf(arg: unknown, tree: ObservabilityTreeProvider): Target | undefined {
   if (isNode(arg)) {
     switch (arg.type) {
-      case 'dashboard': return { ...scope(arg), kind: 'dashboard', id: arg.dashboard.id, name: arg.label, fromArgs: false, skipConfirmation: false };
-      case 'alert': return { ...scope(arg), kind: 'alert', id: arg.alert.id, name: arg.label, fromArgs: false, skipConfirmation: false };
-      case 'source': return { ...scope(arg), kind: 'source', id: arg.source.id, name: arg.label, fromArgs: false, skipConfirmation: false };
+      case 'dashboard':
+        return {
+          ...scope(arg),
+          kind: 'dashboard',
+          id: arg.dashboard.id,
+          name: arg.label,
+          fromArgs: false,
+          skipConfirmation: false,
+        };
+      case 'alert':
+        return {
+          ...scope(arg),
+          kind: 'alert',
+          id: arg.alert.id,
+          name: arg.label,
+          fromArgs: false,
+          skipConfirmation: false,
+        };
+      case 'source':
+        return {
+          ...scope(arg),
+          kind: 'source',
+          id: arg.source.id,
+          name: arg.label,
+          fromArgs: false,
+          skipConfirmation: false,
+        };
       case 'folder':
         if (arg.kind === 'queryEndpoint') {
-          return { ...scope(arg), kind: 'queryEndpoint', name: `${arg.parent.name} query endpoint`, fromArgs: false, skipConfirmation: false };
+          return {
+            ...scope(arg),
+            kind: 'queryEndpoint',
+            name: `${arg.parent.name} query endpoint`,
+            fromArgs: false,
+            skipConfirmation: false,
+          };
         }
         return undefined;
       case 'info':
         // A property line of a configured query endpoint.
-        if (arg.parent.type === 'folder' && arg.parent.kind === 'queryEndpoint' && /\bqueryEndpointProperty\b/.test(arg.contextValue)) {
+        if (
+          arg.parent.type === 'folder' &&
+          arg.parent.kind === 'queryEndpoint' &&
+          /\bqueryEndpointProperty\b/.test(arg.contextValue)
+        ) {
           return targetOf(arg.parent, tree);
         }
         return undefined;
-      default: return undefined;
+      default:
+        return undefined;
     }
   }
   if (!isArgs(arg)) return undefined;
@@ -92,15 +126,39 @@ export function targetOf(arg: unknown, tree: ObservabilityTreeProvider): Target 
   const cache = tree.cache;
   if (arg.dashboardId) {
     const d = cache.peek(connectionId, serviceId, 'dashboards')?.find((x) => x.id === arg.dashboardId);
-    return { connectionId, serviceId, kind: 'dashboard', id: arg.dashboardId, name: d ? nameOf(d) : arg.dashboardId, fromArgs: true, skipConfirmation };
+    return {
+      connectionId,
+      serviceId,
+      kind: 'dashboard',
+      id: arg.dashboardId,
+      name: d ? nameOf(d) : arg.dashboardId,
+      fromArgs: true,
+      skipConfirmation,
+    };
   }
   if (arg.alertId) {
     const a = cache.peek(connectionId, serviceId, 'alerts')?.find((x) => x.id === arg.alertId);
-    return { connectionId, serviceId, kind: 'alert', id: arg.alertId, name: a ? alertLabel(a) : arg.alertId, fromArgs: true, skipConfirmation };
+    return {
+      connectionId,
+      serviceId,
+      kind: 'alert',
+      id: arg.alertId,
+      name: a ? alertLabel(a) : arg.alertId,
+      fromArgs: true,
+      skipConfirmation,
+    };
   }
   if (arg.sourceId) {
     const s = cache.peek(connectionId, serviceId, 'sources')?.find((x) => x.id === arg.sourceId);
-    return { connectionId, serviceId, kind: 'source', id: arg.sourceId, name: s ? nameOf(s) : arg.sourceId, fromArgs: true, skipConfirmation };
+    return {
+      connectionId,
+      serviceId,
+      kind: 'source',
+      id: arg.sourceId,
+      name: s ? nameOf(s) : arg.sourceId,
+      fromArgs: true,
+      skipConfirmation,
+    };
   }
   if (arg.queryEndpoint) {
     return { connectionId, serviceId, kind: 'queryEndpoint', name: 'query endpoint', fromArgs: true, skipConfirmation };
@@ -116,13 +174,20 @@ export function scope(node: { connectionId: string; serviceId: string }): { conn
 export function copyValueOf(arg: unknown): { value: string; what: string } | undefined {
   if (isNode(arg)) {
     switch (arg.type) {
-      case 'connection': return { value: arg.copyValue, what: vscode.l10n.t('organization ID') };
-      case 'service': return { value: arg.copyValue, what: vscode.l10n.t('service ID') };
-      case 'dashboard': return { value: arg.copyValue, what: vscode.l10n.t('dashboard ID') };
-      case 'tile': return { value: arg.copyValue, what: vscode.l10n.t('tile ID') };
-      case 'alert': return { value: arg.copyValue, what: vscode.l10n.t('alert ID') };
-      case 'source': return { value: arg.copyValue, what: vscode.l10n.t('source ID') };
-      default: return undefined;
+      case 'connection':
+        return { value: arg.copyValue, what: vscode.l10n.t('organization ID') };
+      case 'service':
+        return { value: arg.copyValue, what: vscode.l10n.t('service ID') };
+      case 'dashboard':
+        return { value: arg.copyValue, what: vscode.l10n.t('dashboard ID') };
+      case 'tile':
+        return { value: arg.copyValue, what: vscode.l10n.t('tile ID') };
+      case 'alert':
+        return { value: arg.copyValue, what: vscode.l10n.t('alert ID') };
+      case 'source':
+        return { value: arg.copyValue, what: vscode.l10n.t('source ID') };
+      default:
+        return undefined;
     }
   }
   if (isArgs(arg)) {
@@ -139,11 +204,20 @@ export function resourceCommandHelpers(deps: ResourceCommandDeps) {
   const refreshKindsAfterDelete = (connectionId: string, serviceId: string) =>
     tree.refreshKinds(connectionId, serviceId, ['dashboards', 'alerts', 'webhooks']);
 
-  const runDelete = async (target: Target, label: string, detail: string, call: () => Promise<unknown>,
-    alsoDeleted?: readonly string[]): Promise<DeleteResult> => {
+  const runDelete = async (
+    target: Target,
+    label: string,
+    detail: string,
+    call: () => Promise<unknown>,
+    alsoDeleted?: readonly string[],
+  ): Promise<DeleteResult> => {
     if (!target.skipConfirmation || !target.fromArgs) {
       const confirm = vscode.l10n.t('Delete');
-      const answer = await vscode.window.showWarningMessage(sanitizeServerText(label, 1000), { modal: true, detail }, confirm);
+      const answer = await vscode.window.showWarningMessage(
+        sanitizeServerText(label, 1000),
+        { modal: true, detail },
+        confirm,
+      );
       if (answer !== confirm) return { deleted: false };
     }
     try {

@@ -19,11 +19,41 @@ export const LOG_ROWS = 1_000_000;
 export const SPAN_ROWS = 600_000;
 
 const u = (k: number): string => `((cityHash64(number, ${k}) % 1000000) / 1000000.)`;
-const pick = (items: string[], k: number): string => `[${items.map((s) => `'${s}'`).join(', ')}][(cityHash64(number, ${k}) % ${items.length}) + 1]`;
+const pick = (items: string[], k: number): string =>
+  `[${items.map((s) => `'${s}'`).join(', ')}][(cityHash64(number, ${k}) % ${items.length}) + 1]`;
 const hex = (k: number): string => `lower(hex(cityHash64(number, ${k})))`;
 
-const SERVICES_LOGS = ['checkout', 'checkout', 'checkout', 'cart', 'cart', 'payment', 'payment', 'frontend', 'frontend', 'frontend', 'search', 'inventory', 'shipping'];
-const SERVICES_SPANS = ['checkout', 'checkout', 'checkout', 'checkout', 'checkout', 'checkout', 'checkout', 'cart', 'cart', 'payment', 'payment', 'frontend', 'search', 'inventory'];
+const SERVICES_LOGS = [
+  'checkout',
+  'checkout',
+  'checkout',
+  'cart',
+  'cart',
+  'payment',
+  'payment',
+  'frontend',
+  'frontend',
+  'frontend',
+  'search',
+  'inventory',
+  'shipping',
+];
+const SERVICES_SPANS = [
+  'checkout',
+  'checkout',
+  'checkout',
+  'checkout',
+  'checkout',
+  'checkout',
+  'checkout',
+  'cart',
+  'cart',
+  'payment',
+  'payment',
+  'frontend',
+  'search',
+  'inventory',
+];
 
 const resourceAttributes = (svc: string, k: number): string =>
   `map('service.name', ${svc}, 'deployment.environment', 'production', 'k8s.cluster.name', 'prod-eu-1', 'k8s.namespace.name', if(${svc} IN ('frontend', 'search'), 'web', 'shop'), 'k8s.node.name', concat('node-', toString(cityHash64(number, ${k}) % 6 + 1)), 'k8s.pod.name', concat(${svc}, '-7d9f', toString(cityHash64(number, ${k}) % 3)), 'service.version', '2.14.' || toString(cityHash64(number, ${k} + 1) % 3))`;
@@ -163,7 +193,18 @@ FROM (
   )
 )`;
 
-  const pods = ['checkout-7d9f0', 'checkout-7d9f1', 'checkout-7d9f2', 'cart-7d9f0', 'cart-7d9f1', 'payment-7d9f0', 'payment-7d9f1', 'frontend-7d9f0', 'search-7d9f0', 'inventory-7d9f0'];
+  const pods = [
+    'checkout-7d9f0',
+    'checkout-7d9f1',
+    'checkout-7d9f2',
+    'cart-7d9f0',
+    'cart-7d9f1',
+    'payment-7d9f0',
+    'payment-7d9f1',
+    'frontend-7d9f0',
+    'search-7d9f0',
+    'inventory-7d9f0',
+  ];
   const fiveMin = WEEK / 300;
   const sum = `
 SELECT

@@ -32,7 +32,9 @@ export const DATA_DATABASE = 'otel';
 const BASE_DATABASE = 'sample_base';
 
 function cacheRoot(): string {
-  const base = process.env.OBS_EMULATOR_CACHE_DIR ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'observability-explorer');
+  const base =
+    process.env.OBS_EMULATOR_CACHE_DIR ??
+    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'observability-explorer');
   return path.join(base, 'emulator-clickhouse');
 }
 
@@ -91,9 +93,15 @@ export class ClickHouseEngine {
     session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(DATA_DATABASE)}`);
     const shift = `(toInt64(toUnixTimestamp(now())) - ${ANCHOR_SECONDS})`;
     for (const t of TABLES) {
-      session.query(`ATTACH TABLE ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)} ${baseTableDefinition(t, dir, key)}`);
-      const cols = t.insertColumns.map((c) => (t.timeColumns.includes(c) ? `addSeconds(${quoteIdent(c)}, ${shift}) AS ${quoteIdent(c)}` : quoteIdent(c)));
-      session.query(`CREATE VIEW ${quoteIdent(DATA_DATABASE)}.${quoteIdent(t.name)} AS SELECT ${cols.join(', ')} FROM ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`);
+      session.query(
+        `ATTACH TABLE ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)} ${baseTableDefinition(t, dir, key)}`,
+      );
+      const cols = t.insertColumns.map((c) =>
+        t.timeColumns.includes(c) ? `addSeconds(${quoteIdent(c)}, ${shift}) AS ${quoteIdent(c)}` : quoteIdent(c),
+      );
+      session.query(
+        `CREATE VIEW ${quoteIdent(DATA_DATABASE)}.${quoteIdent(t.name)} AS SELECT ${cols.join(', ')} FROM ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`,
+      );
     }
     const engine = new ClickHouseEngine(session, { generateMs, loadMs: Date.now() - started, cacheDir: dir });
     engine.databases.add(DATA_DATABASE);
@@ -114,8 +122,15 @@ export class ClickHouseEngine {
    * itself reject before it. One query runs at a time: an engine session holds one stream (and one current
    * database), so queries queue.
    */
-  run(sql: string, format: string, database: string, signal: AbortSignal, onStart: () => void, onChunk: (bytes: Uint8Array) => Promise<boolean>,
-    settings: Record<string, string> = {}): Promise<void> {
+  run(
+    sql: string,
+    format: string,
+    database: string,
+    signal: AbortSignal,
+    onStart: () => void,
+    onChunk: (bytes: Uint8Array) => Promise<boolean>,
+    settings: Record<string, string> = {},
+  ): Promise<void> {
     const task = async (): Promise<void> => {
       if (signal.aborted) return;
       this.session.query(`USE ${quoteIdent(database)}`);
@@ -174,7 +189,14 @@ function baseTableDefinition(t: TableSpec, dir: string, key: string): string {
   return `UUID '${tableUuid(key, t.name)}' (\n  ${t.columns}\n) ENGINE = MergeTree ORDER BY ${order} SETTINGS disk = disk(type = 'local', path = ${quoteString(`${dir}/`)})`;
 }
 
-async function generateCache(chdb: ChdbModule, root: string, dir: string, key: string, gens: { table: string; sql: string }[], args: { connectionArgs: string[] }): Promise<number> {
+async function generateCache(
+  chdb: ChdbModule,
+  root: string,
+  dir: string,
+  key: string,
+  gens: { table: string; sql: string }[],
+  args: { connectionArgs: string[] },
+): Promise<number> {
   const started = Date.now();
   fs.mkdirSync(root, { recursive: true });
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;

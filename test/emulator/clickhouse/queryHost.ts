@@ -30,10 +30,15 @@ export interface QueryHostDeps {
 }
 
 const RUN_PATH = /^\/service\/([0-9a-fA-F-]{36})\/run\/?$/;
-const READ_STATEMENT = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*\(?\s*(select|with|show|describe|desc|explain|exists)\b/i;
+const READ_STATEMENT =
+  /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*\(?\s*(select|with|show|describe|desc|explain|exists)\b/i;
 const MAX_BODY = 1024 * 1024;
 /** ClickHouse output settings the query host passes on from the URL. */
-const OUTPUT_SETTINGS = new Set(['output_format_json_quote_64bit_integers', 'output_format_json_quote_64bit_floats', 'output_format_json_quote_decimals']);
+const OUTPUT_SETTINGS = new Set([
+  'output_format_json_quote_64bit_integers',
+  'output_format_json_quote_64bit_floats',
+  'output_format_json_quote_decimals',
+]);
 
 const CONTENT_TYPES: Record<string, string> = {
   JSON: 'application/json; charset=UTF-8',
@@ -92,7 +97,11 @@ export class QueryHost {
 
   private json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
     const body = Buffer.from(JSON.stringify(value), 'utf8');
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(body.length),
+      ...headers,
+    });
     res.end(body);
   }
 
@@ -106,7 +115,15 @@ export class QueryHost {
       return;
     }
     const serviceId = (m[1] as string).toLowerCase();
-    const record: RecordedRequest = { method, path: url.pathname, query: Object.fromEntries(url.searchParams), status: 0, requestId: queryId, authorized: false, at: Date.now() };
+    const record: RecordedRequest = {
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      status: 0,
+      requestId: queryId,
+      authorized: false,
+      at: Date.now(),
+    };
     this.deps.requests.push(record);
     const raw = await readBody(req);
     if (raw === null) {
@@ -153,18 +170,31 @@ export class QueryHost {
       return reply(401, { error: 'The API key is not enabled for the query endpoint of this service' });
     }
     record.authorized = true;
-    if (service.state === 'stopped') return reply(404, { error: 'ClickHouse service is currently unavailable. Please try again later.' });
+    if (service.state === 'stopped') {
+      return reply(404, { error: 'ClickHouse service is currently unavailable. Please try again later.' });
+    }
     if (service.state === 'idle') {
-      if (String(req.headers['wake-service'] ?? '').toLowerCase() !== 'true') return reply(206, { data: 'Confirm wake service' });
+      if (String(req.headers['wake-service'] ?? '').toLowerCase() !== 'true') {
+        return reply(206, { data: 'Confirm wake service' });
+      }
       service.state = 'running';
     }
     const sql = body.sql;
-    if (typeof sql !== 'string' || sql.trim() === '') return reply(400, { error: { code: '62', details: 'DB::Exception: Empty query. (SYNTAX_ERROR)' } });
+    if (typeof sql !== 'string' || sql.trim() === '') {
+      return reply(400, { error: { code: '62', details: 'DB::Exception: Empty query. (SYNTAX_ERROR)' } });
+    }
     if (!endpoint.roles.includes('sql_console_admin') && !READ_STATEMENT.test(sql)) {
-      return reply(400, { error: { code: '164', details: 'DB::Exception: Cannot execute query in readonly mode. (READONLY)' } });
+      return reply(400, {
+        error: { code: '164', details: 'DB::Exception: Cannot execute query in readonly mode. (READONLY)' },
+      });
     }
     if (/\bsample_base\b/i.test(sql)) {
-      return reply(400, { error: { code: '497', details: 'DB::Exception: Not enough privileges on database sample_base. (ACCESS_DENIED)' } });
+      return reply(400, {
+        error: {
+          code: '497',
+          details: 'DB::Exception: Not enough privileges on database sample_base. (ACCESS_DENIED)',
+        },
+      });
     }
     const format = url.searchParams.get('format') ?? 'TabSeparated';
     // ClickHouse's server default quotes 64-bit integers in JSON formats (the embedded engine's default does not).
@@ -172,13 +202,20 @@ export class QueryHost {
     const settings: Record<string, string> = { output_format_json_quote_64bit_integers: '1' };
     for (const [name, value] of url.searchParams) {
       if (name === 'format') continue;
-      if (!OUTPUT_SETTINGS.has(name)) return reply(400, { error: { code: '115', details: `DB::Exception: Unknown setting '${name}'. (UNKNOWN_SETTING)` } });
+      if (!OUTPUT_SETTINGS.has(name)) {
+        return reply(400, {
+          error: { code: '115', details: `DB::Exception: Unknown setting '${name}'. (UNKNOWN_SETTING)` },
+        });
+      }
       settings[name] = value;
     }
-    const database = typeof body.database === 'string' && body.database ? body.database : defaultDatabase(data?.sources);
+    const database =
+      typeof body.database === 'string' && body.database ? body.database : defaultDatabase(data?.sources);
 
     const engine = await ClickHouseEngine.shared();
-    if (database !== 'default' && database !== 'system' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) engine.ensureDatabase(database);
+    if (database !== 'default' && database !== 'system' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) {
+      engine.ensureDatabase(database);
+    }
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     let written = 0;
@@ -226,7 +263,9 @@ export class QueryHost {
       if (!res.headersSent) return reply(400, { error: clickHouseError(e) });
       const err = clickHouseError(e);
       const message = `Code: ${err.code}. ${err.details}`;
-      res.end(`\n__exception__${exceptionTag}\n${message}\n${Buffer.byteLength(message)} ${exceptionTag}__exception__\n`);
+      res.end(
+        `\n__exception__${exceptionTag}\n${message}\n${Buffer.byteLength(message)} ${exceptionTag}__exception__\n`,
+      );
     }
   }
 
@@ -235,7 +274,9 @@ export class QueryHost {
     if (!m) return false;
     const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    return colon >= 0 && decoded.slice(0, colon) === this.deps.keyId && decoded.slice(colon + 1) === this.deps.keySecret;
+    return (
+      colon >= 0 && decoded.slice(0, colon) === this.deps.keyId && decoded.slice(colon + 1) === this.deps.keySecret
+    );
   }
 }
 

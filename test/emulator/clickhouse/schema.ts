@@ -42,9 +42,16 @@ const EXEMPLARS: [string, string][] = [
   ['Exemplars.TraceId', 'Array(String)'],
 ];
 
-const METRIC_ENGINE = 'MergeTree PARTITION BY toDate(TimeUnix) ORDER BY (ServiceName, MetricName, toStartOfHour(TimeUnix), cityHash64(Attributes), TimeUnix)';
+const METRIC_ENGINE =
+  'MergeTree PARTITION BY toDate(TimeUnix) ORDER BY (ServiceName, MetricName, toStartOfHour(TimeUnix), cityHash64(Attributes), TimeUnix)';
 
-function spec(name: string, cols: [string, string][], extra: string[], timeColumns: string[], engine: string): TableSpec {
+function spec(
+  name: string,
+  cols: [string, string][],
+  extra: string[],
+  timeColumns: string[],
+  engine: string,
+): TableSpec {
   const defs = cols.map(([n, t]) => `\`${n}\` ${t}`).concat(extra);
   return { name, columns: defs.join(',\n  '), insertColumns: cols.map(([n]) => n), timeColumns, engine };
 }
@@ -112,10 +119,23 @@ export const TABLES: TableSpec[] = [
     ['Timestamp'],
     'MergeTree PARTITION BY toDate(Timestamp) ORDER BY (ServiceName, SpanName, toDateTime(Timestamp))',
   ),
-  spec('otel_metrics_gauge', [...METRIC_COMMON, ['Value', 'Float64'], ['Flags', 'UInt32'], ...EXEMPLARS], [], ['StartTimeUnix', 'TimeUnix'], METRIC_ENGINE),
+  spec(
+    'otel_metrics_gauge',
+    [...METRIC_COMMON, ['Value', 'Float64'], ['Flags', 'UInt32'], ...EXEMPLARS],
+    [],
+    ['StartTimeUnix', 'TimeUnix'],
+    METRIC_ENGINE,
+  ),
   spec(
     'otel_metrics_sum',
-    [...METRIC_COMMON, ['Value', 'Float64'], ['Flags', 'UInt32'], ...EXEMPLARS, ['AggregationTemporality', 'Int32'], ['IsMonotonic', 'Bool']],
+    [
+      ...METRIC_COMMON,
+      ['Value', 'Float64'],
+      ['Flags', 'UInt32'],
+      ...EXEMPLARS,
+      ['AggregationTemporality', 'Int32'],
+      ['IsMonotonic', 'Bool'],
+    ],
     [],
     ['StartTimeUnix', 'TimeUnix'],
     METRIC_ENGINE,
@@ -162,7 +182,14 @@ export const TABLES: TableSpec[] = [
   ),
   spec(
     'otel_metrics_summary',
-    [...METRIC_COMMON, ['Count', 'UInt64'], ['Sum', 'Float64'], ['ValueAtQuantiles.Quantile', 'Array(Float64)'], ['ValueAtQuantiles.Value', 'Array(Float64)'], ['Flags', 'UInt32']],
+    [
+      ...METRIC_COMMON,
+      ['Count', 'UInt64'],
+      ['Sum', 'Float64'],
+      ['ValueAtQuantiles.Quantile', 'Array(Float64)'],
+      ['ValueAtQuantiles.Value', 'Array(Float64)'],
+      ['Flags', 'UInt32'],
+    ],
     [],
     ['StartTimeUnix', 'TimeUnix'],
     METRIC_ENGINE,

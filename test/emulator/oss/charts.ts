@@ -71,7 +71,9 @@ function autoStep(rangeMs: number): number {
 
 /** `Field` → a column; `a.b` on a source with attribute maps → `LogAttributes['a.b']`-style lookups are not emulated. */
 function columnOf(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ChartsFailure(400, `The emulator only understands plain column names in where, not "${name}"`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    throw new ChartsFailure(400, `The emulator only understands plain column names in where, not "${name}"`);
+  }
   return quoteIdent(name);
 }
 
@@ -97,16 +99,21 @@ export function luceneToSql(where: string, implicitColumn: string): string {
       negate = true;
       t = t.slice(1);
     }
-    const unquote = (v: string): string => (v.length >= 2 && v.startsWith('"') && v.endsWith('"') ? (JSON.parse(v) as string) : v);
+    const unquote = (v: string): string =>
+      v.length >= 2 && v.startsWith('"') && v.endsWith('"') ? (JSON.parse(v) as string) : v;
     let cond: string;
     const colon = /^([A-Za-z_][A-Za-z0-9_]*):(.+)$/.exec(t);
     if (colon) {
       const col = columnOf(colon[1] as string);
       const value = unquote(colon[2] as string);
-      cond = value.endsWith('*') ? `startsWith(toString(${col}), ${quoteString(value.slice(0, -1))})` : `toString(${col}) = ${quoteString(value)}`;
+      cond = value.endsWith('*')
+        ? `startsWith(toString(${col}), ${quoteString(value.slice(0, -1))})`
+        : `toString(${col}) = ${quoteString(value)}`;
     } else {
       const word = unquote(t);
-      if (/[():[\]{}]/.test(word)) throw new ChartsFailure(400, `The emulator does not understand the Lucene query near "${word}"`);
+      if (/[():[\]{}]/.test(word)) {
+        throw new ChartsFailure(400, `The emulator does not understand the Lucene query near "${word}"`);
+      }
       cond = `positionCaseInsensitive(toString(${implicitColumn}), ${quoteString(word)}) > 0`;
     }
     out.push(`${out.length > 0 ? `${op} ` : ''}${negate ? 'NOT ' : ''}(${cond})`);
@@ -148,10 +155,17 @@ async function rows(engine: ClickHouseEngine, sql: string, database: string): Pr
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), 30_000);
   try {
-    await engine.run(sql, 'JSONEachRow', database, abort.signal, () => undefined, (bytes) => {
-      chunks.push(bytes);
-      return Promise.resolve(true);
-    });
+    await engine.run(
+      sql,
+      'JSONEachRow',
+      database,
+      abort.signal,
+      () => undefined,
+      (bytes) => {
+        chunks.push(bytes);
+        return Promise.resolve(true);
+      },
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -165,13 +179,23 @@ async function rows(engine: ClickHouseEngine, sql: string, database: string): Pr
 /** Answers a series request (already checked against the OSS spec) with the `data` rows. */
 export async function chartSeries(state: EmulatorState, body: SeriesRequest): Promise<JsonObject[]> {
   const { series, startTime, endTime } = body;
-  for (const [name, v] of [['startTime', startTime], ['endTime', endTime]] as const) {
-    if (!Number.isInteger(v) || v <= 0 || String(v).length < 13) throw new ChartsFailure(400, `Body validation failed: ${name}: Timestamp must be in milliseconds`);
+  for (const [name, v] of [
+    ['startTime', startTime],
+    ['endTime', endTime],
+  ] as const) {
+    if (!Number.isInteger(v) || v <= 0 || String(v).length < 13) {
+      throw new ChartsFailure(400, `Body validation failed: ${name}: Timestamp must be in milliseconds`);
+    }
   }
   if (endTime <= startTime) throw new ChartsFailure(400, 'Body validation failed: endTime: must be after startTime');
   const groupKey = JSON.stringify(series[0]?.groupBy ?? []);
-  if (series.some((s) => JSON.stringify(s.groupBy ?? []) !== groupKey)) throw new ChartsFailure(400, 'All series must have the same groupBy fields');
-  const step = body.granularity && body.granularity !== 'auto' ? (GRANULARITY_SECONDS[body.granularity] as number) : autoStep(endTime - startTime);
+  if (series.some((s) => JSON.stringify(s.groupBy ?? []) !== groupKey)) {
+    throw new ChartsFailure(400, 'All series must have the same groupBy fields');
+  }
+  const step =
+    body.granularity && body.granularity !== 'auto'
+      ? (GRANULARITY_SECONDS[body.granularity] as number)
+      : autoStep(endTime - startTime);
   const sources = ossData(state).sources;
   const engine = await ClickHouseEngine.shared();
   const merged = new Map<string, JsonObject>();
@@ -179,10 +203,14 @@ export async function chartSeries(state: EmulatorState, body: SeriesRequest): Pr
     const s = series[i] as SeriesInput;
     const source = sources.get(s.sourceId);
     if (!source) throw new ChartsFailure(404, `Source not found for series ${i}`);
-    if (source.kind === 'metric') throw new ChartsFailure(400, `The emulator does not chart metric sources (series ${i})`);
+    if (source.kind === 'metric') {
+      throw new ChartsFailure(400, `The emulator does not chart metric sources (series ${i})`);
+    }
     const from = (source.from ?? {}) as { databaseName?: string; tableName?: string };
     const database = String(from.databaseName ?? '');
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new ChartsFailure(400, `Source of series ${i} has no usable database`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) {
+      throw new ChartsFailure(400, `Source of series ${i} has no usable database`);
+    }
     engine.ensureDatabase(database);
     const ts = String(source.timestampValueExpression ?? 'Timestamp');
     const implicit = String(source.implicitColumnExpression ?? 'Body');
@@ -234,25 +262,43 @@ export interface SearchRequest {
 }
 
 /** Answers a search request (already checked against the OSS spec) with `{data, rows}`. */
-export async function searchRows(state: EmulatorState, body: SearchRequest, now = Date.now()): Promise<{ data: JsonObject[]; rows: number }> {
+export async function searchRows(
+  state: EmulatorState,
+  body: SearchRequest,
+  now = Date.now(),
+): Promise<{ data: JsonObject[]; rows: number }> {
   const source = ossData(state).sources.get(body.sourceId);
   if (!source) throw new ApiFailure(404, 'Source not found');
-  if (source.kind !== 'log' && source.kind !== 'trace') throw new ApiFailure(400, `Search is not supported for ${String(source.kind)} sources`);
+  if (source.kind !== 'log' && source.kind !== 'trace') {
+    throw new ApiFailure(400, `Search is not supported for ${String(source.kind)} sources`);
+  }
   const end = body.endTime ? Date.parse(body.endTime) : now;
   const start = body.startTime ? Date.parse(body.startTime) : end - 15 * 60_000;
   if (!(start < end)) throw new ApiFailure(400, 'startTime must be before endTime');
   const select = body.select?.trim() || String(source.defaultTableSelectExpression ?? '*');
-  if (/;|\bselect\b/i.test(body.select ?? '')) throw new ApiFailure(400, 'Body validation failed: select: select must not contain semicolons or SELECT subqueries; use column expressions only');
+  if (/;|\bselect\b/i.test(body.select ?? '')) {
+    throw new ApiFailure(
+      400,
+      'Body validation failed: select: select must not contain semicolons or SELECT subqueries; use column expressions only',
+    );
+  }
   const ts = String(source.timestampValueExpression ?? 'Timestamp');
   const orderBy = body.orderBy?.trim() || `${ts} DESC`;
-  if (/;|\bselect\b/i.test(orderBy)) throw new ApiFailure(400, 'Body validation failed: orderBy: must be a column expression');
+  if (/;|\bselect\b/i.test(orderBy)) {
+    throw new ApiFailure(400, 'Body validation failed: orderBy: must be a column expression');
+  }
   const from = (source.from ?? {}) as { databaseName?: string; tableName?: string };
   const database = String(from.databaseName ?? '');
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new ApiFailure(400, 'The source has no usable database');
   const where = body.where?.trim() ?? '';
   let cond = '1';
   try {
-    if (where !== '') cond = body.whereLanguage === 'sql' ? `(${where})` : `(${luceneToSql(where, String(source.implicitColumnExpression ?? 'Body'))})`;
+    if (where !== '') {
+      cond =
+        body.whereLanguage === 'sql'
+          ? `(${where})`
+          : `(${luceneToSql(where, String(source.implicitColumnExpression ?? 'Body'))})`;
+    }
   } catch (e) {
     throw new ApiFailure(400, e instanceof Error ? e.message : String(e));
   }

@@ -50,7 +50,17 @@ export interface OssRequest {
 }
 
 /** Top-level resources of the v2 router; each is mounted behind the rate limit and the key check. */
-const MOUNTED = new Set(['alerts', 'charts', 'connections', 'dashboards', 'sources', 'saved-searches', 'search', 'webhooks', 'team']);
+const MOUNTED = new Set([
+  'alerts',
+  'charts',
+  'connections',
+  'dashboards',
+  'sources',
+  'saved-searches',
+  'search',
+  'webhooks',
+  'team',
+]);
 
 /** The Cloud flavor's handlers, reached with Cloud paths built from the OSS ones. */
 const CLOUD_SEGMENT = 'observability';
@@ -79,7 +89,12 @@ interface OwnContext {
   body: unknown;
 }
 
-const route = (method: string, path: string, shape: Shape, target: Pick<OssRoute, 'cloud' | 'own' | 'ownAsync' | 'dashboard'>): OssRoute => ({
+const route = (
+  method: string,
+  path: string,
+  shape: Shape,
+  target: Pick<OssRoute, 'cloud' | 'own' | 'ownAsync' | 'dashboard'>,
+): OssRoute => ({
   method,
   pattern: new RegExp(`^/api/v2${path.replace('{id}', '([^/]+)')}/?$`),
   operation: `${method} /api/v2${path}`,
@@ -152,7 +167,11 @@ function decodeSafe(s: string): string {
 }
 
 function json(status: number, value: unknown, extra: Record<string, string> = {}): OssReply {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...extra }, body: JSON.stringify(value) };
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...extra },
+    body: JSON.stringify(value),
+  };
 }
 
 function text(status: number, body: string): OssReply {
@@ -161,10 +180,13 @@ function text(status: number, body: string): OssReply {
 
 /** `{message}` with the zod-style dotted path in validation messages. */
 export function ossError(status: number, message: string): OssReply {
-  const dotted = message.replace(/^((?:Body|Query|Params) validation failed: )(\/[^:]*): /, (_m, head: string, pointer: string) => {
-    const path = dottedPath(pointer);
-    return path === '' ? head : `${head}${path}: `;
-  });
+  const dotted = message.replace(
+    /^((?:Body|Query|Params) validation failed: )(\/[^:]*): /,
+    (_m, head: string, pointer: string) => {
+      const path = dottedPath(pointer);
+      return path === '' ? head : `${head}${path}: `;
+    },
+  );
   return json(status, { message: dotted });
 }
 
@@ -188,7 +210,10 @@ export async function ossApi(req: OssRequest): Promise<OssReply | null> {
       if (bearerKey(req.authorization) !== SAMPLE_OSS_API_KEY) return text(401, 'Unauthorized');
       req.record.authorized = true;
       const me = SAMPLE_OSS_MEMBERS[0] as (typeof SAMPLE_OSS_MEMBERS)[number];
-      return json(200, { version: 'v2', user: { _id: me.id, email: me.email, name: me.name, team: ossData(req.state).teamId } });
+      return json(200, {
+        version: 'v2',
+        user: { _id: me.id, email: me.email, name: me.name, team: ossData(req.state).teamId },
+      });
     }
     return null;
   }
@@ -236,7 +261,9 @@ export async function ossApi(req: OssRequest): Promise<OssReply | null> {
     }
   }
 
-  if (id !== undefined && !OBJECT_ID_PATTERN.test(id)) return ossError(400, 'Params validation failed: id: Invalid ObjectId');
+  if (id !== undefined && !OBJECT_ID_PATTERN.test(id)) {
+    return ossError(400, 'Params validation failed: id: Invalid ObjectId');
+  }
   // Validate answers 200 with the problems; every other write is refused with 400.
   if (matched.shape !== 'validate' && body !== undefined) {
     const issue = checkOssRequest(matched.operation, body);
@@ -245,7 +272,13 @@ export async function ossApi(req: OssRequest): Promise<OssReply | null> {
 
   if (matched.shape === 'validate') {
     const issue = checkOssRequest(matched.operation, body);
-    if (issue) return reply200(req, matched, { valid: false, errors: [{ path: dottedPath(issue.path), message: issue.message }], normalized: null });
+    if (issue) {
+      return reply200(req, matched, {
+        valid: false,
+        errors: [{ path: dottedPath(issue.path), message: issue.message }],
+        normalized: null,
+      });
+    }
   }
 
   let value: unknown;
@@ -256,7 +289,9 @@ export async function ossApi(req: OssRequest): Promise<OssReply | null> {
   } catch (e) {
     if (e instanceof ChartsFailure) return json(e.status, { error: e.message });
     if (!(e instanceof ApiFailure)) return json(500, { message: 'Something went wrong :(' });
-    if (matched.dashboard && e.status === 404) return method === 'DELETE' ? reply200(req, matched, {}) : text(404, 'Not Found');
+    if (matched.dashboard && e.status === 404) {
+      return method === 'DELETE' ? reply200(req, matched, {}) : text(404, 'Not Found');
+    }
     return ossError(e.status, e.message);
   }
 
@@ -268,13 +303,21 @@ export async function ossApi(req: OssRequest): Promise<OssReply | null> {
     case 'validate': {
       const out = (value ?? {}) as JsonObject;
       const errors = Array.isArray(out.errors) ? (out.errors as { path?: unknown; message?: unknown }[]) : [];
-      return reply200(req, matched, { ...out, errors: errors.map((e) => ({ path: dottedPath(String(e.path ?? '')), message: String(e.message ?? '') })) });
+      return reply200(req, matched, {
+        ...out,
+        errors: errors.map((e) => ({ path: dottedPath(String(e.path ?? '')), message: String(e.message ?? '') })),
+      });
     }
     case 'paged': {
       const total = PAGED_TOTAL[matched.operation]?.(req.state) ?? (Array.isArray(value) ? value.length : 0);
       const limit = Number(req.query.get('limit') ?? 1000);
       const offset = Number(req.query.get('offset') ?? 0);
-      return reply200(req, matched, { data: value, meta: { total, limit, offset } }, { 'x-total-count': String(total) });
+      return reply200(
+        req,
+        matched,
+        { data: value, meta: { total, limit, offset } },
+        { 'x-total-count': String(total) },
+      );
     }
     default:
       return reply200(req, matched, { data: value });

@@ -34,9 +34,18 @@ function normalise(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(normalise);
   if (!isObject(node)) return node;
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, normalise(s)])) : normalise(v);
-  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...(out.enum as unknown[]), null];
-  if (out.properties && out.type === undefined && out.allOf === undefined && out.oneOf === undefined) out.type = 'object';
+  for (const [k, v] of Object.entries(node)) {
+    out[k] =
+      k === 'properties' && isObject(v)
+        ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, normalise(s)]))
+        : normalise(v);
+  }
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) {
+    out.enum = [...(out.enum as unknown[]), null];
+  }
+  if (out.properties && out.type === undefined && out.allOf === undefined && out.oneOf === undefined) {
+    out.type = 'object';
+  }
   // `nullable` beside a `$ref` or a combinator (no `type` for Ajv to widen): the value may be null or fit the rest.
   if (out.nullable === true && out.type === undefined) {
     const { nullable: _n, ...rest } = out;
@@ -49,7 +58,10 @@ function normalise(node: unknown): unknown {
 const slot = (key: string): string => key.replace(/[^A-Za-z0-9_-]/g, '_');
 
 const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, inlineRefs: false });
-ajv.addFormat('date-time', { type: 'string', validate: (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)) });
+ajv.addFormat('date-time', {
+  type: 'string',
+  validate: (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)),
+});
 ajv.addFormat('uri', { type: 'string', validate: (s: string) => /^[a-z][a-z0-9+.-]*:\S+$/i.test(s) });
 const requests: JsonObject = {};
 const responses: JsonObject = {};
@@ -123,7 +135,9 @@ export function formatOssIssue(issue: SchemaIssue, what = 'Body'): string {
 
 /** Every problem (at most `max`) of a 200 response body against the spec, or [] when it fits. */
 export function checkOssResponse(operation: string, body: unknown, max = 5): SchemaIssue[] {
-  if (!hasOssResponseSchema(operation)) return [{ path: '/', message: `no 200 response schema for ${operation} in the OSS spec` }];
+  if (!hasOssResponseSchema(operation)) {
+    return [{ path: '/', message: `no 200 response schema for ${operation} in the OSS spec` }];
+  }
   const fn = validatorAt(`/responses/${slot(operation)}`);
   if (fn(body)) return [];
   const errors = fn.errors ?? [];

@@ -33,7 +33,13 @@ export const SAMPLE_OSS_MEMBERS: readonly OssMember[] = [
 ];
 
 export const SAMPLE_OSS_INVITATIONS: readonly OssInvitation[] = [
-  { id: '65f1c2a9d4e8b7f3a1c9f401', createdAt: '2026-10-01T08:00:00.000Z', email: 'new.hire@northwind.example', name: 'New Hire', url: 'http://localhost:8080/join-team?token=emulated' },
+  {
+    id: '65f1c2a9d4e8b7f3a1c9f401',
+    createdAt: '2026-10-01T08:00:00.000Z',
+    email: 'new.hire@northwind.example',
+    name: 'New Hire',
+    url: 'http://localhost:8080/join-team?token=emulated',
+  },
 ];
 
 /** Webhook services HyperDX OSS knows; Cloud-only ones (`slack_api`, `pagerduty_api`) become templated `generic` calls. */

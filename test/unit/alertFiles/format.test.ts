@@ -1,7 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  checkAlertFile, comparableConfig, fileValueOf, sameConfiguration, unknownFileKeyIssues,
+  checkAlertFile,
+  comparableConfig,
+  fileValueOf,
+  sameConfiguration,
+  unknownFileKeyIssues,
 } from '../../../src/alertFiles/format';
 import { buildJsonSchemas } from '../../../src/alertFiles/jsonSchema';
 import type { Alert } from '../../../src/schema';
@@ -23,10 +27,24 @@ const file = {
 };
 
 const live: Alert = {
-  id: 'alert1', name: 'Error rate', message: null, source: 'tile', dashboardId: 'dash1', tileId: 'tile1', threshold: 5,
-  thresholdType: 'above', interval: '5m', channel: { type: 'webhook', webhookId: 'hook1' },
-  channels: [{ type: 'webhook', webhookId: 'hook1' }], note: null, numConsecutiveWindows: null, state: 'OK', teamId: 't',
-  executionErrors: [], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+  id: 'alert1',
+  name: 'Error rate',
+  message: null,
+  source: 'tile',
+  dashboardId: 'dash1',
+  tileId: 'tile1',
+  threshold: 5,
+  thresholdType: 'above',
+  interval: '5m',
+  channel: { type: 'webhook', webhookId: 'hook1' },
+  channels: [{ type: 'webhook', webhookId: 'hook1' }],
+  note: null,
+  numConsecutiveWindows: null,
+  state: 'OK',
+  teamId: 't',
+  executionErrors: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
 describe('alert files', () => {
@@ -46,14 +64,28 @@ describe('alert files', () => {
     const paths = result.issues.map((i) => i.path.join('.'));
     assert.ok(paths.includes('serviceId'), paths.join());
     assert.ok(!paths.includes('colour'), 'an unknown key is not a blocking problem');
-    const fromService = { ...file, colour: 'red', channel: { type: 'webhook', webhookId: 'hook1', routing: { team: 'a' } } };
+    const fromService = {
+      ...file,
+      colour: 'red',
+      channel: { type: 'webhook', webhookId: 'hook1', routing: { team: 'a' } },
+    };
     const passed = checkAlertFile(fromService);
     assert.ok(passed.ok, JSON.stringify(passed));
     assert.equal((passed.body as Record<string, unknown>).colour, 'red');
-    assert.deepEqual((passed.body as { channel: unknown }).channel, { type: 'webhook', webhookId: 'hook1', routing: { team: 'a' } });
+    assert.deepEqual((passed.body as { channel: unknown }).channel, {
+      type: 'webhook',
+      webhookId: 'hook1',
+      routing: { team: 'a' },
+    });
     // Typed (not in the live alert): a warning at the key. Sent by the service: nothing.
-    const typed = unknownFileKeyIssues(fromService, { ...file, channel: { type: 'webhook', webhookId: 'hook1', routing: { team: 'a' } } });
-    assert.deepEqual(typed.map((i) => [i.path.join('.'), i.severity, i.atKey]), [['colour', 'warning', true]]);
+    const typed = unknownFileKeyIssues(fromService, {
+      ...file,
+      channel: { type: 'webhook', webhookId: 'hook1', routing: { team: 'a' } },
+    });
+    assert.deepEqual(
+      typed.map((i) => [i.path.join('.'), i.severity, i.atKey]),
+      [['colour', 'warning', true]],
+    );
     assert.deepEqual(unknownFileKeyIssues(fromService, fromService), []);
     // Cross-field rules of the write body apply too.
     const range = checkAlertFile({ ...file, thresholdType: 'between' });
@@ -62,8 +94,13 @@ describe('alert files', () => {
 
   it('compares only what the file says: fields the service adds or keeps are no change', () => {
     // A newer service returns `channels` beside `channel`, with fields of its own, and defaults the file leaves out.
-    const newer = { ...live, channels: [{ type: 'webhook', webhookId: 'hook1', severity: 'critical' }], numConsecutiveWindows: 1,
-      scheduleOffsetMinutes: 0, routingKey: 'x' } as unknown as Alert;
+    const newer = {
+      ...live,
+      channels: [{ type: 'webhook', webhookId: 'hook1', severity: 'critical' }],
+      numConsecutiveWindows: 1,
+      scheduleOffsetMinutes: 0,
+      routingKey: 'x',
+    } as unknown as Alert;
     assert.ok(sameConfiguration(file, newer));
     assert.equal(sameConfiguration({ ...file, channel: { type: 'webhook', webhookId: 'hook2' } }, newer), false);
     assert.equal(sameConfiguration({ ...file, numConsecutiveWindows: 3 }, newer), false);
@@ -82,8 +119,15 @@ describe('alert files', () => {
     // An update without scheduleStartAt keeps the stored one.
     assert.ok(sameConfiguration(file, { ...live, scheduleStartAt: '2026-03-01T00:00:00Z' }));
     assert.equal(sameConfiguration({ ...file, scheduleStartAt: '2026-03-01T00:00:00Z' }, live), false);
-    assert.ok(sameConfiguration({ ...file, scheduleStartAt: '2026-03-01T00:00:00Z' }, { ...live, scheduleStartAt: '2026-03-01T00:00:00.000Z' }));
-    assert.deepEqual(comparableConfig({ channel: { type: 'webhook', webhookId: 'a', severity: null } }), { channels: [{ type: 'webhook', webhookId: 'a' }] });
+    assert.ok(
+      sameConfiguration(
+        { ...file, scheduleStartAt: '2026-03-01T00:00:00Z' },
+        { ...live, scheduleStartAt: '2026-03-01T00:00:00.000Z' },
+      ),
+    );
+    assert.deepEqual(comparableConfig({ channel: { type: 'webhook', webhookId: 'a', severity: null } }), {
+      channels: [{ type: 'webhook', webhookId: 'a' }],
+    });
   });
 
   it('renders a live alert as a valid file that compares equal to it', () => {
@@ -97,7 +141,11 @@ describe('alert files', () => {
   });
 
   it('emits a JSON Schema with the target fields required that does not flag fields a newer service returns', () => {
-    const schema = buildJsonSchemas()['alert-file'] as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+    const schema = buildJsonSchemas()['alert-file'] as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, unknown>;
+    };
     assert.ok(schema.required.includes('organizationId') && schema.required.includes('serviceId'));
     assert.ok('id' in schema.properties && '$schema' in schema.properties);
     assert.notEqual(schema.additionalProperties, false);

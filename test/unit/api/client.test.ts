@@ -2,13 +2,28 @@
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { ApiError, ObservabilityClient, RateLimiter, type ObservabilityClientOptions, type RequestLogEntry } from '../../../src/api';
+import {
+  ApiError,
+  ObservabilityClient,
+  RateLimiter,
+  type ObservabilityClientOptions,
+  type RequestLogEntry,
+} from '../../../src/api';
 import type { AlertWrite, DashboardWrite } from '../../../src/schema';
 
-function clientFor(emu: Emulator, overrides: Partial<ObservabilityClientOptions> = {}): { client: ObservabilityClient; log: RequestLogEntry[] } {
+function clientFor(
+  emu: Emulator,
+  overrides: Partial<ObservabilityClientOptions> = {},
+): { client: ObservabilityClient; log: RequestLogEntry[] } {
   const log: RequestLogEntry[] = [];
   const client = new ObservabilityClient({
-    connection: { baseUrl: emu.url, organizationId: emu.organizationId, serviceIds: emu.serviceIds, keyId: emu.keyId, pathSegment: 'observability' },
+    connection: {
+      baseUrl: emu.url,
+      organizationId: emu.organizationId,
+      serviceIds: emu.serviceIds,
+      keyId: emu.keyId,
+      pathSegment: 'observability',
+    },
     getSecret: () => emu.keySecret,
     limiter: new RateLimiter({ requests: 10_000, windowMs: 1000 }),
     retry: { baseDelayMs: 20, maxDelayMs: 100 },
@@ -48,7 +63,10 @@ describe('ObservabilityClient against the emulator', () => {
     const orgs = await client.listOrganizations();
     assert.equal(orgs.status, 200);
     assert.ok(orgs.requestId);
-    assert.deepEqual(orgs.data.map((o) => o.id), [emu.organizationId]);
+    assert.deepEqual(
+      orgs.data.map((o) => o.id),
+      [emu.organizationId],
+    );
     const services = await client.listServices();
     assert.deepEqual(services.data.map((s) => s.id).sort(), [...emu.serviceIds].sort());
     const again = await client.listServices(emu.organizationId);
@@ -78,7 +96,17 @@ describe('ObservabilityClient against the emulator', () => {
 
     const updated = await client.updateDashboard(svc, created.data.id, {
       name: 'Renamed by the client test',
-      tiles: [{ id: tileId, name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: '# Changed' } }],
+      tiles: [
+        {
+          id: tileId,
+          name: 'Notes',
+          x: 0,
+          y: 0,
+          w: 6,
+          h: 2,
+          config: { displayType: 'markdown', markdown: '# Changed' },
+        },
+      ],
     } as never);
     assert.equal(updated.data.name, 'Renamed by the client test');
     assert.equal(String(updated.data.tiles[0].id), tileId);
@@ -104,19 +132,27 @@ describe('ObservabilityClient against the emulator', () => {
     assert.equal(all.data.length, data.alerts.size);
     const before = emu.requests.length;
     const paged = await client.listAlerts(svc, { pageSize: 3 });
-    assert.deepEqual(paged.data.map((a) => a.id), all.data.map((a) => a.id));
+    assert.deepEqual(
+      paged.data.map((a) => a.id),
+      all.data.map((a) => a.id),
+    );
     const pages = emu.requests.slice(before);
     // A short page does not end the list: the empty page (or the reported totalCount) does.
     const expected = Math.ceil(data.alerts.size / 3) + (paged.totalCount !== undefined ? 0 : 1);
     assert.equal(pages.length, expected);
     assert.equal(paged.pages, expected);
-    assert.deepEqual(pages.map((r) => r.query.offset), pages.map((_r, i) => String(Math.min(i * 3, data.alerts.size))));
+    assert.deepEqual(
+      pages.map((r) => r.query.offset),
+      pages.map((_r, i) => String(Math.min(i * 3, data.alerts.size))),
+    );
     assert.ok(pages.every((r) => r.query.limit === '3'));
 
     const one = await client.getAlert(svc, all.data[0].id);
     assert.equal(one.data.id, all.data[0].id);
 
-    const dashboard = [...data.dashboards.values()].find((d) => d.tiles.some((t) => (t.config as { displayType?: string } | undefined)?.displayType === 'line'))!;
+    const dashboard = [...data.dashboards.values()].find((d) =>
+      d.tiles.some((t) => (t.config as { displayType?: string } | undefined)?.displayType === 'line'),
+    )!;
     const tile = dashboard.tiles.find((t) => (t.config as { displayType?: string }).displayType === 'line')!;
     const webhook = [...data.webhooks.values()][0];
     const body: AlertWrite = {
@@ -162,7 +198,11 @@ describe('ObservabilityClient against the emulator', () => {
     assert.equal(none.data, null);
     assert.equal(none.status, 404);
     const keys = await client.listApiKeys();
-    const body = { roles: ['sql_console_read_only' as const], openApiKeys: [keys.data[0].id], allowedOrigins: 'example.com' };
+    const body = {
+      roles: ['sql_console_read_only' as const],
+      openApiKeys: [keys.data[0].id],
+      allowedOrigins: 'example.com',
+    };
     const saved = await client.upsertQueryEndpoint(svc, body);
     assert.ok(saved.data.id);
     assert.deepEqual(saved.data.roles, body.roles);
@@ -178,14 +218,23 @@ describe('ObservabilityClient against the emulator', () => {
 
   it('a wrong product path segment is reported as a route the server does not serve', async () => {
     const { client: wrong } = clientFor(emu, {
-      connection: { baseUrl: emu.url, organizationId: emu.organizationId, serviceIds: emu.serviceIds, keyId: emu.keyId, pathSegment: 'clickstack' },
+      connection: {
+        baseUrl: emu.url,
+        organizationId: emu.organizationId,
+        serviceIds: emu.serviceIds,
+        keyId: emu.keyId,
+        pathSegment: 'clickstack',
+      },
     });
     const err = await rejection(wrong.listAlerts(svc));
     assert.equal(err.kind, 'routeNotServed');
     assert.equal(err.status, 404);
     assert.match(err.message, /HTTP 404 — Cannot GET \/v1\/.+\/clickstack\/alerts/);
     assert.match(err.message, /product path segment/);
-    assert.match(err.message, new RegExp(`GET /v1/organizations/${emu.organizationId}/services/${svc}/clickstack/alerts`));
+    assert.match(
+      err.message,
+      new RegExp(`GET /v1/organizations/${emu.organizationId}/services/${svc}/clickstack/alerts`),
+    );
     await wrong.close();
   });
 
@@ -255,13 +304,20 @@ describe('paging and rate limits against the emulator', () => {
   });
 
   it('a burst of 25 requests with a 10 / 1 s limit never meets a 429 and takes about 2 s', async () => {
-    const emu = await startEmulator({ rateLimit: { requests: 10, windowMs: 1000 }, rateLimitHeader: 'x-ratelimit-reset' });
+    const emu = await startEmulator({
+      rateLimit: { requests: 10, windowMs: 1000 },
+      rateLimitHeader: 'x-ratelimit-reset',
+    });
     try {
       const { client, log } = clientFor(emu, { limiter: new RateLimiter({ requests: 10, windowMs: 1000 }) });
       const started = Date.now();
       await Promise.all(Array.from({ length: 25 }, () => client.listSources(emu.serviceIds[0])));
       const elapsed = Date.now() - started;
-      assert.equal(emu.requests.filter((r) => r.status === 429).length, 0, JSON.stringify(emu.requests.map((r) => [r.at - started, r.status])));
+      assert.equal(
+        emu.requests.filter((r) => r.status === 429).length,
+        0,
+        JSON.stringify(emu.requests.map((r) => [r.at - started, r.status])),
+      );
       assert.equal(log.filter((e) => e.errorKind !== undefined).length, 0);
       assert.equal(emu.requests.length, 25);
       assert.ok(elapsed >= 2000 && elapsed < 3500, `elapsed ${elapsed}`);

@@ -19,9 +19,32 @@ const cloudError = (status: number, error: string, requestId: string) => (res: i
   sendJson(res, status, { status, error, requestId });
 
 const CASES: Case[] = [
-  { name: '401', kind: 'unauthorized', status: 401, reply: cloudError(401, 'Invalid credentials', 'rid-401'), serverText: 'Invalid credentials', requestId: 'rid-401', hint: /Check the API key ID and secret/ },
-  { name: '403', kind: 'forbidden', status: 403, reply: cloudError(403, 'Forbidden: insufficient permissions', 'rid-403'), serverText: 'Forbidden: insufficient permissions', requestId: 'rid-403', hint: /manage ClickStack API/ },
-  { name: '404 JSON', kind: 'notFound', status: 404, reply: cloudError(404, 'Alert not found', 'rid-404'), serverText: 'Alert not found', requestId: 'rid-404' },
+  {
+    name: '401',
+    kind: 'unauthorized',
+    status: 401,
+    reply: cloudError(401, 'Invalid credentials', 'rid-401'),
+    serverText: 'Invalid credentials',
+    requestId: 'rid-401',
+    hint: /Check the API key ID and secret/,
+  },
+  {
+    name: '403',
+    kind: 'forbidden',
+    status: 403,
+    reply: cloudError(403, 'Forbidden: insufficient permissions', 'rid-403'),
+    serverText: 'Forbidden: insufficient permissions',
+    requestId: 'rid-403',
+    hint: /manage ClickStack API/,
+  },
+  {
+    name: '404 JSON',
+    kind: 'notFound',
+    status: 404,
+    reply: cloudError(404, 'Alert not found', 'rid-404'),
+    serverText: 'Alert not found',
+    requestId: 'rid-404',
+  },
   {
     name: '404 HTML',
     kind: 'routeNotServed',
@@ -34,11 +57,49 @@ const CASES: Case[] = [
     requestId: 'rid-html',
     hint: /product path segment.*\/observability\/alerts\/65f0c0ffee0000000000a001|\/observability\/alerts\/65f0c0ffee0000000000a001.*product path segment/,
   },
-  { name: '409', kind: 'conflict', status: 409, reply: cloudError(409, 'Webhook is in use', 'rid-409'), serverText: 'Webhook is in use', requestId: 'rid-409' },
-  { name: '429', kind: 'rateLimited', status: 429, reply: cloudError(429, 'Rate limit exceeded', 'rid-429'), serverText: 'Rate limit exceeded', requestId: 'rid-429', hint: /rate limited/ },
-  { name: '400', kind: 'invalidRequest', status: 400, reply: cloudError(400, 'Tile not found', 'rid-400'), serverText: 'Tile not found', requestId: 'rid-400' },
-  { name: '422 OSS message', kind: 'invalidRequest', status: 422, reply: (res) => sendJson(res, 422, { message: 'Body validation failed: threshold: Required' }, { 'x-request-id': 'rid-422' }), serverText: 'Body validation failed: threshold: Required', requestId: 'rid-422' },
-  { name: '500', kind: 'serverError', status: 500, reply: cloudError(500, 'Something went wrong', 'rid-500'), serverText: 'Something went wrong', requestId: 'rid-500', hint: /try again later/ },
+  {
+    name: '409',
+    kind: 'conflict',
+    status: 409,
+    reply: cloudError(409, 'Webhook is in use', 'rid-409'),
+    serverText: 'Webhook is in use',
+    requestId: 'rid-409',
+  },
+  {
+    name: '429',
+    kind: 'rateLimited',
+    status: 429,
+    reply: cloudError(429, 'Rate limit exceeded', 'rid-429'),
+    serverText: 'Rate limit exceeded',
+    requestId: 'rid-429',
+    hint: /rate limited/,
+  },
+  {
+    name: '400',
+    kind: 'invalidRequest',
+    status: 400,
+    reply: cloudError(400, 'Tile not found', 'rid-400'),
+    serverText: 'Tile not found',
+    requestId: 'rid-400',
+  },
+  {
+    name: '422 OSS message',
+    kind: 'invalidRequest',
+    status: 422,
+    reply: (res) =>
+      sendJson(res, 422, { message: 'Body validation failed: threshold: Required' }, { 'x-request-id': 'rid-422' }),
+    serverText: 'Body validation failed: threshold: Required',
+    requestId: 'rid-422',
+  },
+  {
+    name: '500',
+    kind: 'serverError',
+    status: 500,
+    reply: cloudError(500, 'Something went wrong', 'rid-500'),
+    serverText: 'Something went wrong',
+    requestId: 'rid-500',
+    hint: /try again later/,
+  },
   {
     name: '502 HTML',
     kind: 'serverError',
@@ -90,11 +151,16 @@ test('HTTP errors map to kinds with status, server text, requestId and hint in t
 });
 
 test('a full message example reads well on its own', async (t) => {
-  const server = await startServer((_req, res) => sendJson(res, 400, { status: 400, error: 'Tile not found', requestId: '5f0c1d2e-aaaa-4bbb-8ccc-123456789abc' }));
+  const server = await startServer((_req, res) =>
+    sendJson(res, 400, { status: 400, error: 'Tile not found', requestId: '5f0c1d2e-aaaa-4bbb-8ccc-123456789abc' }),
+  );
   t.after(() => server.close());
   const { client } = makeClient(server.url);
   const err = (await rejects(client.createAlert(SVC, alertBody()))) as ApiError;
-  assert.equal(err.message, 'Create alert failed: HTTP 400 — Tile not found (requestId 5f0c1d2e-aaaa-4bbb-8ccc-123456789abc).');
+  assert.equal(
+    err.message,
+    'Create alert failed: HTTP 400 — Tile not found (requestId 5f0c1d2e-aaaa-4bbb-8ccc-123456789abc).',
+  );
   assert.equal(err.retryable, false);
 });
 
@@ -103,13 +169,19 @@ test('network, timeout, invalidResponse, invalidInput and cancelled errors', asy
   const net = makeClient(`http://127.0.0.1:${port}`, { retry: { maxAttempts: 1 } });
   const e1 = (await rejects(net.client.listSources(SVC))) as ApiError;
   assert.equal(e1.kind, 'network');
-  assert.match(e1.message, /^List sources failed: could not connect to 127\.0\.0\.1:\d+: connection refused \(ECONNREFUSED\)\. Check the base URL/);
+  assert.match(
+    e1.message,
+    /^List sources failed: could not connect to 127\.0\.0\.1:\d+: connection refused \(ECONNREFUSED\)\. Check the base URL/,
+  );
   assert.equal(e1.retryable, true);
 
   let mode = 'slow';
   const server = await startServer((_req, res) => {
-    if (mode === 'slow') setTimeout(() => { if (!res.destroyed) sendJson(res, 200, envelope([])); }, 2500);
-    else if (mode === 'badjson') {
+    if (mode === 'slow') {
+      setTimeout(() => {
+        if (!res.destroyed) sendJson(res, 200, envelope([]));
+      }, 2500);
+    } else if (mode === 'badjson') {
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'rid-bad' });
       res.end('{"status":200,"requestId":"x","result":[');
     } else if (mode === 'noresult') sendJson(res, 200, { status: 200, requestId: 'rid-nores' });
@@ -135,11 +207,20 @@ test('network, timeout, invalidResponse, invalidInput and cancelled errors', asy
   // One odd list item never fails the whole list: it is left out and described.
   const l5 = await client.listAlerts(SVC);
   assert.deepEqual(l5.data, []);
-  assert.deepEqual(l5.skipped.map((s) => [s.index, s.id]), [[0, 'a1']]);
-  assert.ok(l5.skipped[0].issues.some((i) => i.path === 'threshold'), JSON.stringify(l5.skipped));
+  assert.deepEqual(
+    l5.skipped.map((s) => [s.index, s.id]),
+    [[0, 'a1']],
+  );
+  assert.ok(
+    l5.skipped[0].issues.some((i) => i.path === 'threshold'),
+    JSON.stringify(l5.skipped),
+  );
   const e5 = (await rejects(client.getAlert(SVC, 'a1'))) as ApiError;
   assert.equal(e5.kind, 'invalidResponse');
-  assert.ok(e5.issues?.some((i) => i.path === 'result.threshold' || i.path.startsWith('result')), JSON.stringify(e5.issues));
+  assert.ok(
+    e5.issues?.some((i) => i.path === 'result.threshold' || i.path.startsWith('result')),
+    JSON.stringify(e5.issues),
+  );
   assert.match(e5.message, /requestId rid-zod/);
 
   const before = server.count();
@@ -164,7 +245,11 @@ test('the secret never appears in errors or log entries, even when the server ec
   const server = await startServer((req, res) => {
     const auth = req.headers.authorization ?? '';
     const decoded = Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString();
-    sendJson(res, 400, { status: 400, error: `bad header ${auth} for ${decoded} raw=${auth.slice(6)}`, requestId: 'rid-echo' });
+    sendJson(res, 400, {
+      status: 400,
+      error: `bad header ${auth} for ${decoded} raw=${auth.slice(6)}`,
+      requestId: 'rid-echo',
+    });
   });
   t.after(() => server.close());
   const { client, log } = makeClient(server.url);

@@ -25,7 +25,8 @@ const ossLike: ApiFlavor = {
     const total = typeof body.meta?.total === 'number' ? { totalCount: body.meta.total } : {};
     return { ok: true, value: body.data, ...total };
   },
-  parseError: (_status, text, headers, truncated) => parseErrorBody(text, headers, truncated, { messageKeys: ['message'] }),
+  parseError: (_status, text, headers, truncated) =>
+    parseErrorBody(text, headers, truncated, { messageKeys: ['message'] }),
 };
 
 const item = z.looseObject({ id: z.string(), name: z.string() });
@@ -59,7 +60,13 @@ describe('request engine with another API flavor', () => {
 
   it('sends Bearer auth to the flavor path below the base URL prefix and reads {data}', async () => {
     handler = () => ({ status: 200, value: { data: { id: 'a1', name: 'One' } } });
-    const res = await engine.call({ operation: 'Get thing', method: 'GET', path: ossLike.resourcePath({}, 'webhooks', 'a1'), result: item, retry: 'idempotent' });
+    const res = await engine.call({
+      operation: 'Get thing',
+      method: 'GET',
+      path: ossLike.resourcePath({}, 'webhooks', 'a1'),
+      result: item,
+      retry: 'idempotent',
+    });
     assert.deepEqual(res.data, { id: 'a1', name: 'One' });
     assert.equal(server.seen[0]!.url, '/hdx/api/v2/webhooks/a1');
     assert.equal(server.seen[0]!.authorization, `Bearer ${TOKEN}`);
@@ -72,8 +79,16 @@ describe('request engine with another API flavor', () => {
       const offset = Number(q.get('offset'));
       return { status: 200, value: { data: all.slice(offset, offset + 2), meta: { total: all.length } } };
     };
-    const list = await engine.readList({ operation: 'List things', path: '/api/v2/saved-searches', item, paging: { pageSize: 2 } });
-    assert.deepEqual(list.data.map((t) => t.id), ['a', 'c']);
+    const list = await engine.readList({
+      operation: 'List things',
+      path: '/api/v2/saved-searches',
+      item,
+      paging: { pageSize: 2 },
+    });
+    assert.deepEqual(
+      list.data.map((t) => t.id),
+      ['a', 'c'],
+    );
     assert.equal(list.skipped.length, 1);
     assert.equal(list.skipped[0]!.id, 'b');
     assert.equal(list.pages, 2);
@@ -81,8 +96,20 @@ describe('request engine with another API flavor', () => {
   });
 
   it('an error names the operation, status, server message and request ID, and never the token', async () => {
-    handler = () => ({ status: 409, value: { message: `Cannot delete webhook (token ${TOKEN})` }, headers: { 'x-request-id': 'rid-7' } });
-    const err = await rejects(engine.call({ operation: 'Delete thing', method: 'DELETE', path: '/api/v2/webhooks/a1', result: null, retry: 'idempotent' }));
+    handler = () => ({
+      status: 409,
+      value: { message: `Cannot delete webhook (token ${TOKEN})` },
+      headers: { 'x-request-id': 'rid-7' },
+    });
+    const err = await rejects(
+      engine.call({
+        operation: 'Delete thing',
+        method: 'DELETE',
+        path: '/api/v2/webhooks/a1',
+        result: null,
+        retry: 'idempotent',
+      }),
+    );
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, 409);
     assert.equal(err.requestId, 'rid-7');
@@ -93,8 +120,19 @@ describe('request engine with another API flavor', () => {
 
   it('a value that does not match is reported below the flavor value path', async () => {
     handler = () => ({ status: 200, value: { data: { id: 'a1' } } });
-    const err = await rejects(engine.call({ operation: 'Get thing', method: 'GET', path: '/api/v2/webhooks/a1', result: item, retry: 'idempotent' }));
+    const err = await rejects(
+      engine.call({
+        operation: 'Get thing',
+        method: 'GET',
+        path: '/api/v2/webhooks/a1',
+        result: item,
+        retry: 'idempotent',
+      }),
+    );
     assert.ok(err instanceof ApiError && err.kind === 'invalidResponse');
-    assert.ok(err.issues?.some((i) => i.path === 'data.name'), JSON.stringify(err.issues));
+    assert.ok(
+      err.issues?.some((i) => i.path === 'data.name'),
+      JSON.stringify(err.issues),
+    );
   });
 });

@@ -1,7 +1,12 @@
 /** Small loopback HTTP servers and client factories for the API client tests. */
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ObservabilityClient, RateLimiter, type ObservabilityClientOptions, type RequestLogEntry } from '../../../src/api';
+import {
+  ObservabilityClient,
+  RateLimiter,
+  type ObservabilityClientOptions,
+  type RequestLogEntry,
+} from '../../../src/api';
 
 export const ORG = '6f1c8a2e-4b7d-4e3a-9c51-2d8f0b7a9e14';
 export const SVC = '0b2d7e4f-1a3c-4b5d-8e6f-7a9b0c1d2e3f';
@@ -60,7 +65,12 @@ export async function startServer(handler: Handler, port = 0): Promise<TestServe
   };
 }
 
-export function sendJson(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify(value);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
   res.end(body);

@@ -40,7 +40,15 @@ async function timed<T>(label: string, deadlineMs: number, run: () => Promise<T>
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const giveUp = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${label}: still pending ${deadlineMs + GIVE_UP_AFTER_MS} ms after it started (deadline ${deadlineMs} ms)`)), deadlineMs + GIVE_UP_AFTER_MS);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `${label}: still pending ${deadlineMs + GIVE_UP_AFTER_MS} ms after it started (deadline ${deadlineMs} ms)`,
+          ),
+        ),
+      deadlineMs + GIVE_UP_AFTER_MS,
+    );
   });
   try {
     const value = await Promise.race([run(), giveUp]);
@@ -64,7 +72,9 @@ function apiError(s: Settled<unknown>): ApiError {
 }
 
 /** A raw TCP server; `onSocket` decides everything the peer sees. */
-async function rawServer(onSocket: (socket: net.Socket) => void): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+async function rawServer(
+  onSocket: (socket: net.Socket) => void,
+): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
   const sockets = new Set<net.Socket>();
   let connections = 0;
   const server = net.createServer((socket) => {
@@ -119,7 +129,10 @@ async function strictServer(requests: number, windowMs: number) {
 
 describe('hostile network', () => {
   after(() => {
-    const worst = timings.reduce((w, t) => (t.settledMs - t.deadlineMs > w.settledMs - w.deadlineMs ? t : w), timings[0]!);
+    const worst = timings.reduce(
+      (w, t) => (t.settledMs - t.deadlineMs > w.settledMs - w.deadlineMs ? t : w),
+      timings[0]!,
+    );
     const summary = {
       cases: cases.size,
       requests: timings.length,
@@ -135,7 +148,10 @@ describe('hostile network', () => {
       // The figures are a report; a read-only out/ must not fail the suite.
     }
     for (const t of timings) {
-      assert.ok(t.settledMs - t.deadlineMs < MAX_OVERRUN_MS, `${t.label} settled ${Math.round(t.settledMs)} ms after it started, past its ${t.deadlineMs} ms deadline by more than ${MAX_OVERRUN_MS} ms`);
+      assert.ok(
+        t.settledMs - t.deadlineMs < MAX_OVERRUN_MS,
+        `${t.label} settled ${Math.round(t.settledMs)} ms after it started, past its ${t.deadlineMs} ms deadline by more than ${MAX_OVERRUN_MS} ms`,
+      );
     }
   });
 
@@ -144,8 +160,16 @@ describe('hostile network', () => {
   it('a proxy that closes the connection on CONNECT fails the request at once instead of reconnecting in a loop', async () => {
     cases.add('connect-closed');
     const proxy = await rawServer((socket) => onHead(socket, () => socket.destroy()));
-    const dispatcher: Dispatcher = createDispatcher({ proxy: `http://127.0.0.1:${proxy.port}`, env: {}, connectTimeoutMs: 1000 });
-    const { client } = makeClient('https://api.example.test', { dispatcher, retry: { maxAttempts: 1 }, timeouts: { connectMs: 1000, headersMs: 1500, bodyMs: 1500, requestMs: 1500 } });
+    const dispatcher: Dispatcher = createDispatcher({
+      proxy: `http://127.0.0.1:${proxy.port}`,
+      env: {},
+      connectTimeoutMs: 1000,
+    });
+    const { client } = makeClient('https://api.example.test', {
+      dispatcher,
+      retry: { maxAttempts: 1 },
+      timeouts: { connectMs: 1000, headersMs: 1500, bodyMs: 1500, requestMs: 1500 },
+    });
     try {
       const s = await timed('CONNECT closed', 1500, () => client.listSources(SVC));
       const err = apiError(s);
@@ -162,8 +186,16 @@ describe('hostile network', () => {
   it('a proxy that never answers CONNECT: the deadline ends the request, and so does Cancel', async () => {
     cases.add('connect-silent');
     const proxy = await rawServer(() => undefined);
-    const dispatcher: Dispatcher = createDispatcher({ proxy: `http://127.0.0.1:${proxy.port}`, env: {}, connectTimeoutMs: 60_000 });
-    const { client } = makeClient('https://api.example.test', { dispatcher, retry: { maxAttempts: 1 }, timeouts: { connectMs: 60_000, headersMs: 60_000, bodyMs: 60_000, requestMs: 1200 } });
+    const dispatcher: Dispatcher = createDispatcher({
+      proxy: `http://127.0.0.1:${proxy.port}`,
+      env: {},
+      connectTimeoutMs: 60_000,
+    });
+    const { client } = makeClient('https://api.example.test', {
+      dispatcher,
+      retry: { maxAttempts: 1 },
+      timeouts: { connectMs: 60_000, headersMs: 60_000, bodyMs: 60_000, requestMs: 1200 },
+    });
     try {
       const s = await timed('CONNECT silent (deadline)', 1200, () => client.listSources(SVC));
       const err = apiError(s);
@@ -272,7 +304,10 @@ describe('hostile network', () => {
         socket.on('close', () => clearInterval(t));
       }),
     );
-    const { client } = makeClient(`http://127.0.0.1:${server.port}`, { retry: { maxAttempts: 1 }, timeouts: { connectMs: 1000, headersMs: 1000, bodyMs: 1000, requestMs: 1000 } });
+    const { client } = makeClient(`http://127.0.0.1:${server.port}`, {
+      retry: { maxAttempts: 1 },
+      timeouts: { connectMs: 1000, headersMs: 1000, bodyMs: 1000, requestMs: 1000 },
+    });
     try {
       const s = await timed('endless 102', 1000, () => client.listSources(SVC));
       assert.equal(apiError(s).kind, 'timeout');
@@ -287,7 +322,8 @@ describe('hostile network', () => {
 
   it('server text reaches the message as plain text: no links, controls, bidi, newlines; a request ID only in a sane shape', async () => {
     cases.add('markup');
-    const hostile = '[Re-enter your API key](https://evil.example) or [run](command:workbench.action.terminal.new)\n\n\x1b[31mred\x1b[0m \u202Egnp.exe\u202C done\u0007';
+    const hostile =
+      '[Re-enter your API key](https://evil.example) or [run](command:workbench.action.terminal.new)\n\n\x1b[31mred\x1b[0m \u202Egnp.exe\u202C done\u0007';
     const server = await startServer((req, res) => {
       if (req.method === 'DELETE') sendJson(res, 200, { status: 200, requestId: 'rid\u202E-[x](command:y)' });
       else sendJson(res, 400, { status: 400, error: hostile, requestId: '[Re-enter](https://evil.example)' });
@@ -306,7 +342,10 @@ describe('hostile network', () => {
       const ok = await timed('markup requestId', 2000, () => client.deleteAlert(SVC, 'a1'));
       assert.equal(ok.error, undefined, String(ok.error));
       assert.equal((ok.value as { requestId?: string }).requestId, undefined);
-      assert.ok(log.every((e) => e.requestId === undefined || /^[A-Za-z0-9._:-]+$/.test(e.requestId)), JSON.stringify(log));
+      assert.ok(
+        log.every((e) => e.requestId === undefined || /^[A-Za-z0-9._:-]+$/.test(e.requestId)),
+        JSON.stringify(log),
+      );
       assert.equal(sanitizeServerText('a\r\n\tb   c'), 'a b c');
       assert.ok(sanitizeServerText('x'.repeat(10_000)).length <= 300);
     } finally {
@@ -333,7 +372,9 @@ describe('hostile network', () => {
       assert.equal(back.error, undefined, String(back.error));
       assert.ok(back.ms < 1500, `waited ${Math.round(back.ms)} ms`);
       offset = 3_600_000;
-      const forward = await Promise.all([1, 2, 3].map((i) => timed(`clock set forward ${i}`, 2500, () => client.listSources(SVC))));
+      const forward = await Promise.all(
+        [1, 2, 3].map((i) => timed(`clock set forward ${i}`, 2500, () => client.listSources(SVC))),
+      );
       for (const f of forward) assert.equal(f.error, undefined, String(f.error));
       assert.equal(limited(), 0, 'no request met a 429');
       await client.close();
@@ -352,8 +393,9 @@ describe('hostile network', () => {
       const mode = new URL(req.url ?? '/', 'http://x').pathname.split('/').pop();
       if (mode === 'sources') sendJson(res, 200, { status: 200, requestId: BASIC, result: [] });
       else if (mode === 'webhooks') sendJson(res, 400, { status: 400, error: 'bad', requestId: SECRET });
-      else if (mode === 'dashboards') sendJson(res, 400, { status: 400, error: 'bad', requestId: 'x'.repeat(2 * 1024 * 1024) });
-      else sendJson(res, 200, { status: 200, requestId: huge, result: 'not a list' });
+      else if (mode === 'dashboards') {
+        sendJson(res, 400, { status: 400, error: 'bad', requestId: 'x'.repeat(2 * 1024 * 1024) });
+      } else sendJson(res, 200, { status: 200, requestId: huge, result: 'not a list' });
     });
     const { client, log } = makeClient(server.url, { retry: { maxAttempts: 1 } });
     try {
@@ -367,7 +409,10 @@ describe('hostile network', () => {
       assert.ok(big.message.length < 1000, `message of ${big.message.length} characters`);
       const ten = apiError(await timed('requestId 10 MB', 3000, () => client.listAlerts(SVC)));
       assert.equal(ten.kind, 'invalidResponse');
-      assert.ok(ten.message.length < 1000 && (ten.requestId ?? '').length <= 128, `message of ${ten.message.length} characters`);
+      assert.ok(
+        ten.message.length < 1000 && (ten.requestId ?? '').length <= 128,
+        `message of ${ten.message.length} characters`,
+      );
       for (const e of log) {
         assertNoSecret(JSON.stringify(e));
         assert.ok((e.requestId ?? '').length <= 128);
@@ -389,9 +434,15 @@ describe('hostile network', () => {
     const server = await startServer((_req, res) => sendJson(res, 200, envelope([])));
     try {
       for (const host of ['evil.localhost', 'localhost.', 'api.localhost']) {
-        assert.throws(() => makeClient(`http://${host}:${server.port}`), (e: unknown) => ApiError.is(e, 'invalidInput'), host);
+        assert.throws(
+          () => makeClient(`http://${host}:${server.port}`),
+          (e: unknown) => ApiError.is(e, 'invalidInput'),
+          host,
+        );
       }
-      for (const host of ['127.0.0.1', 'localhost', '[::1]', '127.9.8.7']) assert.doesNotThrow(() => makeClient(`http://${host}:${server.port}`), host);
+      for (const host of ['127.0.0.1', 'localhost', '[::1]', '127.9.8.7']) {
+        assert.doesNotThrow(() => makeClient(`http://${host}:${server.port}`), host);
+      }
       const { client } = makeClient(`http://localhost:${server.port}`, { retry: { maxAttempts: 1 } });
       const s = await timed('exact localhost', 2000, () => client.listSources(SVC));
       assert.equal(s.error, undefined, String(s.error));
@@ -406,10 +457,15 @@ describe('hostile network', () => {
 
   it('a proxy URL that does not parse is not echoed with its password', () => {
     cases.add('proxy-url');
-    for (const proxy of ['http://user:pa/ss@127.0.0.1:1', 'http://user:p@ss:w/rd@[bad', 'http://user:s3cret@host:99999']) {
+    for (const proxy of [
+      'http://user:pa/ss@127.0.0.1:1',
+      'http://user:p@ss:w/rd@[bad',
+      'http://user:s3cret@host:99999',
+    ]) {
       assert.throws(
         () => createDispatcher({ proxy, env: {} }),
-        (e: unknown) => ApiError.is(e, 'invalidInput') && !/pa\/ss|p@ss|w\/rd|s3cret/.test(e.message) && !e.message.includes('user:'),
+        (e: unknown) =>
+          ApiError.is(e, 'invalidInput') && !/pa\/ss|p@ss|w\/rd|s3cret/.test(e.message) && !e.message.includes('user:'),
         proxy,
       );
     }
@@ -438,9 +494,15 @@ describe('hostile network', () => {
       }, 400);
     });
     const limiter = new RateLimiter({ requests: 2, windowMs: 1000 });
-    const { client } = makeClient(`http://127.0.0.1:${front.port}`, { limiter, retry: { maxAttempts: 1 }, timeouts: { connectMs: 5000, headersMs: 5000, bodyMs: 5000, requestMs: 5000 } });
+    const { client } = makeClient(`http://127.0.0.1:${front.port}`, {
+      limiter,
+      retry: { maxAttempts: 1 },
+      timeouts: { connectMs: 5000, headersMs: 5000, bodyMs: 5000, requestMs: 5000 },
+    });
     try {
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => timed(`slow connect ${i}`, 5000 + 3000, () => client.listSources(SVC))));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => timed(`slow connect ${i}`, 5000 + 3000, () => client.listSources(SVC))),
+      );
       for (const r of results) assert.equal(r.error, undefined, String(r.error));
       assert.equal(limited(), 0, `${limited()} of 6 requests met a 429`);
     } finally {
@@ -455,8 +517,14 @@ describe('hostile network', () => {
   it('X-RateLimit-Reset in epoch milliseconds is a short wait, not a minute', async () => {
     cases.add('reset-ms');
     const server = await startServer((_req, res, _body, i) => {
-      if (i === 0) sendJson(res, 429, { status: 429, error: 'slow down', requestId: 'rid-429' }, { 'x-ratelimit-reset': String(Date.now() + 300) });
-      else sendJson(res, 200, envelope([]));
+      if (i === 0) {
+        sendJson(
+          res,
+          429,
+          { status: 429, error: 'slow down', requestId: 'rid-429' },
+          { 'x-ratelimit-reset': String(Date.now() + 300) },
+        );
+      } else sendJson(res, 200, envelope([]));
     });
     const limiter = new RateLimiter({ requests: 100, windowMs: 1000 });
     const { client } = makeClient(server.url, { limiter, retry: { maxAttempts: 2 } });
@@ -487,7 +555,9 @@ describe('hostile network', () => {
     try {
       const { client } = makeClient(server.url, { retry: { maxAttempts: 1 }, getSecret: async () => special });
       const err = apiError(await timed('form-encoded secret', 2000, () => client.listSources(SVC)));
-      for (const f of [special, form, lowerPct, form.toLowerCase(), encodeURIComponent(special)]) assert.ok(!err.message.includes(f), `${f} in ${err.message}`);
+      for (const f of [special, form, lowerPct, form.toLowerCase(), encodeURIComponent(special)]) {
+        assert.ok(!err.message.includes(f), `${f} in ${err.message}`);
+      }
       await client.close();
       const second = makeClient(server.url, { retry: { maxAttempts: 1 } });
       const redirect = apiError(await timed('secret as host label', 2000, () => second.client.deleteAlert(SVC, 'a1')));
@@ -523,7 +593,10 @@ describe('hostile network', () => {
     cases.add('no-proxy');
     const proxy = await startProxy();
     const server = await startServer((_req, res) => sendJson(res, 200, envelope([])));
-    const dispatcher = createDispatcher({ env: { HTTP_PROXY: proxy.url, no_proxy: '', NO_PROXY: '127.0.0.1' }, proxyLoopback: true });
+    const dispatcher = createDispatcher({
+      env: { HTTP_PROXY: proxy.url, no_proxy: '', NO_PROXY: '127.0.0.1' },
+      proxyLoopback: true,
+    });
     const { client } = makeClient(server.url, { dispatcher, retry: { maxAttempts: 1 } });
     try {
       const s = await timed('NO_PROXY behind empty no_proxy', 2000, () => client.listSources(SVC));
@@ -537,4 +610,3 @@ describe('hostile network', () => {
     }
   });
 });
-

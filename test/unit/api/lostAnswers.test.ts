@@ -31,18 +31,32 @@ describe('changes whose answer is lost', () => {
     emu = await startEmulator({ rateLimit: false });
     svc = emu.serviceIds[0]!;
     client = new ObservabilityClient({
-      connection: { baseUrl: emu.url, organizationId: emu.organizationId, serviceIds: emu.serviceIds, keyId: emu.keyId, pathSegment: 'observability' },
+      connection: {
+        baseUrl: emu.url,
+        organizationId: emu.organizationId,
+        serviceIds: emu.serviceIds,
+        keyId: emu.keyId,
+        pathSegment: 'observability',
+      },
       getSecret: () => emu.keySecret,
       limiter: new RateLimiter({ requests: 10_000, windowMs: 1000 }),
       retry: { baseDelayMs: 20, maxDelayMs: 100 },
       timeouts: { headersMs: 1000, bodyMs: 1000 },
     });
     const data = emu.state.data.get(svc)!;
-    const dashboard = [...data.dashboards.values()].find((d) => d.tiles.some((t) => (t.config as { displayType?: string } | undefined)?.displayType === 'line'))!;
+    const dashboard = [...data.dashboards.values()].find((d) =>
+      d.tiles.some((t) => (t.config as { displayType?: string } | undefined)?.displayType === 'line'),
+    )!;
     const tile = dashboard.tiles.find((t) => (t.config as { displayType?: string }).displayType === 'line')!;
     body = {
-      source: 'tile', dashboardId: dashboard.id, tileId: String(tile.id), threshold: 7, thresholdType: 'above',
-      interval: '1h', channel: { type: 'webhook', webhookId: [...data.webhooks.values()][0]!.id }, name: 'Lost answer',
+      source: 'tile',
+      dashboardId: dashboard.id,
+      tileId: String(tile.id),
+      threshold: 7,
+      thresholdType: 'above',
+      interval: '1h',
+      channel: { type: 'webhook', webhookId: [...data.webhooks.values()][0]!.id },
+      name: 'Lost answer',
     } as AlertWrite;
   });
   after(async () => {

@@ -8,7 +8,10 @@ import { SelfHostedClient, selfHostedConnectionIssues, type SelfHostedClientOpti
 import type { AlertWrite, DashboardWrite } from '../../../src/schema';
 import { startServer } from './helpers';
 
-function clientFor(emu: Emulator, overrides: Partial<SelfHostedClientOptions> = {}): { client: SelfHostedClient; log: RequestLogEntry[] } {
+function clientFor(
+  emu: Emulator,
+  overrides: Partial<SelfHostedClientOptions> = {},
+): { client: SelfHostedClient; log: RequestLogEntry[] } {
   const log: RequestLogEntry[] = [];
   const client = new SelfHostedClient({
     connection: { baseUrl: emu.url },
@@ -81,7 +84,16 @@ describe('self-hosted client against the OSS emulator', () => {
   it('creates, reads, replaces, validates and deletes a dashboard', async () => {
     const body: DashboardWrite = {
       name: 'Checkout latency',
-      tiles: [{ name: 'Requests', x: 0, y: 0, w: 12, h: 3, config: { displayType: 'line', sourceId, select: [{ aggFn: 'count' }] } }],
+      tiles: [
+        {
+          name: 'Requests',
+          x: 0,
+          y: 0,
+          w: 12,
+          h: 3,
+          config: { displayType: 'line', sourceId, select: [{ aggFn: 'count' }] },
+        },
+      ],
     } as DashboardWrite;
     const valid = await client.validateDashboard(body);
     assert.equal(valid.data.valid, true);
@@ -93,7 +105,11 @@ describe('self-hosted client against the OSS emulator', () => {
     assert.equal(created.data.name, 'Checkout latency');
     const id = created.data.id;
     assert.deepEqual((await client.getDashboard(id)).data, created.data);
-    const updated = await client.updateDashboard(id, { ...body, name: 'Checkout latency (p95)', tiles: created.data.tiles } as unknown as Parameters<SelfHostedClient['updateDashboard']>[1]);
+    const updated = await client.updateDashboard(id, {
+      ...body,
+      name: 'Checkout latency (p95)',
+      tiles: created.data.tiles,
+    } as unknown as Parameters<SelfHostedClient['updateDashboard']>[1]);
     assert.equal(updated.data.name, 'Checkout latency (p95)');
     assert.equal((await client.listDashboards()).data.filter((d) => d.id === id).length, 1);
     await client.deleteDashboard(id);
@@ -106,7 +122,15 @@ describe('self-hosted client against the OSS emulator', () => {
 
   it('creates, reads, replaces and deletes an alert; refuses an email channel before sending', async () => {
     const savedSearchId = (await client.listSavedSearches()).data[0]?.id ?? '';
-    const body = { source: 'saved_search', savedSearchId, threshold: 4, thresholdType: 'above', interval: '5m', channel: { type: 'webhook', webhookId }, name: 'Declines' } as AlertWrite;
+    const body = {
+      source: 'saved_search',
+      savedSearchId,
+      threshold: 4,
+      thresholdType: 'above',
+      interval: '5m',
+      channel: { type: 'webhook', webhookId },
+      name: 'Declines',
+    } as AlertWrite;
     const created = await client.createAlert(body);
     assert.equal(created.data.threshold, 4);
     const id = created.data.id;
@@ -118,16 +142,30 @@ describe('self-hosted client against the OSS emulator', () => {
     assert.deepEqual([gone.kind, gone.status, gone.serverMessage], ['notFound', 404, 'Alert not found']);
 
     const sent = emu.requests.length;
-    const email = await rejection(client.createAlert({ ...body, channel: { type: 'email', emailRecipients: ['oncall@example.com'] } } as AlertWrite));
+    const email = await rejection(
+      client.createAlert({
+        ...body,
+        channel: { type: 'email', emailRecipients: ['oncall@example.com'] },
+      } as AlertWrite),
+    );
     assert.equal(email.kind, 'invalidInput');
-    assert.ok(email.issues?.some((i) => i.path.startsWith('channel')), JSON.stringify(email.issues));
+    assert.ok(
+      email.issues?.some((i) => i.path.startsWith('channel')),
+      JSON.stringify(email.issues),
+    );
     const thirty = await rejection(client.createAlert({ ...body, interval: '30s' } as AlertWrite));
     assert.ok(thirty.issues?.some((i) => i.path === 'interval'));
     assert.equal(emu.requests.length, sent, 'nothing was sent');
   });
 
   it('turns the OSS error shapes into errors that name operation, status, server message and request ID', async () => {
-    emu.faults.add({ path: '/api/v2/alerts', status: 400, body: { message: 'Body validation failed: threshold: Expected number' }, headers: { 'x-request-id': 'proxy-7f3a' }, times: 1 });
+    emu.faults.add({
+      path: '/api/v2/alerts',
+      status: 400,
+      body: { message: 'Body validation failed: threshold: Expected number' },
+      headers: { 'x-request-id': 'proxy-7f3a' },
+      times: 1,
+    });
     const bad = await rejection(client.listAlerts());
     assert.equal(bad.kind, 'invalidRequest');
     assert.equal(bad.status, 400);
@@ -142,16 +180,30 @@ describe('self-hosted client against the OSS emulator', () => {
 
     const { client: wrongKey } = clientFor(emu, { getSecret: () => 'd0d0d0d0-0000-4000-8000-000000000000' });
     const unauthorized = await rejection(wrongKey.listSources());
-    assert.deepEqual([unauthorized.kind, unauthorized.status, unauthorized.serverMessage], ['unauthorized', 401, 'Unauthorized']);
+    assert.deepEqual(
+      [unauthorized.kind, unauthorized.status, unauthorized.serverMessage],
+      ['unauthorized', 401, 'Unauthorized'],
+    );
     await wrongKey.close();
 
-    emu.faults.add({ path: '/api/v2/sources', status: 404, body: '<!DOCTYPE html><html><body><pre>Cannot GET /api/v2/sources</pre></body></html>', times: 1 });
+    emu.faults.add({
+      path: '/api/v2/sources',
+      status: 404,
+      body: '<!DOCTYPE html><html><body><pre>Cannot GET /api/v2/sources</pre></body></html>',
+      times: 1,
+    });
     const unserved = await rejection(client.listSources());
     assert.equal(unserved.kind, 'routeNotServed');
   });
 
   it('waits out a 429 as the server asks and retries; without retries a 429 is a rate-limit error with the server text', async () => {
-    emu.faults.add({ path: '/api/v2/sources', status: 429, body: 'Too many requests, please try again later.', headers: { 'retry-after': '1', 'ratelimit-reset': '1' }, times: 1 });
+    emu.faults.add({
+      path: '/api/v2/sources',
+      status: 429,
+      body: 'Too many requests, please try again later.',
+      headers: { 'retry-after': '1', 'ratelimit-reset': '1' },
+      times: 1,
+    });
     const before = emu.requests.filter((r) => r.path === '/api/v2/sources').length;
     const started = Date.now();
     const ok = await client.listSources();
@@ -160,14 +212,28 @@ describe('self-hosted client against the OSS emulator', () => {
     assert.equal(emu.requests.filter((r) => r.path === '/api/v2/sources').length - before, 2);
 
     const { client: impatient } = clientFor(emu, { retry: { maxAttempts: 1 } });
-    emu.faults.add({ path: '/api/v2/team', status: 429, body: 'Too many requests, please try again later.', headers: { 'retry-after': '30' }, times: 1 });
+    emu.faults.add({
+      path: '/api/v2/team',
+      status: 429,
+      body: 'Too many requests, please try again later.',
+      headers: { 'retry-after': '30' },
+      times: 1,
+    });
     const limited = await rejection(impatient.getTeam());
-    assert.deepEqual([limited.kind, limited.status, limited.serverMessage], ['rateLimited', 429, 'Too many requests, please try again later.']);
+    assert.deepEqual(
+      [limited.kind, limited.status, limited.serverMessage],
+      ['rateLimited', 429, 'Too many requests, please try again later.'],
+    );
     await impatient.close();
   });
 
   it('never puts the key in a URL, a log entry or an error, even when the server echoes it', async () => {
-    emu.faults.add({ path: '/api/v2/webhooks', status: 403, body: { message: `key ${emu.ossApiKey} (Bearer ${emu.ossApiKey}) may not list webhooks` }, times: 1 });
+    emu.faults.add({
+      path: '/api/v2/webhooks',
+      status: 403,
+      body: { message: `key ${emu.ossApiKey} (Bearer ${emu.ossApiKey}) may not list webhooks` },
+      times: 1,
+    });
     const echoed = await rejection(client.listWebhooks());
     assert.equal(echoed.kind, 'forbidden');
     assert.ok(!echoed.message.includes(emu.ossApiKey));
@@ -199,7 +265,12 @@ describe('self-hosted client against the OSS emulator', () => {
       res.end();
     });
     try {
-      const c = new SelfHostedClient({ connection: { baseUrl: redirector.url }, getSecret: () => emu.ossApiKey, limiter: new RateLimiter({ requests: 1000, windowMs: 1000 }), retry: { baseDelayMs: 10, maxDelayMs: 20 } });
+      const c = new SelfHostedClient({
+        connection: { baseUrl: redirector.url },
+        getSecret: () => emu.ossApiKey,
+        limiter: new RateLimiter({ requests: 1000, windowMs: 1000 }),
+        retry: { baseDelayMs: 10, maxDelayMs: 20 },
+      });
       const err = await rejection(c.listDashboards());
       assert.match(err.message, /redirect/i);
       assert.equal(redirector.count(), 1);
@@ -214,7 +285,12 @@ describe('self-hosted client against the OSS emulator', () => {
 
   it('queries chart series from the emulator and refuses a bad series request before sending', async () => {
     const end = Date.now();
-    const res = await client.querySeries({ startTime: end - 3600_000, endTime: end, granularity: '15m', series: [{ sourceId, aggFn: 'count', where: '', groupBy: [] }] });
+    const res = await client.querySeries({
+      startTime: end - 3600_000,
+      endTime: end,
+      granularity: '15m',
+      series: [{ sourceId, aggFn: 'count', where: '', groupBy: [] }],
+    });
     assert.ok(res.data.length >= 4);
     assert.ok(res.data.every((p) => typeof p['series_0.data'] === 'number'));
     const err = await rejection(client.querySeries({ startTime: end - 1000, endTime: end, series: [] }));
@@ -222,7 +298,12 @@ describe('self-hosted client against the OSS emulator', () => {
   });
 
   it('searches the rows of a source and reports a query error with the server message', async () => {
-    const rows = await client.searchEvents({ sourceId, where: 'SeverityText:error', select: 'Timestamp, SeverityText, Body', maxResults: 5 });
+    const rows = await client.searchEvents({
+      sourceId,
+      where: 'SeverityText:error',
+      select: 'Timestamp, SeverityText, Body',
+      maxResults: 5,
+    });
     assert.equal(rows.data.length, 5);
     assert.ok(rows.data.every((r) => r.SeverityText === 'error'));
     const err = await rejection(client.searchEvents({ sourceId, select: 'NoSuchColumn' }));
@@ -264,8 +345,17 @@ describe('self-hosted connection settings', () => {
     assert.equal(refused.length, 1);
     assert.match(refused[0]?.message ?? '', /unencrypted/);
     assert.deepEqual(selfHostedConnectionIssues({ baseUrl: 'http://10.1.2.3:8000', allowPlainHttp: true }), []);
-    assert.throws(() => new SelfHostedClient({ connection: { baseUrl: 'http://10.1.2.3:8000' }, getSecret: () => 'k' }), (e: ApiError) => e.kind === 'invalidInput');
-    for (const bad of ['https://user:pw@h.example.com', 'https://h.example.com/?key=1', 'https://h.example.com/#x', 'ftp://h.example.com', 'not a url']) {
+    assert.throws(
+      () => new SelfHostedClient({ connection: { baseUrl: 'http://10.1.2.3:8000' }, getSecret: () => 'k' }),
+      (e: ApiError) => e.kind === 'invalidInput',
+    );
+    for (const bad of [
+      'https://user:pw@h.example.com',
+      'https://h.example.com/?key=1',
+      'https://h.example.com/#x',
+      'ftp://h.example.com',
+      'not a url',
+    ]) {
       assert.ok(selfHostedConnectionIssues({ baseUrl: bad }).length > 0, bad);
     }
   });

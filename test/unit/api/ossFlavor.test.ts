@@ -38,7 +38,10 @@ describe('self-hosted API flavor', () => {
   it('builds /api/v2 paths with no organization or service, every segment encoded', () => {
     const scope = { organizationId: 'ignored', serviceId: 'ignored', pathSegment: 'clickstack' };
     assert.equal(ossFlavor.resourcePath(scope, 'dashboards'), '/api/v2/dashboards');
-    assert.equal(ossFlavor.resourcePath({}, 'alerts', '65f5e4a3b9e77c001a123456'), '/api/v2/alerts/65f5e4a3b9e77c001a123456');
+    assert.equal(
+      ossFlavor.resourcePath({}, 'alerts', '65f5e4a3b9e77c001a123456'),
+      '/api/v2/alerts/65f5e4a3b9e77c001a123456',
+    );
     assert.equal(ossFlavor.resourcePath({}, 'dashboards', 'validate'), '/api/v2/dashboards/validate');
     assert.equal(ossFlavor.resourcePath({}, 'team', 'members'), '/api/v2/team/members');
     assert.equal(ossFlavor.resourcePath({}, 'charts', 'series'), '/api/v2/charts/series');
@@ -68,7 +71,10 @@ describe('self-hosted API flavor', () => {
     assert.ok(items.length > 0);
     assert.equal(alerts.totalCount, items.length);
 
-    const dashboards = ossFlavor.unwrap(JSON.parse((await send('GET', ossFlavor.resourcePath({}, 'dashboards'))).text), 'list');
+    const dashboards = ossFlavor.unwrap(
+      JSON.parse((await send('GET', ossFlavor.resourcePath({}, 'dashboards'))).text),
+      'list',
+    );
     assert.ok(dashboards.ok && Array.isArray(dashboards.value) && dashboards.totalCount === undefined);
 
     const one = await send('GET', ossFlavor.resourcePath({}, 'alerts', items[0]?.id));
@@ -87,11 +93,31 @@ describe('self-hosted API flavor', () => {
 
   it('says what is wrong with a body that is not the {data} shape', () => {
     assert.deepEqual(ossFlavor.unwrap([], 'list'), { ok: false, problem: 'the response is not a JSON object' });
-    assert.deepEqual(ossFlavor.unwrap({ result: [] }, 'list'), { ok: false, problem: 'the response has no "data"', path: 'data' });
-    assert.deepEqual(ossFlavor.unwrap({ data: {} }, 'list'), { ok: false, problem: 'the data is not a list', path: 'data' });
-    assert.deepEqual(ossFlavor.unwrap({ data: {} }, 'one'), { ok: false, problem: 'the data is an empty object', path: 'data' });
-    assert.deepEqual(ossFlavor.unwrap({ data: null }, 'one'), { ok: false, problem: 'the data is not an object', path: 'data' });
-    assert.deepEqual(ossFlavor.unwrap({ data: 'text' }, 'one'), { ok: false, problem: 'the data is not an object', path: 'data' });
+    assert.deepEqual(ossFlavor.unwrap({ result: [] }, 'list'), {
+      ok: false,
+      problem: 'the response has no "data"',
+      path: 'data',
+    });
+    assert.deepEqual(ossFlavor.unwrap({ data: {} }, 'list'), {
+      ok: false,
+      problem: 'the data is not a list',
+      path: 'data',
+    });
+    assert.deepEqual(ossFlavor.unwrap({ data: {} }, 'one'), {
+      ok: false,
+      problem: 'the data is an empty object',
+      path: 'data',
+    });
+    assert.deepEqual(ossFlavor.unwrap({ data: null }, 'one'), {
+      ok: false,
+      problem: 'the data is not an object',
+      path: 'data',
+    });
+    assert.deepEqual(ossFlavor.unwrap({ data: 'text' }, 'one'), {
+      ok: false,
+      problem: 'the data is not an object',
+      path: 'data',
+    });
     // A value that is a list (chart series) is left to the caller's schema.
     assert.deepEqual(ossFlavor.unwrap({ data: [{ ts_bucket: 1 }] }, 'one'), { ok: true, value: [{ ts_bucket: 1 }] });
   });
@@ -114,16 +140,34 @@ describe('self-hosted API flavor', () => {
     const unserved = await send('GET', '/api/v2/nothing-here');
     assert.deepEqual(parse(unserved), { json: false, html: true, message: 'Cannot GET /api/v2/nothing-here' });
 
-    emu.faults.add({ path: '/api/v2/webhooks', status: 502, body: 'Bad Gateway', headers: { 'x-request-id': 'proxy-req-7' }, times: 1 });
+    emu.faults.add({
+      path: '/api/v2/webhooks',
+      status: 502,
+      body: 'Bad Gateway',
+      headers: { 'x-request-id': 'proxy-req-7' },
+      times: 1,
+    });
     const gateway = await send('GET', '/api/v2/webhooks');
     assert.deepEqual(parse(gateway), { json: false, html: false, message: 'Bad Gateway', requestId: 'proxy-req-7' });
   });
 
   it('reads a message from a cut-short JSON body and stays linear on hostile ones', () => {
     const cut = '{"message":"Body validation failed: tiles.0.config.select: Requi';
-    assert.deepEqual(norm(ossFlavor.parseError(400, cut, { 'content-type': 'application/json' }, true)), { json: true, html: false, message: 'Body validation failed: tiles.0.config.select: Requi' });
-    assert.deepEqual(norm(ossFlavor.parseError(400, '{"error":"Source not found for series 0"}', {})), { json: true, html: false, message: 'Source not found for series 0' });
-    const hostile = ['{"message":"' + '\\"'.repeat(200_000), '<pre>' + '<'.repeat(300_000), '{' + '"a":1,'.repeat(100_000)];
+    assert.deepEqual(norm(ossFlavor.parseError(400, cut, { 'content-type': 'application/json' }, true)), {
+      json: true,
+      html: false,
+      message: 'Body validation failed: tiles.0.config.select: Requi',
+    });
+    assert.deepEqual(norm(ossFlavor.parseError(400, '{"error":"Source not found for series 0"}', {})), {
+      json: true,
+      html: false,
+      message: 'Source not found for series 0',
+    });
+    const hostile = [
+      '{"message":"' + '\\"'.repeat(200_000),
+      '<pre>' + '<'.repeat(300_000),
+      '{' + '"a":1,'.repeat(100_000),
+    ];
     for (const body of hostile) {
       const started = process.hrtime.bigint();
       ossFlavor.parseError(500, body, {}, true);

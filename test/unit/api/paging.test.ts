@@ -60,7 +60,10 @@ function endlessServer(itemBytes = 0): Promise<TestServer> {
     const q = query(req);
     const limit = Number(q.get('limit') ?? 1000);
     const offset = Number(q.get('offset') ?? 0);
-    const items = Array.from({ length: limit }, (_, i) => ({ ...alert(offset + i), ...(itemBytes ? { note: pad } : {}) }));
+    const items = Array.from({ length: limit }, (_, i) => ({
+      ...alert(offset + i),
+      ...(itemBytes ? { note: pad } : {}),
+    }));
     sendJson(res, 200, { status: 200, requestId: `rid-${offset}`, result: items });
   });
 }
@@ -84,7 +87,10 @@ describe('lists are read to the end', () => {
       const { client } = makeClient(server.url);
       const res = await client.listAlerts(SVC);
       assert.equal(res.data.length, 25);
-      assert.deepEqual(res.data.map((a) => a.threshold), Array.from({ length: 25 }, (_, i) => i));
+      assert.deepEqual(
+        res.data.map((a) => a.threshold),
+        Array.from({ length: 25 }, (_, i) => i),
+      );
       // 7 + 7 + 7 + 4, then the empty page that ends the list.
       assert.deepEqual(offsets(server), [0, 7, 14, 21, 25]);
       assert.equal(res.pages, 5);
@@ -142,13 +148,19 @@ describe('lists are read to the end', () => {
   });
 
   it('lists the API does not page (dashboards, sources) are read in one request without limit/offset', async () => {
-    await using(startServer((_req, res) => sendJson(res, 200, { status: 200, requestId: 'r', result: [] })), async (server) => {
-      const { client } = makeClient(server.url);
-      await client.listDashboards(SVC);
-      await client.listSources(SVC);
-      assert.equal(server.count(), 2);
-      assert.ok(server.seen.every((s) => !s.url.includes('?')), server.seen.map((s) => s.url).join());
-    });
+    await using(
+      startServer((_req, res) => sendJson(res, 200, { status: 200, requestId: 'r', result: [] })),
+      async (server) => {
+        const { client } = makeClient(server.url);
+        await client.listDashboards(SVC);
+        await client.listSources(SVC);
+        assert.equal(server.count(), 2);
+        assert.ok(
+          server.seen.every((s) => !s.url.includes('?')),
+          server.seen.map((s) => s.url).join(),
+        );
+      },
+    );
   });
 });
 
@@ -157,17 +169,28 @@ describe('one odd item never fails a list', () => {
     const odd = { 3: { ...alert(3), threshold: 'high' }, 5: { name: 'no id' } };
     await using(listServer({ count: 8, cap: 4, odd }), async (server) => {
       const reported: [string, readonly SkippedListItem[]][] = [];
-      const { client } = makeClient(server.url, { onSkippedItems: (operation, skipped) => reported.push([operation, skipped]) });
+      const { client } = makeClient(server.url, {
+        onSkippedItems: (operation, skipped) => reported.push([operation, skipped]),
+      });
       const res = await client.listAlerts(SVC);
-      assert.deepEqual(res.data.map((a) => a.id), [0, 1, 2, 4, 6, 7].map((i) => alert(i).id));
+      assert.deepEqual(
+        res.data.map((a) => a.id),
+        [0, 1, 2, 4, 6, 7].map((i) => alert(i).id),
+      );
       assert.equal(res.skipped.length, 2);
       assert.equal(res.skipped[0].index, 3);
       assert.equal(res.skipped[0].id, alert(3).id);
-      assert.ok(res.skipped[0].issues.some((i) => i.path === 'threshold'), JSON.stringify(res.skipped[0]));
+      assert.ok(
+        res.skipped[0].issues.some((i) => i.path === 'threshold'),
+        JSON.stringify(res.skipped[0]),
+      );
       assert.equal(res.skipped[1].index, 5);
       assert.equal(res.skipped[1].id, undefined);
       assert.ok(res.skipped[1].issues.some((i) => i.path === 'id'));
-      assert.deepEqual(reported.map(([operation, skipped]) => [operation, skipped.length]), [['List alerts', 2]]);
+      assert.deepEqual(
+        reported.map(([operation, skipped]) => [operation, skipped.length]),
+        [['List alerts', 2]],
+      );
     });
   });
 
@@ -180,11 +203,14 @@ describe('one odd item never fails a list', () => {
   });
 
   it('a result that is not a list is still an error that says so', async () => {
-    await using(startServer((_req, res) => sendJson(res, 200, { status: 200, requestId: 'r-obj', result: { id: 'x' } })), async (server) => {
-      const err = (await rejects(makeClient(server.url).client.listAlerts(SVC))) as ApiError;
-      assert.equal(err.kind, 'invalidResponse');
-      assert.match(err.message, /the result is not a list.*r-obj/);
-    });
+    await using(
+      startServer((_req, res) => sendJson(res, 200, { status: 200, requestId: 'r-obj', result: { id: 'x' } })),
+      async (server) => {
+        const err = (await rejects(makeClient(server.url).client.listAlerts(SVC))) as ApiError;
+        assert.equal(err.kind, 'invalidResponse');
+        assert.match(err.message, /the result is not a list.*r-obj/);
+      },
+    );
   });
 });
 
@@ -229,7 +255,9 @@ describe('lists that never end are bounded', () => {
 
   it('a list exactly at the item bound is read (its empty page comes next)', async () => {
     await using(listServer({ count: 300 }), async (server) => {
-      const res = await makeClient(server.url, { listBounds: { maxItems: 300 } }).client.listAlerts(SVC, { pageSize: 100 });
+      const res = await makeClient(server.url, { listBounds: { maxItems: 300 } }).client.listAlerts(SVC, {
+        pageSize: 100,
+      });
       assert.equal(res.data.length, 300);
       assert.deepEqual(offsets(server), [0, 100, 200, 300]);
     });

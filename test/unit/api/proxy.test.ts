@@ -3,7 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { startProxy, type TestProxy } from '../../support/proxy';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { ApiError, ObservabilityClient, RateLimiter, createDispatcher, resolveProxy, type Dispatcher } from '../../../src/api';
+import {
+  ApiError,
+  ObservabilityClient,
+  RateLimiter,
+  createDispatcher,
+  resolveProxy,
+  type Dispatcher,
+} from '../../../src/api';
 import { ProxyAgent } from '../../../src/api/undici';
 import { send } from '../../../src/api/http';
 
@@ -29,7 +36,13 @@ describe('proxy support', () => {
 
   function client(dispatcher: Dispatcher): ObservabilityClient {
     return new ObservabilityClient({
-      connection: { baseUrl: emu.url, organizationId: emu.organizationId, serviceIds: emu.serviceIds, keyId: emu.keyId, pathSegment: 'observability' },
+      connection: {
+        baseUrl: emu.url,
+        organizationId: emu.organizationId,
+        serviceIds: emu.serviceIds,
+        keyId: emu.keyId,
+        pathSegment: 'observability',
+      },
       getSecret: () => emu.keySecret,
       dispatcher,
       limiter: new RateLimiter({ requests: 1000, windowMs: 1000 }),
@@ -38,7 +51,17 @@ describe('proxy support', () => {
   }
 
   const get = (dispatcher: Dispatcher, origin: string) =>
-    send(dispatcher, { origin, path: '/v1/organizations', method: 'GET', headers: { accept: 'application/json', authorization: `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString('base64')}` }, headersTimeoutMs: 5000, bodyTimeoutMs: 5000 });
+    send(dispatcher, {
+      origin,
+      path: '/v1/organizations',
+      method: 'GET',
+      headers: {
+        accept: 'application/json',
+        authorization: `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString('base64')}`,
+      },
+      headersTimeoutMs: 5000,
+      bodyTimeoutMs: 5000,
+    });
 
   it('an explicit proxy carries the requests (absolute-form HTTP)', async () => {
     const before = proxy.count;
@@ -69,7 +92,10 @@ describe('proxy support', () => {
     assert.equal(proxy.count - before, 1);
 
     const port = new URL(emu.url).port;
-    const viaName = await get(track(createDispatcher({ env: { http_proxy: proxy.url } })), `http://api.example.test:${port}`);
+    const viaName = await get(
+      track(createDispatcher({ env: { http_proxy: proxy.url } })),
+      `http://api.example.test:${port}`,
+    );
     assert.equal(viaName.status, 200);
     assert.equal(proxy.count - before, 2);
     assert.equal(proxy.records[proxy.records.length - 1].target, `http://api.example.test:${port}/v1/organizations`);
@@ -79,20 +105,37 @@ describe('proxy support', () => {
     const before = proxy.count;
     const port = new URL(emu.url).port;
     // The target speaks plain HTTP, so TLS fails after the tunnel; the tunnel itself proves the route.
-    await assert.rejects(get(track(createDispatcher({ env: { HTTPS_PROXY: proxy.url } })), `https://api.example.test:${port}`));
+    await assert.rejects(
+      get(track(createDispatcher({ env: { HTTPS_PROXY: proxy.url } })), `https://api.example.test:${port}`),
+    );
     assert.equal(proxy.count - before, 1);
-    assert.deepEqual(proxy.records[proxy.records.length - 1], { kind: 'connect', target: `api.example.test:${port}`, sawAuthorization: false });
+    assert.deepEqual(proxy.records[proxy.records.length - 1], {
+      kind: 'connect',
+      target: `api.example.test:${port}`,
+      sawAuthorization: false,
+    });
   });
 
   it('NO_PROXY bypasses the proxy', async () => {
     const before = proxy.count;
-    const c = client(track(createDispatcher({ env: { HTTP_PROXY: proxy.url, NO_PROXY: 'example.org, 127.0.0.1' }, proxyLoopback: true })));
+    const c = client(
+      track(
+        createDispatcher({ env: { HTTP_PROXY: proxy.url, NO_PROXY: 'example.org, 127.0.0.1' }, proxyLoopback: true }),
+      ),
+    );
     await c.listSources(emu.serviceIds[0]);
-    const explicit = client(track(createDispatcher({ proxy: proxy.url, noProxy: '127.0.0.1', proxyLoopback: true, env: {} })));
+    const explicit = client(
+      track(createDispatcher({ proxy: proxy.url, noProxy: '127.0.0.1', proxyLoopback: true, env: {} })),
+    );
     await explicit.listSources(emu.serviceIds[0]);
     // A bypassed name is resolved directly (and does not exist), so the proxy never sees it.
     const port = new URL(emu.url).port;
-    await assert.rejects(get(track(createDispatcher({ env: { HTTP_PROXY: proxy.url, NO_PROXY: '.example.test' } })), `http://api.example.test:${port}`));
+    await assert.rejects(
+      get(
+        track(createDispatcher({ env: { HTTP_PROXY: proxy.url, NO_PROXY: '.example.test' } })),
+        `http://api.example.test:${port}`,
+      ),
+    );
     assert.equal(proxy.count, before);
   });
 
@@ -105,11 +148,20 @@ describe('proxy support', () => {
 
   it('resolveProxy: explicit wins, lower case env wins, bad URLs are refused', () => {
     assert.equal(resolveProxy({ proxy: 'http://p:1', env: { HTTPS_PROXY: 'http://e:2' } }).httpsProxy, 'http://p:1');
-    assert.equal(resolveProxy({ env: { https_proxy: 'http://l:1', HTTPS_PROXY: 'http://u:2' } }).httpsProxy, 'http://l:1');
+    assert.equal(
+      resolveProxy({ env: { https_proxy: 'http://l:1', HTTPS_PROXY: 'http://u:2' } }).httpsProxy,
+      'http://l:1',
+    );
     assert.equal(resolveProxy({ env: { HTTP_PROXY: 'http://h:1' } }).httpsProxy, 'http://h:1');
     assert.equal(resolveProxy({ env: {} }).source, 'none');
     assert.equal(resolveProxy({ env: { NO_PROXY: 'a,b' } }).noProxy, 'a,b');
-    assert.throws(() => createDispatcher({ proxy: 'socks5://x:1' }), (e: unknown) => ApiError.is(e, 'invalidInput'));
-    assert.throws(() => createDispatcher({ proxy: 'http://user:topsecret@[bad' }), (e: unknown) => ApiError.is(e, 'invalidInput') && !e.message.includes('topsecret'));
+    assert.throws(
+      () => createDispatcher({ proxy: 'socks5://x:1' }),
+      (e: unknown) => ApiError.is(e, 'invalidInput'),
+    );
+    assert.throws(
+      () => createDispatcher({ proxy: 'http://user:topsecret@[bad' }),
+      (e: unknown) => ApiError.is(e, 'invalidInput') && !e.message.includes('topsecret'),
+    );
   });
 });

@@ -38,25 +38,36 @@ describe('query stream deadline', () => {
   });
 
   const request = (path: string) => ({
-    origin, path, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: '{}',
-    headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000, deadlineMs: 600,
+    origin,
+    path,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    headersTimeoutMs: 60_000,
+    bodyTimeoutMs: 60_000,
+    deadlineMs: 600,
   });
 
   it('ends a result that drips forever at the deadline, as a timeout', async () => {
     const started = performance.now();
     const res = await sendStreaming(createDispatcher({ connectTimeoutMs: 1000 }), request('/drip'));
     let chunks = 0;
-    await assert.rejects(async () => {
-      for await (const chunk of res.body) if (chunk.length) chunks++;
-    }, (e: unknown) => e instanceof TransportError && e.kind === 'timeout');
+    await assert.rejects(
+      async () => {
+        for await (const chunk of res.body) if (chunk.length) chunks++;
+      },
+      (e: unknown) => e instanceof TransportError && e.kind === 'timeout',
+    );
     assert.ok(chunks > 0, 'rows arrived before the deadline');
     assert.ok(performance.now() - started < 1600, `settled after ${Math.round(performance.now() - started)} ms`);
   });
 
   it('ends endless 102 Processing answers at the deadline, as a timeout', async () => {
     const started = performance.now();
-    await assert.rejects(sendStreaming(createDispatcher({ connectTimeoutMs: 1000 }), request('/processing')),
-      (e: unknown) => e instanceof TransportError && e.kind === 'timeout');
+    await assert.rejects(
+      sendStreaming(createDispatcher({ connectTimeoutMs: 1000 }), request('/processing')),
+      (e: unknown) => e instanceof TransportError && e.kind === 'timeout',
+    );
     assert.ok(performance.now() - started < 1600, `settled after ${Math.round(performance.now() - started)} ms`);
   });
 });

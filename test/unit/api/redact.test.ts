@@ -9,12 +9,23 @@ const SECRET = 'p@ss/w0rd+Secret=';
 test('removes the secret, its URL-encoded form and its base64', () => {
   const text = `a ${SECRET} b ${encodeURIComponent(SECRET)} c ${Buffer.from(SECRET).toString('base64')}`;
   const out = redact(text, [SECRET]);
-  assert.ok(!out.includes(SECRET) && !out.includes(encodeURIComponent(SECRET)) && !out.includes(Buffer.from(SECRET).toString('base64')), out);
+  assert.ok(
+    !out.includes(SECRET) &&
+      !out.includes(encodeURIComponent(SECRET)) &&
+      !out.includes(Buffer.from(SECRET).toString('base64')),
+    out,
+  );
 });
 
 test('removes the base64 of keyId:secret even when only the secret is given', () => {
   const token = Buffer.from(`${KEY}:${SECRET}`).toString('base64');
-  for (const text of [`token=${token}`, `"${token}"`, `x${token}y`, `${token.replace(/=+$/, '')}`, Buffer.from(`${KEY}:${SECRET}`).toString('base64url')]) {
+  for (const text of [
+    `token=${token}`,
+    `"${token}"`,
+    `x${token}y`,
+    `${token.replace(/=+$/, '')}`,
+    Buffer.from(`${KEY}:${SECRET}`).toString('base64url'),
+  ]) {
     const out = redact(text, [SECRET]);
     assert.ok(!out.includes(token.replace(/=+$/, '').slice(4)), `${text} -> ${out}`);
   }

@@ -10,10 +10,38 @@ import { ORG, SVC, envelope, makeClient, rejects, sendJson, startServer, type Te
 
 const OID = '65f5e4a3b9e77c001a789012';
 const BASE = `/v1/organizations/${ORG}/services/${SVC}/observability`;
-const WEBHOOK = { id: OID, name: 'Ops', service: 'generic', url: 'https://hooks.example.com/a', createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' };
-const SEARCH = { id: OID, name: 'Errors', sourceId: OID, where: 'level:error', whereLanguage: 'lucene', tags: [], filters: [] };
-const SOURCE = { id: OID, name: 'Logs', kind: 'log', connection: OID, from: { databaseName: 'default', tableName: 'otel_logs' }, timestampValueExpression: 'T', defaultTableSelectExpression: '*' };
-const ROLE = { id: OID, name: 'Deploy Bot', permissions: [{ action: 'read', subject: 'dashboard' }], isPredefined: false };
+const WEBHOOK = {
+  id: OID,
+  name: 'Ops',
+  service: 'generic',
+  url: 'https://hooks.example.com/a',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+};
+const SEARCH = {
+  id: OID,
+  name: 'Errors',
+  sourceId: OID,
+  where: 'level:error',
+  whereLanguage: 'lucene',
+  tags: [],
+  filters: [],
+};
+const SOURCE = {
+  id: OID,
+  name: 'Logs',
+  kind: 'log',
+  connection: OID,
+  from: { databaseName: 'default', tableName: 'otel_logs' },
+  timestampValueExpression: 'T',
+  defaultTableSelectExpression: '*',
+};
+const ROLE = {
+  id: OID,
+  name: 'Deploy Bot',
+  permissions: [{ action: 'read', subject: 'dashboard' }],
+  isPredefined: false,
+};
 
 describe('webhooks, saved searches, sources and roles through the client', () => {
   let server: TestServer;
@@ -34,14 +62,32 @@ describe('webhooks, saved searches, sources and roles through the client', () =>
   const last = () => server.seen[server.seen.length - 1]!;
 
   it('webhooks: create POSTs the body, update PUTs it to the webhook, delete sends DELETE; results are read', async () => {
-    reply = (method, _url, body) => ({ status: 200, value: method === 'DELETE' ? { status: 200, requestId: 'r' } : envelope({ ...WEBHOOK, ...JSON.parse(body || '{}') }) });
+    reply = (method, _url, body) => ({
+      status: 200,
+      value:
+        method === 'DELETE' ? { status: 200, requestId: 'r' } : envelope({ ...WEBHOOK, ...JSON.parse(body || '{}') }),
+    });
     const c = client();
-    const created = await c.createWebhook(SVC, { name: 'Ops', service: 'generic', url: 'https://hooks.example.com/a', headers: { Authorization: 'Bearer t' } });
+    const created = await c.createWebhook(SVC, {
+      name: 'Ops',
+      service: 'generic',
+      url: 'https://hooks.example.com/a',
+      headers: { Authorization: 'Bearer t' },
+    });
     assert.equal(last().method, 'POST');
     assert.equal(last().url, `${BASE}/webhooks`);
-    assert.deepEqual(JSON.parse(last().body), { name: 'Ops', service: 'generic', url: 'https://hooks.example.com/a', headers: { Authorization: 'Bearer t' } });
+    assert.deepEqual(JSON.parse(last().body), {
+      name: 'Ops',
+      service: 'generic',
+      url: 'https://hooks.example.com/a',
+      headers: { Authorization: 'Bearer t' },
+    });
     assert.equal(created.data.id, OID);
-    const updated = await c.updateWebhook(SVC, OID, { name: 'Ops 2', service: 'generic', url: 'https://hooks.example.com/a' });
+    const updated = await c.updateWebhook(SVC, OID, {
+      name: 'Ops 2',
+      service: 'generic',
+      url: 'https://hooks.example.com/a',
+    });
     assert.equal(last().method, 'PUT');
     assert.equal(last().url, `${BASE}/webhooks/${OID}`);
     assert.equal(updated.data.name, 'Ops 2');
@@ -51,7 +97,14 @@ describe('webhooks, saved searches, sources and roles through the client', () =>
   });
 
   it('webhooks: deleting one that alerts still use fails with the server message, 409 and request ID', async () => {
-    reply = () => ({ status: 409, value: { status: 409, error: 'Cannot delete webhook: 2 alert(s) still reference it. Reassign or remove those alerts first.', requestId: 'req-409' } });
+    reply = () => ({
+      status: 409,
+      value: {
+        status: 409,
+        error: 'Cannot delete webhook: 2 alert(s) still reference it. Reassign or remove those alerts first.',
+        requestId: 'req-409',
+      },
+    });
     const err = await rejects(client().deleteWebhook(SVC, OID));
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, 409);
@@ -63,7 +116,9 @@ describe('webhooks, saved searches, sources and roles through the client', () =>
 
   it('webhooks: a slack webhook with a body is refused before sending, naming the field', async () => {
     reply = () => ({ status: 200, value: envelope(WEBHOOK) });
-    const err = await rejects(client().createWebhook(SVC, { name: 'S', service: 'slack', url: 'https://hooks.slack.com/x', body: '{}' }));
+    const err = await rejects(
+      client().createWebhook(SVC, { name: 'S', service: 'slack', url: 'https://hooks.slack.com/x', body: '{}' }),
+    );
     assert.ok(err instanceof ApiError);
     assert.equal(err.kind, 'invalidInput');
     assert.ok(err.issues?.some((i) => i.path === 'body' && /not supported/.test(i.message)));
@@ -79,20 +134,41 @@ describe('webhooks, saved searches, sources and roles through the client', () =>
       return { status: 200, value: { ...envelope(all.slice(offset, offset + limit)), totalCount: all.length } };
     };
     const list = await client().listWebhooks(SVC, { pageSize: 2 });
-    assert.deepEqual(list.data.map((w) => w.name), ['W0', 'W1', 'W2', 'W3', 'W4']);
+    assert.deepEqual(
+      list.data.map((w) => w.name),
+      ['W0', 'W1', 'W2', 'W3', 'W4'],
+    );
     assert.equal(list.pages, 3);
-    assert.deepEqual(server.seen.map((s) => new URL(s.url, 'http://x').search), ['?limit=2&offset=0', '?limit=2&offset=2', '?limit=2&offset=4']);
+    assert.deepEqual(
+      server.seen.map((s) => new URL(s.url, 'http://x').search),
+      ['?limit=2&offset=0', '?limit=2&offset=2', '?limit=2&offset=4'],
+    );
   });
 
   it('saved searches: get, create, update and delete go to /saved-searches[/{id}] with the body as given', async () => {
-    reply = (method, _url, body) => ({ status: 200, value: method === 'DELETE' ? { status: 200, requestId: 'r' } : envelope(method === 'GET' ? SEARCH : { ...SEARCH, ...JSON.parse(body) }) });
+    reply = (method, _url, body) => ({
+      status: 200,
+      value:
+        method === 'DELETE'
+          ? { status: 200, requestId: 'r' }
+          : envelope(method === 'GET' ? SEARCH : { ...SEARCH, ...JSON.parse(body) }),
+    });
     const c = client();
     assert.equal((await c.getSavedSearch(SVC, OID)).data.name, 'Errors');
     assert.equal(last().url, `${BASE}/saved-searches/${OID}`);
-    await c.createSavedSearch(SVC, { name: 'E', sourceId: OID, filters: [{ condition: "ServiceName IN ('a')" }], futureField: 1 } as never);
+    await c.createSavedSearch(SVC, {
+      name: 'E',
+      sourceId: OID,
+      filters: [{ condition: "ServiceName IN ('a')" }],
+      futureField: 1,
+    } as never);
     assert.equal(last().method, 'POST');
     assert.equal(last().url, `${BASE}/saved-searches`);
-    assert.deepEqual(JSON.parse(last().body), { name: 'E', sourceId: OID, filters: [{ condition: "ServiceName IN ('a')" }], futureField: 1 }, 'unknown keys are sent');
+    assert.deepEqual(
+      JSON.parse(last().body),
+      { name: 'E', sourceId: OID, filters: [{ condition: "ServiceName IN ('a')" }], futureField: 1 },
+      'unknown keys are sent',
+    );
     await c.updateSavedSearch(SVC, OID, { name: 'E2', sourceId: OID });
     assert.equal(last().method, 'PUT');
     await c.deleteSavedSearch(SVC, OID);
@@ -101,7 +177,13 @@ describe('webhooks, saved searches, sources and roles through the client', () =>
   });
 
   it('sources: get, create (per-kind rules), update and delete go to /sources[/{id}]', async () => {
-    reply = (method, _url, body) => ({ status: 200, value: method === 'DELETE' ? { status: 200, requestId: 'r' } : envelope(method === 'GET' ? SOURCE : { ...SOURCE, ...JSON.parse(body) }) });
+    reply = (method, _url, body) => ({
+      status: 200,
+      value:
+        method === 'DELETE'
+          ? { status: 200, requestId: 'r' }
+          : envelope(method === 'GET' ? SOURCE : { ...SOURCE, ...JSON.parse(body) }),
+    });
     const c = client();
     assert.equal((await c.getSource(SVC, OID)).data.kind, 'log');
     assert.equal(last().url, `${BASE}/sources/${OID}`);
@@ -122,7 +204,16 @@ describe('webhooks, saved searches, sources and roles through the client', () =>
   it('roles: list, get, create, update and delete go to /roles[/{id}]', async () => {
     reply = (method, url, body) => ({
       status: 200,
-      value: method === 'DELETE' ? { status: 200, requestId: 'r' } : envelope(method === 'GET' ? (url.endsWith('/roles') ? [ROLE, { ...ROLE, id: 'predefined1', isPredefined: true }] : ROLE) : { ...ROLE, ...JSON.parse(body) }),
+      value:
+        method === 'DELETE'
+          ? { status: 200, requestId: 'r' }
+          : envelope(
+              method === 'GET'
+                ? url.endsWith('/roles')
+                  ? [ROLE, { ...ROLE, id: 'predefined1', isPredefined: true }]
+                  : ROLE
+                : { ...ROLE, ...JSON.parse(body) },
+            ),
     });
     const c = client();
     const list = await c.listRoles(SVC);

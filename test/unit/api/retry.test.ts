@@ -14,15 +14,22 @@ function resetMidBody(res: ServerResponse): void {
   setTimeout(() => res.socket?.destroy(), 20);
 }
 
-function sequence(...steps: ((res: ServerResponse) => void)[]): (req: unknown, res: ServerResponse, body: string, i: number) => void {
+function sequence(
+  ...steps: ((res: ServerResponse) => void)[]
+): (req: unknown, res: ServerResponse, body: string, i: number) => void {
   return (_req, res, _body, i) => steps[Math.min(i, steps.length - 1)](res);
 }
 
 const ok = (result: unknown) => (res: ServerResponse) => sendJson(res, 200, envelope(result));
-const status = (code: number, extra: Record<string, string> = {}) => (res: ServerResponse) =>
-  sendJson(res, code, { status: code, error: `status ${code}`, requestId: `rid-${code}` }, extra);
+const status =
+  (code: number, extra: Record<string, string> = {}) =>
+  (res: ServerResponse) =>
+    sendJson(res, code, { status: code, error: `status ${code}`, requestId: `rid-${code}` }, extra);
 
-async function withServer(handler: Parameters<typeof startServer>[0], fn: (s: TestServer) => Promise<void>): Promise<void> {
+async function withServer(
+  handler: Parameters<typeof startServer>[0],
+  fn: (s: TestServer) => Promise<void>,
+): Promise<void> {
   const server = await startServer(handler);
   try {
     await fn(server);
@@ -37,10 +44,13 @@ test('GET is retried on 503 and succeeds; each attempt is logged', async () => {
     const res = await client.getAlert(SVC, ALERT.id);
     assert.equal(res.data.id, ALERT.id);
     assert.equal(server.count('GET'), 2);
-    assert.deepEqual(log.map((e) => [e.attempt, e.status, e.errorKind]), [
-      [1, 503, 'serverError'],
-      [2, 200, undefined],
-    ]);
+    assert.deepEqual(
+      log.map((e) => [e.attempt, e.status, e.errorKind]),
+      [
+        [1, 503, 'serverError'],
+        [2, 200, undefined],
+      ],
+    );
   });
   await withServer(sequence(status(503), status(502), status(504), ok([ALERT])), async (server) => {
     const { client } = makeClient(server.url);
@@ -132,42 +142,73 @@ test('POST is not retried after a headers timeout', async () => {
 });
 
 test('POST is not retried after a mid-body reset, a reset before headers, or a 5xx', async () => {
-  for (const handler of [resetMidBody, (res: ServerResponse) => res.socket?.destroy(), status(503), status(502), status(500)]) {
-    await withServer((_req, res) => handler(res), async (server) => {
-      const { client } = makeClient(server.url);
-      const err = (await rejects(client.createAlert(SVC, alertBody()))) as ApiError;
-      assert.ok(['network', 'serverError'].includes(err.kind), err.kind);
-      await sleep(100);
-      assert.equal(server.count('POST'), 1, err.message);
-    });
+  for (const handler of [
+    resetMidBody,
+    (res: ServerResponse) => res.socket?.destroy(),
+    status(503),
+    status(502),
+    status(500),
+  ]) {
+    await withServer(
+      (_req, res) => handler(res),
+      async (server) => {
+        const { client } = makeClient(server.url);
+        const err = (await rejects(client.createAlert(SVC, alertBody()))) as ApiError;
+        assert.ok(['network', 'serverError'].includes(err.kind), err.kind);
+        await sleep(100);
+        assert.equal(server.count('POST'), 1, err.message);
+      },
+    );
   }
   // Same for the other creating POSTs.
   await withServer(sequence(status(503)), async (server) => {
     const { client } = makeClient(server.url);
     await rejects(client.createDashboard(SVC, { name: 'D', tiles: [] }));
-    await rejects(client.upsertQueryEndpoint(SVC, { roles: ['sql_console_read_only'], openApiKeys: ['3f5a9c2e-7b14-4d8a-9e62-1c0b8f4d7a35'], allowedOrigins: '' }));
+    await rejects(
+      client.upsertQueryEndpoint(SVC, {
+        roles: ['sql_console_read_only'],
+        openApiKeys: ['3f5a9c2e-7b14-4d8a-9e62-1c0b8f4d7a35'],
+        allowedOrigins: '',
+      }),
+    );
     assert.equal(server.count('POST'), 2);
   });
 });
 
 test('GET is retried after a mid-body reset and a reset before headers', async () => {
-  await withServer(sequence(resetMidBody, (res) => res.socket?.destroy(), ok([])), async (server) => {
-    const { client, log } = makeClient(server.url);
-    await client.listSources(SVC);
-    assert.equal(server.count('GET'), 3);
-    assert.deepEqual(log.map((e) => e.errorKind), ['network', 'network', undefined]);
-  });
+  await withServer(
+    sequence(resetMidBody, (res) => res.socket?.destroy(), ok([])),
+    async (server) => {
+      const { client, log } = makeClient(server.url);
+      await client.listSources(SVC);
+      assert.equal(server.count('GET'), 3);
+      assert.deepEqual(
+        log.map((e) => e.errorKind),
+        ['network', 'network', undefined],
+      );
+    },
+  );
 });
 
 test('PUT, DELETE and validate-dashboard POST are retried on 503', async () => {
-  await withServer(sequence(status(503), ok(ALERT), status(503), (res) => sendJson(res, 200, { status: 200, requestId: 'd' }), status(503), ok({ valid: true, errors: [], normalized: null })), async (server) => {
-    const { client } = makeClient(server.url);
-    await client.updateAlert(SVC, ALERT.id, alertBody());
-    await client.deleteAlert(SVC, ALERT.id);
-    const v = await client.validateDashboard(SVC, { name: 'x', tiles: [] });
-    assert.equal(v.data.valid, true);
-    assert.equal(server.count(), 6);
-  });
+  await withServer(
+    sequence(
+      status(503),
+      ok(ALERT),
+      status(503),
+      (res) => sendJson(res, 200, { status: 200, requestId: 'd' }),
+      status(503),
+      ok({ valid: true, errors: [], normalized: null }),
+    ),
+    async (server) => {
+      const { client } = makeClient(server.url);
+      await client.updateAlert(SVC, ALERT.id, alertBody());
+      await client.deleteAlert(SVC, ALERT.id);
+      const v = await client.validateDashboard(SVC, { name: 'x', tiles: [] });
+      assert.equal(v.data.valid, true);
+      assert.equal(server.count(), 6);
+    },
+  );
 });
 
 test('POST is retried after 429', async () => {
@@ -196,15 +237,18 @@ test('POST is retried after connection refused', async () => {
 });
 
 test('cancellation: in flight, during backoff and while waiting for the limiter', async () => {
-  await withServer((_req, res) => setTimeout(() => !res.destroyed && sendJson(res, 200, envelope([])), 2500), async (server) => {
-    const { client } = makeClient(server.url);
-    const ac = new AbortController();
-    const started = Date.now();
-    setTimeout(() => ac.abort(), 100);
-    const err = (await rejects(client.listSources(SVC, { signal: ac.signal }))) as ApiError;
-    assert.equal(err.kind, 'cancelled');
-    assert.ok(Date.now() - started < 1000);
-  });
+  await withServer(
+    (_req, res) => setTimeout(() => !res.destroyed && sendJson(res, 200, envelope([])), 2500),
+    async (server) => {
+      const { client } = makeClient(server.url);
+      const ac = new AbortController();
+      const started = Date.now();
+      setTimeout(() => ac.abort(), 100);
+      const err = (await rejects(client.listSources(SVC, { signal: ac.signal }))) as ApiError;
+      assert.equal(err.kind, 'cancelled');
+      assert.ok(Date.now() - started < 1000);
+    },
+  );
   await withServer(sequence(status(503)), async (server) => {
     const { client } = makeClient(server.url, { retry: { baseDelayMs: 5000, maxDelayMs: 5000 } });
     const ac = new AbortController();
@@ -228,25 +272,36 @@ test('cancellation: in flight, during backoff and while waiting for the limiter'
 });
 
 test('redirects are not followed and credentials never reach the target', async () => {
-  await withServer((_req, res) => sendJson(res, 200, envelope([])), async (target) => {
-    for (const code of [301, 302, 307, 308]) {
-      await withServer((_req, res) => {
-        res.writeHead(code, { location: `${target.url}/v1/stolen?x=1` });
-        res.end();
-      }, async (origin) => {
-        const { client } = makeClient(origin.url);
-        const err = (await rejects(client.listSources(SVC))) as ApiError;
-        assert.equal(err.kind, 'invalidResponse');
-        assert.equal(err.status, code);
-        assert.match(err.message, new RegExp(`HTTP ${code}.*redirected to ${target.url.replace(/\./g, '\\.')}/v1/stolen, which is not followed`));
-        const err2 = (await rejects(client.createAlert(SVC, alertBody()))) as ApiError;
-        assert.equal(err2.status, code);
-        assert.equal(origin.count(), 2);
-      });
-    }
-    assert.equal(target.count(), 0);
-    assert.equal(target.seen.filter((s) => s.authorization !== undefined).length, 0);
-  });
+  await withServer(
+    (_req, res) => sendJson(res, 200, envelope([])),
+    async (target) => {
+      for (const code of [301, 302, 307, 308]) {
+        await withServer(
+          (_req, res) => {
+            res.writeHead(code, { location: `${target.url}/v1/stolen?x=1` });
+            res.end();
+          },
+          async (origin) => {
+            const { client } = makeClient(origin.url);
+            const err = (await rejects(client.listSources(SVC))) as ApiError;
+            assert.equal(err.kind, 'invalidResponse');
+            assert.equal(err.status, code);
+            assert.match(
+              err.message,
+              new RegExp(
+                `HTTP ${code}.*redirected to ${target.url.replace(/\./g, '\\.')}/v1/stolen, which is not followed`,
+              ),
+            );
+            const err2 = (await rejects(client.createAlert(SVC, alertBody()))) as ApiError;
+            assert.equal(err2.status, code);
+            assert.equal(origin.count(), 2);
+          },
+        );
+      }
+      assert.equal(target.count(), 0);
+      assert.equal(target.seen.filter((s) => s.authorization !== undefined).length, 0);
+    },
+  );
 });
 
 test('requests carry Basic auth, Accept, User-Agent and Content-Type on writes', async () => {
@@ -255,7 +310,10 @@ test('requests carry Basic auth, Accept, User-Agent and Content-Type on writes',
     await client.listSources(SVC);
     await client.createAlert(SVC, alertBody());
     const [get, post] = server.seen;
-    assert.equal(get.authorization, `Basic ${Buffer.from('testKeyId123:S3cr3t-Value-For-Tests_xyz').toString('base64')}`);
+    assert.equal(
+      get.authorization,
+      `Basic ${Buffer.from('testKeyId123:S3cr3t-Value-For-Tests_xyz').toString('base64')}`,
+    );
     assert.equal(get.headers.accept, 'application/json');
     assert.equal(get.headers['user-agent'], 'test-agent/1.2');
     assert.equal(get.headers['content-type'], undefined);

@@ -4,10 +4,19 @@ import * as assert from 'node:assert/strict';
 import { cleanRequestId, redact, sanitizeServerText } from '../../../src/api';
 
 test('server text loses links, escapes, controls, bidi and line breaks, and is capped', () => {
-  assert.equal(sanitizeServerText('[Re-enter your key](https://evil.example)'), '[Re-enter your key] (https://evil.example)');
-  assert.equal(sanitizeServerText('[x] (command:workbench.action.openSettings)'), '[x] (command :workbench.action.openSettings)');
+  assert.equal(
+    sanitizeServerText('[Re-enter your key](https://evil.example)'),
+    '[Re-enter your key] (https://evil.example)',
+  );
+  assert.equal(
+    sanitizeServerText('[x] (command:workbench.action.openSettings)'),
+    '[x] (command :workbench.action.openSettings)',
+  );
   assert.equal(sanitizeServerText('see <https://evil.example>'), 'see ‹https://evil.example>');
-  assert.equal(sanitizeServerText('\x1b[31mred\x1b[0m and \x1b]8;;https://e.example\x07link\x1b]8;;\x07'), 'red and link');
+  assert.equal(
+    sanitizeServerText('\x1b[31mred\x1b[0m and \x1b]8;;https://e.example\x07link\x1b]8;;\x07'),
+    'red and link',
+  );
   assert.equal(sanitizeServerText('abc\u202Etxt.exe\u202C\u200B\u2066x\u2069'), 'abctxt.exex');
   assert.equal(sanitizeServerText('line one\r\nline two\u2028three\u0000\u0085'), 'line one line two three');
   assert.equal(sanitizeServerText('$(alert) icon'), '$ (alert) icon');
@@ -15,7 +24,11 @@ test('server text loses links, escapes, controls, bidi and line breaks, and is c
   assert.equal(sanitizeServerText(42), '');
   const long = sanitizeServerText('word '.repeat(1000));
   assert.ok(long.length <= 300 && long.endsWith('…'), long);
-  assert.equal(sanitizeServerText('Tile not found: 5f0c1d2e'), 'Tile not found: 5f0c1d2e', 'ordinary text is left alone');
+  assert.equal(
+    sanitizeServerText('Tile not found: 5f0c1d2e'),
+    'Tile not found: 5f0c1d2e',
+    'ordinary text is left alone',
+  );
   const started = performance.now();
   sanitizeServerText('\x1b['.repeat(5_000_000));
   assert.ok(performance.now() - started < 200, 'a 10 MB text is cut before any work');
@@ -24,7 +37,9 @@ test('server text loses links, escapes, controls, bidi and line breaks, and is c
 test('a request ID is kept only in a sane shape and when it does not carry a secret', () => {
   assert.equal(cleanRequestId('5f0c1d2e-aaaa-4bbb-8ccc-123456789abc'), '5f0c1d2e-aaaa-4bbb-8ccc-123456789abc');
   assert.equal(cleanRequestId('req_01:abc.def'), 'req_01:abc.def');
-  for (const bad of ['', ' rid', 'rid\n', 'a'.repeat(129), '[x](y)', 'rid\u202E', 42, null]) assert.equal(cleanRequestId(bad), undefined, String(bad));
+  for (const bad of ['', ' rid', 'rid\n', 'a'.repeat(129), '[x](y)', 'rid\u202E', 42, null]) {
+    assert.equal(cleanRequestId(bad), undefined, String(bad));
+  }
   assert.equal(cleanRequestId('prefix-S3cr3tValue-suffix', ['S3cr3tValue']), undefined);
   assert.equal(cleanRequestId('s3cr3tvalue', ['S3cr3tValue']), undefined, 'lower-cased echo');
   assert.equal(cleanRequestId('3cr3tVal', ['S3cr3tValue']), undefined, 'a piece of the secret');
@@ -49,18 +64,28 @@ test('redaction: every encoding and case of the secret, and a cut never leaves t
 
 test('server text for Markdown: sanitised, then every punctuation character escaped, so no link or autolink forms', async () => {
   const { escapeMarkdown, markdownCode, markdownText } = await import('../../../src/api');
-  assert.equal(markdownText('[Re-enter your key](https://evil.example)'),
-    '\\[Re\\-enter your key\\] \\(https\\://evil\\.example\\)');
-  assert.equal(markdownText('[x](command:workbench.action.openSettings)'),
-    '\\[x\\] \\(command :workbench\\.action\\.openSettings\\)');
-  assert.equal(markdownText('<img src=x onerror=alert(1)> &amp; **bold** $(alert)'),
-    '\\<img src=x onerror=alert\\(1\\)\\> \\&amp; \\*\\*bold\\*\\* \\$ \\(alert\\)');
+  assert.equal(
+    markdownText('[Re-enter your key](https://evil.example)'),
+    '\\[Re\\-enter your key\\] \\(https\\://evil\\.example\\)',
+  );
+  assert.equal(
+    markdownText('[x](command:workbench.action.openSettings)'),
+    '\\[x\\] \\(command :workbench\\.action\\.openSettings\\)',
+  );
+  assert.equal(
+    markdownText('<img src=x onerror=alert(1)> &amp; **bold** $(alert)'),
+    '\\<img src=x onerror=alert\\(1\\)\\> \\&amp; \\*\\*bold\\*\\* \\$ \\(alert\\)',
+  );
   assert.equal(markdownText('a\u202Eb\nc\x1b[31m'), 'ab c', 'bidi, controls and line breaks go first');
   assert.equal(markdownText('www.evil.example mail@evil.example'), 'www\\.evil\\.example mail\\@evil\\.example');
   assert.equal(markdownText(undefined), '');
   assert.equal(escapeMarkdown('plain words 42'), 'plain words 42', 'letters, digits and spaces stay');
-  assert.equal(escapeMarkdown('Conflict: Cannot GET /nowhere, ok?'), 'Conflict: Cannot GET /nowhere, ok?', 'ordinary prose stays readable');
+  assert.equal(
+    escapeMarkdown('Conflict: Cannot GET /nowhere, ok?'),
+    'Conflict: Cannot GET /nowhere, ok?',
+    'ordinary prose stays readable',
+  );
   assert.equal(escapeMarkdown('ftp://x http://y'), 'ftp\\://x http\\://y');
-  assert.equal(markdownCode('a`b\u202E'), '`a\'b`');
+  assert.equal(markdownCode('a`b\u202E'), "`a'b`");
   assert.equal(markdownCode(''), '`?`');
 });

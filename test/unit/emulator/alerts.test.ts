@@ -86,20 +86,48 @@ describe('emulator: alerts, webhooks, saved searches', () => {
       [tileAlert({ dashboardId: 'ffffffffffffffffffffffff' }), 400, 'Dashboard not found'],
       [tileAlert({ tileId: 'ffffffffffffffffffffffff' }), 400, 'Tile not found'],
       [tileAlert({ channel: { type: 'webhook', webhookId: 'ffffffffffffffffffffffff' } }), 400, 'Webhook not found'],
-      [{ ...tileAlert(), source: 'saved_search', savedSearchId: 'ffffffffffffffffffffffff' }, 400, 'Saved search not found'],
+      [
+        { ...tileAlert(), source: 'saved_search', savedSearchId: 'ffffffffffffffffffffffff' },
+        400,
+        'Saved search not found',
+      ],
       [tileAlert({ name: '' }), 400, 'Body validation failed: name: String must contain at least 1 character(s)'],
       [tileAlert({ note: '' }), 400, 'Body validation failed: note: String must contain at least 1 character(s)'],
-      [tileAlert({ thresholdType: 'between' }), 400, 'Body validation failed: thresholdMax: thresholdMax is required for between/not_between threshold types'],
+      [
+        tileAlert({ thresholdType: 'between' }),
+        400,
+        'Body validation failed: thresholdMax: thresholdMax is required for between/not_between threshold types',
+      ],
       [tileAlert({ thresholdType: 'between', thresholdMax: 10 }), 400, /greater than or equal/],
       [tileAlert({ threshold: 'high' }), 400, 'Body validation failed: /threshold: must be number'],
       [tileAlert({ interval: '2h' }), 400, /\/interval: must be one of/],
       [tileAlert({ source: undefined }), 400, 'Body validation failed: Invalid input'],
-      [tileAlert({ channel: undefined }), 400, 'Body validation failed: channels: Provide either "channel" or "channels"'],
+      [
+        tileAlert({ channel: undefined }),
+        400,
+        'Body validation failed: channels: Provide either "channel" or "channels"',
+      ],
       [tileAlert({ channel: { type: 'webhook' } }), 400, /\/channel\/webhookId: is required/],
-      [tileAlert({ scheduleOffsetMinutes: 90 }), 400, /scheduleOffsetMinutes: scheduleOffsetMinutes must be less than \d+ minutes/],
-      [tileAlert({ scheduleOffsetMinutes: 5, scheduleStartAt: new Date().toISOString() }), 400, /must be 0 when scheduleStartAt/],
-      [tileAlert({ scheduleStartAt: '2099-01-01T00:00:00Z' }), 400, 'Body validation failed: scheduleStartAt: scheduleStartAt must be within 1 year from now'],
-      [tileAlert({ numConsecutiveWindows: 0 }), 400, 'Body validation failed: numConsecutiveWindows: Number must be greater than or equal to 1'],
+      [
+        tileAlert({ scheduleOffsetMinutes: 90 }),
+        400,
+        /scheduleOffsetMinutes: scheduleOffsetMinutes must be less than \d+ minutes/,
+      ],
+      [
+        tileAlert({ scheduleOffsetMinutes: 5, scheduleStartAt: new Date().toISOString() }),
+        400,
+        /must be 0 when scheduleStartAt/,
+      ],
+      [
+        tileAlert({ scheduleStartAt: '2099-01-01T00:00:00Z' }),
+        400,
+        'Body validation failed: scheduleStartAt: scheduleStartAt must be within 1 year from now',
+      ],
+      [
+        tileAlert({ numConsecutiveWindows: 0 }),
+        400,
+        'Body validation failed: numConsecutiveWindows: Number must be greater than or equal to 1',
+      ],
       [tileAlert({ tileId: otherTile?.id }), 200, ''],
     ];
     for (const [body, status, expected] of cases) {
@@ -113,11 +141,16 @@ describe('emulator: alerts, webhooks, saved searches', () => {
   });
 
   it('rejects alerts on raw SQL tiles that are not line, stacked_bar or number', async () => {
-    const nodes = resultOf<{ id: string; name: string; tiles: { id: string; config: Json }[] }[]>(await api.call('GET', '/dashboards')).find((d) => d.name === 'Kubernetes nodes');
+    const nodes = resultOf<{ id: string; name: string; tiles: { id: string; config: Json }[] }[]>(
+      await api.call('GET', '/dashboards'),
+    ).find((d) => d.name === 'Kubernetes nodes');
     const sqlTable = nodes?.tiles.find((t) => t.config.configType === 'sql');
     const r = await api.call('POST', '/alerts', tileAlert({ dashboardId: nodes?.id, tileId: sqlTable?.id }));
     assert.equal(r.status, 400);
-    assert.equal(r.json.error, 'Alerts on Raw SQL tiles are only supported for Line, Stacked Bar, or Number display types');
+    assert.equal(
+      r.json.error,
+      'Alerts on Raw SQL tiles are only supported for Line, Stacked Bar, or Number display types',
+    );
   });
 
   it('supports channels (1-10, channel = channels[0]) and the email channel', async () => {
@@ -130,7 +163,11 @@ describe('emulator: alerts, webhooks, saved searches', () => {
     assert.deepEqual(resultOf<Json>(ok).channel, channels[0]);
     const mismatch = await api.call('POST', '/alerts', tileAlert({ channels, channel: channels[1] }));
     assert.equal(mismatch.status, 400);
-    const dup = await api.call('POST', '/alerts', tileAlert({ channel: undefined, channels: [channels[0], channels[0]] }));
+    const dup = await api.call(
+      'POST',
+      '/alerts',
+      tileAlert({ channel: undefined, channels: [channels[0], channels[0]] }),
+    );
     assert.equal(dup.status, 400);
   });
 
@@ -165,23 +202,43 @@ describe('emulator: alerts, webhooks, saved searches', () => {
     assert.equal(r.status, 409);
     assert.equal(r.json.status, 409);
     // HyperDX routers/external-api/v2/webhooks.ts, word for word.
-    assert.match(String(r.json.error), /^Cannot delete webhook: \d+ alert\(s\) still reference it\. Reassign or remove those alerts first\.$/);
+    assert.match(
+      String(r.json.error),
+      /^Cannot delete webhook: \d+ alert\(s\) still reference it\. Reassign or remove those alerts first\.$/,
+    );
     for (const a of resultOf<Json[]>(await api.call('GET', '/alerts'))) {
-      if ((a.channels as Json[]).some((c) => c.webhookId === used)) assert.equal((await api.call('DELETE', `/alerts/${String(a.id)}`)).status, 200);
+      if ((a.channels as Json[]).some((c) => c.webhookId === used)) {
+        assert.equal((await api.call('DELETE', `/alerts/${String(a.id)}`)).status, 200);
+      }
     }
     assert.equal((await api.call('DELETE', `/webhooks/${used}`)).status, 200);
     assert.equal((await api.call('DELETE', `/webhooks/${used}`)).status, 404);
   });
 
   it('creates and replaces webhooks without returning headers', async () => {
-    const r = await api.call('POST', '/webhooks', { name: 'Relay 2', service: 'generic', url: 'https://relay.example.com/hook', body: '{"t":"{{title}}"}', headers: { 'X-Token': 'secret' } });
+    const r = await api.call('POST', '/webhooks', {
+      name: 'Relay 2',
+      service: 'generic',
+      url: 'https://relay.example.com/hook',
+      body: '{"t":"{{title}}"}',
+      headers: { 'X-Token': 'secret' },
+    });
     assert.equal(r.status, 200, r.text);
     const w = resultOf<Json>(r);
     assert.equal('headers' in w, false);
     assert.equal(w.body, '{"t":"{{title}}"}');
-    const slackBody = await api.call('POST', '/webhooks', { name: 'S', service: 'slack', url: 'https://hooks.slack.com/x', body: 'no' });
+    const slackBody = await api.call('POST', '/webhooks', {
+      name: 'S',
+      service: 'slack',
+      url: 'https://hooks.slack.com/x',
+      body: 'no',
+    });
     assert.equal(slackBody.status, 400);
-    const put = await api.call('PUT', `/webhooks/${String(w.id)}`, { name: 'Relay 3', service: 'generic', url: 'https://relay.example.com/v2' });
+    const put = await api.call('PUT', `/webhooks/${String(w.id)}`, {
+      name: 'Relay 3',
+      service: 'generic',
+      url: 'https://relay.example.com/v2',
+    });
     assert.equal(resultOf<Json>(put).name, 'Relay 3');
     assert.equal(resultOf<Json>(put).id, w.id);
   });
@@ -197,7 +254,12 @@ describe('emulator: alerts, webhooks, saved searches', () => {
 
   it('saved search CRUD round-trips', async () => {
     const sourceId = String(resultOf<Json[]>(await api.call('GET', '/sources'))[0]?.id);
-    const c = await api.call('POST', '/saved-searches', { name: 'Timeouts', sourceId, where: 'Body:timeout', whereLanguage: 'lucene' });
+    const c = await api.call('POST', '/saved-searches', {
+      name: 'Timeouts',
+      sourceId,
+      where: 'Body:timeout',
+      whereLanguage: 'lucene',
+    });
     assert.equal(c.status, 200, c.text);
     const s = resultOf<Json>(c);
     const u = await api.call('PUT', `/saved-searches/${String(s.id)}`, { name: 'Timeouts (all)', sourceId });
@@ -211,12 +273,23 @@ describe('emulator: alerts, webhooks, saved searches', () => {
   });
 
   it('source CRUD drops a client id and checks the schema per kind', async () => {
-    const body = { id: 'mine', name: 'Audit logs', kind: 'log', connection: 'c1', from: { databaseName: 'audit', tableName: 'events' }, timestampValueExpression: 'ts', defaultTableSelectExpression: 'ts, msg' };
+    const body = {
+      id: 'mine',
+      name: 'Audit logs',
+      kind: 'log',
+      connection: 'c1',
+      from: { databaseName: 'audit', tableName: 'events' },
+      timestampValueExpression: 'ts',
+      defaultTableSelectExpression: 'ts, msg',
+    };
     const c = await api.call('POST', '/sources', body);
     assert.equal(c.status, 200, c.text);
     const s = resultOf<Json>(c);
     assert.match(String(s.id), OBJECT_ID);
-    assert.deepEqual(resultOf<Json[]>(await api.call('GET', '/sources')).find((x) => x.id === s.id), s);
+    assert.deepEqual(
+      resultOf<Json[]>(await api.call('GET', '/sources')).find((x) => x.id === s.id),
+      s,
+    );
     const bad = await api.call('PUT', `/sources/${String(s.id)}`, { ...body, kind: 'trace' });
     assert.equal(bad.status, 400);
     assert.match(String(bad.json.error), /durationExpression: is required/);

@@ -115,7 +115,10 @@ describe('emulator: dashboards', () => {
   it('accepts a builder alert on a markdown tile, then drops it on the next PUT (K14)', async () => {
     const d = await create(['markdown']);
     const id = await tileAlert(d, 0);
-    const r = await api.call('PUT', `/dashboards/${d.id}`, { name: d.name, tiles: [{ id: d.tiles[0]?.id, name: 'm', x: 0, y: 0, w: 4, h: 2, config: d.tiles[0]?.config }] });
+    const r = await api.call('PUT', `/dashboards/${d.id}`, {
+      name: d.name,
+      tiles: [{ id: d.tiles[0]?.id, name: 'm', x: 0, y: 0, w: 4, h: 2, config: d.tiles[0]?.config }],
+    });
     assert.equal(r.status, 200);
     assert.equal(await alertExists(id), false);
   });
@@ -131,27 +134,91 @@ describe('emulator: dashboards', () => {
   });
 
   it('keeps omitted optional fields on PUT and replaces sent ones', async () => {
-    const seeded = resultOf<Dashboard[]>(await api.call('GET', '/dashboards')).find((x) => x.name === 'Ingest pipeline');
+    const seeded = resultOf<Dashboard[]>(await api.call('GET', '/dashboards')).find(
+      (x) => x.name === 'Ingest pipeline',
+    );
     assert.ok(seeded?.containers && seeded.containers.length === 2);
-    const r = await api.call('PUT', `/dashboards/${seeded.id}`, { name: seeded.name, tiles: seeded.tiles, tags: ['a', 'a', 'b'] });
+    const r = await api.call('PUT', `/dashboards/${seeded.id}`, {
+      name: seeded.name,
+      tiles: seeded.tiles,
+      tags: ['a', 'a', 'b'],
+    });
     assert.equal(r.status, 200, r.text);
     const next = resultOf<Dashboard>(r);
     assert.deepEqual(next.tags, ['a', 'b']);
     assert.equal(next.containers?.length, 2);
-    assert.deepEqual(next.tiles.map((t) => t.id), seeded.tiles.map((t) => t.id));
+    assert.deepEqual(
+      next.tiles.map((t) => t.id),
+      seeded.tiles.map((t) => t.id),
+    );
   });
 
   it('applies the server rules beyond the schema', async () => {
     const cases: [unknown, RegExp][] = [
       [{ name: '', tiles: [] }, /\/name: must not be empty/],
-      [{ name: 'x', tiles: [{ name: 't', x: 30, y: 0, w: 4, h: 2, config: { displayType: 'markdown' } }] }, /\/tiles\/0\/x/],
+      [
+        { name: 'x', tiles: [{ name: 't', x: 30, y: 0, w: 4, h: 2, config: { displayType: 'markdown' } }] },
+        /\/tiles\/0\/x/,
+      ],
       [{ name: 'x', tiles: [{ name: 't', x: 0, y: 0, w: 4, h: 2 }] }, /exactly one of config or series/],
-      [{ name: 'x', tiles: [{ name: 't', x: 0, y: 0, w: 4, h: 2, config: { displayType: 'number', sourceId: 's', select: [{ aggFn: 'count' }, { aggFn: 'sum' }] } }] }, /exactly 1 select/],
-      [{ name: 'x', tiles: [{ id: 'a', name: 't', x: 0, y: 0, w: 4, h: 2, config: { displayType: 'markdown' } }, { id: 'a', name: 'u', x: 0, y: 0, w: 4, h: 2, config: { displayType: 'markdown' } }] }, /duplicate tile id/],
-      [{ name: 'x', tiles: [{ name: 't', x: 0, y: 0, w: 4, h: 2, containerId: 'nope', config: { displayType: 'markdown' } }] }, /container "nope" is not declared/],
+      [
+        {
+          name: 'x',
+          tiles: [
+            {
+              name: 't',
+              x: 0,
+              y: 0,
+              w: 4,
+              h: 2,
+              config: { displayType: 'number', sourceId: 's', select: [{ aggFn: 'count' }, { aggFn: 'sum' }] },
+            },
+          ],
+        },
+        /exactly 1 select/,
+      ],
+      [
+        {
+          name: 'x',
+          tiles: [
+            { id: 'a', name: 't', x: 0, y: 0, w: 4, h: 2, config: { displayType: 'markdown' } },
+            { id: 'a', name: 'u', x: 0, y: 0, w: 4, h: 2, config: { displayType: 'markdown' } },
+          ],
+        },
+        /duplicate tile id/,
+      ],
+      [
+        {
+          name: 'x',
+          tiles: [{ name: 't', x: 0, y: 0, w: 4, h: 2, containerId: 'nope', config: { displayType: 'markdown' } }],
+        },
+        /container "nope" is not declared/,
+      ],
       [{ name: 'x', tiles: [], savedQuery: 'a', savedQueryLanguage: null }, /savedQueryLanguage/],
-      [{ name: 'x', tiles: [], filters: [{ type: 'QUERY_EXPRESSION', name: 'n', expression: 'e', sourceId: 's', extra: 1 }] }, /\/filters\/0\/extra: unrecognized key/],
-      [{ name: 'x', tiles: [{ name: 't', x: 0, y: 0, w: 4, h: 2, config: { displayType: 'line', sourceId: 's', select: [{ aggFn: 'median' }] } }] }, /\/tiles\/0\/config\/select\/0\/aggFn: must be one of/],
+      [
+        {
+          name: 'x',
+          tiles: [],
+          filters: [{ type: 'QUERY_EXPRESSION', name: 'n', expression: 'e', sourceId: 's', extra: 1 }],
+        },
+        /\/filters\/0\/extra: unrecognized key/,
+      ],
+      [
+        {
+          name: 'x',
+          tiles: [
+            {
+              name: 't',
+              x: 0,
+              y: 0,
+              w: 4,
+              h: 2,
+              config: { displayType: 'line', sourceId: 's', select: [{ aggFn: 'median' }] },
+            },
+          ],
+        },
+        /\/tiles\/0\/config\/select\/0\/aggFn: must be one of/,
+      ],
     ];
     for (const [body, expected] of cases) {
       const r = await api.call('POST', '/dashboards', body);
@@ -169,7 +236,10 @@ describe('emulator: dashboards', () => {
     assert.deepEqual(v.errors, []);
     assert.equal(v.normalized?.tiles.length, 2);
     const bad = resultOf<{ valid: boolean; errors: { path: string; message: string }[]; normalized: unknown }>(
-      await api.call('POST', '/dashboards/validate', { name: 'x', tiles: [{ name: 't', x: 0, y: 0, w: 40, h: 2, config: { displayType: 'markdown' } }] }),
+      await api.call('POST', '/dashboards/validate', {
+        name: 'x',
+        tiles: [{ name: 't', x: 0, y: 0, w: 40, h: 2, config: { displayType: 'markdown' } }],
+      }),
     );
     assert.equal(bad.valid, false);
     assert.equal(bad.errors[0]?.path, '/tiles/0/w');
@@ -180,7 +250,25 @@ describe('emulator: dashboards', () => {
   it('converts legacy series tiles to config', async () => {
     const r = await api.call('POST', '/dashboards', {
       name: 'Legacy',
-      tiles: [{ name: 'old', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', sourceId: 's1', aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: ['ServiceName'] }] }],
+      tiles: [
+        {
+          name: 'old',
+          x: 0,
+          y: 0,
+          w: 6,
+          h: 3,
+          series: [
+            {
+              type: 'time',
+              sourceId: 's1',
+              aggFn: 'count',
+              where: '',
+              whereLanguage: 'lucene',
+              groupBy: ['ServiceName'],
+            },
+          ],
+        },
+      ],
     });
     assert.equal(r.status, 200, r.text);
     const tile = resultOf<Dashboard>(r).tiles[0] as Tile & { series?: unknown; config: Record<string, unknown> };

@@ -61,7 +61,12 @@ describe('emulator: envelope, auth and routing', () => {
   });
 
   it('rejects missing and wrong credentials with 401 JSON', async () => {
-    for (const authorization of ['', basicAuth(emu.keyId, 'wrong-secret'), basicAuth('other', emu.keySecret), 'Bearer abc']) {
+    for (const authorization of [
+      '',
+      basicAuth(emu.keyId, 'wrong-secret'),
+      basicAuth('other', emu.keySecret),
+      'Bearer abc',
+    ]) {
       const r = await api.call('GET', '/alerts', undefined, { authorization });
       assert.equal(r.status, 401);
       assert.equal(r.json.status, 401);
@@ -73,10 +78,17 @@ describe('emulator: envelope, auth and routing', () => {
   });
 
   it('serves the Express HTML 404 for unserved routes, methods and segments', async () => {
-    const wrongSegment = await api.call('GET', `/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[0]}/clickstack/dashboards`);
+    const wrongSegment = await api.call(
+      'GET',
+      `/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[0]}/clickstack/dashboards`,
+    );
     assert.equal(wrongSegment.status, 404);
     assert.match(wrongSegment.headers.get('content-type') ?? '', /^text\/html/);
-    assert.ok(wrongSegment.text.includes(`<pre>Cannot GET /v1/organizations/${emu.organizationId}/services/${emu.serviceIds[0]}/clickstack/dashboards</pre>`));
+    assert.ok(
+      wrongSegment.text.includes(
+        `<pre>Cannot GET /v1/organizations/${emu.organizationId}/services/${emu.serviceIds[0]}/clickstack/dashboards</pre>`,
+      ),
+    );
     assert.ok(wrongSegment.text.startsWith('<!DOCTYPE html>'));
     const method = await api.call('PATCH', '/alerts');
     assert.equal(method.status, 404);
@@ -89,7 +101,10 @@ describe('emulator: envelope, auth and routing', () => {
     const org = await api.call('GET', `/v1/organizations/00000000-0000-4000-8000-000000000000/services`);
     assert.equal(org.status, 404);
     assert.equal(org.json.status, 404);
-    const svc = await api.call('GET', `/v1/organizations/${emu.organizationId}/services/00000000-0000-4000-8000-000000000000/observability/alerts`);
+    const svc = await api.call(
+      'GET',
+      `/v1/organizations/${emu.organizationId}/services/00000000-0000-4000-8000-000000000000/observability/alerts`,
+    );
     assert.equal(svc.status, 404);
     assert.match(String(svc.json.error), /Service .* not found/);
   });
@@ -105,22 +120,41 @@ describe('emulator: envelope, auth and routing', () => {
     assert.equal(missing.json.error, 'Body validation failed: /tiles: is required');
     const notObject = await api.call('POST', '/webhooks', '[1]');
     assert.equal(notObject.status, 400);
-    const noType = await fetch(`${api.base}/dashboards`, { method: 'POST', headers: { authorization: api.auth }, body: JSON.stringify({ name: 'x', tiles: [] }) });
+    const noType = await fetch(`${api.base}/dashboards`, {
+      method: 'POST',
+      headers: { authorization: api.auth },
+      body: JSON.stringify({ name: 'x', tiles: [] }),
+    });
     assert.equal(noType.status, 400);
     assert.match(String(((await noType.json()) as { error: string }).error), /\/name: is required/);
   });
 
   it('lists the organization, its services and API keys', async () => {
     const orgs = resultOf<{ id: string }[]>(await api.call('GET', '/v1/organizations'));
-    assert.deepEqual(orgs.map((o) => o.id), [emu.organizationId]);
+    assert.deepEqual(
+      orgs.map((o) => o.id),
+      [emu.organizationId],
+    );
     const org = resultOf<{ name: string }>(await api.call('GET', `/v1/organizations/${emu.organizationId}`));
     assert.equal(org.name, 'Northwind Observability');
-    const services = resultOf<{ id: string; state: string; provider: string }[]>(await api.call('GET', `/v1/organizations/${emu.organizationId}/services`));
-    assert.deepEqual(services.map((s) => s.id), emu.serviceIds);
-    assert.deepEqual(services.map((s) => s.provider), ['aws', 'gcp', 'azure']);
-    const one = resultOf<{ id: string }>(await api.call('GET', `/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[1]}`));
+    const services = resultOf<{ id: string; state: string; provider: string }[]>(
+      await api.call('GET', `/v1/organizations/${emu.organizationId}/services`),
+    );
+    assert.deepEqual(
+      services.map((s) => s.id),
+      emu.serviceIds,
+    );
+    assert.deepEqual(
+      services.map((s) => s.provider),
+      ['aws', 'gcp', 'azure'],
+    );
+    const one = resultOf<{ id: string }>(
+      await api.call('GET', `/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[1]}`),
+    );
     assert.equal(one.id, emu.serviceIds[1]);
-    const keys = resultOf<{ id: string; keySuffix: string; state: string }[]>(await api.call('GET', `/v1/organizations/${emu.organizationId}/keys`));
+    const keys = resultOf<{ id: string; keySuffix: string; state: string }[]>(
+      await api.call('GET', `/v1/organizations/${emu.organizationId}/keys`),
+    );
     assert.ok(keys.some((k) => k.keySuffix === emu.keyId.slice(-4) && k.state === 'enabled'));
     for (const k of keys) assert.match(k.id, UUID_V4);
   });
@@ -130,8 +164,16 @@ describe('emulator: envelope, auth and routing', () => {
     assert.deepEqual([...kinds].sort(), ['log', 'metric', 'session', 'trace']);
     const services = resultOf<{ service: string }[]>(await api.call('GET', '/webhooks')).map((w) => w.service);
     assert.deepEqual([...services].sort(), ['generic', 'pagerduty_api', 'slack']);
-    const alerts = resultOf<{ state: string; silenced?: unknown; executionErrors: { type: string }[]; source: string }[]>(await api.call('GET', '/alerts'));
-    assert.deepEqual([...new Set(alerts.map((a) => a.state))].sort(), ['ALERT', 'DISABLED', 'INSUFFICIENT_DATA', 'OK', 'PENDING']);
+    const alerts = resultOf<
+      { state: string; silenced?: unknown; executionErrors: { type: string }[]; source: string }[]
+    >(await api.call('GET', '/alerts'));
+    assert.deepEqual([...new Set(alerts.map((a) => a.state))].sort(), [
+      'ALERT',
+      'DISABLED',
+      'INSUFFICIENT_DATA',
+      'OK',
+      'PENDING',
+    ]);
     assert.ok(alerts.some((a) => a.silenced));
     const errorTypes = alerts.flatMap((a) => a.executionErrors.map((e) => e.type));
     assert.ok(errorTypes.includes('QUERY_ERROR') && errorTypes.includes('WEBHOOK_ERROR'));

@@ -18,7 +18,12 @@ describe('emulator: fault injection', () => {
   after(() => emu.close());
 
   it('overrides status and body, before auth, for `times` requests', async () => {
-    emu.faults.add({ path: alertsPath, status: 503, body: { status: 503, error: 'Service temporarily unavailable', requestId: 'x' }, times: 2 });
+    emu.faults.add({
+      path: alertsPath,
+      status: 503,
+      body: { status: 503, error: 'Service temporarily unavailable', requestId: 'x' },
+      times: 2,
+    });
     const unauth = await api.call('GET', '/alerts', undefined, { authorization: '' });
     assert.equal(unauth.status, 503);
     assert.equal((await api.call('GET', '/alerts')).status, 503);
@@ -36,11 +41,22 @@ describe('emulator: fault injection', () => {
   });
 
   it('adds headers and serves string bodies (e.g. an HTML page)', async () => {
-    emu.faults.add({ path: alertsPath, status: 429, headers: { 'X-RateLimit-Reset': '3' }, body: { status: 429, error: 'Rate limit exceeded', requestId: 'r' }, times: 1 });
+    emu.faults.add({
+      path: alertsPath,
+      status: 429,
+      headers: { 'X-RateLimit-Reset': '3' },
+      body: { status: 429, error: 'Rate limit exceeded', requestId: 'r' },
+      times: 1,
+    });
     const limited = await api.call('GET', '/alerts');
     assert.equal(limited.status, 429);
     assert.equal(limited.headers.get('x-ratelimit-reset'), '3');
-    emu.faults.add({ path: `${alertsPath.replace(/alerts$/, '')}*`, status: 502, body: '<html><body>Bad gateway</body></html>', times: 1 });
+    emu.faults.add({
+      path: `${alertsPath.replace(/alerts$/, '')}*`,
+      status: 502,
+      body: '<html><body>Bad gateway</body></html>',
+      times: 1,
+    });
     const html = await api.call('GET', '/dashboards');
     assert.equal(html.status, 502);
     assert.match(html.headers.get('content-type') ?? '', /text\/html/);
@@ -92,7 +108,10 @@ describe('emulator: fault injection', () => {
       body: JSON.stringify({ path: { regex: '/webhooks$' }, status: 418, times: 1 }),
     });
     assert.equal(add.status, 200);
-    await fetch(`${emu.url}/__emulator/faults`, { method: 'POST', body: JSON.stringify({ path: alertsPath, status: 500 }) });
+    await fetch(`${emu.url}/__emulator/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ path: alertsPath, status: 500 }),
+    });
     const listed = (await (await fetch(`${emu.url}/__emulator/faults`)).json()) as unknown[];
     assert.equal(listed.length, 2);
     assert.equal((await api.call('GET', '/webhooks')).status, 418);
@@ -103,12 +122,18 @@ describe('emulator: fault injection', () => {
     const bad = await fetch(`${emu.url}/__emulator/faults`, { method: 'POST', body: JSON.stringify({ status: 500 }) });
     assert.equal(bad.status, 400);
 
-    const requests = (await (await fetch(`${emu.url}/__emulator/requests`)).json()) as { path: string; status: number }[];
+    const requests = (await (await fetch(`${emu.url}/__emulator/requests`)).json()) as {
+      path: string;
+      status: number;
+    }[];
     assert.ok(requests.length > 0);
     assert.ok(requests.every((q) => !q.path.startsWith('/__emulator')));
 
     await api.call('POST', '/dashboards', { name: 'Temp', tiles: [] });
-    const reset = await fetch(`${emu.url}/__emulator/reset`, { method: 'POST', body: JSON.stringify({ data: 'empty' }) });
+    const reset = await fetch(`${emu.url}/__emulator/reset`, {
+      method: 'POST',
+      body: JSON.stringify({ data: 'empty' }),
+    });
     assert.equal(reset.status, 200);
     assert.deepEqual(resultOf(await api.call('GET', '/dashboards')), []);
     await fetch(`${emu.url}/__emulator/reset`, { method: 'POST', body: JSON.stringify({ data: 'sample' }) });

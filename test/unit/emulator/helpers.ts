@@ -19,7 +19,12 @@ export function basicAuth(id: string, secret: string): string {
 export function client(emu: Emulator, serviceIndex = 0, segment = 'observability') {
   const base = `${emu.url}/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[serviceIndex]}/${segment}`;
   const auth = basicAuth(emu.keyId, emu.keySecret);
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<CallResult> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<CallResult> {
     const url = path.startsWith('http') ? path : path.startsWith('/v1') ? emu.url + path : base + path;
     const init: RequestInit = { method, headers: { authorization: auth, ...headers } };
     if (body !== undefined) {
@@ -44,7 +49,11 @@ export function resultOf<T = Record<string, unknown>>(r: CallResult): T {
 }
 
 /** A minimal valid dashboard body with one tile of each given display type. */
-export function dashboardBody(name: string, types: string[], sourceId = '65f5e4a3b9e77c001a111111'): Record<string, unknown> {
+export function dashboardBody(
+  name: string,
+  types: string[],
+  sourceId = '65f5e4a3b9e77c001a111111',
+): Record<string, unknown> {
   return {
     name,
     tiles: types.map((t, i) => ({
@@ -54,7 +63,10 @@ export function dashboardBody(name: string, types: string[], sourceId = '65f5e4a
       y: i * 3,
       w: 12,
       h: 3,
-      config: t === 'markdown' ? { displayType: 'markdown', markdown: '# Notes' } : { displayType: t, sourceId, select: [{ aggFn: 'count' }] },
+      config:
+        t === 'markdown'
+          ? { displayType: 'markdown', markdown: '# Notes' }
+          : { displayType: t, sourceId, select: [{ aggFn: 'count' }] },
     })),
   };
 }
@@ -66,6 +78,8 @@ export function dashboardBody(name: string, types: string[], sourceId = '65f5e4a
 export function failOnResponseIssues(): void {
   afterEach(() => {
     const issues = takeResponseIssues();
-    if (issues.length > 0) throw new Error(`The emulator sent responses that do not fit the API spec:\n${describeResponseIssues(issues)}`);
+    if (issues.length > 0) {
+      throw new Error(`The emulator sent responses that do not fit the API spec:\n${describeResponseIssues(issues)}`);
+    }
   });
 }

@@ -45,29 +45,52 @@ describe('emulator: the live server rules', () => {
   };
 
   it('refuses null for optional fields the spec marks nullable but the server does not, with the server message', async () => {
-    assert.equal(await error('POST', '/alerts', tileAlert({ thresholdMax: null })), 'Body validation failed: thresholdMax: Expected number, received null');
-    assert.equal(await error('POST', '/alerts', tileAlert({ scheduleOffsetMinutes: null })), 'Body validation failed: scheduleOffsetMinutes: Expected number, received null');
+    assert.equal(
+      await error('POST', '/alerts', tileAlert({ thresholdMax: null })),
+      'Body validation failed: thresholdMax: Expected number, received null',
+    );
+    assert.equal(
+      await error('POST', '/alerts', tileAlert({ scheduleOffsetMinutes: null })),
+      'Body validation failed: scheduleOffsetMinutes: Expected number, received null',
+    );
     assert.equal(
       await error('POST', '/alerts', tileAlert({ thresholdMax: null, scheduleOffsetMinutes: null })),
       'Body validation failed: scheduleOffsetMinutes: Expected number, received null; thresholdMax: Expected number, received null',
     );
     // The spec itself has channels as a non-null array, so the spec check answers first.
-    assert.match(await error('POST', '/alerts', tileAlert({ channels: null })), /^Body validation failed: \/?channels: /);
+    assert.match(
+      await error('POST', '/alerts', tileAlert({ channels: null })),
+      /^Body validation failed: \/?channels: /,
+    );
     // null stays fine where the server allows it.
-    const ok = await api.call('POST', '/alerts', tileAlert({ name: null, message: null, note: null, numConsecutiveWindows: null, scheduleStartAt: null }));
+    const ok = await api.call(
+      'POST',
+      '/alerts',
+      tileAlert({ name: null, message: null, note: null, numConsecutiveWindows: null, scheduleStartAt: null }),
+    );
     assert.equal(ok.status, 200, ok.text);
   });
 
   it('accepts scheduleStartAt only in UTC (ending in Z)', async () => {
     const soon = new Date(Date.now() + 3600_000);
     const local = soon.toISOString().replace('Z', '+02:00');
-    assert.equal(await error('POST', '/alerts', tileAlert({ scheduleStartAt: local })), 'Body validation failed: scheduleStartAt: Invalid datetime');
+    assert.equal(
+      await error('POST', '/alerts', tileAlert({ scheduleStartAt: local })),
+      'Body validation failed: scheduleStartAt: Invalid datetime',
+    );
     // Without any zone the spec's date-time format already refuses it.
-    assert.match(await error('POST', '/alerts', tileAlert({ scheduleStartAt: soon.toISOString().slice(0, 19) })), /^Body validation failed: \/?scheduleStartAt: /);
+    assert.match(
+      await error('POST', '/alerts', tileAlert({ scheduleStartAt: soon.toISOString().slice(0, 19) })),
+      /^Body validation failed: \/?scheduleStartAt: /,
+    );
     const ok = await api.call('POST', '/alerts', tileAlert({ scheduleStartAt: soon.toISOString() }));
     assert.equal(ok.status, 200, ok.text);
     assert.equal(resultOf<Json>(ok).scheduleStartAt, soon.toISOString());
-    const noSeconds = await api.call('POST', '/alerts', tileAlert({ scheduleStartAt: `${soon.toISOString().slice(0, 16)}Z` }));
+    const noSeconds = await api.call(
+      'POST',
+      '/alerts',
+      tileAlert({ scheduleStartAt: `${soon.toISOString().slice(0, 16)}Z` }),
+    );
     assert.equal(noSeconds.status, 200, noSeconds.text);
   });
 
@@ -95,10 +118,17 @@ describe('emulator: the live server rules', () => {
     assert.equal(resultOf<Json>(both).interval, '30s');
     // Key order inside a channel does not matter; contents do.
     assert.equal(
-      await error('POST', '/alerts', tileAlert({ channel: undefined, channels: [a, { webhookId: a.webhookId, type: 'webhook' }] })),
+      await error(
+        'POST',
+        '/alerts',
+        tileAlert({ channel: undefined, channels: [a, { webhookId: a.webhookId, type: 'webhook' }] }),
+      ),
       'Body validation failed: channels: Duplicate notification channels are not allowed',
     );
-    assert.match(await error('POST', '/alerts', tileAlert({ channel: b, channels: [a, b] })), /"channel" must match the first entry of "channels"/);
+    assert.match(
+      await error('POST', '/alerts', tileAlert({ channel: b, channels: [a, b] })),
+      /"channel" must match the first entry of "channels"/,
+    );
     assert.match(await error('POST', '/alerts', tileAlert({ channel: undefined, channels: [] })), /channels/);
     const eleven = Array.from({ length: 11 }, (_v, i) => ({ type: 'email', emailRecipients: [`p${i}@example.com`] }));
     assert.match(await error('POST', '/alerts', tileAlert({ channel: undefined, channels: eleven })), /channels/);
@@ -140,11 +170,22 @@ describe('emulator: the live server rules', () => {
     assert.equal('groupBy' in next, false);
 
     // scheduleStartAt: null clears it, and an omitted offset resets to 0; a later omitted offset is kept.
-    const base = { source: 'saved_search', savedSearchId: savedSearches[0]?.id, threshold: 2, thresholdType: 'above', interval: '1h', channel: { type: 'webhook', webhookId: webhooks[0]?.id } };
-    const cleared = resultOf<Json>(await api.call('PUT', `/alerts/${String(created.id)}`, { ...base, scheduleStartAt: null }));
+    const base = {
+      source: 'saved_search',
+      savedSearchId: savedSearches[0]?.id,
+      threshold: 2,
+      thresholdType: 'above',
+      interval: '1h',
+      channel: { type: 'webhook', webhookId: webhooks[0]?.id },
+    };
+    const cleared = resultOf<Json>(
+      await api.call('PUT', `/alerts/${String(created.id)}`, { ...base, scheduleStartAt: null }),
+    );
     assert.equal('scheduleStartAt' in cleared, false);
     assert.equal(cleared.scheduleOffsetMinutes, 0);
-    const offset = resultOf<Json>(await api.call('PUT', `/alerts/${String(created.id)}`, { ...base, scheduleOffsetMinutes: 15 }));
+    const offset = resultOf<Json>(
+      await api.call('PUT', `/alerts/${String(created.id)}`, { ...base, scheduleOffsetMinutes: 15 }),
+    );
     assert.equal(offset.scheduleOffsetMinutes, 15);
     const kept = resultOf<Json>(await api.call('PUT', `/alerts/${String(created.id)}`, base));
     assert.equal(kept.scheduleOffsetMinutes, 15, 'omitted scheduleOffsetMinutes is kept');
@@ -152,12 +193,21 @@ describe('emulator: the live server rules', () => {
   });
 
   it('strips unknown keys from write bodies, as the server does', async () => {
-    const r = await api.call('POST', '/alerts', tileAlert({ colour: 'red', channel: { type: 'webhook', webhookId: webhooks[0]?.id, extra: 1 } }));
+    const r = await api.call(
+      'POST',
+      '/alerts',
+      tileAlert({ colour: 'red', channel: { type: 'webhook', webhookId: webhooks[0]?.id, extra: 1 } }),
+    );
     assert.equal(r.status, 200, r.text);
     const a = resultOf<Json>(r);
     assert.equal('colour' in a, false);
     assert.deepEqual(a.channel, { type: 'webhook', webhookId: webhooks[0]?.id });
-    const w = await api.call('POST', '/webhooks', { name: 'Strip me', service: 'generic', url: 'https://hooks.example.com/x', unknownKey: true });
+    const w = await api.call('POST', '/webhooks', {
+      name: 'Strip me',
+      service: 'generic',
+      url: 'https://hooks.example.com/x',
+      unknownKey: true,
+    });
     assert.equal(w.status, 200, w.text);
     assert.equal('unknownKey' in resultOf<Json>(w), false);
   });
@@ -173,7 +223,13 @@ describe('emulator: the live server rules', () => {
   it('query endpoint upsert keeps the fields it does not send', async () => {
     const path = `/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[0]}/serviceQueryEndpoint`;
     const keys = resultOf<{ id: string }[]>(await api.call('GET', `/v1/organizations/${emu.organizationId}/keys`));
-    const first = resultOf<Json>(await api.call('POST', path, { roles: ['sql_console_admin'], openApiKeys: [keys[0]?.id], allowedOrigins: 'https://a.example.com' }));
+    const first = resultOf<Json>(
+      await api.call('POST', path, {
+        roles: ['sql_console_admin'],
+        openApiKeys: [keys[0]?.id],
+        allowedOrigins: 'https://a.example.com',
+      }),
+    );
     const onlyRoles = await api.call('POST', path, { roles: ['sql_console_read_only'] });
     assert.equal(onlyRoles.status, 200, onlyRoles.text);
     assert.deepEqual(resultOf(onlyRoles), { ...first, roles: ['sql_console_read_only'] });
@@ -194,11 +250,28 @@ describe('emulator: the live server rules', () => {
   });
 
   it('accepts the newer dashboard fields: filter variables, variable saved filter values, formulas, seriesLimit, quantile levels', async () => {
-    const sourceId = (resultOf<{ id: string; kind: string }[]>(await api.call('GET', '/sources')).find((s) => s.kind === 'metric') ?? { id: '' }).id;
+    const sourceId = (
+      resultOf<{ id: string; kind: string }[]>(await api.call('GET', '/sources')).find((s) => s.kind === 'metric') ?? {
+        id: '',
+      }
+    ).id;
     const body = {
       name: 'Newer fields',
-      filters: [{ type: 'QUERY_EXPRESSION', name: 'Service', expression: 'ServiceName', sourceId, isBroadcastEnabled: false, isVariableEnabled: true, variableName: 'service' }],
-      savedFilterValues: [{ type: 'variable', name: 'service', values: ['checkout'] }, { condition: "ServiceName = 'a'" }],
+      filters: [
+        {
+          type: 'QUERY_EXPRESSION',
+          name: 'Service',
+          expression: 'ServiceName',
+          sourceId,
+          isBroadcastEnabled: false,
+          isVariableEnabled: true,
+          variableName: 'service',
+        },
+      ],
+      savedFilterValues: [
+        { type: 'variable', name: 'service', values: ['checkout'] },
+        { condition: "ServiceName = 'a'" },
+      ],
       tiles: [
         {
           name: 'Ratio',
@@ -224,12 +297,23 @@ describe('emulator: the live server rules', () => {
     assert.equal(d.tiles[0]?.config.seriesLimit, 0);
     assert.equal(d.filters[0]?.variableName, 'service');
     assert.deepEqual(d.savedFilterValues[0], { type: 'variable', name: 'service', values: ['checkout'] });
-    const unknownFilterKey = await api.call('POST', '/dashboards', { ...body, filters: [{ ...body.filters[0], colour: 'red' }] });
+    const unknownFilterKey = await api.call('POST', '/dashboards', {
+      ...body,
+      filters: [{ ...body.filters[0], colour: 'red' }],
+    });
     assert.equal(unknownFilterKey.status, 400, 'filters are strict on the server');
   });
 
   it('accepts serviceVersionExpression on log and trace sources', async () => {
-    const body = { name: 'Versions', kind: 'log', connection: 'c1', from: { databaseName: 'otel', tableName: 'logs' }, timestampValueExpression: 'ts', defaultTableSelectExpression: 'ts', serviceVersionExpression: "ResourceAttributes['service.version']" };
+    const body = {
+      name: 'Versions',
+      kind: 'log',
+      connection: 'c1',
+      from: { databaseName: 'otel', tableName: 'logs' },
+      timestampValueExpression: 'ts',
+      defaultTableSelectExpression: 'ts',
+      serviceVersionExpression: "ResourceAttributes['service.version']",
+    };
     const r = await api.call('POST', '/sources', body);
     assert.equal(r.status, 200, r.text);
     assert.equal(resultOf<Json>(r).serviceVersionExpression, body.serviceVersionExpression);
@@ -251,18 +335,33 @@ describe('emulator: answering like a newer server', () => {
   after(() => emu.close());
 
   const FUTURE = /^futureField_/;
-  const futureKeysOf = (o: unknown): string[] => (o && typeof o === 'object' ? Object.keys(o).filter((k) => FUTURE.test(k)) : []);
+  const futureKeysOf = (o: unknown): string[] =>
+    o && typeof o === 'object' ? Object.keys(o).filter((k) => FUTURE.test(k)) : [];
 
   it('adds unknown fields at every level of everything it returns', async () => {
     const dashboards = resultOf<Json[]>(await api.call('GET', '/dashboards'));
-    const withAll = dashboards.find((d) => Array.isArray(d.containers) && (d.containers as unknown[]).length > 0 && (d.filters as unknown[]).length > 0) ?? dashboards[0];
+    const withAll =
+      dashboards.find(
+        (d) =>
+          Array.isArray(d.containers) && (d.containers as unknown[]).length > 0 && (d.filters as unknown[]).length > 0,
+      ) ?? dashboards[0];
     assert.deepEqual(futureKeysOf(withAll), ['futureField_dashboard']);
     const tiles = withAll?.tiles as Json[];
-    assert.ok(tiles.every((t) => futureKeysOf(t).includes('futureField_tile') && futureKeysOf(t.config).includes('futureField_tileConfig')));
-    for (const d of dashboards) for (const f of d.filters as Json[]) assert.deepEqual(futureKeysOf(f), ['futureField_filter']);
+    assert.ok(
+      tiles.every(
+        (t) =>
+          futureKeysOf(t).includes('futureField_tile') && futureKeysOf(t.config).includes('futureField_tileConfig'),
+      ),
+    );
+    for (const d of dashboards) {
+      for (const f of d.filters as Json[]) assert.deepEqual(futureKeysOf(f), ['futureField_filter']);
+    }
     const containers = dashboards.flatMap((d) => (d.containers as Json[] | undefined) ?? []);
     assert.ok(containers.length > 0 && containers.every((c) => futureKeysOf(c).includes('futureField_container')));
-    assert.ok(dashboards.some((d) => (d.filters as Json[]).length > 0), 'the sample data has a dashboard filter');
+    assert.ok(
+      dashboards.some((d) => (d.filters as Json[]).length > 0),
+      'the sample data has a dashboard filter',
+    );
 
     const alerts = resultOf<Json[]>(await api.call('GET', '/alerts'));
     for (const a of alerts) {
@@ -275,10 +374,16 @@ describe('emulator: answering like a newer server', () => {
       assert.ok(futureKeysOf(s).includes('futureField_source'));
       assert.deepEqual(futureKeysOf(s.from), ['futureField_sourceFrom']);
     }
-    for (const w of resultOf<Json[]>(await api.call('GET', '/webhooks'))) assert.deepEqual(futureKeysOf(w), ['futureField_webhook']);
-    for (const s of resultOf<Json[]>(await api.call('GET', '/saved-searches'))) assert.deepEqual(futureKeysOf(s), ['futureField_savedSearch']);
+    for (const w of resultOf<Json[]>(await api.call('GET', '/webhooks'))) {
+      assert.deepEqual(futureKeysOf(w), ['futureField_webhook']);
+    }
+    for (const s of resultOf<Json[]>(await api.call('GET', '/saved-searches'))) {
+      assert.deepEqual(futureKeysOf(s), ['futureField_savedSearch']);
+    }
     const path = `/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[0]}/serviceQueryEndpoint`;
-    const q = resultOf<Json>(await api.call('POST', path, { roles: ['sql_console_read_only'], openApiKeys: [], allowedOrigins: '' }));
+    const q = resultOf<Json>(
+      await api.call('POST', path, { roles: ['sql_console_read_only'], openApiKeys: [], allowedOrigins: '' }),
+    );
     assert.deepEqual(futureKeysOf(q), ['futureField_queryEndpoint']);
   });
 
@@ -289,7 +394,9 @@ describe('emulator: answering like a newer server', () => {
     const put = await api.call('PUT', `/alerts/${String(id)}`, { ...writable, threshold: 42 });
     assert.equal(put.status, 200, put.text);
     assert.equal(resultOf<Json>(put).threshold, 42);
-    assert.deepEqual(emu.state.data.get(emu.serviceIds[0] as string)?.alerts.get(String(id))?.extra, { futureField_alert: alert.futureField_alert });
+    assert.deepEqual(emu.state.data.get(emu.serviceIds[0] as string)?.alerts.get(String(id))?.extra, {
+      futureField_alert: alert.futureField_alert,
+    });
     assert.deepEqual(
       emu.state.data.get(emu.serviceIds[0] as string)?.alerts.get(String(id))?.channels[0],
       alert.channel,
@@ -302,7 +409,11 @@ describe('emulator: answering like a newer server', () => {
     assert.equal(dput.status, 200, dput.text);
     const stored = emu.state.data.get(emu.serviceIds[0] as string)?.dashboards.get(String(dashboardId));
     assert.deepEqual(stored?.extra, { futureField_dashboard: dashboard.futureField_dashboard });
-    assert.ok(stored?.tiles.every((t) => t.futureField_tile !== undefined && (t.config as Json).futureField_tileConfig !== undefined));
+    assert.ok(
+      stored?.tiles.every(
+        (t) => t.futureField_tile !== undefined && (t.config as Json).futureField_tileConfig !== undefined,
+      ),
+    );
     assert.ok(stored?.filters.every((f) => f.futureField_filter !== undefined));
   });
 
@@ -313,7 +424,10 @@ describe('emulator: answering like a newer server', () => {
     assert.equal(second.length, 7);
     assert.notDeepEqual(second[0], first[0]);
     assert.equal(resultOf<Json[]>(await api.call('GET', '/alerts?limit=3')).length, 3);
-    assert.ok(resultOf<Json[]>(await api.call('GET', '/dashboards')).length >= 3, 'lists without paging are not capped');
+    assert.ok(
+      resultOf<Json[]>(await api.call('GET', '/dashboards')).length >= 3,
+      'lists without paging are not capped',
+    );
   });
 
   it('turns both on from OBS_EMULATOR_FUTURE=1 unless the options say otherwise', async () => {
@@ -364,7 +478,14 @@ describe('emulator: response check', () => {
   });
 
   it('finds no mismatch in any response of the sample data', () => {
-    assert.deepEqual(checkResponse('GET /clickstack/alerts', { status: 200, requestId: '3f5a9c2e-7b14-4d8a-9e62-1c0b8f4d7a35', result: [] }), []);
+    assert.deepEqual(
+      checkResponse('GET /clickstack/alerts', {
+        status: 200,
+        requestId: '3f5a9c2e-7b14-4d8a-9e62-1c0b8f4d7a35',
+        result: [],
+      }),
+      [],
+    );
     assert.notDeepEqual(checkResponse('GET /clickstack/alerts', { status: 200, requestId: 'x', result: {} }), []);
   });
 });

@@ -14,8 +14,17 @@ interface Call {
 }
 
 function ossClient(emu: Emulator) {
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Call> {
-    const init: RequestInit = { method, headers: { authorization: `Bearer ${emu.ossApiKey}`, ...headers }, redirect: 'manual' };
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Call> {
+    const init: RequestInit = {
+      method,
+      headers: { authorization: `Bearer ${emu.ossApiKey}`, ...headers },
+      redirect: 'manual',
+    };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
@@ -53,7 +62,12 @@ describe('emulator: self-hosted (OSS) flavor', () => {
 
   it('accepts only the personal API key as a Bearer token; a refusal is text "Unauthorized"', async () => {
     const path = `${emu.url}/api/v2/dashboards`;
-    for (const authorization of [undefined, 'Bearer wrong-key', basicAuth(emu.keyId, emu.keySecret), `Basic ${emu.ossApiKey}`]) {
+    for (const authorization of [
+      undefined,
+      'Bearer wrong-key',
+      basicAuth(emu.keyId, emu.keySecret),
+      `Basic ${emu.ossApiKey}`,
+    ]) {
       const res = await fetch(path, { headers: authorization ? { authorization } : {} });
       assert.equal(res.status, 401, String(authorization));
       assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
@@ -65,9 +79,12 @@ describe('emulator: self-hosted (OSS) flavor', () => {
     assert.equal(ok.status, 200);
     assert.equal(emu.requests.at(-1)?.authorized, true);
     // The Cloud routes are not served by a self-hosted server.
-    const cloud = await fetch(`${emu.url}/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[0]}/observability/dashboards`, {
-      headers: { authorization: basicAuth(emu.keyId, emu.keySecret) },
-    });
+    const cloud = await fetch(
+      `${emu.url}/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[0]}/observability/dashboards`,
+      {
+        headers: { authorization: basicAuth(emu.keyId, emu.keySecret) },
+      },
+    );
     assert.equal(cloud.status, 404);
     assert.match(await cloud.text(), /Cannot GET/);
   });
@@ -98,7 +115,10 @@ describe('emulator: self-hosted (OSS) flavor', () => {
       const cloudAlerts = resultOf<{ id: string }[]>(await c.call('GET', '/alerts'));
       assert.ok(alerts.length > 0);
       for (const a of alerts) {
-        assert.ok(cloudAlerts.some((x) => x.id === a.id), a.id);
+        assert.ok(
+          cloudAlerts.some((x) => x.id === a.id),
+          a.id,
+        );
         // Self-hosted alert channels are webhooks only, without Cloud extras.
         for (const ch of a.channels) assert.deepEqual(Object.keys(ch).sort(), ['type', 'webhookId']);
       }
@@ -133,7 +153,10 @@ describe('emulator: self-hosted (OSS) flavor', () => {
     assert.match(d.id, OBJECT_ID);
     assert.deepEqual(dataOf(await api.call('GET', `/dashboards/${d.id}`)), d);
 
-    const put = await api.call('PUT', `/dashboards/${d.id}`, { name: 'Payments v2', tiles: d.tiles.map((t, i) => ({ id: t.id, name: `t${i}`, x: 0, y: i * 3, w: 12, h: 3, config: t.config })) });
+    const put = await api.call('PUT', `/dashboards/${d.id}`, {
+      name: 'Payments v2',
+      tiles: d.tiles.map((t, i) => ({ id: t.id, name: `t${i}`, x: 0, y: i * 3, w: 12, h: 3, config: t.config })),
+    });
     assert.equal(put.status, 200, put.text);
     assert.equal(dataOf<{ name: string }>(put).name, 'Payments v2');
 
@@ -141,7 +164,11 @@ describe('emulator: self-hosted (OSS) flavor', () => {
     assert.equal(del.status, 200);
     assert.deepEqual(del.json, {});
     for (const method of ['GET', 'PUT']) {
-      const gone = await api.call(method, `/dashboards/${d.id}`, method === 'PUT' ? { name: 'x', tiles: [] } : undefined);
+      const gone = await api.call(
+        method,
+        `/dashboards/${d.id}`,
+        method === 'PUT' ? { name: 'x', tiles: [] } : undefined,
+      );
       assert.equal(gone.status, 404);
       assert.equal(gone.text, 'Not Found');
     }
@@ -169,23 +196,45 @@ describe('emulator: self-hosted (OSS) flavor', () => {
     assert.equal(noName.status, 400);
     assert.deepEqual(noName.json, { message: 'Body validation failed: name: Required' });
     // No email channels and no 30s interval on a self-hosted server.
-    const email = await api.call('POST', '/alerts', { threshold: 1, thresholdType: 'above', interval: '5m', channel: { type: 'email', emailRecipients: ['a@example.com'] } });
+    const email = await api.call('POST', '/alerts', {
+      threshold: 1,
+      thresholdType: 'above',
+      interval: '5m',
+      channel: { type: 'email', emailRecipients: ['a@example.com'] },
+    });
     assert.equal(email.status, 400);
     assert.match(String(email.json.message), /^Body validation failed: channel/);
-    const thirty = await api.call('POST', '/alerts', { threshold: 1, thresholdType: 'above', interval: '30s', channel: { type: 'webhook', webhookId } });
+    const thirty = await api.call('POST', '/alerts', {
+      threshold: 1,
+      thresholdType: 'above',
+      interval: '30s',
+      channel: { type: 'webhook', webhookId },
+    });
     assert.equal(thirty.status, 400);
     assert.match(String(thirty.json.message), /^Body validation failed: interval: must be one of/);
     const badJson = await api.call('POST', '/alerts', '{"threshold":');
     assert.deepEqual([badJson.status, badJson.json], [400, { message: 'Invalid JSON payload' }]);
     for (const path of ['/alerts/not-an-id', '/dashboards/not-an-id']) {
       const badId = await api.call('GET', path);
-      assert.deepEqual([badId.status, badId.json], [400, { message: 'Params validation failed: id: Invalid ObjectId' }], path);
+      assert.deepEqual(
+        [badId.status, badId.json],
+        [400, { message: 'Params validation failed: id: Invalid ObjectId' }],
+        path,
+      );
     }
   });
 
   it('creates, reads, replaces and deletes an alert; a missing one is 404 {message}', async () => {
     const search = dataOf<{ id: string }[]>(await api.call('GET', '/saved-searches'))[0]?.id;
-    const body = { source: 'saved_search', savedSearchId: search, threshold: 3, thresholdType: 'above', interval: '5m', channel: { type: 'webhook', webhookId }, name: 'Errors' };
+    const body = {
+      source: 'saved_search',
+      savedSearchId: search,
+      threshold: 3,
+      thresholdType: 'above',
+      interval: '5m',
+      channel: { type: 'webhook', webhookId },
+      name: 'Errors',
+    };
     const created = await api.call('POST', '/alerts', body);
     assert.equal(created.status, 200, created.text);
     const a = dataOf<{ id: string; channel: unknown; channels: unknown[]; threshold: number }>(created);
@@ -209,7 +258,12 @@ describe('emulator: self-hosted (OSS) flavor', () => {
     const inUse = await api.call('DELETE', `/webhooks/${webhookId}`);
     assert.equal(inUse.status, 409);
     assert.match(String(inUse.json.message), /alert/i);
-    const hook = await api.call('POST', '/webhooks', { name: 'Relay', service: 'generic', url: 'https://relay.example.com/hook', headers: { Authorization: 'Bearer x' } });
+    const hook = await api.call('POST', '/webhooks', {
+      name: 'Relay',
+      service: 'generic',
+      url: 'https://relay.example.com/hook',
+      headers: { Authorization: 'Bearer x' },
+    });
     assert.equal(hook.status, 200, hook.text);
     const h = dataOf<Record<string, unknown>>(hook);
     assert.equal('headers' in h, false);
@@ -242,11 +296,24 @@ describe('emulator: self-hosted (OSS) flavor', () => {
   });
 
   it('checks its own responses and the request bodies against the OSS spec', () => {
-    assert.deepEqual(checkOssResponse('GET /api/v2/alerts', { data: [], meta: { total: 0, limit: 1000, offset: 0 } }), []);
+    assert.deepEqual(
+      checkOssResponse('GET /api/v2/alerts', { data: [], meta: { total: 0, limit: 1000, offset: 0 } }),
+      [],
+    );
     assert.ok(checkOssResponse('GET /api/v2/alerts', { data: [] }).some((i) => i.path === '/meta'));
-    assert.ok(checkOssResponse('GET /api/v2/alerts/{id}', { data: { threshold: 'high' } }).some((i) => i.path === '/data/threshold'));
-    assert.equal(checkOssRequest('POST /api/v2/webhooks', { name: 'x', service: 'generic', url: 'https://e.example' }), null);
-    assert.equal(checkOssRequest('POST /api/v2/webhooks', { name: 'x', service: 'pagerduty_api', url: 'https://e.example' })?.path, '/service');
+    assert.ok(
+      checkOssResponse('GET /api/v2/alerts/{id}', { data: { threshold: 'high' } }).some(
+        (i) => i.path === '/data/threshold',
+      ),
+    );
+    assert.equal(
+      checkOssRequest('POST /api/v2/webhooks', { name: 'x', service: 'generic', url: 'https://e.example' }),
+      null,
+    );
+    assert.equal(
+      checkOssRequest('POST /api/v2/webhooks', { name: 'x', service: 'pagerduty_api', url: 'https://e.example' })?.path,
+      '/service',
+    );
   });
 });
 
@@ -280,8 +347,14 @@ describe('emulator: self-hosted (OSS) flavor answering like a newer server', () 
     try {
       const api = ossClient(emu);
       const list = await api.call('GET', '/dashboards');
-      const d = dataOf<Record<string, unknown>[]>(list)[0] as Record<string, unknown> & { id: string; tiles: Record<string, unknown>[] };
-      assert.ok(Object.keys(d).some((k) => k.startsWith('futureField_')), JSON.stringify(Object.keys(d)));
+      const d = dataOf<Record<string, unknown>[]>(list)[0] as Record<string, unknown> & {
+        id: string;
+        tiles: Record<string, unknown>[];
+      };
+      assert.ok(
+        Object.keys(d).some((k) => k.startsWith('futureField_')),
+        JSON.stringify(Object.keys(d)),
+      );
       assert.ok(Object.keys(d.tiles[0] ?? {}).some((k) => k.startsWith('futureField_')));
       const { id, ...body } = d;
       const put = await api.call('PUT', `/dashboards/${id}`, body);

@@ -14,7 +14,9 @@ describe('emulator: service query endpoint', () => {
     emu = await startEmulator({ rateLimit: false });
     api = client(emu);
     path = `/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[0]}/serviceQueryEndpoint`;
-    keyIds = resultOf<{ id: string }[]>(await api.call('GET', `/v1/organizations/${emu.organizationId}/keys`)).map((k) => k.id);
+    keyIds = resultOf<{ id: string }[]>(await api.call('GET', `/v1/organizations/${emu.organizationId}/keys`)).map(
+      (k) => k.id,
+    );
   });
   after(() => emu.close());
 
@@ -24,12 +26,20 @@ describe('emulator: service query endpoint', () => {
     assert.equal(none.json.status, 404);
     assert.match(String(none.json.requestId), UUID_V4);
 
-    const first = await api.call('POST', path, { roles: ['sql_console_read_only'], openApiKeys: [keyIds[0]], allowedOrigins: '' });
+    const first = await api.call('POST', path, {
+      roles: ['sql_console_read_only'],
+      openApiKeys: [keyIds[0]],
+      allowedOrigins: '',
+    });
     assert.equal(first.status, 200, first.text);
     const created = resultOf<{ id: string; roles: string[]; openApiKeys: string[]; allowedOrigins: string }>(first);
     assert.deepEqual(Object.keys(created).sort(), ['allowedOrigins', 'id', 'openApiKeys', 'roles']);
 
-    const second = await api.call('POST', path, { roles: ['sql_console_admin'], openApiKeys: keyIds.slice(0, 2), allowedOrigins: 'https://app.example.com' });
+    const second = await api.call('POST', path, {
+      roles: ['sql_console_admin'],
+      openApiKeys: keyIds.slice(0, 2),
+      allowedOrigins: 'https://app.example.com',
+    });
     assert.notEqual(second.json.requestId, first.json.requestId);
     const updated = resultOf<typeof created>(second);
     assert.equal(updated.id, created.id);

@@ -47,10 +47,18 @@ describe('emulator: rate limit', () => {
     const emu = await startEmulator({ rateLimit: { requests: 1, windowMs: 60_000 } });
     try {
       const api = client(emu);
-      for (let i = 0; i < 3; i++) assert.equal((await api.call('GET', '/alerts', undefined, { authorization: 'Basic Zm9vOmJhcg==' })).status, 401);
+      for (let i = 0; i < 3; i++) {
+        assert.equal(
+          (await api.call('GET', '/alerts', undefined, { authorization: 'Basic Zm9vOmJhcg==' })).status,
+          401,
+        );
+      }
       assert.equal((await api.call('GET', '/alerts')).status, 200);
       assert.equal((await api.call('GET', '/alerts')).status, 429);
-      const cfg = await fetch(`${emu.url}/__emulator/config`, { method: 'POST', body: JSON.stringify({ rateLimit: false }) });
+      const cfg = await fetch(`${emu.url}/__emulator/config`, {
+        method: 'POST',
+        body: JSON.stringify({ rateLimit: false }),
+      });
       assert.equal(cfg.status, 200);
       for (let i = 0; i < 15; i++) assert.equal((await api.call('GET', '/alerts')).status, 200);
     } finally {

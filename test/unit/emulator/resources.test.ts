@@ -31,11 +31,23 @@ describe('emulator: roles', () => {
   const byName = (name: string): Json => roles.find((r) => r.name === name) as Json;
 
   it('lists the predefined roles and the custom ones, and gets one by id', async () => {
-    assert.deepEqual(roles.map((r) => [r.name, r.isPredefined]), [['Admin', true], ['Member', true], ['Read Only', true], ['Deploy Bot', false], ['On-call responders', false]]);
+    assert.deepEqual(
+      roles.map((r) => [r.name, r.isPredefined]),
+      [
+        ['Admin', true],
+        ['Member', true],
+        ['Read Only', true],
+        ['Deploy Bot', false],
+        ['On-call responders', false],
+      ],
+    );
     for (const r of roles) assert.match(String(r.id), OBJECT_ID);
     const bot = byName('Deploy Bot');
     assert.deepEqual(resultOf(await api.call('GET', `/roles/${String(bot.id)}`)), bot);
-    assert.ok((bot.permissions as Json[]).some((p) => p.inverted === true && typeof p.conditions === 'object'), 'a permission with conditions and inverted');
+    assert.ok(
+      (bot.permissions as Json[]).some((p) => p.inverted === true && typeof p.conditions === 'object'),
+      'a permission with conditions and inverted',
+    );
     // The server's own bookkeeping stays inside.
     assert.equal('isDefault' in bot || 'userCount' in bot, false);
     const missing = await api.call('GET', '/roles/ffffffffffffffffffffffff');
@@ -53,14 +65,23 @@ describe('emulator: roles', () => {
   });
 
   it('creates a role: name and permissions required, unknown keys dropped, conditions kept whole', async () => {
-    const body = { name: '  Release managers ', description: 'Ships dashboards', permissions: [{ action: 'manage', subject: 'Dashboard', colour: 'red', conditions: { tags: { $in: ['release'] } } }], extra: 1 };
+    const body = {
+      name: '  Release managers ',
+      description: 'Ships dashboards',
+      permissions: [
+        { action: 'manage', subject: 'Dashboard', colour: 'red', conditions: { tags: { $in: ['release'] } } },
+      ],
+      extra: 1,
+    };
     const r = await api.call('POST', '/roles', body);
     assert.equal(r.status, 200, r.text);
     const role = resultOf<Json>(r);
     assert.match(String(role.id), OBJECT_ID);
     assert.equal(role.name, 'Release managers');
     assert.equal(role.isPredefined, false);
-    assert.deepEqual(role.permissions, [{ action: 'manage', subject: 'Dashboard', conditions: { tags: { $in: ['release'] } } }]);
+    assert.deepEqual(role.permissions, [
+      { action: 'manage', subject: 'Dashboard', conditions: { tags: { $in: ['release'] } } },
+    ]);
     assert.equal('extra' in role, false);
     assert.deepEqual(resultOf(await api.call('GET', `/roles/${String(role.id)}`)), role);
 
@@ -80,10 +101,17 @@ describe('emulator: roles', () => {
     const reserved = await api.call('POST', '/roles', { name: 'Read only', permissions: [] });
     assert.equal(reserved.status, 400);
     assert.equal(reserved.json.error, 'Role name "Read only" is reserved for a predefined role');
-    const rename = await api.call('PUT', `/roles/${String(byName('Deploy Bot').id)}`, { name: 'Admin', permissions: [] });
+    const rename = await api.call('PUT', `/roles/${String(byName('Deploy Bot').id)}`, {
+      name: 'Admin',
+      permissions: [],
+    });
     assert.equal(rename.status, 400);
     const other = emu.serviceIds[1] as string;
-    const elsewhere = await api.call('POST', `/v1/organizations/${emu.organizationId}/services/${other}/clickstack/roles`, { name: 'Deploy Bot 2', permissions: [] });
+    const elsewhere = await api.call(
+      'POST',
+      `/v1/organizations/${emu.organizationId}/services/${other}/clickstack/roles`,
+      { name: 'Deploy Bot 2', permissions: [] },
+    );
     assert.equal(elsewhere.status, 200, 'names are unique per team (service), not per organization');
   });
 
@@ -97,7 +125,9 @@ describe('emulator: roles', () => {
     assert.deepEqual(next.permissions, [{ action: 'read', subject: 'all' }]);
     assert.equal(next.createdAt, bot.createdAt);
     assert.notEqual(next.updatedAt, bot.updatedAt);
-    const renamed = resultOf<Json>(await api.call('PUT', `/roles/${String(bot.id)}`, { name: 'Terraform', description: 'IaC', permissions: [] }));
+    const renamed = resultOf<Json>(
+      await api.call('PUT', `/roles/${String(bot.id)}`, { name: 'Terraform', description: 'IaC', permissions: [] }),
+    );
     assert.deepEqual([renamed.name, renamed.description, renamed.permissions], ['Terraform', 'IaC', []]);
 
     const missingPermissions = await api.call('PUT', `/roles/${String(bot.id)}`, { name: 'Y' });
@@ -127,7 +157,10 @@ describe('emulator: roles', () => {
     assert.ok(responders);
     responders.userCount = 0;
     responders.isDefault = true;
-    assert.equal((await api.call('DELETE', `/roles/${responders.id}`)).json.error, 'The team default user role cannot be deleted');
+    assert.equal(
+      (await api.call('DELETE', `/roles/${responders.id}`)).json.error,
+      'The team default user role cannot be deleted',
+    );
 
     const bot = String(byName('Deploy Bot').id);
     const del = await api.call('DELETE', `/roles/${bot}`);
@@ -176,13 +209,24 @@ describe('emulator: sources', () => {
 
   it('seeds one source of each kind on the ClickHouse tables of the query host', async () => {
     const sources = resultOf<Json[]>(await api.call('GET', '/sources'));
-    assert.deepEqual(sources.map((s) => s.kind), ['log', 'trace', 'metric', 'session']);
+    assert.deepEqual(
+      sources.map((s) => s.kind),
+      ['log', 'trace', 'metric', 'session'],
+    );
     const tables = sources.map((s) => (s.from as Json).tableName);
     assert.deepEqual(tables, ['otel_logs', 'otel_traces', '', 'hyperdx_sessions']);
-    assert.deepEqual(Object.values(sources[2]?.metricTables as Json).sort(), ['otel_metrics_exponential_histogram', 'otel_metrics_gauge', 'otel_metrics_histogram', 'otel_metrics_sum', 'otel_metrics_summary']);
+    assert.deepEqual(Object.values(sources[2]?.metricTables as Json).sort(), [
+      'otel_metrics_exponential_histogram',
+      'otel_metrics_gauge',
+      'otel_metrics_histogram',
+      'otel_metrics_sum',
+      'otel_metrics_summary',
+    ]);
     // Every table a source names exists in the query host's ClickHouse, in the database that has the sample data.
     const known = new Set(TABLES.map((t) => t.name));
-    for (const t of [...tables.filter((x) => x !== ''), ...Object.values(sources[2]?.metricTables as Json)]) assert.ok(known.has(String(t)), String(t));
+    for (const t of [...tables.filter((x) => x !== ''), ...Object.values(sources[2]?.metricTables as Json)]) {
+      assert.ok(known.has(String(t)), String(t));
+    }
     for (const s of sources) assert.equal((s.from as Json).databaseName, 'otel');
   });
 
@@ -203,7 +247,10 @@ describe('emulator: sources', () => {
       searches: resultOf<Json[]>(await api.call('GET', '/saved-searches')),
       alerts: resultOf<Json[]>(await api.call('GET', '/alerts')),
     };
-    assert.ok(before.searches.some((s) => s.sourceId === logs), 'a saved search uses the log source');
+    assert.ok(
+      before.searches.some((s) => s.sourceId === logs),
+      'a saved search uses the log source',
+    );
     assert.ok(JSON.stringify(before.dashboards).includes(logs), 'a tile uses the log source');
     const del = await api.call('DELETE', `/sources/${logs}`);
     assert.equal(del.status, 200, del.text);
@@ -248,11 +295,16 @@ describe('emulator: webhooks', () => {
   const stored = (id: unknown) => emu.state.data.get(emu.serviceIds[0] as string)?.webhooks.get(String(id));
 
   it('seeds slack, generic (with a token header, never returned) and pagerduty webhooks, listed by id', async () => {
-    assert.deepEqual(hooks.map((h) => h.service), ['slack', 'generic', 'pagerduty_api']);
+    assert.deepEqual(
+      hooks.map((h) => h.service),
+      ['slack', 'generic', 'pagerduty_api'],
+    );
     const generic = hooks[1] as Json;
     assert.equal('headers' in generic, false);
     assert.match(stored(generic.id)?.headers?.Authorization ?? '', /^Bearer /);
-    const created = resultOf<Json>(await api.call('POST', '/webhooks', { name: 'Later', service: 'generic', url: 'https://later.example.com/' }));
+    const created = resultOf<Json>(
+      await api.call('POST', '/webhooks', { name: 'Later', service: 'generic', url: 'https://later.example.com/' }),
+    );
     const ids = resultOf<Json[]>(await api.call('GET', '/webhooks')).map((h) => String(h.id));
     assert.deepEqual(ids, [...ids].sort());
     assert.equal(ids.at(-1), created.id);
@@ -260,12 +312,24 @@ describe('emulator: webhooks', () => {
 
   it('refuses a second webhook of the same service and name (400, the server words), allows it on another service', async () => {
     const slack = hooks[0] as Json;
-    const dup = await api.call('POST', '/webhooks', { name: slack.name, service: 'slack', url: 'https://hooks.slack.com/services/T0/B0/x' });
+    const dup = await api.call('POST', '/webhooks', {
+      name: slack.name,
+      service: 'slack',
+      url: 'https://hooks.slack.com/services/T0/B0/x',
+    });
     assert.equal(dup.status, 400);
     assert.equal(dup.json.error, 'A webhook with this service and name already exists');
-    const generic = await api.call('POST', '/webhooks', { name: slack.name, service: 'generic', url: 'https://relay.example.com/' });
+    const generic = await api.call('POST', '/webhooks', {
+      name: slack.name,
+      service: 'generic',
+      url: 'https://relay.example.com/',
+    });
     assert.equal(generic.status, 200, generic.text);
-    const rename = await api.call('PUT', `/webhooks/${String(resultOf<Json>(generic).id)}`, { name: 'Ops relay', service: 'generic', url: 'https://relay.example.com/' });
+    const rename = await api.call('PUT', `/webhooks/${String(resultOf<Json>(generic).id)}`, {
+      name: 'Ops relay',
+      service: 'generic',
+      url: 'https://relay.example.com/',
+    });
     assert.equal(rename.json.error, 'A webhook with this service and name already exists');
   });
 
@@ -273,38 +337,94 @@ describe('emulator: webhooks', () => {
     const cases: [Json, string][] = [
       [{ service: 'generic', url: 'not a url' }, 'Body validation failed: /url: Invalid url'],
       [{ service: 'generic', url: 'ftp://files.example.com/x' }, 'Webhook URL must use HTTP or HTTPS'],
-      [{ service: 'slack', url: 'https://hooks.example.com/services/x' }, "Slack Webhook URL https://hooks.example.com/services/x does not have hostname that ends in 'slack.com'"],
-      [{ service: 'generic', url: 'http://127.0.0.1:9000/hook' }, 'Webhook URL resolves to a private or reserved address.'],
+      [
+        { service: 'slack', url: 'https://hooks.example.com/services/x' },
+        "Slack Webhook URL https://hooks.example.com/services/x does not have hostname that ends in 'slack.com'",
+      ],
+      [
+        { service: 'generic', url: 'http://127.0.0.1:9000/hook' },
+        'Webhook URL resolves to a private or reserved address.',
+      ],
       [{ service: 'generic', url: 'http://localhost/hook' }, 'Webhook URL resolves to a private or reserved address.'],
       [{ service: 'generic', url: 'https://10.2.3.4/hook' }, 'Webhook URL resolves to a private or reserved address.'],
       [{ service: 'generic', url: 'https://[::1]/hook' }, 'Webhook URL resolves to a private or reserved address.'],
-      [{ service: 'generic', url: 'https://[::ffff:192.168.1.1]/hook' }, 'Webhook URL resolves to a private or reserved address.'],
-      [{ service: 'incidentio', url: 'https://169.254.169.254/latest' }, 'Webhook URL resolves to a private or reserved address.'],
-      [{ service: 'generic', url: 'https://x.example.com/', headers: { 'X-Token': 'a\r\nInjected: 1' } }, 'Body validation failed: /headers/X-Token: Header values cannot contain control characters'],
-      [{ service: 'generic', url: 'https://x.example.com/', headers: { 'Bad Header': 'v' } }, "Body validation failed: /headers/Bad Header: Invalid header name. Only alphanumeric characters and !#$%&'*+-.^_`|~ are allowed"],
-      [{ service: 'slack', url: 'https://hooks.slack.com/services/x', headers: { 'X-Token': 't' } }, 'Body validation failed: /headers: headers is not supported for the slack webhook service'],
-      [{ service: 'slack', url: 'https://hooks.slack.com/services/x', body: '{}' }, 'Body validation failed: /body: body is not supported for the slack webhook service'],
-      [{ service: 'pagerduty_api', url: 'https://events.pagerduty.com/v2/enqueue' }, 'Body validation failed: /service: must be one of "slack", "incidentio", "generic"'],
+      [
+        { service: 'generic', url: 'https://[::ffff:192.168.1.1]/hook' },
+        'Webhook URL resolves to a private or reserved address.',
+      ],
+      [
+        { service: 'incidentio', url: 'https://169.254.169.254/latest' },
+        'Webhook URL resolves to a private or reserved address.',
+      ],
+      [
+        { service: 'generic', url: 'https://x.example.com/', headers: { 'X-Token': 'a\r\nInjected: 1' } },
+        'Body validation failed: /headers/X-Token: Header values cannot contain control characters',
+      ],
+      [
+        { service: 'generic', url: 'https://x.example.com/', headers: { 'Bad Header': 'v' } },
+        "Body validation failed: /headers/Bad Header: Invalid header name. Only alphanumeric characters and !#$%&'*+-.^_`|~ are allowed",
+      ],
+      [
+        { service: 'slack', url: 'https://hooks.slack.com/services/x', headers: { 'X-Token': 't' } },
+        'Body validation failed: /headers: headers is not supported for the slack webhook service',
+      ],
+      [
+        { service: 'slack', url: 'https://hooks.slack.com/services/x', body: '{}' },
+        'Body validation failed: /body: body is not supported for the slack webhook service',
+      ],
+      [
+        { service: 'pagerduty_api', url: 'https://events.pagerduty.com/v2/enqueue' },
+        'Body validation failed: /service: must be one of "slack", "incidentio", "generic"',
+      ],
     ];
     for (const [over, message] of cases) {
       const r = await api.call('POST', '/webhooks', { name: 'Probe', ...over });
       assert.equal(r.status, 400, JSON.stringify(over));
       assert.equal(r.json.error, message, JSON.stringify(over));
     }
-    assert.equal((await api.call('POST', '/webhooks', { name: 'Public', service: 'generic', url: 'https://8.8.8.8/hook' })).status, 200);
+    assert.equal(
+      (await api.call('POST', '/webhooks', { name: 'Public', service: 'generic', url: 'https://8.8.8.8/hook' })).status,
+      200,
+    );
   });
 
   it('PUT: 404 for an unknown webhook after the body rules; headers kept when omitted, cleared by {} or a new url', async () => {
-    assert.equal((await api.call('PUT', '/webhooks/ffffffffffffffffffffffff', { name: 'x', service: 'generic', url: 'https://a.example.com/' })).status, 404);
-    assert.equal((await api.call('PUT', '/webhooks/ffffffffffffffffffffffff', { name: ' ', service: 'generic', url: 'https://a.example.com/' })).status, 400);
+    assert.equal(
+      (
+        await api.call('PUT', '/webhooks/ffffffffffffffffffffffff', {
+          name: 'x',
+          service: 'generic',
+          url: 'https://a.example.com/',
+        })
+      ).status,
+      404,
+    );
+    assert.equal(
+      (
+        await api.call('PUT', '/webhooks/ffffffffffffffffffffffff', {
+          name: ' ',
+          service: 'generic',
+          url: 'https://a.example.com/',
+        })
+      ).status,
+      400,
+    );
     const generic = hooks[1] as Json;
     const same = { name: generic.name, service: 'generic', url: generic.url };
     assert.equal((await api.call('PUT', `/webhooks/${String(generic.id)}`, same)).status, 200);
     assert.deepEqual(stored(generic.id)?.headers, { Authorization: 'Bearer relay-token' }, 'kept when omitted');
-    assert.equal(resultOf<Json>(await api.call('PUT', `/webhooks/${String(generic.id)}`, same)).body, undefined, 'body cleared when omitted');
+    assert.equal(
+      resultOf<Json>(await api.call('PUT', `/webhooks/${String(generic.id)}`, same)).body,
+      undefined,
+      'body cleared when omitted',
+    );
     await api.call('PUT', `/webhooks/${String(generic.id)}`, { ...same, headers: {} });
     assert.equal(stored(generic.id)?.headers, undefined, '{} clears');
-    await api.call('PUT', `/webhooks/${String(generic.id)}`, { ...same, headers: { 'X-Key': 'k' }, queryParams: { token: 't' } });
+    await api.call('PUT', `/webhooks/${String(generic.id)}`, {
+      ...same,
+      headers: { 'X-Key': 'k' },
+      queryParams: { token: 't' },
+    });
     await api.call('PUT', `/webhooks/${String(generic.id)}`, { ...same, url: 'https://elsewhere.example.com/' });
     assert.equal(stored(generic.id)?.headers, undefined, 'a new destination never gets the old secrets');
     assert.equal(stored(generic.id)?.queryParams, undefined);
@@ -312,8 +432,12 @@ describe('emulator: webhooks', () => {
 
   it('delete: 409 counts the alerts whose first channel uses the webhook, as the server does', async () => {
     const searches = resultOf<Json[]>(await api.call('GET', '/saved-searches'));
-    const a = resultOf<Json>(await api.call('POST', '/webhooks', { name: 'First', service: 'generic', url: 'https://first.example.com/' }));
-    const b = resultOf<Json>(await api.call('POST', '/webhooks', { name: 'Second', service: 'generic', url: 'https://second.example.com/' }));
+    const a = resultOf<Json>(
+      await api.call('POST', '/webhooks', { name: 'First', service: 'generic', url: 'https://first.example.com/' }),
+    );
+    const b = resultOf<Json>(
+      await api.call('POST', '/webhooks', { name: 'Second', service: 'generic', url: 'https://second.example.com/' }),
+    );
     const alert = await api.call('POST', '/alerts', {
       source: 'saved_search',
       savedSearchId: searches[0]?.id,
@@ -328,11 +452,17 @@ describe('emulator: webhooks', () => {
     assert.equal(alert.status, 200, alert.text);
     const first = await api.call('DELETE', `/webhooks/${String(a.id)}`);
     assert.equal(first.status, 409);
-    assert.equal(first.json.error, 'Cannot delete webhook: 1 alert(s) still reference it. Reassign or remove those alerts first.');
+    assert.equal(
+      first.json.error,
+      'Cannot delete webhook: 1 alert(s) still reference it. Reassign or remove those alerts first.',
+    );
     // Only `channel` (channels[0]) is counted: the second webhook goes, and the alert keeps a dangling id.
     assert.equal((await api.call('DELETE', `/webhooks/${String(b.id)}`)).status, 200);
     const after = resultOf<Json>(await api.call('GET', `/alerts/${String(resultOf<Json>(alert).id)}`));
-    assert.deepEqual((after.channels as Json[]).map((c) => c.webhookId), [a.id, b.id]);
+    assert.deepEqual(
+      (after.channels as Json[]).map((c) => c.webhookId),
+      [a.id, b.id],
+    );
     assert.equal((await api.call('DELETE', '/webhooks/ffffffffffffffffffffffff')).status, 404);
   });
 });
@@ -355,21 +485,57 @@ describe('emulator: saved searches', () => {
     const searches = resultOf<Json[]>(await api.call('GET', '/saved-searches'));
     const alerts = resultOf<Json[]>(await api.call('GET', '/alerts'));
     assert.equal(searches.length, 3);
-    for (const s of searches) assert.ok(alerts.some((a) => a.savedSearchId === s.id), String(s.name));
+    for (const s of searches) {
+      assert.ok(
+        alerts.some((a) => a.savedSearchId === s.id),
+        String(s.name),
+      );
+    }
   });
 
   it('create and PUT are full writes with the server defaults', async () => {
-    const c = await api.call('POST', '/saved-searches', { name: ' Minimal ', sourceId, filters: [{ condition: "ServiceName IN ('a')" }] });
+    const c = await api.call('POST', '/saved-searches', {
+      name: ' Minimal ',
+      sourceId,
+      filters: [{ condition: "ServiceName IN ('a')" }],
+    });
     assert.equal(c.status, 200, c.text);
     const s = resultOf<Json>(c);
     assert.deepEqual(
-      { name: s.name, select: s.select, where: s.where, whereLanguage: s.whereLanguage, orderBy: s.orderBy, tags: s.tags, filters: s.filters },
-      { name: 'Minimal', select: '', where: '', whereLanguage: 'lucene', orderBy: '', tags: [], filters: [{ type: 'sql', condition: "ServiceName IN ('a')" }] },
+      {
+        name: s.name,
+        select: s.select,
+        where: s.where,
+        whereLanguage: s.whereLanguage,
+        orderBy: s.orderBy,
+        tags: s.tags,
+        filters: s.filters,
+      },
+      {
+        name: 'Minimal',
+        select: '',
+        where: '',
+        whereLanguage: 'lucene',
+        orderBy: '',
+        tags: [],
+        filters: [{ type: 'sql', condition: "ServiceName IN ('a')" }],
+      },
     );
-    const full = await api.call('PUT', `/saved-searches/${String(s.id)}`, { name: 'Full', sourceId, select: 'Body', where: 'x', whereLanguage: 'sql', orderBy: 'Timestamp', tags: ['t', 't'] });
+    const full = await api.call('PUT', `/saved-searches/${String(s.id)}`, {
+      name: 'Full',
+      sourceId,
+      select: 'Body',
+      where: 'x',
+      whereLanguage: 'sql',
+      orderBy: 'Timestamp',
+      tags: ['t', 't'],
+    });
     assert.deepEqual(resultOf<Json>(full).tags, ['t']);
     const reset = resultOf<Json>(await api.call('PUT', `/saved-searches/${String(s.id)}`, { name: 'Full', sourceId }));
-    assert.deepEqual([reset.select, reset.where, reset.whereLanguage, reset.orderBy, reset.tags, reset.filters], ['', '', 'lucene', '', [], []]);
+    assert.deepEqual(
+      [reset.select, reset.where, reset.whereLanguage, reset.orderBy, reset.tags, reset.filters],
+      ['', '', 'lucene', '', [], []],
+    );
     assert.equal(reset.createdAt, s.createdAt);
   });
 
@@ -377,15 +543,41 @@ describe('emulator: saved searches', () => {
     const unknown = await api.call('POST', '/saved-searches', { name: 'x', sourceId: 'ffffffffffffffffffffffff' });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.json.error, 'sourceId must be an existing source id');
-    const otherService = String(resultOf<Json[]>(await api.call('GET', `/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[1]}/observability/sources`))[0]?.id);
-    assert.equal((await api.call('POST', '/saved-searches', { name: 'x', sourceId: otherService })).status, 400, "another team's source");
-    assert.equal((await api.call('POST', '/saved-searches', { name: 'x', sourceId: 'abc' })).json.error, 'Body validation failed: /sourceId: Invalid ObjectId');
+    const otherService = String(
+      resultOf<Json[]>(
+        await api.call(
+          'GET',
+          `/v1/organizations/${emu.organizationId}/services/${emu.serviceIds[1]}/observability/sources`,
+        ),
+      )[0]?.id,
+    );
+    assert.equal(
+      (await api.call('POST', '/saved-searches', { name: 'x', sourceId: otherService })).status,
+      400,
+      "another team's source",
+    );
+    assert.equal(
+      (await api.call('POST', '/saved-searches', { name: 'x', sourceId: 'abc' })).json.error,
+      'Body validation failed: /sourceId: Invalid ObjectId',
+    );
     assert.equal((await api.call('POST', '/saved-searches', { name: '   ', sourceId })).status, 400);
     const longTag = await api.call('POST', '/saved-searches', { name: 'x', sourceId, tags: ['t'.repeat(33)] });
     assert.equal(longTag.json.error, 'Body validation failed: /tags/0: String must contain at most 32 character(s)');
-    const manyTags = await api.call('POST', '/saved-searches', { name: 'x', sourceId, tags: Array.from({ length: 51 }, (_v, i) => `t${i}`) });
+    const manyTags = await api.call('POST', '/saved-searches', {
+      name: 'x',
+      sourceId,
+      tags: Array.from({ length: 51 }, (_v, i) => `t${i}`),
+    });
     assert.equal(manyTags.json.error, 'Body validation failed: /tags: Array must contain at most 50 element(s)');
-    assert.equal((await api.call('PUT', '/saved-searches/ffffffffffffffffffffffff', { name: 'x', sourceId: 'ffffffffffffffffffffffff' })).status, 400);
+    assert.equal(
+      (
+        await api.call('PUT', '/saved-searches/ffffffffffffffffffffffff', {
+          name: 'x',
+          sourceId: 'ffffffffffffffffffffffff',
+        })
+      ).status,
+      400,
+    );
     const missing = await api.call('PUT', '/saved-searches/ffffffffffffffffffffffff', { name: 'x', sourceId });
     assert.equal(missing.status, 404);
     assert.equal(missing.json.error, 'Saved search not found');
@@ -427,20 +619,34 @@ describe('emulator: saved-search filters must render in the sidebar', () => {
     try {
       const api = client(emu);
       const sourceId = String(resultOf<Json[]>(await api.call('GET', '/sources'))[0]?.id);
-      const bad = await api.call('POST', '/saved-searches', { name: 'x', sourceId, filters: [{ condition: "A IN ('1')" }, { condition: 'B = 2' }] });
+      const bad = await api.call('POST', '/saved-searches', {
+        name: 'x',
+        sourceId,
+        filters: [{ condition: "A IN ('1')" }, { condition: 'B = 2' }],
+      });
       assert.equal(bad.status, 400);
       assert.equal(
         bad.json.error,
         `filters[1] must be a sidebar-renderable SQL predicate (e.g. "<column> IN ('<value>', ...)", "NOT IN (...)", or "BETWEEN <n> AND <n>"). Other shapes are only accepted on update when preserved unchanged from the stored saved search.`,
       );
       // A legacy filter already stored (written by the UI) survives a read-modify-write, but may not be changed.
-      const s = resultOf<Json>(await api.call('POST', '/saved-searches', { name: 'Legacy', sourceId, filters: [{ condition: "A IN ('1')" }] }));
+      const s = resultOf<Json>(
+        await api.call('POST', '/saved-searches', { name: 'Legacy', sourceId, filters: [{ condition: "A IN ('1')" }] }),
+      );
       const stored = emu.state.data.get(emu.serviceIds[0] as string)?.savedSearches.get(String(s.id));
       assert.ok(stored);
       stored.filters = [{ type: 'sql', condition: 'B = 2' }];
-      const echo = await api.call('PUT', `/saved-searches/${String(s.id)}`, { name: 'Legacy', sourceId, filters: [{ type: 'sql', condition: 'B = 2' }, { condition: "C NOT IN ('x')" }] });
+      const echo = await api.call('PUT', `/saved-searches/${String(s.id)}`, {
+        name: 'Legacy',
+        sourceId,
+        filters: [{ type: 'sql', condition: 'B = 2' }, { condition: "C NOT IN ('x')" }],
+      });
       assert.equal(echo.status, 200, echo.text);
-      const changed = await api.call('PUT', `/saved-searches/${String(s.id)}`, { name: 'Legacy', sourceId, filters: [{ type: 'sql', condition: 'B = 3' }] });
+      const changed = await api.call('PUT', `/saved-searches/${String(s.id)}`, {
+        name: 'Legacy',
+        sourceId,
+        filters: [{ type: 'sql', condition: 'B = 3' }],
+      });
       assert.equal(changed.status, 400);
       assert.match(String(changed.json.error), /^filters\[0\] must be a sidebar-renderable SQL predicate/);
     } finally {
@@ -462,9 +668,19 @@ describe('emulator: error bodies against the spec', () => {
     } finally {
       await emu.close();
     }
-    assert.deepEqual(checkErrorResponse('POST /clickstack/roles', 400, { status: 400, error: 'x', requestId: '3f5a9c2e-7b14-4d8a-9e62-1c0b8f4d7a35' }), []);
     assert.deepEqual(
-      checkErrorResponse('DELETE /clickstack/webhooks/{clickStackWebhookId}', 409, { message: 'Cannot delete webhook', status: '409' }).map((i) => i.path),
+      checkErrorResponse('POST /clickstack/roles', 400, {
+        status: 400,
+        error: 'x',
+        requestId: '3f5a9c2e-7b14-4d8a-9e62-1c0b8f4d7a35',
+      }),
+      [],
+    );
+    assert.deepEqual(
+      checkErrorResponse('DELETE /clickstack/webhooks/{clickStackWebhookId}', 409, {
+        message: 'Cannot delete webhook',
+        status: '409',
+      }).map((i) => i.path),
       ['/status', '/error', '/requestId', '/status'],
     );
     assert.deepEqual(takeResponseIssues(), []);

@@ -1,7 +1,15 @@
 /** Backtest evaluator on synthetic series with known crossings, and its query run on the embedded ClickHouse. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { backtestQuery, evaluateBacktest, evaluationTimes, exceedsThreshold, pointsFromRows, type BacktestAlert, type BacktestPoint } from '../../../src/preview/backtest';
+import {
+  backtestQuery,
+  evaluateBacktest,
+  evaluationTimes,
+  exceedsThreshold,
+  pointsFromRows,
+  type BacktestAlert,
+  type BacktestPoint,
+} from '../../../src/preview/backtest';
 import { query, rows, SOURCE, T0 } from './golden';
 
 const MIN = 60_000;
@@ -11,14 +19,21 @@ function series(values: (number | null)[], group = ''): BacktestPoint[] {
   return values.flatMap((v, i) => (v === null ? [] : [{ bucket: T0 + i * W, value: v, group }]));
 }
 const range = (windows: number) => ({ from: T0, to: T0 + windows * W });
-const states = (alert: BacktestAlert, values: (number | null)[]) => evaluateBacktest(alert, series(values), range(values.length)).evaluations.map((e) => e.state);
+const states = (alert: BacktestAlert, values: (number | null)[]) =>
+  evaluateBacktest(alert, series(values), range(values.length)).evaluations.map((e) => e.state);
 
 describe('Alert backtest evaluator', () => {
   it('above fires at or over the threshold (>=), with transitions and their times', () => {
     const alert = { interval: '5m', threshold: 10, thresholdType: 'above' };
     const r = evaluateBacktest(alert, series([5, 10, 12, 3, 11]), range(5));
-    assert.deepEqual(r.evaluations.map((e) => e.state), ['OK', 'ALERT', 'ALERT', 'OK', 'ALERT']);
-    assert.deepEqual(r.evaluations.map((e) => e.at), [1, 2, 3, 4, 5].map((k) => T0 + k * W));
+    assert.deepEqual(
+      r.evaluations.map((e) => e.state),
+      ['OK', 'ALERT', 'ALERT', 'OK', 'ALERT'],
+    );
+    assert.deepEqual(
+      r.evaluations.map((e) => e.at),
+      [1, 2, 3, 4, 5].map((k) => T0 + k * W),
+    );
     assert.deepEqual(
       r.transitions.map((t) => [t.at, t.from, t.to, t.value]),
       [
@@ -33,30 +48,68 @@ describe('Alert backtest evaluator', () => {
   });
 
   it('above_exclusive is strict (>)', () => {
-    assert.deepEqual(states({ interval: '5m', threshold: 10, thresholdType: 'above_exclusive' }, [10, 10.5]), ['OK', 'ALERT']);
+    assert.deepEqual(states({ interval: '5m', threshold: 10, thresholdType: 'above_exclusive' }, [10, 10.5]), [
+      'OK',
+      'ALERT',
+    ]);
   });
 
   it('below is strict (<), below_or_equal is not', () => {
-    assert.deepEqual(states({ interval: '5m', threshold: 5, thresholdType: 'below' }, [5, 4, 6]), ['OK', 'ALERT', 'OK']);
-    assert.deepEqual(states({ interval: '5m', threshold: 5, thresholdType: 'below_or_equal' }, [5, 4, 6]), ['ALERT', 'ALERT', 'OK']);
+    assert.deepEqual(states({ interval: '5m', threshold: 5, thresholdType: 'below' }, [5, 4, 6]), [
+      'OK',
+      'ALERT',
+      'OK',
+    ]);
+    assert.deepEqual(states({ interval: '5m', threshold: 5, thresholdType: 'below_or_equal' }, [5, 4, 6]), [
+      'ALERT',
+      'ALERT',
+      'OK',
+    ]);
   });
 
   it('between includes both bounds; not_between fires strictly outside', () => {
     const values = [9, 10, 20, 21, 15];
-    assert.deepEqual(states({ interval: '5m', threshold: 10, thresholdMax: 20, thresholdType: 'between' }, values), ['OK', 'ALERT', 'ALERT', 'OK', 'ALERT']);
-    assert.deepEqual(states({ interval: '5m', threshold: 10, thresholdMax: 20, thresholdType: 'not_between' }, values), ['ALERT', 'OK', 'OK', 'ALERT', 'OK']);
+    assert.deepEqual(states({ interval: '5m', threshold: 10, thresholdMax: 20, thresholdType: 'between' }, values), [
+      'OK',
+      'ALERT',
+      'ALERT',
+      'OK',
+      'ALERT',
+    ]);
+    assert.deepEqual(
+      states({ interval: '5m', threshold: 10, thresholdMax: 20, thresholdType: 'not_between' }, values),
+      ['ALERT', 'OK', 'OK', 'ALERT', 'OK'],
+    );
     assert.throws(() => exceedsThreshold({ threshold: 1, thresholdType: 'between' }, 1), /thresholdMax is required/);
   });
 
   it('equal and not_equal compare exactly', () => {
     assert.deepEqual(states({ interval: '5m', threshold: 3, thresholdType: 'equal' }, [3, 3.0001]), ['ALERT', 'OK']);
-    assert.deepEqual(states({ interval: '5m', threshold: 3, thresholdType: 'not_equal' }, [3, 3.0001]), ['OK', 'ALERT']);
+    assert.deepEqual(states({ interval: '5m', threshold: 3, thresholdType: 'not_equal' }, [3, 3.0001]), [
+      'OK',
+      'ALERT',
+    ]);
   });
 
   it('an empty window counts as 0: it fires a "below" alert and leaves an "above" alert OK', () => {
-    assert.deepEqual(states({ interval: '5m', threshold: 1, thresholdType: 'below' }, [4, null, 2]), ['OK', 'ALERT', 'OK']);
-    const r = evaluateBacktest({ interval: '5m', threshold: 1, thresholdType: 'above' }, series([4, null, 2]), range(3));
-    assert.deepEqual(r.evaluations.map((e) => [e.state, e.groups[0]?.value]), [['ALERT', 4], ['OK', 0], ['ALERT', 2]]);
+    assert.deepEqual(states({ interval: '5m', threshold: 1, thresholdType: 'below' }, [4, null, 2]), [
+      'OK',
+      'ALERT',
+      'OK',
+    ]);
+    const r = evaluateBacktest(
+      { interval: '5m', threshold: 1, thresholdType: 'above' },
+      series([4, null, 2]),
+      range(3),
+    );
+    assert.deepEqual(
+      r.evaluations.map((e) => [e.state, e.groups[0]?.value]),
+      [
+        ['ALERT', 4],
+        ['OK', 0],
+        ['ALERT', 2],
+      ],
+    );
     assert.deepEqual(states({ interval: '5m', threshold: 1, thresholdType: 'above' }, [null, null]), ['OK', 'OK']);
   });
 
@@ -68,7 +121,10 @@ describe('Alert backtest evaluator', () => {
 
   it('an offset shifts the evaluation times; a window spans two buckets and the last one decides', () => {
     const alert = { interval: '5m', threshold: 10, thresholdType: 'above', scheduleOffsetMinutes: 2 };
-    assert.deepEqual(evaluationTimes(alert, { from: T0, to: T0 + 30 * MIN }), [7, 12, 17, 22, 27].map((m) => T0 + m * MIN));
+    assert.deepEqual(
+      evaluationTimes(alert, { from: T0, to: T0 + 30 * MIN }),
+      [7, 12, 17, 22, 27].map((m) => T0 + m * MIN),
+    );
     // Window [2, 7): bucket 0 holds 12 (crosses), bucket 5 holds 3 (does not) → OK.
     // Window [7, 12): bucket 5 holds 15 (crosses), bucket 10 is empty → the crossing stands (ALERT).
     const points: BacktestPoint[] = [
@@ -77,20 +133,47 @@ describe('Alert backtest evaluator', () => {
       { window: T0 + 7 * MIN, bucket: T0 + 5 * MIN, value: 15 },
     ];
     const r = evaluateBacktest(alert, points, { from: T0, to: T0 + 12 * MIN });
-    assert.deepEqual(r.evaluations.map((e) => [e.at, e.state]), [[T0 + 7 * MIN, 'OK'], [T0 + 12 * MIN, 'ALERT']]);
+    assert.deepEqual(
+      r.evaluations.map((e) => [e.at, e.state]),
+      [
+        [T0 + 7 * MIN, 'OK'],
+        [T0 + 12 * MIN, 'ALERT'],
+      ],
+    );
   });
 
   it('an offset of the interval or more is taken modulo the interval', () => {
-    assert.deepEqual(evaluationTimes({ interval: '5m', threshold: 0, thresholdType: 'above', scheduleOffsetMinutes: 7 }, { from: T0, to: T0 + 10 * MIN }), [T0 + 7 * MIN]);
+    assert.deepEqual(
+      evaluationTimes(
+        { interval: '5m', threshold: 0, thresholdType: 'above', scheduleOffsetMinutes: 7 },
+        { from: T0, to: T0 + 10 * MIN },
+      ),
+      [T0 + 7 * MIN],
+    );
   });
 
   it('a start time anchors the windows and nothing is evaluated before it (the offset is ignored)', () => {
-    const alert = { interval: '5m', threshold: 0, thresholdType: 'above', scheduleStartAt: new Date(T0 + 3 * MIN).toISOString(), scheduleOffsetMinutes: 1 };
-    assert.deepEqual(evaluationTimes(alert, { from: T0 - 60 * MIN, to: T0 + 20 * MIN }), [8, 13, 18].map((m) => T0 + m * MIN));
+    const alert = {
+      interval: '5m',
+      threshold: 0,
+      thresholdType: 'above',
+      scheduleStartAt: new Date(T0 + 3 * MIN).toISOString(),
+      scheduleOffsetMinutes: 1,
+    };
+    assert.deepEqual(
+      evaluationTimes(alert, { from: T0 - 60 * MIN, to: T0 + 20 * MIN }),
+      [8, 13, 18].map((m) => T0 + m * MIN),
+    );
   });
 
   it('numConsecutiveWindows holds the alert PENDING until enough windows crossed in a row', () => {
-    assert.deepEqual(states({ interval: '5m', threshold: 10, thresholdType: 'above', numConsecutiveWindows: 2 }, [12, 12, 3, 12, 12, 12]), ['PENDING', 'ALERT', 'OK', 'PENDING', 'ALERT', 'ALERT']);
+    assert.deepEqual(
+      states(
+        { interval: '5m', threshold: 10, thresholdType: 'above', numConsecutiveWindows: 2 },
+        [12, 12, 3, 12, 12, 12],
+      ),
+      ['PENDING', 'ALERT', 'OK', 'PENDING', 'ALERT', 'ALERT'],
+    );
   });
 
   it('group-by: each group has its own state; a firing group that disappears resolves', () => {
@@ -99,14 +182,24 @@ describe('Alert backtest evaluator', () => {
     const r = evaluateBacktest(alert, points, range(3));
     assert.deepEqual(
       r.evaluations.map((e) => e.groups.map((g) => `${g.group}=${g.state}`)),
-      [['svc:a=ALERT', 'svc:b=OK'], ['svc:a=OK', 'svc:b=OK'], ['svc:a=OK', 'svc:b=ALERT']],
+      [
+        ['svc:a=ALERT', 'svc:b=OK'],
+        ['svc:a=OK', 'svc:b=OK'],
+        ['svc:a=OK', 'svc:b=ALERT'],
+      ],
     );
-    assert.deepEqual(r.transitions.map((t) => [t.at - T0, t.group, t.from, t.to]), [
-      [W, 'svc:a', 'OK', 'ALERT'],
-      [2 * W, 'svc:a', 'ALERT', 'OK'],
-      [3 * W, 'svc:b', 'OK', 'ALERT'],
-    ]);
-    assert.deepEqual(r.fired.map((e) => e.at - T0), [W, 3 * W]);
+    assert.deepEqual(
+      r.transitions.map((t) => [t.at - T0, t.group, t.from, t.to]),
+      [
+        [W, 'svc:a', 'OK', 'ALERT'],
+        [2 * W, 'svc:a', 'ALERT', 'OK'],
+        [3 * W, 'svc:b', 'OK', 'ALERT'],
+      ],
+    );
+    assert.deepEqual(
+      r.fired.map((e) => e.at - T0),
+      [W, 3 * W],
+    );
   });
 
   it('a 1-hour interval evaluates once per hour', () => {
@@ -118,27 +211,45 @@ describe('Alert backtest evaluator', () => {
 describe('Alert backtest query on ClickHouse', () => {
   const data = rows();
   /** Errors in [from, to), counted here from the generator's rows. */
-  const errorsBetween = (from: number, to: number) => data.filter((x) => x.severity === 'error' && x.ts >= from && x.ts < to).length;
+  const errorsBetween = (from: number, to: number) =>
+    data.filter((x) => x.severity === 'error' && x.ts >= from && x.ts < to).length;
 
   it('a saved search alert: the query gives each window its count, and the evaluation matches a direct count', async () => {
     const alert = { interval: '5m', threshold: 5, thresholdType: 'above' };
     const r0 = { from: T0, to: T0 + 60 * MIN };
-    const q = backtestQuery(alert, { kind: 'savedSearch', savedSearch: { where: "SeverityText = 'error'", whereLanguage: 'sql' } }, { source: SOURCE, range: r0 });
+    const q = backtestQuery(
+      alert,
+      { kind: 'savedSearch', savedSearch: { where: "SeverityText = 'error'", whereLanguage: 'sql' } },
+      { source: SOURCE, range: r0 },
+    );
     assert.ok(q.ok, q.ok ? '' : q.reason);
     assert.equal(q.evaluations.length, 12);
     const result = evaluateBacktest(alert, pointsFromRows(await query(q.sql), q.columns), r0, { grouped: q.grouped });
     const expected = q.evaluations.map((at) => (errorsBetween(at - 5 * MIN, at) >= 5 ? 'ALERT' : 'OK'));
-    assert.deepEqual(result.evaluations.map((e) => e.state), expected);
-    assert.deepEqual(result.evaluations.map((e) => e.groups[0]?.value), q.evaluations.map((at) => errorsBetween(at - 5 * MIN, at)));
+    assert.deepEqual(
+      result.evaluations.map((e) => e.state),
+      expected,
+    );
+    assert.deepEqual(
+      result.evaluations.map((e) => e.groups[0]?.value),
+      q.evaluations.map((at) => errorsBetween(at - 5 * MIN, at)),
+    );
   });
 
   it('with an offset each row carries its window, and partial buckets are evaluated as the scheduler does', async () => {
     const alert = { interval: '5m', threshold: 3, thresholdType: 'above', scheduleOffsetMinutes: 2 };
     const r0 = { from: T0, to: T0 + 60 * MIN };
-    const q = backtestQuery(alert, { kind: 'savedSearch', savedSearch: { where: 'SeverityText:error', whereLanguage: 'lucene' } }, { source: SOURCE, range: r0 });
+    const q = backtestQuery(
+      alert,
+      { kind: 'savedSearch', savedSearch: { where: 'SeverityText:error', whereLanguage: 'lucene' } },
+      { source: SOURCE, range: r0 },
+    );
     assert.ok(q.ok, q.ok ? '' : q.reason);
     assert.ok(q.columns.window, 'window column');
-    assert.match(q.sql, /toDateTime\(120 \+ intDiv\(toInt64\(toUnixTimestamp\(toDateTime\(TimestampTime\)\)\) - 120, 300\) \* 300\) AS `__backtest_window`/);
+    assert.match(
+      q.sql,
+      /toDateTime\(120 \+ intDiv\(toInt64\(toUnixTimestamp\(toDateTime\(TimestampTime\)\)\) - 120, 300\) \* 300\) AS `__backtest_window`/,
+    );
     const result = evaluateBacktest(alert, pointsFromRows(await query(q.sql), q.columns), r0, { grouped: q.grouped });
     // The last partial bucket of each window, [5k, 5k + 2 min), decides: errors in it ≥ 3?
     const expected = q.evaluations.map((at) => {
@@ -147,7 +258,10 @@ describe('Alert backtest query on ClickHouse', () => {
       const firstN = errorsBetween(at - 5 * MIN, lastBucket);
       return n > 0 ? (n >= 3 ? 'ALERT' : 'OK') : firstN >= 3 ? 'ALERT' : 'OK';
     });
-    assert.deepEqual(result.evaluations.map((e) => e.state), expected);
+    assert.deepEqual(
+      result.evaluations.map((e) => e.state),
+      expected,
+    );
     // Each whole window holds 5 errors (it would cross 3), but its last partial bucket holds 2: the scheduler says OK.
     assert.ok(q.evaluations.every((at) => errorsBetween(at - 5 * MIN, at) === 5));
     assert.ok(result.evaluations.every((e) => e.state === 'OK' && e.groups[0]?.value === 2));
@@ -156,7 +270,16 @@ describe('Alert backtest query on ClickHouse', () => {
   it('a tile alert with group-by: one state per service', async () => {
     const alert = { interval: '15m', threshold: 6, thresholdType: 'above' };
     const r0 = { from: T0, to: T0 + 60 * MIN };
-    const tile = { config: { displayType: 'line', sourceId: 'src-logs', select: [{ aggFn: 'count', where: "SeverityText = 'error' AND LogAttributes['duration'] < '5'", whereLanguage: 'sql' }], groupBy: 'ServiceName' } };
+    const tile = {
+      config: {
+        displayType: 'line',
+        sourceId: 'src-logs',
+        select: [
+          { aggFn: 'count', where: "SeverityText = 'error' AND LogAttributes['duration'] < '5'", whereLanguage: 'sql' },
+        ],
+        groupBy: 'ServiceName',
+      },
+    };
     const q = backtestQuery(alert, { kind: 'tile', tile }, { source: SOURCE, range: r0 });
     assert.ok(q.ok, q.ok ? '' : q.reason);
     assert.ok(q.grouped);
@@ -164,7 +287,14 @@ describe('Alert backtest query on ClickHouse', () => {
     for (const e of result.evaluations) {
       for (const g of e.groups) {
         const svc = g.group.replace('ServiceName:', '');
-        const n = data.filter((x) => x.service === svc && x.severity === 'error' && String(x.duration) < '5' && x.ts >= e.windowStart && x.ts < e.windowEnd).length;
+        const n = data.filter(
+          (x) =>
+            x.service === svc &&
+            x.severity === 'error' &&
+            String(x.duration) < '5' &&
+            x.ts >= e.windowStart &&
+            x.ts < e.windowEnd,
+        ).length;
         assert.equal(g.value, n, `${g.group} at ${e.at}`);
         assert.equal(g.state, n >= 6 ? 'ALERT' : 'OK');
       }
@@ -172,7 +302,11 @@ describe('Alert backtest query on ClickHouse', () => {
   });
 
   it('raw SQL tile alerts say they are not backtested yet', () => {
-    const q = backtestQuery({ interval: '5m', threshold: 1, thresholdType: 'above' }, { kind: 'tile', tile: { config: { displayType: 'line', configType: 'sql', sqlTemplate: 'SELECT 1' } } }, { source: SOURCE, range: { from: T0, to: T0 + 60 * MIN } });
+    const q = backtestQuery(
+      { interval: '5m', threshold: 1, thresholdType: 'above' },
+      { kind: 'tile', tile: { config: { displayType: 'line', configType: 'sql', sqlTemplate: 'SELECT 1' } } },
+      { source: SOURCE, range: { from: T0, to: T0 + 60 * MIN } },
+    );
     assert.deepEqual(q, { ok: false, reason: 'alerts on raw SQL tiles ("line") are not backtested yet', notes: [] });
   });
 });

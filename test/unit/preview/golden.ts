@@ -66,12 +66,25 @@ export const SOURCE = {
 
 let ready: Promise<ClickHouseEngine> | undefined;
 
-async function exec(engine: ClickHouseEngine, sql: string, settings: Record<string, string> = {}, database = DATABASE): Promise<string> {
+async function exec(
+  engine: ClickHouseEngine,
+  sql: string,
+  settings: Record<string, string> = {},
+  database = DATABASE,
+): Promise<string> {
   let out = '';
-  await engine.run(sql, 'JSONEachRow', database, new AbortController().signal, () => undefined, async (b) => {
-    out += Buffer.from(b).toString('utf8');
-    return true;
-  }, settings);
+  await engine.run(
+    sql,
+    'JSONEachRow',
+    database,
+    new AbortController().signal,
+    () => undefined,
+    async (b) => {
+      out += Buffer.from(b).toString('utf8');
+      return true;
+    },
+    settings,
+  );
   return out;
 }
 
@@ -119,7 +132,12 @@ export function engine(): Promise<ClickHouseEngine> {
 export async function query(sql: string, database = DATABASE): Promise<Record<string, unknown>[]> {
   const e = await engine();
   if (database !== DATABASE) e.ensureDatabase(database);
-  const text = await exec(e, sql, { date_time_output_format: 'unix_timestamp', output_format_json_quote_64bit_integers: '0' }, database);
+  const text = await exec(
+    e,
+    sql,
+    { date_time_output_format: 'unix_timestamp', output_format_json_quote_64bit_integers: '0' },
+    database,
+  );
   return text
     .split('\n')
     .filter((l) => l.trim())

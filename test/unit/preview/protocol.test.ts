@@ -11,16 +11,31 @@ describe('preview protocol', () => {
   it('accepts the webview messages it knows and drops anything else', () => {
     assert.deepEqual(parseFromWebview({ type: 'ready' }), { type: 'ready' });
     assert.deepEqual(parseFromWebview({ type: 'refresh', extra: 1 }), { type: 'refresh' });
-    assert.deepEqual(parseFromWebview({ type: 'range', range: { preset: '6h' } }), { type: 'range', range: { preset: '6h' } });
+    assert.deepEqual(parseFromWebview({ type: 'range', range: { preset: '6h' } }), {
+      type: 'range',
+      range: { preset: '6h' },
+    });
     assert.deepEqual(parseFromWebview({ type: 'copy', tileId: 't1' }), { type: 'copy', tileId: 't1' });
     assert.deepEqual(parseFromWebview({ type: 'openTable' }), { type: 'openTable' });
-    for (const bad of [null, 'ready', [], { type: 'run' }, { type: 'range', range: { preset: '2h' } }, { type: 'copy', tileId: 7 }, { type: 'rendered', seq: 'x', ms: 1, summary: {} }]) {
+    for (const bad of [
+      null,
+      'ready',
+      [],
+      { type: 'run' },
+      { type: 'range', range: { preset: '2h' } },
+      { type: 'copy', tileId: 7 },
+      { type: 'rendered', seq: 'x', ms: 1, summary: {} },
+    ]) {
       assert.equal(parseFromWebview(bad), undefined, JSON.stringify(bad));
     }
   });
 
   it('takes a custom range only when it starts before it ends', () => {
-    assert.deepEqual(parseRange({ preset: 'custom', from: 1000, to: 2000 }), { preset: 'custom', from: 1000, to: 2000 });
+    assert.deepEqual(parseRange({ preset: 'custom', from: 1000, to: 2000 }), {
+      preset: 'custom',
+      from: 1000,
+      to: 2000,
+    });
     assert.equal(parseRange({ preset: 'custom', from: 2000, to: 1000 }), undefined);
     assert.equal(parseRange({ preset: 'custom', from: 'yesterday', to: 1000 }), undefined);
     assert.deepEqual(resolveRange({ preset: '15m' }, 1_000_000), { from: 100_000, to: 1_000_000 });
@@ -28,8 +43,21 @@ describe('preview protocol', () => {
   });
 
   it('turns a time series into a table with one column per series and empty cells for gaps', () => {
-    const table = dataAsTable({ kind: 'timeseries', times: [Date.UTC(2026, 10, 22, 14, 0), Date.UTC(2026, 10, 22, 14, 1)], series: [{ name: 'checkout', values: [3, null] }, { name: 'cart', values: [1, 2] }] });
-    assert.deepEqual(table, { columns: ['time', 'checkout', 'cart'], rows: [['2026-11-22T14:00:00.000Z', 3, 1], ['2026-11-22T14:01:00.000Z', null, 2]] });
+    const table = dataAsTable({
+      kind: 'timeseries',
+      times: [Date.UTC(2026, 10, 22, 14, 0), Date.UTC(2026, 10, 22, 14, 1)],
+      series: [
+        { name: 'checkout', values: [3, null] },
+        { name: 'cart', values: [1, 2] },
+      ],
+    });
+    assert.deepEqual(table, {
+      columns: ['time', 'checkout', 'cart'],
+      rows: [
+        ['2026-11-22T14:00:00.000Z', 3, 1],
+        ['2026-11-22T14:01:00.000Z', null, 2],
+      ],
+    });
     assert.equal(toTsv(table!), 'time\tcheckout\tcart\n2026-11-22T14:00:00.000Z\t3\t1\n2026-11-22T14:01:00.000Z\t\t2');
     assert.equal(toTsv({ columns: ['body'], rows: [['a\tb\nc']] }), 'body\na b c');
     assert.equal(dataAsTable({ kind: 'markdown', text: '# hi' }), undefined);
@@ -51,13 +79,34 @@ describe('preview formats', () => {
   });
 
   it('parses Markdown into plain nodes: HTML stays text and links are never followed', () => {
-    const blocks = parseMarkdown('# Checkout\n\nSee **p95** and `latency`.\n\n- one\n- <img src=x onerror=alert(1)>\n\n[docs](javascript:alert%281%29)\n\n```\n<script>1</script>\n```');
+    const blocks = parseMarkdown(
+      '# Checkout\n\nSee **p95** and `latency`.\n\n- one\n- <img src=x onerror=alert(1)>\n\n[docs](javascript:alert%281%29)\n\n```\n<script>1</script>\n```',
+    );
     assert.deepEqual(blocks[0], { t: 'heading', level: 1, children: [{ t: 'text', text: 'Checkout' }] });
-    assert.deepEqual(blocks[1], { t: 'paragraph', children: [{ t: 'text', text: 'See ' }, { t: 'strong', children: [{ t: 'text', text: 'p95' }] }, { t: 'text', text: ' and ' }, { t: 'code', text: 'latency' }, { t: 'text', text: '.' }] });
-    assert.deepEqual(blocks[2], { t: 'list', ordered: false, items: [[{ t: 'text', text: 'one' }], [{ t: 'text', text: '<img src=x onerror=alert(1)>' }]] });
-    assert.deepEqual(blocks[3], { t: 'paragraph', children: [{ t: 'link', text: 'docs', href: 'javascript:alert%281%29' }] });
+    assert.deepEqual(blocks[1], {
+      t: 'paragraph',
+      children: [
+        { t: 'text', text: 'See ' },
+        { t: 'strong', children: [{ t: 'text', text: 'p95' }] },
+        { t: 'text', text: ' and ' },
+        { t: 'code', text: 'latency' },
+        { t: 'text', text: '.' },
+      ],
+    });
+    assert.deepEqual(blocks[2], {
+      t: 'list',
+      ordered: false,
+      items: [[{ t: 'text', text: 'one' }], [{ t: 'text', text: '<img src=x onerror=alert(1)>' }]],
+    });
+    assert.deepEqual(blocks[3], {
+      t: 'paragraph',
+      children: [{ t: 'link', text: 'docs', href: 'javascript:alert%281%29' }],
+    });
     assert.deepEqual(blocks[4], { t: 'code', text: '<script>1</script>' });
-    assert.deepEqual(parseInline('a_b_c and *x*'), [{ t: 'text', text: 'a_b_c and ' }, { t: 'em', children: [{ t: 'text', text: 'x' }] }]);
+    assert.deepEqual(parseInline('a_b_c and *x*'), [
+      { t: 'text', text: 'a_b_c and ' },
+      { t: 'em', children: [{ t: 'text', text: 'x' }] },
+    ]);
   });
 
   it('widens the y range to keep the threshold and its upper bound in view', () => {
@@ -65,6 +114,10 @@ describe('preview formats', () => {
     assert.ok(lo <= 10 && hi >= 50, `${lo}..${hi}`);
     const [lo2, hi2] = yRange(100, 120, { type: 'not_between', value: 40, max: 150 });
     assert.ok(lo2 <= 40 && hi2 >= 150, `${lo2}..${hi2}`);
-    assert.deepEqual(yRange(5, 5).map((v) => Math.round(v * 100) / 100), [4.45, 5.55], "a flat series gets room above and below");
+    assert.deepEqual(
+      yRange(5, 5).map((v) => Math.round(v * 100) / 100),
+      [4.45, 5.55],
+      'a flat series gets room above and below',
+    );
   });
 });

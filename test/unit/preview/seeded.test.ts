@@ -9,7 +9,20 @@ import { renderTile, type SourceLike } from '../../../src/preview/render';
 import { buildState } from '../../emulator/seed';
 import { query } from './golden';
 
-const KNOWN_REASONS = [/^formulas are not previewed yet$/, /metric series are not previewed yet \(gauge and sum only\)$/, /^metric tiles with more than one series are not previewed yet$/, /tiles on metric sources are not previewed yet$/, /^gauge series with a per-period delta are not previewed yet$/, /^heatmap tiles are not previewed yet$/, /^event pattern tiles are not previewed yet$/, /^tiles on session sources are not previewed yet$/, /^PromQL tiles are not previewed yet$/, /^tiles in the legacy "series" format are not previewed yet$/, /dashboard variable/, /sampling weights/];
+const KNOWN_REASONS = [
+  /^formulas are not previewed yet$/,
+  /metric series are not previewed yet \(gauge and sum only\)$/,
+  /^metric tiles with more than one series are not previewed yet$/,
+  /tiles on metric sources are not previewed yet$/,
+  /^gauge series with a per-period delta are not previewed yet$/,
+  /^heatmap tiles are not previewed yet$/,
+  /^event pattern tiles are not previewed yet$/,
+  /^tiles on session sources are not previewed yet$/,
+  /^PromQL tiles are not previewed yet$/,
+  /^tiles in the legacy "series" format are not previewed yet$/,
+  /dashboard variable/,
+  /sampling weights/,
+];
 
 describe('Previews of the seeded dashboards and alerts', () => {
   const state = buildState('sample', 0);
@@ -27,14 +40,19 @@ describe('Previews of the seeded dashboards and alerts', () => {
           const source = sourceId ? (data.sources.get(sourceId) as SourceLike | undefined) : undefined;
           const res = renderTile(tile, { range, source, dashboard: dashboard as never });
           if (!res.ok) {
-            assert.ok(KNOWN_REASONS.some((r) => r.test(res.reason)), `${dashboard.name} / ${tile.name}: ${res.reason}`);
+            assert.ok(
+              KNOWN_REASONS.some((r) => r.test(res.reason)),
+              `${dashboard.name} / ${tile.name}: ${res.reason}`,
+            );
             skipped.push(`${tile.name}: ${res.reason}`);
             continue;
           }
           if (res.shape === 'markdown') continue;
           const db = typeof source?.from?.databaseName === 'string' ? source.from.databaseName : 'otel';
           const rows = await query(res.sql, db).catch((e: unknown) => {
-            throw new Error(`${dashboard.name} / ${tile.name}: ${e instanceof Error ? e.message : String(e)}\n${res.sql}`);
+            throw new Error(
+              `${dashboard.name} / ${tile.name}: ${e instanceof Error ? e.message : String(e)}\n${res.sql}`,
+            );
           });
           ran++;
           if (rows.length > 0) withRows++;
@@ -49,18 +67,32 @@ describe('Previews of the seeded dashboards and alerts', () => {
     let evaluated = 0;
     for (const data of state.data.values()) {
       for (const alert of data.alerts.values()) {
-        const a = alert as unknown as { source: string; dashboardId: string | null; tileId: string | null; savedSearchId: string | null; groupBy?: string | null; interval: string; threshold: number; thresholdType: string };
+        const a = alert as unknown as {
+          source: string;
+          dashboardId: string | null;
+          tileId: string | null;
+          savedSearchId: string | null;
+          groupBy?: string | null;
+          interval: string;
+          threshold: number;
+          thresholdType: string;
+        };
         let target;
         let source: SourceLike | undefined;
         if (a.source === 'tile') {
-          const tile = data.dashboards.get(a.dashboardId ?? '')?.tiles.find((t) => t.id === a.tileId) as { config?: Record<string, unknown> } | undefined;
+          const tile = data.dashboards.get(a.dashboardId ?? '')?.tiles.find((t) => t.id === a.tileId) as
+            { config?: Record<string, unknown> } | undefined;
           if (!tile) continue;
           target = { kind: 'tile' as const, tile };
           source = data.sources.get(String(tile.config?.sourceId)) as SourceLike | undefined;
         } else {
           const search = data.savedSearches.get(a.savedSearchId ?? '');
           if (!search) continue;
-          target = { kind: 'savedSearch' as const, savedSearch: { where: search.where as string, whereLanguage: search.whereLanguage as string }, groupBy: a.groupBy };
+          target = {
+            kind: 'savedSearch' as const,
+            savedSearch: { where: search.where as string, whereLanguage: search.whereLanguage as string },
+            groupBy: a.groupBy,
+          };
           source = data.sources.get(search.sourceId) as SourceLike | undefined;
         }
         const q = backtestQuery(a, target, { source, range });

@@ -121,8 +121,18 @@ describe('alertWriteSchema: thresholds and schedule', () => {
     it(`requires thresholdMax >= threshold for ${thresholdType}`, () => {
       assertIssue(alertWriteSchema, withFields({ thresholdType }), 'thresholdMax', /required/);
       // The service refuses null here: the field is omitted instead.
-      assertIssue(alertWriteSchema, withFields({ thresholdType, thresholdMax: null }), 'thresholdMax', /must not be null \(omit it\)/);
-      assertIssue(alertWriteSchema, withFields({ thresholdType, thresholdMax: 99 }), 'thresholdMax', /greater than or equal/);
+      assertIssue(
+        alertWriteSchema,
+        withFields({ thresholdType, thresholdMax: null }),
+        'thresholdMax',
+        /must not be null \(omit it\)/,
+      );
+      assertIssue(
+        alertWriteSchema,
+        withFields({ thresholdType, thresholdMax: 99 }),
+        'thresholdMax',
+        /greater than or equal/,
+      );
       assertValid(alertWriteSchema, withFields({ thresholdType, thresholdMax: 100 }));
     });
   }
@@ -137,7 +147,12 @@ describe('alertWriteSchema: thresholds and schedule', () => {
     assertIssue(alertWriteSchema, withFields({ interval: '1d', scheduleOffsetMinutes: 1440 }), 'scheduleOffsetMinutes');
     assertIssue(alertWriteSchema, withFields({ scheduleOffsetMinutes: -1 }), 'scheduleOffsetMinutes');
     assertIssue(alertWriteSchema, withFields({ scheduleOffsetMinutes: 1.5 }), 'scheduleOffsetMinutes', /whole/);
-    assertIssue(alertWriteSchema, withFields({ interval: '1h', scheduleOffsetMinutes: 60 }), 'scheduleOffsetMinutes', /less than the interval/);
+    assertIssue(
+      alertWriteSchema,
+      withFields({ interval: '1h', scheduleOffsetMinutes: 60 }),
+      'scheduleOffsetMinutes',
+      /less than the interval/,
+    );
     assertValid(alertWriteSchema, withFields({ interval: '1h', scheduleOffsetMinutes: 59 }));
     assertIssue(alertWriteSchema, withFields({ interval: '30s', scheduleOffsetMinutes: 1 }), 'scheduleOffsetMinutes');
     assertValid(alertWriteSchema, withFields({ interval: '30s', scheduleOffsetMinutes: 0 }));
@@ -145,14 +160,29 @@ describe('alertWriteSchema: thresholds and schedule', () => {
 
   it('requires offset 0 when scheduleStartAt is set', () => {
     const startAt = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
-    assertIssue(alertWriteSchema, withFields({ scheduleStartAt: startAt, scheduleOffsetMinutes: 5 }), 'scheduleOffsetMinutes', /must be 0/);
+    assertIssue(
+      alertWriteSchema,
+      withFields({ scheduleStartAt: startAt, scheduleOffsetMinutes: 5 }),
+      'scheduleOffsetMinutes',
+      /must be 0/,
+    );
     assertValid(alertWriteSchema, withFields({ scheduleStartAt: startAt, scheduleOffsetMinutes: 0 }));
     assertValid(alertWriteSchema, withFields({ scheduleStartAt: null, scheduleOffsetMinutes: 5 }));
   });
 
   it('refuses null for thresholdMax and scheduleOffsetMinutes whatever the threshold type (omit them)', () => {
-    assertIssue(alertWriteSchema, withFields({ thresholdType: 'above', thresholdMax: null }), 'thresholdMax', /must not be null \(omit it\)/);
-    assertIssue(alertWriteSchema, withFields({ scheduleOffsetMinutes: null }), 'scheduleOffsetMinutes', /must not be null \(omit it\)/);
+    assertIssue(
+      alertWriteSchema,
+      withFields({ thresholdType: 'above', thresholdMax: null }),
+      'thresholdMax',
+      /must not be null \(omit it\)/,
+    );
+    assertIssue(
+      alertWriteSchema,
+      withFields({ scheduleOffsetMinutes: null }),
+      'scheduleOffsetMinutes',
+      /must not be null \(omit it\)/,
+    );
     const body = withFields({});
     delete body.thresholdMax;
     delete body.scheduleOffsetMinutes;
@@ -160,17 +190,35 @@ describe('alertWriteSchema: thresholds and schedule', () => {
   });
 
   it('checks the scheduleStartAt format (UTC, ending in Z) and range', () => {
-    assertIssue(alertWriteSchema, withFields({ scheduleStartAt: 'tomorrow' }), 'scheduleStartAt', /UTC date-time ending in "Z"/);
+    assertIssue(
+      alertWriteSchema,
+      withFields({ scheduleStartAt: 'tomorrow' }),
+      'scheduleStartAt',
+      /UTC date-time ending in "Z"/,
+    );
     const inAnHour = new Date(Date.now() + 3600 * 1000);
     assertValid(alertWriteSchema, withFields({ scheduleStartAt: inAnHour.toISOString() }));
-    assertValid(alertWriteSchema, withFields({ scheduleStartAt: inAnHour.toISOString().replace('.000Z', 'Z').replace(/\.\d{3}Z$/, 'Z') }));
+    assertValid(
+      alertWriteSchema,
+      withFields({
+        scheduleStartAt: inAnHour
+          .toISOString()
+          .replace('.000Z', 'Z')
+          .replace(/\.\d{3}Z$/, 'Z'),
+      }),
+    );
     const withOffset = inAnHour.toISOString().replace('Z', '+00:00');
     assertIssue(alertWriteSchema, withFields({ scheduleStartAt: withOffset }), 'scheduleStartAt', /ending in "Z"/);
     const local = inAnHour.toISOString().replace('Z', '');
     assertIssue(alertWriteSchema, withFields({ scheduleStartAt: local }), 'scheduleStartAt', /ending in "Z"/);
     const farFuture = new Date(Date.now() + 2 * 366 * 24 * 3600 * 1000).toISOString();
     assertIssue(alertWriteSchema, withFields({ scheduleStartAt: farFuture }), 'scheduleStartAt', /1 year/);
-    assertIssue(alertWriteSchema, withFields({ scheduleStartAt: '2001-01-01T00:00:00Z' }), 'scheduleStartAt', /10 years/);
+    assertIssue(
+      alertWriteSchema,
+      withFields({ scheduleStartAt: '2001-01-01T00:00:00Z' }),
+      'scheduleStartAt',
+      /10 years/,
+    );
   });
 
   it('requires numConsecutiveWindows to be an integer >= 1', () => {
@@ -199,14 +247,29 @@ describe('alertWriteSchema: channels', () => {
   });
 
   it('rejects an empty or invalid recipient list', () => {
-    assertIssue(alertWriteSchema, withFields({ channel: { type: 'email', emailRecipients: [] } }), 'channel.emailRecipients', /at least one/);
-    assertIssue(alertWriteSchema, withFields({ channel: { type: 'email', emailRecipients: ['nope'] } }), 'channel.emailRecipients.0', /email/);
+    assertIssue(
+      alertWriteSchema,
+      withFields({ channel: { type: 'email', emailRecipients: [] } }),
+      'channel.emailRecipients',
+      /at least one/,
+    );
+    assertIssue(
+      alertWriteSchema,
+      withFields({ channel: { type: 'email', emailRecipients: ['nope'] } }),
+      'channel.emailRecipients.0',
+      /email/,
+    );
   });
 
   it('keeps keys a channel variant does not know, and rejects unknown channel types', () => {
     const channel = { ...webhook, emailRecipients: ['a@example.com'], routingKey: 'r-1' };
     assert.deepEqual(alertWriteSchema.parse(withFields({ channel })).channel, channel);
-    assertIssue(alertWriteSchema, withFields({ channel: { type: 'pager', webhookId: WEBHOOK_ID } }), 'channel.type', /"webhook" or "email"/);
+    assertIssue(
+      alertWriteSchema,
+      withFields({ channel: { type: 'pager', webhookId: WEBHOOK_ID } }),
+      'channel.type',
+      /"webhook" or "email"/,
+    );
   });
 
   it('accepts channels alone, and channel equal to channels[0]', () => {
@@ -217,11 +280,21 @@ describe('alertWriteSchema: channels', () => {
   });
 
   it('rejects channel different from channels[0]', () => {
-    assertIssue(alertWriteSchema, withFields({ channel: email, channels: [webhook, email] }), 'channel', /channels\[0\]/);
+    assertIssue(
+      alertWriteSchema,
+      withFields({ channel: email, channels: [webhook, email] }),
+      'channel',
+      /channels\[0\]/,
+    );
   });
 
   it('rejects duplicate channels, and more than 10 or zero channels', () => {
-    assertIssue(alertWriteSchema, withFields({ channel: webhook, channels: [webhook, email, { ...webhook }] }), 'channels.2', /duplicates channels\[0\]/);
+    assertIssue(
+      alertWriteSchema,
+      withFields({ channel: webhook, channels: [webhook, email, { ...webhook }] }),
+      'channels.2',
+      /duplicates channels\[0\]/,
+    );
     const many = Array.from({ length: 11 }, (_, i) => ({ type: 'webhook', webhookId: `hook${i}` }));
     assertIssue(alertWriteSchema, withFields({ channel: many[0], channels: many }), 'channels', /at most 10/);
     assertIssue(alertWriteSchema, withFields({ channels: [] }), 'channels', /at least one/);
@@ -242,8 +315,18 @@ describe('alertWriteSchema: strings and unknown keys', () => {
   }
 
   it('rejects empty strings inside the channel', () => {
-    assertIssue(alertWriteSchema, withFields({ channel: { type: 'webhook', webhookId: '' } }), 'channel.webhookId', /must not be empty/);
-    assertIssue(alertWriteSchema, withFields({ channel: { type: 'webhook', webhookId: WEBHOOK_ID, slackChannelId: '' } }), 'channel.slackChannelId', EMPTY);
+    assertIssue(
+      alertWriteSchema,
+      withFields({ channel: { type: 'webhook', webhookId: '' } }),
+      'channel.webhookId',
+      /must not be empty/,
+    );
+    assertIssue(
+      alertWriteSchema,
+      withFields({ channel: { type: 'webhook', webhookId: WEBHOOK_ID, slackChannelId: '' } }),
+      'channel.slackChannelId',
+      EMPTY,
+    );
   });
 
   it('accepts null for the nullable text fields', () => {
@@ -251,7 +334,10 @@ describe('alertWriteSchema: strings and unknown keys', () => {
   });
 
   it('enforces the length limits', () => {
-    assertValid(alertWriteSchema, withFields({ name: 'n'.repeat(512), message: 'm'.repeat(4096), note: 'x'.repeat(4096) }));
+    assertValid(
+      alertWriteSchema,
+      withFields({ name: 'n'.repeat(512), message: 'm'.repeat(4096), note: 'x'.repeat(4096) }),
+    );
     assertIssue(alertWriteSchema, withFields({ name: 'n'.repeat(513) }), 'name', /at most 512/);
     assertIssue(alertWriteSchema, withFields({ message: 'm'.repeat(4097) }), 'message', /at most 4096/);
     assertIssue(alertWriteSchema, withFields({ note: 'x'.repeat(4097) }), 'note', /at most 4096/);

@@ -32,12 +32,31 @@ function withTiles(tiles: unknown[], extra: Record<string, unknown> = {}): Recor
 
 const builderConfigs: Record<string, Record<string, unknown>> = {
   line: { displayType: 'line', sourceId: SOURCE_ID, select: [{ aggFn: 'count' }], fitYAxisToData: true },
-  stacked_bar: { displayType: 'stacked_bar', sourceId: SOURCE_ID, select: [{ aggFn: 'sum', valueExpression: 'Bytes' }] },
-  table: { displayType: 'table', sourceId: SOURCE_ID, select: [{ aggFn: 'count' }], groupBy: 'ServiceName', orderBy: 'count DESC' },
-  number: { displayType: 'number', sourceId: SOURCE_ID, select: [{ aggFn: 'avg', valueExpression: 'Duration' }], color: 'chart-red' },
+  stacked_bar: {
+    displayType: 'stacked_bar',
+    sourceId: SOURCE_ID,
+    select: [{ aggFn: 'sum', valueExpression: 'Bytes' }],
+  },
+  table: {
+    displayType: 'table',
+    sourceId: SOURCE_ID,
+    select: [{ aggFn: 'count' }],
+    groupBy: 'ServiceName',
+    orderBy: 'count DESC',
+  },
+  number: {
+    displayType: 'number',
+    sourceId: SOURCE_ID,
+    select: [{ aggFn: 'avg', valueExpression: 'Duration' }],
+    color: 'chart-red',
+  },
   pie: { displayType: 'pie', sourceId: SOURCE_ID, select: [{ aggFn: 'count' }], groupBy: 'ServiceName', limit: 10 },
   bar: { displayType: 'bar', sourceId: SOURCE_ID, select: [{ aggFn: 'count' }], groupBy: 'ServiceName' },
-  heatmap: { displayType: 'heatmap', sourceId: SOURCE_ID, select: [{ valueExpression: 'Duration', heatmapScaleType: 'log' }] },
+  heatmap: {
+    displayType: 'heatmap',
+    sourceId: SOURCE_ID,
+    select: [{ valueExpression: 'Duration', heatmapScaleType: 'log' }],
+  },
   search: { displayType: 'search', sourceId: SOURCE_ID, select: 'Timestamp, Body', whereLanguage: 'lucene', where: '' },
   event_patterns: { displayType: 'event_patterns', sourceId: SOURCE_ID },
   markdown: { displayType: 'markdown', markdown: '# Hello' },
@@ -61,7 +80,12 @@ describe('tile configs', () => {
     it(`accepts a ${displayType} raw SQL config and requires its fields`, () => {
       const raw = { configType: 'sql', displayType, connectionId: CONNECTION_ID, sqlTemplate: 'SELECT 1' };
       assertValid(tileConfigSchema, raw);
-      assertIssue(tileConfigSchema, { configType: 'sql', displayType, sqlTemplate: 'SELECT 1' }, 'connectionId', /required/);
+      assertIssue(
+        tileConfigSchema,
+        { configType: 'sql', displayType, sqlTemplate: 'SELECT 1' },
+        'connectionId',
+        /required/,
+      );
       // The service takes an empty template (it only bounds the length).
       assertValid(tileConfigSchema, { ...raw, sqlTemplate: '' });
       assertIssue(tileConfigSchema, { ...raw, sqlTemplate: 'x'.repeat(100001) }, 'sqlTemplate', /at most 100000/);
@@ -70,7 +94,12 @@ describe('tile configs', () => {
 
   for (const displayType of ['heatmap', 'search', 'event_patterns', 'markdown']) {
     it(`rejects raw SQL for ${displayType}`, () => {
-      assertIssue(tileConfigSchema, { ...builderConfigs[displayType], configType: 'sql' }, 'configType', /omitted|no raw SQL/);
+      assertIssue(
+        tileConfigSchema,
+        { ...builderConfigs[displayType], configType: 'sql' },
+        'configType',
+        /omitted|no raw SQL/,
+      );
     });
   }
 
@@ -94,34 +123,75 @@ describe('tile configs', () => {
     });
   }
   it('rejects an unknown aggFn', () => {
-    assertIssue(tileConfigSchema, { ...builderConfigs.line, select: [{ aggFn: 'median' }] }, 'select.0.aggFn', /must be one of/);
+    assertIssue(
+      tileConfigSchema,
+      { ...builderConfigs.line, select: [{ aggFn: 'median' }] },
+      'select.0.aggFn',
+      /must be one of/,
+    );
   });
 
   for (const level of QUANTILE_LEVELS) {
     it(`accepts quantile level ${level}`, () => {
-      assertValid(tileConfigSchema, { ...builderConfigs.line, select: [{ aggFn: 'quantile', level, valueExpression: 'Duration' }] });
+      assertValid(tileConfigSchema, {
+        ...builderConfigs.line,
+        select: [{ aggFn: 'quantile', level, valueExpression: 'Duration' }],
+      });
     });
   }
   it('rejects other levels and a level without quantile', () => {
-    assertIssue(tileConfigSchema, { ...builderConfigs.line, select: [{ aggFn: 'quantile', level: 0.75 }] }, 'select.0.level');
-    assertIssue(tileConfigSchema, { ...builderConfigs.line, select: [{ aggFn: 'quantile', level: '0.5' }] }, 'select.0.level');
-    assertIssue(tileConfigSchema, { ...builderConfigs.line, select: [{ aggFn: 'avg', level: 0.5 }] }, 'select.0.level', /quantile/);
+    assertIssue(
+      tileConfigSchema,
+      { ...builderConfigs.line, select: [{ aggFn: 'quantile', level: 0.75 }] },
+      'select.0.level',
+    );
+    assertIssue(
+      tileConfigSchema,
+      { ...builderConfigs.line, select: [{ aggFn: 'quantile', level: '0.5' }] },
+      'select.0.level',
+    );
+    assertIssue(
+      tileConfigSchema,
+      { ...builderConfigs.line, select: [{ aggFn: 'avg', level: 0.5 }] },
+      'select.0.level',
+      /quantile/,
+    );
   });
 
   for (const metricType of METRIC_TYPES) {
     it(`accepts metricType ${metricType}`, () => {
-      assertValid(tileConfigSchema, { ...builderConfigs.line, select: [{ aggFn: 'sum', valueExpression: 'Value', metricName: 'm', metricType }] });
+      assertValid(tileConfigSchema, {
+        ...builderConfigs.line,
+        select: [{ aggFn: 'sum', valueExpression: 'Value', metricName: 'm', metricType }],
+      });
     });
   }
   it('rejects an unknown metricType and whereLanguage', () => {
-    assertIssue(tileConfigSchema, { ...builderConfigs.line, select: [{ aggFn: 'sum', metricType: 'counter' }] }, 'select.0.metricType');
-    assertIssue(tileConfigSchema, { ...builderConfigs.line, select: [{ aggFn: 'count', whereLanguage: 'kql' }] }, 'select.0.whereLanguage');
+    assertIssue(
+      tileConfigSchema,
+      { ...builderConfigs.line, select: [{ aggFn: 'sum', metricType: 'counter' }] },
+      'select.0.metricType',
+    );
+    assertIssue(
+      tileConfigSchema,
+      { ...builderConfigs.line, select: [{ aggFn: 'count', whereLanguage: 'kql' }] },
+      'select.0.whereLanguage',
+    );
   });
 
   it('checks asRatio and the number select count', () => {
     assertIssue(tileConfigSchema, { ...builderConfigs.line, asRatio: true }, 'asRatio', /two select items/);
-    assertValid(tileConfigSchema, { ...builderConfigs.line, asRatio: true, select: [{ aggFn: 'count' }, { aggFn: 'count' }] });
-    assertIssue(tileConfigSchema, { ...builderConfigs.number, select: [{ aggFn: 'count' }, { aggFn: 'count' }] }, 'select', /exactly one/);
+    assertValid(tileConfigSchema, {
+      ...builderConfigs.line,
+      asRatio: true,
+      select: [{ aggFn: 'count' }, { aggFn: 'count' }],
+    });
+    assertIssue(
+      tileConfigSchema,
+      { ...builderConfigs.number, select: [{ aggFn: 'count' }, { aggFn: 'count' }] },
+      'select',
+      /exactly one/,
+    );
     assertValid(tileConfigSchema, {
       ...builderConfigs.number,
       select: [{ aggFn: 'count' }, { aggFn: 'count' }],
@@ -187,7 +257,12 @@ describe('dashboardWriteSchema and dashboardUpdateSchema', () => {
     const tiles = Array.from({ length: 500 }, (_, i) => tile({}, `t${i}`));
     assertValid(dashboardWriteSchema, withTiles(tiles));
     assertIssue(dashboardWriteSchema, withTiles([...tiles, tile({}, 'extra')]), 'tiles', /at most 500/);
-    assertIssue(dashboardWriteSchema, withTiles([tile({}, 'a'), tile({}, 'b'), tile({}, 'a')]), 'tiles.2.id', /duplicates the id of tiles\[0\]/);
+    assertIssue(
+      dashboardWriteSchema,
+      withTiles([tile({}, 'a'), tile({}, 'b'), tile({}, 'a')]),
+      'tiles.2.id',
+      /duplicates the id of tiles\[0\]/,
+    );
     assertValid(dashboardWriteSchema, withTiles([tile({ id: undefined }), tile({ id: undefined })]));
   });
 
@@ -200,7 +275,12 @@ describe('dashboardWriteSchema and dashboardUpdateSchema', () => {
   });
 
   it('applies the savedQuery / savedQueryLanguage rule', () => {
-    assertIssue(dashboardWriteSchema, withTiles([], { savedQuery: 'a:b', savedQueryLanguage: null }), 'savedQueryLanguage', /not be null/);
+    assertIssue(
+      dashboardWriteSchema,
+      withTiles([], { savedQuery: 'a:b', savedQueryLanguage: null }),
+      'savedQueryLanguage',
+      /not be null/,
+    );
     assertValid(dashboardWriteSchema, withTiles([], { savedQuery: null, savedQueryLanguage: null }));
     assertValid(dashboardWriteSchema, withTiles([], { savedQuery: 'a:b', savedQueryLanguage: 'lucene' }));
     assertIssue(dashboardWriteSchema, withTiles([], { savedQueryLanguage: 'kql' }), 'savedQueryLanguage');
@@ -209,22 +289,56 @@ describe('dashboardWriteSchema and dashboardUpdateSchema', () => {
   it('checks filters: no id on create, id on update, strict keys', () => {
     const filter = { type: 'QUERY_EXPRESSION', name: 'Env', expression: 'env', sourceId: SOURCE_ID };
     assertValid(dashboardWriteSchema, withTiles([], { filters: [filter] }));
-    assertIssue(dashboardWriteSchema, withTiles([], { filters: [{ ...filter, id: 'f1' }] }), 'filters.0.id', /not allowed when creating/);
+    assertIssue(
+      dashboardWriteSchema,
+      withTiles([], { filters: [{ ...filter, id: 'f1' }] }),
+      'filters.0.id',
+      /not allowed when creating/,
+    );
     assertIssue(dashboardUpdateSchema, withTiles([], { filters: [filter] }), 'filters.0.id', /required/);
     assertValid(dashboardUpdateSchema, withTiles([], { filters: [{ ...filter, id: 'f1' }] }));
     assertIssue(dashboardWriteSchema, withTiles([], { filters: [{ ...filter, type: 'STATIC' }] }), 'filters.0.type');
-    assertEqualKept(dashboardWriteSchema.parse(withTiles([], { filters: [{ ...filter, extra: 1 }] })), ['filters', 0, 'extra'], 1);
+    assertEqualKept(
+      dashboardWriteSchema.parse(withTiles([], { filters: [{ ...filter, extra: 1 }] })),
+      ['filters', 0, 'extra'],
+      1,
+    );
   });
 
   it('limits containers and tabs and requires unique ids', () => {
     const containers = Array.from({ length: 50 }, (_, i) => ({ id: `c${i}`, title: `C${i}`, collapsed: false }));
     assertValid(dashboardWriteSchema, withTiles([], { containers }));
-    assertIssue(dashboardWriteSchema, withTiles([], { containers: [...containers, { id: 'x', title: 'X', collapsed: true }] }), 'containers', /at most 50/);
+    assertIssue(
+      dashboardWriteSchema,
+      withTiles([], { containers: [...containers, { id: 'x', title: 'X', collapsed: true }] }),
+      'containers',
+      /at most 50/,
+    );
     const tabs = Array.from({ length: 21 }, (_, i) => ({ id: `t${i}`, title: `T${i}` }));
-    assertIssue(dashboardWriteSchema, withTiles([], { containers: [{ id: 'c', title: 'C', collapsed: false, tabs }] }), 'containers.0.tabs', /at most 20/);
-    assertIssue(dashboardWriteSchema, withTiles([], { containers: [containers[0], containers[0]] }), 'containers.1.id', /duplicate/);
-    assertIssue(dashboardWriteSchema, withTiles([], { containers: [{ id: 'c', title: 'C' }] }), 'containers.0.collapsed', /required/);
-    assertIssue(dashboardWriteSchema, withTiles([], { containers: [{ id: 'x'.repeat(257), title: 'C', collapsed: false }] }), 'containers.0.id', /at most 256/);
+    assertIssue(
+      dashboardWriteSchema,
+      withTiles([], { containers: [{ id: 'c', title: 'C', collapsed: false, tabs }] }),
+      'containers.0.tabs',
+      /at most 20/,
+    );
+    assertIssue(
+      dashboardWriteSchema,
+      withTiles([], { containers: [containers[0], containers[0]] }),
+      'containers.1.id',
+      /duplicate/,
+    );
+    assertIssue(
+      dashboardWriteSchema,
+      withTiles([], { containers: [{ id: 'c', title: 'C' }] }),
+      'containers.0.collapsed',
+      /required/,
+    );
+    assertIssue(
+      dashboardWriteSchema,
+      withTiles([], { containers: [{ id: 'x'.repeat(257), title: 'C', collapsed: false }] }),
+      'containers.0.id',
+      /at most 256/,
+    );
   });
 
   it('resolves containerId and tabId', () => {
@@ -248,8 +362,16 @@ describe('dashboardWriteSchema and dashboardUpdateSchema', () => {
 
   it('keeps unknown top-level keys and checks savedFilterValues conditions as the service does', () => {
     assertEqualKept(dashboardWriteSchema.parse(withTiles([], { layoutVersion: 3 })), ['layoutVersion'], 3);
-    assertValid(dashboardWriteSchema, withTiles([], { savedFilterValues: [{ type: 'sql', condition: "a = 'b'" }, { condition: 'x' }] }));
+    assertValid(
+      dashboardWriteSchema,
+      withTiles([], { savedFilterValues: [{ type: 'sql', condition: "a = 'b'" }, { condition: 'x' }] }),
+    );
     assertValid(dashboardWriteSchema, withTiles([], { savedFilterValues: [{ condition: '' }] }));
-    assertIssue(dashboardWriteSchema, withTiles([], { savedFilterValues: [{ condition: 'x'.repeat(10001) }] }), 'savedFilterValues.0.condition', /at most 10000/);
+    assertIssue(
+      dashboardWriteSchema,
+      withTiles([], { savedFilterValues: [{ condition: 'x'.repeat(10001) }] }),
+      'savedFilterValues.0.condition',
+      /at most 10000/,
+    );
   });
 });

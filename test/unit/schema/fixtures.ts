@@ -135,9 +135,7 @@ export function dashboardResponse(): Record<string, unknown> {
       },
     ],
     tags: [],
-    filters: [
-      { id: 'f1', type: 'QUERY_EXPRESSION', name: 'Service', expression: 'ServiceName', sourceId: SOURCE_ID },
-    ],
+    filters: [{ id: 'f1', type: 'QUERY_EXPRESSION', name: 'Service', expression: 'ServiceName', sourceId: SOURCE_ID }],
     savedQuery: null,
     savedQueryLanguage: null,
     savedFilterValues: [],

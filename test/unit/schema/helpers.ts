@@ -16,5 +16,8 @@ export function assertValid(schema: z.ZodType, value: unknown): void {
 export function assertIssue(schema: z.ZodType, value: unknown, path: string, message?: RegExp): void {
   const issues = issuesOf(schema, value);
   const found = issues.find((issue) => issue.path === path && (message === undefined || message.test(issue.message)));
-  assert.ok(found, `expected an issue at "${path}"${message ? ` matching ${message}` : ''}, got ${JSON.stringify(issues)}`);
+  assert.ok(
+    found,
+    `expected an issue at "${path}"${message ? ` matching ${message}` : ''}, got ${JSON.stringify(issues)}`,
+  );
 }

@@ -7,7 +7,12 @@ describe('ids and string helpers', () => {
   it('accepts UUIDs and rejects other strings', () => {
     assert.ok(uuidSchema.safeParse('3fa85f64-5717-4562-b3fc-2c963f66afa6').success);
     assert.ok(uuidSchema.safeParse('3FA85F64-5717-4562-B3FC-2C963F66AFA6').success);
-    for (const bad of ['', '3fa85f64', '3fa85f64-5717-4562-b3fc-2c963f66afa6x', 'zzzzzzzz-5717-4562-b3fc-2c963f66afa6']) {
+    for (const bad of [
+      '',
+      '3fa85f64',
+      '3fa85f64-5717-4562-b3fc-2c963f66afa6x',
+      'zzzzzzzz-5717-4562-b3fc-2c963f66afa6',
+    ]) {
       assert.equal(uuidSchema.safeParse(bad).success, false, bad);
     }
   });
@@ -45,6 +50,8 @@ describe('ids and string helpers', () => {
   it('says "is required" for a missing field', () => {
     const result = z.strictObject({ a: z.string() }).safeParse({});
     assert.equal(result.success, false);
-    if (!result.success) assert.deepEqual(schemaIssues(result.error), [{ path: 'a', message: 'is required (expected string)' }]);
+    if (!result.success) {
+      assert.deepEqual(schemaIssues(result.error), [{ path: 'a', message: 'is required (expected string)' }]);
+    }
   });
 });

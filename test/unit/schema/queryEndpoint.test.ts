@@ -8,7 +8,11 @@ const OTHER_KEY = '9b2f6c1e-0d4a-4c7e-8e51-7a3f2d9c6b10';
 
 describe('queryEndpointWriteSchema', () => {
   it('accepts the body of the specification', () => {
-    const body = { roles: ['sql_console_read_only'], openApiKeys: [KEY], allowedOrigins: 'app.example.com,example.org' };
+    const body = {
+      roles: ['sql_console_read_only'],
+      openApiKeys: [KEY],
+      allowedOrigins: 'app.example.com,example.org',
+    };
     assert.deepEqual(queryEndpointWriteSchema.parse(body), body);
   });
 
@@ -20,15 +24,35 @@ describe('queryEndpointWriteSchema', () => {
 
   it('rejects unknown and duplicate roles and an empty role list', () => {
     assertIssue(queryEndpointWriteSchema, { roles: ['admin'], openApiKeys: [KEY] }, 'roles.0', /must be one of/);
-    assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_admin', 'sql_console_admin'], openApiKeys: [KEY] }, 'roles.1', /duplicate/);
+    assertIssue(
+      queryEndpointWriteSchema,
+      { roles: ['sql_console_admin', 'sql_console_admin'], openApiKeys: [KEY] },
+      'roles.1',
+      /duplicate/,
+    );
     assertValid(queryEndpointWriteSchema, { roles: [], openApiKeys: [KEY] });
   });
 
   it('requires key UUIDs, not key IDs', () => {
     assertValid(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: [KEY, OTHER_KEY] });
-    assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: ['vJkOQhXwYzAbCdEf'] }, 'openApiKeys.0', /UUID/);
-    assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: [''] }, 'openApiKeys.0', /must not be empty/);
-    assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: [KEY, KEY.toUpperCase()] }, 'openApiKeys.1', /duplicate/);
+    assertIssue(
+      queryEndpointWriteSchema,
+      { roles: ['sql_console_admin'], openApiKeys: ['vJkOQhXwYzAbCdEf'] },
+      'openApiKeys.0',
+      /UUID/,
+    );
+    assertIssue(
+      queryEndpointWriteSchema,
+      { roles: ['sql_console_admin'], openApiKeys: [''] },
+      'openApiKeys.0',
+      /must not be empty/,
+    );
+    assertIssue(
+      queryEndpointWriteSchema,
+      { roles: ['sql_console_admin'], openApiKeys: [KEY, KEY.toUpperCase()] },
+      'openApiKeys.1',
+      /duplicate/,
+    );
     // Revoking every key must be possible.
     assertValid(queryEndpointWriteSchema, { roles: ['sql_console_admin'], openApiKeys: [] });
   });
@@ -41,14 +65,33 @@ describe('queryEndpointWriteSchema', () => {
 
   it('allows an empty allowedOrigins (backend-only) and "*"', () => {
     assertValid(queryEndpointWriteSchema, { roles: ['sql_console_read_only'], openApiKeys: [KEY], allowedOrigins: '' });
-    assertValid(queryEndpointWriteSchema, { roles: ['sql_console_read_only'], openApiKeys: [KEY], allowedOrigins: '*' });
+    assertValid(queryEndpointWriteSchema, {
+      roles: ['sql_console_read_only'],
+      openApiKeys: [KEY],
+      allowedOrigins: '*',
+    });
     assertValid(queryEndpointWriteSchema, { roles: ['sql_console_read_only'], openApiKeys: [KEY] });
   });
 
   it('rejects malformed origin lists and unknown keys', () => {
-    assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_read_only'], openApiKeys: [KEY], allowedOrigins: 'a.com,,b.com' }, 'allowedOrigins', /entry 2 is empty/);
-    assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_read_only'], openApiKeys: [KEY], allowedOrigins: 'a .com' }, 'allowedOrigins', /spaces/);
-    assertIssue(queryEndpointWriteSchema, { roles: ['sql_console_read_only'], openApiKeys: [KEY], id: 'x' }, 'id', /unknown field/);
+    assertIssue(
+      queryEndpointWriteSchema,
+      { roles: ['sql_console_read_only'], openApiKeys: [KEY], allowedOrigins: 'a.com,,b.com' },
+      'allowedOrigins',
+      /entry 2 is empty/,
+    );
+    assertIssue(
+      queryEndpointWriteSchema,
+      { roles: ['sql_console_read_only'], openApiKeys: [KEY], allowedOrigins: 'a .com' },
+      'allowedOrigins',
+      /spaces/,
+    );
+    assertIssue(
+      queryEndpointWriteSchema,
+      { roles: ['sql_console_read_only'], openApiKeys: [KEY], id: 'x' },
+      'id',
+      /unknown field/,
+    );
     assertIssue(queryEndpointWriteSchema, { roles: 'sql_console_read_only', openApiKeys: [KEY] }, 'roles');
   });
 });

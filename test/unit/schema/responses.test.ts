@@ -65,7 +65,9 @@ describe('alert responses', () => {
       note: null,
       numConsecutiveWindows: 2,
       silenced: { by: null, at: '2026-03-19T08:00:00.000Z', until: '2026-03-20T08:00:00.000Z' },
-      executionErrors: [{ timestamp: '2026-04-17T12:00:00.000Z', type: 'QUERY_TIMEOUT', message: 'Query timed out after 30s' }],
+      executionErrors: [
+        { timestamp: '2026-04-17T12:00:00.000Z', type: 'QUERY_TIMEOUT', message: 'Query timed out after 30s' },
+      ],
       channel: { type: 'email', emailRecipients: ['a@example.com'] },
     };
     const parsed = alertSchema.parse(sample);
@@ -130,7 +132,11 @@ describe('dashboard responses', () => {
   });
 
   it('parses the validate result', () => {
-    assertValid(dashboardValidationSchema, { valid: false, errors: [{ path: 'tiles.0.config', message: 'Required' }], normalized: null });
+    assertValid(dashboardValidationSchema, {
+      valid: false,
+      errors: [{ path: 'tiles.0.config', message: 'Required' }],
+      normalized: null,
+    });
     assertValid(dashboardValidationSchema, { valid: true, errors: [], normalized: { name: 'x', tiles: [] } });
   });
 });
@@ -138,10 +144,40 @@ describe('dashboard responses', () => {
 describe('sources, webhooks, saved searches, cloud objects', () => {
   it('parses sources of every kind and unknown kinds', () => {
     const sources = [
-      { id: 's1', name: 'Logs', kind: 'log', connection: 'c1', from: { databaseName: 'default', tableName: 'otel_logs' }, timestampValueExpression: 'TimestampTime', defaultTableSelectExpression: 'Timestamp, Body' },
-      { id: 's2', name: 'Traces', kind: 'trace', connection: 'c1', from: { databaseName: 'default', tableName: 'otel_traces' }, durationPrecision: 9 },
-      { id: 's3', name: 'Metrics', kind: 'metric', connection: 'c1', from: { databaseName: 'default', tableName: null }, metricTables: { gauge: 'otel_metrics_gauge' } },
-      { id: 's4', name: 'Sessions', kind: 'session', connection: 'c1', from: { databaseName: 'default', tableName: 'hyperdx_sessions' }, timestampValueExpression: null, traceSourceId: 's2' },
+      {
+        id: 's1',
+        name: 'Logs',
+        kind: 'log',
+        connection: 'c1',
+        from: { databaseName: 'default', tableName: 'otel_logs' },
+        timestampValueExpression: 'TimestampTime',
+        defaultTableSelectExpression: 'Timestamp, Body',
+      },
+      {
+        id: 's2',
+        name: 'Traces',
+        kind: 'trace',
+        connection: 'c1',
+        from: { databaseName: 'default', tableName: 'otel_traces' },
+        durationPrecision: 9,
+      },
+      {
+        id: 's3',
+        name: 'Metrics',
+        kind: 'metric',
+        connection: 'c1',
+        from: { databaseName: 'default', tableName: null },
+        metricTables: { gauge: 'otel_metrics_gauge' },
+      },
+      {
+        id: 's4',
+        name: 'Sessions',
+        kind: 'session',
+        connection: 'c1',
+        from: { databaseName: 'default', tableName: 'hyperdx_sessions' },
+        timestampValueExpression: null,
+        traceSourceId: 's2',
+      },
       { id: 's5', name: 'Prom', kind: 'promql', connection: 'c1', from: { databaseName: 'default', tableName: '' } },
       { id: SOURCE_ID, name: 'Future', kind: 'profile' },
     ];
@@ -150,13 +186,35 @@ describe('sources, webhooks, saved searches, cloud objects', () => {
 
   it('parses webhooks of every service and saved searches', () => {
     for (const service of ['slack', 'incidentio', 'generic', 'slack_api', 'pagerduty_api']) {
-      assertValid(webhookSchema, { id: WEBHOOK_ID, name: `hook ${service}`, service, url: 'https://hooks.example.com/x', createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-06-15T10:30:00.000Z' });
+      assertValid(webhookSchema, {
+        id: WEBHOOK_ID,
+        name: `hook ${service}`,
+        service,
+        url: 'https://hooks.example.com/x',
+        createdAt: '2025-01-01T00:00:00.000Z',
+        updatedAt: '2025-06-15T10:30:00.000Z',
+      });
     }
-    assertValid(savedSearchSchema, { id: 'ss1', name: 'Production errors', sourceId: SOURCE_ID, where: 'SeverityText:ERROR', whereLanguage: 'lucene', tags: ['errors'], teamId: 't1' });
+    assertValid(savedSearchSchema, {
+      id: 'ss1',
+      name: 'Production errors',
+      sourceId: SOURCE_ID,
+      where: 'SeverityText:ERROR',
+      whereLanguage: 'lucene',
+      tags: ['errors'],
+      teamId: 't1',
+    });
   });
 
   it('parses organizations, services and API keys', () => {
-    assertValid(organizationSchema, { id: ORG_ID, name: 'Acme', createdAt: '2024-01-01T00:00:00Z', privateEndpoints: [], byocConfig: [], enableCoreDumps: false });
+    assertValid(organizationSchema, {
+      id: ORG_ID,
+      name: 'Acme',
+      createdAt: '2024-01-01T00:00:00Z',
+      privateEndpoints: [],
+      byocConfig: [],
+      enableCoreDumps: false,
+    });
     assertValid(serviceSchema, {
       id: SERVICE_ID,
       name: 'prod',
@@ -168,7 +226,15 @@ describe('sources, webhooks, saved searches, cloud objects', () => {
       tags: [{ key: 'Environment', value: 'Production' }],
       isReadonly: false,
     });
-    assertValid(apiKeySchema, { id: '5f6e7d8c-9b0a-4c1d-8e2f-3a4b5c6d7e8f', name: 'ci', state: 'enabled', keySuffix: 'AbCd', assignedRoles: [], expireAt: null, usedAt: '2026-01-01T00:00:00Z' });
+    assertValid(apiKeySchema, {
+      id: '5f6e7d8c-9b0a-4c1d-8e2f-3a4b5c6d7e8f',
+      name: 'ci',
+      state: 'enabled',
+      keySuffix: 'AbCd',
+      assignedRoles: [],
+      expireAt: null,
+      usedAt: '2026-01-01T00:00:00Z',
+    });
     assert.equal(organizationSchema.safeParse({ id: 'not-a-uuid', name: 'x' }).success, false);
   });
 });

@@ -1,10 +1,26 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  dedupeIssues, fieldOfServerMessage, knownPart, leftOutIssues, schemaCheck, semanticIssues, unknownKeyIssues,
-  type DocumentIssue, type LiveFacts,
+  dedupeIssues,
+  fieldOfServerMessage,
+  knownPart,
+  leftOutIssues,
+  schemaCheck,
+  semanticIssues,
+  unknownKeyIssues,
+  type DocumentIssue,
+  type LiveFacts,
 } from '../../../src/shared/checks';
-import { DASHBOARD_ID, SAVED_SEARCH_ID, TILE_ID, WEBHOOK_ID, alertResponse, dashboardResponse, savedSearchAlertBody, seedAlertBody } from '../schema/fixtures';
+import {
+  DASHBOARD_ID,
+  SAVED_SEARCH_ID,
+  TILE_ID,
+  WEBHOOK_ID,
+  alertResponse,
+  dashboardResponse,
+  savedSearchAlertBody,
+  seedAlertBody,
+} from '../schema/fixtures';
 
 const TABLE_TILE = '65f5e4a3b9e77c001a901235';
 const PLAIN_TILE = '65f5e4a3b9e77c001a901236';
@@ -57,7 +73,10 @@ describe('Document checks: references to the service', () => {
     const [table] = semanticIssues('alert', alert({ tileId: TABLE_TILE }), facts);
     assert.deepEqual(table?.path, ['tileId']);
     assert.equal(table?.severity, 'error');
-    assert.match(table?.message ?? '', /^Tile "Top errors" is a table: only line, stacked_bar, number tiles can carry an alert/);
+    assert.match(
+      table?.message ?? '',
+      /^Tile "Top errors" is a table: only line, stacked_bar, number tiles can carry an alert/,
+    );
     assert.match(table?.message ?? '', /deleted by the next dashboard update/);
     const [plain] = semanticIssues('alert', alert({ tileId: PLAIN_TILE }), facts);
     assert.match(plain?.message ?? '', new RegExp(`^Tile "${PLAIN_TILE}" is a tile without a display type`));
@@ -66,14 +85,24 @@ describe('Document checks: references to the service', () => {
   it('checks the tile reference when the source is left out but a dashboard is named', () => {
     const body = alert({ tileId: 'gone' });
     delete body.source;
-    assert.deepEqual(semanticIssues('alert', body, facts).map((i) => i.path), [['tileId']]);
+    assert.deepEqual(
+      semanticIssues('alert', body, facts).map((i) => i.path),
+      [['tileId']],
+    );
   });
 
   it('names a missing webhook at the channel, and at each entry of channels', () => {
-    const issues = semanticIssues('alert', alert({
-      channel: { type: 'webhook', webhookId: 'w1' },
-      channels: [{ type: 'webhook', webhookId: WEBHOOK_ID }, { type: 'webhook', webhookId: 'w2' }],
-    }), facts);
+    const issues = semanticIssues(
+      'alert',
+      alert({
+        channel: { type: 'webhook', webhookId: 'w1' },
+        channels: [
+          { type: 'webhook', webhookId: WEBHOOK_ID },
+          { type: 'webhook', webhookId: 'w2' },
+        ],
+      }),
+      facts,
+    );
     assert.deepEqual(shown(issues), [
       'channel.webhookId: Webhook "w1" does not exist on service checkout-prod.',
       'channels.1.webhookId: Webhook "w2" does not exist on service checkout-prod.',
@@ -98,9 +127,15 @@ describe('Document checks: references to the service', () => {
   });
 
   it('checks query endpoint roles and API keys, telling the key UUID from the key ID', () => {
-    const issues = semanticIssues('queryEndpoint', {
-      roles: ['sql_console_read_only', 'sql_console_owner'], openApiKeys: [KEY_UUID, 'aBcDeF123'], allowedOrigins: '',
-    }, facts);
+    const issues = semanticIssues(
+      'queryEndpoint',
+      {
+        roles: ['sql_console_read_only', 'sql_console_owner'],
+        openApiKeys: [KEY_UUID, 'aBcDeF123'],
+        allowedOrigins: '',
+      },
+      facts,
+    );
     assert.deepEqual(shown(issues), [
       'roles.1: Unknown role "sql_console_owner". Use sql_console_read_only or sql_console_admin.',
       'openApiKeys.1: API key "aBcDeF123" does not exist in the organization (use the key\'s UUID, not its key ID).',
@@ -111,35 +146,60 @@ describe('Document checks: references to the service', () => {
 describe('Document checks: rules a JSON Schema cannot say', () => {
   it('refuses every empty text of an alert, wherever it is, and points at it', () => {
     const issues = semanticIssues('alert', alert({ name: '', channel: { type: 'webhook', webhookId: '' } }), facts);
-    assert.deepEqual(issues.map((i) => i.path), [['channel', 'webhookId'], ['name']]);
+    assert.deepEqual(
+      issues.map((i) => i.path),
+      [['channel', 'webhookId'], ['name']],
+    );
     for (const issue of issues) {
       assert.equal(issue.severity, 'error');
-      assert.equal(issue.message, 'Empty text is rejected by the service: write a value, use null or leave the field out.');
+      assert.equal(
+        issue.message,
+        'Empty text is rejected by the service: write a value, use null or leave the field out.',
+      );
     }
   });
 
   it('accepts an empty allowedOrigins of the query endpoint (backend-only), but no other empty text there', () => {
-    assert.deepEqual(semanticIssues('queryEndpoint', { roles: ['sql_console_read_only'], openApiKeys: [KEY_UUID], allowedOrigins: '' }, facts), []);
+    assert.deepEqual(
+      semanticIssues(
+        'queryEndpoint',
+        { roles: ['sql_console_read_only'], openApiKeys: [KEY_UUID], allowedOrigins: '' },
+        facts,
+      ),
+      [],
+    );
     const issues = semanticIssues('queryEndpoint', { roles: [''], openApiKeys: [KEY_UUID], allowedOrigins: '' }, facts);
-    assert.deepEqual(issues.map((i) => i.path), [['roles', 0]]);
+    assert.deepEqual(
+      issues.map((i) => i.path),
+      [['roles', 0]],
+    );
   });
 
   it('lists the intervals the service knows for an unknown one', () => {
     assert.deepEqual(shown(semanticIssues('alert', alert({ interval: '2m' }), facts)), [
       'interval: Unknown interval "2m". Use one of: 30s, 1m, 5m, 15m, 30m, 1h, 6h, 12h, 1d.',
     ]);
-    for (const interval of ['30s', '1m', '1d']) assert.deepEqual(semanticIssues('alert', alert({ interval }), facts), [], interval);
+    for (const interval of ['30s', '1m', '1d']) {
+      assert.deepEqual(semanticIssues('alert', alert({ interval }), facts), [], interval);
+    }
   });
 
   it('asks a range condition for its upper bound, and refuses one below the threshold', () => {
     assert.deepEqual(shown(semanticIssues('alert', alert({ thresholdType: 'between' }), facts)), [
       'thresholdType: "between" needs "thresholdMax" (the upper bound; "threshold" is the lower bound).',
     ]);
-    assert.deepEqual(shown(semanticIssues('alert', alert({ thresholdType: 'not_between', thresholdMax: null }), facts)).length, 1);
-    assert.deepEqual(shown(semanticIssues('alert', alert({ thresholdType: 'between', threshold: 10, thresholdMax: 5 }), facts)), [
-      'thresholdMax: "thresholdMax" (5) must not be below "threshold" (10).',
-    ]);
-    assert.deepEqual(semanticIssues('alert', alert({ thresholdType: 'between', threshold: 5, thresholdMax: 5 }), facts), []);
+    assert.deepEqual(
+      shown(semanticIssues('alert', alert({ thresholdType: 'not_between', thresholdMax: null }), facts)).length,
+      1,
+    );
+    assert.deepEqual(
+      shown(semanticIssues('alert', alert({ thresholdType: 'between', threshold: 10, thresholdMax: 5 }), facts)),
+      ['thresholdMax: "thresholdMax" (5) must not be below "threshold" (10).'],
+    );
+    assert.deepEqual(
+      semanticIssues('alert', alert({ thresholdType: 'between', threshold: 5, thresholdMax: 5 }), facts),
+      [],
+    );
   });
 
   it('says nothing about a value that is not an object (the JSON Schema reports it)', () => {
@@ -165,40 +225,50 @@ describe('Document checks: dashboards watched by alerts', () => {
     const value = body();
     value.tiles = value.tiles.filter((t) => t.id !== TILE_ID);
     const issues = semanticIssues('dashboard', value, watched);
-    assert.deepEqual(issues, [{
-      path: ['tiles'], atKey: true, severity: 'warning',
-      message: `Tile "Error rate" (${TILE_ID}) is missing: applying makes the service delete the alert(s) watching it: High errors, Error spike.`,
-    }]);
+    assert.deepEqual(issues, [
+      {
+        path: ['tiles'],
+        atKey: true,
+        severity: 'warning',
+        message: `Tile "Error rate" (${TILE_ID}) is missing: applying makes the service delete the alert(s) watching it: High errors, Error spike.`,
+      },
+    ]);
   });
 
   it('warns at the display type when a watched tile becomes one that cannot carry an alert', () => {
     const value = body();
     const index = value.tiles.findIndex((t) => t.id === TILE_ID);
     value.tiles[index]!.config.displayType = 'table';
-    assert.deepEqual(semanticIssues('dashboard', value, watched), [{
-      path: ['tiles', index, 'config', 'displayType'], severity: 'warning',
-      message: 'A table tile cannot carry an alert: applying makes the service delete High errors, Error spike.',
-    }]);
+    assert.deepEqual(semanticIssues('dashboard', value, watched), [
+      {
+        path: ['tiles', index, 'config', 'displayType'],
+        severity: 'warning',
+        message: 'A table tile cannot carry an alert: applying makes the service delete High errors, Error spike.',
+      },
+    ]);
   });
 
   it('finds nothing while watched tiles stay alertable', () => {
     assert.deepEqual(semanticIssues('dashboard', body(), watched), []);
   });
 
-  it('accepts the empty valueExpression and where the service accepts in a tile\'s select', () => {
+  it("accepts the empty valueExpression and where the service accepts in a tile's select", () => {
     assert.deepEqual(semanticIssues('dashboard', dashboardResponse(), watched), []);
   });
 });
 
 describe('Document checks: the write schema', () => {
-  it('accepts the specification\'s create body as it is', () => {
+  it("accepts the specification's create body as it is", () => {
     const result = schemaCheck('alert', true, seedAlertBody());
     assert.ok(result.ok);
     assert.deepEqual(result.data, seedAlertBody());
   });
 
   it('keeps keys this version does not know, at any depth, in the body that is sent', () => {
-    const value = alert({ futureTopLevel: { a: 1 }, channel: { type: 'webhook', webhookId: WEBHOOK_ID, futureChannelOption: true } });
+    const value = alert({
+      futureTopLevel: { a: 1 },
+      channel: { type: 'webhook', webhookId: WEBHOOK_ID, futureChannelOption: true },
+    });
     const result = schemaCheck('alert', false, value);
     assert.ok(result.ok, JSON.stringify(result));
     assert.deepEqual(result.data, value);
@@ -207,7 +277,10 @@ describe('Document checks: the write schema', () => {
   it('points at the field of a wrong type', () => {
     const result = schemaCheck('alert', true, alert({ threshold: 'high' }));
     assert.equal(result.ok, false);
-    assert.ok(!result.ok && result.issues.some((i) => i.path.join('.') === 'threshold' && i.severity === 'error'), JSON.stringify(result));
+    assert.ok(
+      !result.ok && result.issues.some((i) => i.path.join('.') === 'threshold' && i.severity === 'error'),
+      JSON.stringify(result),
+    );
   });
 
   it('checks a new dashboard against the create body and an existing one against the update body', () => {
@@ -218,10 +291,15 @@ describe('Document checks: the write schema', () => {
 
   it('warns of a key the user typed that this version does not know, but not of one the service sent', () => {
     const typed = unknownKeyIssues('alert', false, alert({ treshold: 5 }), alertResponse());
-    assert.deepEqual(typed, [{
-      path: ['treshold'], atKey: true, severity: 'warning',
-      message: 'Unknown field "treshold": not a field this version knows (a typo?). It is sent as typed; the service may ignore or reject it.',
-    }]);
+    assert.deepEqual(typed, [
+      {
+        path: ['treshold'],
+        atKey: true,
+        severity: 'warning',
+        message:
+          'Unknown field "treshold": not a field this version knows (a typo?). It is sent as typed; the service may ignore or reject it.',
+      },
+    ]);
     const fromService = { ...alertResponse(), futureField: 1 };
     assert.deepEqual(unknownKeyIssues('alert', false, fromService, fromService), []);
     assert.equal(unknownKeyIssues('alert', true, alert({ treshold: 5 }), undefined).length, 1);
@@ -239,7 +317,8 @@ describe('Document checks: fields left out of an update', () => {
     const issues = leftOutIssues('alert', value, original);
     const note = issues.find((i) => i.message.startsWith('"note"'));
     assert.deepEqual(note, {
-      path: [], severity: 'info',
+      path: [],
+      severity: 'info',
       message: '"note" is left out: an update keeps its current value on the service. To clear it, set "note": null.',
     });
     assert.ok(!issues.some((i) => i.message.startsWith('"numConsecutiveWindows"')), 'null fields are not kept values');

@@ -2,7 +2,15 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Alert, Source, TileResponse } from '../../../src/resources/model';
 import {
-  collator, conditionText, contextState, isFiring, isSilenced, nameOf, sortByName, sourceIconId, tileIconId,
+  collator,
+  conditionText,
+  contextState,
+  isFiring,
+  isSilenced,
+  nameOf,
+  sortByName,
+  sourceIconId,
+  tileIconId,
 } from '../../../src/shared/plainFormat';
 
 // eslint-disable-next-line no-control-regex
@@ -12,7 +20,8 @@ const CONTROL_OR_BIDI = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u
  * (`null` where a field is optional, missing required fields): the helpers stay safe on them anyway.
  */
 const alert = (extra: Record<string, unknown> = {}): Alert => ({ id: '65f5e4a3b9e77c001a123456', ...extra }) as Alert;
-const tile = (extra: Record<string, unknown>): TileResponse => ({ name: 'Tile', x: 0, y: 0, w: 6, h: 4, ...extra }) as TileResponse;
+const tile = (extra: Record<string, unknown>): TileResponse =>
+  ({ name: 'Tile', x: 0, y: 0, w: 6, h: 4, ...extra }) as TileResponse;
 const source = (extra: Record<string, unknown>): Source => ({ name: 'Source', ...extra }) as Source;
 
 describe('Tree text: names', () => {
@@ -25,7 +34,10 @@ describe('Tree text: names', () => {
   });
 
   it('shows a hostile name as plain text on one line: no control or bidi character, no link, no icon', () => {
-    const shown = nameOf({ id: 'd1', name: '[Re-enter your key](https://evil.example)\u202Eexe.txt\r\n$(zap) \x1b[31mred' });
+    const shown = nameOf({
+      id: 'd1',
+      name: '[Re-enter your key](https://evil.example)\u202Eexe.txt\r\n$(zap) \x1b[31mred',
+    });
     assert.doesNotMatch(shown, CONTROL_OR_BIDI);
     assert.doesNotMatch(shown, /\]\(/);
     assert.doesNotMatch(shown, /\$\(/);
@@ -35,10 +47,20 @@ describe('Tree text: names', () => {
 
   it('sorts by name without regard to case, numbers in numeric order, nameless items by ID', () => {
     const items = [
-      { id: 'z', name: 'service 10' }, { id: 'y', name: 'Service 2' }, { id: 'b-id', name: null }, { id: 'x', name: 'alpha' },
+      { id: 'z', name: 'service 10' },
+      { id: 'y', name: 'Service 2' },
+      { id: 'b-id', name: null },
+      { id: 'x', name: 'alpha' },
     ];
-    assert.deepEqual(sortByName(items).map((i) => i.id), ['x', 'b-id', 'y', 'z']);
-    assert.deepEqual(items.map((i) => i.id), ['z', 'y', 'b-id', 'x'], 'the list given is left as it was');
+    assert.deepEqual(
+      sortByName(items).map((i) => i.id),
+      ['x', 'b-id', 'y', 'z'],
+    );
+    assert.deepEqual(
+      items.map((i) => i.id),
+      ['z', 'y', 'b-id', 'x'],
+      'the list given is left as it was',
+    );
     assert.equal(collator.compare('Checkout', 'checkout'), 0);
   });
 });
@@ -68,7 +90,9 @@ describe('Tree text: alert conditions', () => {
 
   it('shows a condition type of a newer service as it comes, made plain', () => {
     assert.equal(conditionText(alert({ thresholdType: 'above_p99', threshold: 7 })), 'above_p99 7');
-    const hostile = conditionText(alert({ thresholdType: '[x](command:workbench.action.openSettings)\u202E', threshold: 1 }));
+    const hostile = conditionText(
+      alert({ thresholdType: '[x](command:workbench.action.openSettings)\u202E', threshold: 1 }),
+    );
     assert.doesNotMatch(hostile, CONTROL_OR_BIDI);
     assert.doesNotMatch(hostile, /\]\(|command:/);
   });
@@ -77,12 +101,21 @@ describe('Tree text: alert conditions', () => {
 describe('Tree text: alert state and silence', () => {
   it('puts firing alerts first', () => {
     assert.equal(isFiring(alert({ state: 'ALERT' })), true);
-    for (const state of ['OK', 'PENDING', 'DISABLED', null, undefined]) assert.equal(isFiring(alert({ state })), false, String(state));
+    for (const state of ['OK', 'PENDING', 'DISABLED', null, undefined]) {
+      assert.equal(isFiring(alert({ state })), false, String(state));
+    }
   });
 
   it('gives each state its context value for the menus, and unknown states one of their own', () => {
-    assert.deepEqual(['ALERT', 'OK', 'PENDING', 'INSUFFICIENT_DATA', 'DISABLED', 'SNOOZED', null].map(contextState),
-      ['firing', 'ok', 'pending', 'insufficientData', 'disabled', 'unknownState', 'unknownState']);
+    assert.deepEqual(['ALERT', 'OK', 'PENDING', 'INSUFFICIENT_DATA', 'DISABLED', 'SNOOZED', null].map(contextState), [
+      'firing',
+      'ok',
+      'pending',
+      'insufficientData',
+      'disabled',
+      'unknownState',
+      'unknownState',
+    ]);
   });
 
   it('counts an alert as silenced until its end time, and for good without one', () => {
@@ -91,21 +124,54 @@ describe('Tree text: alert state and silence', () => {
     assert.equal(isSilenced(alert({ silenced: null }), now), false);
     assert.equal(isSilenced(alert({ silenced: { by: 'ops', until: '2026-06-01T13:00:00.000Z' } }), now), true);
     assert.equal(isSilenced(alert({ silenced: { by: 'ops', until: '2026-06-01T11:59:59.000Z' } }), now), false);
-    assert.equal(isSilenced(alert({ silenced: { by: 'ops', until: '2026-06-01T12:00:00.000Z' } }), now), false, 'ends at its end time');
+    assert.equal(
+      isSilenced(alert({ silenced: { by: 'ops', until: '2026-06-01T12:00:00.000Z' } }), now),
+      false,
+      'ends at its end time',
+    );
     assert.equal(isSilenced(alert({ silenced: { by: 'ops', until: null } }), now), true);
-    assert.equal(isSilenced(alert({ silenced: { by: 'ops', until: 'next tuesday' } }), now), true, 'an unreadable end time');
+    assert.equal(
+      isSilenced(alert({ silenced: { by: 'ops', until: 'next tuesday' } }), now),
+      true,
+      'an unreadable end time',
+    );
   });
 });
 
 describe('Tree icons', () => {
   it('draws each tile type with its codicon, and any other with a generic one', () => {
-    const ids = ['line', 'stacked_bar', 'table', 'number', 'pie', 'bar', 'heatmap', 'search', 'event_patterns', 'markdown']
-      .map((displayType) => tileIconId(tile({ id: 't', config: { displayType } })));
-    assert.deepEqual(ids, ['graph-line', 'graph', 'table', 'symbol-number', 'pie-chart', 'graph-left', 'flame', 'search', 'symbol-event', 'markdown']);
+    const ids = [
+      'line',
+      'stacked_bar',
+      'table',
+      'number',
+      'pie',
+      'bar',
+      'heatmap',
+      'search',
+      'event_patterns',
+      'markdown',
+    ].map((displayType) => tileIconId(tile({ id: 't', config: { displayType } })));
+    assert.deepEqual(ids, [
+      'graph-line',
+      'graph',
+      'table',
+      'symbol-number',
+      'pie-chart',
+      'graph-left',
+      'flame',
+      'search',
+      'symbol-event',
+      'markdown',
+    ]);
     assert.equal(tileIconId(tile({ id: 't', config: { displayType: 'sankey' } })), 'symbol-misc');
     assert.equal(tileIconId(tile({ id: 't', config: null })), 'symbol-misc');
     assert.equal(tileIconId(tile({ id: 't' })), 'symbol-misc');
-    assert.equal(tileIconId(tile({ id: 't', config: { displayType: 'constructor' } })), 'symbol-misc', 'no inherited property is an icon');
+    assert.equal(
+      tileIconId(tile({ id: 't', config: { displayType: 'constructor' } })),
+      'symbol-misc',
+      'no inherited property is an icon',
+    );
   });
 
   it('draws each source kind with its codicon, and any other as a database', () => {

@@ -22,16 +22,21 @@ function checkTree(files: Record<string, string>): { code: number | null; output
 }
 
 const made: string[] = [];
-after(() => { for (const d of made) fs.rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
 
 /** A small tree that follows the rules: the entry wires two features that use service layers. */
 const good: Record<string, string> = {
   'src/extension.ts': "import * as vscode from 'vscode';\nimport type { TreeHandle } from './tree';\n",
-  'src/features.ts': "import { registerTree } from './tree';\nimport { registerEditors } from './editors';\nimport { ResourceCache } from './resources/cache';\n",
-  'src/tree/index.ts': "import * as vscode from 'vscode';\nimport { ResourceCache } from '../resources/cache';\nimport { alertLabel } from '../shared/format';\nexport function registerTree() {}\n",
-  'src/editors/index.ts': "import { LiveData } from '../resources/live';\nimport { errorMessage } from '../errors';\nexport function registerEditors() {}\n",
+  'src/features.ts':
+    "import { registerTree } from './tree';\nimport { registerEditors } from './editors';\nimport { ResourceCache } from './resources/cache';\n",
+  'src/tree/index.ts':
+    "import * as vscode from 'vscode';\nimport { ResourceCache } from '../resources/cache';\nimport { alertLabel } from '../shared/format';\nexport function registerTree() {}\n",
+  'src/editors/index.ts':
+    "import { LiveData } from '../resources/live';\nimport { errorMessage } from '../errors';\nexport function registerEditors() {}\n",
   'src/resources/cache.ts': "import type { Alert } from '../schema';\nexport class ResourceCache {}\n",
-  'src/resources/live.ts': "export class LiveData {}\n",
+  'src/resources/live.ts': 'export class LiveData {}\n',
   'src/shared/format.ts': "import * as vscode from 'vscode';\nexport const alertLabel = 1;\n",
   'src/schema/index.ts': "import * as z from 'zod';\nexport type Alert = unknown;\n",
   'src/errors.ts': 'export const errorMessage = 1;\n',
@@ -49,9 +54,15 @@ describe('structure check', () => {
   });
 
   it('fails when a feature folder imports another feature folder, naming both', () => {
-    const r = checkTree({ ...good, 'src/editors/index.ts': "import type { TreeHandle } from '../tree';\nexport function registerEditors() {}\n" });
+    const r = checkTree({
+      ...good,
+      'src/editors/index.ts': "import type { TreeHandle } from '../tree';\nexport function registerEditors() {}\n",
+    });
     assert.equal(r.code, 1);
-    assert.match(r.output, /src\/editors\/index\.ts imports '\.\.\/tree': feature folder src\/editors must not import feature folder src\/tree/);
+    assert.match(
+      r.output,
+      /src\/editors\/index\.ts imports '\.\.\/tree': feature folder src\/editors must not import feature folder src\/tree/,
+    );
   });
 
   it('counts a new feature folder without being told about it', () => {
@@ -68,8 +79,14 @@ describe('structure check', () => {
       'src/query/index.ts': 'export function registerQuery() {}\n',
     });
     assert.equal(r.code, 1);
-    assert.match(r.output, /src\/shared\/format\.ts imports '\.\.\/tree\/provider': only src\/extension\.ts and src\/features\.ts may import feature folder src\/tree/);
-    assert.match(r.output, /src\/demo\.ts imports '\.\/query': only src\/extension\.ts and src\/features\.ts may import feature folder src\/query/);
+    assert.match(
+      r.output,
+      /src\/shared\/format\.ts imports '\.\.\/tree\/provider': only src\/extension\.ts and src\/features\.ts may import feature folder src\/tree/,
+    );
+    assert.match(
+      r.output,
+      /src\/demo\.ts imports '\.\/query': only src\/extension\.ts and src\/features\.ts may import feature folder src\/query/,
+    );
   });
 
   it('fails when src/api, src/schema or src/resources import vscode', () => {
@@ -87,7 +104,11 @@ describe('structure check', () => {
   });
 
   it('ignores imports written in comments', () => {
-    const r = checkTree({ ...good, 'src/editors/index.ts': "// import { x } from '../tree';\n/* import '../query'; */\nexport function registerEditors() {}\n" });
+    const r = checkTree({
+      ...good,
+      'src/editors/index.ts':
+        "// import { x } from '../tree';\n/* import '../query'; */\nexport function registerEditors() {}\n",
+    });
     assert.equal(r.code, 0, r.output);
   });
 });
