@@ -171,6 +171,9 @@ describe('Run Query', function () {
       /Code: 164\. DB::Exception: Cannot execute query in readonly mode\. \(READONLY\)/,
     );
     assert.match(confirmed.error ?? '', /HTTP 400/);
+    const unprompted = await run({ noPrompt: true });
+    assert.notEqual(unprompted.declined, 'write', 'noPrompt runs it without asking, as the old confirm: true did');
+    assert.match(unprompted.error ?? '', /\(READONLY\)/);
   });
 
   it('shows a ClickHouse error with its code, name and query ID', async () => {

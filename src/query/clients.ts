@@ -1,0 +1,95 @@
+import * as vscode from 'vscode';
+import { createDispatcher } from '../api';
+import { QueryClient, queryLimiterFor } from '../api/query';
+import { readSettings } from '../config';
+import type { ConnectionManager } from '../connections/manager';
+import type { QueryTargets } from './targets';
+
+/** The query settings (`observability.query.*`), with their defaults for missing or nonsense values. */
+export function querySettings(): {
+  maxRows: number;
+  maxBytes: number;
+  requests: number;
+  windowMs: number;
+  timeoutMs: number;
+} {
+  const c = vscode.workspace.getConfiguration('observability.query');
+  const num = (k: string, d: number): number => {
+    const v = Number(c.get(k, d));
+    return Number.isFinite(v) && v > 0 ? v : d;
+  };
+  return {
+    maxRows: Math.floor(num('maxRows', 10_000)),
+    maxBytes: Math.floor(num('maxResultMegabytes', 64) * 1024 * 1024),
+    requests: Math.floor(num('rateLimit.requestsPerWindow', 10)),
+    windowMs: num('rateLimit.windowSeconds', 10) * 1000,
+    timeoutMs: num('timeoutSeconds', 300) * 1000,
+  };
+}
+
+/**
+ * Query clients by connection and query host, each with the dispatcher (connection pool) it alone uses. Dropped (and
+ * their sockets closed) when connections, query settings, proxy settings or a query host change.
+ */
+export class QueryClients implements vscode.Disposable {
+  private readonly clients = new Map<string, QueryClient>();
+  private readonly dispatchers = new Map<string, { close(): Promise<void> }>();
+
+  constructor(
+    private readonly connections: ConnectionManager,
+    private readonly targets: QueryTargets,
+  ) {}
+
+  clientFor(connectionId: string): QueryClient {
+    const host = this.targets.queryHost(connectionId);
+    const key = `${connectionId} ${host}`;
+    let client = this.clients.get(key);
+    if (!client) {
+      const connection = this.connections.get(connectionId);
+      if (!connection) throw new Error(vscode.l10n.t('The connection no longer exists.'));
+      const s = querySettings();
+      const { proxy } = readSettings();
+      const dispatcher = createDispatcher({
+        proxy: proxy.proxy,
+        strictSSL: proxy.strictSSL,
+        noProxy: proxy.noProxy,
+        connectTimeoutMs: 15_000,
+      });
+      this.dispatchers.set(key, dispatcher);
+      client = new QueryClient({
+        queryUrl: host,
+        keyId: connection.keyId,
+        getSecret: async () => {
+          const secret = await this.connections.getSecret(connectionId);
+          if (secret === undefined) {
+            throw new Error(
+              vscode.l10n.t(
+                'No key secret is stored for the connection "{0}". Run "Update Key Secret".',
+                connection.label,
+              ),
+            );
+          }
+          return secret;
+        },
+        dispatcher,
+        limiter: queryLimiterFor(connection.keyId, { requests: s.requests, windowMs: s.windowMs }),
+        headersTimeoutMs: s.timeoutMs,
+        bodyTimeoutMs: s.timeoutMs,
+      });
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  drop(): void {
+    for (const c of this.clients.values()) void c.dispose().catch(() => undefined);
+    // A client does not close a dispatcher it was given: its sockets are closed here.
+    for (const d of this.dispatchers.values()) void d.close().catch(() => undefined);
+    this.clients.clear();
+    this.dispatchers.clear();
+  }
+
+  dispose(): void {
+    this.drop();
+  }
+}
