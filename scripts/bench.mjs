@@ -72,6 +72,29 @@ function run(cmd, args, { quiet = false } = {}) {
   });
 }
 
+/** Name, size and compressed size of each file in a zip (its central directory). */
+function zipSizes(file) {
+  const buf = fs.readFileSync(file);
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error(`${file} is not a zip file`);
+  const out = [];
+  let p = buf.readUInt32LE(eocd + 16);
+  for (let n = buf.readUInt16LE(eocd + 10); n > 0; n--) {
+    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error(`${file}: corrupt central directory`);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
+    if (!name.endsWith('/')) out.push({ name, compressed: buf.readUInt32LE(p + 20), size: buf.readUInt32LE(p + 24) });
+    p += 46 + nameLen + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+  }
+  return out;
+}
+
 const kb = (bytes) => Math.round((bytes / 1024) * 10) / 10;
 
 const EMPTY_EXTENSIONS = [
@@ -120,6 +143,12 @@ async function main() {
     if (pack.code !== 0 || !fs.existsSync(VSIX)) throw new Error(`npm run package failed:\n${pack.output}`);
     sizes.vsixBytes = fs.statSync(VSIX).size;
     sizes.vsixKB = kb(sizes.vsixBytes);
+    // What each file of the VSIX costs in it (compressed), largest first.
+    sizes.vsixFiles = Object.fromEntries(
+      zipSizes(VSIX)
+        .sort((a, b) => b.compressed - a.compressed)
+        .map((e) => [e.name, { KB: kb(e.compressed), uncompressedKB: kb(e.size) }]),
+    );
   } else {
     const build = await run(NODE, ['esbuild.mjs', '--production']);
     if (build.code !== 0) throw new Error(`production build failed:\n${build.output}`);
@@ -127,9 +156,15 @@ async function main() {
   sizes.bundles = {};
   for (const name of fs
     .readdirSync(path.join(ROOT, 'dist'))
-    .filter((f) => f.endsWith('.js'))
+    .filter((f) => fs.statSync(path.join(ROOT, 'dist', f)).isFile() && !f.endsWith('.map'))
     .sort()) {
     sizes.bundles[`dist/${name}`] = kb(fs.statSync(path.join(ROOT, 'dist', name)).size);
+  }
+  const schemaDir = path.join(ROOT, 'dist', 'schemas');
+  if (fs.existsSync(schemaDir)) {
+    sizes.bundles['dist/schemas/ (all)'] = kb(
+      fs.readdirSync(schemaDir).reduce((n, f) => n + fs.statSync(path.join(schemaDir, f)).size, 0),
+    );
   }
   sizes.bundleBytes = fs
     .readdirSync(path.join(ROOT, 'dist'))
@@ -387,6 +422,12 @@ function table(r) {
     ]);
   }
   for (const [file, size] of Object.entries(r.sizes.bundles ?? {})) rows.push([`  ${file}`, `${size} KB`, '', '']);
+  if (r.sizes.vsixFiles) {
+    rows.push(['VSIX, compressed size of each file', '', '', '']);
+    for (const [file, e] of Object.entries(r.sizes.vsixFiles)) {
+      rows.push([`  ${file}`, `${e.KB} KB (${e.uncompressedKB} KB)`, '', '']);
+    }
+  }
   rows.push(['', '', '', '']);
   rows.push(['alerts folder (ms)', 'median / p95', '', '']);
   for (const n of ['100', '1000', '10000']) {
