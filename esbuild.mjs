@@ -57,6 +57,24 @@ const llhttpWasmAsFile = {
 };
 
 /**
+ * undici's HTTP/1.1 client reads only the ERROR and TYPE tables of the HTTP parser's constants; the module also builds
+ * character and method tables for the parser's generator (10 KB minified). The bundle carries the two tables.
+ */
+const llhttpConstantsTrimmed = {
+  name: 'llhttp-constants',
+  setup(build) {
+    build.onResolve({ filter: /llhttp\/constants(\.js)?$/ }, (args) => ({
+      path: join(args.resolveDir, args.path),
+      namespace: 'llhttp-constants',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'llhttp-constants' }, (args) => {
+      const { ERROR, TYPE } = createRequire(import.meta.url)(args.path);
+      return { contents: `module.exports = ${JSON.stringify({ ERROR, TYPE })};`, loader: 'js' };
+    });
+  },
+};
+
+/**
  * Parts of undici and zod the extension never reaches, replaced by modules that fail with a clear message if they
  * ever are: HTTP/2 (the connector offers only http/1.1 in ALPN, as `allowH2` is never set), SOCKS proxies (proxy
  * URLs other than http:// and https:// are refused before undici sees them), fetch's body extraction (only used for
@@ -130,7 +148,7 @@ const featuresBundleExternal = {
 
 /** @type {import('esbuild').BuildOptions} */
 const options = {
-  plugins: [dropPlainHttpParser, llhttpWasmAsFile, dropUnusedParts, featuresBundleExternal],
+  plugins: [dropPlainHttpParser, llhttpWasmAsFile, llhttpConstantsTrimmed, dropUnusedParts, featuresBundleExternal],
   entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts' },
   bundle: true,
   format: 'cjs',
