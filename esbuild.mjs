@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -29,18 +30,125 @@ const dropPlainHttpParser = {
   },
 };
 
+/**
+ * undici's WebAssembly HTTP parser (SIMD build) ships as a Brotli-compressed binary beside the bundle,
+ * dist/llhttp_simd.wasm.br (15 KB), instead of as a base64 string inside it (71 KB, 24 KB in the VSIX's zip). It is
+ * read and decompressed (under 1 ms) when the first request creates a connection.
+ */
+const LLHTTP_WASM = 'llhttp_simd.wasm.br';
+const llhttpWasmAsFile = {
+  name: 'llhttp-wasm-file',
+  setup(build) {
+    build.onResolve({ filter: /llhttp\/llhttp_simd-wasm\.js$/ }, (args) => ({
+      path: join(args.resolveDir, args.path),
+      namespace: 'llhttp-wasm-file',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'llhttp-wasm-file' }, (args) => {
+      const bytes = createRequire(import.meta.url)(args.path);
+      mkdirSync(build.initialOptions.outdir, { recursive: true });
+      const brotli = brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } });
+      writeFileSync(join(build.initialOptions.outdir, LLHTTP_WASM), brotli);
+      return {
+        contents: `module.exports = require('node:zlib').brotliDecompressSync(require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(LLHTTP_WASM)})));`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * undici's HTTP/1.1 client reads only the ERROR and TYPE tables of the HTTP parser's constants; the module also builds
+ * character and method tables for the parser's generator (10 KB minified). The bundle carries the two tables.
+ */
+const llhttpConstantsTrimmed = {
+  name: 'llhttp-constants',
+  setup(build) {
+    build.onResolve({ filter: /llhttp\/constants(\.js)?$/ }, (args) => ({
+      path: join(args.resolveDir, args.path),
+      namespace: 'llhttp-constants',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'llhttp-constants' }, (args) => {
+      const { ERROR, TYPE } = createRequire(import.meta.url)(args.path);
+      return { contents: `module.exports = ${JSON.stringify({ ERROR, TYPE })};`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Parts of undici and zod the extension never reaches, replaced by modules that fail with a clear message if they
+ * ever are: HTTP/2 (the connector offers only http/1.1 in ALPN, as `allowH2` is never set), SOCKS proxies (proxy
+ * URLs other than http:// and https:// are refused before undici sees them), fetch's body extraction (only used for
+ * FormData request bodies; the client sends strings), the stream/pipeline/upgrade request styles (the client uses
+ * `request`, ProxyAgent `connect`), and zod's JSON Schema generation (the schemas are generated at build time into
+ * dist/schemas/). The bundle build checks below that none of them slips back in.
+ */
+const UNUSED = [
+  { filter: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/, what: 'HTTP/2' },
+  { filter: /undici[\\/]lib[\\/]dispatcher[\\/]socks5-proxy-agent(\.js)?$/, what: 'SOCKS proxies' },
+  { filter: /undici[\\/]lib[\\/]web[\\/]fetch[\\/]body\.js$/, what: 'FormData request bodies' },
+  { filter: /undici[\\/]lib[\\/]api[\\/]api-(stream|pipeline|upgrade)(\.js)?$/, what: 'streamed request styles' },
+];
+const ZOD_JSON_SCHEMA = /zod[\\/]v4[\\/]core[\\/](to-json-schema|json-schema-processors|json-schema-generator)\.js$/;
+const dropUnusedParts = {
+  name: 'drop-unused-parts',
+  setup(build) {
+    const unavailable = (what) =>
+      `function unavailable() { throw new Error(${JSON.stringify(`Not part of this build of the extension: ${what}.`)}); }`;
+    build.onResolve({ filter: /./ }, async (args) => {
+      if (args.pluginData === 'drop-unused-parts' || args.kind === 'entry-point') return undefined;
+      if (!/undici|zod|\.\.?\//.test(args.path) || !/node_modules[\\/](undici|zod)[\\/]/.test(args.resolveDir))
+        return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: 'drop-unused-parts',
+      });
+      if (resolved.errors.length > 0) return undefined;
+      const hit = UNUSED.find((u) => u.filter.test(resolved.path));
+      if (hit) return { path: resolved.path, namespace: 'unused', pluginData: hit.what };
+      if (ZOD_JSON_SCHEMA.test(resolved.path)) return { path: resolved.path, namespace: 'unused-esm' };
+      return undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'unused' }, (args) => ({
+      contents: `${unavailable(args.pluginData)}\nmodule.exports = unavailable;\nmodule.exports.extractBody = unavailable;`,
+      loader: 'js',
+    }));
+    // ESM stand-ins with the same export names; the create* helpers are called when a schema is built and must
+    // return the (failing) method instead of failing themselves.
+    build.onLoad({ filter: /.*/, namespace: 'unused-esm' }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const names = new Set();
+      for (const m of source.matchAll(/^export (?:const|function|class) (\w+)/gm)) names.add(m[1]);
+      const lines = [unavailable('JSON Schema generation')];
+      for (const name of names) {
+        lines.push(
+          name.startsWith('create')
+            ? `export const ${name} = () => unavailable;`
+            : name === 'allProcessors'
+              ? `export const ${name} = {};`
+              : `export const ${name} = unavailable;`,
+        );
+      }
+      if (/export \{ processSchema as process \}/.test(source)) lines.push('export { processSchema as process };');
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+
 /** The entry's `require('./features')` stays a run-time require of the sibling bundle dist/features.js. */
 const featuresBundleExternal = {
   name: 'features-external',
   setup(build) {
     build.onResolve({ filter: /^\.\/features$/ }, (args) =>
-      (args.importer.endsWith(join('src', 'extension.ts')) ? { path: './features.js', external: true } : undefined));
+      args.importer.endsWith(join('src', 'extension.ts')) ? { path: './features.js', external: true } : undefined,
+    );
   },
 };
 
 /** @type {import('esbuild').BuildOptions} */
 const options = {
-  plugins: [dropPlainHttpParser, featuresBundleExternal],
+  plugins: [dropPlainHttpParser, llhttpWasmAsFile, llhttpConstantsTrimmed, dropUnusedParts, featuresBundleExternal],
   entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts' },
   bundle: true,
   format: 'cjs',
@@ -114,7 +222,10 @@ async function writeJsonSchemas() {
     }
     mkdirSync('dist/schemas', { recursive: true });
     for (const [name, schema] of Object.entries(schemas)) {
-      writeFileSync(join('dist/schemas', `${name}.schema.json`), `${production ? JSON.stringify(schema) : JSON.stringify(schema, null, 2)}\n`);
+      writeFileSync(
+        join('dist/schemas', `${name}.schema.json`),
+        `${production ? JSON.stringify(schema) : JSON.stringify(schema, null, 2)}\n`,
+      );
     }
     console.log(`dist/schemas: ${Object.keys(schemas).length} JSON schemas`);
   } finally {
@@ -135,15 +246,30 @@ if (watch) {
   await esbuild.build(webviewOptions);
   await esbuild.build(previewWebviewOptions);
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
-    if (file.endsWith('.js')) console.log(`${file}: ${(output.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+    if (file.endsWith('.js'))
+      console.log(`${file}: ${(output.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
   }
   // The entry must not pull in what it exists to defer.
   const entry = result.metafile.outputs['dist/extension.js'];
-  const heavy = Object.keys(entry?.inputs ?? {}).filter((f) => /node_modules[\\/](zod|undici)[\\/]/.test(f) || /src[\\/](api|schema)[\\/](?!redact)/.test(f));
-  if (heavy.length > 0) throw new Error(`dist/extension.js must stay thin but includes ${heavy.slice(0, 5).join(', ')}`);
+  const heavy = Object.keys(entry?.inputs ?? {}).filter(
+    (f) => /node_modules[\\/](zod|undici)[\\/]/.test(f) || /src[\\/](api|schema)[\\/](?!redact)/.test(f),
+  );
+  if (heavy.length > 0)
+    throw new Error(`dist/extension.js must stay thin but includes ${heavy.slice(0, 5).join(', ')}`);
+  // What dropUnusedParts replaces stays out, and the HTTP parser is read from its file.
+  const features = Object.keys(result.metafile.outputs['dist/features.js']?.inputs ?? {});
+  const unused = features.filter(
+    (f) =>
+      !/^(unused|unused-esm|llhttp-wasm-file):/.test(f) &&
+      (UNUSED.some((u) => u.filter.test(f)) || ZOD_JSON_SCHEMA.test(f) || /llhttp_simd-wasm\.js$/.test(f)),
+  );
+  if (unused.length > 0) throw new Error(`dist/features.js must not include ${unused.join(', ')}`);
   // Neither host bundle carries the chart library or the preview webview's code.
   for (const bundle of ['dist/extension.js', 'dist/features.js']) {
-    const charts = Object.keys(result.metafile.outputs[bundle]?.inputs ?? {}).filter((f) => /node_modules[\\/]uplot[\\/]/.test(f) || /src[\\/]preview[\\/]webview[\\/]/.test(f));
-    if (charts.length > 0) throw new Error(`${bundle} must not include the chart webview but includes ${charts.join(', ')}`);
+    const charts = Object.keys(result.metafile.outputs[bundle]?.inputs ?? {}).filter(
+      (f) => /node_modules[\\/]uplot[\\/]/.test(f) || /src[\\/]preview[\\/]webview[\\/]/.test(f),
+    );
+    if (charts.length > 0)
+      throw new Error(`${bundle} must not include the chart webview but includes ${charts.join(', ')}`);
   }
 }

@@ -7,7 +7,7 @@
 // Steps: compile (tsc -> out/), `npm run package` (production bundles dist/extension.js + dist/features.js + VSIX;
 // sizes), start the emulator with five data services, run test/bench/index.ts in a fresh extension host (activation
 // beside an empty reference extension, first use cold, scripted browse, Alerts folder timings, client overhead), then
-// more fresh hosts for extra activation samples. `--only none` measures activation and first use only.
+// more fresh hosts for extra activation and first-use samples. `--only none` measures activation and first use only.
 // Environment: OBS_TEST_VERBOSE=1 shows the workbench output; OBS_CHROMIUM, OBS_CODE_SERVER_DIR as for the tests.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -72,6 +72,29 @@ function run(cmd, args, { quiet = false } = {}) {
   });
 }
 
+/** Name, size and compressed size of each file in a zip (its central directory). */
+function zipSizes(file) {
+  const buf = fs.readFileSync(file);
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error(`${file} is not a zip file`);
+  const out = [];
+  let p = buf.readUInt32LE(eocd + 16);
+  for (let n = buf.readUInt16LE(eocd + 10); n > 0; n--) {
+    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error(`${file}: corrupt central directory`);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
+    if (!name.endsWith('/')) out.push({ name, compressed: buf.readUInt32LE(p + 20), size: buf.readUInt32LE(p + 24) });
+    p += 46 + nameLen + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+  }
+  return out;
+}
+
 const kb = (bytes) => Math.round((bytes / 1024) * 10) / 10;
 
 const EMPTY_EXTENSIONS = [
@@ -120,6 +143,12 @@ async function main() {
     if (pack.code !== 0 || !fs.existsSync(VSIX)) throw new Error(`npm run package failed:\n${pack.output}`);
     sizes.vsixBytes = fs.statSync(VSIX).size;
     sizes.vsixKB = kb(sizes.vsixBytes);
+    // What each file of the VSIX costs in it (compressed), largest first.
+    sizes.vsixFiles = Object.fromEntries(
+      zipSizes(VSIX)
+        .sort((a, b) => b.compressed - a.compressed)
+        .map((e) => [e.name, { KB: kb(e.compressed), uncompressedKB: kb(e.size) }]),
+    );
   } else {
     const build = await run(NODE, ['esbuild.mjs', '--production']);
     if (build.code !== 0) throw new Error(`production build failed:\n${build.output}`);
@@ -127,9 +156,15 @@ async function main() {
   sizes.bundles = {};
   for (const name of fs
     .readdirSync(path.join(ROOT, 'dist'))
-    .filter((f) => f.endsWith('.js'))
+    .filter((f) => fs.statSync(path.join(ROOT, 'dist', f)).isFile() && !f.endsWith('.map'))
     .sort()) {
     sizes.bundles[`dist/${name}`] = kb(fs.statSync(path.join(ROOT, 'dist', name)).size);
+  }
+  const schemaDir = path.join(ROOT, 'dist', 'schemas');
+  if (fs.existsSync(schemaDir)) {
+    sizes.bundles['dist/schemas/ (all)'] = kb(
+      fs.readdirSync(schemaDir).reduce((n, f) => n + fs.statSync(path.join(schemaDir, f)).size, 0),
+    );
   }
   sizes.bundleBytes = fs
     .readdirSync(path.join(ROOT, 'dist'))
@@ -185,7 +220,9 @@ async function main() {
         overhead: { batches: 15, perBatch: 300 },
         ...(ONLY ? { sections: ONLY } : {}),
       };
-      console.error(`extension host ${index + 1}/${ACTIVATION_SAMPLES}${activationOnly ? ' (activation only)' : ''} …`);
+      console.error(
+        `extension host ${index + 1}/${ACTIVATION_SAMPLES}${activationOnly ? ' (activation and first use only)' : ''} …`,
+      );
       const code = await runTestsInCodeServer({
         extensionTestsPath: path.join(ROOT, 'out', 'test', 'bench', 'index.js'),
         codeServerEntry: entry,
@@ -243,6 +280,7 @@ async function main() {
     bundleLoadMsMedian: median(activations.map((a) => a.bundleLoadMs ?? NaN)),
     requestsDuringActivation: Math.max(...activations.map((a) => a.requestsDuringActivation)),
   };
+  const firstUses = hostRuns.map((r) => r.firstUse).filter(Boolean);
   const alerts = main.alertsFolder ?? {};
   // Requests and time to read whole lists (API client against loopback servers, no extension host).
   const listPaging = await require(path.join(ROOT, 'out', 'test', 'bench', 'paging.js')).measureListPaging();
@@ -250,16 +288,26 @@ async function main() {
     measuredAt: new Date().toISOString(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}, ${os.platform()}`,
     activation,
-    firstUse: main.firstUse
-      ? {
-          method:
-            'first fresh host, right after activation: featuresLoadMs = first read of the extension API, which loads ' +
-            "and wires dist/features.js as the view's first question does; firstFolderExpandMs = TreeView.reveal(Dashboards " +
-            'folder of a just-added connection, {expand: true}) from call to resolution (service and folder expanded, the ' +
-            'first request with undici loading, response checks, rendered children); coldFirstExpandMs = the sum',
-          ...main.firstUse,
-        }
-      : undefined,
+    firstUse:
+      firstUses.length > 0
+        ? {
+            method:
+              'every fresh host, right after activation (one cold sample per host; figures are medians over the hosts): ' +
+              'featuresLoadMs = first read of the extension API, which loads ' +
+              "and wires dist/features.js as the view's first question does; firstFolderExpandMs = TreeView.reveal(Dashboards " +
+              'folder of a just-added connection, {expand: true}) from call to resolution (service and folder expanded, the ' +
+              'first request with undici loading, response checks, rendered children); coldFirstExpandMs = the sum',
+            featuresLoadMs: round2(median(firstUses.map((u) => u.featuresLoadMs))),
+            firstFolderExpandMs: round2(median(firstUses.map((u) => u.firstFolderExpandMs))),
+            coldFirstExpandMs: round2(median(firstUses.map((u) => u.coldFirstExpandMs))),
+            childrenShown: Math.min(...firstUses.map((u) => u.childrenShown)),
+            samples: firstUses.map((u) => ({
+              featuresLoadMs: u.featuresLoadMs,
+              firstFolderExpandMs: u.firstFolderExpandMs,
+              coldFirstExpandMs: u.coldFirstExpandMs,
+            })),
+          }
+        : undefined,
     sizes,
     alertsFolder: {
       method:
@@ -380,13 +428,19 @@ function table(r) {
   rows.push(['  of which loading dist/extension.js (median)', `${r.activation.bundleLoadMsMedian} ms`, '', '']);
   if (r.firstUse) {
     rows.push([
-      'first use: features load / first folder expand',
+      `first use, median of ${r.firstUse.samples?.length ?? 1} hosts: features load / first folder expand`,
       `${r.firstUse.featuresLoadMs} / ${r.firstUse.firstFolderExpandMs} ms`,
       '',
       '',
     ]);
   }
   for (const [file, size] of Object.entries(r.sizes.bundles ?? {})) rows.push([`  ${file}`, `${size} KB`, '', '']);
+  if (r.sizes.vsixFiles) {
+    rows.push(['VSIX, compressed size of each file', '', '', '']);
+    for (const [file, e] of Object.entries(r.sizes.vsixFiles)) {
+      rows.push([`  ${file}`, `${e.KB} KB (${e.uncompressedKB} KB)`, '', '']);
+    }
+  }
   rows.push(['', '', '', '']);
   rows.push(['alerts folder (ms)', 'median / p95', '', '']);
   for (const n of ['100', '1000', '10000']) {

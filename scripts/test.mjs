@@ -123,6 +123,7 @@ const VSIX_ALLOWED = [
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/(extension|features)\.js$/,
   /^extension\/dist\/queryResults\.js$/,
+  /^extension\/dist\/llhttp_simd\.wasm\.br$/,
   /^extension\/dist\/preview\.(js|css)$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
   /^extension\/media\/[^/]+\.(svg|png)$/,
