@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ApiError, sanitizeServerText, type ObservabilityClient } from '../api';
+import { ApiError, sanitizeServerText, type ObservabilityApi as ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
 import { type DocumentIssue } from '../shared/checks';
 import { fileLabel } from '../shared/uris';
