@@ -286,15 +286,19 @@ export class ConnectionManager implements vscode.Disposable {
     return isSelfHosted(connection) ? { allowPlainHttp: connection.allowPlainHttp === true } : undefined;
   }
 
-  /** Refuses a connection whose settings are not usable (by kind), before anything is saved. */
-  private validate(connection: StoredConnection): void {
+  /**
+   * Refuses a connection whose settings are not usable (by kind), before anything is saved. `keepsAddress`: an update
+   * that keeps the address may withdraw the plain-http permission (the connection then sends nothing until it is
+   * given again).
+   */
+  private validate(connection: StoredConnection, keepsAddress = false): void {
     if (!isSelfHosted(connection)) {
       validateConnection(this.configOf(connection));
       return;
     }
     const issues = selfHostedConnectionIssues({
       baseUrl: connection.baseUrl,
-      allowPlainHttp: connection.allowPlainHttp === true,
+      allowPlainHttp: keepsAddress || connection.allowPlainHttp === true,
     });
     if (issues.length > 0) {
       throw new ApiError({
@@ -462,8 +466,8 @@ export class ConnectionManager implements vscode.Disposable {
       if (patch.services === undefined) merged.services = [];
     }
     const next = this.normalize(merged);
-    this.validate(next);
     const moved = !sameOrigin(next.baseUrl, current.baseUrl);
+    this.validate(next, !moved);
     if (moved && secret === undefined) {
       throw new Error(
         vscode.l10n.t(
