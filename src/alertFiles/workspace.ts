@@ -73,7 +73,10 @@ export function connectionFor(
   serviceId: string | undefined,
 ): ServiceConnection | undefined {
   if (!organizationId || !serviceId) return undefined;
-  const all = connections.list().filter((c) => c.organizationId.toLowerCase() === organizationId.toLowerCase());
+  // A file naming an organization and service aims at ClickHouse Cloud only: never at a self-hosted deployment.
+  const all = connections
+    .list()
+    .filter((c) => c.kind !== 'selfHosted' && c.organizationId.toLowerCase() === organizationId.toLowerCase());
   const chosen =
     all.find((c) => c.serviceIds.includes(serviceId)) ??
     all.find((c) => c.services.some((s) => s.id === serviceId)) ??
