@@ -418,10 +418,11 @@ export class ConnectionManager implements vscode.Disposable {
       this.log.info(
         `Added self-hosted connection "${stored.label}" (${stored.id}) to ${stored.baseUrl}${stored.allowPlainHttp ? ' (plain http confirmed: the key travels unencrypted)' : ''}`,
       );
-    } else
+    } else {
       this.log.info(
         `Added connection "${stored.label}" (${stored.id}) to ${stored.baseUrl}, organization ${stored.organizationId}, ${stored.serviceIds.length} service(s), segment "${stored.pathSegment}"`,
       );
+    }
     await this.announce();
     this.changeEmitter.fire({ connectionId: stored.id });
     return stored;

@@ -134,6 +134,61 @@ describe('Self-hosted connections', function () {
     assert.ok([...data().dashboards.values()].some((d) => d.name === 'From the self-hosted editor'));
   });
 
+  it('exports an alert as a file that names the deployment by its base URL, applies it, and never aims it elsewhere', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder, 'a workspace folder');
+    const dir = vscode.Uri.joinPath(folder, 'self-hosted-alerts');
+    await vscode.workspace.fs.createDirectory(dir);
+    const alert = [...data().alerts.values()][0]!;
+    const serviceId = api.connections.get(connectionId)!.serviceIds[0];
+    const exported = await vscode.commands.executeCommand<string>('observability.exportAlertToFile', {
+      connectionId,
+      serviceId,
+      alertId: alert.id,
+      uri: vscode.Uri.joinPath(dir, 'exported.alert.json').toString(),
+    });
+    assert.ok(exported);
+    const uri = vscode.Uri.parse(exported);
+    const value = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(value.baseUrl, emulator.url);
+    assert.equal(value.id, alert.id);
+    assert.ok(!('organizationId' in value) && !('serviceId' in value), 'no Cloud target in a self-hosted file');
+
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode(JSON.stringify({ ...value, threshold: 777 }, null, 2)),
+    );
+    const mark = emulator.requests.length;
+    const applied = await vscode.commands.executeCommand<{ outcome: string }>('observability.applyAlertFile', {
+      uri: uri.toString(),
+      confirm: true,
+    });
+    assert.equal(applied.outcome, 'updated', JSON.stringify(applied));
+    assert.equal(data().alerts.get(alert.id)?.threshold, 777);
+    assert.ok(emulator.requests.slice(mark).some((r) => r.method === 'PUT' && r.path === `/api/v2/alerts/${alert.id}`));
+
+    // A file naming a host the user did not add never gets the stored key.
+    const elsewhere = vscode.Uri.joinPath(dir, 'elsewhere.alert.json');
+    await vscode.workspace.fs.writeFile(
+      elsewhere,
+      new TextEncoder().encode(
+        JSON.stringify({ ...value, baseUrl: 'https://attacker.example', threshold: 1 }, null, 2),
+      ),
+    );
+    const before = emulator.requests.length;
+    const refused = await vscode.commands.executeCommand<{ outcome: string }>('observability.applyAlertFile', {
+      uri: elsewhere.toString(),
+      confirm: true,
+    });
+    assert.equal(refused.outcome, 'noConnection');
+    assert.equal(emulator.requests.length, before, 'nothing was sent');
+    assert.equal(data().alerts.get(alert.id)?.threshold, 777);
+    await vscode.workspace.fs.delete(dir, { recursive: true });
+  });
+
   it('refuses what the v2 API lacks before sending anything', async () => {
     const client = api.connections.clientFor(connectionId);
     const serviceId = api.connections.get(connectionId)!.serviceIds[0]!;
