@@ -189,6 +189,63 @@ describe('Self-hosted connections', function () {
     await vscode.workspace.fs.delete(dir, { recursive: true });
   });
 
+  // The OSS error shapes: `{message}` JSON from the v2 routers, `{error}` from older routes, `sendStatus` plain text,
+  // and a proxy's X-Request-Id (the server sends no request ID of its own).
+  for (const fault of [
+    {
+      name: '400 {message}',
+      status: 400,
+      body: { message: 'threshold must be a number' },
+      text: 'threshold must be a number',
+    },
+    { name: '409 {error}', status: 409, body: { error: 'Alert limit reached' }, text: 'Alert limit reached' },
+    { name: '401 plain text', status: 401, body: 'Unauthorized', text: 'Unauthorized' },
+    {
+      name: '500 {message} with a proxy request ID',
+      status: 500,
+      body: { message: 'Internal error' },
+      text: 'Internal error',
+      headers: { 'x-request-id': 'proxy-req-7f3a' },
+    },
+  ] as const) {
+    it(`keeps the typed alert dirty and names status, server text and request ID on ${fault.name}`, async () => {
+      const alert = [...data().alerts.values()][1]!;
+      const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+        connectionId,
+        serviceId: api.connections.get(connectionId)!.serviceIds[0],
+        alertId: alert.id,
+      });
+      const doc = await waitFor('the alert document', () =>
+        vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+      );
+      await setField(doc, 'threshold', 31337);
+      const typed = doc.getText();
+      emulator.faults.add({
+        method: 'PUT',
+        path: `/api/v2/alerts/${alert.id}`,
+        times: 5,
+        status: fault.status,
+        body: fault.body,
+        ...('headers' in fault ? { headers: fault.headers } : {}),
+      });
+      try {
+        const result = (await apply(uri!, { confirm: true })) as ApplyResult & { error?: string };
+        assert.equal(result.outcome, 'failed', JSON.stringify(result));
+        assert.match(result.error ?? '', /Update alert failed/);
+        assert.match(result.error ?? '', new RegExp(`HTTP ${fault.status}`));
+        assert.match(result.error ?? '', new RegExp(fault.text));
+        if ('headers' in fault) assert.match(result.error ?? '', /proxy-req-7f3a/);
+        assert.ok(!(result.error ?? '').includes(emulator.ossApiKey), 'the key is never in the error');
+        assert.equal(doc.getText(), typed, 'text exactly as typed');
+        assert.ok(doc.isDirty, 'still dirty');
+        assert.notEqual(data().alerts.get(alert.id)?.threshold, 31337);
+      } finally {
+        emulator.faults.clear();
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+    });
+  }
+
   it('refuses what the v2 API lacks before sending anything', async () => {
     const client = api.connections.clientFor(connectionId);
     const serviceId = api.connections.get(connectionId)!.serviceIds[0]!;
