@@ -7,7 +7,8 @@
 //   Chromium when a display is available.
 //
 // The connection reaches the extension through OBS_DEMO_CONNECTION, which the extension reads only in development
-// mode (src/demo.ts). Options: --port <n> emulator port (default 8787, a free one when taken), --browser (use
+// mode (src/demo.ts). Options: --flavor oss (a self-hosted ClickStack / HyperDX deployment: External API v2 with a
+// personal API key; default cloud), --port <n> emulator port (default 8787, a free one when taken), --browser (use
 // code-server even when `code` exists), --no-open (print the URL only). Environment: OBS_CHROMIUM (browser).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -25,6 +26,11 @@ const LABEL = 'Northwind (emulator)';
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const portArg = args.includes('--port') ? Number(args[args.indexOf('--port') + 1]) : 8787;
+const flavorArg = args.includes('--flavor') ? args[args.indexOf('--flavor') + 1] : 'cloud';
+if (flavorArg !== 'cloud' && flavorArg !== 'oss') {
+  console.error(`--flavor must be cloud or oss, not "${flavorArg}"`);
+  process.exit(2);
+}
 
 const cleanups = [];
 let stopping = false;
@@ -195,9 +201,11 @@ async function main() {
 
   const { startEmulator } = require(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'));
   const port = (await portFree(portArg)) ? portArg : 0;
-  const emulator = await startEmulator({ port });
+  const emulator = await startEmulator({ port, flavor: flavorArg });
   cleanups.push(() => emulator.close());
   const [first, second] = emulator.serviceIds;
+  // A self-hosted deployment: its base URL and personal API key; no organization, services or query endpoint.
+  const selfHosted = { kind: 'selfHosted', baseUrl: emulator.url, apiKey: emulator.ossApiKey };
   // SQL runs on the emulator's query host (embedded ClickHouse, started on first use). The first service's query
   // endpoint already lists the demo key; the second (idle) one shows the enable-key and wake offers.
   const { SAMPLE_KEY_UUID } = require(path.join(ROOT, 'out', 'test', 'emulator', 'seed.js'));
@@ -217,12 +225,14 @@ async function main() {
     queryUrl: emulator.queryUrl,
   };
   console.log(
-    `\nEmulator: ${emulator.url}${port === 0 ? ` (port ${portArg} was taken)` : ''}  key ${emulator.keyId}  query host ${emulator.queryUrl}`,
+    flavorArg === 'oss'
+      ? `\nEmulator (self-hosted flavor): ${emulator.url}${port === 0 ? ` (port ${portArg} was taken)` : ''}  personal API key ${emulator.ossApiKey}`
+      : `\nEmulator: ${emulator.url}${port === 0 ? ` (port ${portArg} was taken)` : ''}  key ${emulator.keyId}  query host ${emulator.queryUrl}`,
   );
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-demo-'));
   cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }));
-  const env = { OBS_DEMO_CONNECTION: JSON.stringify(connection) };
+  const env = { OBS_DEMO_CONNECTION: JSON.stringify(flavorArg === 'oss' ? selfHosted : connection) };
 
   const code = flag('--browser') ? undefined : onPath('code');
   if (code) {

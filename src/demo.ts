@@ -18,6 +18,13 @@ function isDemoConnection(value: unknown): value is DemoConnection & Record<stri
   return typeof v.baseUrl === 'string' && typeof v.keyId === 'string' && typeof v.organizationId === 'string';
 }
 
+/** A self-hosted demo connection: `{ kind: 'selfHosted', baseUrl, apiKey }`. */
+function isSelfHostedDemo(value: unknown): value is { kind: 'selfHosted'; baseUrl: string } & Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  return v.kind === 'selfHosted' && typeof v.baseUrl === 'string' && typeof v.apiKey === 'string';
+}
+
 /**
  * When the extension runs from its sources (`--extensionDevelopmentPath`, `ExtensionMode.Development`) and
  * `$OBS_DEMO_CONNECTION` holds an `observability.addConnection` argument object, adds that connection unless one with
@@ -41,18 +48,22 @@ export function addDemoConnection(
     log.warn(`${DEMO_CONNECTION_ENV} is not valid JSON; no demo connection added.`);
     return;
   }
-  if (!isDemoConnection(args)) {
-    log.warn(`${DEMO_CONNECTION_ENV} needs baseUrl, keyId and organizationId; no demo connection added.`);
+  const selfHosted = isSelfHostedDemo(args);
+  if (!selfHosted && !isDemoConnection(args)) {
+    log.warn(
+      `${DEMO_CONNECTION_ENV} needs baseUrl, keyId and organizationId (or kind "selfHosted", baseUrl and apiKey); no demo connection added.`,
+    );
     return;
   }
-  const base = args.baseUrl.replace(/\/+$/, '');
+  const base = (args as { baseUrl: string }).baseUrl.replace(/\/+$/, '');
   const exists = connections
     .list()
-    .some(
-      (c) =>
-        c.baseUrl.replace(/\/+$/, '') === base &&
-        c.organizationId.toLowerCase() === args.organizationId.toLowerCase() &&
-        c.keyId === args.keyId,
+    .some((c) =>
+      selfHosted
+        ? c.kind === 'selfHosted' && c.baseUrl.replace(/\/+$/, '') === base
+        : c.baseUrl.replace(/\/+$/, '') === base &&
+          c.organizationId.toLowerCase() === (args as DemoConnection).organizationId.toLowerCase() &&
+          c.keyId === (args as DemoConnection).keyId,
     );
   if (exists) {
     log.info(`Demo connection to ${base} already present.`);

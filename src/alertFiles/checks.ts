@@ -55,7 +55,7 @@ export class AlertFileChecks implements vscode.Disposable {
   ): Promise<(LiveFacts & { alertIds?: readonly string[]; liveAlert?: Alert }) | undefined> {
     if (!vscode.workspace.isTrusted) return undefined;
     const target = targetOf(value);
-    const connection = connectionFor(this.connections, target.organizationId, target.serviceId);
+    const connection = connectionFor(this.connections, target.organizationId, target.serviceId, target.baseUrl);
     if (!connection || !target.serviceId) return undefined;
     try {
       const [facts, alerts] = await Promise.all([
@@ -88,7 +88,7 @@ export class AlertFileChecks implements vscode.Disposable {
       issues.push(
         ...unknownFileKeyIssues(
           value,
-          fileValueOf(facts.liveAlert, target.organizationId ?? '', target.serviceId ?? ''),
+          fileValueOf(facts.liveAlert, target.organizationId ?? '', target.serviceId ?? '', target.baseUrl),
         ),
       );
     }

@@ -46,7 +46,7 @@ export class AlertFileCodeLensProvider implements vscode.CodeLensProvider, vscod
     const parsed = parseAlertFile(doc.getText());
     const target = targetOf(parsed.value);
     if (!target.organizationId || !target.serviceId) return [validate];
-    const connection = connectionFor(this.connections, target.organizationId, target.serviceId);
+    const connection = connectionFor(this.connections, target.organizationId, target.serviceId, target.baseUrl);
     if (!connection) {
       return [
         new vscode.CodeLens(range, {

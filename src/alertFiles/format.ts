@@ -7,11 +7,17 @@ import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../schema/
 import type { DocumentIssue } from '../shared/checks';
 import { alertWriteSchema, schemaIssues, type Alert, type AlertWrite } from '../schema';
 import { alertFileSchema, FILE_ONLY_FIELDS } from './schema';
+import { SELF_HOSTED_ORGANIZATION_ID, SELF_HOSTED_SERVICE_ID } from '../api/oss';
 
 /** Where a file says its alert lives (each field only when it is a non-empty string). */
 export interface AlertFileTarget {
   readonly organizationId?: string;
   readonly serviceId?: string;
+  /**
+   * A self-hosted deployment's base URL (then organizationId and serviceId are the deployment's pseudo IDs, and only a
+   * self-hosted connection to exactly this address may apply the file).
+   */
+  readonly baseUrl?: string;
   readonly id?: string;
   readonly name?: string;
 }
@@ -26,16 +32,25 @@ function text(value: unknown): string | undefined {
 
 export function targetOf(value: unknown): AlertFileTarget {
   if (!isObject(value)) return {};
-  const out: { organizationId?: string; serviceId?: string; id?: string; name?: string } = {};
+  const out: { organizationId?: string; serviceId?: string; baseUrl?: string; id?: string; name?: string } = {};
   const organizationId = text(value.organizationId);
   const serviceId = text(value.serviceId);
+  const baseUrl = text(value.baseUrl);
   const id = text(value.id);
   const name = text(value.name);
-  if (organizationId) out.organizationId = organizationId;
-  if (serviceId) out.serviceId = serviceId;
+  if (baseUrl) Object.assign(out, selfHostedTarget(baseUrl));
+  else {
+    if (organizationId) out.organizationId = organizationId;
+    if (serviceId) out.serviceId = serviceId;
+  }
   if (id) out.id = id;
   if (name) out.name = name;
   return out;
+}
+
+/** The target of a file that names a self-hosted deployment by its base URL. */
+function selfHostedTarget(baseUrl: string): { organizationId: string; serviceId: string; baseUrl: string } {
+  return { organizationId: SELF_HOSTED_ORGANIZATION_ID, serviceId: SELF_HOSTED_SERVICE_ID, baseUrl };
 }
 
 /** The write body of a file value: everything except the file-only fields. */
@@ -73,9 +88,11 @@ export function checkAlertFile(value: unknown):
       })),
     };
   }
-  const { organizationId, serviceId, id } = result.data;
+  const { organizationId, serviceId, baseUrl, id } = result.data;
   const body = restoreKeys(alertWriteSchema.parse(bodyOf(result.data as Record<string, unknown>)), value, unknown);
-  return { ok: true, target: { organizationId, serviceId, ...(id ? { id } : {}) }, body };
+  const where =
+    baseUrl !== undefined ? selfHostedTarget(baseUrl) : { organizationId: organizationId!, serviceId: serviceId! };
+  return { ok: true, target: { ...where, ...(id ? { id } : {}) }, body };
 }
 
 /**
@@ -188,7 +205,12 @@ export function sameConfiguration(body: Record<string, unknown>, live: Alert): b
  * The file value of a live alert: target fields first, then the write body in the editors' order, without nulls and
  * with one channel field (`channel` for one channel, `channels` for several).
  */
-export function fileValueOf(alert: Alert, organizationId: string, serviceId: string): Record<string, unknown> {
+export function fileValueOf(
+  alert: Alert,
+  organizationId: string,
+  serviceId: string,
+  baseUrl?: string,
+): Record<string, unknown> {
   const body = editableValue('alert', alert);
   const channels = Array.isArray(body.channels) ? body.channels : undefined;
   if (channels && channels.length > 1) delete body.channel;
@@ -196,13 +218,14 @@ export function fileValueOf(alert: Alert, organizationId: string, serviceId: str
     if (body.channel === undefined && channels?.[0] !== undefined) body.channel = channels[0];
     delete body.channels;
   }
-  const out: Record<string, unknown> = { organizationId, serviceId, id: alert.id };
+  const out: Record<string, unknown> =
+    baseUrl !== undefined ? { baseUrl, id: alert.id } : { organizationId, serviceId, id: alert.id };
   for (const [key, value] of Object.entries(body)) {
     if (value !== null && value !== undefined) out[key] = dropNulls(value);
   }
   return out;
 }
 
-export function fileTextOf(alert: Alert, organizationId: string, serviceId: string): string {
-  return `${JSON.stringify(fileValueOf(alert, organizationId, serviceId), null, 2)}\n`;
+export function fileTextOf(alert: Alert, organizationId: string, serviceId: string, baseUrl?: string): string {
+  return `${JSON.stringify(fileValueOf(alert, organizationId, serviceId, baseUrl), null, 2)}\n`;
 }

@@ -34,7 +34,7 @@ export function registerAlertFiles(
   const completion = new LiveCompletionProvider(live, (doc) => {
     if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;
     const target = targetOf(parseAlertFile(doc.getText()).value);
-    const connection = connectionFor(connections, target.organizationId, target.serviceId);
+    const connection = connectionFor(connections, target.organizationId, target.serviceId, target.baseUrl);
     return connection && target.serviceId
       ? { connectionId: connection.connectionId, serviceId: target.serviceId, kind: 'alert' }
       : undefined;
@@ -60,7 +60,7 @@ export function registerAlertFiles(
       new IdNameInlayHintsProvider(live, (doc) => {
         if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;
         const target = targetOf(parseAlertFile(doc.getText()).value);
-        const connection = connectionFor(connections, target.organizationId, target.serviceId);
+        const connection = connectionFor(connections, target.organizationId, target.serviceId, target.baseUrl);
         return connection && target.serviceId
           ? { connectionId: connection.connectionId, serviceId: target.serviceId }
           : undefined;

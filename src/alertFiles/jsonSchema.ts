@@ -15,5 +15,7 @@ export function buildJsonSchemas(): Record<string, object> {
       if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
     },
   });
-  return { 'alert-file': { ...json, title: 'Alert file (*.alert.json)' } };
+  // The target: a Cloud service (organizationId and serviceId) or a self-hosted deployment (baseUrl).
+  const target = { anyOf: [{ required: ['organizationId', 'serviceId'] }, { required: ['baseUrl'] }] };
+  return { 'alert-file': { ...json, ...target, title: 'Alert file (*.alert.json)' } };
 }

@@ -47,6 +47,8 @@ export interface PlanEntry {
 export interface ServiceInput {
   readonly organizationId: string;
   readonly serviceId: string;
+  /** A self-hosted deployment's base URL (its files name it instead of an organization and service). */
+  readonly baseUrl?: string;
   readonly serviceLabel: string;
   readonly connectionId?: string;
   /** The live alerts, or the error met reading them. */
@@ -57,6 +59,7 @@ export interface ServiceInput {
 export interface ServicePlan {
   readonly organizationId: string;
   readonly serviceId: string;
+  readonly baseUrl?: string;
   readonly serviceLabel: string;
   readonly connectionId?: string;
   readonly entries: readonly PlanEntry[];
@@ -72,8 +75,8 @@ export interface AlertPlan {
   readonly counts: Readonly<Record<PlanAction, number>> & { readonly drift: number };
 }
 
-export function serviceKey(organizationId: string, serviceId: string): string {
-  return `${organizationId}/${serviceId}`;
+export function serviceKey(organizationId: string, serviceId: string, baseUrl?: string): string {
+  return baseUrl !== undefined ? `${organizationId}/${serviceId} ${baseUrl}` : `${organizationId}/${serviceId}`;
 }
 
 function nameOr(value: string | null | undefined): string | undefined {
@@ -96,7 +99,7 @@ export function buildPlan(files: readonly PlanFileInput[], services: readonly Se
       });
       continue;
     }
-    const key = serviceKey(organizationId, serviceId);
+    const key = serviceKey(organizationId, serviceId, file.target.baseUrl);
     const list = byService.get(key) ?? [];
     list.push(file);
     byService.set(key, list);
@@ -104,8 +107,11 @@ export function buildPlan(files: readonly PlanFileInput[], services: readonly Se
 
   const plans: ServicePlan[] = [];
   for (const [key, list] of byService) {
-    const service = services.find((s) => serviceKey(s.organizationId, s.serviceId) === key);
-    const [organizationId, serviceId] = key.split('/') as [string, string];
+    const service = services.find((s) => serviceKey(s.organizationId, s.serviceId, s.baseUrl) === key);
+    const first = list[0]!.target;
+    const organizationId = first.organizationId as string;
+    const serviceId = first.serviceId as string;
+    const baseUrl = first.baseUrl;
     const live = service?.alerts;
     const liveById = new Map((live ?? []).map((a) => [a.id, a]));
     const claimed = new Map<string, string>();
@@ -166,7 +172,8 @@ export function buildPlan(files: readonly PlanFileInput[], services: readonly Se
     plans.push({
       organizationId,
       serviceId,
-      serviceLabel: service?.serviceLabel ?? serviceId,
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      serviceLabel: service?.serviceLabel ?? baseUrl ?? serviceId,
       entries,
       drift,
       ...(service?.connectionId ? { connectionId: service.connectionId } : {}),
@@ -249,7 +256,9 @@ export function renderPlan(plan: AlertPlan, when: Date): RenderedPlan {
       '',
       `## ${text(service.serviceLabel)}`,
       '',
-      `Service ${markdownCode(service.serviceId)}, organization ${markdownCode(service.organizationId)}.`,
+      service.baseUrl !== undefined
+        ? `Self-hosted deployment ${markdownCode(service.baseUrl)}.`
+        : `Service ${markdownCode(service.serviceId)}, organization ${markdownCode(service.organizationId)}.`,
     );
     if (service.error) lines.push('', `Could not read the live alerts: ${text(service.error)}`);
     for (const action of ACTION_ORDER) {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ApiError, sanitizeServerText, type ObservabilityClient } from '../api';
+import { ApiError, sanitizeServerText, type ObservabilityApi as ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
 import { type DocumentIssue } from '../shared/checks';
 import { fileLabel } from '../shared/uris';
@@ -156,9 +156,9 @@ export class AlertFileService implements vscode.Disposable {
       return { outcome: 'invalid', problems };
     }
     const { target, body } = checked;
-    const connection = connectionFor(this.deps.connections, target.organizationId, target.serviceId);
+    const connection = connectionFor(this.deps.connections, target.organizationId, target.serviceId, target.baseUrl);
     if (!connection) {
-      void this.offerConnection(target.organizationId);
+      void this.offerConnection(target.organizationId, target.baseUrl);
       return { outcome: 'noConnection' };
     }
     const client = this.clientOf(connection.connectionId);
@@ -255,9 +255,9 @@ export class AlertFileService implements vscode.Disposable {
       );
       return false;
     }
-    const connection = connectionFor(this.deps.connections, target.organizationId, target.serviceId);
+    const connection = connectionFor(this.deps.connections, target.organizationId, target.serviceId, target.baseUrl);
     if (!connection) {
-      void this.offerConnection(target.organizationId);
+      void this.offerConnection(target.organizationId, target.baseUrl);
       return false;
     }
     try {
@@ -268,7 +268,7 @@ export class AlertFileService implements vscode.Disposable {
           this.clientOf(connection.connectionId).getAlert(serviceId, id),
         )
       ).data;
-      await this.showDiff(uri, current, target.organizationId, serviceId);
+      await this.showDiff(uri, current, target.organizationId, serviceId, target.baseUrl);
       return true;
     } catch (error) {
       void vscode.window.showErrorMessage(errorMessage(error));
@@ -276,11 +276,17 @@ export class AlertFileService implements vscode.Disposable {
     }
   }
 
-  private async showDiff(uri: vscode.Uri, current: Alert, organizationId: string, serviceId: string): Promise<void> {
+  private async showDiff(
+    uri: vscode.Uri,
+    current: Alert,
+    organizationId: string,
+    serviceId: string,
+    baseUrl?: string,
+  ): Promise<void> {
     const name = current.name ?? current.id;
     const left = this.deps.previews.create(
       `${fileLabel(name, 'Alert')} (service)${ALERT_FILE_SUFFIX}`,
-      fileTextOf(current, organizationId, serviceId),
+      fileTextOf(current, organizationId, serviceId, baseUrl),
     );
     await vscode.commands.executeCommand(
       'vscode.diff',
@@ -334,12 +340,13 @@ export class AlertFileService implements vscode.Disposable {
     const services: ServiceInput[] = [];
     const seen = new Set<string>();
     for (const file of files) {
-      const { organizationId, serviceId } = file.target;
-      if (!organizationId || !serviceId || seen.has(serviceKey(organizationId, serviceId))) continue;
-      seen.add(serviceKey(organizationId, serviceId));
-      const connection = connectionFor(this.deps.connections, organizationId, serviceId);
+      const { organizationId, serviceId, baseUrl } = file.target;
+      if (!organizationId || !serviceId || seen.has(serviceKey(organizationId, serviceId, baseUrl))) continue;
+      seen.add(serviceKey(organizationId, serviceId, baseUrl));
+      const where = baseUrl !== undefined ? { baseUrl } : {};
+      const connection = connectionFor(this.deps.connections, organizationId, serviceId, baseUrl);
       if (!connection) {
-        services.push({ organizationId, serviceId, serviceLabel: serviceId });
+        services.push({ organizationId, serviceId, ...where, serviceLabel: baseUrl ?? serviceId });
         continue;
       }
       try {
@@ -347,6 +354,7 @@ export class AlertFileService implements vscode.Disposable {
         services.push({
           organizationId,
           serviceId,
+          ...where,
           serviceLabel: connection.serviceLabel,
           connectionId: connection.connectionId,
           alerts,
@@ -355,6 +363,7 @@ export class AlertFileService implements vscode.Disposable {
         services.push({
           organizationId,
           serviceId,
+          ...where,
           serviceLabel: connection.serviceLabel,
           connectionId: connection.connectionId,
           error: errorMessage(error),
@@ -476,7 +485,7 @@ export class AlertFileService implements vscode.Disposable {
             try {
               const id = await this.applyEntry(service.connectionId as string, service.serviceId, entry, abort.signal);
               done.push({ label: entry.label, action: entry.action as 'create' | 'update', id });
-              touched.set(serviceKey(service.organizationId, service.serviceId), {
+              touched.set(serviceKey(service.organizationId, service.serviceId, service.baseUrl), {
                 connectionId: service.connectionId as string,
                 serviceId: service.serviceId,
               });
@@ -594,7 +603,14 @@ export class AlertFileService implements vscode.Disposable {
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
     await vscode.workspace.fs.writeFile(
       uri,
-      new TextEncoder().encode(fileTextOf(alert, connection.organizationId, serviceId)),
+      new TextEncoder().encode(
+        fileTextOf(
+          alert,
+          connection.organizationId,
+          serviceId,
+          connection.kind === 'selfHosted' ? connection.baseUrl : undefined,
+        ),
+      ),
     );
     await vscode.window.showTextDocument(uri, { preview: false });
     this.deps.log.info(`Exported alert ${alert.id} to ${uri.toString()}`);
@@ -603,13 +619,18 @@ export class AlertFileService implements vscode.Disposable {
 
   // ---- shared ----
 
-  private async offerConnection(organizationId: string | undefined): Promise<void> {
+  private async offerConnection(organizationId: string | undefined, baseUrl?: string): Promise<void> {
     const add = vscode.l10n.t('Add Connection');
     const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t(
-        'No connection to organization {0}. Add one (any API key of the organization works) to apply this file.',
-        organizationId ?? '?',
-      ),
+      baseUrl !== undefined
+        ? vscode.l10n.t(
+            'No self-hosted connection to {0}. A file only applies through a connection you added to exactly this address.',
+            sanitizeServerText(baseUrl, 200),
+          )
+        : vscode.l10n.t(
+            'No connection to organization {0}. Add one (any API key of the organization works) to apply this file.',
+            organizationId ?? '?',
+          ),
       add,
     );
     if (answer === add) await vscode.commands.executeCommand('observability.addConnection');

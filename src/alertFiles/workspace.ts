@@ -71,9 +71,22 @@ export function connectionFor(
   connections: ConnectionManager,
   organizationId: string | undefined,
   serviceId: string | undefined,
+  baseUrl?: string,
 ): ServiceConnection | undefined {
+  if (baseUrl !== undefined) {
+    // A self-hosted deployment: only a connection the user added to exactly this address, never another host.
+    const address = deploymentAddress(baseUrl);
+    const match =
+      address === undefined
+        ? undefined
+        : connections.list().find((c) => c.kind === 'selfHosted' && deploymentAddress(c.baseUrl) === address);
+    return match ? { connectionId: match.id, serviceLabel: match.label } : undefined;
+  }
   if (!organizationId || !serviceId) return undefined;
-  const all = connections.list().filter((c) => c.organizationId.toLowerCase() === organizationId.toLowerCase());
+  // A file naming an organization and service aims at ClickHouse Cloud only: never at a self-hosted deployment.
+  const all = connections
+    .list()
+    .filter((c) => c.kind !== 'selfHosted' && c.organizationId.toLowerCase() === organizationId.toLowerCase());
   const chosen =
     all.find((c) => c.serviceIds.includes(serviceId)) ??
     all.find((c) => c.services.some((s) => s.id === serviceId)) ??
@@ -81,6 +94,17 @@ export function connectionFor(
   if (!chosen) return undefined;
   const name = all.flatMap((c) => c.services).find((s) => s.id === serviceId)?.name;
   return { connectionId: chosen.id, serviceLabel: name ?? serviceId };
+}
+
+/** A base URL compared by origin and path (no trailing slash); undefined when it is not an http(s) URL. */
+function deploymentAddress(baseUrl: string): string | undefined {
+  try {
+    const url = new URL(baseUrl.trim());
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Text documents of this feature (plans, the service's version in comparisons), `observability-alert-files:/<n>/<label>`. */

@@ -93,6 +93,9 @@ export interface ObservabilityClientOptions {
   onSkippedItems?: (operation: string, skipped: readonly SkippedListItem[]) => void;
 }
 
+/** The public surface of the cloud client; the self-hosted adapter (`oss/adapter.ts`) implements it too. */
+export type ObservabilityApi = { [K in keyof ObservabilityClient]: ObservabilityClient[K] };
+
 export class ObservabilityClient {
   readonly connection: Readonly<ConnectionConfig>;
   /** The request engine every method of this client goes through. */

@@ -1,6 +1,7 @@
 /** Public surface of the API client (no `vscode` dependency). */
 export {
   ObservabilityClient,
+  type ObservabilityApi,
   DEFAULT_USER_AGENT,
   DEFAULT_PAGE_SIZE,
   DEFAULT_LIST_BOUNDS,

@@ -7,14 +7,19 @@ import {
   ObservabilityClient,
   validateConnection,
   type ConnectionConfig,
+  type ObservabilityApi,
   type RequestLogEntry,
+  type SkippedListItem,
 } from '../api';
+import { ApiError } from '../api/errors';
+import { SelfHostedServiceClient, selfHostedConnectionIssues } from '../api/oss';
 import { affectsRequests, readSettings } from '../config';
 import type { Logger } from '../log';
 import { SecretStorageError } from './keyring';
 import {
   CONNECTIONS_STATE_KEY,
   connectionIdOfSecretKey,
+  isSelfHosted,
   SECRET_KEY_PREFIX,
   secretKeyFor,
   storedConnectionSchema,
@@ -71,7 +76,7 @@ export class ConnectionManager implements vscode.Disposable {
   /** Secrets being tried before they are saved (the check while adding). */
   private readonly transientSecrets = new Map<number, string>();
   private transientCounter = 0;
-  private readonly clients = new Map<string, ObservabilityClient>();
+  private readonly clients = new Map<string, ObservabilityApi>();
   /**
    * Per connection, a number that changes whenever the address, key or secret changes. A client remembers the
    * generation it was built in and gets no secret once it is stale, so a request never pairs the old address with
@@ -167,7 +172,7 @@ export class ConnectionManager implements vscode.Disposable {
   // ---------------------------------------------------------------- clients
 
   /** The (cached) API client of a saved connection. Throws when the connection does not exist. */
-  clientFor(connectionId: string): ObservabilityClient {
+  clientFor(connectionId: string): ObservabilityApi {
     const existing = this.clients.get(connectionId);
     if (existing) return existing;
     const connection = this.get(connectionId);
@@ -177,6 +182,7 @@ export class ConnectionManager implements vscode.Disposable {
     const generation = this.generationOf(connectionId);
     const client = this.buildClient(
       this.configOf(connection),
+      this.selfHostedOf(connection),
       async () => {
         await this.settled(connectionId);
         // The connection moved or got another key or secret since this client was built: its address and key are
@@ -249,44 +255,108 @@ export class ConnectionManager implements vscode.Disposable {
     const token = ++this.transientCounter;
     this.transientSecrets.set(token, secret);
     try {
-      return await action(this.buildClient(config, () => secret, this.sharedDispatcher()));
+      return await action(
+        this.buildClient(config, undefined, () => secret, this.sharedDispatcher()) as ObservabilityClient,
+      );
     } finally {
       this.transientSecrets.delete(token);
     }
   }
 
+  /** Like `withUnsavedClient`, for a self-hosted deployment that is not saved yet. */
+  async withUnsavedSelfHostedClient<T>(
+    baseUrl: string,
+    allowPlainHttp: boolean,
+    secret: string,
+    action: (client: SelfHostedServiceClient) => Promise<T>,
+  ): Promise<T> {
+    const token = ++this.transientCounter;
+    this.transientSecrets.set(token, secret);
+    try {
+      const config: ConnectionConfig = { baseUrl, organizationId: '', serviceIds: [], keyId: '', pathSegment: '' };
+      const client = this.buildClient(config, { allowPlainHttp }, () => secret, this.sharedDispatcher());
+      return await action(client as SelfHostedServiceClient);
+    } finally {
+      this.transientSecrets.delete(token);
+    }
+  }
+
+  /** The self-hosted settings of a connection, or undefined for a cloud connection. */
+  private selfHostedOf(connection: StoredConnection): { allowPlainHttp: boolean } | undefined {
+    return isSelfHosted(connection) ? { allowPlainHttp: connection.allowPlainHttp === true } : undefined;
+  }
+
+  /**
+   * Refuses a connection whose settings are not usable (by kind), before anything is saved. `keepsAddress`: an update
+   * that keeps the address may withdraw the plain-http permission (the connection then sends nothing until it is
+   * given again).
+   */
+  private validate(connection: StoredConnection, keepsAddress = false): void {
+    if (!isSelfHosted(connection)) {
+      validateConnection(this.configOf(connection));
+      return;
+    }
+    const issues = selfHostedConnectionIssues({
+      baseUrl: connection.baseUrl,
+      allowPlainHttp: keepsAddress || connection.allowPlainHttp === true,
+    });
+    if (issues.length > 0) {
+      throw new ApiError({
+        kind: 'invalidInput',
+        operation: 'Connect',
+        method: '-',
+        path: '-',
+        detail: 'the connection settings are invalid',
+        issues,
+      });
+    }
+  }
+
   private buildClient(
     connection: ConnectionConfig,
+    selfHosted: { allowPlainHttp: boolean } | undefined,
     getSecret: () => string | Promise<string>,
     dispatcher: Dispatcher,
-  ): ObservabilityClient {
+  ): ObservabilityApi {
     const settings = readSettings();
     const timeout = settings.requestTimeoutMs;
-    return new ObservabilityClient({
-      connection,
+    const common = {
       getSecret,
       userAgent: this.userAgent,
       dispatcher,
+      timeouts: { connectMs: Math.min(timeout, 15_000), headersMs: timeout, bodyMs: timeout },
+      onRequest: (entry: RequestLogEntry) => this.logRequest(entry),
+      onSkippedItems: (operation: string, skipped: readonly SkippedListItem[]) => this.logSkipped(operation, skipped),
+    };
+    if (selfHosted) {
+      return new SelfHostedServiceClient({
+        ...common,
+        connection: { baseUrl: connection.baseUrl, allowPlainHttp: selfHosted.allowPlainHttp },
+      });
+    }
+    return new ObservabilityClient({
+      ...common,
+      connection,
       limiter: limiterFor(connection.keyId, {
         requests: settings.rateLimit.requests,
         windowMs: settings.rateLimit.windowMs,
       }),
-      timeouts: { connectMs: Math.min(timeout, 15_000), headersMs: timeout, bodyMs: timeout },
-      onRequest: (entry) => this.logRequest(entry),
-      onSkippedItems: (operation, skipped) =>
-        this.log.warn(
-          `${operation}: ${skipped.length} item(s) could not be read and are left out: ${skipped
-            .slice(0, 5)
-            .map(
-              (s) =>
-                `#${s.index}${s.id !== undefined ? ` (${s.id})` : ''} ${s.issues
-                  .slice(0, 3)
-                  .map((i) => `${i.path || '(item)'} ${i.message}`)
-                  .join(', ')}`,
-            )
-            .join('; ')}${skipped.length > 5 ? '; …' : ''}`,
-        ),
     });
+  }
+
+  private logSkipped(operation: string, skipped: readonly SkippedListItem[]): void {
+    this.log.warn(
+      `${operation}: ${skipped.length} item(s) could not be read and are left out: ${skipped
+        .slice(0, 5)
+        .map(
+          (s) =>
+            `#${s.index}${s.id !== undefined ? ` (${s.id})` : ''} ${s.issues
+              .slice(0, 3)
+              .map((i) => `${i.path || '(item)'} ${i.message}`)
+              .join(', ')}`,
+        )
+        .join('; ')}${skipped.length > 5 ? '; …' : ''}`,
+    );
   }
 
   private sharedDispatcher(): Dispatcher {
@@ -335,7 +405,7 @@ export class ConnectionManager implements vscode.Disposable {
    */
   async add(connection: NewConnection, secret: string): Promise<StoredConnection> {
     const stored: StoredConnection = this.normalize({ ...connection, id: randomUUID() });
-    validateConnection(this.configOf(stored));
+    this.validate(stored);
     if (secret === '') throw new Error(vscode.l10n.t('The key secret is empty.'));
     await this.storeSecret(stored.id, secret);
     try {
@@ -344,9 +414,15 @@ export class ConnectionManager implements vscode.Disposable {
       await this.deleteSecret(stored.id).catch(() => undefined);
       throw error;
     }
-    this.log.info(
-      `Added connection "${stored.label}" (${stored.id}) to ${stored.baseUrl}, organization ${stored.organizationId}, ${stored.serviceIds.length} service(s), segment "${stored.pathSegment}"`,
-    );
+    if (isSelfHosted(stored)) {
+      this.log.info(
+        `Added self-hosted connection "${stored.label}" (${stored.id}) to ${stored.baseUrl}${stored.allowPlainHttp ? ' (plain http confirmed: the key travels unencrypted)' : ''}`,
+      );
+    } else {
+      this.log.info(
+        `Added connection "${stored.label}" (${stored.id}) to ${stored.baseUrl}, organization ${stored.organizationId}, ${stored.serviceIds.length} service(s), segment "${stored.pathSegment}"`,
+      );
+    }
     await this.announce();
     this.changeEmitter.fire({ connectionId: stored.id });
     return stored;
@@ -391,8 +467,8 @@ export class ConnectionManager implements vscode.Disposable {
       if (patch.services === undefined) merged.services = [];
     }
     const next = this.normalize(merged);
-    validateConnection(this.configOf(next));
     const moved = !sameOrigin(next.baseUrl, current.baseUrl);
+    this.validate(next, !moved);
     if (moved && secret === undefined) {
       throw new Error(
         vscode.l10n.t(
@@ -400,7 +476,12 @@ export class ConnectionManager implements vscode.Disposable {
         ),
       );
     }
-    const credentialsChange = moved || secret !== undefined || next.keyId !== current.keyId;
+    const credentialsChange =
+      moved ||
+      secret !== undefined ||
+      next.keyId !== current.keyId ||
+      next.allowPlainHttp !== current.allowPlainHttp ||
+      next.kind !== current.kind;
     let previousSecret: string | undefined;
     if (credentialsChange) {
       // From here on, nothing built for the old address or key gets a secret, and what is in flight stops.
@@ -513,6 +594,10 @@ export class ConnectionManager implements vscode.Disposable {
       pathSegment: connection.pathSegment.trim(),
     };
     if (connection.organizationName) result.organizationName = connection.organizationName;
+    if (connection.kind === 'selfHosted') {
+      result.kind = 'selfHosted';
+      result.allowPlainHttp = connection.allowPlainHttp === true;
+    }
     return result;
   }
 

@@ -61,6 +61,20 @@ export interface StoredConnection {
   services: ServiceSummary[];
   keyId: string;
   pathSegment: string;
+  /**
+   * `selfHosted`: a self-hosted ClickStack / HyperDX deployment (External API v2, personal API key as Bearer); it is
+   * its own one service. Absent means ClickHouse Cloud (Managed ClickStack).
+   */
+  kind?: ConnectionKind;
+  /** Self-hosted only: the user confirmed that the key may travel unencrypted to this plain-http, non-loopback host. */
+  allowPlainHttp?: boolean;
+}
+
+export type ConnectionKind = 'cloud' | 'selfHosted';
+
+/** Whether a connection is to a self-hosted deployment. */
+export function isSelfHosted(connection: { kind?: ConnectionKind }): boolean {
+  return connection.kind === 'selfHosted';
 }
 
 /** What a caller supplies to add a connection; the manager assigns the ID. */
@@ -87,4 +101,6 @@ export const storedConnectionSchema = z.object({
   services: z.array(serviceSummarySchema).catch([]),
   keyId: z.string().min(1),
   pathSegment: z.string().min(1).catch(DEFAULT_PATH_SEGMENT),
+  kind: z.enum(['cloud', 'selfHosted']).optional(),
+  allowPlainHttp: z.boolean().optional(),
 });

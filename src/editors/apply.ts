@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { sanitizeServerText, type ObservabilityClient } from '../api';
+import { sanitizeServerText, type ObservabilityApi as ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
 import {
   isAlertableDisplayType,

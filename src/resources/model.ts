@@ -35,6 +35,10 @@ export interface ConnectionView {
     readonly state?: string;
   }[];
   readonly pathSegment: string;
+  /** `selfHosted`: a self-hosted ClickStack / HyperDX deployment, shown as its one service. */
+  readonly kind?: 'cloud' | 'selfHosted';
+  /** Self-hosted: the user allowed the key to travel over plain http to this host. */
+  readonly allowPlainHttp?: boolean;
 }
 
 /** The part of the connection manager the tree uses. `ConnectionManager` satisfies it. */

@@ -54,9 +54,10 @@ export class ConnectionNode {
     return this.connection.id;
   }
   get copyValue(): string {
-    return this.connection.organizationId;
+    return this.connection.kind === 'selfHosted' ? this.connection.baseUrl : this.connection.organizationId;
   }
   treeItem(): vscode.TreeItem {
+    if (this.connection.kind === 'selfHosted') return this.selfHostedItem();
     const item = new vscode.TreeItem(this.connection.label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('organization');
@@ -76,6 +77,36 @@ export class ConnectionNode {
     tooltip.appendMarkdown(`- ${vscode.l10n.t('Path segment')}: ${markdownCode(this.connection.pathSegment)}`);
     item.tooltip = tooltip;
     item.contextValue = 'connection refreshable copyable';
+    return item;
+  }
+
+  /** A self-hosted deployment: its host, and a warning when the key travels over plain http. */
+  private selfHostedItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.connection.label, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = this.id;
+    const plain = this.connection.allowPlainHttp === true;
+    const host = new URL(this.connection.baseUrl).host;
+    item.iconPath = plain
+      ? new vscode.ThemeIcon('unlock', new vscode.ThemeColor('list.warningForeground'))
+      : new vscode.ThemeIcon('server');
+    item.description = plain ? vscode.l10n.t('{0} · plain http, key unencrypted', host) : host;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    tooltip.appendMarkdown(`**${escapeMarkdown(sanitizeServerText(this.connection.label))}**\n\n`);
+    tooltip.appendMarkdown(
+      `- ${vscode.l10n.t('Kind')}: ${escapeMarkdown(vscode.l10n.t('Self-hosted ClickStack / HyperDX'))}\n`,
+    );
+    tooltip.appendMarkdown(
+      `- ${vscode.l10n.t('Address')}: ${escapeMarkdown(sanitizeServerText(this.connection.baseUrl))}\n`,
+    );
+    if (plain) {
+      tooltip.appendMarkdown(
+        `\n$(warning) ${escapeMarkdown(vscode.l10n.t('Plain http allowed: the personal API key and all data travel unencrypted. Withdraw with "Observability: Withdraw Plain HTTP Permission".'))}`,
+      );
+    }
+    item.tooltip = tooltip;
+    item.contextValue = `connection selfHosted refreshable copyable${plain ? ' plainHttp' : ''}`;
     return item;
   }
 }

@@ -27,6 +27,9 @@ import {
 /** Context key set while a name filter narrows the tree. */
 export const FILTER_CONTEXT_KEY = 'observability.filterActive';
 
+/** Folders of a service that a self-hosted deployment's External API v2 does not serve. */
+const SELF_HOSTED_HIDDEN_FOLDERS: ReadonlySet<string> = new Set(['queryEndpoint', 'roles']);
+
 const FOLDER_WHAT: Record<FolderKind, () => string> = {
   dashboards: () => vscode.l10n.t('dashboards'),
   alerts: () => vscode.l10n.t('alerts'),
@@ -95,6 +98,8 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   }
 
   getParent(node: Node): Node | undefined {
+    // A self-hosted deployment's one service is not drawn: its folders hang under the connection.
+    if (node.type === 'folder' && node.parent.parent.connection.kind === 'selfHosted') return node.parent.parent;
     return node.parent;
   }
 
@@ -122,6 +127,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     if (!node) return this.rootNodes();
     switch (node.type) {
       case 'connection':
+        if (node.connection.kind === 'selfHosted') return this.selfHostedFolders(node);
         return this.serviceNodes(node);
       case 'service':
         return [...node.folders.values()];
@@ -168,6 +174,16 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
       ];
     }
     return services;
+  }
+
+  /**
+   * A self-hosted deployment is its own one service: the connection node holds that service's folders directly,
+   * without the ones its External API v2 does not serve (the service query endpoint).
+   */
+  selfHostedFolders(node: ConnectionNode): Node[] {
+    const service = this.serviceNodes(node).find((n): n is ServiceNode => n.type === 'service');
+    if (!service) return [];
+    return [...service.folders.values()].filter((f) => !SELF_HOSTED_HIDDEN_FOLDERS.has(f.kind));
   }
 
   /** Every folder node currently known (of drawn services). */

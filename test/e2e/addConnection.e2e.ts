@@ -105,6 +105,10 @@ async function drive(): Promise<void> {
 
   await runCommand('Observability: Add Connection');
 
+  // 0 the kind of deployment: ClickHouse Cloud comes first (Self-hosted ClickStack / HyperDX is the other choice)
+  await pickRow('Self-hosted ClickStack / HyperDX');
+  await (await pickRow('ClickHouse Cloud (Managed ClickStack)')).click();
+
   // 1 base URL (prefilled with the ClickHouse Cloud address)
   await inputStep('Base URL');
   assert.equal(await input().inputValue(), 'https://api.clickhouse.cloud');

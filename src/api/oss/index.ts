@@ -19,3 +19,10 @@ export {
   type Team,
   type TeamMember,
 } from './client';
+export {
+  SelfHostedServiceClient,
+  SELF_HOSTED_ORGANIZATION_ID,
+  SELF_HOSTED_SERVICE_ID,
+  SELF_HOSTED_PATH_SEGMENT,
+  unsupportedOnSelfHosted,
+} from './adapter';

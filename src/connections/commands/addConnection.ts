@@ -12,6 +12,7 @@ import {
   validatePathSegment,
 } from '../validation';
 import { emptyDraft } from '../wizard';
+import { addSelfHostedFromArgs, addSelfHostedInteractive } from './selfHosted';
 import {
   wizardUntilChecked,
   COMMAND_IDS,
@@ -27,6 +28,7 @@ import {
 } from './common';
 
 const addArgsSchema = z.object({
+  kind: z.literal('cloud').optional(),
   baseUrl: fieldCheck(validateBaseUrl).optional(),
   keyId: fieldCheck(validateKeyId),
   keySecret: fieldCheck((s) => validateKeySecret(s)),
@@ -74,7 +76,36 @@ async function addFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<s
   return saved.id;
 }
 
+/** Asks which kind of deployment the connection is to; undefined when cancelled. */
+async function pickKind(): Promise<'cloud' | 'selfHosted' | undefined> {
+  const items: (vscode.QuickPickItem & { value: 'cloud' | 'selfHosted' })[] = [
+    {
+      value: 'cloud',
+      label: `$(cloud) ${vscode.l10n.t('ClickHouse Cloud (Managed ClickStack)')}`,
+      detail: vscode.l10n.t('An organization and its services; an API key ID and secret from the Cloud console'),
+    },
+    {
+      value: 'selfHosted',
+      label: `$(server) ${vscode.l10n.t('Self-hosted ClickStack / HyperDX')}`,
+      detail: vscode.l10n.t("The app's base URL and a personal API key from Team Settings"),
+    },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Add Connection'),
+    placeHolder: vscode.l10n.t('Which kind of deployment?'),
+    ignoreFocusOut: true,
+  });
+  return picked?.value;
+}
+
 async function addInteractive(deps: ConnectionCommandDeps): Promise<string | undefined> {
+  const kind = await pickKind();
+  if (kind === undefined) return undefined;
+  if (kind === 'selfHosted') {
+    const added = await addSelfHostedInteractive(deps);
+    if (added) void vscode.window.showInformationMessage(vscode.l10n.t('Connection "{0}" added.', added.label));
+    return added?.id;
+  }
   const draft = emptyDraft();
   if (!(await wizardUntilChecked(deps, draft, { mode: 'add' }))) return undefined;
   const saved = await deps.connections.add(
@@ -97,13 +128,25 @@ async function addInteractive(deps: ConnectionCommandDeps): Promise<string | und
 // ------------------------------------------------------------------ Edit Connection
 
 function isAddArgs(arg: unknown): boolean {
-  return hasAnyField(arg, ['baseUrl', 'keyId', 'keySecret', 'organizationId', 'serviceIds', 'pathSegment']);
+  return hasAnyField(arg, ['kind', 'baseUrl', 'keyId', 'keySecret', 'organizationId', 'serviceIds', 'pathSegment']);
+}
+
+function isSelfHostedArgs(arg: unknown): boolean {
+  return (
+    typeof arg === 'object' && arg !== null && !Array.isArray(arg) && (arg as { kind?: unknown }).kind === 'selfHosted'
+  );
 }
 
 /** `observability.addConnection`: the walk-through, or an `AddConnectionArgs` object (no prompts). */
 export function registerAddConnection(deps: ConnectionCommandDeps): vscode.Disposable {
   return vscode.commands.registerCommand(
     COMMAND_IDS.add,
-    command(deps, isAddArgs, (arg) => (isAddArgs(arg) ? addFromArgs(deps, arg) : addInteractive(deps))),
+    command(deps, isAddArgs, (arg) =>
+      isSelfHostedArgs(arg)
+        ? addSelfHostedFromArgs(deps, arg)
+        : isAddArgs(arg)
+          ? addFromArgs(deps, arg)
+          : addInteractive(deps),
+    ),
   );
 }

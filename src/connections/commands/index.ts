@@ -3,6 +3,7 @@ import { CONTEXT_HAS_CONNECTIONS } from '../../constants';
 import { registerAddConnection } from './addConnection';
 import type { ConnectionCommandDeps } from './common';
 import { registerEditConnection } from './editConnection';
+import { registerPlainHttpCommands } from './plainHttp';
 import { registerRemoveConnection } from './removeConnection';
 import { registerSelectServices } from './selectServices';
 import { registerUpdateKeySecret } from './updateKeySecret';
@@ -31,5 +32,6 @@ export function registerConnectionCommands(deps: ConnectionCommandDeps): vscode.
     registerUpdateKeySecret(deps),
     registerRemoveConnection(deps),
     registerSelectServices(deps),
+    registerPlainHttpCommands(deps),
   );
 }

@@ -8,6 +8,8 @@ import {
   unknownFileKeyIssues,
 } from '../../../src/alertFiles/format';
 import { buildJsonSchemas } from '../../../src/alertFiles/jsonSchema';
+import { targetOf } from '../../../src/alertFiles/format';
+import { SELF_HOSTED_ORGANIZATION_ID, SELF_HOSTED_SERVICE_ID } from '../../../src/api/oss';
 import type { Alert } from '../../../src/schema';
 
 const ORG = '6f1c8a2e-4b7d-4e3a-9c51-2d8f0b7a9e14';
@@ -48,6 +50,30 @@ const live: Alert = {
 };
 
 describe('alert files', () => {
+  it('names a self-hosted deployment by its base URL, never by the pseudo IDs or both forms at once', () => {
+    const { organizationId: _o, serviceId: _s, ...body } = file;
+    const selfHosted = checkAlertFile({ ...body, baseUrl: 'https://hyperdx.example.com', id: 'alert1' });
+    assert.ok(selfHosted.ok, JSON.stringify(selfHosted));
+    assert.deepEqual(selfHosted.target, {
+      organizationId: SELF_HOSTED_ORGANIZATION_ID,
+      serviceId: SELF_HOSTED_SERVICE_ID,
+      baseUrl: 'https://hyperdx.example.com',
+      id: 'alert1',
+    });
+    assert.equal('baseUrl' in selfHosted.body, false, 'the base URL is never sent');
+    assert.equal(targetOf({ ...body, baseUrl: 'https://hyperdx.example.com' }).baseUrl, 'https://hyperdx.example.com');
+
+    const both = checkAlertFile({ ...file, baseUrl: 'https://hyperdx.example.com' });
+    assert.equal(both.ok, false);
+    if (!both.ok) assert.ok(both.issues.some((i) => i.path.join('.') === 'baseUrl'));
+    const pseudo = checkAlertFile({ ...file, organizationId: SELF_HOSTED_ORGANIZATION_ID });
+    assert.equal(pseudo.ok, false, 'the pseudo organization cannot stand for a deployment');
+
+    const exported = fileValueOf(live, SELF_HOSTED_ORGANIZATION_ID, SELF_HOSTED_SERVICE_ID, 'http://127.0.0.1:8000');
+    assert.equal(exported.baseUrl, 'http://127.0.0.1:8000');
+    assert.equal('organizationId' in exported || 'serviceId' in exported, false);
+  });
+
   it('accepts a file with its target and returns the body without file-only fields', () => {
     const result = checkAlertFile({ ...file, $schema: './alert-file.schema.json', id: 'alert1' });
     assert.ok(result.ok);
@@ -142,11 +168,17 @@ describe('alert files', () => {
 
   it('emits a JSON Schema with the target fields required that does not flag fields a newer service returns', () => {
     const schema = buildJsonSchemas()['alert-file'] as {
-      required: string[];
+      required?: string[];
+      anyOf: { required: string[] }[];
       additionalProperties: boolean;
       properties: Record<string, unknown>;
     };
-    assert.ok(schema.required.includes('organizationId') && schema.required.includes('serviceId'));
+    // Either a Cloud service (organizationId and serviceId) or a self-hosted deployment (baseUrl).
+    assert.deepEqual(
+      schema.anyOf.map((a) => a.required),
+      [['organizationId', 'serviceId'], ['baseUrl']],
+    );
+    assert.ok(!(schema.required ?? []).includes('organizationId'));
     assert.ok('id' in schema.properties && '$schema' in schema.properties);
     assert.notEqual(schema.additionalProperties, false);
   });

@@ -1,0 +1,305 @@
+/**
+ * Self-hosted ClickStack / HyperDX connections against the emulator's OSS flavor (External API v2, Bearer key,
+ * `{data}` bodies): adding one by argument object, the tree with the deployment as its one service (no organization
+ * or service level, no query endpoint), editing and applying a dashboard and an alert, the refusal of what the v2 API
+ * lacks, and the plain-http confirmation with its withdrawal.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { ossData, SAMPLE_OSS_TEAM_NAME } from '../emulator/oss/seed';
+import type { TreeApi as TreeHandle } from '../../src/features';
+import type { Node } from '../../src/tree/nodes';
+import type { ConnectionManager } from '../../src/connections/manager';
+import { activate, configure, labelOf, rejection, setField, tooltipText, waitFor } from './support';
+
+interface Api {
+  readonly tree: TreeHandle;
+  readonly connections: ConnectionManager;
+}
+
+interface ApplyResult {
+  readonly outcome: string;
+  readonly uri?: string;
+}
+
+describe('Self-hosted connections', function () {
+  this.timeout(120_000);
+  let emulator: Emulator;
+  let api: Api;
+  let connectionId: string;
+  const added: string[] = [];
+  const tree = () => api.tree.provider;
+  const data = () => ossData(emulator.state);
+  const apply = (uri: string, extra: Record<string, unknown> = {}) =>
+    vscode.commands.executeCommand<ApplyResult>('observability.applyResource', { uri, ...extra });
+
+  async function root(id = connectionId): Promise<Node> {
+    const node = (await tree().getChildren()).find((n) => n.type === 'connection' && n.connection.id === id);
+    assert.ok(node, 'connection node missing');
+    return node;
+  }
+
+  before(async () => {
+    await configure('requestTimeoutSeconds', 2);
+    await configure('autoSave', 'off', 'files');
+    emulator = await startEmulator({ flavor: 'oss', rateLimit: false });
+    api = await activate<Api>();
+    connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      kind: 'selfHosted',
+      baseUrl: emulator.url,
+      apiKey: emulator.ossApiKey,
+    });
+    added.push(connectionId);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const id of added) {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId: id, noPrompt: true });
+    }
+    await emulator?.close();
+  });
+
+  it('adds a deployment by URL and personal API key: named after its team, the key only in secret storage', async () => {
+    const stored = api.connections.get(connectionId);
+    assert.ok(stored);
+    assert.equal(stored.kind, 'selfHosted');
+    assert.equal(stored.label, SAMPLE_OSS_TEAM_NAME);
+    assert.ok(
+      !JSON.stringify(api.connections.globalState.get('observability.connections') ?? []).includes(emulator.ossApiKey),
+    );
+    assert.equal(await api.connections.getSecret(connectionId), emulator.ossApiKey);
+    const check = emulator.requests.find((r) => r.path === '/api/v2/team');
+    assert.ok(check, 'the check read the team');
+  });
+
+  it('draws the deployment as one service: its folders directly under the connection, no query endpoint', async () => {
+    const node = await root();
+    const item = tree().getTreeItem(node);
+    assert.match(String(item.contextValue), /\bselfHosted\b/);
+    assert.doesNotMatch(String(item.contextValue), /\bplainHttp\b/);
+    assert.match(tooltipText(item), /Self\\?-hosted ClickStack/);
+    const folders = await tree().getChildren(node);
+    const labels = folders.map((f) => labelOf(tree().getTreeItem(f)));
+    assert.ok(
+      folders.every((f) => f.type === 'folder'),
+      `only folders: ${labels.join(', ')}`,
+    );
+    assert.ok(labels.includes('Dashboards') && labels.includes('Alerts') && labels.includes('Sources'), labels.join());
+    assert.ok(!labels.includes('Query Endpoint'), 'the v2 API has no query endpoint');
+    const dashboards = folders.find((f) => labelOf(tree().getTreeItem(f)) === 'Dashboards')!;
+    assert.equal(tree().getParent(dashboards), node, 'a folder reveals under its connection');
+    const mark = emulator.requests.length;
+    const listed = await tree().getChildren(dashboards);
+    const names = listed.filter((n) => n.type === 'dashboard').map((n) => labelOf(tree().getTreeItem(n)));
+    assert.deepEqual(names.sort(), [...data().dashboards.values()].map((d) => String(d.name)).sort());
+    const list = emulator.requests.slice(mark).find((r) => r.path === '/api/v2/dashboards');
+    assert.ok(list, 'listed over /api/v2/dashboards');
+    assert.equal(list.authorized, true, 'with the Bearer key');
+  });
+
+  it('updates an alert from its document after a diff', async () => {
+    const alert = [...data().alerts.values()][0]!;
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId: api.connections.get(connectionId)!.serviceIds[0],
+      alertId: alert.id,
+    });
+    assert.ok(uri);
+    const doc = await waitFor('the alert document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
+    await setField(doc, 'threshold', 4321);
+    const mark = emulator.requests.length;
+    const result = await apply(uri, { confirm: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    const put = emulator.requests.slice(mark).find((r) => r.method === 'PUT');
+    assert.ok(put);
+    assert.equal(put.path, `/api/v2/alerts/${alert.id}`);
+    assert.equal(data().alerts.get(alert.id)?.threshold, 4321);
+  });
+
+  it('creates a dashboard from the template', async () => {
+    const uri = await vscode.commands.executeCommand<string>('observability.createDashboard', {
+      connectionId,
+      serviceId: api.connections.get(connectionId)!.serviceIds[0],
+      name: 'From the self-hosted editor',
+    });
+    assert.ok(uri);
+    const before = data().dashboards.size;
+    const result = await apply(uri);
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    assert.equal(data().dashboards.size, before + 1);
+    assert.ok([...data().dashboards.values()].some((d) => d.name === 'From the self-hosted editor'));
+  });
+
+  it('exports an alert as a file that names the deployment by its base URL, applies it, and never aims it elsewhere', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder, 'a workspace folder');
+    const dir = vscode.Uri.joinPath(folder, 'self-hosted-alerts');
+    await vscode.workspace.fs.createDirectory(dir);
+    const alert = [...data().alerts.values()][0]!;
+    const serviceId = api.connections.get(connectionId)!.serviceIds[0];
+    const exported = await vscode.commands.executeCommand<string>('observability.exportAlertToFile', {
+      connectionId,
+      serviceId,
+      alertId: alert.id,
+      uri: vscode.Uri.joinPath(dir, 'exported.alert.json').toString(),
+    });
+    assert.ok(exported);
+    const uri = vscode.Uri.parse(exported);
+    const value = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(value.baseUrl, emulator.url);
+    assert.equal(value.id, alert.id);
+    assert.ok(!('organizationId' in value) && !('serviceId' in value), 'no Cloud target in a self-hosted file');
+
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode(JSON.stringify({ ...value, threshold: 777 }, null, 2)),
+    );
+    const mark = emulator.requests.length;
+    const applied = await vscode.commands.executeCommand<{ outcome: string }>('observability.applyAlertFile', {
+      uri: uri.toString(),
+      confirm: true,
+    });
+    assert.equal(applied.outcome, 'updated', JSON.stringify(applied));
+    assert.equal(data().alerts.get(alert.id)?.threshold, 777);
+    assert.ok(emulator.requests.slice(mark).some((r) => r.method === 'PUT' && r.path === `/api/v2/alerts/${alert.id}`));
+
+    // A file naming a host the user did not add never gets the stored key.
+    const elsewhere = vscode.Uri.joinPath(dir, 'elsewhere.alert.json');
+    await vscode.workspace.fs.writeFile(
+      elsewhere,
+      new TextEncoder().encode(
+        JSON.stringify({ ...value, baseUrl: 'https://attacker.example', threshold: 1 }, null, 2),
+      ),
+    );
+    const before = emulator.requests.length;
+    const refused = await vscode.commands.executeCommand<{ outcome: string }>('observability.applyAlertFile', {
+      uri: elsewhere.toString(),
+      confirm: true,
+    });
+    assert.equal(refused.outcome, 'noConnection');
+    assert.equal(emulator.requests.length, before, 'nothing was sent');
+    assert.equal(data().alerts.get(alert.id)?.threshold, 777);
+    await vscode.workspace.fs.delete(dir, { recursive: true });
+  });
+
+  // The OSS error shapes: `{message}` JSON from the v2 routers, `{error}` from older routes, `sendStatus` plain text,
+  // and a proxy's X-Request-Id (the server sends no request ID of its own).
+  for (const fault of [
+    {
+      name: '400 {message}',
+      status: 400,
+      body: { message: 'threshold must be a number' },
+      text: 'threshold must be a number',
+    },
+    { name: '409 {error}', status: 409, body: { error: 'Alert limit reached' }, text: 'Alert limit reached' },
+    { name: '401 plain text', status: 401, body: 'Unauthorized', text: 'Unauthorized' },
+    {
+      name: '500 {message} with a proxy request ID',
+      status: 500,
+      body: { message: 'Internal error' },
+      text: 'Internal error',
+      headers: { 'x-request-id': 'proxy-req-7f3a' },
+    },
+  ] as const) {
+    it(`keeps the typed alert dirty and names status, server text and request ID on ${fault.name}`, async () => {
+      const alert = [...data().alerts.values()][1]!;
+      const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+        connectionId,
+        serviceId: api.connections.get(connectionId)!.serviceIds[0],
+        alertId: alert.id,
+      });
+      const doc = await waitFor('the alert document', () =>
+        vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+      );
+      await setField(doc, 'threshold', 31337);
+      const typed = doc.getText();
+      emulator.faults.add({
+        method: 'PUT',
+        path: `/api/v2/alerts/${alert.id}`,
+        times: 5,
+        status: fault.status,
+        body: fault.body,
+        ...('headers' in fault ? { headers: fault.headers } : {}),
+      });
+      try {
+        const result = (await apply(uri!, { confirm: true })) as ApplyResult & { error?: string };
+        assert.equal(result.outcome, 'failed', JSON.stringify(result));
+        assert.match(result.error ?? '', /Update alert failed/);
+        assert.match(result.error ?? '', new RegExp(`HTTP ${fault.status}`));
+        assert.match(result.error ?? '', new RegExp(fault.text));
+        if ('headers' in fault) assert.match(result.error ?? '', /proxy-req-7f3a/);
+        assert.ok(!(result.error ?? '').includes(emulator.ossApiKey), 'the key is never in the error');
+        assert.equal(doc.getText(), typed, 'text exactly as typed');
+        assert.ok(doc.isDirty, 'still dirty');
+        assert.notEqual(data().alerts.get(alert.id)?.threshold, 31337);
+      } finally {
+        emulator.faults.clear();
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+    });
+  }
+
+  it('refuses what the v2 API lacks before sending anything', async () => {
+    const client = api.connections.clientFor(connectionId);
+    const serviceId = api.connections.get(connectionId)!.serviceIds[0]!;
+    const mark = emulator.requests.length;
+    await assert.rejects(client.getQueryEndpoint(serviceId), /no service query endpoint/);
+    await assert.rejects(client.listRoles(serviceId), /no roles/);
+    assert.equal(emulator.requests.length, mark, 'nothing was sent');
+  });
+
+  it('allows plain http to another machine only after a per-connection confirmation, shows it, and withdraws it', async () => {
+    const url = 'http://hyperdx.internal.example:8000';
+    const refused = await rejection(
+      vscode.commands.executeCommand('observability.addConnection', {
+        kind: 'selfHosted',
+        baseUrl: url,
+        apiKey: emulator.ossApiKey,
+        skipCheck: true,
+      }),
+    );
+    assert.match(refused.message, /unencrypted/);
+    assert.ok(!api.connections.list().some((c) => c.baseUrl === url), 'nothing saved');
+    const id = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      kind: 'selfHosted',
+      baseUrl: url,
+      apiKey: emulator.ossApiKey,
+      allowPlainHttp: true,
+      skipCheck: true,
+      label: 'Internal HyperDX',
+    });
+    added.push(id);
+    assert.equal(api.connections.get(id)?.allowPlainHttp, true);
+    let item = tree().getTreeItem(await root(id));
+    assert.match(String(item.contextValue), /\bplainHttp\b/);
+    assert.match(String(item.description), /plain http/);
+    assert.match(tooltipText(item), /unencrypted/);
+
+    assert.equal(
+      await vscode.commands.executeCommand('observability.withdrawPlainHttp', { connectionId: id, noPrompt: true }),
+      true,
+    );
+    assert.equal(api.connections.get(id)?.allowPlainHttp, false);
+    item = tree().getTreeItem(await root(id));
+    assert.doesNotMatch(String(item.contextValue), /\bplainHttp\b/);
+    assert.doesNotMatch(String(item.description), /plain http/);
+    const serviceId = api.connections.get(id)!.serviceIds[0]!;
+    await assert.rejects(
+      Promise.resolve().then(() => api.connections.clientFor(id).listDashboards(serviceId)),
+      /unencrypted/,
+    );
+
+    assert.equal(
+      await vscode.commands.executeCommand('observability.allowPlainHttp', { connectionId: id, noPrompt: true }),
+      true,
+    );
+    assert.equal(api.connections.get(id)?.allowPlainHttp, true);
+  });
+});
