@@ -208,11 +208,12 @@ describe('Webhooks, saved searches, sources and roles', function () {
     assert.equal(d.sources.has(sourceId), false);
     const dangling = result.leftDangling ?? [];
     for (const s of searches) assert.ok(dangling.includes(`saved search "${s.name}"`), `names ${s.name}`);
-    for (const t of tiles)
+    for (const t of tiles) {
       assert.ok(
         dangling.some((x) => x.startsWith(`tile "${t}"`)),
         `names tile ${t}`,
       );
+    }
     for (const s of searches) assert.ok(d.savedSearches.has(s.id), 'the service keeps saved searches (no cascade)');
     const sources = await children(await folderNode('Sources'));
     assert.ok(!sources.some((n) => n.type === 'source' && n.source.id === sourceId));
