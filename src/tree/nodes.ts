@@ -153,11 +153,17 @@ const FOLDER_ICONS: Record<FolderKind, string> = {
 export const FOLDER_RESOURCES: Record<FolderKind, readonly ResourceKind[]> = {
   dashboards: ['dashboards'],
   alerts: ['alerts', 'webhooks'],
-  webhooks: ['webhooks', 'alerts'],
-  savedSearches: ['savedSearches', 'alerts', 'sources'],
+  webhooks: ['webhooks'],
+  savedSearches: ['savedSearches'],
   sources: ['sources'],
   roles: ['roles'],
   queryEndpoint: ['queryEndpoint'],
+};
+
+/** Lists a folder reads for its descriptions (alerts that use a webhook or saved search), loaded but not refreshed. */
+export const FOLDER_READS: Partial<Record<FolderKind, readonly ResourceKind[]>> = {
+  webhooks: ['alerts'],
+  savedSearches: ['alerts'],
 };
 
 /** The folders, in the order a service shows them. */

@@ -16,6 +16,7 @@ import {
   ConnectionNode,
   DashboardNode,
   ErrorNode,
+  FOLDER_READS,
   FOLDER_RESOURCES,
   FolderNode,
   InfoNode,
@@ -236,7 +237,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   }
 
   private async folderChildren(folder: FolderNode): Promise<Node[]> {
-    await this.ensureAll(folder, FOLDER_RESOURCES[folder.kind]);
+    await this.ensureAll(folder, [...FOLDER_RESOURCES[folder.kind], ...(FOLDER_READS[folder.kind] ?? [])]);
     // The folder's description (count, offline) is updated here and shows the next time the folder item is drawn;
     // redrawing the folder now would race with the user expanding its children.
     return this.buildFolderChildren(folder);
