@@ -49,6 +49,8 @@ function emptyEntries(): Entries {
     alerts: { valid: false, generation: 0 },
     sources: { valid: false, generation: 0 },
     webhooks: { valid: false, generation: 0 },
+    savedSearches: { valid: false, generation: 0 },
+    roles: { valid: false, generation: 0 },
     queryEndpoint: { valid: false, generation: 0 },
   };
 }
@@ -157,6 +159,10 @@ export class ResourceCache {
         return (await client.listSources(serviceId)).data as ResourceValues[K];
       case 'webhooks':
         return (await client.listWebhooks(serviceId)).data as ResourceValues[K];
+      case 'savedSearches':
+        return (await client.listSavedSearches(serviceId)).data as ResourceValues[K];
+      case 'roles':
+        return (await client.listRoles(serviceId)).data as ResourceValues[K];
       case 'queryEndpoint':
         return (await client.getQueryEndpoint(serviceId)).data as ResourceValues[K];
       default:

@@ -1,5 +1,15 @@
 import { errorMessage } from '../errors';
-import type { Alert, ApiKey, Dashboard, QueryEndpoint, SavedSearch, Source, TileResponse, Webhook } from '../schema';
+import type {
+  Alert,
+  ApiKey,
+  Dashboard,
+  QueryEndpoint,
+  Role,
+  SavedSearch,
+  Source,
+  TileResponse,
+  Webhook,
+} from '../schema';
 
 /**
  * The resources of a service as the tree, the status item, the checks and completion read them: the response types of
@@ -8,7 +18,7 @@ import type { Alert, ApiKey, Dashboard, QueryEndpoint, SavedSearch, Source, Tile
  */
 
 // The tree, the status item, the checks and completion read the types of src/schema: one type per concept.
-export type { Alert, Dashboard, QueryEndpoint, Source, TileResponse, Webhook } from '../schema';
+export type { Alert, Dashboard, QueryEndpoint, Role, SavedSearch, Source, TileResponse, Webhook } from '../schema';
 
 /** The part of the API client the tree calls. `ObservabilityClient` satisfies it. */
 export interface ResourceClient {
@@ -16,9 +26,15 @@ export interface ResourceClient {
   listAlerts(serviceId: string): Promise<{ readonly data: readonly Alert[] }>;
   listSources(serviceId: string): Promise<{ readonly data: readonly Source[] }>;
   listWebhooks(serviceId: string): Promise<{ readonly data: readonly Webhook[] }>;
+  listSavedSearches(serviceId: string): Promise<{ readonly data: readonly SavedSearch[] }>;
+  listRoles(serviceId: string): Promise<{ readonly data: readonly Role[] }>;
   getQueryEndpoint(serviceId: string): Promise<{ readonly data: QueryEndpoint | null }>;
   deleteDashboard(serviceId: string, id: string): Promise<unknown>;
   deleteAlert(serviceId: string, id: string): Promise<unknown>;
+  deleteWebhook(serviceId: string, id: string): Promise<unknown>;
+  deleteSavedSearch(serviceId: string, id: string): Promise<unknown>;
+  deleteSource(serviceId: string, id: string): Promise<unknown>;
+  deleteRole(serviceId: string, id: string): Promise<unknown>;
 }
 
 export interface ConnectionView {
@@ -75,17 +91,28 @@ export function isOffline(failure: RequestFailure): boolean {
   return failure.kind === 'network' || failure.kind === 'timeout';
 }
 
-export type ResourceKind = 'dashboards' | 'alerts' | 'sources' | 'webhooks' | 'queryEndpoint';
+export type ResourceKind =
+  'dashboards' | 'alerts' | 'sources' | 'webhooks' | 'savedSearches' | 'roles' | 'queryEndpoint';
 
-export type FolderKind = 'dashboards' | 'alerts' | 'sources' | 'queryEndpoint';
+export type FolderKind = 'dashboards' | 'alerts' | 'sources' | 'webhooks' | 'savedSearches' | 'roles' | 'queryEndpoint';
 
-export const FOLDER_KINDS: readonly FolderKind[] = ['dashboards', 'alerts', 'sources', 'queryEndpoint'];
+export const FOLDER_KINDS: readonly FolderKind[] = [
+  'dashboards',
+  'alerts',
+  'webhooks',
+  'savedSearches',
+  'sources',
+  'roles',
+  'queryEndpoint',
+];
 
 export interface ResourceValues {
   dashboards: readonly Dashboard[];
   alerts: readonly Alert[];
   sources: readonly Source[];
   webhooks: readonly Webhook[];
+  savedSearches: readonly SavedSearch[];
+  roles: readonly Role[];
   queryEndpoint: QueryEndpoint | null;
 }
 

@@ -29,6 +29,11 @@ export type ExplorerNode =
     })
   | (Scoped & { readonly type: 'alert'; readonly alert: Alert })
   | (Scoped & { readonly type: 'source'; readonly source: Source })
+  | (Scoped & {
+      readonly type: 'item';
+      readonly kind: 'webhook' | 'savedSearch' | 'role';
+      readonly item: { readonly id: string; readonly name: string };
+    })
   | { readonly type: 'info' | 'error' };
 
 export type CommandArgument<A> =

@@ -19,9 +19,13 @@ import type {
   Dashboard,
   FolderKind,
   ResourceKind,
+  Role,
+  SavedSearch,
   Source,
   TileResponse,
+  Webhook,
 } from '../resources/model';
+import { maskWebhookUrl } from '../resources/dependents';
 import { EXPLORER_NODE, type ExplorerNode } from '../shared/commandArgs';
 
 /**
@@ -31,7 +35,16 @@ import { EXPLORER_NODE, type ExplorerNode } from '../shared/commandArgs';
  */
 
 export type Node =
-  ConnectionNode | ServiceNode | FolderNode | DashboardNode | TileNode | AlertNode | SourceNode | InfoNode | ErrorNode;
+  | ConnectionNode
+  | ServiceNode
+  | FolderNode
+  | DashboardNode
+  | TileNode
+  | AlertNode
+  | SourceNode
+  | ItemNode
+  | InfoNode
+  | ErrorNode;
 
 /** Identifies the service a node belongs to. */
 export interface ServiceScope {
@@ -124,9 +137,7 @@ export class ServiceNode implements ServiceScope {
     readonly state?: string,
   ) {
     this.id = `${parent.id}/s:${serviceId}`;
-    this.folders = new Map(
-      (['dashboards', 'alerts', 'sources', 'queryEndpoint'] as const).map((k) => [k, new FolderNode(this, k)]),
-    );
+    this.folders = new Map(FOLDER_KINDS.map((k) => [k, new FolderNode(this, k)]));
   }
   get connectionId(): string {
     return this.parent.connection.id;
@@ -153,13 +164,19 @@ export class ServiceNode implements ServiceScope {
 const FOLDER_LABELS: Record<FolderKind, () => string> = {
   dashboards: () => vscode.l10n.t('Dashboards'),
   alerts: () => vscode.l10n.t('Alerts'),
+  webhooks: () => vscode.l10n.t('Webhooks'),
+  savedSearches: () => vscode.l10n.t('Saved Searches'),
   sources: () => vscode.l10n.t('Sources'),
+  roles: () => vscode.l10n.t('Roles'),
   queryEndpoint: () => vscode.l10n.t('Query Endpoint'),
 };
 const FOLDER_ICONS: Record<FolderKind, string> = {
   dashboards: 'dashboard',
   alerts: 'bell',
+  webhooks: 'send',
+  savedSearches: 'search',
   sources: 'database',
+  roles: 'shield',
   queryEndpoint: 'plug',
 };
 
@@ -167,9 +184,29 @@ const FOLDER_ICONS: Record<FolderKind, string> = {
 export const FOLDER_RESOURCES: Record<FolderKind, readonly ResourceKind[]> = {
   dashboards: ['dashboards'],
   alerts: ['alerts', 'webhooks'],
+  webhooks: ['webhooks'],
+  savedSearches: ['savedSearches'],
   sources: ['sources'],
+  roles: ['roles'],
   queryEndpoint: ['queryEndpoint'],
 };
+
+/** Lists a folder reads for its descriptions (alerts that use a webhook or saved search), loaded but not refreshed. */
+export const FOLDER_READS: Partial<Record<FolderKind, readonly ResourceKind[]>> = {
+  webhooks: ['alerts'],
+  savedSearches: ['alerts'],
+};
+
+/** The folders, in the order a service shows them. */
+export const FOLDER_KINDS: readonly FolderKind[] = [
+  'dashboards',
+  'alerts',
+  'webhooks',
+  'savedSearches',
+  'sources',
+  'roles',
+  'queryEndpoint',
+];
 
 export class FolderNode implements ServiceScope {
   readonly type = 'folder';
@@ -351,7 +388,120 @@ export class SourceNode implements ServiceScope {
     item.iconPath = new vscode.ThemeIcon(sourceIconId(this.source));
     item.description = sourceDescription(this.source);
     item.tooltip = `${this.label}\n${vscode.l10n.t('Source ID')}: ${sanitizeServerText(this.source.id)}\n${vscode.l10n.t('Kind')}: ${sanitizeServerText(this.source.kind) || '?'}`;
-    item.contextValue = 'source copyable json';
+    item.contextValue = 'source copyable json deletable';
+    return item;
+  }
+}
+
+/** Kinds of items drawn by `ItemNode`: one entry each in the table below. */
+export type ItemKind = 'webhook' | 'savedSearch' | 'role';
+
+type ItemValue<K extends ItemKind> = K extends 'webhook' ? Webhook : K extends 'savedSearch' ? SavedSearch : Role;
+
+interface ItemPresentation<K extends ItemKind> {
+  readonly what: () => string;
+  readonly icon: (item: ItemValue<K>) => string;
+  readonly description: (item: ItemValue<K>, uses: number) => string | undefined;
+  /** Tooltip lines after the name and ID; secrets masked. */
+  readonly details: (item: ItemValue<K>, uses: number) => string[];
+  /** contextValue tokens after the kind. */
+  readonly context: (item: ItemValue<K>) => string;
+}
+
+function usesText(uses: number): string | undefined {
+  if (uses === 0) return undefined;
+  return uses === 1 ? vscode.l10n.t('1 alert') : vscode.l10n.t('{0} alerts', uses);
+}
+
+const ITEM_PRESENTATION: { [K in ItemKind]: ItemPresentation<K> } = {
+  webhook: {
+    what: () => vscode.l10n.t('Webhook ID'),
+    icon: (w) => (String(w.service).startsWith('slack') ? 'comment-discussion' : 'send'),
+    description: (w, uses) => [sanitizeServerText(w.service), usesText(uses)].filter((x) => x).join(' · ') || undefined,
+    details: (w, uses) => [
+      `${vscode.l10n.t('Service')}: ${sanitizeServerText(w.service)}`,
+      ...(w.url ? [`${vscode.l10n.t('URL')}: ${sanitizeServerText(maskWebhookUrl(w.url))}`] : []),
+      ...(w.description ? [sanitizeServerText(w.description, 300)] : []),
+      uses === 1
+        ? vscode.l10n.t('Used by 1 alert')
+        : uses > 1
+          ? vscode.l10n.t('Used by {0} alerts', uses)
+          : vscode.l10n.t('Not used by any alert'),
+    ],
+    context: () => 'copyable json deletable editable',
+  },
+  savedSearch: {
+    what: () => vscode.l10n.t('Saved search ID'),
+    icon: () => 'search',
+    description: (s, uses) =>
+      [sanitizeServerText(s.where, 80), usesText(uses)].filter((x) => x).join(' · ') || undefined,
+    details: (s, uses) => [
+      `${vscode.l10n.t('Source ID')}: ${sanitizeServerText(s.sourceId)}`,
+      ...(s.where ? [`${vscode.l10n.t('Where')}: ${sanitizeServerText(s.where, 300)}`] : []),
+      ...(uses > 0 ? [vscode.l10n.t('{0} alert(s) watch it', uses)] : []),
+    ],
+    context: () => 'copyable json deletable editable',
+  },
+  role: {
+    what: () => vscode.l10n.t('Role ID'),
+    icon: (r) => (r.isPredefined ? 'lock' : 'shield'),
+    description: (r) =>
+      [
+        r.isPredefined ? vscode.l10n.t('predefined') : undefined,
+        r.permissions.length === 1
+          ? vscode.l10n.t('1 permission')
+          : vscode.l10n.t('{0} permissions', r.permissions.length),
+      ]
+        .filter((x) => x)
+        .join(' · '),
+    details: (r) => [
+      ...(r.description ? [sanitizeServerText(r.description, 300)] : []),
+      ...r.permissions
+        .slice(0, 10)
+        .map((p) => `${p.inverted ? '¬ ' : ''}${sanitizeServerText(p.action)} ${sanitizeServerText(p.subject)}`),
+    ],
+    context: (r) => (r.isPredefined ? 'copyable json predefined' : 'copyable json deletable editable'),
+  },
+};
+
+/** A webhook, saved search or role. */
+export class ItemNode<K extends ItemKind = ItemKind> implements ServiceScope {
+  readonly type = 'item';
+  readonly [EXPLORER_NODE] = true;
+  readonly id: string;
+  constructor(
+    readonly parent: FolderNode,
+    readonly kind: K,
+    readonly item: ItemValue<K>,
+    /** Alerts that use it (webhook, saved search). */
+    readonly uses = 0,
+  ) {
+    this.id = `${parent.id}/${kind}:${item.id}`;
+  }
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+  get serviceId(): string {
+    return this.parent.serviceId;
+  }
+  get copyValue(): string {
+    return this.item.id;
+  }
+  get label(): string {
+    return nameOf(this.item);
+  }
+  treeItem(): vscode.TreeItem {
+    const p = ITEM_PRESENTATION[this.kind] as unknown as ItemPresentation<ItemKind>;
+    const item = new vscode.TreeItem(this.label, None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(p.icon(this.item));
+    item.description = p.description(this.item, this.uses);
+    item.tooltip = [
+      this.label,
+      `${p.what()}: ${sanitizeServerText(this.item.id)}`,
+      ...p.details(this.item, this.uses),
+    ].join('\n');
+    item.contextValue = `${this.kind} ${p.context(this.item)}${this.uses > 0 ? ' inUse' : ''}`;
     return item;
   }
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CacheChange, Entry, ResourceCache } from '../resources/cache';
+import { alertsOnSavedSearch, alertsUsingWebhook } from '../resources/dependents';
 import {
   alertTooltip,
   nameOf,
@@ -15,9 +16,11 @@ import {
   ConnectionNode,
   DashboardNode,
   ErrorNode,
+  FOLDER_READS,
   FOLDER_RESOURCES,
   FolderNode,
   InfoNode,
+  ItemNode,
   ServiceNode,
   SourceNode,
   TileNode,
@@ -33,7 +36,10 @@ const SELF_HOSTED_HIDDEN_FOLDERS: ReadonlySet<string> = new Set(['queryEndpoint'
 const FOLDER_WHAT: Record<FolderKind, () => string> = {
   dashboards: () => vscode.l10n.t('dashboards'),
   alerts: () => vscode.l10n.t('alerts'),
+  webhooks: () => vscode.l10n.t('webhooks'),
+  savedSearches: () => vscode.l10n.t('saved searches'),
   sources: () => vscode.l10n.t('sources'),
+  roles: () => vscode.l10n.t('roles'),
   queryEndpoint: () => vscode.l10n.t('the query endpoint'),
 };
 
@@ -247,7 +253,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   }
 
   private async folderChildren(folder: FolderNode): Promise<Node[]> {
-    await this.ensureAll(folder, FOLDER_RESOURCES[folder.kind]);
+    await this.ensureAll(folder, [...FOLDER_RESOURCES[folder.kind], ...(FOLDER_READS[folder.kind] ?? [])]);
     // The folder's description (count, offline) is updated here and shows the next time the folder item is drawn;
     // redrawing the folder now would race with the user expanding its children.
     return this.buildFolderChildren(folder);
@@ -294,6 +300,30 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         const all = this.cache.peek(connectionId, serviceId, 'sources') ?? [];
         total = all.length;
         items = sortByName(all.filter((s) => this.matches(nameOf(s)))).map((s) => new SourceNode(folder, s));
+        break;
+      }
+      case 'webhooks': {
+        const all = this.cache.peek(connectionId, serviceId, 'webhooks') ?? [];
+        const alerts = this.cache.peek(connectionId, serviceId, 'alerts') ?? [];
+        total = all.length;
+        items = sortByName(all.filter((w) => this.matches(nameOf(w)))).map(
+          (w) => new ItemNode(folder, 'webhook', w, alertsUsingWebhook(alerts, w.id).length),
+        );
+        break;
+      }
+      case 'savedSearches': {
+        const all = this.cache.peek(connectionId, serviceId, 'savedSearches') ?? [];
+        const alerts = this.cache.peek(connectionId, serviceId, 'alerts') ?? [];
+        total = all.length;
+        items = sortByName(all.filter((x) => this.matches(nameOf(x)))).map(
+          (x) => new ItemNode(folder, 'savedSearch', x, alertsOnSavedSearch(alerts, x.id).length),
+        );
+        break;
+      }
+      case 'roles': {
+        const all = this.cache.peek(connectionId, serviceId, 'roles') ?? [];
+        total = all.length;
+        items = sortByName(all.filter((r) => this.matches(nameOf(r)))).map((r) => new ItemNode(folder, 'role', r));
         break;
       }
       case 'queryEndpoint': {
@@ -410,6 +440,9 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
       case 'dashboard':
       case 'tile':
         this.refreshKinds(node.connectionId, node.serviceId, ['dashboards', 'alerts', 'webhooks']);
+        return;
+      case 'item':
+        this.refreshKinds(node.connectionId, node.serviceId, FOLDER_RESOURCES[node.parent.kind]);
         return;
       case 'alert':
       case 'source':

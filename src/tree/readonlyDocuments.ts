@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { ResourceCache } from '../resources/cache';
 import type { ResourceKind } from '../resources/model';
+import { maskWebhookUrl } from '../resources/dependents';
 
 /** Scheme of the read-only JSON views ("Open as JSON"). */
 export const READONLY_SCHEME = 'observability-readonly';
 
-export type JsonItemKind = 'dashboard' | 'alert' | 'source' | 'queryEndpoint';
+export type JsonItemKind = 'dashboard' | 'alert' | 'source' | 'webhook' | 'savedSearch' | 'role' | 'queryEndpoint';
 
 export interface JsonItemRef {
   readonly connectionId: string;
@@ -19,6 +20,9 @@ const LIST_OF: Record<JsonItemKind, ResourceKind> = {
   dashboard: 'dashboards',
   alert: 'alerts',
   source: 'sources',
+  webhook: 'webhooks',
+  savedSearch: 'savedSearches',
+  role: 'roles',
   queryEndpoint: 'queryEndpoint',
 };
 
@@ -98,7 +102,12 @@ export class ReadonlyJsonProvider implements vscode.TextDocumentContentProvider,
     const ref = ReadonlyJsonProvider.parse(uri);
     const value = ref ? this.lookup(ref) : undefined;
     if (value !== undefined) {
-      const text = `${JSON.stringify(value, null, 2)}\n`;
+      // A webhook URL carries its secret (Slack path, keys): shown masked.
+      const shown =
+        ref?.kind === 'webhook' && typeof (value as { url?: unknown }).url === 'string'
+          ? { ...(value as object), url: maskWebhookUrl((value as { url: string }).url) }
+          : value;
+      const text = `${JSON.stringify(shown, null, 2)}\n`;
       this.lastText.set(key, text);
       return text;
     }

@@ -140,7 +140,7 @@ describe('Load with the rate limit on', function () {
       const started = performance.now();
       const current = await tree().getChildren(await connectionNode(connectionId));
       const folders = (await Promise.all(current.map((s) => tree().getChildren(s)))).flat();
-      assert.equal(folders.length, current.length * 4, 'four folders per service');
+      assert.equal(folders.length, current.length * 7, 'seven folders per service');
       const contents = await Promise.all(folders.map((f) => tree().getChildren(f)));
       const ms = performance.now() - started;
       const requests = apiRequests(emulator, mark);

@@ -111,11 +111,11 @@ describe('Explorer tree', function () {
     const folders = await children(services[0]);
     assert.deepEqual(
       folders.map((f) => labelOf(item(f))),
-      ['Dashboards', 'Alerts', 'Sources', 'Query Endpoint'],
+      ['Dashboards', 'Alerts', 'Webhooks', 'Saved Searches', 'Sources', 'Roles', 'Query Endpoint'],
     );
     assert.deepEqual(
       folders.map((f) => iconOf(item(f))),
-      ['dashboard', 'bell', 'database', 'plug'],
+      ['dashboard', 'bell', 'send', 'search', 'database', 'shield', 'plug'],
     );
     for (const f of folders) assert.equal(item(f).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     assert.equal(emulator.requests.length, mark, 'no request before a folder is expanded');

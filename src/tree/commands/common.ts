@@ -23,6 +23,9 @@ export interface ResourceArgs {
   readonly dashboardId?: string;
   readonly alertId?: string;
   readonly sourceId?: string;
+  readonly webhookId?: string;
+  readonly savedSearchId?: string;
+  readonly roleId?: string;
   readonly queryEndpoint?: boolean;
   /** Delete without the confirmation (deprecated alias: `skipConfirmation`). */
   readonly noPrompt?: boolean;
@@ -33,6 +36,10 @@ export interface DeleteResult {
   readonly deleted: boolean;
   /** Names of the alerts the service deleted with a dashboard. */
   readonly alsoDeleted?: readonly string[];
+  /** What keeps pointing at a deleted source (tiles, saved searches, alerts, sources), as said before. */
+  readonly leftDangling?: readonly string[];
+  /** Alerts that use a webhook the service would refuse to delete. */
+  readonly blockedBy?: readonly string[];
   readonly error?: string;
 }
 
@@ -91,6 +98,15 @@ export function targetOf(arg: unknown, tree: ObservabilityTreeProvider): Target 
           ...scope(arg),
           kind: 'source',
           id: arg.source.id,
+          name: arg.label,
+          fromArgs: false,
+          skipConfirmation: false,
+        };
+      case 'item':
+        return {
+          ...scope(arg),
+          kind: arg.kind,
+          id: arg.item.id,
           name: arg.label,
           fromArgs: false,
           skipConfirmation: false,
@@ -160,6 +176,16 @@ export function targetOf(arg: unknown, tree: ObservabilityTreeProvider): Target 
       skipConfirmation,
     };
   }
+  const items = [
+    ['webhook', 'webhooks', arg.webhookId],
+    ['savedSearch', 'savedSearches', arg.savedSearchId],
+    ['role', 'roles', arg.roleId],
+  ] as const;
+  for (const [kind, list, id] of items) {
+    if (!id) continue;
+    const found = cache.peek(connectionId, serviceId, list)?.find((x) => x.id === id);
+    return { connectionId, serviceId, kind, id, name: found ? nameOf(found) : id, fromArgs: true, skipConfirmation };
+  }
   if (arg.queryEndpoint) {
     return { connectionId, serviceId, kind: 'queryEndpoint', name: 'query endpoint', fromArgs: true, skipConfirmation };
   }
@@ -186,12 +212,21 @@ export function copyValueOf(arg: unknown): { value: string; what: string } | und
         return { value: arg.copyValue, what: vscode.l10n.t('alert ID') };
       case 'source':
         return { value: arg.copyValue, what: vscode.l10n.t('source ID') };
+      case 'item':
+        return { value: arg.copyValue, what: vscode.l10n.t('ID') };
       default:
         return undefined;
     }
   }
   if (isArgs(arg)) {
-    const id = arg.dashboardId ?? arg.alertId ?? arg.sourceId ?? arg.serviceId;
+    const id =
+      arg.dashboardId ??
+      arg.alertId ??
+      arg.sourceId ??
+      arg.webhookId ??
+      arg.savedSearchId ??
+      arg.roleId ??
+      arg.serviceId;
     return { value: id, what: vscode.l10n.t('ID') };
   }
   return undefined;
@@ -201,8 +236,14 @@ export function copyValueOf(arg: unknown): { value: string; what: string } | und
 export function resourceCommandHelpers(deps: ResourceCommandDeps) {
   const { tree, log } = deps;
 
-  const refreshKindsAfterDelete = (connectionId: string, serviceId: string) =>
-    tree.refreshKinds(connectionId, serviceId, ['dashboards', 'alerts', 'webhooks']);
+  const refreshKindsAfterDelete = (connectionId: string, serviceId: string, kind?: JsonItemKind) =>
+    tree.refreshKinds(connectionId, serviceId, [
+      'dashboards',
+      'alerts',
+      'webhooks',
+      ...(kind === 'savedSearch' || kind === 'source' ? (['savedSearches', 'sources'] as const) : []),
+      ...(kind === 'role' ? (['roles'] as const) : []),
+    ]);
 
   const runDelete = async (
     target: Target,
@@ -210,6 +251,7 @@ export function resourceCommandHelpers(deps: ResourceCommandDeps) {
     detail: string,
     call: () => Promise<unknown>,
     alsoDeleted?: readonly string[],
+    leftDangling?: readonly string[],
   ): Promise<DeleteResult> => {
     if (!target.skipConfirmation || !target.fromArgs) {
       const confirm = vscode.l10n.t('Delete');
@@ -229,8 +271,8 @@ export function resourceCommandHelpers(deps: ResourceCommandDeps) {
       return { deleted: false, error: failure.message };
     }
     log.info(`Deleted ${target.kind} ${target.id ?? ''} of service ${target.serviceId}`);
-    refreshKindsAfterDelete(target.connectionId, target.serviceId);
-    return { deleted: true, alsoDeleted };
+    refreshKindsAfterDelete(target.connectionId, target.serviceId, target.kind);
+    return { deleted: true, alsoDeleted, leftDangling };
   };
   return { refreshKindsAfterDelete, runDelete };
 }

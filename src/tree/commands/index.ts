@@ -9,6 +9,10 @@ import { registerCopyId } from './copyId';
 import { registerOpenJson } from './openJson';
 import { registerDeleteDashboard } from './deleteDashboard';
 import { registerDeleteAlert } from './deleteAlert';
+import { registerDeleteWebhook } from './deleteWebhook';
+import { registerDeleteSavedSearch } from './deleteSavedSearch';
+import { registerDeleteSource } from './deleteSource';
+import { registerDeleteRole } from './deleteRole';
 
 export * from './common';
 
@@ -23,4 +27,8 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Resourc
   registerOpenJson(context, deps);
   registerDeleteDashboard(context, deps);
   registerDeleteAlert(context, deps);
+  registerDeleteWebhook(context, deps);
+  registerDeleteSavedSearch(context, deps);
+  registerDeleteSource(context, deps);
+  registerDeleteRole(context, deps);
 }

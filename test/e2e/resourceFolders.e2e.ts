@@ -1,0 +1,142 @@
+/**
+ * UI test of the Webhooks, Saved Searches and Roles folders in a real workbench (code-server + headless Chromium),
+ * against the local emulator: the folders show under the service; right-click a webhook that alerts send to →
+ * "Delete Webhook…": the modal says the service keeps it while those alerts use it and names them, and nothing is
+ * sent; the webhook stays. Screenshot of the folders: media/screenshot-resources.png (failure: out/resources.failed.png).
+ *
+ * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/resourceFolders.e2e.js`.
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { openWorkbench, REPO_ROOT, type Workbench } from '../host/runInCodeServer';
+
+const LABEL = 'Northwind (emulator)';
+/** Waits on UI conditions are generous: a slow CI machine can take seconds to render. */
+const UI_TIMEOUT = 30_000;
+
+let emulator: Emulator;
+let workbench: Workbench;
+let page: Page;
+
+function treeRow(name: string | RegExp): Locator {
+  const list = page.locator('.pane-body .monaco-list-row');
+  return list.filter({ has: page.locator('.label-name', { hasText: name }) }).first();
+}
+
+async function expand(name: string | RegExp): Promise<void> {
+  const r = treeRow(name);
+  await r.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
+  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), {
+    timeout: UI_TIMEOUT,
+  });
+}
+
+/**
+ * Clicks an item of the open context menu. A menu item reacts to clicks only once it has been shown for a moment
+ * (100 ms in VS Code), so the click is repeated until the menu closes.
+ */
+async function clickMenuItem(label: string): Promise<void> {
+  const menu = page.locator('.context-view .monaco-menu');
+  const item = menu.locator('.action-item', { hasText: label });
+  await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  for (let attempt = 1; ; attempt++) {
+    await item.click();
+    try {
+      await menu.waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 10) throw error;
+    }
+  }
+}
+
+before(async () => {
+  emulator = await startEmulator({ rateLimit: { requests: 10_000, windowMs: 1000 } });
+  workbench = await openWorkbench({
+    viewport: { width: 1280, height: 800 },
+    userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.commandCenter': false },
+    env: {
+      OBS_DEMO_CONNECTION: JSON.stringify({
+        baseUrl: emulator.url,
+        keyId: emulator.keyId,
+        keySecret: emulator.keySecret,
+        organizationId: emulator.organizationId,
+        serviceIds: emulator.serviceIds.slice(0, 1),
+        label: LABEL,
+      }),
+    },
+  });
+  page = workbench.page;
+  await page.locator('.monaco-workbench').first().waitFor({ state: 'attached', timeout: 120_000 });
+});
+
+after(async () => {
+  await workbench?.close();
+  await emulator?.close();
+});
+
+test(
+  'Webhooks, Saved Searches and Roles folders; deleting a webhook in use names its alerts and sends nothing',
+  { timeout: 240_000 },
+  async () => {
+    try {
+      await drive();
+    } catch (error) {
+      await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'resources.failed.png') }).catch(() => undefined);
+      throw error;
+    }
+  },
+);
+
+async function drive(): Promise<void> {
+  const serviceId = emulator.serviceIds[0]!;
+  const data = emulator.state.data.get(serviceId)!;
+  const usesOf = (id: string) =>
+    [...data.alerts.values()].filter((a) => a.channels.some((c) => (c as { webhookId?: string }).webhookId === id));
+  const hook = [...data.webhooks.values()].find((w) => usesOf(w.id).length > 0);
+  assert.ok(hook, 'the sample service has a webhook that alerts use');
+  const users = usesOf(hook.id).map((a) => a.name ?? `Alert ${a.id}`);
+
+  const activity = page
+    .locator(
+      '.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]',
+    )
+    .first();
+  await activity.waitFor({ state: 'visible', timeout: 90_000 });
+  await activity.click();
+  await treeRow(LABEL).waitFor({ state: 'visible', timeout: 90_000 });
+  await expand(LABEL);
+  await expand(emulator.state.services[0]!.name);
+  for (const folder of ['Webhooks', 'Saved Searches', 'Roles']) {
+    await treeRow(new RegExp(`^${folder}$`)).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  }
+  await expand(/^Roles$/);
+  await treeRow('Admin').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await expand(/^Saved Searches$/);
+  await treeRow([...data.savedSearches.values()][0]!.name).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await expand(/^Webhooks$/);
+  const row = treeRow(hook.name);
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await page.screenshot({ path: path.join(REPO_ROOT, 'media', 'screenshot-resources.png') });
+
+  const marker = emulator.requests.length;
+  await row.click({ button: 'right' });
+  await clickMenuItem('Delete Webhook…');
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  assert.match(
+    await dialog.locator('.dialog-message-text').innerText(),
+    new RegExp(`is used by ${users.length} alert`),
+  );
+  const detail = await dialog.locator('.dialog-message-detail').innerText();
+  for (const name of users) assert.ok(detail.includes(name), `the dialog names "${name}"`);
+  await dialog.locator('.dialog-buttons .monaco-button', { hasText: /Open Alerts/ }).waitFor({ state: 'visible' });
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+  assert.equal(emulator.requests.slice(marker).filter((r) => r.method === 'DELETE').length, 0, 'nothing sent');
+  assert.ok(data.webhooks.has(hook.id));
+}
