@@ -35,14 +35,10 @@ import { connectionIssues, type ConnectionConfig } from './connection';
 import {
   RequestEngine,
   type ApiResponse,
-  type ClientTimeouts,
-  type ListBounds,
+  type EngineTuning,
   type ListResponse,
   type PageOptions,
-  type RequestLogEntry,
   type RequestOptions,
-  type RetryOptions,
-  type SkippedListItem,
 } from './engine';
 import * as alerts from './endpoints/alerts';
 import type { ServiceContext } from './endpoints/common';
@@ -54,8 +50,6 @@ import * as savedSearches from './endpoints/savedSearches';
 import * as sources from './endpoints/sources';
 import * as webhooks from './endpoints/webhooks';
 import { ApiError } from './errors';
-import type { RateLimiter } from './rateLimiter';
-import type { Dispatcher } from './undici';
 
 export {
   DEFAULT_LIST_BOUNDS,
@@ -74,23 +68,9 @@ export {
   type SkippedListItem,
 } from './engine';
 
-export interface ObservabilityClientOptions {
+export interface ObservabilityClientOptions extends EngineTuning {
   connection: ConnectionConfig;
   getSecret: () => string | Promise<string>;
-  /** Default `observability-explorer/<version>`. */
-  userAgent?: string;
-  /** Default: a keep-alive agent built by `createDispatcher` (no proxy unless the environment sets one). */
-  dispatcher?: Dispatcher;
-  /** Default: `limiterFor(connection.keyId)`, shared by every client of the key. */
-  limiter?: RateLimiter;
-  timeouts?: ClientTimeouts;
-  retry?: RetryOptions;
-  /** Called once per attempt; must not throw (errors are ignored). */
-  onRequest?: (entry: RequestLogEntry) => void;
-  /** Default bounds of list reads (per list). */
-  listBounds?: ListBounds;
-  /** Called when a list holds items that could not be read (they are left out); must not throw. */
-  onSkippedItems?: (operation: string, skipped: readonly SkippedListItem[]) => void;
 }
 
 export class ObservabilityClient {
@@ -111,19 +91,12 @@ export class ObservabilityClient {
       });
     }
     this.connection = Object.freeze({ ...options.connection, serviceIds: [...options.connection.serviceIds] });
+    const { connection, ...tuning } = options;
     this.engine = new RequestEngine({
+      ...tuning,
       flavor: cloudFlavor,
-      baseUrl: options.connection.baseUrl,
-      keyId: options.connection.keyId,
-      getSecret: options.getSecret,
-      ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
-      ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
-      ...(options.limiter !== undefined ? { limiter: options.limiter } : {}),
-      ...(options.timeouts !== undefined ? { timeouts: options.timeouts } : {}),
-      ...(options.retry !== undefined ? { retry: options.retry } : {}),
-      ...(options.onRequest !== undefined ? { onRequest: options.onRequest } : {}),
-      ...(options.listBounds !== undefined ? { listBounds: options.listBounds } : {}),
-      ...(options.onSkippedItems !== undefined ? { onSkippedItems: options.onSkippedItems } : {}),
+      baseUrl: connection.baseUrl,
+      keyId: connection.keyId,
     });
   }
 
