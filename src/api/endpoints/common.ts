@@ -70,6 +70,20 @@ export async function getResource<T>(
   );
 }
 
+/** Checks a body with its path parameters, then sends it once per attempt the retry policy allows. */
+async function sendBody<T>(
+  ctx: ServiceContext,
+  operation: string,
+  target: { method: 'POST' | 'PUT'; path: string; params: readonly PathParam[]; retry: 'unsafe' | 'idempotent' },
+  schema: z.ZodType,
+  body: unknown,
+  result: z.ZodType<T>,
+  opts: RequestOptions | undefined,
+): Promise<ApiResponse<T>> {
+  const checked = checkBody(operation, target.method, schema, body, target.params);
+  return ctx.engine.call({ operation, ...target, body: checked, result }, opts);
+}
+
 /** POST to the collection; sent once unless the server cannot have acted. */
 export async function createResource<T>(
   ctx: ServiceContext,
@@ -80,17 +94,14 @@ export async function createResource<T>(
   result: z.ZodType<T>,
   opts: RequestOptions | undefined,
 ): Promise<ApiResponse<T>> {
-  const checked = checkBody(operation, 'POST', schema, body, ctx.params);
-  return ctx.engine.call(
-    {
-      operation,
-      method: 'POST',
-      path: ctx.engine.flavor.resourcePath(ctx.scope, kind),
-      body: checked,
-      result,
-      retry: 'unsafe',
-      params: ctx.params,
-    },
+  const path = ctx.engine.flavor.resourcePath(ctx.scope, kind);
+  return sendBody(
+    ctx,
+    operation,
+    { method: 'POST', path, params: ctx.params, retry: 'unsafe' },
+    schema,
+    body,
+    result,
     opts,
   );
 }
@@ -107,20 +118,13 @@ export async function updateResource<T>(
   result: z.ZodType<T>,
   opts: RequestOptions | undefined,
 ): Promise<ApiResponse<T>> {
-  const params = withId(ctx, idName, id);
-  const checked = checkBody(operation, 'PUT', schema, body, params);
-  return ctx.engine.call(
-    {
-      operation,
-      method: 'PUT',
-      path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id),
-      body: checked,
-      result,
-      retry: 'idempotent',
-      params,
-    },
-    opts,
-  );
+  const target = {
+    method: 'PUT' as const,
+    path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id),
+    params: withId(ctx, idName, id),
+    retry: 'idempotent' as const,
+  };
+  return sendBody(ctx, operation, target, schema, body, result, opts);
 }
 
 export async function deleteResource(
