@@ -7,43 +7,10 @@
  * `{status, requestId, result}` envelope, error bodies); the endpoint methods live in `endpoints/`, one file per
  * resource kind. The client never keeps the secret: it is read with `await getSecret()` for every request.
  */
-import type { z } from 'zod';
-import type {
-  Alert,
-  AlertWrite,
-  ApiKey,
-  Dashboard,
-  DashboardWrite,
-  dashboardUpdateSchema,
-  dashboardValidationSchema,
-  Organization,
-  QueryEndpoint,
-  QueryEndpointWrite,
-  Role,
-  RoleCreate,
-  RoleUpdate,
-  SavedSearch,
-  SavedSearchWrite,
-  Service,
-  Source,
-  SourceWrite,
-  Webhook,
-  WebhookWrite,
-} from '../schema';
+import type { ApiKey, Organization, Service } from '../schema';
 import { cloudFlavor } from './cloudFlavor';
 import { connectionIssues, type ConnectionConfig } from './connection';
-import {
-  RequestEngine,
-  type ApiResponse,
-  type ClientTimeouts,
-  type ListBounds,
-  type ListResponse,
-  type PageOptions,
-  type RequestLogEntry,
-  type RequestOptions,
-  type RetryOptions,
-  type SkippedListItem,
-} from './engine';
+import { RequestEngine, type EngineTuning, type ListResponse, type RequestOptions } from './engine';
 import * as alerts from './endpoints/alerts';
 import type { ServiceContext } from './endpoints/common';
 import * as dashboards from './endpoints/dashboards';
@@ -54,8 +21,6 @@ import * as savedSearches from './endpoints/savedSearches';
 import * as sources from './endpoints/sources';
 import * as webhooks from './endpoints/webhooks';
 import { ApiError } from './errors';
-import type { RateLimiter } from './rateLimiter';
-import type { Dispatcher } from './undici';
 
 export {
   DEFAULT_LIST_BOUNDS,
@@ -74,23 +39,9 @@ export {
   type SkippedListItem,
 } from './engine';
 
-export interface ObservabilityClientOptions {
+export interface ObservabilityClientOptions extends EngineTuning {
   connection: ConnectionConfig;
   getSecret: () => string | Promise<string>;
-  /** Default `observability-explorer/<version>`. */
-  userAgent?: string;
-  /** Default: a keep-alive agent built by `createDispatcher` (no proxy unless the environment sets one). */
-  dispatcher?: Dispatcher;
-  /** Default: `limiterFor(connection.keyId)`, shared by every client of the key. */
-  limiter?: RateLimiter;
-  timeouts?: ClientTimeouts;
-  retry?: RetryOptions;
-  /** Called once per attempt; must not throw (errors are ignored). */
-  onRequest?: (entry: RequestLogEntry) => void;
-  /** Default bounds of list reads (per list). */
-  listBounds?: ListBounds;
-  /** Called when a list holds items that could not be read (they are left out); must not throw. */
-  onSkippedItems?: (operation: string, skipped: readonly SkippedListItem[]) => void;
 }
 
 /** The public surface of the cloud client; the self-hosted adapter (`oss/adapter.ts`) implements it too. */
@@ -114,19 +65,12 @@ export class ObservabilityClient {
       });
     }
     this.connection = Object.freeze({ ...options.connection, serviceIds: [...options.connection.serviceIds] });
+    const { connection, ...tuning } = options;
     this.engine = new RequestEngine({
+      ...tuning,
       flavor: cloudFlavor,
-      baseUrl: options.connection.baseUrl,
-      keyId: options.connection.keyId,
-      getSecret: options.getSecret,
-      ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
-      ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
-      ...(options.limiter !== undefined ? { limiter: options.limiter } : {}),
-      ...(options.timeouts !== undefined ? { timeouts: options.timeouts } : {}),
-      ...(options.retry !== undefined ? { retry: options.retry } : {}),
-      ...(options.onRequest !== undefined ? { onRequest: options.onRequest } : {}),
-      ...(options.listBounds !== undefined ? { listBounds: options.listBounds } : {}),
-      ...(options.onSkippedItems !== undefined ? { onSkippedItems: options.onSkippedItems } : {}),
+      baseUrl: connection.baseUrl,
+      keyId: connection.keyId,
     });
   }
 
@@ -142,6 +86,13 @@ export class ObservabilityClient {
       scope: { organizationId: this.connection.organizationId, serviceId, pathSegment: this.connection.pathSegment },
       params: [{ name: 'serviceId', kind: 'uuid', value: serviceId }],
     };
+  }
+
+  /** A function of the endpoint layer, called with this client's context for the service named first. */
+  private onService<A extends unknown[], R>(
+    fn: (ctx: ServiceContext, ...args: A) => R,
+  ): (serviceId: string, ...args: A) => R {
+    return (serviceId, ...args) => fn(this.svc(serviceId), ...args);
   }
 
   // ---- Organization, services, API keys ----
@@ -161,42 +112,21 @@ export class ObservabilityClient {
   // ---- Dashboards ----
 
   /** All dashboards. The API declares no paging here (no `limit`/`offset`): one request. */
-  listDashboards(serviceId: string, opts?: RequestOptions): Promise<ListResponse<Dashboard>> {
-    return dashboards.listDashboards(this.svc(serviceId), opts);
-  }
+  readonly listDashboards = this.onService(dashboards.listDashboards);
 
-  getDashboard(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
-    return dashboards.getDashboard(this.svc(serviceId), id, opts);
-  }
+  readonly getDashboard = this.onService(dashboards.getDashboard);
 
-  createDashboard(serviceId: string, body: DashboardWrite, opts?: RequestOptions): Promise<ApiResponse<Dashboard>> {
-    return dashboards.createDashboard(this.svc(serviceId), body, opts);
-  }
+  readonly createDashboard = this.onService(dashboards.createDashboard);
 
-  updateDashboard(
-    serviceId: string,
-    id: string,
-    body: z.input<typeof dashboardUpdateSchema>,
-    opts?: RequestOptions,
-  ): Promise<ApiResponse<Dashboard>> {
-    return dashboards.updateDashboard(this.svc(serviceId), id, body, opts);
-  }
+  readonly updateDashboard = this.onService(dashboards.updateDashboard);
 
-  deleteDashboard(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
-    return dashboards.deleteDashboard(this.svc(serviceId), id, opts);
-  }
+  readonly deleteDashboard = this.onService(dashboards.deleteDashboard);
 
   /**
    * Asks the server to check a dashboard without saving it. The body goes to the
    * server as given (it only has to be a JSON object): the answer lists the problems.
    */
-  validateDashboard(
-    serviceId: string,
-    body: DashboardWrite | Record<string, unknown>,
-    opts?: RequestOptions,
-  ): Promise<ApiResponse<z.infer<typeof dashboardValidationSchema>>> {
-    return dashboards.validateDashboard(this.svc(serviceId), body, opts);
-  }
+  readonly validateDashboard = this.onService(dashboards.validateDashboard);
 
   // ---- Alerts ----
 
@@ -204,165 +134,81 @@ export class ObservabilityClient {
    * All alerts, page by page (`limit`/`offset`): until the reported `totalCount` is reached,
    * else until an empty page (a short page does not end the list).
    */
-  listAlerts(
-    serviceId: string,
-    paging?: PageOptions & RequestOptions,
-    opts?: RequestOptions,
-  ): Promise<ListResponse<Alert>> {
-    return alerts.listAlerts(this.svc(serviceId), paging, opts);
-  }
+  readonly listAlerts = this.onService(alerts.listAlerts);
 
-  getAlert(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
-    return alerts.getAlert(this.svc(serviceId), id, opts);
-  }
+  readonly getAlert = this.onService(alerts.getAlert);
 
-  createAlert(serviceId: string, body: AlertWrite, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
-    return alerts.createAlert(this.svc(serviceId), body, opts);
-  }
+  readonly createAlert = this.onService(alerts.createAlert);
 
-  updateAlert(serviceId: string, id: string, body: AlertWrite, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
-    return alerts.updateAlert(this.svc(serviceId), id, body, opts);
-  }
+  readonly updateAlert = this.onService(alerts.updateAlert);
 
-  deleteAlert(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
-    return alerts.deleteAlert(this.svc(serviceId), id, opts);
-  }
+  readonly deleteAlert = this.onService(alerts.deleteAlert);
 
   // ---- Sources ----
 
   /** All sources. The API declares no paging here (no `limit`/`offset`): one request. */
-  listSources(serviceId: string, opts?: RequestOptions): Promise<ListResponse<Source>> {
-    return sources.listSources(this.svc(serviceId), opts);
-  }
+  readonly listSources = this.onService(sources.listSources);
 
-  getSource(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Source>> {
-    return sources.getSource(this.svc(serviceId), id, opts);
-  }
+  readonly getSource = this.onService(sources.getSource);
 
-  createSource(serviceId: string, body: SourceWrite, opts?: RequestOptions): Promise<ApiResponse<Source>> {
-    return sources.createSource(this.svc(serviceId), body, opts);
-  }
+  readonly createSource = this.onService(sources.createSource);
 
   /** Replaces a source (a full replace; the kind may change). */
-  updateSource(serviceId: string, id: string, body: SourceWrite, opts?: RequestOptions): Promise<ApiResponse<Source>> {
-    return sources.updateSource(this.svc(serviceId), id, body, opts);
-  }
+  readonly updateSource = this.onService(sources.updateSource);
 
   /** Deletes a source. Nothing that uses it is deleted or refused: they keep its ID. */
-  deleteSource(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
-    return sources.deleteSource(this.svc(serviceId), id, opts);
-  }
+  readonly deleteSource = this.onService(sources.deleteSource);
 
   // ---- Webhooks ----
 
   /** All webhooks, page by page (see `listAlerts`). */
-  listWebhooks(
-    serviceId: string,
-    paging?: PageOptions & RequestOptions,
-    opts?: RequestOptions,
-  ): Promise<ListResponse<Webhook>> {
-    return webhooks.listWebhooks(this.svc(serviceId), paging, opts);
-  }
+  readonly listWebhooks = this.onService(webhooks.listWebhooks);
 
-  createWebhook(serviceId: string, body: WebhookWrite, opts?: RequestOptions): Promise<ApiResponse<Webhook>> {
-    return webhooks.createWebhook(this.svc(serviceId), body, opts);
-  }
+  readonly createWebhook = this.onService(webhooks.createWebhook);
 
   /** Replaces a webhook; headers and query parameters left out are kept unless the URL or service changes. */
-  updateWebhook(
-    serviceId: string,
-    id: string,
-    body: WebhookWrite,
-    opts?: RequestOptions,
-  ): Promise<ApiResponse<Webhook>> {
-    return webhooks.updateWebhook(this.svc(serviceId), id, body, opts);
-  }
+  readonly updateWebhook = this.onService(webhooks.updateWebhook);
 
   /** Deletes a webhook; refused with 409 (nothing deleted) while an alert uses it. */
-  deleteWebhook(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
-    return webhooks.deleteWebhook(this.svc(serviceId), id, opts);
-  }
+  readonly deleteWebhook = this.onService(webhooks.deleteWebhook);
 
   // ---- Saved searches ----
 
   /** All saved searches, page by page (see `listAlerts`). */
-  listSavedSearches(
-    serviceId: string,
-    paging?: PageOptions & RequestOptions,
-    opts?: RequestOptions,
-  ): Promise<ListResponse<SavedSearch>> {
-    return savedSearches.listSavedSearches(this.svc(serviceId), paging, opts);
-  }
+  readonly listSavedSearches = this.onService(savedSearches.listSavedSearches);
 
-  getSavedSearch(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<SavedSearch>> {
-    return savedSearches.getSavedSearch(this.svc(serviceId), id, opts);
-  }
+  readonly getSavedSearch = this.onService(savedSearches.getSavedSearch);
 
-  createSavedSearch(
-    serviceId: string,
-    body: SavedSearchWrite,
-    opts?: RequestOptions,
-  ): Promise<ApiResponse<SavedSearch>> {
-    return savedSearches.createSavedSearch(this.svc(serviceId), body, opts);
-  }
+  readonly createSavedSearch = this.onService(savedSearches.createSavedSearch);
 
   /** Replaces a saved search: optional fields left out reset to their defaults. */
-  updateSavedSearch(
-    serviceId: string,
-    id: string,
-    body: SavedSearchWrite,
-    opts?: RequestOptions,
-  ): Promise<ApiResponse<SavedSearch>> {
-    return savedSearches.updateSavedSearch(this.svc(serviceId), id, body, opts);
-  }
+  readonly updateSavedSearch = this.onService(savedSearches.updateSavedSearch);
 
   /** Deletes a saved search and the alerts attached to it. */
-  deleteSavedSearch(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
-    return savedSearches.deleteSavedSearch(this.svc(serviceId), id, opts);
-  }
+  readonly deleteSavedSearch = this.onService(savedSearches.deleteSavedSearch);
 
   // ---- Roles ----
 
   /** All roles, predefined ones included (one request). */
-  listRoles(serviceId: string, opts?: RequestOptions): Promise<ListResponse<Role>> {
-    return roles.listRoles(this.svc(serviceId), opts);
-  }
+  readonly listRoles = this.onService(roles.listRoles);
 
-  getRole(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<Role>> {
-    return roles.getRole(this.svc(serviceId), id, opts);
-  }
+  readonly getRole = this.onService(roles.getRole);
 
-  createRole(serviceId: string, body: RoleCreate, opts?: RequestOptions): Promise<ApiResponse<Role>> {
-    return roles.createRole(this.svc(serviceId), body, opts);
-  }
+  readonly createRole = this.onService(roles.createRole);
 
-  updateRole(serviceId: string, id: string, body: RoleUpdate, opts?: RequestOptions): Promise<ApiResponse<Role>> {
-    return roles.updateRole(this.svc(serviceId), id, body, opts);
-  }
+  readonly updateRole = this.onService(roles.updateRole);
 
   /** Deletes a role; refused for predefined roles, the default role and roles assigned to users. */
-  deleteRole(serviceId: string, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
-    return roles.deleteRole(this.svc(serviceId), id, opts);
-  }
+  readonly deleteRole = this.onService(roles.deleteRole);
 
   // ---- Service query endpoint ----
 
   /** The service query endpoint, or `data: null` when none is configured (the server answers 404). */
-  getQueryEndpoint(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<QueryEndpoint | null>> {
-    return queryEndpoint.getQueryEndpoint(this.svc(serviceId), opts);
-  }
+  readonly getQueryEndpoint = this.onService(queryEndpoint.getQueryEndpoint);
 
   /** Creates the service query endpoint, or updates it in place. */
-  upsertQueryEndpoint(
-    serviceId: string,
-    body: QueryEndpointWrite,
-    opts?: RequestOptions,
-  ): Promise<ApiResponse<QueryEndpoint>> {
-    return queryEndpoint.upsertQueryEndpoint(this.svc(serviceId), body, opts);
-  }
+  readonly upsertQueryEndpoint = this.onService(queryEndpoint.upsertQueryEndpoint);
 
   /** Removes the service query endpoint; succeeds when there is none (404). */
-  deleteQueryEndpoint(serviceId: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
-    return queryEndpoint.deleteQueryEndpoint(this.svc(serviceId), opts);
-  }
+  readonly deleteQueryEndpoint = this.onService(queryEndpoint.deleteQueryEndpoint);
 }

@@ -104,13 +104,17 @@ export interface RetryOptions {
   maxRateLimitDelayMs?: number;
 }
 
-export interface RequestEngineOptions {
+export interface RequestEngineOptions extends EngineTuning {
   flavor: ApiFlavor;
   /** Origin and optional path prefix of the API (`https://api.clickhouse.cloud`). Checked by the caller. */
   baseUrl: string;
   /** The key ID handed to the flavor with the secret (cloud: the Basic user name; may be empty). */
   keyId: string;
   getSecret: () => string | Promise<string>;
+}
+
+/** The optional settings of a request engine; clients take them as they are and hand them on. */
+export interface EngineTuning {
   /** Default `observability-explorer/<version>`. */
   userAgent?: string;
   /** Default: a keep-alive agent built by `createDispatcher` (no proxy unless the environment sets one). */

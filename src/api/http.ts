@@ -36,6 +36,24 @@ export interface TransportRequest {
   maxErrorBodyBytes?: number;
 }
 
+/** Hands one request to undici (no redirects followed); `signal` ends it. */
+export function sendRequest(
+  dispatcher: Dispatcher,
+  req: TransportRequest,
+  signal: AbortSignal,
+): Promise<Dispatcher.ResponseData> {
+  return loadUndici().request(dispatcher, {
+    origin: req.origin,
+    path: req.path,
+    method: req.method,
+    headers: req.headers,
+    body: req.body ?? null,
+    signal,
+    headersTimeout: req.headersTimeoutMs,
+    bodyTimeout: req.bodyTimeoutMs,
+  });
+}
+
 export interface TransportResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -115,18 +133,7 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
     try {
       res = await new Promise<Dispatcher.ResponseData>((resolve, reject) => {
         settle = reject;
-        loadUndici()
-          .request(dispatcher, {
-            origin: req.origin,
-            path: req.path,
-            method: req.method,
-            headers: req.headers,
-            body: req.body ?? null,
-            signal: controller.signal,
-            headersTimeout: req.headersTimeoutMs,
-            bodyTimeout: req.bodyTimeoutMs,
-          })
-          .then(resolve, reject);
+        sendRequest(dispatcher, req, controller.signal).then(resolve, reject);
       });
     } catch (err) {
       throw stopped ?? toTransportError(err, req);

@@ -6,6 +6,13 @@
 import * as z from 'zod';
 import { omitNullOr, requiredOr } from './ids';
 
+/** A string the body may leave out (null is named as such). */
+const optionalText = (about: string) =>
+  z
+    .string({ error: omitNullOr('must be a string') })
+    .optional()
+    .describe(about);
+
 /** A CASL permission: `action` on `subject`, denied instead of granted when `inverted`. */
 export const rolePermissionSchema = z.looseObject({
   action: z.string({ error: requiredOr('must be a string') }).describe('The action granted or denied, e.g. read.'),
@@ -14,10 +21,7 @@ export const rolePermissionSchema = z.looseObject({
     .boolean({ error: omitNullOr('must be true or false') })
     .optional()
     .describe('Deny rather than grant.'),
-  integration: z
-    .string({ error: omitNullOr('must be a string') })
-    .optional()
-    .describe('Integration the permission is scoped to.'),
+  integration: optionalText('Integration the permission is scoped to.'),
   conditions: z
     .record(z.string(), z.unknown(), { error: omitNullOr('must be an object') })
     .optional()
@@ -30,22 +34,13 @@ export const roleCreateSchema = z.looseObject({
   name: z
     .string({ error: requiredOr('must be a string') })
     .describe('Unique within the team; not the name of a predefined role.'),
-  description: z
-    .string({ error: omitNullOr('must be a string') })
-    .optional()
-    .describe('Description.'),
+  description: optionalText('Description.'),
   permissions: permissions.describe('The permissions granted by the role.'),
 });
 
 export const roleUpdateSchema = z.looseObject({
-  name: z
-    .string({ error: omitNullOr('must be a string') })
-    .optional()
-    .describe('New name; left out: unchanged.'),
-  description: z
-    .string({ error: omitNullOr('must be a string') })
-    .optional()
-    .describe('New description.'),
+  name: optionalText('New name; left out: unchanged.'),
+  description: optionalText('New description.'),
   permissions: permissions.describe('The replacement set of permissions.'),
 });
 

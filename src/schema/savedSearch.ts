@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { omitNullOr, requiredOr, resourceIdSchema } from './ids';
+import { withoutReadOnlyAndNulls } from './writeBody';
 
 export const SAVED_SEARCH_LIMITS = {
   name: 1024,
@@ -107,10 +108,5 @@ export const SAVED_SEARCH_READ_ONLY_FIELDS = ['id', 'teamId', 'createdAt', 'upda
 
 /** An update body from a saved search as read: read-only fields and nulls left out. */
 export function savedSearchToWriteBody(search: SavedSearch): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(search)) {
-    if ((SAVED_SEARCH_READ_ONLY_FIELDS as readonly string[]).includes(key) || value === null) continue;
-    out[key] = value;
-  }
-  return out;
+  return withoutReadOnlyAndNulls(search, SAVED_SEARCH_READ_ONLY_FIELDS);
 }

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { omitNullOr, openEnum, requiredOr } from './ids';
+import { withoutReadOnlyAndNulls } from './writeBody';
 
 export const WEBHOOK_SERVICES = ['slack', 'incidentio', 'generic', 'slack_api', 'pagerduty_api'] as const;
 export type WebhookService = (typeof WEBHOOK_SERVICES)[number];
@@ -164,10 +165,5 @@ export const WEBHOOK_READ_ONLY_FIELDS = ['id', 'createdAt', 'updatedAt'] as cons
  * parameters are never returned, so the body leaves them out and the server keeps them.
  */
 export function webhookToWriteBody(webhook: Webhook): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(webhook)) {
-    if ((WEBHOOK_READ_ONLY_FIELDS as readonly string[]).includes(key) || value === null) continue;
-    out[key] = value;
-  }
-  return out;
+  return withoutReadOnlyAndNulls(webhook, WEBHOOK_READ_ONLY_FIELDS);
 }

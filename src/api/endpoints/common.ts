@@ -70,6 +70,20 @@ export async function getResource<T>(
   );
 }
 
+/** Checks a body with its path parameters, then sends it once per attempt the retry policy allows. */
+async function sendBody<T>(
+  ctx: ServiceContext,
+  operation: string,
+  target: { method: 'POST' | 'PUT'; path: string; params: readonly PathParam[]; retry: 'unsafe' | 'idempotent' },
+  schema: z.ZodType,
+  body: unknown,
+  result: z.ZodType<T>,
+  opts: RequestOptions | undefined,
+): Promise<ApiResponse<T>> {
+  const checked = checkBody(operation, target.method, schema, body, target.params);
+  return ctx.engine.call({ operation, ...target, body: checked, result }, opts);
+}
+
 /** POST to the collection; sent once unless the server cannot have acted. */
 export async function createResource<T>(
   ctx: ServiceContext,
@@ -80,17 +94,14 @@ export async function createResource<T>(
   result: z.ZodType<T>,
   opts: RequestOptions | undefined,
 ): Promise<ApiResponse<T>> {
-  const checked = checkBody(operation, 'POST', schema, body, ctx.params);
-  return ctx.engine.call(
-    {
-      operation,
-      method: 'POST',
-      path: ctx.engine.flavor.resourcePath(ctx.scope, kind),
-      body: checked,
-      result,
-      retry: 'unsafe',
-      params: ctx.params,
-    },
+  const path = ctx.engine.flavor.resourcePath(ctx.scope, kind);
+  return sendBody(
+    ctx,
+    operation,
+    { method: 'POST', path, params: ctx.params, retry: 'unsafe' },
+    schema,
+    body,
+    result,
     opts,
   );
 }
@@ -107,20 +118,13 @@ export async function updateResource<T>(
   result: z.ZodType<T>,
   opts: RequestOptions | undefined,
 ): Promise<ApiResponse<T>> {
-  const params = withId(ctx, idName, id);
-  const checked = checkBody(operation, 'PUT', schema, body, params);
-  return ctx.engine.call(
-    {
-      operation,
-      method: 'PUT',
-      path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id),
-      body: checked,
-      result,
-      retry: 'idempotent',
-      params,
-    },
-    opts,
-  );
+  const target = {
+    method: 'PUT' as const,
+    path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id),
+    params: withId(ctx, idName, id),
+    retry: 'idempotent' as const,
+  };
+  return sendBody(ctx, operation, target, schema, body, result, opts);
 }
 
 export async function deleteResource(
@@ -142,4 +146,50 @@ export async function deleteResource(
     },
     opts,
   );
+}
+
+/** What one resource kind needs for its CRUD endpoints; operation names are built from `noun` and `plural`. */
+export interface ResourceSpec<T> {
+  kind: ResourceKind;
+  /** Singular, lower case: "saved search". */
+  noun: string;
+  /** Plural, lower case: "saved searches". */
+  plural: string;
+  /** The name of the resource ID among the path parameters ("savedSearchId"). */
+  idName: string;
+  item: z.ZodType<T>;
+  /** Checks create bodies. */
+  create: z.ZodType;
+  /** Checks update bodies; default `create`. */
+  update?: z.ZodType;
+}
+
+/** Endpoint functions of one resource kind (body types: C on create, U on update). */
+export interface ResourceEndpoints<T, C, U> {
+  /** The whole list in one request (for lists whose API declares no paging). */
+  list(ctx: ServiceContext, opts?: RequestOptions): Promise<ListResponse<T>>;
+  /** The whole list, page by page (`limit`/`offset`). */
+  listPaged(
+    ctx: ServiceContext,
+    paging?: PageOptions & RequestOptions,
+    opts?: RequestOptions,
+  ): Promise<ListResponse<T>>;
+  get(ctx: ServiceContext, id: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
+  create(ctx: ServiceContext, body: C, opts?: RequestOptions): Promise<ApiResponse<T>>;
+  update(ctx: ServiceContext, id: string, body: U, opts?: RequestOptions): Promise<ApiResponse<T>>;
+  delete(ctx: ServiceContext, id: string, opts?: RequestOptions): Promise<ApiResponse<void>>;
+}
+
+/** The list, get, create, update and delete functions of one resource kind. */
+export function resourceEndpoints<T, C, U = C>(spec: ResourceSpec<T>): ResourceEndpoints<T, C, U> {
+  const { kind, noun, plural, idName, item } = spec;
+  return {
+    list: (ctx, opts) => listResources(ctx, `List ${plural}`, kind, item, undefined, opts),
+    listPaged: (ctx, paging, opts) => listResources(ctx, `List ${plural}`, kind, item, paging ?? {}, opts),
+    get: (ctx, id, opts) => getResource(ctx, `Get ${noun}`, kind, idName, id, item, opts),
+    create: (ctx, body, opts) => createResource(ctx, `Create ${noun}`, kind, spec.create, body, item, opts),
+    update: (ctx, id, body, opts) =>
+      updateResource(ctx, `Update ${noun}`, kind, idName, id, spec.update ?? spec.create, body, item, opts),
+    delete: (ctx, id, opts) => deleteResource(ctx, `Delete ${noun}`, kind, idName, id, opts),
+  };
 }

@@ -8,65 +8,25 @@ import {
   type Dashboard,
   type DashboardWrite,
 } from '../../schema';
-import type { ApiResponse, ListResponse, RequestOptions } from '../engine';
+import type { ApiResponse, RequestOptions } from '../engine';
 import { invalidInput } from '../engine';
-import {
-  createResource,
-  deleteResource,
-  getResource,
-  listResources,
-  updateResource,
-  type ServiceContext,
-} from './common';
+import { resourceEndpoints, type ServiceContext } from './common';
 
-const ID = 'dashboardId';
+const dashboards = resourceEndpoints<Dashboard, DashboardWrite, z.input<typeof dashboardUpdateSchema>>({
+  kind: 'dashboards',
+  noun: 'dashboard',
+  plural: 'dashboards',
+  idName: 'dashboardId',
+  item: dashboardSchema,
+  create: dashboardWriteSchema,
+  update: dashboardUpdateSchema,
+});
 
-export async function listDashboards(ctx: ServiceContext, opts?: RequestOptions): Promise<ListResponse<Dashboard>> {
-  return listResources(ctx, 'List dashboards', 'dashboards', dashboardSchema, undefined, opts);
-}
-
-export async function getDashboard(
-  ctx: ServiceContext,
-  id: string,
-  opts?: RequestOptions,
-): Promise<ApiResponse<Dashboard>> {
-  return getResource(ctx, 'Get dashboard', 'dashboards', ID, id, dashboardSchema, opts);
-}
-
-export async function createDashboard(
-  ctx: ServiceContext,
-  body: DashboardWrite,
-  opts?: RequestOptions,
-): Promise<ApiResponse<Dashboard>> {
-  return createResource(ctx, 'Create dashboard', 'dashboards', dashboardWriteSchema, body, dashboardSchema, opts);
-}
-
-export async function updateDashboard(
-  ctx: ServiceContext,
-  id: string,
-  body: z.input<typeof dashboardUpdateSchema>,
-  opts?: RequestOptions,
-): Promise<ApiResponse<Dashboard>> {
-  return updateResource(
-    ctx,
-    'Update dashboard',
-    'dashboards',
-    ID,
-    id,
-    dashboardUpdateSchema,
-    body,
-    dashboardSchema,
-    opts,
-  );
-}
-
-export async function deleteDashboard(
-  ctx: ServiceContext,
-  id: string,
-  opts?: RequestOptions,
-): Promise<ApiResponse<void>> {
-  return deleteResource(ctx, 'Delete dashboard', 'dashboards', ID, id, opts);
-}
+export const listDashboards = dashboards.list;
+export const getDashboard = dashboards.get;
+export const createDashboard = dashboards.create;
+export const updateDashboard = dashboards.update;
+export const deleteDashboard = dashboards.delete;
 
 /**
  * Asks the server to check a dashboard without saving it. The body goes to the server as given (it only has to be a

@@ -1,4 +1,5 @@
 /** Organization-level reads of the cloud API: organizations, services, API keys. */
+import type { z } from 'zod';
 import {
   apiKeySchema,
   organizationSchema,
@@ -17,20 +18,32 @@ export async function listOrganizations(
   return engine.readList({ operation: 'List organizations', path: cloudOrgPath(), item: organizationSchema }, opts);
 }
 
+/** A list of one organization: its ID is checked before anything is sent. */
+function listInOrganization<T>(
+  engine: RequestEngine,
+  operation: string,
+  orgId: string,
+  segment: string,
+  item: z.ZodType<T>,
+  opts: RequestOptions | undefined,
+): Promise<ListResponse<T>> {
+  return engine.readList(
+    {
+      operation,
+      path: cloudOrgPath(orgId, segment),
+      item,
+      params: [{ name: 'organizationId', kind: 'uuid', value: orgId }],
+    },
+    opts,
+  );
+}
+
 export async function listServices(
   engine: RequestEngine,
   orgId: string,
   opts?: RequestOptions,
 ): Promise<ListResponse<Service>> {
-  return engine.readList(
-    {
-      operation: 'List services',
-      path: cloudOrgPath(orgId, 'services'),
-      item: serviceSchema,
-      params: [{ name: 'organizationId', kind: 'uuid', value: orgId }],
-    },
-    opts,
-  );
+  return listInOrganization(engine, 'List services', orgId, 'services', serviceSchema, opts);
 }
 
 export async function listApiKeys(
@@ -38,13 +51,5 @@ export async function listApiKeys(
   orgId: string,
   opts?: RequestOptions,
 ): Promise<ListResponse<ApiKey>> {
-  return engine.readList(
-    {
-      operation: 'List API keys',
-      path: cloudOrgPath(orgId, 'keys'),
-      item: apiKeySchema,
-      params: [{ name: 'organizationId', kind: 'uuid', value: orgId }],
-    },
-    opts,
-  );
+  return listInOrganization(engine, 'List API keys', orgId, 'keys', apiKeySchema, opts);
 }

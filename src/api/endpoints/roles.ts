@@ -7,46 +7,23 @@ import {
   type RoleCreate,
   type RoleUpdate,
 } from '../../schema';
-import type { ApiResponse, ListResponse, RequestOptions } from '../engine';
-import {
-  createResource,
-  deleteResource,
-  getResource,
-  listResources,
-  updateResource,
-  type ServiceContext,
-} from './common';
+import { resourceEndpoints } from './common';
 
-const ID = 'roleId';
+const roles = resourceEndpoints<Role, RoleCreate, RoleUpdate>({
+  kind: 'roles',
+  noun: 'role',
+  plural: 'roles',
+  idName: 'roleId',
+  item: roleSchema,
+  create: roleCreateSchema,
+  update: roleUpdateSchema,
+});
 
 /** All roles, predefined ones included. The API declares no paging here: one request. */
-export async function listRoles(ctx: ServiceContext, opts?: RequestOptions): Promise<ListResponse<Role>> {
-  return listResources(ctx, 'List roles', 'roles', roleSchema, undefined, opts);
-}
-
-export async function getRole(ctx: ServiceContext, id: string, opts?: RequestOptions): Promise<ApiResponse<Role>> {
-  return getResource(ctx, 'Get role', 'roles', ID, id, roleSchema, opts);
-}
-
-export async function createRole(
-  ctx: ServiceContext,
-  body: RoleCreate,
-  opts?: RequestOptions,
-): Promise<ApiResponse<Role>> {
-  return createResource(ctx, 'Create role', 'roles', roleCreateSchema, body, roleSchema, opts);
-}
-
+export const listRoles = roles.list;
+export const getRole = roles.get;
+export const createRole = roles.create;
 /** Replaces the permissions of a role (and its name or description when given). */
-export async function updateRole(
-  ctx: ServiceContext,
-  id: string,
-  body: RoleUpdate,
-  opts?: RequestOptions,
-): Promise<ApiResponse<Role>> {
-  return updateResource(ctx, 'Update role', 'roles', ID, id, roleUpdateSchema, body, roleSchema, opts);
-}
-
+export const updateRole = roles.update;
 /** Deletes a role; refused for predefined roles, the default role and roles assigned to users. */
-export async function deleteRole(ctx: ServiceContext, id: string, opts?: RequestOptions): Promise<ApiResponse<void>> {
-  return deleteResource(ctx, 'Delete role', 'roles', ID, id, opts);
-}
+export const deleteRole = roles.delete;

@@ -418,6 +418,17 @@ export class QueryClient {
       for (const i of wide) value[i] = readWideInteger(value[i]);
       result.rows.push(value);
     };
+    /** A line of the result that is not what JSONCompactEachRow writes. */
+    const badLine = (what: string, cause?: unknown): QueryError =>
+      fail({
+        ...base,
+        ...withId,
+        kind: 'invalidResponse',
+        reason: 'other',
+        status: 200,
+        detail: `line ${lineNo} of the result is ${what}`,
+        ...(cause === undefined ? {} : { cause }),
+      });
     /** One line of the result (without its newline). */
     const handleLine = (line: string): void => {
       if (exceptionLines) {
@@ -443,15 +454,7 @@ export class QueryClient {
           exceptionLines = [];
           return;
         }
-        throw fail({
-          ...base,
-          ...withId,
-          kind: 'invalidResponse',
-          reason: 'other',
-          status: 200,
-          detail: `line ${lineNo} of the result is not JSON`,
-          cause: e,
-        });
+        throw badLine('not JSON', e);
       }
       // With `http_write_exception_in_output_format`, ClickHouse writes an error as a JSON object in the format's place.
       const exception =
@@ -460,14 +463,7 @@ export class QueryClient {
           : undefined;
       if (typeof exception === 'string' && exception) throw sqlFailure(exception);
       if (!Array.isArray(value)) {
-        throw fail({
-          ...base,
-          ...withId,
-          kind: 'invalidResponse',
-          reason: 'other',
-          status: 200,
-          detail: `line ${lineNo} of the result is not a JSON array`,
-        });
+        throw badLine('not a JSON array');
       }
       if (lineNo === 1) names.push(...value.map(String));
       else if (lineNo === 2) {

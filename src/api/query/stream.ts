@@ -3,8 +3,7 @@
  * agent or proxy), no redirects followed, transport failures as `TransportError`s. The body is handed to the caller
  * chunk by chunk instead of being read whole, so a large result can be parsed as it arrives and dropped at a cap.
  */
-import { toTransportError, TransportError, type TransportRequest } from '../http';
-import { loadUndici } from '../lazyUndici';
+import { sendRequest, toTransportError, TransportError, type TransportRequest } from '../http';
 import type { Dispatcher } from '../undici';
 
 export interface StreamingResponse {
@@ -60,19 +59,7 @@ export async function sendStreaming(dispatcher: Dispatcher, req: StreamingReques
 
   let res: Dispatcher.ResponseData;
   try {
-    res = await Promise.race([
-      loadUndici().request(dispatcher, {
-        origin: req.origin,
-        path: req.path,
-        method: req.method,
-        headers: req.headers,
-        body: req.body ?? null,
-        signal: controller.signal,
-        headersTimeout: req.headersTimeoutMs,
-        bodyTimeout: req.bodyTimeoutMs,
-      }),
-      ended,
-    ]);
+    res = await Promise.race([sendRequest(dispatcher, req, controller.signal), ended]);
   } catch (err) {
     release();
     throw stopped ?? toTransportError(err, req);

@@ -21,6 +21,14 @@ export class LuceneError extends Error {}
 
 const IMPLICIT = '<implicit>';
 
+/** Range prefixes of a term (longest first) and the comparison that negates each. */
+const RANGE_OPERATORS = [
+  ['>=', '<'],
+  ['<=', '>'],
+  ['>', '<='],
+  ['<', '>='],
+] as const;
+
 /** Map columns of ClickStack's default OpenTelemetry tables, used when the table's column types are not known. */
 const DEFAULT_MAP_COLUMNS = ['LogAttributes', 'ResourceAttributes', 'ScopeAttributes', 'SpanAttributes', 'Attributes'];
 
@@ -306,25 +314,9 @@ class Translator {
       if (!isImplicit && node.prefix === '-') term = node.prefix + term;
       if (node.quoted && !isImplicit) return this.eq(field, term, neg, override);
       if (!node.quoted && term === '*') return this.notNull(field, neg, override);
-      if (!node.quoted && term.startsWith('>=')) {
-        return neg
-          ? this.compare('<', field, term.slice(2), override)
-          : this.compare('>=', field, term.slice(2), override);
-      }
-      if (!node.quoted && term.startsWith('<=')) {
-        return neg
-          ? this.compare('>', field, term.slice(2), override)
-          : this.compare('<=', field, term.slice(2), override);
-      }
-      if (!node.quoted && term.startsWith('>')) {
-        return neg
-          ? this.compare('<=', field, term.slice(1), override)
-          : this.compare('>', field, term.slice(1), override);
-      }
-      if (!node.quoted && term.startsWith('<')) {
-        return neg
-          ? this.compare('>=', field, term.slice(1), override)
-          : this.compare('<', field, term.slice(1), override);
+      if (!node.quoted) {
+        const range = RANGE_OPERATORS.find(([op]) => term.startsWith(op));
+        if (range) return this.compare(neg ? range[1] : range[0], field, term.slice(range[0].length), override);
       }
       let pre = false;
       let suf = false;

@@ -395,6 +395,30 @@ function checkSource(ctx: Ctx, config: Record<string, unknown>): void {
   }
 }
 
+/** The source's metric table of one kind; a source without it is not previewed. */
+function metricTable(ctx: Ctx, kind: 'gauge' | 'sum'): string {
+  const table = str(((ctx.source.metricTables ?? {}) as Record<string, unknown>)[kind]);
+  if (!table) throw new Unsupported(`the metric source has no ${kind} table`);
+  return table;
+}
+
+/** A context that reads one metric table (timestamp `TimeUnix` unless the source names one), and the series' filter. */
+function onMetricTable(ctx: Ctx, table: string, item: SelectItem): { tve: string; ctx: Ctx; cond: string } {
+  const tve = str(ctx.source.timestampValueExpression) || 'TimeUnix';
+  const tableCtx: Ctx = {
+    ...ctx,
+    source: {
+      ...ctx.source,
+      from: { databaseName: ctx.source.from?.databaseName, tableName: table },
+      timestampValueExpression: tve,
+    },
+  };
+  const cond = nonEmpty(item.where)
+    ? condition(tableCtx, item.where, item.whereLanguage ?? 'lucene', 'series 1 filter')
+    : '';
+  return { tve, ctx: tableCtx, cond };
+}
+
 const GAUGE_ANY_COLUMNS = [
   'ScopeAttributes',
   'ResourceAttributes',
@@ -422,23 +446,10 @@ function renderGauge(
   bucketGranularity: Granularity,
 ): { sql: string; columns: ResultColumns } {
   const item = items[0] as SelectItem & { metricType?: string; periodAggFn?: string };
-  const metricTables = (ctx.source.metricTables ?? {}) as Record<string, unknown>;
-  const table = str(metricTables.gauge);
-  if (!table) throw new Unsupported('the metric source has no gauge table');
+  const table = metricTable(ctx, 'gauge');
   if (item.periodAggFn === 'delta') throw new Unsupported('gauge series with a per-period delta are not previewed yet');
   if (!nonEmpty(item.metricName)) throw new Unsupported('the metric series names no metric');
-  const tve = str(ctx.source.timestampValueExpression) || 'TimeUnix';
-  const gaugeCtx: Ctx = {
-    ...ctx,
-    source: {
-      ...ctx.source,
-      from: { databaseName: ctx.source.from?.databaseName, tableName: table },
-      timestampValueExpression: tve,
-    },
-  };
-  const cond = nonEmpty(item.where)
-    ? condition(gaugeCtx, item.where, item.whereLanguage ?? 'lucene', 'series 1 filter')
-    : '';
+  const { ctx: gaugeCtx, cond } = onMetricTable(ctx, table, item);
   const fromMs = ms(ctx.opts.range.from);
   const toMs = ms(ctx.opts.range.to);
   const where = whereSql(
@@ -501,24 +512,11 @@ function renderSum(
   bucketGranularity: Granularity,
 ): { sql: string; columns: ResultColumns } {
   const item = items[0] as SelectItem;
-  const metricTables = (ctx.source.metricTables ?? {}) as Record<string, unknown>;
-  const table = str(metricTables.sum);
-  if (!table) throw new Unsupported('the metric source has no sum table');
+  const table = metricTable(ctx, 'sum');
   if (!nonEmpty(item.metricName)) throw new Unsupported('the metric series names no metric');
   if (item.aggFn === 'increase') throw new Unsupported('the "increase" aggregation is not previewed yet');
   if (!item.aggFn) throw new Unsupported('sum metric series without an aggregation are not previewed yet');
-  const tve = str(ctx.source.timestampValueExpression) || 'TimeUnix';
-  const sumCtx: Ctx = {
-    ...ctx,
-    source: {
-      ...ctx.source,
-      from: { databaseName: ctx.source.from?.databaseName, tableName: table },
-      timestampValueExpression: tve,
-    },
-  };
-  const cond = nonEmpty(item.where)
-    ? condition(sumCtx, item.where, item.whereLanguage ?? 'lucene', 'series 1 filter')
-    : '';
+  const { tve, ctx: sumCtx, cond } = onMetricTable(ctx, table, item);
   const g = bucketGranularity.sql;
   const fromMs = ms(ctx.opts.range.from);
   const toMs = ms(ctx.opts.range.to);
