@@ -13,6 +13,8 @@ import {
   queryLimiterFor,
   splitStatements,
   type QueryColumn,
+  type QueryResult,
+  type RunQueryOptions,
   type Statement,
 } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
@@ -67,6 +69,8 @@ export interface RunOutcome {
 export interface QueryApi {
   readonly targets: QueryTargets;
   readonly panel: ResultsPanel;
+  /** Runs SQL on a service's query endpoint through the connection's query client (same host, key and rate budget). */
+  run(connectionId: string, opts: RunQueryOptions): Promise<QueryResult>;
 }
 
 function settings(): { maxRows: number; maxBytes: number; requests: number; windowMs: number; timeoutMs: number } {
@@ -576,7 +580,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
   if (context.extensionMode === vscode.ExtensionMode.Development) {
     context.subscriptions.push(applyDemoQueryHost(connections, targets, process.env[DEMO_CONNECTION_ENV]));
   }
-  return { targets, panel };
+  return { targets, panel, run: (connectionId, opts) => clientFor(connectionId).run(opts) };
 }
 
 /**
