@@ -359,7 +359,8 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     const uri = uriArg ?? (arg.connectionId || arg.alert ? undefined : vscode.window.activeTextEditor?.document.uri);
     if (uri) {
       const ref = parseUri(uri);
-      if (!ref || ref.kind !== 'alert') throw new Error(vscode.l10n.t('This document is not an alert.'));
+      if (ref && ref.kind !== 'alert') throw new Error(vscode.l10n.t('This document is not an alert.'));
+      if (!ref && !uri.path.endsWith('.alert.json')) throw new Error(vscode.l10n.t('This document is not an alert.'));
       const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
       let value: unknown;
       try {
@@ -368,7 +369,15 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
         throw new Error(vscode.l10n.t('The alert document is not valid JSON; fix it to backtest the alert.'));
       }
       if (!isObject(value)) throw new Error(vscode.l10n.t('The alert document does not hold an alert.'));
-      return { connectionId: ref.connectionId, serviceId: ref.serviceId, alert: value, uri };
+      if (ref) return { connectionId: ref.connectionId, serviceId: ref.serviceId, alert: value, uri };
+      // An alert file names its service by organization and service ID.
+      const scope = scopeOfFile(value);
+      if (!scope) {
+        throw new Error(
+          vscode.l10n.t('No saved connection reaches the organization and service this alert file names.'),
+        );
+      }
+      return { ...scope, alert: value, uri };
     }
     const connectionId = str(arg.connectionId);
     const serviceId = str(arg.serviceId);
@@ -378,6 +387,16 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     const alert = (await live.alert(connectionId, serviceId, alertId)) ?? (isObject(arg.alert) ? arg.alert : undefined);
     if (!alert) throw new Error(vscode.l10n.t('The alert {0} was not found.', alertId));
     return { connectionId, serviceId, alert: alert as unknown as Record<string, unknown> };
+  }
+
+  function scopeOfFile(value: Record<string, unknown>): Scope | undefined {
+    const organizationId = str(value.organizationId)?.toLowerCase();
+    const serviceId = str(value.serviceId);
+    if (!organizationId || !serviceId) return undefined;
+    const all = connections.list().filter((c) => c.organizationId.toLowerCase() === organizationId);
+    const chosen =
+      all.find((c) => c.serviceIds.includes(serviceId)) ?? all.find((c) => c.services.some((x) => x.id === serviceId));
+    return chosen ? { connectionId: chosen.id, serviceId } : undefined;
   }
 
   async function backtest(
@@ -535,6 +554,108 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     },
   };
 
+  // ---- CodeLens on alert documents and files: "would have fired N× in the last 24 h" --------------------------------
+
+  /** Last backtest summary by document and the alert fields it was computed from (recomputed when they change). */
+  const firedCache = new Map<string, { key: string; value: Promise<string> }>();
+  const firedTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const alertLensChanged = new vscode.EventEmitter<void>();
+  context.subscriptions.push(alertLensChanged, {
+    dispose: () => {
+      for (const t of firedTimers.values()) clearTimeout(t);
+    },
+  });
+
+  /** The fields that change what a backtest answers. */
+  function backtestKey(alert: Record<string, unknown>): string {
+    const pick = [
+      'source',
+      'dashboardId',
+      'tileId',
+      'savedSearchId',
+      'groupBy',
+      'interval',
+      'threshold',
+      'thresholdType',
+      'thresholdMax',
+      'scheduleOffsetMinutes',
+      'scheduleStartAt',
+      'numConsecutiveWindows',
+    ];
+    return JSON.stringify(pick.map((k) => alert[k] ?? null));
+  }
+
+  async function firedSummary(a: AlertSource): Promise<string> {
+    const to = Date.now();
+    const { result } = await backtest(a, { from: to - 24 * 3_600_000, to });
+    const count = result.fired.length;
+    if (count === 0) return vscode.l10n.t('would not have fired in the last 24 h');
+    const last = result.lastFiredAt !== undefined ? hhmm(result.lastFiredAt) : '?';
+    return vscode.l10n.t('would have fired {0}× in the last 24 h (last at {1})', count, last);
+  }
+
+  const alertLenses: vscode.CodeLensProvider = {
+    onDidChangeCodeLenses: alertLensChanged.event,
+    async provideCodeLenses(doc) {
+      const uri = doc.uri;
+      const ref = parseUri(uri);
+      if (ref ? ref.kind !== 'alert' : !uri.path.endsWith('.alert.json')) return [];
+      const top = new vscode.Range(0, 0, 0, 0);
+      const lens = (title: string) =>
+        new vscode.CodeLens(top, {
+          title,
+          command: 'observability.backtestAlert',
+          arguments: [{ uri: uri.toString() }],
+        });
+      let a: AlertSource;
+      try {
+        a = await alertFrom({ uri: uri.toString() });
+      } catch {
+        return [lens(`$(history) ${vscode.l10n.t('Backtest Alert')}`)];
+      }
+      const docKey = uri.toString();
+      const key = backtestKey(a.alert);
+      const cached = firedCache.get(docKey);
+      if (!cached) {
+        firedCache.set(docKey, { key, value: firedSummary(a).catch((e: unknown) => failedSummary(e)) });
+      } else if (cached.key !== key) {
+        // Debounced: a threshold or interval being typed is recomputed once the edits pause (within the rate budget).
+        const pending = firedTimers.get(docKey);
+        if (pending) clearTimeout(pending);
+        firedTimers.set(
+          docKey,
+          setTimeout(() => {
+            firedTimers.delete(docKey);
+            firedCache.set(docKey, { key, value: firedSummary(a).catch((e: unknown) => failedSummary(e)) });
+            alertLensChanged.fire();
+          }, FOLLOW_DELAY_MS),
+        );
+        return [lens(`$(history) ${vscode.l10n.t('Backtest: recomputing…')}`)];
+      }
+      const summary = await firedCache.get(docKey)!.value;
+      return [lens(`$(history) ${summary}`)];
+    },
+  };
+
+  function failedSummary(e: unknown): string {
+    log.warn(`backtest: ${errorMessage(e)}`);
+    return vscode.l10n.t('Backtest unavailable: {0}', errorMessage(e).slice(0, 120));
+  }
+
+  context.subscriptions.push(
+    vscode.languages.registerCodeLensProvider(
+      [
+        { scheme: 'observability', pattern: '**/*.alert.json' },
+        { scheme: 'file', pattern: '**/*.alert.json' },
+        { scheme: 'untitled', pattern: '**/*.alert.json' },
+      ],
+      alertLenses,
+    ),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (firedCache.has(e.document.uri.toString())) alertLensChanged.fire();
+    }),
+  );
+
   context.subscriptions.push(
     vscode.languages.registerCodeLensProvider({ scheme: 'observability', pattern: '**/*.dashboard.json' }, lenses),
     vscode.commands.registerCommand('observability.previewTile', previewTile),
@@ -546,6 +667,11 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
 
 function num(v: unknown, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : fallback;
+}
+
+function hhmm(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 }
 
 function iso(ms: number): string {

@@ -73,7 +73,7 @@ describe('Tile previews and alert backtests (emulator)', function () {
     assert.ok(out.rendered.series >= 1, `series drawn: ${out.rendered.series}`);
     assert.ok(out.rendered.points > 0);
     assert.match(out.rendered.text, new RegExp(`^${tile.name.replace(/[()]/g, '\\$&')}`));
-    assert.match(out.sql ?? '', /quantile\(0\.95\)/);
+    assert.match(out.sql ?? '', /quantileIf\(0\.95\)/, "the tile's p95 as ClickStack renders it");
   });
 
   it('previews the whole dashboard on its grid: every tile drawn or saying why not', async () => {
@@ -90,7 +90,8 @@ describe('Tile previews and alert backtests (emulator)', function () {
     assert.equal(kinds[tileOf('search').id], 'search');
     assert.equal(kinds[tileOf('markdown').id], 'markdown');
     assert.ok(!s.tiles.some((t) => t.kind === 'error'), JSON.stringify(s.tiles));
-    assert.match(s.text, /runbook/);
+    assert.match(s.text, /^Checkout service p95 latency \(ms\)/);
+    assert.match(s.text, /Error rate Open as Table Copy \d+ /, 'the big number is drawn');
   });
 
   it('Show SQL opens the rendered statement in a SQL document bound to the service that runs as it stands', async () => {
@@ -104,7 +105,7 @@ describe('Tile previews and alert backtests (emulator)', function () {
     assert.ok(uri);
     const doc = docOf(uri);
     assert.equal(doc.languageId, 'sql');
-    assert.match(doc.getText(), /SELECT count\(\)/);
+    assert.match(doc.getText(), /^-- Tile \"Error rate\" rendered for .*\nSELECT countIf\(/);
     const run = await vscode.commands.executeCommand<{ ok: boolean; rows?: number; error?: string }>(
       'observability.runQuery',
       { uri, line: 1, confirm: true },
@@ -169,5 +170,68 @@ describe('Tile previews and alert backtests (emulator)', function () {
     assert.ok(out.rendered.points > 0);
     assert.equal(typeof out.fired, 'number');
     assert.equal(out.rendered.firedWindows, out.fired);
+  });
+
+  it('agrees with the seeded states of the alerts on the last evaluated window', async () => {
+    const alerts = [...emulator.state.data.get(serviceId)!.alerts.values()] as unknown as {
+      id: string;
+      name: string | null;
+      state: string;
+      interval: string;
+    }[];
+    const checked: string[] = [];
+    const disagree: string[] = [];
+    for (const a of alerts.filter((x) => (x.state === 'ALERT' || x.state === 'OK') && x.interval !== '30s')) {
+      const out = await preview('observability.backtestAlert', { connectionId, serviceId, alertId: a.id });
+      if (!out.ok) {
+        disagree.push(`${a.name}: ${out.error ?? 'failed'}`);
+        continue;
+      }
+      checked.push(`${a.name}: ${a.state}`);
+      const last = out.lastState === 'ALERT' ? 'ALERT' : 'OK';
+      if (last !== a.state) disagree.push(`${a.name}: seeded ${a.state}, backtest ${out.lastState}`);
+    }
+    assert.deepEqual(disagree, [], `checked ${checked.join('; ')}`);
+    assert.ok(checked.length >= 2, checked.join('; '));
+  });
+
+  it('says on an alert document how often it would have fired, and recomputes when the threshold changes', async () => {
+    const alerts = [...emulator.state.data.get(serviceId)!.alerts.values()] as unknown as {
+      id: string;
+      source: string;
+      interval: string;
+      state: string;
+    }[];
+    const target = alerts.find((a) => a.source === 'tile' && a.state === 'ALERT')!;
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId,
+      alertId: target.id,
+    });
+    const doc = await waitFor('the alert document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
+    const lensTitle = async () => {
+      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri, 10);
+      return l.find((x) => x.command?.command === 'observability.backtestAlert')?.command?.title;
+    };
+    const before = await waitFor('the backtest CodeLens', async () => {
+      const t = await lensTitle();
+      return t && /would (have|not have) fired/.test(t) ? t : undefined;
+    });
+    assert.match(before, /would have fired \d+× in the last 24 h \(last at \d\d:\d\d\)/);
+    const value = JSON.parse(doc.getText()) as Record<string, unknown>;
+    value.threshold = 1e12;
+    await replaceText(doc, JSON.stringify(value, null, 2));
+    const after = await waitFor(
+      'the recomputed CodeLens',
+      async () => {
+        const t = await lensTitle();
+        return t && t !== before && !/recomputing/.test(t) ? t : undefined;
+      },
+      30_000,
+    );
+    assert.match(after, /would not have fired in the last 24 h/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });
