@@ -411,7 +411,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       const search = (await live.listSavedSearches(a.connectionId, a.serviceId))?.find((s) => s.id === id);
       if (!search) throw new Error(vscode.l10n.t('The saved search {0} of the alert was not found.', id ?? ''));
       const s = search as unknown as Record<string, unknown>;
-      sourceId = str(s.source);
+      sourceId = str(s.sourceId) ?? str(s.source);
       target = {
         kind: 'savedSearch',
         savedSearch: { where: str(s.where) ?? '', whereLanguage: str(s.whereLanguage) ?? 'lucene', source: sourceId },
@@ -558,11 +558,11 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
 
   /** Last backtest summary by document and the alert fields it was computed from (recomputed when they change). */
   const firedCache = new Map<string, { key: string; value: Promise<string> }>();
-  const firedTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const firedTimers = new Map<string, { key: string; timer: ReturnType<typeof setTimeout> }>();
   const alertLensChanged = new vscode.EventEmitter<void>();
   context.subscriptions.push(alertLensChanged, {
     dispose: () => {
-      for (const t of firedTimers.values()) clearTimeout(t);
+      for (const t of firedTimers.values()) clearTimeout(t.timer);
     },
   });
 
@@ -621,15 +621,17 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       } else if (cached.key !== key) {
         // Debounced: a threshold or interval being typed is recomputed once the edits pause (within the rate budget).
         const pending = firedTimers.get(docKey);
-        if (pending) clearTimeout(pending);
-        firedTimers.set(
-          docKey,
-          setTimeout(() => {
-            firedTimers.delete(docKey);
-            firedCache.set(docKey, { key, value: firedSummary(a).catch((e: unknown) => failedSummary(e)) });
-            alertLensChanged.fire();
-          }, FOLLOW_DELAY_MS),
-        );
+        if (!pending || pending.key !== key) {
+          if (pending) clearTimeout(pending.timer);
+          firedTimers.set(docKey, {
+            key,
+            timer: setTimeout(() => {
+              firedTimers.delete(docKey);
+              firedCache.set(docKey, { key, value: firedSummary(a).catch((e: unknown) => failedSummary(e)) });
+              alertLensChanged.fire();
+            }, FOLLOW_DELAY_MS),
+          });
+        }
         return [lens(`$(history) ${vscode.l10n.t('Backtest: recomputing…')}`)];
       }
       const summary = await firedCache.get(docKey)!.value;
