@@ -646,11 +646,9 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
 
   context.subscriptions.push(
     vscode.languages.registerCodeLensProvider(
-      [
-        { scheme: 'observability', pattern: '**/*.alert.json' },
-        { scheme: 'file', pattern: '**/*.alert.json' },
-        { scheme: 'untitled', pattern: '**/*.alert.json' },
-      ],
+      // Alert documents of the service. Workspace alert files reach Backtest Alert from the palette and editor; their
+      // CodeLens row (Create/Update, Compare, Validate) is the alert-file feature's.
+      { scheme: 'observability', pattern: '**/*.alert.json' },
       alertLenses,
     ),
     vscode.workspace.onDidChangeTextDocument((e) => {
