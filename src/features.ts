@@ -16,6 +16,7 @@ import { registerStatus, type FiringStatus } from './status';
 import { registerEditors } from './editors';
 import { registerAlertFiles } from './alertFiles';
 import { registerQuery, type QueryApi } from './query';
+import { registerPreview } from './preview';
 
 /** What the entry gives the features: its log, the explorer view it created and that view's stand-in provider. */
 export interface FeatureShell {
@@ -73,6 +74,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   registerEditors(context, { connections, live, refresh, log });
   registerAlertFiles(context, { connections, live, refresh, log });
   const query = registerQuery(context, { connections, refresh, log });
+  registerPreview(context, { connections, live, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
   addDemoConnection(context, connections, log);
   return { connections, tree: { ...tree, status }, query };
 }

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { ApiError } from '../api';
+import type { QueryResult, RunQueryOptions } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
 import { DEMO_CONNECTION_ENV } from '../demo';
 import type { Logger } from '../log';
@@ -29,6 +30,8 @@ export interface QueryDeps {
 export interface QueryApi {
   readonly targets: QueryTargets;
   readonly panel: ResultsPanel;
+  /** Runs SQL on a service's query endpoint through the connection's query client (same host, key and rate budget). */
+  run(connectionId: string, opts: RunQueryOptions): Promise<QueryResult>;
 }
 
 export type { RunOutcome, RunQueryArgs } from './commands/runQuery';
@@ -65,5 +68,5 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
   if (context.extensionMode === vscode.ExtensionMode.Development) {
     context.subscriptions.push(applyDemoQueryHost(connections, targets, process.env[DEMO_CONNECTION_ENV]));
   }
-  return { targets, panel };
+  return { targets, panel, run: (connectionId, opts) => clients.clientFor(connectionId).run(opts) };
 }
