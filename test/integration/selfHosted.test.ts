@@ -255,6 +255,22 @@ describe('Self-hosted connections', function () {
     assert.equal(emulator.requests.length, mark, 'nothing was sent');
   });
 
+  it('refuses the Cloud-only connection commands on a self-hosted connection, saying what to do instead', async () => {
+    const before = api.connections.get(connectionId)!;
+    const mark = emulator.requests.length;
+    for (const [commandId, args] of [
+      ['observability.editConnection', { connectionId, label: 'Renamed' }],
+      ['observability.selectServices', { connectionId, serviceIds: ['00000000-0000-4000-8000-000000000001'] }],
+      ['observability.updateKeySecret', { connectionId, keySecret: 'not-a-cloud-secret' }],
+    ] as const) {
+      const refused = await rejection(vscode.commands.executeCommand(commandId, args), `${commandId} must refuse`);
+      assert.match(refused.message, /is a self-hosted connection: .* applies to ClickHouse Cloud connections only/);
+      assert.match(refused.message, /remove the connection and add it again/);
+    }
+    assert.deepEqual(api.connections.get(connectionId), before, 'the connection is unchanged');
+    assert.equal(emulator.requests.length, mark, 'nothing was sent');
+  });
+
   it('allows plain http to another machine only after a per-connection confirmation, shows it, and withdraws it', async () => {
     const url = 'http://hyperdx.internal.example:8000';
     const refused = await rejection(

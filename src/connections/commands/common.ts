@@ -4,7 +4,7 @@ import { ApiError, validateConnection, type ConnectionConfig } from '../../api';
 import { checkConnection, detectPathSegment, explainCheckFailure, NoSegmentServedError } from '../check';
 import { SecretStorageError, showSecretStorageError } from '../keyring';
 import type { ConnectionManager } from '../manager';
-import { toServiceSummary, type ServiceSummary, type StoredConnection } from '../types';
+import { isSelfHosted, toServiceSummary, type ServiceSummary, type StoredConnection } from '../types';
 import { validateOrganizationId } from '../validation';
 import { checkFingerprint, runConnectionWizard, WIZARD_STEPS, type ConnectionDraft } from '../wizard';
 import type { Logger } from '../../log';
@@ -285,14 +285,31 @@ export async function resolveConnection(
   deps: ConnectionCommandDeps,
   arg: unknown,
   placeholder: string,
+  /** The command's title when it applies to ClickHouse Cloud connections only (it walks the Cloud steps). */
+  cloudOnly?: string,
 ): Promise<StoredConnection | undefined> {
   const id = connectionIdOf(arg);
+  let found: StoredConnection | undefined;
   if (id !== undefined) {
-    const found = deps.connections.get(id);
+    found = deps.connections.get(id);
     if (!found) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', id));
-    return found;
+  } else {
+    found = await pickConnection(deps.connections, placeholder);
   }
-  return pickConnection(deps.connections, placeholder);
+  if (found && cloudOnly !== undefined) assertCloudConnection(found, cloudOnly);
+  return found;
+}
+
+/** Refuses a command that walks the Cloud steps (organization, services, key secret) on a self-hosted connection. */
+export function assertCloudConnection(connection: StoredConnection, commandTitle: string): void {
+  if (!isSelfHosted(connection)) return;
+  throw new Error(
+    vscode.l10n.t(
+      '"{0}" is a self-hosted connection: {1} applies to ClickHouse Cloud connections only. To change its address or API key, remove the connection and add it again.',
+      connection.label,
+      commandTitle,
+    ),
+  );
 }
 
 // ------------------------------------------------------------------ Add Connection

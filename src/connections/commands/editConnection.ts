@@ -23,6 +23,7 @@ import {
   checkWithProgress,
   hostOf,
   resolveConnection,
+  assertCloudConnection,
   command,
   type ConnectionCommandDeps,
 } from './common';
@@ -62,6 +63,7 @@ async function editFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<
   const args = parseArgs(editArgsSchema, arg, COMMAND_IDS.edit);
   const current = deps.connections.get(args.connectionId);
   if (!current) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', args.connectionId));
+  assertCloudConnection(current, vscode.l10n.t('Edit Connection'));
   const next: StoredConnection = {
     ...current,
     ...(args.baseUrl !== undefined ? { baseUrl: normalizeBaseUrl(args.baseUrl) ?? args.baseUrl } : {}),
@@ -157,7 +159,12 @@ export function registerEditConnection(deps: ConnectionCommandDeps): vscode.Disp
     COMMAND_IDS.edit,
     command(deps, isEditArgs, async (arg) => {
       if (isEditArgs(arg)) return editFromArgs(deps, arg);
-      const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection to edit'));
+      const connection = await resolveConnection(
+        deps,
+        arg,
+        vscode.l10n.t('Connection to edit'),
+        vscode.l10n.t('Edit Connection'),
+      );
       return connection ? editInteractive(deps, connection) : undefined;
     }),
   );

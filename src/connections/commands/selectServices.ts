@@ -11,6 +11,7 @@ import {
   parseArgs,
   hasAnyField,
   resolveConnection,
+  assertCloudConnection,
   command,
   type ConnectionCommandDeps,
 } from './common';
@@ -107,6 +108,7 @@ async function selectServicesFromArgs(deps: ConnectionCommandDeps, arg: unknown)
   const args = parseArgs(selectArgsSchema, arg, COMMAND_IDS.selectServices);
   const connection = deps.connections.get(args.connectionId);
   if (!connection) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', args.connectionId));
+  assertCloudConnection(connection, vscode.l10n.t('Choose Services'));
   await deps.connections.update(connection.id, { serviceIds: args.serviceIds.map((s) => s.toLowerCase()) });
   return connection.id;
 }
@@ -125,7 +127,12 @@ export function registerSelectServices(deps: ConnectionCommandDeps): vscode.Disp
       (arg) => hasAnyField(arg, ['serviceIds']),
       async (arg) => {
         if (hasAnyField(arg, ['serviceIds'])) return selectServicesFromArgs(deps, arg);
-        const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection whose services to choose'));
+        const connection = await resolveConnection(
+          deps,
+          arg,
+          vscode.l10n.t('Connection whose services to choose'),
+          vscode.l10n.t('Choose Services'),
+        );
         return connection ? selectServicesInteractive(deps, connection) : undefined;
       },
     ),

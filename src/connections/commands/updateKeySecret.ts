@@ -11,6 +11,7 @@ import {
   checkWithProgress,
   hostOf,
   resolveConnection,
+  assertCloudConnection,
   command,
   type ConnectionCommandDeps,
 } from './common';
@@ -63,6 +64,7 @@ async function updateSecretFromArgs(deps: ConnectionCommandDeps, arg: unknown): 
   const args = parseArgs(secretArgsSchema, arg, COMMAND_IDS.updateSecret);
   const connection = deps.connections.get(args.connectionId);
   if (!connection) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', args.connectionId));
+  assertCloudConnection(connection, vscode.l10n.t('Update Key Secret'));
   if (!args.skipCheck) {
     const result = await checkWithProgress(deps, deps.connections.configOf(connection), args.keySecret);
     if (!result.ok) {
@@ -86,7 +88,12 @@ export function registerUpdateKeySecret(deps: ConnectionCommandDeps): vscode.Dis
       (arg) => hasAnyField(arg, ['keySecret']),
       async (arg) => {
         if (hasAnyField(arg, ['keySecret'])) return updateSecretFromArgs(deps, arg);
-        const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection whose key secret to replace'));
+        const connection = await resolveConnection(
+          deps,
+          arg,
+          vscode.l10n.t('Connection whose key secret to replace'),
+          vscode.l10n.t('Update Key Secret'),
+        );
         return connection ? updateSecretInteractive(deps, connection) : undefined;
       },
     ),

@@ -272,7 +272,7 @@ export function resourceCommandHelpers(deps: ResourceCommandDeps) {
     }
     log.info(`Deleted ${target.kind} ${target.id ?? ''} of service ${target.serviceId}`);
     refreshKindsAfterDelete(target.connectionId, target.serviceId, target.kind);
-    return { deleted: true, alsoDeleted, leftDangling };
+    return { deleted: true, alsoDeleted, ...(leftDangling ? { leftDangling } : {}) };
   };
   return { refreshKindsAfterDelete, runDelete };
 }
