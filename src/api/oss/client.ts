@@ -7,7 +7,7 @@
  * The personal API key is read with `await getSecret()` for every request and never kept; it travels only in the
  * `Authorization: Bearer` header to the configured origin.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   alertWriteSchema,
   type Alert,
