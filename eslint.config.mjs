@@ -17,9 +17,27 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    rules: {
+      // `import { z } from 'zod'` keeps every member of zod (locales, JSON Schema conversion) in the bundle.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind='value'] > ImportSpecifier[imported.name='z']",
+          message: "Use `import * as z from 'zod'`: a named `z` pulls all of zod into the bundle.",
+        },
+      ],
+    },
+  },
+  {
     // src/api and src/schema stay free of `vscode` so they run in plain Node.
     files: ['src/api/**/*.ts', 'src/schema/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api and src/schema must not depend on vscode.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'src/api and src/schema must not depend on vscode.' }] },
+      ],
+    },
   },
   {
     files: ['**/*.mjs'],

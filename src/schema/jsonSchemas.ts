@@ -6,7 +6,7 @@
  * Cross-field rules (superRefine) cannot be expressed here; the extension reports them from
  * the zod schemas when a body is validated before sending.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { alertWriteSchema } from './alert';
 import { dashboardUpdateSchema, dashboardWriteSchema } from './dashboard';
 import { queryEndpointWriteSchema } from './queryEndpoint';
