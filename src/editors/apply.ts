@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
-import { sanitizeServerText, type ObservabilityApi as ObservabilityClient } from '../api';
+import { redact, sanitizeServerText, type ObservabilityApi as ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
 import {
   isAlertableDisplayType,
   type Alert,
   type AlertWrite,
-  type Dashboard,
   type DashboardUpdate,
   type DashboardWrite,
   type QueryEndpoint,
   type QueryEndpointWrite,
 } from '../schema';
-import type { ResourceRefresher } from '../resources/model';
+import type { ResourceKind, ResourceRefresher } from '../resources/model';
+import { KINDS, maskedWebhookBody, ordered, unmaskWebhookBody, webhookSecrets } from '../resources/kinds';
 import { dedupeIssues, knownPart, schemaCheck, semanticIssues, type DocumentIssue } from '../shared/checks';
 import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from '../shared/diagnostics';
 import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from '../shared/documents';
@@ -89,7 +89,23 @@ export interface ApplyDeps {
   readonly log: Logger;
 }
 
-const KIND_NAMES = { alert: 'alert', dashboard: 'dashboard', queryEndpoint: 'query endpoint' } as const;
+/** The kind's name in messages. */
+function kindName(kind: ResourceRef['kind']): string {
+  return KINDS[kind].label;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A resource created from a draft document. */
+export interface CreatedResource {
+  readonly draft: ResourceRef;
+  readonly kind: ResourceRef['kind'];
+  readonly id: string;
+  /** The document that now holds it. */
+  readonly uri: string;
+}
 
 function nameOfValue(value: unknown): string | undefined {
   const name = (value as { name?: unknown } | null)?.name;
@@ -104,11 +120,15 @@ export class ResourceApplier {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   /** Fires after an apply of a document ended (whatever the outcome). */
   readonly onDidApply = this.changed.event;
+  private readonly created = new vscode.EventEmitter<CreatedResource>();
+  /** Fires when a draft of a webhook, saved search, source or role became a resource on the service. */
+  readonly onDidCreate = this.created.event;
 
   constructor(private readonly deps: ApplyDeps) {}
 
   dispose(): void {
     this.changed.dispose();
+    this.created.dispose();
   }
 
   /** Shows the diff between the service's current version of a document's resource and the document. */
@@ -117,8 +137,14 @@ export class ResourceApplier {
     if (!ref || isNew(ref)) return false;
     const client = this.deps.connections.clientFor(ref.connectionId);
     try {
-      const current =
-        ref.kind === 'alert'
+      const requests = KINDS[ref.kind].requests;
+      const current = requests
+        ? (
+            await this.progress(vscode.l10n.t('Reading the {0} from the service…', kindName(ref.kind)), () =>
+              requests.get(client, ref.serviceId, ref.id as string),
+            )
+          ).data
+        : ref.kind === 'alert'
           ? (
               await this.progress(vscode.l10n.t('Reading the alert from the service…'), () =>
                 client.getAlert(ref.serviceId, ref.id as string),
@@ -140,7 +166,7 @@ export class ResourceApplier {
         held?.base !== undefined &&
         held.exists &&
         !sameJson(editableValue(ref.kind, held.base), editableValue(ref.kind, current));
-      await this.showDiff(doc, ref, nameOfValue(current) ?? KIND_NAMES[ref.kind], current, changedOnServer);
+      await this.showDiff(doc, ref, nameOfValue(current) ?? kindName(ref.kind), current, changedOnServer);
       return true;
     } catch (error) {
       const message = errorMessage(error);
@@ -235,10 +261,120 @@ export class ResourceApplier {
           );
         case 'queryEndpoint':
           return await this.upsertQueryEndpoint(doc, ref, client, body as QueryEndpointWrite, options);
+        default:
+          return await this.applyPlain(doc, ref, parsed.root, client, body as Record<string, unknown>, options);
       }
     } catch (error) {
-      return this.failed(doc, parsed.root, error);
+      return this.failed(doc, parsed.root, this.withoutSecrets(ref, error, parsed.value));
     }
+  }
+
+  // ---- webhooks, saved searches, sources, roles ----
+
+  /**
+   * Create or update of a kind with plain requests (`KINDS[kind].requests`). Webhooks: the document shows the URL
+   * masked; an unchanged mask is replaced by the service's URL before sending, a changed one is refused.
+   */
+  private async applyPlain(
+    doc: vscode.TextDocument,
+    ref: ResourceRef,
+    root: ReturnType<typeof parseDocument>['root'],
+    client: ObservabilityClient,
+    typed: Record<string, unknown>,
+    options: ApplyOptions,
+  ): Promise<ApplyResult> {
+    const spec = KINDS[ref.kind];
+    const requests = spec.requests;
+    if (!requests) return { outcome: 'notResource' };
+    const what = spec.label;
+    let current: { readonly id: string } | undefined;
+    if (ref.id !== undefined) {
+      current = (
+        await this.progress(vscode.l10n.t('Reading the {0} from the service…', what), () =>
+          requests.get(client, ref.serviceId, ref.id as string),
+        )
+      ).data;
+      const readOnly = spec.readOnly?.(current);
+      if (readOnly) {
+        const diagnostics = issueDiagnostics(doc, root, [{ path: [], message: readOnly, severity: 'error' }]);
+        this.deps.checks.publish(doc, diagnostics);
+        return this.refuse(doc, diagnostics);
+      }
+    }
+    let body = typed;
+    if (ref.kind === 'webhook') {
+      const unmasked = unmaskWebhookBody(typed, current as { url?: string | null } | undefined);
+      if (!unmasked.ok) {
+        const diagnostics = issueDiagnostics(doc, root, [
+          { path: unmasked.path, message: unmasked.message, severity: 'error' },
+        ]);
+        this.deps.checks.publish(doc, diagnostics);
+        return this.refuse(doc, diagnostics);
+      }
+      body = unmasked.body;
+    }
+    if (ref.id === undefined) {
+      const response = await this.progress(vscode.l10n.t('Creating {0}…', what), () =>
+        requests.create(client, ref.serviceId, body),
+      );
+      const createdValue = response.data;
+      const name = nameOfValue(createdValue) ?? nameOfValue(body);
+      const uri = await this.replaceDraft(
+        doc,
+        ref,
+        { connectionId: ref.connectionId, serviceId: ref.serviceId, kind: ref.kind, id: createdValue.id },
+        name,
+        editableText(ref.kind, createdValue),
+        createdValue,
+      );
+      this.afterSuccess(ref, [spec.treeKind]);
+      this.notify(
+        vscode.l10n.t('{0} "{1}" created (ID {2}).', capitalized(what), name ?? createdValue.id, createdValue.id),
+        response.requestId,
+      );
+      this.created.fire({ draft: ref, id: createdValue.id, kind: ref.kind, uri: uri.toString() });
+      return { outcome: 'applied', uri: uri.toString(), id: createdValue.id, requestId: response.requestId };
+    }
+    const id = ref.id;
+    // The diff shows the masked form of both sides (a webhook's secrets never appear in it).
+    const shown = ref.kind === 'webhook' ? ordered(maskedWebhookBody(body), spec.order) : undefined;
+    const gate = await this.confirmUpdate(
+      doc,
+      ref,
+      current,
+      body,
+      options,
+      [],
+      [],
+      shown ? { after: shown, kept: [] } : undefined,
+    );
+    if (gate) return gate;
+    const response = await this.progress(vscode.l10n.t('Updating {0}…', what), () =>
+      requests.update(client, ref.serviceId, id, body),
+    );
+    await this.becomeSaved(doc, ref, response.data);
+    this.afterSuccess(ref, [spec.treeKind]);
+    this.notify(
+      vscode.l10n.t('{0} "{1}" updated.', capitalized(what), nameOfValue(response.data) ?? id),
+      response.requestId,
+    );
+    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, diffShown: true };
+  }
+
+  /** A failure of a webhook request with the webhook's secrets (URL, header values) taken out of its text. */
+  private withoutSecrets(ref: ResourceRef, error: unknown, typed: unknown): unknown {
+    if (ref.kind !== 'webhook' || !(error instanceof Error)) return error;
+    const held = this.deps.fs.get(ref)?.base as Record<string, unknown> | undefined;
+    const secrets = [
+      ...webhookSecrets(typed as Record<string, unknown> | undefined),
+      ...webhookSecrets(held),
+    ];
+    if (secrets.length === 0) return error;
+    const e = error as Error & { serverMessage?: string; detail?: string };
+    e.message = redact(e.message, secrets);
+    if (typeof e.serverMessage === 'string') e.serverMessage = redact(e.serverMessage, secrets);
+    if (typeof e.detail === 'string') e.detail = redact(e.detail, secrets);
+    return e;
   }
 
   // ---- alerts ----
@@ -476,7 +612,7 @@ export class ResourceApplier {
   private async confirmUpdate(
     doc: vscode.TextDocument,
     ref: ResourceRef,
-    current: Alert | Dashboard | QueryEndpoint,
+    current: unknown,
     body: unknown,
     options: ApplyOptions,
     doomedAlerts: readonly string[],
@@ -492,7 +628,7 @@ export class ResourceApplier {
             partial.kept.join(', '),
           )
         : undefined;
-    const what = KIND_NAMES[ref.kind];
+    const what = kindName(ref.kind);
     const name = nameOfValue(current) ?? nameOfValue(body) ?? what;
     const changedOnServer =
       held?.base !== undefined && held.exists && !sameJson(editableValue(ref.kind, held.base), currentValue);
@@ -616,7 +752,7 @@ export class ResourceApplier {
     changedOnServer: boolean,
     after?: Record<string, unknown>,
   ): Promise<void> {
-    const label = fileLabel(name, KIND_NAMES[ref.kind]);
+    const label = fileLabel(name, kindName(ref.kind));
     const left = this.deps.server.create(`${label} (service).json`, editableText(ref.kind, current));
     const parsed = parseDocument(doc.getText()).value;
     const right =
@@ -704,7 +840,7 @@ export class ResourceApplier {
     return uri;
   }
 
-  private afterSuccess(ref: ResourceRef, kinds: ('dashboards' | 'alerts' | 'queryEndpoint')[]): void {
+  private afterSuccess(ref: ResourceRef, kinds: ResourceKind[]): void {
     this.deps.tree.refreshKinds(ref.connectionId, ref.serviceId, kinds);
   }
 

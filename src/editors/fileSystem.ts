@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { RESOURCE_SCHEME, parseUri, refKey, type ResourceRef } from '../shared/uris';
+import { RESOURCE_SCHEME, isNew, parseUri, refKey, type ResourceRef } from '../shared/uris';
 import { errorMessage } from '../errors';
 
 /**
@@ -108,7 +108,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const existing = this.held.get(key);
     if (existing) return existing;
     // Drafts of new resources exist only once created by a command.
-    if (ref.kind !== 'queryEndpoint' && ref.id === undefined) throw vscode.FileSystemError.FileNotFound(uri);
+    if (isNew(ref)) throw vscode.FileSystemError.FileNotFound(uri);
     let pending = this.loading.get(key);
     if (!pending) {
       pending = this.load(ref).then((loaded) => this.held.get(key) ?? this.set(ref, loaded));

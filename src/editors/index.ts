@@ -10,6 +10,7 @@ import { editableText, editableValue } from '../shared/documents';
 import { ResourceFileSystem, type Loaded } from './fileSystem';
 import type { LiveData } from '../resources/live';
 import type { ResourceRefresher } from '../resources/model';
+import { KINDS } from '../resources/kinds';
 import { SERVER_SCHEME, ServerDocuments } from '../shared/serverDocuments';
 import { RESOURCE_SCHEME, useServiceNames, type ResourceRef } from '../shared/uris';
 import type { Logger } from '../log';
@@ -65,6 +66,12 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
       case 'queryEndpoint': {
         const endpoint = (await client.getQueryEndpoint(ref.serviceId)).data;
         return { text: editableText('queryEndpoint', endpoint), base: endpoint, exists: endpoint !== null };
+      }
+      default: {
+        const requests = KINDS[ref.kind].requests;
+        if (!requests) throw new Error(`No way to read a ${KINDS[ref.kind].label}.`);
+        const value = (await requests.get(client, ref.serviceId, ref.id as string)).data;
+        return { text: editableText(ref.kind, value), base: value, exists: true };
       }
     }
   };

@@ -68,7 +68,7 @@ export function sourceDependents(
   return { tiles, savedSearches, alerts, sources };
 }
 
-const MASK = '••••';
+export const MASK = '••••';
 
 /** True for a path segment or value that looks like a token (long, or mixing letters and digits). */
 function looksSecret(text: string): boolean {

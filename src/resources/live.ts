@@ -1,7 +1,7 @@
-import type { Alert, ApiKey, Dashboard, SavedSearch, Webhook } from '../schema';
+import type { Alert, ApiKey, Dashboard, SavedSearch, Source, Webhook } from '../schema';
 import type { ConnectionManager } from '../connections/manager';
 import type { ResourceCache } from './cache';
-import type { LiveFacts } from './model';
+import type { DocumentKind, LiveFacts } from './model';
 
 /**
  * Live values of a service for completion and checks. Dashboards, alerts and webhooks come from the explorer's cache
@@ -37,6 +37,11 @@ export class LiveData {
 
   async webhooks(connectionId: string, serviceId: string): Promise<readonly Webhook[] | undefined> {
     const entry = await this.cache.ensure(connectionId, serviceId, 'webhooks', { origin: 'background' });
+    return entry.error && !entry.value ? undefined : entry.value;
+  }
+
+  async sources(connectionId: string, serviceId: string): Promise<readonly Source[] | undefined> {
+    const entry = await this.cache.ensure(connectionId, serviceId, 'sources', { origin: 'background' });
     return entry.error && !entry.value ? undefined : entry.value;
   }
 
@@ -78,10 +83,14 @@ export class LiveData {
   async facts(
     connectionId: string,
     serviceId: string,
-    kind: 'alert' | 'dashboard' | 'queryEndpoint',
+    kind: DocumentKind,
     id?: string,
   ): Promise<LiveFacts> {
     const serviceLabel = this.serviceLabel(connectionId, serviceId);
+    if (kind === 'savedSearch' || kind === 'source') {
+      return { serviceLabel, sources: await this.sources(connectionId, serviceId) };
+    }
+    if (kind === 'webhook' || kind === 'role') return { serviceLabel };
     if (kind === 'alert') {
       const [dashboards, webhooks, savedSearches] = await Promise.all([
         this.dashboards(connectionId, serviceId),

@@ -120,7 +120,7 @@ export interface ResourceValues {
 export type ResourceEvent<T> = (listener: (e: T) => unknown) => { dispose(): unknown };
 
 /** Kinds of the documents the extension edits. */
-export type DocumentKind = 'alert' | 'dashboard' | 'queryEndpoint';
+export type DocumentKind = 'alert' | 'dashboard' | 'queryEndpoint' | 'webhook' | 'savedSearch' | 'source' | 'role';
 
 /** Invalidates resource kinds of one service and redraws whatever shows them (the explorer tree). */
 export interface ResourceRefresher {
@@ -141,6 +141,8 @@ export interface LiveFacts {
   readonly webhooks?: readonly NamedInfo[];
   readonly savedSearches?: readonly NamedInfo[];
   readonly apiKeys?: readonly NamedInfo[];
+  /** For a saved search or a source: the service's sources (references to them are checked). */
+  readonly sources?: readonly Source[];
   /** For a dashboard: its tiles on the service that alerts watch. */
   readonly watchedTiles?: readonly {
     readonly tileId: string;

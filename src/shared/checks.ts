@@ -2,15 +2,12 @@ import {
   ALERT_INTERVALS,
   ALERTABLE_DISPLAY_TYPES,
   QUERY_ENDPOINT_ROLES,
-  alertWriteSchema,
-  dashboardUpdateSchema,
-  dashboardWriteSchema,
   isRangeThresholdType,
-  queryEndpointWriteSchema,
   schemaIssues,
 } from '../schema';
 import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../schema/unknownKeys';
 import type { DocumentKind, LiveFacts } from '../resources/model';
+import { KINDS } from '../resources/kinds';
 
 /**
  * Checks of a resource document that a JSON Schema cannot express: references to things that must exist on the
@@ -203,34 +200,65 @@ function dashboardIssues(value: Record<string, Json>, facts: LiveFacts | undefin
   return issues;
 }
 
+/** References from a saved search or a source to sources of the service: they must exist (and be of the kind named). */
+function sourceReferenceIssues(
+  kind: 'savedSearch' | 'source',
+  value: Record<string, Json>,
+  facts: LiveFacts | undefined,
+): DocumentIssue[] {
+  const sources = facts?.sources;
+  if (!sources) return [];
+  const where = facts ? ` on service ${facts.serviceLabel}` : '';
+  const fields: [string, string | undefined][] =
+    kind === 'savedSearch'
+      ? [['sourceId', undefined]]
+      : [
+          ['traceSourceId', 'trace'],
+          ['logSourceId', 'log'],
+          ['metricSourceId', 'metric'],
+          ['sessionSourceId', 'session'],
+        ];
+  const issues: DocumentIssue[] = [];
+  for (const [field, wanted] of fields) {
+    const id = value[field];
+    if (typeof id !== 'string' || id === '') continue;
+    const source = sources.find((s) => s.id === id);
+    if (!source) {
+      issues.push({ path: [field], message: `Source "${id}" does not exist${where}.`, severity: 'error' });
+    } else if (wanted && source.kind !== wanted) {
+      issues.push({
+        path: [field],
+        message: `Source "${source.name || id}" is a ${source.kind} source: "${field}" names a ${wanted} source.`,
+        severity: 'warning',
+      });
+    }
+  }
+  return issues;
+}
+
 /** Checks beyond the JSON Schema, against what is known of the service. */
 export function semanticIssues(kind: DocumentKind, value: Json, facts: LiveFacts | undefined): DocumentIssue[] {
   if (!isObject(value)) return [];
   // Alerts and the query endpoint refuse empty text anywhere, except the query endpoint's `allowedOrigins`, where ""
   // is a value (backend-only, no CORS). Dashboards accept empty text in many fields (a tile select's `valueExpression`
-  // and `where` are `z.string().max(10000).optional()` in the service's validator): their write schema says which not.
+  // and `where` are `z.string().max(10000).optional()` in the service's validator): their write schema says which not;
+  // so do the schemas of webhooks, saved searches, sources and roles (a saved search's `where` may be "").
   const issues =
-    kind === 'dashboard'
-      ? []
-      : emptyStrings(value).filter(
+    kind === 'alert' || kind === 'queryEndpoint'
+      ? emptyStrings(value).filter(
           (i) => !(kind === 'queryEndpoint' && i.path.length === 1 && i.path[0] === 'allowedOrigins'),
-        );
+        )
+      : [];
   if (kind === 'alert') issues.push(...alertIssues(value, facts));
   if (kind === 'queryEndpoint') issues.push(...queryEndpointIssues(value, facts));
   if (kind === 'dashboard') issues.push(...dashboardIssues(value, facts));
+  if (kind === 'savedSearch' || kind === 'source') issues.push(...sourceReferenceIssues(kind, value, facts));
   return issues;
 }
 
-/** The write schema of a document: create and update bodies of dashboards differ. */
+/** The write schema of a document (create and update bodies of dashboards and roles differ). */
 export function schemaFor(kind: DocumentKind, isNew: boolean) {
-  switch (kind) {
-    case 'alert':
-      return alertWriteSchema;
-    case 'dashboard':
-      return isNew ? dashboardWriteSchema : dashboardUpdateSchema;
-    case 'queryEndpoint':
-      return queryEndpointWriteSchema;
-  }
+  return KINDS[kind].schema(isNew);
 }
 
 /**

@@ -6,7 +6,8 @@ import { parseUri, RESOURCE_SCHEME, type ResourceRef } from './uris';
 
 /**
  * Completion of live values in resource documents: dashboard IDs (with names), tile IDs of the chosen dashboard,
- * webhook IDs, saved search IDs, and for the query endpoint the organization's API keys and the two roles. Schema
+ * webhook IDs, saved search IDs, source IDs (of saved searches and correlated sources, the right kind first), the
+ * ClickHouse connections the sources use, and for the query endpoint the organization's API keys and the two roles. Schema
  * completion (field names, enums) comes from VS Code's JSON support.
  */
 
@@ -138,6 +139,38 @@ export class LiveCompletionProvider implements vscode.CompletionItemProvider {
           value: s.id,
           label: s.name || s.id,
           description: s.id,
+          kind: vscode.CompletionItemKind.Reference,
+        }));
+      }
+    }
+    if (ref.kind === 'savedSearch' || ref.kind === 'source') {
+      // References to the service's sources: a saved search's source, a source's correlated sources (of one kind).
+      const wanted: Record<string, string | undefined> =
+        ref.kind === 'savedSearch'
+          ? { sourceId: undefined }
+          : { traceSourceId: 'trace', logSourceId: 'log', metricSourceId: 'metric', sessionSourceId: 'session' };
+      const field = path.length === 1 && typeof path[0] === 'string' ? path[0] : undefined;
+      if (field && field in wanted) {
+        const kind = wanted[field];
+        const sources = (await this.live.sources(connectionId, serviceId)) ?? [];
+        return sources
+          .filter((s) => s.id !== ref.id)
+          .map((s) => ({
+            value: s.id,
+            label: s.name || s.id,
+            description: s.id,
+            detail: s.kind,
+            kind: vscode.CompletionItemKind.Reference,
+            preferred: kind === undefined || s.kind === kind,
+          }));
+      }
+      if (ref.kind === 'source' && pathIs(path, 'connection')) {
+        const sources = (await this.live.sources(connectionId, serviceId)) ?? [];
+        const connections = [...new Set(sources.map((s) => s.connection).filter((c) => typeof c === 'string' && c))];
+        return connections.map((c) => ({
+          value: c as string,
+          label: c as string,
+          detail: vscode.l10n.t('ClickHouse connection of {0} source(s)', sources.filter((s) => s.connection === c).length),
           kind: vscode.CompletionItemKind.Reference,
         }));
       }

@@ -1,59 +1,11 @@
-import { alertToWriteBody, dashboardToUpdateBody, type Alert, type Dashboard, type QueryEndpoint } from '../schema';
+import { KINDS, ordered } from '../resources/kinds';
 import type { DocumentKind } from './uris';
 
 /** Turning server responses into editable document text, and comparing versions. */
 
-const ALERT_ORDER = [
-  'name',
-  'source',
-  'dashboardId',
-  'tileId',
-  'savedSearchId',
-  'groupBy',
-  'threshold',
-  'thresholdMax',
-  'thresholdType',
-  'interval',
-  'channel',
-  'channels',
-  'message',
-  'note',
-  'numConsecutiveWindows',
-  'scheduleOffsetMinutes',
-  'scheduleStartAt',
-];
-const DASHBOARD_ORDER = [
-  'name',
-  'tags',
-  'tiles',
-  'containers',
-  'filters',
-  'savedQuery',
-  'savedQueryLanguage',
-  'savedFilterValues',
-];
-
-function ordered(body: Record<string, unknown>, order: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of order) if (key in body) out[key] = body[key];
-  for (const [key, value] of Object.entries(body)) if (!(key in out)) out[key] = value;
-  return out;
-}
-
-/** The write body a server object is edited as: read-only fields removed, friendly key order. */
+/** The write body a server object is edited as: read-only fields removed, secrets masked, friendly key order. */
 export function editableValue(kind: DocumentKind, server: unknown): Record<string, unknown> {
-  switch (kind) {
-    case 'alert':
-      return ordered(alertToWriteBody(server as Alert), ALERT_ORDER);
-    case 'dashboard':
-      return ordered(dashboardToUpdateBody(server as Dashboard), DASHBOARD_ORDER);
-    case 'queryEndpoint': {
-      const endpoint = server as QueryEndpoint | null;
-      if (!endpoint) return queryEndpointTemplate();
-      const { roles, openApiKeys, allowedOrigins } = endpoint;
-      return { roles, openApiKeys, allowedOrigins: allowedOrigins ?? '' };
-    }
-  }
+  return KINDS[kind].editable(server);
 }
 
 /**
@@ -74,29 +26,10 @@ export function alertAfterUpdate(
     after[key] = value;
     kept.push(key);
   }
-  return { after: ordered({ ...after, ...body }, ALERT_ORDER), kept };
+  return { after: ordered({ ...after, ...body }, KINDS.alert.order), kept };
 }
 
-export function queryEndpointTemplate(): Record<string, unknown> {
-  return { roles: ['sql_console_read_only'], openApiKeys: [], allowedOrigins: '' };
-}
-
-export function dashboardTemplate(name = 'New dashboard'): Record<string, unknown> {
-  return {
-    name,
-    tags: [],
-    tiles: [
-      {
-        name: 'Notes',
-        x: 0,
-        y: 0,
-        w: 12,
-        h: 4,
-        config: { displayType: 'markdown', markdown: 'Describe what this dashboard shows.' },
-      },
-    ],
-  };
-}
+export { dashboardTemplate, queryEndpointTemplate } from '../resources/kinds';
 
 export function toText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;

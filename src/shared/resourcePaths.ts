@@ -8,6 +8,13 @@
  *   observability:/<connectionId>/<serviceId>/dashboards/<dashboardId>/<Name>.dashboard.json
  *   observability:/<connectionId>/<serviceId>/dashboards/new-<n>/<Name>.new-dashboard.json (not created yet)
  *   observability:/<connectionId>/<serviceId>/query-endpoint/<Service>.query-endpoint.json
+ *   observability:/<connectionId>/<serviceId>/webhooks/<id or new-<n>>/<Name>.webhook.json
+ *   observability:/<connectionId>/<serviceId>/saved-searches/<id or new-<n>>/<Name>.saved-search.json
+ *   observability:/<connectionId>/<serviceId>/sources/<id or new-<n>>/<Name>.source.json
+ *   observability:/<connectionId>/<serviceId>/roles/<roleId>/<Name>.role.json
+ *   observability:/<connectionId>/<serviceId>/roles/new-<n>/<Name>.new-role.json              (not created yet)
+ *
+ * Folders and suffixes are those of the kinds' registry (`../resources/kinds`).
  *
  * The last segment only makes the editor tab readable; the resource is identified by the segments before it. The
  * file name suffix selects the JSON Schema (`contributes.jsonValidation`).
@@ -21,6 +28,7 @@
 export const RESOURCE_SCHEME = 'observability';
 
 import type { DocumentKind } from '../resources/model';
+import { DOCUMENT_KINDS, KINDS } from '../resources/kinds';
 
 export type { DocumentKind } from '../resources/model';
 
@@ -33,18 +41,6 @@ export interface ResourceRef {
   /** `new-<n>` for a resource that does not exist yet. */
   readonly draftKey?: string;
 }
-
-const FOLDERS: Record<DocumentKind, string> = {
-  alert: 'alerts',
-  dashboard: 'dashboards',
-  queryEndpoint: 'query-endpoint',
-};
-const SUFFIXES = {
-  alert: '.alert.json',
-  dashboard: '.dashboard.json',
-  newDashboard: '.new-dashboard.json',
-  queryEndpoint: '.query-endpoint.json',
-} as const;
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
@@ -115,34 +111,18 @@ function isIdPair(connection: string, service: string): boolean {
 }
 
 export function isNew(ref: ResourceRef): boolean {
-  return ref.kind !== 'queryEndpoint' && ref.id === undefined;
+  return !KINDS[ref.kind].singleton && ref.id === undefined;
 }
 
 /** The path (below the scheme) of a resource document's address; `name` only makes the tab readable. */
 export function resourcePath(ref: ResourceRef, name: string | null | undefined): string {
-  const folder = FOLDERS[ref.kind];
-  let idSegment: string;
-  let suffix: string;
-  let fallback: string;
-  switch (ref.kind) {
-    case 'alert':
-      idSegment = ref.id ?? ref.draftKey ?? 'new';
-      suffix = SUFFIXES.alert;
-      fallback = ref.id ? `Alert ${ref.id}` : 'New alert';
-      break;
-    case 'dashboard':
-      idSegment = ref.id ?? ref.draftKey ?? 'new';
-      suffix = ref.id ? SUFFIXES.dashboard : SUFFIXES.newDashboard;
-      fallback = ref.id ? `Dashboard ${ref.id}` : 'New dashboard';
-      break;
-    case 'queryEndpoint':
-      idSegment = 'current';
-      suffix = SUFFIXES.queryEndpoint;
-      fallback = 'Query endpoint';
-      break;
-  }
+  const spec = KINDS[ref.kind];
+  const idSegment = spec.singleton ? 'current' : (ref.id ?? ref.draftKey ?? 'new');
+  const suffix = spec.singleton || ref.id ? spec.suffix : spec.newSuffix;
+  const what = spec.label.charAt(0).toUpperCase() + spec.label.slice(1);
+  const fallback = spec.singleton ? what : ref.id ? `${what} ${ref.id}` : `New ${spec.label}`;
   const label = fileLabel(name, fallback);
-  return `/${servicePath(ref.connectionId, ref.serviceId)}/${folder}/${idSegment}/${label}${suffix}`;
+  return `/${servicePath(ref.connectionId, ref.serviceId)}/${spec.folder}/${idSegment}/${label}${suffix}`;
 }
 
 /** The resource the path of a document address (of the `observability` scheme) names, or undefined. */
@@ -158,26 +138,25 @@ export function parseResourcePath(path: string): ResourceRef | undefined {
   if (!ids || !SEGMENT.test(idSegment)) return undefined;
   const { connectionId, serviceId } = ids;
   const draft = /^new(-\d+)?$/.test(idSegment);
-  if (folder === 'alerts' && file.endsWith(SUFFIXES.alert)) {
-    return draft
-      ? { connectionId, serviceId, kind: 'alert', draftKey: idSegment }
-      : { connectionId, serviceId, kind: 'alert', id: idSegment };
-  }
-  if (folder === 'dashboards' && file.endsWith(SUFFIXES.newDashboard) && draft) {
-    return { connectionId, serviceId, kind: 'dashboard', draftKey: idSegment };
-  }
-  if (folder === 'dashboards' && file.endsWith(SUFFIXES.dashboard) && !draft) {
-    return { connectionId, serviceId, kind: 'dashboard', id: idSegment };
-  }
-  if (folder === 'query-endpoint' && idSegment === 'current' && file.endsWith(SUFFIXES.queryEndpoint)) {
-    return { connectionId, serviceId, kind: 'queryEndpoint' };
+  for (const kind of DOCUMENT_KINDS) {
+    const spec = KINDS[kind];
+    if (folder !== spec.folder) continue;
+    if (spec.singleton) {
+      return idSegment === 'current' && file.endsWith(spec.suffix) ? { connectionId, serviceId, kind } : undefined;
+    }
+    // A suffix shared by new and existing resources fits both; distinct ones tell them apart.
+    if (draft && file.endsWith(spec.newSuffix)) return { connectionId, serviceId, kind, draftKey: idSegment };
+    if (!draft && file.endsWith(spec.suffix) && (spec.suffix === spec.newSuffix || !file.endsWith(spec.newSuffix))) {
+      return { connectionId, serviceId, kind, id: idSegment };
+    }
+    return undefined;
   }
   return undefined;
 }
 
 /** A key identifying the resource regardless of the readable file name. */
 export function refKey(ref: ResourceRef): string {
-  return `${ref.connectionId}/${ref.serviceId}/${FOLDERS[ref.kind]}/${ref.id ?? ref.draftKey ?? 'current'}`;
+  return `${ref.connectionId}/${ref.serviceId}/${KINDS[ref.kind].folder}/${ref.id ?? ref.draftKey ?? 'current'}`;
 }
 
 export function sameResource(a: ResourceRef, b: ResourceRef): boolean {

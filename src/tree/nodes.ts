@@ -388,7 +388,7 @@ export class SourceNode implements ServiceScope {
     item.iconPath = new vscode.ThemeIcon(sourceIconId(this.source));
     item.description = sourceDescription(this.source);
     item.tooltip = `${this.label}\n${vscode.l10n.t('Source ID')}: ${sanitizeServerText(this.source.id)}\n${vscode.l10n.t('Kind')}: ${sanitizeServerText(this.source.kind) || '?'}`;
-    item.contextValue = 'source copyable json deletable';
+    item.contextValue = 'source copyable json deletable editable';
     return item;
   }
 }

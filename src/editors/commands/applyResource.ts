@@ -27,7 +27,7 @@ export function registerApplyResource(context: vscode.ExtensionContext, deps: Ed
       if (!uri || uri.scheme !== RESOURCE_SCHEME || !parseUri(uri)) {
         void vscode.window.showInformationMessage(
           vscode.l10n.t(
-            'Apply works on alert, dashboard and query endpoint documents opened from the Observability explorer.',
+            'Apply works on the alert, dashboard, query endpoint, webhook, saved search, source and role documents opened from the Observability explorer.',
           ),
         );
         return { outcome: 'notResource' };

@@ -5,8 +5,8 @@ import type { ConnectionManager } from '../../connections/manager';
 import type { ResourceApplier, ApplyOptions } from '../apply';
 import type { ResourceFileSystem } from '../fileSystem';
 import type { LiveData } from '../../resources/live';
-import { parseUri, type ResourceRef } from '../../shared/uris';
-import type { ResourceRefresher } from '../../resources/model';
+import { isNew, parseUri, type ResourceRef } from '../../shared/uris';
+import type { DocumentKind, ResourceRefresher } from '../../resources/model';
 import type { Logger } from '../../log';
 
 /**
@@ -32,6 +32,11 @@ export interface CreateAlertArgs {
   readonly dashboardId?: string;
   readonly tileId?: string;
   readonly webhookId?: string;
+  /**
+   * When the service has no webhook: `true` opens a new webhook document as well, whose ID goes into the alert once
+   * it is applied; `false` leaves "webhookId" empty. Asked when left out.
+   */
+  readonly createWebhookFirst?: boolean;
   readonly threshold?: number;
   readonly name?: string;
   readonly message?: string;
@@ -42,6 +47,9 @@ export interface ResourceCommandArgs {
   readonly serviceId: string;
   readonly alertId?: string;
   readonly dashboardId?: string;
+  /** Edit: the kind of resource `id` names (alert, dashboard, webhook, savedSearch, source, role). */
+  readonly kind?: DocumentKind;
+  readonly id?: string;
   readonly name?: string;
   /** Delete Query Endpoint: skip the modal confirmation (deprecated alias: `confirm`). */
   readonly noPrompt?: boolean;
@@ -153,7 +161,7 @@ export function editorCommandHelpers(deps: EditorCommandDeps) {
         r.id === ref.id &&
         !doc.isClosed
       ) {
-        if (ref.kind !== 'queryEndpoint' && ref.id === undefined) continue;
+        if (isNew(ref)) continue;
         return doc.uri;
       }
     }

@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import type { Dashboard, TileResponse, Webhook } from '../../schema';
 import { toText } from '../../shared/documents';
-import { uriFor, type ResourceRef } from '../../shared/uris';
+import { parseUri, refKey, uriFor, type ResourceRef } from '../../shared/uris';
+import { applyEdits, modify } from 'jsonc-parser/lib/esm/main';
+import type { CreatedResource } from '../apply';
+import { openNewResource } from './createResource';
 import { isAlertableDisplayType } from '../../schema';
 import { CreateAlertArgs, EditorCommandDeps, asObject, editorCommandHelpers, isNodeLike, nextDraftKey } from './common';
 
@@ -94,6 +97,7 @@ export function registerCreateAlert(context: vscode.ExtensionContext, deps: Edit
       tileName ??= dashboard?.tiles?.find((t) => t.id === tileId)?.name ?? undefined;
 
       let webhookId = args.webhookId;
+      let createWebhookFirst = false;
       if (webhookId === undefined) {
         const webhooks: readonly Webhook[] = (await live.webhooks(connectionId, serviceId)) ?? [];
         if (webhooks.length > 0) {
@@ -113,9 +117,33 @@ export function registerCreateAlert(context: vscode.ExtensionContext, deps: Edit
           webhookId = picked.id;
         } else {
           webhookId = '';
-          void vscode.window.showWarningMessage(
-            vscode.l10n.t('The service has no webhooks yet: fill in "webhookId" once one exists.'),
-          );
+          let first = args.createWebhookFirst;
+          if (first === undefined) {
+            const create = {
+              label: `$(add) ${vscode.l10n.t('Create a webhook first')}`,
+              detail: vscode.l10n.t(
+                'Opens a new webhook document; once it is applied, its ID is filled in this alert.',
+              ),
+              first: true,
+            };
+            const without = {
+              label: vscode.l10n.t('Continue without a webhook'),
+              detail: vscode.l10n.t('Fill in "webhookId" later, once the service has a webhook.'),
+              first: false,
+            };
+            const picked = await vscode.window.showQuickPick([create, without], {
+              title: vscode.l10n.t('Create Alert: notify'),
+              placeHolder: vscode.l10n.t('The service has no webhook yet: an alert needs one to notify.'),
+            });
+            if (!picked) return undefined;
+            first = picked.first;
+          }
+          createWebhookFirst = first;
+          if (!first) {
+            void vscode.window.showWarningMessage(
+              vscode.l10n.t('The service has no webhooks yet: fill in "webhookId" once one exists.'),
+            );
+          }
         }
       }
 
@@ -149,7 +177,54 @@ export function registerCreateAlert(context: vscode.ExtensionContext, deps: Edit
           editor.document.lineAt(line).text.replace(/,$/, '').length,
         );
       }
+      if (createWebhookFirst) {
+        const webhookUri = await openNewResource(deps, { connectionId, serviceId }, 'webhook', {
+          name: vscode.l10n.t('{0} notifications', subject),
+        });
+        if (webhookUri) {
+          const webhookRef = parseUri(webhookUri);
+          if (webhookRef) waiting.set(refKey(webhookRef), uri.toString());
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t(
+              'Fill in the webhook and apply it: its ID then goes into the alert "{0}", which opens again.',
+              body.name,
+            ),
+          );
+        }
+      }
       return uri.toString();
     }),
+    deps.applier.onDidCreate((created) => void fillWebhook(created)),
   );
+
+  /** Alert drafts (addresses) waiting for the webhook created from a draft (its key). */
+  const waiting = new Map<string, string>();
+
+  /** Puts a webhook created for an alert draft into the draft's channel, and brings the alert back. */
+  async function fillWebhook(created: CreatedResource): Promise<void> {
+    if (created.kind !== 'webhook') return;
+    const key = refKey(created.draft);
+    const alertUri = waiting.get(key);
+    if (!alertUri) return;
+    waiting.delete(key);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === alertUri && !d.isClosed);
+    if (!doc) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Webhook created (ID {0}); the alert document it was for is closed.', created.id),
+      );
+      return;
+    }
+    const text = doc.getText();
+    const edits = modify(text, ['channel', 'webhookId'], created.id, {
+      formattingOptions: { insertSpaces: true, tabSize: 2 },
+    });
+    if (edits.length > 0) {
+      const next = applyEdits(text, edits);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), next);
+      await vscode.workspace.applyEdit(edit);
+    }
+    await vscode.window.showTextDocument(doc, { preview: false });
+    deps.log.info(`Webhook ${created.id} filled in the alert draft ${doc.uri.path}.`);
+  }
 }

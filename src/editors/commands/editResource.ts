@@ -2,6 +2,11 @@ import * as vscode from 'vscode';
 import { uriFor, type ResourceRef } from '../../shared/uris';
 import { EditorCommandDeps, ResourceCommandArgs, asObject, editorCommandHelpers, isNodeLike } from './common';
 import { errorMessage } from '../../errors';
+import { KINDS } from '../../resources/kinds';
+import type { DocumentKind } from '../../resources/model';
+
+/** Kinds an argument object names by `kind` and `id`. */
+const EDITABLE_BY_ID: readonly DocumentKind[] = ['alert', 'dashboard', 'webhook', 'savedSearch', 'source', 'role'];
 
 /** `observability.editResource`. */
 export function registerEditResource(context: vscode.ExtensionContext, deps: EditorCommandDeps): void {
@@ -18,10 +23,20 @@ export function registerEditResource(context: vscode.ExtensionContext, deps: Edi
         } else if (arg.type === 'dashboard') {
           ref = { connectionId: arg.connectionId, serviceId: arg.serviceId, kind: 'dashboard', id: arg.dashboard.id };
           name = arg.dashboard.name ?? undefined;
+        } else if (arg.type === 'source') {
+          ref = { connectionId: arg.connectionId, serviceId: arg.serviceId, kind: 'source', id: arg.source.id };
+          name = arg.source.name ?? undefined;
+        } else if (arg.type === 'item') {
+          ref = { connectionId: arg.connectionId, serviceId: arg.serviceId, kind: arg.kind, id: arg.item.id };
+          name = arg.item.name || undefined;
         }
       } else {
         const o = asObject<ResourceCommandArgs>(arg);
-        if (o.connectionId && o.serviceId && (o.alertId || o.dashboardId)) {
+        const kind = o.kind && EDITABLE_BY_ID.includes(o.kind) ? o.kind : undefined;
+        if (o.connectionId && o.serviceId && kind && typeof o.id === 'string' && o.id !== '') {
+          ref = { connectionId: o.connectionId, serviceId: o.serviceId, kind, id: o.id };
+          name = o.name;
+        } else if (o.connectionId && o.serviceId && (o.alertId || o.dashboardId)) {
           ref = o.alertId
             ? { connectionId: o.connectionId, serviceId: o.serviceId, kind: 'alert', id: o.alertId }
             : { connectionId: o.connectionId, serviceId: o.serviceId, kind: 'dashboard', id: o.dashboardId as string };
@@ -29,7 +44,7 @@ export function registerEditResource(context: vscode.ExtensionContext, deps: Edi
         }
       }
       if (!ref) return undefined;
-      if (!name) {
+      if (!name && (ref.kind === 'alert' || ref.kind === 'dashboard')) {
         const cached =
           ref.kind === 'alert'
             ? (await live.alerts(ref.connectionId, ref.serviceId))?.find((a) => a.id === ref.id)?.name
@@ -42,7 +57,7 @@ export function registerEditResource(context: vscode.ExtensionContext, deps: Edi
       } catch (error) {
         // The request's own error reads better than VS Code's "Unable to read file …" around it.
         const cause = fs.loadFailure(ref) ?? error;
-        const message = vscode.l10n.t('Could not open the {0}: {1}', ref.kind, errorMessage(cause));
+        const message = vscode.l10n.t('Could not open the {0}: {1}', KINDS[ref.kind].label, errorMessage(cause));
         deps.log.error(message);
         void vscode.window.showErrorMessage(message);
         return undefined;

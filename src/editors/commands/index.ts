@@ -7,8 +7,10 @@ import { registerUpsertQueryEndpoint } from './upsertQueryEndpoint';
 import { registerDeleteQueryEndpoint } from './deleteQueryEndpoint';
 import { registerApplyResource } from './applyResource';
 import { registerCompareWithService } from './compareWithService';
+import { registerCreateResource } from './createResource';
 
 export * from './common';
+export { openNewResource, type CreatableKind, type CreateResourceArgs } from './createResource';
 
 /** Registers every command of this feature (one `registerX` per command file). */
 export function registerCommands(context: vscode.ExtensionContext, deps: EditorCommandDeps): void {
@@ -19,4 +21,5 @@ export function registerCommands(context: vscode.ExtensionContext, deps: EditorC
   registerDeleteQueryEndpoint(context, deps);
   registerApplyResource(context, deps);
   registerCompareWithService(context, deps);
+  registerCreateResource(context, deps);
 }
