@@ -365,10 +365,7 @@ export class ResourceApplier {
   private withoutSecrets(ref: ResourceRef, error: unknown, typed: unknown): unknown {
     if (ref.kind !== 'webhook' || !(error instanceof Error)) return error;
     const held = this.deps.fs.get(ref)?.base as Record<string, unknown> | undefined;
-    const secrets = [
-      ...webhookSecrets(typed as Record<string, unknown> | undefined),
-      ...webhookSecrets(held),
-    ];
+    const secrets = [...webhookSecrets(typed as Record<string, unknown> | undefined), ...webhookSecrets(held)];
     if (secrets.length === 0) return error;
     const e = error as Error & { serverMessage?: string; detail?: string };
     e.message = redact(e.message, secrets);

@@ -46,7 +46,7 @@ export interface KindClient {
   getSavedSearch(serviceId: string, id: string): Promise<Answer<SavedSearch>>;
   createSavedSearch(serviceId: string, body: never): Promise<Answer<SavedSearch>>;
   updateSavedSearch(serviceId: string, id: string, body: never): Promise<Answer<SavedSearch>>;
-  getSource(serviceId: string, id: string): Promise<Answer<Source>>;
+  listSources(serviceId: string): Promise<{ readonly data: readonly Source[] }>;
   createSource(serviceId: string, body: never): Promise<Answer<Source>>;
   updateSource(serviceId: string, id: string, body: never): Promise<Answer<Source>>;
   getRole(serviceId: string, id: string): Promise<Answer<Role>>;
@@ -198,14 +198,17 @@ const SOURCE_ORDER = ['name', 'kind', 'connection', 'from', 'timestampValueExpre
 const ROLE_ORDER = ['name', 'description', 'permissions'];
 const ROLE_READ_ONLY = ['id', 'isPredefined', 'teamId', 'createdAt', 'updatedAt'] as const;
 
-/** Reads a webhook: the API has no single-webhook read, so the list is searched. */
-async function getWebhook(client: KindClient, serviceId: string, id: string): Promise<Answer<Webhook>> {
-  const list = await client.listWebhooks(serviceId);
-  const found = list.data.find((w) => w.id === id);
-  if (!found) {
-    const error = new Error(`Webhook ${id} was not found on the service (it may have been deleted).`);
-    throw error;
-  }
+/**
+ * One item of a list: webhooks have no single read in the API, and the live Cloud does not serve the single read of
+ * sources (only their list, one request).
+ */
+async function fromList<T extends { readonly id: string }>(
+  what: string,
+  id: string,
+  list: Promise<{ readonly data: readonly T[] }>,
+): Promise<Answer<T>> {
+  const found = (await list).data.find((item) => item.id === id);
+  if (!found) throw new Error(`The ${what} ${id} was not found on the service (it may have been deleted).`);
   return { data: found };
 }
 
@@ -260,7 +263,7 @@ export const KINDS: { readonly [K in DocumentKind]: KindSpec } = {
     schema: () => webhookWriteSchema,
     editable: (server) => ordered(maskedWebhookBody(webhookToWriteBody(server as Webhook)), WEBHOOK_ORDER),
     requests: {
-      get: getWebhook,
+      get: (c, s, id) => fromList('webhook', id, c.listWebhooks(s)),
       create: (c, s, body) => c.createWebhook(s, body as never),
       update: (c, s, id, body) => c.updateWebhook(s, id, body as never),
     },
@@ -292,7 +295,7 @@ export const KINDS: { readonly [K in DocumentKind]: KindSpec } = {
     schema: () => sourceWriteSchema,
     editable: (server) => ordered(sourceToWriteBody(server as Source), SOURCE_ORDER),
     requests: {
-      get: (c, s, id) => c.getSource(s, id),
+      get: (c, s, id) => fromList('source', id, c.listSources(s)),
       create: (c, s, body) => c.createSource(s, body as never),
       update: (c, s, id, body) => c.updateSource(s, id, body as never),
     },

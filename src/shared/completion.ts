@@ -170,7 +170,10 @@ export class LiveCompletionProvider implements vscode.CompletionItemProvider {
         return connections.map((c) => ({
           value: c as string,
           label: c as string,
-          detail: vscode.l10n.t('ClickHouse connection of {0} source(s)', sources.filter((s) => s.connection === c).length),
+          detail: vscode.l10n.t(
+            'ClickHouse connection of {0} source(s)',
+            sources.filter((s) => s.connection === c).length,
+          ),
           kind: vscode.CompletionItemKind.Reference,
         }));
       }

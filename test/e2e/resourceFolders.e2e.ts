@@ -9,69 +9,24 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { openWorkbench, REPO_ROOT, type Workbench } from '../host/runInCodeServer';
+import { REPO_ROOT, type Workbench } from '../host/runInCodeServer';
+import { clickMenuItem, expand as expandRow, openServiceInTree, treeRow as row, UI_TIMEOUT } from './ui';
 
 const LABEL = 'Northwind (emulator)';
-/** Waits on UI conditions are generous: a slow CI machine can take seconds to render. */
-const UI_TIMEOUT = 30_000;
 
 let emulator: Emulator;
 let workbench: Workbench;
 let page: Page;
 
-function treeRow(name: string | RegExp): Locator {
-  const list = page.locator('.pane-body .monaco-list-row');
-  return list.filter({ has: page.locator('.label-name', { hasText: name }) }).first();
-}
-
-async function expand(name: string | RegExp): Promise<void> {
-  const r = treeRow(name);
-  await r.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
-  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), {
-    timeout: UI_TIMEOUT,
-  });
-}
-
-/**
- * Clicks an item of the open context menu. A menu item reacts to clicks only once it has been shown for a moment
- * (100 ms in VS Code), so the click is repeated until the menu closes.
- */
-async function clickMenuItem(label: string): Promise<void> {
-  const menu = page.locator('.context-view .monaco-menu');
-  const item = menu.locator('.action-item', { hasText: label });
-  await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  for (let attempt = 1; ; attempt++) {
-    await item.click();
-    try {
-      await menu.waitFor({ state: 'hidden', timeout: 2_000 });
-      return;
-    } catch (error) {
-      if (attempt >= 10) throw error;
-    }
-  }
-}
+const treeRow = (name: string | RegExp) => row(page, name);
+const expand = (name: string | RegExp) => expandRow(page, name);
 
 before(async () => {
   emulator = await startEmulator({ rateLimit: { requests: 10_000, windowMs: 1000 } });
-  workbench = await openWorkbench({
-    viewport: { width: 1280, height: 800 },
-    userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.commandCenter': false },
-    env: {
-      OBS_DEMO_CONNECTION: JSON.stringify({
-        baseUrl: emulator.url,
-        keyId: emulator.keyId,
-        keySecret: emulator.keySecret,
-        organizationId: emulator.organizationId,
-        serviceIds: emulator.serviceIds.slice(0, 1),
-        label: LABEL,
-      }),
-    },
-  });
+  workbench = await openServiceInTree(emulator, LABEL);
   page = workbench.page;
-  await page.locator('.monaco-workbench').first().waitFor({ state: 'attached', timeout: 120_000 });
 });
 
 after(async () => {
@@ -101,16 +56,6 @@ async function drive(): Promise<void> {
   assert.ok(hook, 'the sample service has a webhook that alerts use');
   const users = usesOf(hook.id).map((a) => a.name ?? `Alert ${a.id}`);
 
-  const activity = page
-    .locator(
-      '.activitybar .action-item a[aria-label^="Observability"], .activitybar .action-label[aria-label^="Observability"]',
-    )
-    .first();
-  await activity.waitFor({ state: 'visible', timeout: 90_000 });
-  await activity.click();
-  await treeRow(LABEL).waitFor({ state: 'visible', timeout: 90_000 });
-  await expand(LABEL);
-  await expand(emulator.state.services[0]!.name);
   for (const folder of ['Webhooks', 'Saved Searches', 'Roles']) {
     await treeRow(new RegExp(`^${folder}$`)).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   }
@@ -125,7 +70,7 @@ async function drive(): Promise<void> {
 
   const marker = emulator.requests.length;
   await row.click({ button: 'right' });
-  await clickMenuItem('Delete Webhook…');
+  await clickMenuItem(page, 'Delete Webhook…');
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   assert.match(

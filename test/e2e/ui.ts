@@ -198,6 +198,45 @@ export async function expand(page: Page, name: string | RegExp): Promise<void> {
   });
 }
 
+/**
+ * Clicks an item of the open context menu. A menu item reacts to clicks only once it has been shown for a moment
+ * (100 ms in VS Code), so the click is repeated until the menu closes.
+ */
+export async function clickMenuItem(page: Page, label: string): Promise<void> {
+  const menu = page.locator('.context-view .monaco-menu');
+  const item = menu.locator('.action-item', { hasText: label });
+  await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  for (let attempt = 1; ; attempt++) {
+    await item.click();
+    try {
+      await menu.waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 10) throw error;
+    }
+  }
+}
+
+/**
+ * A workbench in `demo` mode (modal dialogs show as for a user) with the Observability view open and expanded down to
+ * the first service of the connection: the set-up the tree UI tests share.
+ */
+export async function openServiceInTree(emulator: Emulator, label: string): Promise<Workbench> {
+  const workbench = await openTestWorkbench({ emulator, label, mode: 'demo' });
+  try {
+    await showObservabilityView(workbench.page, label);
+    await expand(workbench.page, label);
+    await expand(workbench.page, emulator.state.services[0]!.name);
+  } catch (error) {
+    await workbench.page
+      .screenshot({ path: path.join(REPO_ROOT, 'out', 'tree-setup.failed.png') })
+      .catch(() => undefined);
+    await workbench.close();
+    throw error;
+  }
+  return workbench;
+}
+
 /** Opens the Observability view (which activates the extension) and waits for the connection `label` in it. */
 export async function showObservabilityView(page: Page, label: string): Promise<void> {
   const activity = page
