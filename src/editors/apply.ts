@@ -839,6 +839,8 @@ export class ResourceApplier {
 
   private afterSuccess(ref: ResourceRef, kinds: ResourceKind[]): void {
     this.deps.tree.refreshKinds(ref.connectionId, ref.serviceId, kinds);
+    // Saved searches are kept apart from the tree's cache (for the alert checks): a new one must be known at once.
+    if (kinds.includes('savedSearches')) this.deps.live.forget(ref.connectionId);
   }
 
   private notify(message: string, requestId: string | undefined): void {

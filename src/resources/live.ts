@@ -80,12 +80,7 @@ export class LiveData {
   }
 
   /** Everything the checks of a document need; lists that fail to load are left out. */
-  async facts(
-    connectionId: string,
-    serviceId: string,
-    kind: DocumentKind,
-    id?: string,
-  ): Promise<LiveFacts> {
+  async facts(connectionId: string, serviceId: string, kind: DocumentKind, id?: string): Promise<LiveFacts> {
     const serviceLabel = this.serviceLabel(connectionId, serviceId);
     if (kind === 'savedSearch' || kind === 'source') {
       return { serviceLabel, sources: await this.sources(connectionId, serviceId) };

@@ -259,6 +259,39 @@ describe('Resource documents: webhooks, saved searches, sources and roles', func
     assert.equal(data().savedSearches.size, before);
   });
 
+  it('a saved search just created is known at once to the checks of an alert on it', async () => {
+    const search = await createDocument('observability.createSavedSearch', { name: 'Errors for alerting' });
+    await setField(search.doc, 'where', 'level:error');
+    const created = await apply(search.uri);
+    assert.equal(created.outcome, 'applied', JSON.stringify(created));
+    const webhookId = [...data().webhooks.values()][0]!.id;
+    const dashboard = [...data().dashboards.values()].find((d) =>
+      (d.tiles as unknown as StoredTile[]).some(isAlertableTile),
+    )!;
+    const alertUri = await vscode.commands.executeCommand<string>('observability.createAlert', {
+      connectionId,
+      serviceId,
+      dashboardId: dashboard.id,
+      tileId: (dashboard.tiles as unknown as StoredTile[]).find(isAlertableTile)!.id,
+      webhookId,
+      name: 'On the new saved search',
+    });
+    const alertDoc = docOf(alertUri);
+    const body = {
+      name: 'On the new saved search',
+      source: 'saved_search',
+      savedSearchId: created.id,
+      threshold: 5,
+      thresholdType: 'above',
+      interval: '5m',
+      channel: { type: 'webhook', webhookId },
+    };
+    await replaceText(alertDoc, `${JSON.stringify(body, null, 2)}\n`);
+    const alert = await apply(alertUri);
+    assert.equal(alert.outcome, 'applied', JSON.stringify(alert));
+    assert.equal(data().alerts.get(alert.id!)?.savedSearchId, created.id);
+  });
+
   it('unknown fields travel as typed in the body', async () => {
     const { uri, doc } = await createDocument('observability.createRole', { name: 'Role with extra' });
     await setField(doc, 'futureSetting', { keep: true });
