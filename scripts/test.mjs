@@ -281,13 +281,14 @@ async function ensureCodeServer() {
 
 /**
  * Second integration pass: the main journeys (browse the tree, edit an alert, edit a dashboard, plan and apply alert
- * files) against emulators that answer like a newer server (OBS_EMULATOR_FUTURE=1: unknown fields at every level,
+ * files, create and edit webhooks, saved searches, sources and roles) against emulators that answer like a newer server (OBS_EMULATOR_FUTURE=1: unknown fields at every level,
  * paged lists capped below `limit`). Proves the client keeps what it does not know and pages by what it gets.
  */
 const FUTURE_GREP = [
   '^Explorer tree (draws|lists|shows tiles|shows sources|filters|opens an alert|deletes|reveals|counts)',
   '^Resource editors (opens Create Alert|starts Create Alert|creates an alert|updates an alert|tells in a CodeLens|refuses to overwrite|warns with the watching alerts|upserts the query endpoint|creates a dashboard)',
   '^Alert files (exports an alert|creates from a file|plans create|applies a plan)',
+  '^Resource documents: .* ((webhook|savedSearch|source|role): Create applies the template|webhook: the URL secret)',
 ].join('|');
 
 function integrationFuture() {

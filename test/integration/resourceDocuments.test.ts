@@ -164,6 +164,14 @@ describe('Resource documents: webhooks, saved searches, sources and roles', func
       });
       assert.equal(edited, created.uri);
       const doc2 = docOf(edited);
+      // Every field of the service's version goes back (a newer server's unknown fields included).
+      const shownKeys = Object.keys(JSON.parse(doc2.getText()) as object);
+      if (process.env.OBS_EMULATOR_FUTURE === '1') {
+        assert.ok(
+          shownKeys.some((k) => k.startsWith('futureField')),
+          `the document keeps the newer server's fields: ${shownKeys.join(', ')}`,
+        );
+      }
       await setField(doc2, 'name', `${name} (renamed)`);
       const mark = emulator.requests.length;
       const updated = await apply(edited);
@@ -172,6 +180,7 @@ describe('Resource documents: webhooks, saved searches, sources and roles', func
       assert.equal(c.store().get(id)?.name, `${name} (renamed)`);
       const put = sentSince(mark, 'PUT').find((r) => r.path === `${base()}/${c.path}/${id}`);
       assert.ok(put, 'one PUT of the resource');
+      for (const key of shownKeys) assert.ok(key in (put.body as object), `the update sends "${key}"`);
       assert.equal(doc2.isDirty, false, 'the document is the saved resource');
 
       // Nothing changed: nothing sent.
