@@ -759,9 +759,11 @@ export class ResourceApplier {
     if (right !== doc.uri) this.afterDiffs.set(doc.uri.toString(), right.toString());
     const title = changedOnServer
       ? vscode.l10n.t('{0}: changed on the service ↔ yours', name)
-      : right !== doc.uri
-        ? vscode.l10n.t('{0}: service ↔ after apply (fields left out are kept)', name)
-        : vscode.l10n.t('{0}: service ↔ yours', name);
+      : ref.kind === 'webhook' && right !== doc.uri
+        ? vscode.l10n.t('{0}: service ↔ yours (secrets masked)', name)
+        : right !== doc.uri
+          ? vscode.l10n.t('{0}: service ↔ after apply (fields left out are kept)', name)
+          : vscode.l10n.t('{0}: service ↔ yours', name);
     const shown = Promise.resolve(
       vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: false }),
     ).then(
