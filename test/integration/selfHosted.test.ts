@@ -7,11 +7,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { ossData, SAMPLE_OSS_TEAM_NAME } from '../emulator/oss/seed';
+import { ossData, SAMPLE_OSS_MEMBERS, SAMPLE_OSS_TEAM_NAME } from '../emulator/oss/seed';
 import type { TreeApi as TreeHandle } from '../../src/features';
 import type { Node } from '../../src/tree/nodes';
 import type { ConnectionManager } from '../../src/connections/manager';
-import { activate, configure, labelOf, rejection, setField, tooltipText, waitFor } from './support';
+import { activate, configure, extension, iconOf, labelOf, rejection, setField, tooltipText, waitFor } from './support';
 
 interface Api {
   readonly tree: TreeHandle;
@@ -97,6 +97,68 @@ describe('Self-hosted connections', function () {
     const list = emulator.requests.slice(mark).find((r) => r.path === '/api/v2/dashboards');
     assert.ok(list, 'listed over /api/v2/dashboards');
     assert.equal(list.authorized, true, 'with the Bearer key');
+  });
+
+  it('shows the team and its members in a read-only Team folder, each openable as JSON', async () => {
+    const node = await root();
+    const folders = await tree().getChildren(node);
+    const team = folders.find((f) => f.type === 'folder' && f.kind === 'team');
+    assert.ok(team, 'a Team folder under the connection');
+    assert.equal(labelOf(tree().getTreeItem(team)), 'Team');
+    assert.equal(iconOf(tree().getTreeItem(team)), 'organization');
+    const mark = emulator.requests.length;
+    const members = await tree().getChildren(team);
+    const sent = emulator.requests.slice(mark).map((r) => `${r.method} ${r.path}`);
+    assert.deepEqual(sent.sort(), ['GET /api/v2/team', 'GET /api/v2/team/members']);
+    assert.match(String(tree().getTreeItem(team).description), new RegExp(`^${SAMPLE_OSS_TEAM_NAME} · 3$`));
+
+    // The key's owner first, then by name; name as label, email (and "you") as description, all of it in the tooltip.
+    const items = members.map((m) => tree().getTreeItem(m));
+    assert.deepEqual(
+      items.map((i) => labelOf(i)),
+      ['Dana Okafor', 'Li Wen', 'Sam Ruiz'],
+    );
+    const [dana, li] = SAMPLE_OSS_MEMBERS as [(typeof SAMPLE_OSS_MEMBERS)[0], (typeof SAMPLE_OSS_MEMBERS)[0]];
+    assert.equal(items[0]!.description, `${dana.email} · you`);
+    assert.equal(items[1]!.description, li.email);
+    assert.equal(iconOf(items[0]!), 'account');
+    assert.equal(iconOf(items[1]!), 'person');
+    const tip = tooltipText(items[1]!);
+    assert.ok(tip.includes(li.name) && tip.includes(li.email) && tip.includes(li.id), tip);
+    assert.equal(tree().getParent(members[0]!), team);
+
+    // Read-only: no command of the tree's context menus but open, copy and refresh applies to a member or the folder.
+    const menus = (
+      extension().packageJSON as { contributes: { menus: Record<string, { command: string; when?: string }[]> } }
+    ).contributes.menus['view/item/context']!;
+    const commandsFor = (contextValue: string) =>
+      menus
+        .filter((m) => {
+          const re = /viewItem =~ \/(.*?)\/(?: |$)/.exec(m.when ?? '');
+          return re ? new RegExp(re[1]!).test(contextValue) : false;
+        })
+        .map((m) => m.command);
+    const allowed = new Set(['observability.openJson', 'observability.copyId', 'observability.refreshNode']);
+    for (const n of [team, ...members]) {
+      const offered = commandsFor(String(tree().getTreeItem(n).contextValue));
+      assert.ok(offered.includes('observability.openJson'), `Open JSON on ${labelOf(tree().getTreeItem(n))}`);
+      const writes = offered.filter((c) => !allowed.has(c));
+      assert.deepEqual(writes, [], `no write command on ${labelOf(tree().getTreeItem(n))}`);
+    }
+
+    // Open JSON from the cache, read-only, as the server sent it.
+    const before = emulator.requests.length;
+    const memberUri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', members[1]);
+    assert.ok(memberUri);
+    assert.equal(memberUri.scheme, 'observability-readonly');
+    const memberDoc = await vscode.workspace.openTextDocument(memberUri);
+    assert.deepEqual(JSON.parse(memberDoc.getText()), { ...li });
+    const teamUri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', team);
+    assert.ok(teamUri);
+    const teamDoc = await vscode.workspace.openTextDocument(teamUri);
+    assert.deepEqual(JSON.parse(teamDoc.getText()), { id: data().teamId, name: SAMPLE_OSS_TEAM_NAME });
+    assert.equal(emulator.requests.length, before, 'served from what the folder loaded');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('updates an alert from its document after a diff', async () => {
