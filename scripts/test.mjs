@@ -288,6 +288,8 @@ const FUTURE_GREP = [
   '^Explorer tree (draws|lists|shows tiles|shows sources|filters|opens an alert|deletes|reveals|counts)',
   '^Resource editors (opens Create Alert|starts Create Alert|creates an alert|updates an alert|tells in a CodeLens|refuses to overwrite|warns with the watching alerts|upserts the query endpoint|creates a dashboard)',
   '^Alert files (exports an alert|creates from a file|plans create|applies a plan)',
+  // The journeys that run on both kinds of connection (Cloud, self-hosted): describeEachFlavor in the suites.
+  '^(Explorer tree|Resource editors|Alert files) journey',
 ].join('|');
 
 function integrationFuture() {

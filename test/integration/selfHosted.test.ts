@@ -1,8 +1,10 @@
 /**
  * Self-hosted ClickStack / HyperDX connections against the emulator's OSS flavor (External API v2, Bearer key,
  * `{data}` bodies): adding one by argument object, the tree with the deployment as its one service (no organization
- * or service level, no query endpoint), editing and applying a dashboard and an alert, the refusal of what the v2 API
- * lacks, and the plain-http confirmation with its withdrawal.
+ * or service level, no query endpoint) and its read-only Team folder, alert files aimed by base URL, the OSS error
+ * shapes, the refusal of what the v2 API lacks, and the plain-http confirmation with its withdrawal. Browsing, editing
+ * and applying, and alert-file plans run on both kinds of connection in the journeys of tree.test.ts,
+ * editors.test.ts and alertFiles.test.ts (`describeEachFlavor`).
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -159,41 +161,6 @@ describe('Self-hosted connections', function () {
     assert.deepEqual(JSON.parse(teamDoc.getText()), { id: data().teamId, name: SAMPLE_OSS_TEAM_NAME });
     assert.equal(emulator.requests.length, before, 'served from what the folder loaded');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  });
-
-  it('updates an alert from its document after a diff', async () => {
-    const alert = [...data().alerts.values()][0]!;
-    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
-      connectionId,
-      serviceId: api.connections.get(connectionId)!.serviceIds[0],
-      alertId: alert.id,
-    });
-    assert.ok(uri);
-    const doc = await waitFor('the alert document', () =>
-      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
-    );
-    await setField(doc, 'threshold', 4321);
-    const mark = emulator.requests.length;
-    const result = await apply(uri, { confirm: true });
-    assert.equal(result.outcome, 'applied', JSON.stringify(result));
-    const put = emulator.requests.slice(mark).find((r) => r.method === 'PUT');
-    assert.ok(put);
-    assert.equal(put.path, `/api/v2/alerts/${alert.id}`);
-    assert.equal(data().alerts.get(alert.id)?.threshold, 4321);
-  });
-
-  it('creates a dashboard from the template', async () => {
-    const uri = await vscode.commands.executeCommand<string>('observability.createDashboard', {
-      connectionId,
-      serviceId: api.connections.get(connectionId)!.serviceIds[0],
-      name: 'From the self-hosted editor',
-    });
-    assert.ok(uri);
-    const before = data().dashboards.size;
-    const result = await apply(uri);
-    assert.equal(result.outcome, 'applied', JSON.stringify(result));
-    assert.equal(data().dashboards.size, before + 1);
-    assert.ok([...data().dashboards.values()].some((d) => d.name === 'From the self-hosted editor'));
   });
 
   it('exports an alert as a file that names the deployment by its base URL, applies it, and never aims it elsewhere', async () => {

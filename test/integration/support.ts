@@ -361,6 +361,9 @@ export function describeEachFlavor(title: string, body: (run: FlavorRun) => void
       };
 
       before(async () => {
+        // The Cloud client's own rate limit (10 requests in 10 s by default) would only slow the journeys down.
+        await configure('rateLimit.requestsPerWindow', 1000);
+        await configure('rateLimit.windowSeconds', 1);
         await configure('requestTimeoutSeconds', 5);
         await configure('autoSave', 'off', 'files');
         emulator = await startEmulator({ flavor: flavor.emulatorFlavor, rateLimit: false });
@@ -374,6 +377,8 @@ export function describeEachFlavor(title: string, body: (run: FlavorRun) => void
         if (connectionId) {
           await vscode.commands.executeCommand('observability.removeConnection', { connectionId, noPrompt: true });
         }
+        await configure('rateLimit.requestsPerWindow', undefined);
+        await configure('rateLimit.windowSeconds', undefined);
         await configure('requestTimeoutSeconds', undefined);
         await configure('autoSave', undefined, 'files');
         await emulator?.close();
