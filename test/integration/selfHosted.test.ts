@@ -160,6 +160,22 @@ describe('Self-hosted connections', function () {
     const teamDoc = await vscode.workspace.openTextDocument(teamUri);
     assert.deepEqual(JSON.parse(teamDoc.getText()), { id: data().teamId, name: SAMPLE_OSS_TEAM_NAME });
     assert.equal(emulator.requests.length, before, 'served from what the folder loaded');
+
+    // A server that sends a member's role: shown in the description and the tooltip.
+    emulator.faults.add({
+      method: 'GET',
+      path: '/api/v2/team/members',
+      times: 1,
+      status: 200,
+      body: { data: [{ ...li, role: 'admin' }] },
+    });
+    tree().refresh(team);
+    const [withRole] = await tree().getChildren(team);
+    assert.ok(withRole);
+    assert.equal(tree().getTreeItem(withRole).description, `${li.email} · admin`);
+    assert.match(tooltipText(tree().getTreeItem(withRole)), /Role: admin/);
+    emulator.faults.clear();
+    tree().refresh(team);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
