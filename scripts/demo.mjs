@@ -9,7 +9,11 @@
 // The connection reaches the extension through OBS_DEMO_CONNECTION, which the extension reads only in development
 // mode (src/demo.ts). Options: --flavor oss (a self-hosted ClickStack / HyperDX deployment: External API v2 with a
 // personal API key; default cloud), --port <n> emulator port (default 8787, a free one when taken), --browser (use
-// code-server even when `code` exists), --no-open (print the URL only). Environment: OBS_CHROMIUM (browser).
+// code-server even when `code` exists), --no-open (print the URL only), --no-build (use the bundle and out/ as they
+// are: the demo's UI test builds first). Environment: OBS_CHROMIUM (browser).
+//
+// Once the workbench is up it prints `DEMO READY <workbench URL> <emulator URL>` (the UI test test/e2e/demo.e2e.ts
+// reads that line).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -23,6 +27,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const NODE = process.execPath;
 const LABEL = 'Northwind (emulator)';
+/** A self-hosted connection is named after the deployment's team (the emulator's sample team). */
+const SELF_HOSTED_LABEL = 'Northwind Engineering';
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const portArg = args.includes('--port') ? Number(args[args.indexOf('--port') + 1]) : 8787;
@@ -191,13 +197,17 @@ async function startCodeServer(tmp, env) {
 
 async function main() {
   // Build: the bundle the extension runs, and the compiled emulator and code-server helpers.
-  if (
+  if (flag('--no-build')) {
+    if (!fs.existsSync(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'))) {
+      throw new Error('--no-build: out/ is not built (run `npx tsc -p tsconfig.json && node esbuild.mjs`)');
+    }
+  } else if (
     step(NODE, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']) !== 0 &&
     !fs.existsSync(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'))
   ) {
     throw new Error('compilation failed');
   }
-  if (step(NODE, ['esbuild.mjs']) !== 0) throw new Error('the extension build failed');
+  if (!flag('--no-build') && step(NODE, ['esbuild.mjs']) !== 0) throw new Error('the extension build failed');
 
   const { startEmulator } = require(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'));
   const port = (await portFree(portArg)) ? portArg : 0;
@@ -224,11 +234,13 @@ async function main() {
     label: LABEL,
     queryUrl: emulator.queryUrl,
   };
+  const taken = port === 0 && portArg !== 0 ? ` (port ${portArg} was taken)` : '';
   console.log(
     flavorArg === 'oss'
-      ? `\nEmulator (self-hosted flavor): ${emulator.url}${port === 0 ? ` (port ${portArg} was taken)` : ''}  personal API key ${emulator.ossApiKey}`
-      : `\nEmulator: ${emulator.url}${port === 0 ? ` (port ${portArg} was taken)` : ''}  key ${emulator.keyId}  query host ${emulator.queryUrl}`,
+      ? `\nEmulator (self-hosted flavor): ${emulator.url}${taken}  personal API key ${emulator.ossApiKey}`
+      : `\nEmulator: ${emulator.url}${taken}  key ${emulator.keyId}  query host ${emulator.queryUrl}`,
   );
+  const label = flavorArg === 'oss' ? SELF_HOSTED_LABEL : LABEL;
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-demo-'));
   cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }));
@@ -268,7 +280,8 @@ async function main() {
   }
 
   const url = await startCodeServer(tmp, env);
-  console.log(`\nVS Code (code-server) with the extension and the connection "${LABEL}":\n\n  ${url}\n`);
+  console.log(`\nVS Code (code-server) with the extension and the connection "${label}":\n\n  ${url}\n`);
+  console.log(`DEMO READY ${url} ${emulator.url}`);
   const chromium = process.env.OBS_CHROMIUM ?? '/usr/bin/chromium';
   if (!flag('--no-open') && hasDisplay() && fs.existsSync(chromium)) {
     const browser = spawn(

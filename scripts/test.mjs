@@ -289,6 +289,8 @@ const FUTURE_GREP = [
   '^Resource editors (opens Create Alert|starts Create Alert|creates an alert|updates an alert|tells in a CodeLens|refuses to overwrite|warns with the watching alerts|upserts the query endpoint|creates a dashboard)',
   '^Alert files (exports an alert|creates from a file|plans create|applies a plan)',
   '^Resource documents: .* ((webhook|savedSearch|source|role): Create applies the template|webhook: the URL secret)',
+  // The journeys that run on both kinds of connection (Cloud, self-hosted): describeEachFlavor in the suites.
+  '^(Explorer tree|Resource editors|Alert files) journey',
 ].join('|');
 
 function integrationFuture() {

@@ -52,6 +52,7 @@ function emptyEntries(): Entries {
     savedSearches: { valid: false, generation: 0 },
     roles: { valid: false, generation: 0 },
     queryEndpoint: { valid: false, generation: 0 },
+    team: { valid: false, generation: 0 },
   };
 }
 
@@ -165,6 +166,14 @@ export class ResourceCache {
         return (await client.listRoles(serviceId)).data as ResourceValues[K];
       case 'queryEndpoint':
         return (await client.getQueryEndpoint(serviceId)).data as ResourceValues[K];
+      case 'team': {
+        // Only a self-hosted deployment's client reads a team; a Cloud service's team is its organization.
+        if (!client.getTeam || !client.listTeamMembers) {
+          throw new Error('Only a self-hosted deployment shows its team.');
+        }
+        const [team, members] = await Promise.all([client.getTeam(), client.listTeamMembers()]);
+        return { team: team.data, members: members.data } as ResourceValues[K];
+      }
       default:
         throw new Error(`Unknown resource kind ${String(kind)}`);
     }

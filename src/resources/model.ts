@@ -35,6 +35,31 @@ export interface ResourceClient {
   deleteSavedSearch(serviceId: string, id: string): Promise<unknown>;
   deleteSource(serviceId: string, id: string): Promise<unknown>;
   deleteRole(serviceId: string, id: string): Promise<unknown>;
+  /** Self-hosted deployments only: the team that holds every resource, and its members (read-only). */
+  getTeam?(): Promise<{ readonly data: TeamInfo }>;
+  listTeamMembers?(): Promise<{ readonly data: readonly TeamMemberInfo[] }>;
+}
+
+/** A self-hosted deployment's team (`GET /api/v2/team`); fields the server adds are kept. */
+export interface TeamInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly [field: string]: unknown;
+}
+
+/** A member of a self-hosted deployment's team (`GET /api/v2/team/members`); fields the server adds are kept. */
+export interface TeamMemberInfo {
+  readonly id: string;
+  readonly email: string;
+  readonly name?: string;
+  readonly isCurrentUser?: boolean;
+  readonly [field: string]: unknown;
+}
+
+/** The Team folder's data: the team and its members. */
+export interface TeamView {
+  readonly team: TeamInfo;
+  readonly members: readonly TeamMemberInfo[];
 }
 
 export interface ConnectionView {
@@ -92,9 +117,11 @@ export function isOffline(failure: RequestFailure): boolean {
 }
 
 export type ResourceKind =
-  'dashboards' | 'alerts' | 'sources' | 'webhooks' | 'savedSearches' | 'roles' | 'queryEndpoint';
+  'dashboards' | 'alerts' | 'sources' | 'webhooks' | 'savedSearches' | 'roles' | 'queryEndpoint' | 'team';
 
-export type FolderKind = 'dashboards' | 'alerts' | 'sources' | 'webhooks' | 'savedSearches' | 'roles' | 'queryEndpoint';
+/** `team`: the read-only Team folder of a self-hosted deployment (not shown for Cloud services). */
+export type FolderKind =
+  'dashboards' | 'alerts' | 'sources' | 'webhooks' | 'savedSearches' | 'roles' | 'queryEndpoint' | 'team';
 
 export const FOLDER_KINDS: readonly FolderKind[] = [
   'dashboards',
@@ -104,6 +131,7 @@ export const FOLDER_KINDS: readonly FolderKind[] = [
   'sources',
   'roles',
   'queryEndpoint',
+  'team',
 ];
 
 export interface ResourceValues {
@@ -114,6 +142,7 @@ export interface ResourceValues {
   savedSearches: readonly SavedSearch[];
   roles: readonly Role[];
   queryEndpoint: QueryEndpoint | null;
+  team: TeamView;
 }
 
 /** A subscription to changes (`vscode.Event` satisfies it; this layer does not import `vscode`). */

@@ -34,6 +34,7 @@ export type ExplorerNode =
       readonly kind: 'webhook' | 'savedSearch' | 'role';
       readonly item: { readonly id: string; readonly name: string };
     })
+  | (Scoped & { readonly type: 'member' })
   | { readonly type: 'info' | 'error' };
 
 export type CommandArgument<A> =

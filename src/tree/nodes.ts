@@ -22,6 +22,7 @@ import type {
   Role,
   SavedSearch,
   Source,
+  TeamMemberInfo,
   TileResponse,
   Webhook,
 } from '../resources/model';
@@ -43,6 +44,7 @@ export type Node =
   | AlertNode
   | SourceNode
   | ItemNode
+  | MemberNode
   | InfoNode
   | ErrorNode;
 
@@ -169,6 +171,7 @@ const FOLDER_LABELS: Record<FolderKind, () => string> = {
   sources: () => vscode.l10n.t('Sources'),
   roles: () => vscode.l10n.t('Roles'),
   queryEndpoint: () => vscode.l10n.t('Query Endpoint'),
+  team: () => vscode.l10n.t('Team'),
 };
 const FOLDER_ICONS: Record<FolderKind, string> = {
   dashboards: 'dashboard',
@@ -178,6 +181,7 @@ const FOLDER_ICONS: Record<FolderKind, string> = {
   sources: 'database',
   roles: 'shield',
   queryEndpoint: 'plug',
+  team: 'organization',
 };
 
 /** The resources a folder needs to draw its children. */
@@ -189,6 +193,7 @@ export const FOLDER_RESOURCES: Record<FolderKind, readonly ResourceKind[]> = {
   sources: ['sources'],
   roles: ['roles'],
   queryEndpoint: ['queryEndpoint'],
+  team: ['team'],
 };
 
 /** Lists a folder reads for its descriptions (alerts that use a webhook or saved search), loaded but not refreshed. */
@@ -197,7 +202,7 @@ export const FOLDER_READS: Partial<Record<FolderKind, readonly ResourceKind[]>> 
   savedSearches: ['alerts'],
 };
 
-/** The folders, in the order a service shows them. */
+/** The folders, in the order a service shows them (`team`: self-hosted deployments only). */
 export const FOLDER_KINDS: readonly FolderKind[] = [
   'dashboards',
   'alerts',
@@ -206,6 +211,7 @@ export const FOLDER_KINDS: readonly FolderKind[] = [
   'sources',
   'roles',
   'queryEndpoint',
+  'team',
 ];
 
 export class FolderNode implements ServiceScope {
@@ -502,6 +508,56 @@ export class ItemNode<K extends ItemKind = ItemKind> implements ServiceScope {
       ...p.details(this.item, this.uses),
     ].join('\n');
     item.contextValue = `${this.kind} ${p.context(this.item)}${this.uses > 0 ? ' inUse' : ''}`;
+    return item;
+  }
+}
+
+/** A member of a self-hosted deployment's team (read-only: no edit or delete commands). */
+export class MemberNode implements ServiceScope {
+  readonly type = 'member';
+  readonly [EXPLORER_NODE] = true;
+  readonly id: string;
+  constructor(
+    readonly parent: FolderNode,
+    readonly member: TeamMemberInfo,
+  ) {
+    this.id = `${parent.id}/m:${member.id}`;
+  }
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+  get serviceId(): string {
+    return this.parent.serviceId;
+  }
+  get copyValue(): string {
+    return this.member.id;
+  }
+  /** The server's role of the member, when it sends one (HyperDX OSS sends none: every member may do everything). */
+  get role(): string | undefined {
+    const role = this.member.role;
+    return typeof role === 'string' ? sanitizeServerText(role, 100) || undefined : undefined;
+  }
+  get label(): string {
+    return sanitizeServerText(this.member.name, 200) || sanitizeServerText(this.member.email, 200) || this.member.id;
+  }
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, None);
+    item.id = this.id;
+    const email = sanitizeServerText(this.member.email, 200);
+    const you = this.member.isCurrentUser === true;
+    item.iconPath = new vscode.ThemeIcon(you ? 'account' : 'person');
+    item.description =
+      [email !== this.label ? email : undefined, this.role, you ? vscode.l10n.t('you') : undefined]
+        .filter((x) => x)
+        .join(' · ') || undefined;
+    item.tooltip = [
+      this.label,
+      `${vscode.l10n.t('Email')}: ${email}`,
+      ...(this.role ? [`${vscode.l10n.t('Role')}: ${this.role}`] : []),
+      `${vscode.l10n.t('Member ID')}: ${sanitizeServerText(this.member.id)}`,
+      ...(you ? [vscode.l10n.t('The owner of the API key this connection uses')] : []),
+    ].join('\n');
+    item.contextValue = `teamMember copyable json${you ? ' currentUser' : ''}`;
     return item;
   }
 }

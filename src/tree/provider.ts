@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { sanitizeServerText } from '../api';
 import type { CacheChange, Entry, ResourceCache } from '../resources/cache';
 import { alertsOnSavedSearch, alertsUsingWebhook } from '../resources/dependents';
 import {
@@ -21,6 +22,7 @@ import {
   FolderNode,
   InfoNode,
   ItemNode,
+  MemberNode,
   ServiceNode,
   SourceNode,
   TileNode,
@@ -32,6 +34,8 @@ export const FILTER_CONTEXT_KEY = 'observability.filterActive';
 
 /** Folders of a service that a self-hosted deployment's External API v2 does not serve. */
 const SELF_HOSTED_HIDDEN_FOLDERS: ReadonlySet<string> = new Set(['queryEndpoint', 'roles']);
+/** Folders only a self-hosted deployment shows (a Cloud service's people are its organization's, managed in Cloud). */
+const CLOUD_HIDDEN_FOLDERS: ReadonlySet<string> = new Set(['team']);
 
 const FOLDER_WHAT: Record<FolderKind, () => string> = {
   dashboards: () => vscode.l10n.t('dashboards'),
@@ -41,6 +45,7 @@ const FOLDER_WHAT: Record<FolderKind, () => string> = {
   sources: () => vscode.l10n.t('sources'),
   roles: () => vscode.l10n.t('roles'),
   queryEndpoint: () => vscode.l10n.t('the query endpoint'),
+  team: () => vscode.l10n.t('team members'),
 };
 
 /**
@@ -136,7 +141,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         if (node.connection.kind === 'selfHosted') return this.selfHostedFolders(node);
         return this.serviceNodes(node);
       case 'service':
-        return [...node.folders.values()];
+        return [...node.folders.values()].filter((f) => !CLOUD_HIDDEN_FOLDERS.has(f.kind));
       case 'folder':
         return this.folderChildren(node);
       case 'dashboard':
@@ -326,6 +331,29 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         items = sortByName(all.filter((r) => this.matches(nameOf(r)))).map((r) => new ItemNode(folder, 'role', r));
         break;
       }
+      case 'team': {
+        const view = this.cache.peek(connectionId, serviceId, 'team');
+        const members = view?.members ?? [];
+        total = members.length;
+        // The key's owner first, then by name (or email).
+        const byName = new Map(
+          sortByName(members.map((m) => ({ id: m.id, name: m.name || m.email }))).map((m, i) => [m.id, i]),
+        );
+        items = members
+          .filter((m) => this.matches(m.name || m.email))
+          .sort(
+            (a, b) =>
+              Number(b.isCurrentUser === true) - Number(a.isCurrentUser === true) ||
+              (byName.get(a.id) ?? 0) - (byName.get(b.id) ?? 0),
+          )
+          .map((m) => new MemberNode(folder, m));
+        folder.extraContext = ' json';
+        const teamName = view ? sanitizeServerText(view.team.name, 200) : '';
+        folder.description =
+          [teamName || undefined, this.countText(items.length, total), offline].filter((x) => x).join(' · ') ||
+          undefined;
+        return [...failure.nodes, ...items, ...this.emptyOrFiltered(folder, items.length, total, what)];
+      }
       case 'queryEndpoint': {
         const endpoint = this.cache.peek(connectionId, serviceId, 'queryEndpoint');
         if (!endpoint) {
@@ -442,6 +470,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         this.refreshKinds(node.connectionId, node.serviceId, ['dashboards', 'alerts', 'webhooks']);
         return;
       case 'item':
+      case 'member':
         this.refreshKinds(node.connectionId, node.serviceId, FOLDER_RESOURCES[node.parent.kind]);
         return;
       case 'alert':

@@ -6,13 +6,14 @@ import { maskWebhookUrl } from '../resources/dependents';
 /** Scheme of the read-only JSON views ("Open as JSON"). */
 export const READONLY_SCHEME = 'observability-readonly';
 
-export type JsonItemKind = 'dashboard' | 'alert' | 'source' | 'webhook' | 'savedSearch' | 'role' | 'queryEndpoint';
+export type JsonItemKind =
+  'dashboard' | 'alert' | 'source' | 'webhook' | 'savedSearch' | 'role' | 'queryEndpoint' | 'team' | 'teamMember';
 
 export interface JsonItemRef {
   readonly connectionId: string;
   readonly serviceId: string;
   readonly kind: JsonItemKind;
-  /** Resource ID; ignored for the query endpoint (one per service). */
+  /** Resource ID; ignored for the query endpoint and the team (one per service). */
   readonly id?: string;
 }
 
@@ -24,6 +25,8 @@ const LIST_OF: Record<JsonItemKind, ResourceKind> = {
   savedSearch: 'savedSearches',
   role: 'roles',
   queryEndpoint: 'queryEndpoint',
+  team: 'team',
+  teamMember: 'team',
 };
 
 function safeFileName(name: string): string {
@@ -91,6 +94,11 @@ export class ReadonlyJsonProvider implements vscode.TextDocumentContentProvider,
   lookup(ref: JsonItemRef): unknown {
     if (ref.kind === 'queryEndpoint') {
       return this.cache.peek(ref.connectionId, ref.serviceId, 'queryEndpoint') ?? undefined;
+    }
+    if (ref.kind === 'team' || ref.kind === 'teamMember') {
+      const view = this.cache.peek(ref.connectionId, ref.serviceId, 'team');
+      if (ref.kind === 'team') return view?.team;
+      return view?.members.find((m) => m.id === ref.id);
     }
     const list = this.cache.peek(ref.connectionId, ref.serviceId, LIST_OF[ref.kind]) as
       readonly { id: string }[] | undefined;

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { ApplyPlanResult, FileResult } from '../../src/alertFiles/service';
 import type { AlertPlan } from '../../src/alertFiles/plan';
-import { activate, alertTarget, configure, readFile, waitFor, writeFile } from './support';
+import { activate, alertTarget, configure, describeEachFlavor, readFile, waitFor, writeFile } from './support';
 
 interface Api {
   readonly tree: {
@@ -532,5 +532,75 @@ describe('Alert files', function () {
       await configure('rateLimit.requestsPerWindow', 1000);
       await configure('rateLimit.windowSeconds', 1);
     }
+  });
+});
+
+// The alert-file journey, once per connection kind: a Cloud file names its service by organization and service ID,
+// a self-hosted one its deployment by base URL; planning and applying are the same.
+describeEachFlavor('Alert files journey', (run) => {
+  let dir: vscode.Uri;
+
+  before(async () => {
+    const workspace = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(workspace, 'the test host opens a workspace folder');
+    dir = vscode.Uri.joinPath(workspace.uri, `alert-files-journey-${run.flavor.emulatorFlavor}-${Date.now()}`);
+    await vscode.workspace.fs.createDirectory(dir);
+  });
+
+  after(async () => {
+    if (dir) await vscode.workspace.fs.delete(dir, { recursive: true, useTrash: false });
+  });
+
+  it('exports an alert to a file, plans the edited file as an update and a copy without ID as a create, and applies the plan', async () => {
+    const alert = [...run.data().alerts.values()].find((a) => a.source === 'tile')!;
+    const managed = vscode.Uri.joinPath(dir, 'managed.alert.json');
+    const exported = await vscode.commands.executeCommand<string>('observability.exportAlertToFile', {
+      connectionId: run.connectionId,
+      serviceId: run.serviceId,
+      alertId: alert.id,
+      uri: managed.toString(),
+    });
+    assert.ok(exported);
+    const value = JSON.parse(await readFile(managed)) as Record<string, unknown>;
+    assert.equal(value.id, alert.id);
+    if (run.flavor.emulatorFlavor === 'oss') assert.equal(value.baseUrl, run.emulator.url);
+    else assert.equal(value.serviceId, run.serviceId);
+
+    const threshold = Number(value.threshold) + 5;
+    await writeFile(managed, JSON.stringify({ ...value, threshold }, null, 2));
+    const { id: _id, ...copy } = value;
+    const created = vscode.Uri.joinPath(dir, 'copy.alert.json');
+    await writeFile(created, JSON.stringify({ ...copy, name: `Journey copy (${run.flavor.name})` }, null, 2));
+
+    const plan = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', {
+      folder: dir.toString(),
+    });
+    assert.equal(plan.services.length, 1);
+    const actions = Object.fromEntries(plan.services[0]!.entries.map((e) => [e.label.split('/').pop(), e.action]));
+    assert.deepEqual(actions, { 'copy.alert.json': 'create', 'managed.alert.json': 'update' });
+
+    const before = run.data().alerts.size;
+    const mark = run.emulator.requests.length;
+    const applied = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', {
+      folder: dir.toString(),
+      confirm: true,
+    });
+    assert.equal(applied.outcome, 'applied', JSON.stringify(applied));
+    assert.deepEqual(applied.done.map((d) => d.action).sort(), ['create', 'update']);
+    assert.equal(run.data().alerts.get(alert.id)?.threshold, threshold);
+    assert.equal(run.data().alerts.size, before + 1);
+    const writes = run.emulator.requests.slice(mark).filter((r) => r.method !== 'GET');
+    assert.deepEqual(writes.map((r) => `${r.method} ${r.path}`).sort(), [
+      `POST ${run.path('alerts')}`,
+      `PUT ${run.path('alerts')}/${alert.id}`,
+    ]);
+    const createdId = (JSON.parse(await readFile(created)) as { id?: string }).id;
+    assert.ok(createdId && run.data().alerts.has(createdId), 'the new ID is written back into the file');
+
+    const again = await vscode.commands.executeCommand<ApplyPlanResult>('observability.applyAlertPlan', {
+      folder: dir.toString(),
+      confirm: true,
+    });
+    assert.equal(again.outcome, 'nothingToDo');
   });
 });

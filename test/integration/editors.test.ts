@@ -14,6 +14,7 @@ import {
   activate,
   alertTarget as alertTargetOf,
   configure,
+  describeEachFlavor,
   docOf,
   extension,
   replaceText,
@@ -889,4 +890,69 @@ describe('Resource editors', function () {
     const reopened = await vscode.workspace.openTextDocument(old);
     assert.equal((JSON.parse(reopened.getText()) as { name: string }).name, 'Readable address');
   }
+});
+
+// The main editing journeys, once per connection kind (Cloud service, self-hosted deployment).
+describeEachFlavor('Resource editors journey', (run) => {
+  const apply = (uri: string, extra: Record<string, unknown> = {}) =>
+    vscode.commands.executeCommand<ApplyResult>('observability.applyResource', { uri, ...extra });
+  const open = async (args: Record<string, string>): Promise<{ uri: string; doc: vscode.TextDocument }> => {
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId: run.connectionId,
+      serviceId: run.serviceId,
+      ...args,
+    });
+    assert.ok(uri, 'Edit returns the document address');
+    const doc = await waitFor('the document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
+    return { uri, doc };
+  };
+
+  it('opens a dashboard, edits it and applies it: the server holds the new name and the document is clean', async () => {
+    const dashboard = [...run.data().dashboards.values()][0]!;
+    const { uri, doc } = await open({ dashboardId: dashboard.id });
+    assert.equal((JSON.parse(doc.getText()) as { name: string }).name, dashboard.name);
+    await setField(doc, 'name', `${dashboard.name} (edited)`);
+    assert.ok(doc.isDirty);
+    const mark = run.emulator.requests.length;
+    const result = await apply(uri, { confirm: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    const put = run.emulator.requests.slice(mark).find((r) => r.method === 'PUT');
+    assert.ok(put, 'a PUT was sent');
+    assert.equal(put.path, `${run.path('dashboards')}/${dashboard.id}`);
+    assert.equal(run.data().dashboards.get(dashboard.id)?.name, `${dashboard.name} (edited)`);
+    assert.equal(doc.isDirty, false);
+  });
+
+  it('opens an alert, edits its threshold and applies it after a diff', async () => {
+    const alert = [...run.data().alerts.values()].find((a) => a.source === 'tile')!;
+    const { uri, doc } = await open({ alertId: alert.id });
+    await setField(doc, 'threshold', 2468);
+    const mark = run.emulator.requests.length;
+    const result = await apply(uri, { confirm: true });
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    assert.equal(result.diffShown, true, 'a diff was shown');
+    const put = run.emulator.requests.slice(mark).find((r) => r.method === 'PUT');
+    assert.ok(put, 'a PUT was sent');
+    assert.equal(put.path, `${run.path('alerts')}/${alert.id}`);
+    assert.equal((put.body as { threshold: number }).threshold, 2468);
+    assert.equal(run.data().alerts.get(alert.id)?.threshold, 2468);
+    assert.equal(doc.isDirty, false);
+  });
+
+  it('creates a dashboard from the template', async () => {
+    const uri = await vscode.commands.executeCommand<string>('observability.createDashboard', {
+      connectionId: run.connectionId,
+      serviceId: run.serviceId,
+      name: `Journey dashboard (${run.flavor.name})`,
+    });
+    assert.match(uri ?? '', /\.new-dashboard\.json$/);
+    const before = run.data().dashboards.size;
+    const result = await apply(uri!);
+    assert.equal(result.outcome, 'applied', JSON.stringify(result));
+    assert.match(result.uri ?? '', /\.dashboard\.json$/);
+    assert.equal(run.data().dashboards.size, before + 1);
+    assert.ok([...run.data().dashboards.values()].some((d) => d.name === `Journey dashboard (${run.flavor.name})`));
+  });
 });

@@ -1,17 +1,19 @@
 /**
  * Self-hosted ClickStack / HyperDX connections against the emulator's OSS flavor (External API v2, Bearer key,
  * `{data}` bodies): adding one by argument object, the tree with the deployment as its one service (no organization
- * or service level, no query endpoint), editing and applying a dashboard and an alert, the refusal of what the v2 API
- * lacks, and the plain-http confirmation with its withdrawal.
+ * or service level, no query endpoint) and its read-only Team folder, alert files aimed by base URL, the OSS error
+ * shapes, the refusal of what the v2 API lacks, and the plain-http confirmation with its withdrawal. Browsing, editing
+ * and applying, and alert-file plans run on both kinds of connection in the journeys of tree.test.ts,
+ * editors.test.ts and alertFiles.test.ts (`describeEachFlavor`).
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { ossData, SAMPLE_OSS_TEAM_NAME } from '../emulator/oss/seed';
+import { ossData, SAMPLE_OSS_MEMBERS, SAMPLE_OSS_TEAM_NAME } from '../emulator/oss/seed';
 import type { TreeApi as TreeHandle } from '../../src/features';
 import type { Node } from '../../src/tree/nodes';
 import type { ConnectionManager } from '../../src/connections/manager';
-import { activate, configure, labelOf, rejection, setField, tooltipText, waitFor } from './support';
+import { activate, configure, extension, iconOf, labelOf, rejection, setField, tooltipText, waitFor } from './support';
 
 interface Api {
   readonly tree: TreeHandle;
@@ -99,39 +101,82 @@ describe('Self-hosted connections', function () {
     assert.equal(list.authorized, true, 'with the Bearer key');
   });
 
-  it('updates an alert from its document after a diff', async () => {
-    const alert = [...data().alerts.values()][0]!;
-    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
-      connectionId,
-      serviceId: api.connections.get(connectionId)!.serviceIds[0],
-      alertId: alert.id,
-    });
-    assert.ok(uri);
-    const doc = await waitFor('the alert document', () =>
-      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
-    );
-    await setField(doc, 'threshold', 4321);
+  it('shows the team and its members in a read-only Team folder, each openable as JSON', async () => {
+    const node = await root();
+    const folders = await tree().getChildren(node);
+    const team = folders.find((f) => f.type === 'folder' && f.kind === 'team');
+    assert.ok(team, 'a Team folder under the connection');
+    assert.equal(labelOf(tree().getTreeItem(team)), 'Team');
+    assert.equal(iconOf(tree().getTreeItem(team)), 'organization');
     const mark = emulator.requests.length;
-    const result = await apply(uri, { confirm: true });
-    assert.equal(result.outcome, 'applied', JSON.stringify(result));
-    const put = emulator.requests.slice(mark).find((r) => r.method === 'PUT');
-    assert.ok(put);
-    assert.equal(put.path, `/api/v2/alerts/${alert.id}`);
-    assert.equal(data().alerts.get(alert.id)?.threshold, 4321);
-  });
+    const members = await tree().getChildren(team);
+    const sent = emulator.requests.slice(mark).map((r) => `${r.method} ${r.path}`);
+    assert.deepEqual(sent.sort(), ['GET /api/v2/team', 'GET /api/v2/team/members']);
+    assert.match(String(tree().getTreeItem(team).description), new RegExp(`^${SAMPLE_OSS_TEAM_NAME} · 3$`));
 
-  it('creates a dashboard from the template', async () => {
-    const uri = await vscode.commands.executeCommand<string>('observability.createDashboard', {
-      connectionId,
-      serviceId: api.connections.get(connectionId)!.serviceIds[0],
-      name: 'From the self-hosted editor',
+    // The key's owner first, then by name; name as label, email (and "you") as description, all of it in the tooltip.
+    const items = members.map((m) => tree().getTreeItem(m));
+    assert.deepEqual(
+      items.map((i) => labelOf(i)),
+      ['Dana Okafor', 'Li Wen', 'Sam Ruiz'],
+    );
+    const [dana, li] = SAMPLE_OSS_MEMBERS as [(typeof SAMPLE_OSS_MEMBERS)[0], (typeof SAMPLE_OSS_MEMBERS)[0]];
+    assert.equal(items[0]!.description, `${dana.email} · you`);
+    assert.equal(items[1]!.description, li.email);
+    assert.equal(iconOf(items[0]!), 'account');
+    assert.equal(iconOf(items[1]!), 'person');
+    const tip = tooltipText(items[1]!);
+    assert.ok(tip.includes(li.name) && tip.includes(li.email) && tip.includes(li.id), tip);
+    assert.equal(tree().getParent(members[0]!), team);
+
+    // Read-only: no command of the tree's context menus but open, copy and refresh applies to a member or the folder.
+    const menus = (
+      extension().packageJSON as { contributes: { menus: Record<string, { command: string; when?: string }[]> } }
+    ).contributes.menus['view/item/context']!;
+    const commandsFor = (contextValue: string) =>
+      menus
+        .filter((m) => {
+          const re = /viewItem =~ \/(.*?)\/(?: |$)/.exec(m.when ?? '');
+          return re ? new RegExp(re[1]!).test(contextValue) : false;
+        })
+        .map((m) => m.command);
+    const allowed = new Set(['observability.openJson', 'observability.copyId', 'observability.refreshNode']);
+    for (const n of [team, ...members]) {
+      const offered = commandsFor(String(tree().getTreeItem(n).contextValue));
+      assert.ok(offered.includes('observability.openJson'), `Open JSON on ${labelOf(tree().getTreeItem(n))}`);
+      const writes = offered.filter((c) => !allowed.has(c));
+      assert.deepEqual(writes, [], `no write command on ${labelOf(tree().getTreeItem(n))}`);
+    }
+
+    // Open JSON from the cache, read-only, as the server sent it.
+    const before = emulator.requests.length;
+    const memberUri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', members[1]);
+    assert.ok(memberUri);
+    assert.equal(memberUri.scheme, 'observability-readonly');
+    const memberDoc = await vscode.workspace.openTextDocument(memberUri);
+    assert.deepEqual(JSON.parse(memberDoc.getText()), { ...li });
+    const teamUri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', team);
+    assert.ok(teamUri);
+    const teamDoc = await vscode.workspace.openTextDocument(teamUri);
+    assert.deepEqual(JSON.parse(teamDoc.getText()), { id: data().teamId, name: SAMPLE_OSS_TEAM_NAME });
+    assert.equal(emulator.requests.length, before, 'served from what the folder loaded');
+
+    // A server that sends a member's role: shown in the description and the tooltip.
+    emulator.faults.add({
+      method: 'GET',
+      path: '/api/v2/team/members',
+      times: 1,
+      status: 200,
+      body: { data: [{ ...li, role: 'admin' }] },
     });
-    assert.ok(uri);
-    const before = data().dashboards.size;
-    const result = await apply(uri);
-    assert.equal(result.outcome, 'applied', JSON.stringify(result));
-    assert.equal(data().dashboards.size, before + 1);
-    assert.ok([...data().dashboards.values()].some((d) => d.name === 'From the self-hosted editor'));
+    tree().refresh(team);
+    const [withRole] = await tree().getChildren(team);
+    assert.ok(withRole);
+    assert.equal(tree().getTreeItem(withRole).description, `${li.email} · admin`);
+    assert.match(tooltipText(tree().getTreeItem(withRole)), /Role: admin/);
+    emulator.faults.clear();
+    tree().refresh(team);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('exports an alert as a file that names the deployment by its base URL, applies it, and never aims it elsewhere', async () => {

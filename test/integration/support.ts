@@ -1,12 +1,15 @@
 /**
  * Helpers shared by the integration suites (they run in the extension host of a real VS Code): the extension and
- * its exported API, settings, waits, rejections, documents, tree items, the log file, and the sample data's
- * alertable tiles. Not a test file itself (index.ts loads only `*.test.js`).
+ * its exported API, settings, waits, rejections, documents, tree items, the log file, the sample data's
+ * alertable tiles, and the connection kinds the main journeys run against (`describeEachFlavor`). Not a test file
+ * itself (index.ts loads only `*.test.js`).
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { Emulator } from '../emulator/server';
+import { ossData } from '../emulator/oss/seed';
+import { startEmulator, type Emulator } from '../emulator/server';
+import type { ServiceData } from '../emulator/types';
 
 export type { ExtensionApi };
 
@@ -211,4 +214,182 @@ export function alertTarget(emulator: Emulator, serviceId: string): AlertTarget 
     }
   }
   throw new Error('no alertable tile in the sample data');
+}
+
+// ── Connection kinds: the main journeys run once per flavor ─────────────────────────────────────────────────────
+
+/** A tree node as the journeys read it (the tree's `Node`, structurally). */
+export interface JourneyNode {
+  readonly type: string;
+  readonly kind?: string;
+  readonly serviceId?: string;
+  readonly connection?: { readonly id: string };
+  readonly dashboard?: { readonly id: string; readonly tiles?: readonly { readonly id: string }[] };
+  readonly tile?: { readonly id: string };
+  readonly alert?: { readonly id: string };
+}
+
+interface JourneyTree {
+  getChildren(node?: JourneyNode): Promise<JourneyNode[]>;
+  getTreeItem(node: JourneyNode): vscode.TreeItem;
+}
+
+/** What differs between the two kinds of connection, for a journey that is otherwise the same. */
+export interface Flavor {
+  /** In the suite's title: `Cloud` or `self-hosted`. */
+  readonly name: string;
+  readonly emulatorFlavor: 'cloud' | 'oss';
+  /** The folders a connection shows for its service, in order. */
+  readonly folders: readonly string[];
+  /** Adds a connection to the emulator's first service (the sample data a self-hosted deployment serves). */
+  connect(emulator: Emulator, label: string): Promise<{ connectionId: string; serviceId: string }>;
+  /** The API path of a collection (`dashboards`, `alerts`, …) of the service, as the server sees the request. */
+  path(emulator: Emulator, serviceId: string, collection: string): string;
+  /** The emulator's store of the service. */
+  data(emulator: Emulator, serviceId: string): ServiceData;
+}
+
+export const CLOUD_FLAVOR: Flavor = {
+  name: 'Cloud',
+  emulatorFlavor: 'cloud',
+  folders: ['Dashboards', 'Alerts', 'Webhooks', 'Saved Searches', 'Sources', 'Roles', 'Query Endpoint'],
+  async connect(emulator, label) {
+    const serviceId = emulator.serviceIds[0]!;
+    const connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      baseUrl: emulator.url,
+      keyId: emulator.keyId,
+      keySecret: emulator.keySecret,
+      organizationId: emulator.organizationId,
+      serviceIds: [serviceId],
+      label,
+      skipCheck: true,
+    });
+    return { connectionId, serviceId };
+  },
+  path: (emulator, serviceId, collection) =>
+    `/v1/organizations/${emulator.organizationId}/services/${serviceId}/observability/${collection}`,
+  data: (emulator, serviceId) => emulator.state.data.get(serviceId)!,
+};
+
+export const SELF_HOSTED_FLAVOR: Flavor = {
+  name: 'self-hosted',
+  emulatorFlavor: 'oss',
+  folders: ['Dashboards', 'Alerts', 'Webhooks', 'Saved Searches', 'Sources', 'Team'],
+  async connect(emulator, label) {
+    const connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      kind: 'selfHosted',
+      baseUrl: emulator.url,
+      apiKey: emulator.ossApiKey,
+      label,
+    });
+    const connections = exportedApi().connections as unknown as {
+      get(id: string): { serviceIds: readonly string[] } | undefined;
+    };
+    const serviceId = connections.get(connectionId)?.serviceIds[0];
+    assert.ok(serviceId, 'a self-hosted connection has its one service');
+    return { connectionId, serviceId };
+  },
+  path: (_emulator, _serviceId, collection) => `/api/v2/${collection}`,
+  data: (emulator) => ossData(emulator.state),
+};
+
+export const FLAVORS: readonly Flavor[] = [CLOUD_FLAVOR, SELF_HOSTED_FLAVOR];
+
+/** What a journey sees of its flavor's run; filled in by the suite's `before`. */
+export interface FlavorRun {
+  readonly flavor: Flavor;
+  readonly emulator: Emulator;
+  readonly connectionId: string;
+  readonly serviceId: string;
+  /** The emulator's store of the connection's service. */
+  data(): ServiceData;
+  /** The API path of a collection of the service. */
+  path(collection: string): string;
+  /** The explorer tree's provider. */
+  tree(): JourneyTree;
+  /** The node whose children are the service's folders: the service (Cloud) or the connection (self-hosted). */
+  folderParent(): Promise<JourneyNode>;
+  /** The service's folder with this label. */
+  folder(label: string): Promise<JourneyNode>;
+}
+
+/**
+ * Runs the same journeys once per connection kind (`FLAVORS`): `describe('<title> (<flavor>)')` with an emulator of
+ * that flavor, a connection to its first service, and the editors' settings (autosave off, short timeouts). The body
+ * registers its tests with the run it is given (read it inside the tests: `before` fills it in).
+ */
+export function describeEachFlavor(title: string, body: (run: FlavorRun) => void): void {
+  for (const flavor of FLAVORS) {
+    describe(`${title} (${flavor.name})`, function () {
+      this.timeout(120_000);
+      let emulator: Emulator | undefined;
+      let connectionId = '';
+      let serviceId = '';
+      const tree = () => (exportedApi().tree as unknown as { provider: JourneyTree }).provider;
+      const run: FlavorRun = {
+        flavor,
+        get emulator() {
+          assert.ok(emulator, 'the emulator is running');
+          return emulator;
+        },
+        get connectionId() {
+          return connectionId;
+        },
+        get serviceId() {
+          return serviceId;
+        },
+        data: () => flavor.data(run.emulator, serviceId),
+        path: (collection) => flavor.path(run.emulator, serviceId, collection),
+        tree,
+        async folderParent() {
+          const root = (await tree().getChildren()).find(
+            (n) => n.type === 'connection' && n.connection?.id === connectionId,
+          );
+          assert.ok(root, 'the connection node');
+          const children = await tree().getChildren(root);
+          if (!children.some((n) => n.type === 'service')) return root;
+          const service = children.find((n) => n.type === 'service' && n.serviceId === serviceId);
+          assert.ok(service, `the service ${serviceId}`);
+          return service;
+        },
+        async folder(label) {
+          const folders = await tree().getChildren(await run.folderParent());
+          const found = folders.find((f) => labelOf(tree().getTreeItem(f)) === label);
+          assert.ok(found, `the ${label} folder`);
+          return found;
+        },
+      };
+
+      before(async () => {
+        // The Cloud client's own rate limit (10 requests in 10 s by default) would only slow the journeys down.
+        await configure('rateLimit.requestsPerWindow', 1000);
+        await configure('rateLimit.windowSeconds', 1);
+        await configure('requestTimeoutSeconds', 5);
+        await configure('autoSave', 'off', 'files');
+        emulator = await startEmulator({ flavor: flavor.emulatorFlavor, rateLimit: false });
+        await activate();
+        ({ connectionId, serviceId } = await flavor.connect(emulator, `${title} (${flavor.name})`));
+        assert.equal(typeof connectionId, 'string');
+      });
+
+      after(async () => {
+        await closeAll();
+        if (connectionId) {
+          await vscode.commands.executeCommand('observability.removeConnection', { connectionId, noPrompt: true });
+        }
+        await configure('rateLimit.requestsPerWindow', undefined);
+        await configure('rateLimit.windowSeconds', undefined);
+        await configure('requestTimeoutSeconds', undefined);
+        await configure('autoSave', undefined, 'files');
+        await emulator?.close();
+      });
+
+      afterEach(async () => {
+        emulator?.faults.clear();
+        await closeAll();
+      });
+
+      body(run);
+    });
+  }
 }

@@ -10,7 +10,16 @@ import type { RecordedRequest } from '../emulator/types';
 import type { TreeApi as TreeHandle } from '../../src/features';
 import type { Node } from '../../src/tree/nodes';
 import type { DeleteResult } from '../../src/tree/commands';
-import { activate, configure, iconOf, labelOf, tooltipText } from './support';
+import {
+  activate,
+  configure,
+  describeEachFlavor,
+  iconOf,
+  labelOf,
+  tooltipText,
+  type JourneyNode,
+  type StoredTile,
+} from './support';
 
 const FAST_LIMIT = { requests: 100_000, windowMs: 1000 };
 
@@ -504,5 +513,64 @@ describe('Explorer tree', function () {
         'firing alerts come first',
       );
     });
+  });
+});
+
+// The main browsing journey, once per connection kind (Cloud service, self-hosted deployment).
+describeEachFlavor('Explorer tree journey', (run) => {
+  const item = (node: JourneyNode) => run.tree().getTreeItem(node);
+  const children = (node?: JourneyNode) => run.tree().getChildren(node);
+
+  it('browses folders, dashboards, tiles and the alerts that watch them, and opens an alert as read-only JSON', async () => {
+    const mark = run.emulator.requests.length;
+    const folders = await children(await run.folderParent());
+    assert.deepEqual(
+      folders.map((f) => labelOf(item(f))),
+      run.flavor.folders,
+    );
+    assert.equal(run.emulator.requests.length - mark, 0, 'no request before a folder is expanded');
+
+    const dashboards = await children(await run.folder('Dashboards'));
+    assert.deepEqual(
+      dashboards.map((n) => labelOf(item(n))),
+      [...run.data().dashboards.values()].map((d) => d.name as string).sort(collator.compare),
+    );
+    const listed = run.emulator.requests.slice(mark).map((r) => r.path);
+    assert.ok(listed.includes(run.path('dashboards')), `listed at ${run.path('dashboards')}: ${listed.join(', ')}`);
+
+    // A dashboard with a watched tile: its tiles, and under the tile the alerts on it.
+    const watched = [...run.data().alerts.values()].find((a) => a.dashboardId && a.tileId)!;
+    assert.ok(watched, 'the sample data has a tile alert');
+    const dashboard = dashboards.find((n) => n.dashboard?.id === watched.dashboardId);
+    assert.ok(dashboard, 'the watched dashboard is listed');
+    const tiles = await children(dashboard);
+    const stored = run.data().dashboards.get(watched.dashboardId!)!;
+    assert.deepEqual(
+      tiles.filter((t) => t.type === 'tile').map((t) => t.tile?.id),
+      (stored.tiles as unknown as StoredTile[]).map((t) => t.id),
+    );
+    const tile = tiles.find((t) => t.tile?.id === watched.tileId)!;
+    assert.match(String(item(tile).description), /alert/);
+    const onTile = (await children(tile)).map((a) => a.alert?.id);
+    const expectedOnTile = [...run.data().alerts.values()]
+      .filter((a) => a.dashboardId === watched.dashboardId && a.tileId === watched.tileId)
+      .map((a) => a.id);
+    assert.deepEqual(onTile.sort(), expectedOnTile.sort());
+
+    const alerts = (await children(await run.folder('Alerts'))).filter((n) => n.type === 'alert');
+    assert.deepEqual(alerts.map((a) => a.alert?.id).sort(), [...run.data().alerts.keys()].sort());
+    for (const a of alerts) assert.equal(iconOf(item(a)), STATE_ICONS[run.data().alerts.get(a.alert!.id)!.state]);
+
+    const before = run.emulator.requests.length;
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', {
+      connectionId: run.connectionId,
+      serviceId: run.serviceId,
+      alertId: watched.id,
+    });
+    assert.ok(uri);
+    assert.equal(uri.scheme, 'observability-readonly');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    assert.equal((JSON.parse(doc.getText()) as { id: string }).id, watched.id);
+    assert.equal(run.emulator.requests.length, before, 'served from the cache');
   });
 });

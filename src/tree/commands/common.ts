@@ -111,7 +111,26 @@ export function targetOf(arg: unknown, tree: ObservabilityTreeProvider): Target 
           fromArgs: false,
           skipConfirmation: false,
         };
+      case 'member':
+        return {
+          ...scope(arg),
+          kind: 'teamMember',
+          id: arg.member.id,
+          name: arg.label,
+          fromArgs: false,
+          skipConfirmation: false,
+        };
       case 'folder':
+        if (arg.kind === 'team') {
+          const team = tree.cache.peek(arg.connectionId, arg.serviceId, 'team')?.team;
+          return {
+            ...scope(arg),
+            kind: 'team',
+            name: sanitizeServerText(team?.name, 200) || vscode.l10n.t('Team'),
+            fromArgs: false,
+            skipConfirmation: false,
+          };
+        }
         if (arg.kind === 'queryEndpoint') {
           return {
             ...scope(arg),
@@ -214,6 +233,8 @@ export function copyValueOf(arg: unknown): { value: string; what: string } | und
         return { value: arg.copyValue, what: vscode.l10n.t('source ID') };
       case 'item':
         return { value: arg.copyValue, what: vscode.l10n.t('ID') };
+      case 'member':
+        return { value: arg.copyValue, what: vscode.l10n.t('member ID') };
       default:
         return undefined;
     }

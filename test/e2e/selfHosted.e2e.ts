@@ -1,0 +1,140 @@
+/**
+ * UI test of the self-hosted walk-through in a real workbench (code-server + headless Chromium) against the
+ * emulator's OSS flavor (HyperDX External API v2, Bearer key):
+ * - "Add Connection" asks the kind first; "Self-hosted ClickStack / HyperDX" asks only the base URL and the personal
+ *   API key (a password box), checks the deployment and names the connection after its team;
+ * - the explorer shows the deployment as one node holding Dashboards, Alerts, Webhooks, Saved Searches, Sources and
+ *   Team (no organization or service level, no query endpoint, no roles); the Team folder lists the members;
+ * - a dashboard opens from the tree (its inline Edit action) as an editable JSON document read over `/api/v2`.
+ * A screenshot of a failure goes to out/self-hosted.failed.png.
+ *
+ * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/selfHosted.e2e.js`.
+ */
+import * as assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { ossData, SAMPLE_OSS_MEMBERS, SAMPLE_OSS_TEAM_NAME } from '../emulator/oss/seed';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { openWorkbench, type Workbench } from '../host/runInCodeServer';
+import {
+  START_TIMEOUT,
+  UI_TIMEOUT,
+  editorLine,
+  expand,
+  quickInput,
+  quickInputBox,
+  quickInputRows,
+  reportingFailure,
+  runCommand,
+  showObservabilityView,
+  treeRow,
+} from './ui';
+
+let emulator: Emulator;
+let workbench: Workbench;
+let page: Page;
+
+const message = () => quickInput(page).locator('.quick-input-message');
+
+async function inputStep(prompt: string | RegExp): Promise<void> {
+  await quickInput(page).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await message().filter({ hasText: prompt }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+}
+
+before(async () => {
+  emulator = await startEmulator({ flavor: 'oss', rateLimit: false });
+  workbench = await openWorkbench({
+    viewport: { width: 1280, height: 800 },
+    userSettings: { 'window.commandCenter': false, 'files.autoSave': 'off' },
+  });
+  page = workbench.page;
+  await page.locator('.monaco-workbench').first().waitFor({ state: 'attached', timeout: START_TIMEOUT });
+  await page.locator('.statusbar').first().waitFor({ state: 'visible', timeout: START_TIMEOUT });
+});
+
+after(async () => {
+  await workbench?.close();
+  await emulator?.close();
+});
+
+test(
+  'Self-hosted: Add Connection → kind → base URL → API key; the deployment holds its folders and Team; a dashboard opens',
+  { timeout: 300_000 },
+  async () => {
+    await reportingFailure(page, emulator, 'self-hosted', walkThrough);
+  },
+);
+
+async function walkThrough(): Promise<void> {
+  // On a busy machine the palette may open before the extension's commands are known: open it again then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runCommand(page, 'Observability: Add Connection');
+      break;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+
+  // The kind of deployment, then the two steps of a self-hosted one.
+  const kind = quickInputRows(page).filter({ hasText: 'Self-hosted ClickStack / HyperDX' }).first();
+  await kind.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await kind.click();
+
+  await inputStep('Base URL of the HyperDX app');
+  await quickInputBox(page).fill('not a url');
+  await message()
+    .filter({ hasText: /https:\/\/hyperdx\.example\.com/ })
+    .waitFor({ state: 'visible' });
+  await quickInputBox(page).fill(emulator.url);
+  await quickInputBox(page).press('Enter');
+
+  await inputStep('Personal API key');
+  assert.equal(await quickInputBox(page).getAttribute('type'), 'password', 'the key is typed in a password box');
+  await quickInputBox(page).fill(emulator.ossApiKey);
+  await quickInputBox(page).press('Enter');
+
+  // Checked against the deployment and named after its team.
+  await showObservabilityView(page, SAMPLE_OSS_TEAM_NAME);
+  const team = emulator.requests.find((r) => r.path === '/api/v2/team');
+  assert.ok(team && team.status === 200 && team.authorized === true, 'the check read the team with the Bearer key');
+
+  await expand(page, SAMPLE_OSS_TEAM_NAME);
+  for (const folder of ['Dashboards', 'Alerts', 'Webhooks', 'Saved Searches', 'Sources', 'Team']) {
+    await treeRow(page, new RegExp(`^${folder}$`)).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  }
+  for (const absent of ['Query Endpoint', 'Roles']) {
+    assert.equal(await treeRow(page, new RegExp(`^${absent}$`)).count(), 0, `no ${absent} folder`);
+  }
+
+  // The team's members, read-only.
+  await expand(page, /^Team$/);
+  for (const member of SAMPLE_OSS_MEMBERS) {
+    await treeRow(page, member.name).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  }
+  const owner = treeRow(page, SAMPLE_OSS_MEMBERS[0]!.name);
+  assert.match(await owner.innerText(), /you/);
+  await owner.hover();
+  assert.equal(await owner.locator('.action-label[aria-label="Edit"]').count(), 0, 'no Edit action on a member');
+
+  // A dashboard opens from the tree as an editable JSON document.
+  const dashboard = [...ossData(emulator.state).dashboards.values()].find((d) => /^[\w .-]+$/.test(String(d.name)));
+  assert.ok(dashboard, 'a seeded dashboard with a plain name');
+  const name = String(dashboard.name);
+  await expand(page, /^Dashboards$/);
+  const row = treeRow(page, name);
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  const mark = emulator.requests.length;
+  await row.hover();
+  await row.locator('.action-label[aria-label="Edit"]').click();
+  await page
+    .locator('.tab.active', { hasText: `${name}.dashboard.json` })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await editorLine(page, `"name": "${name}"`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  const read = emulator.requests.slice(mark).filter((r) => r.method === 'GET');
+  assert.ok(
+    read.every((r) => r.path.startsWith('/api/v2/')),
+    `read over the v2 API: ${read.map((r) => r.path).join(', ')}`,
+  );
+}
