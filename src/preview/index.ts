@@ -61,6 +61,8 @@ export interface PreviewOutcome {
   queries?: number | undefined;
   /** The time range the panel drew. */
   range?: TimeRange | undefined;
+  /** Dashboards: the statement each tile ran (in tile order; tiles without a query have none). */
+  statements?: string[] | undefined;
 }
 
 interface Scope {
@@ -340,10 +342,13 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
         }));
         // Runs the tiles a few at a time; the query client's limiter keeps them within the rate budget.
         let next = 0;
+        const sqls: (string | undefined)[] = [];
         const worker = async () => {
           while (next < tiles.length) {
             const i = next++;
-            out[i]!.data = (await tileData(d, tiles[i]!, range)).data;
+            const got = await tileData(d, tiles[i]!, range);
+            out[i]!.data = got.data;
+            sqls[i] = got.sql;
           }
         };
         await Promise.all(Array.from({ length: Math.min(TILE_CONCURRENCY, tiles.length) }, worker));
@@ -359,6 +364,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
           elapsedMs: Date.now() - t0,
           queries: queries - q0,
           range: previewPanel.range,
+          statements: sqls.filter((x): x is string => x !== undefined),
         };
       };
       previewShown = again;

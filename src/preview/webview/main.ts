@@ -19,6 +19,7 @@ import type {
   TileData,
   TimeRange,
   TimeseriesData,
+  WebviewState,
 } from '../protocol';
 import { formatNumber, formatTime, parseMarkdown, toLocalInput, yRange, type Inline } from './format';
 
@@ -47,10 +48,7 @@ const MAX_ROWS = 500;
 const GRID_ROW = 48;
 const GRID_COLUMNS = 24;
 
-interface ViewState {
-  range?: TimeRange;
-  scrollTop?: number;
-}
+type ViewState = WebviewState;
 
 let current: { msg: ShowMessage; data: PreviewData } | undefined;
 let labels: Record<string, string> = {};
@@ -788,7 +786,8 @@ function onShow(msg: ShowMessage, arrived: number): void {
   const parseMs = performance.now() - t0;
   current = { msg, data };
   renderRanges(msg);
-  saveState({ range: msg.range });
+  // What the panel shows, by reference, and its range: a window reload brings the panel back from this state.
+  saveState({ range: msg.range, restore: msg.restore });
   const d0 = performance.now();
   render(msg, data);
   const drawMs = performance.now() - d0;
