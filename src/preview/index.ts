@@ -77,6 +77,11 @@ interface DashboardSource extends Scope {
 }
 
 const SOURCE_TTL_MS = 60_000;
+/**
+ * Column types of a source's table change rarely; kept longer, so a dashboard previewed again spends its query budget
+ * on its tiles, not on DESCRIBE (each is one statement of the 10 per 10 s).
+ */
+const COLUMNS_TTL_MS = 10 * 60_000;
 /** Tiles of a dashboard queried at once (the rate limiter spaces them further if the budget is short). */
 const TILE_CONCURRENCY = 4;
 const FOLLOW_DELAY_MS = 800;
@@ -99,9 +104,10 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
   const backtestPanel = new PreviewPanel(context.extensionUri, 'backtest');
   const sources = new Map<string, { at: number; value: Promise<readonly SourceLike[]> }>();
   const describes = new Map<string, { at: number; value: Promise<Record<string, string> | undefined> }>();
-  let previewShown: (() => Promise<PreviewOutcome>) | undefined;
+  /** Draws the preview panel's tile or dashboard again; `reveal` false for the panel's own requests and edits. */
+  let previewShown: ((reveal?: boolean) => Promise<PreviewOutcome>) | undefined;
   let previewDoc: string | undefined;
-  let backtestShown: (() => Promise<PreviewOutcome>) | undefined;
+  let backtestShown: ((reveal?: boolean) => Promise<PreviewOutcome>) | undefined;
   let backtestDoc: string | undefined;
   let followTimer: ReturnType<typeof setTimeout> | undefined;
   let queries = 0;
@@ -113,8 +119,10 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       sources.clear();
       describes.clear();
     }),
-    previewPanel.onDidRequest(() => void previewShown?.()),
-    backtestPanel.onDidRequest(() => void backtestShown?.()),
+    // A range picked or a refresh asked for in a panel: its answer must not bring the panel to the front if the user
+    // has moved on to another tab meanwhile (the query budget can hold it for seconds).
+    previewPanel.onDidRequest(() => void previewShown?.(false)),
+    backtestPanel.onDidRequest(() => void backtestShown?.(false)),
   );
 
   async function run(scope: Scope, sql: string, maxRows = 10_000): Promise<QueryResult> {
@@ -141,7 +149,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     if (!sql) return Promise.resolve(undefined);
     const key = `${scope.connectionId}/${scope.serviceId}/${sql}`;
     const hit = describes.get(key);
-    if (hit && Date.now() - hit.at < SOURCE_TTL_MS) return hit.value;
+    if (hit && Date.now() - hit.at < COLUMNS_TTL_MS) return hit.value;
     const value = run(scope, sql).then(
       (r) => {
         const name = r.columns.findIndex((c) => c.name === 'name');
@@ -259,8 +267,9 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     data: PreviewData,
     title: string,
     restore: RestoreTarget | undefined,
+    reveal = true,
   ): Promise<RenderedState | undefined> {
-    return panel.show(data, { title, ...(restore ? { restore } : {}) });
+    return panel.show(data, { title, reveal, ...(restore ? { restore } : {}) });
   }
 
   /** What a window reload needs to draw a panel again: the document, or the connection, service and IDs. */
@@ -291,7 +300,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       const tile =
         tiles.find((t) => t.id === tileId) ?? (tileId === undefined && tiles.length === 1 ? tiles[0] : undefined);
       if (!tile) throw new Error(vscode.l10n.t('The tile {0} was not found in the dashboard.', tileId ?? ''));
-      const again = async (): Promise<PreviewOutcome> => {
+      const again = async (reveal = true): Promise<PreviewOutcome> => {
         const t0 = Date.now();
         const q0 = queries;
         const fresh = d.uri ? await dashboardFrom({ uri: d.uri.toString() }) : d;
@@ -301,7 +310,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
           kind: 'tile',
           args: restoreArgs(d, d.uri, { dashboardId: str(d.dashboard.id), tileId: str(current.id) }),
         };
-        const r = await showData(previewPanel, data, str(current.name) ?? String(current.id ?? ''), restore);
+        const r = await showData(previewPanel, data, str(current.name) ?? String(current.id ?? ''), restore, reveal);
         return {
           ok: data.kind !== 'error',
           rendered: r?.summary,
@@ -325,7 +334,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     const before = queries;
     try {
       const first = await dashboardFrom(raw);
-      const again = async (): Promise<PreviewOutcome> => {
+      const again = async (reveal = true): Promise<PreviewOutcome> => {
         const t0 = Date.now();
         const q0 = queries;
         const d = first.uri ? await dashboardFrom({ uri: first.uri.toString() }) : first;
@@ -357,7 +366,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
           kind: 'dashboard',
           args: restoreArgs(d, first.uri, { dashboardId: str(d.dashboard.id) }),
         };
-        const r = await showData(previewPanel, { kind: 'dashboard', title, tiles: out }, title, restore);
+        const r = await showData(previewPanel, { kind: 'dashboard', title, tiles: out }, title, restore, reveal);
         return {
           ok: true,
           rendered: r?.summary,
@@ -521,14 +530,14 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     const before = queries;
     try {
       const first = await alertFrom(raw);
-      const again = async (): Promise<PreviewOutcome> => {
+      const again = async (reveal = true): Promise<PreviewOutcome> => {
         const t0 = Date.now();
         const a = first.uri ? await alertFrom({ uri: first.uri.toString() }) : first;
         const title = str(a.alert.name) ?? str(a.alert.id) ?? '';
         const restore: RestoreTarget = { kind: 'alert', args: restoreArgs(a, first.uri, { alertId: str(a.alert.id) }) };
         try {
           const { result, sql, data } = await backtest(a, now(backtestPanel.range));
-          const r = await showData(backtestPanel, { ...data, title }, title, restore);
+          const r = await showData(backtestPanel, { ...data, title }, title, restore, reveal);
           return {
             ok: true,
             rendered: r?.summary,
@@ -540,7 +549,13 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
             range: backtestPanel.range,
           };
         } catch (e) {
-          const r = await showData(backtestPanel, { kind: 'error', title, message: errorMessage(e) }, title, restore);
+          const r = await showData(
+            backtestPanel,
+            { kind: 'error', title, message: errorMessage(e) },
+            title,
+            restore,
+            reveal,
+          );
           return { ok: false, rendered: r?.summary, error: errorMessage(e) };
         }
       };
@@ -602,8 +617,8 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       if (followTimer) clearTimeout(followTimer);
       followTimer = setTimeout(() => {
         followTimer = undefined;
-        if (key === previewDoc && previewPanel.isOpen) void previewShown?.().catch(() => undefined);
-        if (key === backtestDoc && backtestPanel.isOpen) void backtestShown?.().catch(() => undefined);
+        if (key === previewDoc && previewPanel.isOpen) void previewShown?.(false).catch(() => undefined);
+        if (key === backtestDoc && backtestPanel.isOpen) void backtestShown?.(false).catch(() => undefined);
       }, FOLLOW_DELAY_MS);
     }),
     { dispose: () => followTimer && clearTimeout(followTimer) },

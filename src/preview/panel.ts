@@ -31,6 +31,11 @@ export interface PreviewShowOptions {
   range?: TimeRange;
   /** What the data is of, by reference: kept in the webview's state so a window reload brings the panel back. */
   restore?: RestoreTarget;
+  /**
+   * Bring an open panel that is hidden behind another tab to the front (default true). False for redraws the panel
+   * asked for itself: a hidden panel gets the data when it is shown again.
+   */
+  reveal?: boolean;
 }
 
 export interface RenderedState {
@@ -116,7 +121,7 @@ export class PreviewPanel implements vscode.Disposable {
     this.title = opts.title ?? data.title;
     if (opts.range) this.rangeValue = opts.range;
     this.restoreTarget = opts.restore;
-    this.ensure();
+    this.ensure(opts.reveal ?? true);
     return this.post();
   }
 
@@ -186,9 +191,9 @@ export class PreviewPanel implements vscode.Disposable {
     return this.mode === 'backtest' ? vscode.l10n.t('Backtest: {0}', what) : vscode.l10n.t('Preview: {0}', what);
   }
 
-  private ensure(): vscode.WebviewPanel {
+  private ensure(reveal = true): vscode.WebviewPanel {
     if (this.panel) {
-      if (!this.panel.visible) this.panel.reveal(undefined, true);
+      if (!this.panel.visible && reveal) this.panel.reveal(undefined, true);
       return this.panel;
     }
     const panel = vscode.window.createWebviewPanel(

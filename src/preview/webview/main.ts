@@ -561,8 +561,15 @@ function renderTable(d: Extract<TileData, { kind: 'table' }>, host: HTMLElement)
   const body = table.createTBody();
   for (const row of d.rows.slice(0, MAX_ROWS)) {
     const tr = body.insertRow();
+    // Fractions are shown to two decimals (Copy and Open as Table keep the exact values).
     row.forEach((v) =>
-      tr.appendChild(el('td', typeof v === 'number' ? 'num' : v === null ? 'null' : undefined, cellText(v))),
+      tr.appendChild(
+        el(
+          'td',
+          typeof v === 'number' ? 'num' : v === null ? 'null' : undefined,
+          typeof v === 'number' && !Number.isInteger(v) ? String(Math.round(v * 100) / 100) : cellText(v),
+        ),
+      ),
     );
   }
   host.appendChild(wrap);
