@@ -44,6 +44,8 @@ const PALETTE = [
 const FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#cca700', '#f14c4c'];
 /** Rows of a table or lines of a search tile drawn at most (the rest is counted). */
 const MAX_ROWS = 500;
+/** Rows of a chart's data table built per task when it is opened. */
+const TABLE_CHUNK = 1000;
 /** Height of one row of the dashboard grid, px. */
 const GRID_ROW = 48;
 const GRID_COLUMNS = 24;
@@ -460,15 +462,22 @@ function dataTable(d: TimeseriesData): HTMLElement {
       head.appendChild(el('th', undefined, h)).setAttribute('scope', 'col');
     }
     const body = table.createTBody();
-    const frag = document.createDocumentFragment();
-    for (let i = 0; i < d.times.length; i++) {
-      const tr = document.createElement('tr');
-      tr.appendChild(el('th', undefined, formatTime(d.times[i] as number))).setAttribute('scope', 'row');
-      for (const s of d.series) tr.appendChild(el('td', 'num', formatNumber(s.values[i], d.numberFormat)));
-      frag.appendChild(tr);
-    }
-    body.appendChild(frag);
     details.appendChild(table);
+    // A week of minutes is 10,080 rows × (1 + series) cells: the first rows at once, the rest a chunk per task, so
+    // opening the table never freezes the panel (and a table closed meanwhile stops growing once complete).
+    const build = (from: number): void => {
+      const frag = document.createDocumentFragment();
+      const to = Math.min(d.times.length, from + TABLE_CHUNK);
+      for (let i = from; i < to; i++) {
+        const tr = document.createElement('tr');
+        tr.appendChild(el('th', undefined, formatTime(d.times[i] as number))).setAttribute('scope', 'row');
+        for (const s of d.series) tr.appendChild(el('td', 'num', formatNumber(s.values[i], d.numberFormat)));
+        frag.appendChild(tr);
+      }
+      body.appendChild(frag);
+      if (to < d.times.length && table.isConnected) setTimeout(() => build(to), 0);
+    };
+    build(0);
   });
   return details;
 }
