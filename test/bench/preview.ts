@@ -147,8 +147,9 @@ async function measureDashboardPreview(cfg: QueryEndpointConfig & { runs: number
     tiles: { id: string; y?: number; config: { displayType?: string } }[];
   }[];
   const seeded = list.find((d) => d.tiles.some((t) => t.config.displayType === 'search'));
-  if (!seeded || seeded.tiles.length !== 6)
-    {throw new Error('dashboard preview: the seeded 6-tile dashboard is missing');}
+  if (!seeded || seeded.tiles.length !== 6) {
+    throw new Error('dashboard preview: the seeded 6-tile dashboard is missing');
+  }
   const twelve = {
     ...seeded,
     id: 'bbbbbbbbbbbbbbbbbbbbbbbb',
