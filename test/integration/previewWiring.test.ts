@@ -345,10 +345,13 @@ describe('Tile previews and alert backtests (emulator)', function () {
         return c && /would/.test(c.title) ? c : undefined;
       });
       assert.match(done.title, /^\$\(history\) would have fired \d+× in the last 24 h \(last at \d\d:\d\d\)$/);
-      // The count is the backtest's: the panel opened from the lens says the same.
+      // The count is the backtest's: the panel opened from the lens says the same, give or take the one window the
+      // last 24 h may have moved by between the two (the seeded telemetry runs up to now).
       const out = await preview(done.command, done.arguments![0]);
       assert.equal(out.ok, true, out.error);
-      assert.equal(Number(/(\d+)×/.exec(done.title)![1]), out.fired);
+      const lensCount = Number(/(\d+)×/.exec(done.title)![1]);
+      assert.ok(Math.abs(lensCount - out.fired!) <= 1, `lens ${lensCount}, panel ${out.fired}`);
+      assert.ok(lensCount > 0);
       // Unsaved edits of the threshold are backtested (after a pause in typing).
       await replaceText(doc, JSON.stringify({ ...file, threshold: 1e12 }, null, 2));
       const after = await waitFor(
