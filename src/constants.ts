@@ -13,3 +13,5 @@ export const CONTEXT_HAS_CONNECTIONS = 'observability.hasConnections';
 export const SCHEME_PREFIX = 'observability';
 /** How long the firing-alerts status item waits before its first background refresh (STATUS_REFRESH_MINUTES). */
 export const STATUS_FIRST_REFRESH_MS = 5 * 60_000;
+/** View types of the tile preview and alert backtest panels (restored after a reload by their serializers). */
+export const PREVIEW_VIEW_TYPES = { preview: 'observability.preview', backtest: 'observability.backtest' } as const;

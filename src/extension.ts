@@ -8,10 +8,12 @@ import {
   LazyTreeProvider,
   ownTabUris,
   PlaceholderCommands,
+  PREVIEW_VIEW_TYPES,
   STATUS_FIRST_REFRESH_MS,
   VIEW_ID,
 } from './lazy';
 import { createLogger } from './log';
+import type { PreviewApi } from './preview';
 import type { QueryApi } from './query';
 import type { Node } from './tree/nodes';
 
@@ -27,6 +29,8 @@ export interface ExtensionApi {
   readonly tree: TreeApi;
   /** Running SQL on services: document targets, query hosts, the results panel (reading it loads the features). */
   readonly query: QueryApi;
+  /** Tile previews and alert backtests: what the panels' serializers call after a reload (reading it loads the features). */
+  readonly preview: PreviewApi;
 }
 
 /** Commands the entry handles itself; every other contributed command loads the features first. */
@@ -115,6 +119,17 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     }),
   );
   if (showsSql(vscode.window.visibleTextEditors)) setTimeout(() => load('a SQL document'), 0);
+  // Preview and backtest panels open before a window reload come back: their serializers load the features, which
+  // fetch and draw what each panel showed (kept in the webview's state) again.
+  for (const mode of ['preview', 'backtest'] as const) {
+    context.subscriptions.push(
+      vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPES[mode], {
+        deserializeWebviewPanel: async (panel, state: unknown) => {
+          await load(`a restored ${mode} panel`).preview.restore(mode, panel, state);
+        },
+      }),
+    );
+  }
   // Editors of the extension's own documents restored from the last session need their providers now.
   if (ownTabUris().length > 0) load('a restored editor');
   // The firing-alerts status item refreshes in the background for saved connections, as it did before loading.
@@ -153,6 +168,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     get query() {
       return load('the extension API').query;
+    },
+    get preview() {
+      return load('the extension API').preview;
     },
   };
 }

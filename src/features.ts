@@ -16,7 +16,7 @@ import { registerStatus, type FiringStatus } from './status';
 import { registerEditors } from './editors';
 import { registerAlertFiles } from './alertFiles';
 import { registerQuery, type QueryApi } from './query';
-import { registerPreview } from './preview';
+import { registerPreview, type PreviewApi } from './preview';
 
 /** What the entry gives the features: its log, the explorer view it created and that view's stand-in provider. */
 export interface FeatureShell {
@@ -36,6 +36,8 @@ export interface Features {
   readonly connections: ConnectionManager;
   readonly tree: TreeApi;
   readonly query: QueryApi;
+  /** Tile previews and alert backtests: panels restored after a window reload. */
+  readonly preview: PreviewApi;
 }
 
 /**
@@ -74,7 +76,12 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   registerEditors(context, { connections, live, refresh, log });
   registerAlertFiles(context, { connections, live, refresh, log });
   const query = registerQuery(context, { connections, refresh, log });
-  registerPreview(context, { connections, live, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
+  const preview = registerPreview(context, {
+    connections,
+    live,
+    log,
+    runSql: (connectionId, opts) => query.run(connectionId, opts),
+  });
   addDemoConnection(context, connections, log);
-  return { connections, tree: { ...tree, status }, query };
+  return { connections, tree: { ...tree, status }, query, preview };
 }

@@ -12,8 +12,20 @@ import type { Logger } from '../log';
 import type { LiveData } from '../resources/live';
 import { parseUri } from '../shared/uris';
 import { errorMessage } from '../errors';
+import { SELF_HOSTED_SERVICE_ID } from '../api/oss/adapter';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main';
 import { PreviewPanel, type RenderedState } from './panel';
-import { resolveRange, type DashboardTile, type PreviewData, type TileData, type TimeRange } from './protocol';
+import {
+  parseWebviewState,
+  resolveRange,
+  type DashboardTile,
+  type PanelMode,
+  type PreviewData,
+  type RestoreArgs,
+  type RestoreTarget,
+  type TileData,
+  type TimeRange,
+} from './protocol';
 import {
   columnsFromDescribe,
   describeSourceSql,
@@ -47,6 +59,10 @@ export interface PreviewOutcome {
   elapsedMs?: number | undefined;
   /** Query endpoint requests the command made. */
   queries?: number | undefined;
+  /** The time range the panel drew. */
+  range?: TimeRange | undefined;
+  /** Dashboards: the statement each tile ran (in tile order; tiles without a query have none). */
+  statements?: string[] | undefined;
 }
 
 interface Scope {
@@ -61,22 +77,37 @@ interface DashboardSource extends Scope {
 }
 
 const SOURCE_TTL_MS = 60_000;
+/**
+ * Column types of a source's table change rarely; kept longer, so a dashboard previewed again spends its query budget
+ * on its tiles, not on DESCRIBE (each is one statement of the 10 per 10 s).
+ */
+const COLUMNS_TTL_MS = 10 * 60_000;
 /** Tiles of a dashboard queried at once (the rate limiter spaces them further if the budget is short). */
 const TILE_CONCURRENCY = 4;
 const FOLLOW_DELAY_MS = 800;
+/** How long a "would have fired" lens holds before it is computed again (the 24 h it covers move on). */
+const FIRED_TTL_MS = 5 * 60_000;
+/** A failed backtest is tried again on the next look after this long (or at once when the alert changes). */
+const FAILED_TTL_MS = 60_000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-export function registerPreview(context: vscode.ExtensionContext, deps: PreviewDeps): void {
+/** What the entry needs of the previews: drawing a panel VS Code restored after a window reload. */
+export interface PreviewApi {
+  restore(mode: PanelMode, panel: vscode.WebviewPanel, state: unknown): Promise<PreviewOutcome>;
+}
+
+export function registerPreview(context: vscode.ExtensionContext, deps: PreviewDeps): PreviewApi {
   const { connections, live, log } = deps;
   const previewPanel = new PreviewPanel(context.extensionUri, 'preview');
   const backtestPanel = new PreviewPanel(context.extensionUri, 'backtest');
   const sources = new Map<string, { at: number; value: Promise<readonly SourceLike[]> }>();
   const describes = new Map<string, { at: number; value: Promise<Record<string, string> | undefined> }>();
-  let previewShown: (() => Promise<PreviewOutcome>) | undefined;
+  /** Draws the preview panel's tile or dashboard again; `reveal` false for the panel's own requests and edits. */
+  let previewShown: ((reveal?: boolean) => Promise<PreviewOutcome>) | undefined;
   let previewDoc: string | undefined;
-  let backtestShown: (() => Promise<PreviewOutcome>) | undefined;
+  let backtestShown: ((reveal?: boolean) => Promise<PreviewOutcome>) | undefined;
   let backtestDoc: string | undefined;
   let followTimer: ReturnType<typeof setTimeout> | undefined;
   let queries = 0;
@@ -88,8 +119,10 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       sources.clear();
       describes.clear();
     }),
-    previewPanel.onDidRequest(() => void previewShown?.()),
-    backtestPanel.onDidRequest(() => void backtestShown?.()),
+    // A range picked or a refresh asked for in a panel: its answer must not bring the panel to the front if the user
+    // has moved on to another tab meanwhile (the query budget can hold it for seconds).
+    previewPanel.onDidRequest(() => void previewShown?.(false)),
+    backtestPanel.onDidRequest(() => void backtestShown?.(false)),
   );
 
   async function run(scope: Scope, sql: string, maxRows = 10_000): Promise<QueryResult> {
@@ -116,7 +149,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     if (!sql) return Promise.resolve(undefined);
     const key = `${scope.connectionId}/${scope.serviceId}/${sql}`;
     const hit = describes.get(key);
-    if (hit && Date.now() - hit.at < SOURCE_TTL_MS) return hit.value;
+    if (hit && Date.now() - hit.at < COLUMNS_TTL_MS) return hit.value;
     const value = run(scope, sql).then(
       (r) => {
         const name = r.columns.findIndex((c) => c.name === 'name');
@@ -229,8 +262,27 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     return resolveRange(range, Date.now());
   }
 
-  async function showData(panel: PreviewPanel, data: PreviewData, title: string): Promise<RenderedState | undefined> {
-    return panel.show(data, { title });
+  async function showData(
+    panel: PreviewPanel,
+    data: PreviewData,
+    title: string,
+    restore: RestoreTarget | undefined,
+    reveal = true,
+  ): Promise<RenderedState | undefined> {
+    return panel.show(data, { title, reveal, ...(restore ? { restore } : {}) });
+  }
+
+  /** What a window reload needs to draw a panel again: the document, or the connection, service and IDs. */
+  function restoreArgs(
+    scope: Scope,
+    uri: vscode.Uri | undefined,
+    ids: Record<string, string | undefined>,
+  ): RestoreArgs {
+    const args: RestoreArgs = uri
+      ? { uri: uri.toString() }
+      : { connectionId: scope.connectionId, serviceId: scope.serviceId };
+    for (const [k, v] of Object.entries(ids)) if (v !== undefined && (!uri || k === 'tileId')) args[k] = v;
+    return args;
   }
 
   function follow(doc: vscode.Uri | undefined, which: 'preview' | 'backtest'): void {
@@ -238,7 +290,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     else backtestDoc = doc?.toString();
   }
 
-  async function previewTile(raw: unknown): Promise<PreviewOutcome> {
+  async function previewTile(raw: unknown, quiet = false): Promise<PreviewOutcome> {
     const started = Date.now();
     const before = queries;
     try {
@@ -248,18 +300,23 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       const tile =
         tiles.find((t) => t.id === tileId) ?? (tileId === undefined && tiles.length === 1 ? tiles[0] : undefined);
       if (!tile) throw new Error(vscode.l10n.t('The tile {0} was not found in the dashboard.', tileId ?? ''));
-      const again = async (): Promise<PreviewOutcome> => {
+      const again = async (reveal = true): Promise<PreviewOutcome> => {
         const t0 = Date.now();
         const q0 = queries;
         const fresh = d.uri ? await dashboardFrom({ uri: d.uri.toString() }) : d;
         const current = tilesOf(fresh).find((t) => t.id === tile.id) ?? tile;
         const { data, sql } = await tileData(fresh, current, now(previewPanel.range));
-        const r = await showData(previewPanel, data, str(current.name) ?? String(current.id ?? ''));
+        const restore: RestoreTarget = {
+          kind: 'tile',
+          args: restoreArgs(d, d.uri, { dashboardId: str(d.dashboard.id), tileId: str(current.id) }),
+        };
+        const r = await showData(previewPanel, data, str(current.name) ?? String(current.id ?? ''), restore, reveal);
         return {
           ok: data.kind !== 'error',
           rendered: r?.summary,
           sql,
           elapsedMs: Date.now() - t0,
+          range: previewPanel.range,
           queries: queries - q0,
         };
       };
@@ -268,16 +325,16 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       const out = await again();
       return { ...out, elapsedMs: Date.now() - started, queries: queries - before };
     } catch (e) {
-      return failed(e);
+      return failed(e, quiet);
     }
   }
 
-  async function previewDashboard(raw: unknown): Promise<PreviewOutcome> {
+  async function previewDashboard(raw: unknown, quiet = false): Promise<PreviewOutcome> {
     const started = Date.now();
     const before = queries;
     try {
       const first = await dashboardFrom(raw);
-      const again = async (): Promise<PreviewOutcome> => {
+      const again = async (reveal = true): Promise<PreviewOutcome> => {
         const t0 = Date.now();
         const q0 = queries;
         const d = first.uri ? await dashboardFrom({ uri: first.uri.toString() }) : first;
@@ -294,23 +351,37 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
         }));
         // Runs the tiles a few at a time; the query client's limiter keeps them within the rate budget.
         let next = 0;
+        const sqls: (string | undefined)[] = [];
         const worker = async () => {
           while (next < tiles.length) {
             const i = next++;
-            out[i]!.data = (await tileData(d, tiles[i]!, range)).data;
+            const got = await tileData(d, tiles[i]!, range);
+            out[i]!.data = got.data;
+            sqls[i] = got.sql;
           }
         };
         await Promise.all(Array.from({ length: Math.min(TILE_CONCURRENCY, tiles.length) }, worker));
         const title = str(d.dashboard.name) ?? '';
-        const r = await showData(previewPanel, { kind: 'dashboard', title, tiles: out }, title);
-        return { ok: true, rendered: r?.summary, elapsedMs: Date.now() - t0, queries: queries - q0 };
+        const restore: RestoreTarget = {
+          kind: 'dashboard',
+          args: restoreArgs(d, first.uri, { dashboardId: str(d.dashboard.id) }),
+        };
+        const r = await showData(previewPanel, { kind: 'dashboard', title, tiles: out }, title, restore, reveal);
+        return {
+          ok: true,
+          rendered: r?.summary,
+          elapsedMs: Date.now() - t0,
+          queries: queries - q0,
+          range: previewPanel.range,
+          statements: sqls.filter((x): x is string => x !== undefined),
+        };
       };
       previewShown = again;
       follow(first.uri, 'preview');
       const out = await again();
       return { ...out, elapsedMs: Date.now() - started, queries: queries - before };
     } catch (e) {
-      return failed(e);
+      return failed(e, quiet);
     }
   }
 
@@ -362,10 +433,9 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       if (ref && ref.kind !== 'alert') throw new Error(vscode.l10n.t('This document is not an alert.'));
       if (!ref && !uri.path.endsWith('.alert.json')) throw new Error(vscode.l10n.t('This document is not an alert.'));
       const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
-      let value: unknown;
-      try {
-        value = JSON.parse(doc.getText());
-      } catch {
+      // Alert files tolerate comments, as their own feature reads them.
+      const value = parseAlertText(doc.getText());
+      if (value === undefined) {
         throw new Error(vscode.l10n.t('The alert document is not valid JSON; fix it to backtest the alert.'));
       }
       if (!isObject(value)) throw new Error(vscode.l10n.t('The alert document does not hold an alert.'));
@@ -389,13 +459,30 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     return { connectionId, serviceId, alert: alert as unknown as Record<string, unknown> };
   }
 
+  /**
+   * The connection an alert file's target names: a self-hosted deployment by its exact base URL, or a Cloud service
+   * by organization and service (any Cloud connection to the organization, preferring one that shows the service).
+   */
   function scopeOfFile(value: Record<string, unknown>): Scope | undefined {
+    const baseUrl = str(value.baseUrl);
+    if (baseUrl !== undefined) {
+      const address = deploymentAddress(baseUrl);
+      const match =
+        address === undefined
+          ? undefined
+          : connections.list().find((c) => c.kind === 'selfHosted' && deploymentAddress(c.baseUrl) === address);
+      return match ? { connectionId: match.id, serviceId: SELF_HOSTED_SERVICE_ID } : undefined;
+    }
     const organizationId = str(value.organizationId)?.toLowerCase();
     const serviceId = str(value.serviceId);
     if (!organizationId || !serviceId) return undefined;
-    const all = connections.list().filter((c) => c.organizationId.toLowerCase() === organizationId);
+    const all = connections
+      .list()
+      .filter((c) => c.kind !== 'selfHosted' && c.organizationId.toLowerCase() === organizationId);
     const chosen =
-      all.find((c) => c.serviceIds.includes(serviceId)) ?? all.find((c) => c.services.some((x) => x.id === serviceId));
+      all.find((c) => c.serviceIds.includes(serviceId)) ??
+      all.find((c) => c.services.some((x) => x.id === serviceId)) ??
+      all[0];
     return chosen ? { connectionId: chosen.id, serviceId } : undefined;
   }
 
@@ -438,18 +525,19 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     return { result, sql: q.sql, data: backtestDataOf(alert as unknown as BacktestAlert, result) };
   }
 
-  async function backtestAlert(raw: unknown): Promise<PreviewOutcome> {
+  async function backtestAlert(raw: unknown, quiet = false): Promise<PreviewOutcome> {
     const started = Date.now();
     const before = queries;
     try {
       const first = await alertFrom(raw);
-      const again = async (): Promise<PreviewOutcome> => {
+      const again = async (reveal = true): Promise<PreviewOutcome> => {
         const t0 = Date.now();
         const a = first.uri ? await alertFrom({ uri: first.uri.toString() }) : first;
         const title = str(a.alert.name) ?? str(a.alert.id) ?? '';
+        const restore: RestoreTarget = { kind: 'alert', args: restoreArgs(a, first.uri, { alertId: str(a.alert.id) }) };
         try {
           const { result, sql, data } = await backtest(a, now(backtestPanel.range));
-          const r = await showData(backtestPanel, { ...data, title }, title);
+          const r = await showData(backtestPanel, { ...data, title }, title, restore, reveal);
           return {
             ok: true,
             rendered: r?.summary,
@@ -458,9 +546,16 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
             lastFiredAt: result.lastFiredAt,
             lastState: result.lastState,
             elapsedMs: Date.now() - t0,
+            range: backtestPanel.range,
           };
         } catch (e) {
-          const r = await showData(backtestPanel, { kind: 'error', title, message: errorMessage(e) }, title);
+          const r = await showData(
+            backtestPanel,
+            { kind: 'error', title, message: errorMessage(e) },
+            title,
+            restore,
+            reveal,
+          );
           return { ok: false, rendered: r?.summary, error: errorMessage(e) };
         }
       };
@@ -469,15 +564,48 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       const out = await again();
       return { ...out, elapsedMs: Date.now() - started, queries: queries - before };
     } catch (e) {
-      return failed(e);
+      return failed(e, quiet);
     }
   }
 
-  function failed(e: unknown): PreviewOutcome {
+  function failed(e: unknown, quiet = false): PreviewOutcome {
     const message = errorMessage(e);
     log.warn(`preview: ${message}`);
-    void vscode.window.showErrorMessage(message);
+    if (!quiet) void vscode.window.showErrorMessage(message);
     return { ok: false, error: message };
+  }
+
+  // ---- Panels restored after a window reload -----------------------------------------------------------------------
+
+  /**
+   * Draws a panel VS Code restored after a reload (its serializer, registered by the entry, hands it over): the
+   * tile, dashboard or alert and the range the webview kept in its state, fetched again. What cannot be drawn any
+   * more (connection removed, alert deleted) says why inside the panel, without a notification.
+   */
+  async function restorePanel(
+    mode: PanelMode,
+    webviewPanel: vscode.WebviewPanel,
+    raw: unknown,
+  ): Promise<PreviewOutcome> {
+    const state = parseWebviewState(raw);
+    const panel = mode === 'backtest' ? backtestPanel : previewPanel;
+    if (!panel.adopt(webviewPanel, state.range)) return { ok: false, error: 'already open' };
+    const target = state.restore;
+    let out: PreviewOutcome;
+    if (!target) out = { ok: false, error: vscode.l10n.t('This panel cannot be restored; open the preview again.') };
+    else if (mode === 'backtest' && target.kind === 'alert') out = await backtestAlert(target.args, true);
+    else if (mode === 'preview' && target.kind === 'tile') out = await previewTile(target.args, true);
+    else if (mode === 'preview' && target.kind === 'dashboard') out = await previewDashboard(target.args, true);
+    else out = { ok: false, error: vscode.l10n.t('This panel cannot be restored; open the preview again.') };
+    if (!out.ok && !out.rendered && panel.isOpen) {
+      const title = mode === 'backtest' ? vscode.l10n.t('Alert Backtest') : vscode.l10n.t('Tile Preview');
+      const r = await panel.show(
+        { kind: 'error', title, message: out.error ?? '' },
+        { title, ...(target ? { restore: target } : {}) },
+      );
+      return { ...out, rendered: r?.summary };
+    }
+    return out;
   }
 
   // ---- The panels follow their document (debounced) --------------------------------------------------------------
@@ -489,8 +617,8 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       if (followTimer) clearTimeout(followTimer);
       followTimer = setTimeout(() => {
         followTimer = undefined;
-        if (key === previewDoc && previewPanel.isOpen) void previewShown?.().catch(() => undefined);
-        if (key === backtestDoc && backtestPanel.isOpen) void backtestShown?.().catch(() => undefined);
+        if (key === previewDoc && previewPanel.isOpen) void previewShown?.(false).catch(() => undefined);
+        if (key === backtestDoc && backtestPanel.isOpen) void backtestShown?.(false).catch(() => undefined);
       }, FOLLOW_DELAY_MS);
     }),
     { dispose: () => followTimer && clearTimeout(followTimer) },
@@ -555,19 +683,34 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
   };
 
   // ---- CodeLens on alert documents and files: "would have fired N× in the last 24 h" --------------------------------
+  //
+  // The provider answers at once from a cache keyed by the document and what the backtest depends on (the target
+  // connection and service, the alert's query, threshold and schedule fields). A key it has not computed shows a
+  // "backtest…" lens and starts the backtest in the background: debounced while the fields change, one backtest at a
+  // time (the query client's limiter keeps them within the rate budget); the result replaces the lens through
+  // onDidChangeCodeLenses. A failure is a short lens that opens the log, never a thrown error.
 
-  /** Last backtest summary by document and the alert fields it was computed from (recomputed when they change). */
-  const firedCache = new Map<string, { key: string; value: Promise<string> }>();
-  const firedTimers = new Map<string, { key: string; timer: ReturnType<typeof setTimeout> }>();
+  interface FiredLens {
+    key: string;
+    state: 'pending' | 'done' | 'failed';
+    /** When the result was computed (results go stale: "the last 24 h" moves on). */
+    at: number;
+    title: string;
+    tooltip?: string | undefined;
+  }
+  const firedLenses = new Map<string, FiredLens>();
+  const firedTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  let firedQueue: Promise<void> = Promise.resolve();
   const alertLensChanged = new vscode.EventEmitter<void>();
   context.subscriptions.push(alertLensChanged, {
     dispose: () => {
-      for (const t of firedTimers.values()) clearTimeout(t.timer);
+      for (const t of firedTimers.values()) clearTimeout(t);
+      firedTimers.clear();
     },
   });
 
   /** The fields that change what a backtest answers. */
-  function backtestKey(alert: Record<string, unknown>): string {
+  function backtestKey(scope: Scope, alert: Record<string, unknown>): string {
     const pick = [
       'source',
       'dashboardId',
@@ -582,7 +725,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       'scheduleStartAt',
       'numConsecutiveWindows',
     ];
-    return JSON.stringify(pick.map((k) => alert[k] ?? null));
+    return JSON.stringify([scope.connectionId, scope.serviceId, ...pick.map((k) => alert[k] ?? null)]);
   }
 
   async function firedSummary(a: AlertSource): Promise<string> {
@@ -594,75 +737,163 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     return vscode.l10n.t('would have fired {0}× in the last 24 h (last at {1})', count, last);
   }
 
+  /** Whether a document is an alert: the service's alert documents and the workspace's `*.alert.json` files. */
+  function alertDocumentKind(uri: vscode.Uri): 'resource' | 'file' | undefined {
+    const ref = parseUri(uri);
+    if (ref) return ref.kind === 'alert' ? 'resource' : undefined;
+    if (!uri.path.endsWith('.alert.json')) return undefined;
+    // The extension's other documents (plans, the service side of comparisons, read-only copies) share the suffix.
+    if (uri.scheme.startsWith('observability') || uri.scheme === 'git' || uri.scheme === 'output') return undefined;
+    return 'file';
+  }
+
+  /** Runs the backtest of a document's lens (after the debounce, one at a time) and redraws the lenses. */
+  function scheduleFired(docKey: string, key: string, delay: number): void {
+    const prior = firedTimers.get(docKey);
+    if (prior) clearTimeout(prior);
+    firedLenses.set(docKey, { key, state: 'pending', at: Date.now(), title: '' });
+    const timer = setTimeout(() => {
+      firedTimers.delete(docKey);
+      firedQueue = firedQueue.then(async () => {
+        const entry = firedLenses.get(docKey);
+        if (!entry || entry.key !== key || entry.state !== 'pending') return; // superseded or closed
+        let next: FiredLens;
+        try {
+          const a = await alertFrom({ uri: docKey });
+          // The key of what was actually computed: when the text moved on meanwhile, the lens asks again.
+          next = { key: backtestKey(a, a.alert), state: 'done', at: Date.now(), title: await firedSummary(a) };
+        } catch (e) {
+          const message = errorMessage(e);
+          log.warn(`backtest lens: ${message}`);
+          next = {
+            key,
+            state: 'failed',
+            at: Date.now(),
+            title: vscode.l10n.t('backtest failed: {0}', shorten(message, 60)),
+            tooltip: vscode.l10n.t('{0} (click to show the log)', shorten(message, 500)),
+          };
+        }
+        if (firedLenses.get(docKey)?.key !== key) return;
+        firedLenses.set(docKey, next);
+        alertLensChanged.fire();
+      });
+    }, delay);
+    firedTimers.set(docKey, timer);
+  }
+
   const alertLenses: vscode.CodeLensProvider = {
     onDidChangeCodeLenses: alertLensChanged.event,
-    async provideCodeLenses(doc) {
+    provideCodeLenses(doc) {
       const uri = doc.uri;
+      const kind = alertDocumentKind(uri);
+      if (!kind) return [];
+      // An untrusted workspace's files send nothing on their own (their Validate lens stays).
+      if (kind === 'file' && !vscode.workspace.isTrusted) return [];
+      const value = parseAlertText(doc.getText());
+      if (!isObject(value)) return [];
       const ref = parseUri(uri);
-      if (ref ? ref.kind !== 'alert' : !uri.path.endsWith('.alert.json')) return [];
+      const scope = ref ? { connectionId: ref.connectionId, serviceId: ref.serviceId } : scopeOfFile(value);
+      // Without a connection, the alert file's own lens offers to add one.
+      if (!scope) return [];
       const top = new vscode.Range(0, 0, 0, 0);
-      const lens = (title: string) =>
-        new vscode.CodeLens(top, {
-          title,
-          command: 'observability.backtestAlert',
-          arguments: [{ uri: uri.toString() }],
-        });
-      let a: AlertSource;
-      try {
-        a = await alertFrom({ uri: uri.toString() });
-      } catch {
-        return [lens(`$(history) ${vscode.l10n.t('Backtest Alert')}`)];
-      }
       const docKey = uri.toString();
-      const key = backtestKey(a.alert);
-      const cached = firedCache.get(docKey);
-      if (!cached) {
-        firedCache.set(docKey, { key, value: firedSummary(a).catch((e: unknown) => failedSummary(e)) });
-      } else if (cached.key !== key) {
-        // Debounced: a threshold or interval being typed is recomputed once the edits pause (within the rate budget).
-        const pending = firedTimers.get(docKey);
-        if (!pending || pending.key !== key) {
-          if (pending) clearTimeout(pending.timer);
-          firedTimers.set(docKey, {
-            key,
-            timer: setTimeout(() => {
-              firedTimers.delete(docKey);
-              firedCache.set(docKey, { key, value: firedSummary(a).catch((e: unknown) => failedSummary(e)) });
-              alertLensChanged.fire();
-            }, FOLLOW_DELAY_MS),
-          });
-        }
-        return [lens(`$(history) ${vscode.l10n.t('Backtest: recomputing…')}`)];
+      const key = backtestKey(scope, value);
+      let entry = firedLenses.get(docKey);
+      const age = entry ? Date.now() - entry.at : 0;
+      const stale =
+        (entry?.state === 'done' && age > FIRED_TTL_MS) || (entry?.state === 'failed' && age > FAILED_TTL_MS);
+      if (!entry || entry.key !== key || stale) {
+        // The first backtest of a document starts at once; a changed threshold or interval waits for typing to pause.
+        scheduleFired(docKey, key, entry && entry.key !== key ? FOLLOW_DELAY_MS : 0);
+        entry = firedLenses.get(docKey)!;
       }
-      const summary = await firedCache.get(docKey)!.value;
-      return [lens(`$(history) ${summary}`)];
+      if (entry.state === 'pending') {
+        return [
+          new vscode.CodeLens(top, {
+            title: `$(sync~spin) ${vscode.l10n.t('backtest…')}`,
+            tooltip: vscode.l10n.t('Replaying the alert over the last 24 h'),
+            command: 'observability.backtestAlert',
+            arguments: [{ uri: docKey }],
+          }),
+        ];
+      }
+      if (entry.state === 'failed') {
+        return [
+          new vscode.CodeLens(top, {
+            title: `$(warning) ${entry.title}`,
+            ...(entry.tooltip ? { tooltip: entry.tooltip } : {}),
+            command: 'observability.showLog',
+          }),
+        ];
+      }
+      return [
+        new vscode.CodeLens(top, {
+          title: `$(history) ${entry.title}`,
+          tooltip: vscode.l10n.t('Open the backtest of this alert'),
+          command: 'observability.backtestAlert',
+          arguments: [{ uri: docKey }],
+        }),
+      ];
     },
   };
 
-  function failedSummary(e: unknown): string {
-    log.warn(`backtest: ${errorMessage(e)}`);
-    return vscode.l10n.t('Backtest unavailable: {0}', errorMessage(e).slice(0, 120));
-  }
+  const forgetLens = (docKey: string) => {
+    const timer = firedTimers.get(docKey);
+    if (timer) clearTimeout(timer);
+    firedTimers.delete(docKey);
+    firedLenses.delete(docKey);
+  };
 
   context.subscriptions.push(
     vscode.languages.registerCodeLensProvider(
-      // Alert documents of the service. Workspace alert files reach Backtest Alert from the palette and editor; their
-      // CodeLens row (Create/Update, Compare, Validate) is the alert-file feature's.
-      { scheme: 'observability', pattern: '**/*.alert.json' },
+      // The service's alert documents and the workspace's alert files (local, remote or untitled); the provider picks
+      // them by name and leaves out the extension's other documents that share the suffix. A catch-all selector ranks
+      // below the alert files' own (Create/Update, Compare, Validate), so their lenses stay first and do not move when
+      // this one's text changes.
+      { scheme: '*', language: '*' },
       alertLenses,
     ),
-    vscode.workspace.onDidChangeTextDocument((e) => {
-      if (firedCache.has(e.document.uri.toString())) alertLensChanged.fire();
+    vscode.workspace.onDidCloseTextDocument((d) => forgetLens(d.uri.toString())),
+    connections.onDidChange(() => {
+      // A connection added, moved or removed may change (or give) a file its target.
+      for (const key of [...firedLenses.keys()]) forgetLens(key);
+      alertLensChanged.fire();
     }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => alertLensChanged.fire()),
   );
 
   context.subscriptions.push(
     vscode.languages.registerCodeLensProvider({ scheme: 'observability', pattern: '**/*.dashboard.json' }, lenses),
-    vscode.commands.registerCommand('observability.previewTile', previewTile),
-    vscode.commands.registerCommand('observability.previewDashboard', previewDashboard),
+    // Commands from menus get more arguments (the selection): only the first is the target.
+    vscode.commands.registerCommand('observability.previewTile', (raw: unknown) => previewTile(raw)),
+    vscode.commands.registerCommand('observability.previewDashboard', (raw: unknown) => previewDashboard(raw)),
     vscode.commands.registerCommand('observability.showTileSql', showTileSql),
-    vscode.commands.registerCommand('observability.backtestAlert', backtestAlert),
+    vscode.commands.registerCommand('observability.backtestAlert', (raw: unknown) => backtestAlert(raw)),
   );
+  return { restore: restorePanel };
+}
+
+/** Parses an alert document or file (comments tolerated, as alert files allow); undefined on a syntax error. */
+function parseAlertText(text: string): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: false });
+  return errors.length === 0 ? value : undefined;
+}
+
+/** A base URL compared by origin and path (no trailing slash); undefined when it is not an http(s) URL. */
+function deploymentAddress(baseUrl: string): string | undefined {
+  try {
+    const url = new URL(baseUrl.trim());
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function shorten(text: string, max: number): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
 function num(v: unknown, fallback: number): number {

@@ -8,6 +8,7 @@
  * the panel; Open as Table and Copy run here on the data the panel holds.
  */
 import * as vscode from 'vscode';
+import { PREVIEW_VIEW_TYPES } from '../constants';
 import {
   dataAsTable,
   parseFromWebview,
@@ -17,6 +18,7 @@ import {
   type PreviewData,
   type RangePreset,
   type RenderedSummary,
+  type RestoreTarget,
   type ShowMessage,
   type TileData,
   type TimeRange,
@@ -27,6 +29,13 @@ export interface PreviewShowOptions {
   title?: string;
   /** The range the data covers (default: the panel's current range). */
   range?: TimeRange;
+  /** What the data is of, by reference: kept in the webview's state so a window reload brings the panel back. */
+  restore?: RestoreTarget;
+  /**
+   * Bring an open panel that is hidden behind another tab to the front (default true). False for redraws the panel
+   * asked for itself: a hidden panel gets the data when it is shown again.
+   */
+  reveal?: boolean;
 }
 
 export interface RenderedState {
@@ -45,7 +54,7 @@ export interface RenderedState {
 /** Requests of the webview that the panel's owner answers. */
 export type PanelRequest = { type: 'range'; range: TimeRange } | { type: 'refresh' };
 
-const VIEW_TYPES: Record<PanelMode, string> = { preview: 'observability.preview', backtest: 'observability.backtest' };
+const VIEW_TYPES: Record<PanelMode, string> = PREVIEW_VIEW_TYPES;
 const PRESETS: Record<PanelMode, RangePreset[]> = {
   preview: ['15m', '1h', '6h', '24h', '7d'],
   backtest: ['24h', '7d'],
@@ -58,6 +67,7 @@ export class PreviewPanel implements vscode.Disposable {
   private markReady: () => void = () => undefined;
   private data: PreviewData | undefined;
   private title: string | undefined;
+  private restoreTarget: RestoreTarget | undefined;
   private rangeValue: TimeRange;
   private seq = 0;
   private sentOnce = false;
@@ -110,7 +120,8 @@ export class PreviewPanel implements vscode.Disposable {
     this.data = data;
     this.title = opts.title ?? data.title;
     if (opts.range) this.rangeValue = opts.range;
-    this.ensure();
+    this.restoreTarget = opts.restore;
+    this.ensure(opts.reveal ?? true);
     return this.post();
   }
 
@@ -161,6 +172,7 @@ export class PreviewPanel implements vscode.Disposable {
       presets: PRESETS[this.mode],
       dataJson: JSON.stringify(this.data),
       labels: labels(),
+      ...(this.restoreTarget ? { restore: this.restoreTarget } : {}),
     };
     const drawn = new Promise<RenderedState | undefined>((resolve) => {
       this.waiters.set(seq, resolve);
@@ -179,26 +191,51 @@ export class PreviewPanel implements vscode.Disposable {
     return this.mode === 'backtest' ? vscode.l10n.t('Backtest: {0}', what) : vscode.l10n.t('Preview: {0}', what);
   }
 
-  private ensure(): vscode.WebviewPanel {
+  private ensure(reveal = true): vscode.WebviewPanel {
     if (this.panel) {
-      if (!this.panel.visible) this.panel.reveal(undefined, true);
+      if (!this.panel.visible && reveal) this.panel.reveal(undefined, true);
       return this.panel;
     }
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const panel = vscode.window.createWebviewPanel(
       VIEW_TYPES[this.mode],
       this.panelTitle(),
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      {
-        enableScripts: true,
-        retainContextWhenHidden: false,
-        localResourceRoots: [dist],
-      },
+      this.webviewOptions(),
     );
+    return this.attach(panel);
+  }
+
+  /**
+   * Takes over a panel VS Code restored after a window reload (its serializer's `deserializeWebviewPanel`), with the
+   * range the webview had saved; the caller then fetches and `show()`s its data. When this panel is already open
+   * (opened again before the restore), the restored one is closed: one panel of each kind.
+   */
+  adopt(panel: vscode.WebviewPanel, range?: TimeRange): boolean {
+    if (this.panel && this.panel !== panel) {
+      panel.dispose();
+      return false;
+    }
+    if (range) this.rangeValue = range;
+    panel.webview.options = this.webviewOptions();
+    this.attach(panel);
+    return true;
+  }
+
+  private webviewOptions(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      retainContextWhenHidden: false,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')],
+    };
+  }
+
+  private attach(panel: vscode.WebviewPanel): vscode.WebviewPanel {
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     this.ready = new Promise<void>((resolve) => (this.markReady = resolve));
     panel.webview.html = previewHtml(panel.webview, dist, this.mode);
     panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(parseFromWebview(m)));
     panel.onDidDispose(() => {
+      if (this.panel !== panel) return;
       this.panel = undefined;
       this.ready = undefined;
       this.sentOnce = false;

@@ -175,6 +175,22 @@ export interface ShowMessage {
   presets: RangePreset[];
   dataJson: string;
   labels: Record<string, string>;
+  /** What the panel shows, kept in the webview's state so the panel comes back after a window reload. */
+  restore?: RestoreTarget;
+}
+
+/** What a panel shows, by reference (never the data): enough to fetch and draw it again after a reload. */
+export type RestoreTarget =
+  { kind: 'tile'; args: RestoreArgs } | { kind: 'dashboard'; args: RestoreArgs } | { kind: 'alert'; args: RestoreArgs };
+
+/** Arguments of the command that drew the panel: a document's URI, or the connection, service and IDs. */
+export type RestoreArgs = Record<string, string>;
+
+/** The webview's saved state (vscode.setState): the range, the scroll position and what it shows. */
+export interface WebviewState {
+  range?: TimeRange;
+  scrollTop?: number;
+  restore?: RestoreTarget;
 }
 
 /** Host → webview: draw the same series with a plain SVG polyline chart (the size/speed comparison of the bench). */
@@ -324,4 +340,26 @@ export function toTsv(table: { columns: string[]; rows: unknown[][] }): string {
       ' ',
     );
   return [table.columns.map(cell).join('\t'), ...table.rows.map((r) => r.map(cell).join('\t'))].join('\n');
+}
+
+const RESTORE_KINDS = new Set(['tile', 'dashboard', 'alert']);
+/** Keys a restore target's arguments may hold (the commands' own arguments; nothing else is passed on). */
+const RESTORE_KEYS = new Set(['uri', 'connectionId', 'serviceId', 'dashboardId', 'tileId', 'alertId']);
+
+/** A webview's saved state as the panel's serializer receives it; anything malformed is left out. */
+export function parseWebviewState(v: unknown): WebviewState {
+  if (!isObject(v)) return {};
+  const out: WebviewState = {};
+  const range = parseRange(v.range);
+  if (range) out.range = range;
+  if (finite(v.scrollTop) && v.scrollTop >= 0) out.scrollTop = v.scrollTop;
+  const r = v.restore;
+  if (isObject(r) && typeof r.kind === 'string' && RESTORE_KINDS.has(r.kind) && isObject(r.args)) {
+    const args: RestoreArgs = {};
+    for (const [k, value] of Object.entries(r.args)) {
+      if (RESTORE_KEYS.has(k) && typeof value === 'string' && value.length > 0 && value.length <= 2000) args[k] = value;
+    }
+    if (Object.keys(args).length > 0) out.restore = { kind: r.kind as RestoreTarget['kind'], args };
+  }
+  return out;
 }

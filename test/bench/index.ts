@@ -487,7 +487,19 @@ export async function run(): Promise<void> {
     write();
   }
   if (want('preview')) {
-    results.preview = await measurePreview({ runs: Math.max(cfg.runs, 9) });
+    const current = api.connections.list()[0];
+    results.preview = await measurePreview({
+      runs: Math.max(cfg.runs, 9),
+      ...(cfg.queryUrl && current
+        ? {
+            queryUrl: cfg.queryUrl,
+            keyId: cfg.keyId,
+            keySecret: cfg.keySecret,
+            serviceId: cfg.dataServiceIds[0] as string,
+            connectionId: current.id,
+          }
+        : {}),
+    });
     write();
   }
   await setRateLimitSetting(10, 10);

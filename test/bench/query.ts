@@ -5,10 +5,11 @@
  * fetch and parse of the same data) and the ratio to it.
  */
 import * as vscode from 'vscode';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { RateLimiter } from '../../src/api';
 import type { RunOutcome } from '../../src/query';
 import { QueryClient as Client } from '../../src/api/query';
+import { rawQuery, stats, useQueryEndpoint } from './harness';
 
 export interface QueryBenchConfig {
   queryUrl: string;
@@ -19,67 +20,12 @@ export interface QueryBenchConfig {
   runs: number;
 }
 
-interface Stats {
-  median: number;
-  p95: number;
-  min: number;
-  max: number;
-  runs: number;
-}
-
-function stats(samples: number[]): Stats {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] as number;
-  const m = s.length / 2;
-  const median = s.length % 2 ? (s[Math.floor(m)] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-  const r = (x: number) => Math.round(x * 10) / 10;
-  return {
-    median: r(median),
-    p95: r(at(0.95)),
-    min: r(s[0] as number),
-    max: r(s[s.length - 1] as number),
-    runs: s.length,
-  };
-}
-
 const SQL_10K = 'SELECT Timestamp, ServiceName, SeverityText, Body FROM otel_logs LIMIT 10000';
 
 export async function measureQuery(cfg: QueryBenchConfig): Promise<Record<string, unknown>> {
-  await vscode.workspace
-    .getConfiguration('observability')
-    .update('query.rateLimit.requestsPerWindow', 1000, vscode.ConfigurationTarget.Global);
-  await vscode.commands.executeCommand('observability.setQueryHost', {
-    connectionId: cfg.connectionId,
-    queryUrl: cfg.queryUrl,
-  });
-  const enabled = await vscode.commands.executeCommand<{ enabled: boolean; error?: string }>(
-    'observability.enableQueryKey',
-    { connectionId: cfg.connectionId, serviceId: cfg.serviceId, confirm: true },
-  );
-  if (!enabled?.enabled) throw new Error(`could not enable the key on the query endpoint: ${enabled?.error}`);
-
+  await useQueryEndpoint(cfg, 1000);
   const agent = new Agent({ keepAliveTimeout: 30_000 });
-  const authorization = `Basic ${Buffer.from(`${cfg.keyId}:${cfg.keySecret}`).toString('base64')}`;
-  const url = `${cfg.queryUrl}/service/${cfg.serviceId}/run?format=JSONCompactEachRowWithNamesAndTypes`;
-  /** The reference: bare undici POST, whole body as text, one JSON.parse per line. */
-  const raw = async (sql: string): Promise<number> => {
-    const res = await request(url, {
-      method: 'POST',
-      dispatcher: agent,
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ sql }),
-    });
-    if (res.statusCode !== 200) throw new Error(`raw request: HTTP ${res.statusCode} ${await res.body.text()}`);
-    const text = await res.body.text();
-    let rows = 0;
-    for (const line of text.split('\n')) {
-      if (line) {
-        JSON.parse(line);
-        rows++;
-      }
-    }
-    return rows - 2;
-  };
+  const raw = rawQuery(cfg, agent);
   const client = new Client({
     queryUrl: cfg.queryUrl,
     keyId: cfg.keyId,

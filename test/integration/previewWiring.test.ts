@@ -8,8 +8,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
-import type { PreviewOutcome } from '../../src/preview';
-import { activate, configure, docOf, replaceText, waitFor } from './support';
+import type { PreviewApi, PreviewOutcome } from '../../src/preview';
+import { activate, configure, docOf, exportedApi, replaceText, waitFor } from './support';
 
 const preview = (cmd: string, arg: unknown) =>
   vscode.commands.executeCommand<PreviewOutcome>(cmd, arg) as Thenable<PreviewOutcome>;
@@ -92,6 +92,69 @@ describe('Tile previews and alert backtests (emulator)', function () {
     assert.ok(!s.tiles.some((t) => t.kind === 'error'), JSON.stringify(s.tiles));
     assert.match(s.text, /^Checkout service p95 latency \(ms\)/);
     assert.match(s.text, /Error rate Open as Table Copy \d+ /, 'the big number is drawn');
+  });
+
+  it('comes back after a window reload: restored panels draw their tile, dashboard or alert again, in their range', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const api = exportedApi<{ preview: PreviewApi }>();
+    // After a reload VS Code recreates the panel (same view type, empty) and hands the serializer the state the
+    // webview saved with vscode.setState: the range and what it showed, by reference.
+    const restored = (viewType: string) =>
+      vscode.window.createWebviewPanel(viewType, 'restored', vscode.ViewColumn.One, {});
+    const tile = tileOf('line');
+    const t = await api.preview.restore('preview', restored('observability.preview'), {
+      range: { preset: '6h' },
+      restore: { kind: 'tile', args: { connectionId, serviceId, dashboardId: dashboard.id, tileId: tile.id } },
+    });
+    assert.equal(t.ok, true, t.error);
+    assert.equal(t.rendered?.kind, 'timeseries');
+    assert.ok(t.rendered.points > 0);
+    assert.match(t.rendered.text, new RegExp(`^${tile.name.replace(/[()]/g, '\\$&')}`));
+    assert.deepEqual(t.range, { preset: '6h' });
+
+    const d = await api.preview.restore('preview', restored('observability.preview'), {
+      range: { preset: '1h' },
+      restore: { kind: 'dashboard', args: { connectionId, serviceId, dashboardId: dashboard.id } },
+    });
+    // One preview panel at a time: the tile's restored panel is still open, so a second restored one is closed.
+    assert.equal(d.ok, false);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const d2 = await api.preview.restore('preview', restored('observability.preview'), {
+      range: { preset: '1h' },
+      restore: { kind: 'dashboard', args: { connectionId, serviceId, dashboardId: dashboard.id } },
+    });
+    assert.equal(d2.ok, true, d2.error);
+    assert.equal(d2.rendered?.tiles.length, dashboard.tiles.length);
+
+    const alerts = [...emulator.state.data.get(serviceId)!.alerts.values()] as unknown as {
+      id: string;
+      name: string;
+      source: string;
+      interval: string;
+    }[];
+    const alert = alerts.find((a) => a.source === 'tile' && a.interval !== '30s')!;
+    const b = await api.preview.restore('backtest', restored('observability.backtest'), {
+      range: { preset: '7d' },
+      restore: { kind: 'alert', args: { connectionId, serviceId, alertId: alert.id } },
+    });
+    assert.equal(b.ok, true, b.error);
+    assert.equal(b.rendered?.kind, 'timeseries');
+    assert.notEqual(b.rendered.threshold, 'none');
+    assert.deepEqual(b.range, { preset: '7d' });
+
+    // What cannot be drawn any more says so in the panel (no notification, nothing thrown).
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const gone = await api.preview.restore('backtest', restored('observability.backtest'), {
+      range: { preset: '24h' },
+      restore: { kind: 'alert', args: { connectionId, serviceId, alertId: 'nosuchalert' } },
+    });
+    assert.equal(gone.ok, false);
+    assert.equal(gone.rendered?.kind, 'error');
+    assert.match(gone.rendered.text, /nosuchalert/);
+    const empty = await api.preview.restore('preview', restored('observability.preview'), undefined);
+    assert.equal(empty.ok, false);
+    assert.equal(empty.rendered?.kind, 'error');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('Show SQL opens the rendered statement in a SQL document bound to the service that runs as it stands', async () => {
@@ -223,16 +286,106 @@ describe('Tile previews and alert backtests (emulator)', function () {
     const value = JSON.parse(doc.getText()) as Record<string, unknown>;
     value.threshold = 1e12;
     await replaceText(doc, JSON.stringify(value, null, 2));
+    // While the new threshold is backtested the lens says so; then it shows the new count.
     const after = await waitFor(
       'the recomputed CodeLens',
       async () => {
         const t = await lensTitle();
-        return t && t !== before && !/recomputing/.test(t) ? t : undefined;
+        return t && t !== before && /would (have|not have) fired/.test(t) ? t : undefined;
       },
       30_000,
     );
     assert.match(after, /would not have fired in the last 24 h/);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('says on a workspace alert file how often it would have fired: at once "backtest…", then the count, following unsaved edits', async () => {
+    const alerts = [...emulator.state.data.get(serviceId)!.alerts.values()] as unknown as {
+      id: string;
+      source: string;
+      state: string;
+      dashboardId: string;
+      tileId: string;
+      interval: string;
+      threshold: number;
+      thresholdType: string;
+    }[];
+    const seeded = alerts.find((a) => a.source === 'tile' && a.state === 'ALERT')!;
+    const workspace = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(workspace, 'the test host opens a workspace folder');
+    const dir = vscode.Uri.joinPath(workspace.uri, `backtest-lens-${Date.now()}`);
+    await vscode.workspace.fs.createDirectory(dir);
+    try {
+      const file = {
+        organizationId: emulator.organizationId,
+        serviceId,
+        name: 'Backtested from a file',
+        source: 'tile',
+        dashboardId: seeded.dashboardId,
+        tileId: seeded.tileId,
+        threshold: seeded.threshold,
+        thresholdType: seeded.thresholdType,
+        interval: seeded.interval,
+        channel: { type: 'webhook', webhookId: 'nosuchwebhook' },
+      };
+      const uri = vscode.Uri.joinPath(dir, 'latency.alert.json');
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(file, null, 2)}\n`));
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      const lens = async () => {
+        const all = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 10);
+        return all.find((l) => /backtest|would (have|not have) fired/.test(l.command?.title ?? ''))?.command;
+      };
+      // The provider answers before any query has run: the backtest runs in the background.
+      const first = await waitFor('the backtest CodeLens', lens);
+      assert.equal(first.title, '$(sync~spin) backtest…');
+      assert.equal(first.command, 'observability.backtestAlert');
+      const done = await waitFor('the backtest result', async () => {
+        const c = await lens();
+        return c && /would/.test(c.title) ? c : undefined;
+      });
+      assert.match(done.title, /^\$\(history\) would have fired \d+× in the last 24 h \(last at \d\d:\d\d\)$/);
+      // The count is the backtest's: the panel opened from the lens says the same, give or take the one window the
+      // last 24 h may have moved by between the two (the seeded telemetry runs up to now).
+      const out = await preview(done.command, done.arguments![0]);
+      assert.equal(out.ok, true, out.error);
+      const lensCount = Number(/(\d+)×/.exec(done.title)![1]);
+      assert.ok(Math.abs(lensCount - out.fired!) <= 1, `lens ${lensCount}, panel ${out.fired}`);
+      assert.ok(lensCount > 0);
+      // Unsaved edits of the threshold are backtested (after a pause in typing).
+      await replaceText(doc, JSON.stringify({ ...file, threshold: 1e12 }, null, 2));
+      const after = await waitFor(
+        'the recomputed lens',
+        async () => {
+          const c = await lens();
+          return c && /would/.test(c.title) && c.title !== done.title ? c : undefined;
+        },
+        30_000,
+      );
+      assert.equal(after.title, '$(history) would not have fired in the last 24 h');
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+
+      // A backtest that cannot run is a short lens that opens the log, not an error.
+      const broken = vscode.Uri.joinPath(dir, 'broken.alert.json');
+      await vscode.workspace.fs.writeFile(
+        broken,
+        new TextEncoder().encode(`${JSON.stringify({ ...file, tileId: 'nosuchtile' }, null, 2)}\n`),
+      );
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(broken));
+      const failed = await waitFor('the failed backtest lens', async () => {
+        const all = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+          'vscode.executeCodeLensProvider',
+          broken,
+          10,
+        );
+        return all.find((l) => /backtest failed/.test(l.command?.title ?? ''))?.command;
+      });
+      assert.equal(failed.title, '$(warning) backtest failed: The tile nosuchtile of the alert was not found.');
+      assert.equal(failed.command, 'observability.showLog');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(dir, { recursive: true, useTrash: false });
+    }
   });
 
   it('draws a 12-tile dashboard (timed against a same-run reference) and keeps to the default query budget', async () => {

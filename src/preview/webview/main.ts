@@ -19,6 +19,7 @@ import type {
   TileData,
   TimeRange,
   TimeseriesData,
+  WebviewState,
 } from '../protocol';
 import { formatNumber, formatTime, parseMarkdown, toLocalInput, yRange, type Inline } from './format';
 
@@ -43,14 +44,13 @@ const PALETTE = [
 const FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#cca700', '#f14c4c'];
 /** Rows of a table or lines of a search tile drawn at most (the rest is counted). */
 const MAX_ROWS = 500;
+/** Rows of a chart's data table built per task when it is opened. */
+const TABLE_CHUNK = 1000;
 /** Height of one row of the dashboard grid, px. */
 const GRID_ROW = 48;
 const GRID_COLUMNS = 24;
 
-interface ViewState {
-  range?: TimeRange;
-  scrollTop?: number;
-}
+type ViewState = WebviewState;
 
 let current: { msg: ShowMessage; data: PreviewData } | undefined;
 let labels: Record<string, string> = {};
@@ -462,15 +462,22 @@ function dataTable(d: TimeseriesData): HTMLElement {
       head.appendChild(el('th', undefined, h)).setAttribute('scope', 'col');
     }
     const body = table.createTBody();
-    const frag = document.createDocumentFragment();
-    for (let i = 0; i < d.times.length; i++) {
-      const tr = document.createElement('tr');
-      tr.appendChild(el('th', undefined, formatTime(d.times[i] as number))).setAttribute('scope', 'row');
-      for (const s of d.series) tr.appendChild(el('td', 'num', formatNumber(s.values[i], d.numberFormat)));
-      frag.appendChild(tr);
-    }
-    body.appendChild(frag);
     details.appendChild(table);
+    // A week of minutes is 10,080 rows × (1 + series) cells: the first rows at once, the rest a chunk per task, so
+    // opening the table never freezes the panel (and a table closed meanwhile stops growing once complete).
+    const build = (from: number): void => {
+      const frag = document.createDocumentFragment();
+      const to = Math.min(d.times.length, from + TABLE_CHUNK);
+      for (let i = from; i < to; i++) {
+        const tr = document.createElement('tr');
+        tr.appendChild(el('th', undefined, formatTime(d.times[i] as number))).setAttribute('scope', 'row');
+        for (const s of d.series) tr.appendChild(el('td', 'num', formatNumber(s.values[i], d.numberFormat)));
+        frag.appendChild(tr);
+      }
+      body.appendChild(frag);
+      if (to < d.times.length && table.isConnected) setTimeout(() => build(to), 0);
+    };
+    build(0);
   });
   return details;
 }
@@ -563,8 +570,15 @@ function renderTable(d: Extract<TileData, { kind: 'table' }>, host: HTMLElement)
   const body = table.createTBody();
   for (const row of d.rows.slice(0, MAX_ROWS)) {
     const tr = body.insertRow();
+    // Fractions are shown to two decimals (Copy and Open as Table keep the exact values).
     row.forEach((v) =>
-      tr.appendChild(el('td', typeof v === 'number' ? 'num' : v === null ? 'null' : undefined, cellText(v))),
+      tr.appendChild(
+        el(
+          'td',
+          typeof v === 'number' ? 'num' : v === null ? 'null' : undefined,
+          typeof v === 'number' && !Number.isInteger(v) ? String(Math.round(v * 100) / 100) : cellText(v),
+        ),
+      ),
     );
   }
   host.appendChild(wrap);
@@ -788,7 +802,8 @@ function onShow(msg: ShowMessage, arrived: number): void {
   const parseMs = performance.now() - t0;
   current = { msg, data };
   renderRanges(msg);
-  saveState({ range: msg.range });
+  // What the panel shows, by reference, and its range: a window reload brings the panel back from this state.
+  saveState({ range: msg.range, restore: msg.restore });
   const d0 = performance.now();
   render(msg, data);
   const drawMs = performance.now() - d0;

@@ -4,10 +4,49 @@
  */
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { dataAsTable, parseFromWebview, parseRange, resolveRange, toTsv } from '../../../src/preview/protocol';
+import {
+  dataAsTable,
+  parseFromWebview,
+  parseRange,
+  parseWebviewState,
+  resolveRange,
+  toTsv,
+} from '../../../src/preview/protocol';
 import { formatNumber, parseInline, parseMarkdown, yRange } from '../../../src/preview/webview/format';
 
 describe('preview protocol', () => {
+  it("reads a restored panel's saved state: range, scroll and what it showed, nothing else", () => {
+    assert.deepEqual(
+      parseWebviewState({
+        range: { preset: '7d' },
+        scrollTop: 120,
+        restore: { kind: 'alert', args: { connectionId: 'c1', serviceId: 's1', alertId: 'a1', evil: 'x', n: 3 } },
+      }),
+      {
+        range: { preset: '7d' },
+        scrollTop: 120,
+        restore: { kind: 'alert', args: { connectionId: 'c1', serviceId: 's1', alertId: 'a1' } },
+      },
+    );
+    assert.deepEqual(
+      parseWebviewState({
+        restore: { kind: 'tile', args: { uri: 'observability:/c/s/dashboards/d.dashboard.json', tileId: 't' } },
+      }),
+      { restore: { kind: 'tile', args: { uri: 'observability:/c/s/dashboards/d.dashboard.json', tileId: 't' } } },
+    );
+    for (const bad of [
+      undefined,
+      null,
+      'x',
+      [],
+      { range: { preset: '2h' }, scrollTop: -1 },
+      { restore: { kind: 'query', args: { uri: 'u' } } },
+      { restore: { kind: 'tile', args: {} } },
+    ]) {
+      assert.deepEqual(parseWebviewState(bad), {}, JSON.stringify(bad));
+    }
+  });
+
   it('accepts the webview messages it knows and drops anything else', () => {
     assert.deepEqual(parseFromWebview({ type: 'ready' }), { type: 'ready' });
     assert.deepEqual(parseFromWebview({ type: 'refresh', extra: 1 }), { type: 'refresh' });
