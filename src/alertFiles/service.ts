@@ -356,9 +356,9 @@ export class AlertFileService implements vscode.Disposable {
       }
       const parsed = parseAlertFile(text);
       const target = targetOf(parsed.value);
-      if (parsed.syntaxErrors.length > 0)
+      if (parsed.syntaxErrors.length > 0) {
         read.push({ uri, label, target, problem: vscode.l10n.t('JSON syntax error') });
-      else read.push({ uri, label, target, value: parsed.value });
+      } else read.push({ uri, label, target, value: parsed.value });
     }
     const services: ServiceInput[] = [];
     const lists = new Map<string, NameLists>();
