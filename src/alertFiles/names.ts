@@ -291,3 +291,33 @@ export function issuesAtNames<T extends { readonly path: readonly (string | numb
 export function planReference(ref: ResolvedReference): { field: string; name: string; id: string } {
   return { field: ref.namePath.join('.'), name: ref.name, id: ref.id };
 }
+
+/**
+ * The live alert (as a file value) shown the way the file names things: where the file names a webhook or saved
+ * search by name, the live ID is shown by its name on the service when exactly one item of the list has that name.
+ * An ID whose name is missing or shared stays an ID (so the comparison shows the difference). For "Compare with
+ * Service": equal references read as equal lines.
+ */
+export function presentLikeFile(
+  liveValue: Record<string, unknown>,
+  fileValue: unknown,
+  lists: NameLists | undefined,
+): Record<string, unknown> {
+  const { references } = nameReferences(fileValue);
+  if (references.length === 0 || !lists) return liveValue;
+  let out = cloneJson(liveValue);
+  for (const ref of references) {
+    const f = FIELDS[ref.kind];
+    const list = ref.kind === 'webhook' ? lists.webhooks : lists.savedSearches;
+    const holderPath = ref.idPath.slice(0, -1);
+    let holder: unknown = out;
+    for (const segment of holderPath) {
+      holder = isObject(holder) || Array.isArray(holder) ? (holder as never)[segment] : undefined;
+    }
+    if (!isObject(holder) || typeof holder[f.id] !== 'string' || !list) continue;
+    const item = list.find((i) => i.id === holder[f.id]);
+    if (!item?.name || list.filter((i) => i.name === item.name).length !== 1) continue;
+    out = setAt(out, holderPath, replaceKey(holder, f.id, f.name, item.name));
+  }
+  return out;
+}

@@ -6,7 +6,7 @@ import { fileLabel } from '../shared/uris';
 import type { Alert } from '../schema';
 import type { ResourceRefresher } from '../resources/model';
 import type { AlertFileChecks } from './checks';
-import { checkAlertFile, fileTextOf, sameConfiguration, targetOf } from './format';
+import { checkAlertFile, fileTextOf, fileValueOf, sameConfiguration, targetOf } from './format';
 import {
   buildPlan,
   renderPlan,
@@ -17,7 +17,15 @@ import {
   type ServiceInput,
 } from './plan';
 import { ALERT_FILE_SUFFIX } from './schema';
-import { kindsNeeded, planReference, type NamedKind, type NameLists } from './names';
+import {
+  kindsNeeded,
+  planReference,
+  presentLikeFile,
+  resolveNames,
+  type NamedKind,
+  type NameLists,
+  type ResolvedReference,
+} from './names';
 import { issueDiagnostics } from '../shared/diagnostics';
 import { parseAlertFile, withId } from './text';
 import { connectionFor, readText, relativeLabel, writeText, type PreviewDocuments } from './workspace';
@@ -245,7 +253,11 @@ export class AlertFileService implements vscode.Disposable {
         return { outcome: 'unchanged', id };
       }
       if (!options.confirm) {
-        await this.showDiff(uri, current, target.organizationId, target.serviceId);
+        await this.showDiff(uri, current, target.organizationId, target.serviceId, target.baseUrl, {
+          value: parsed.value,
+          ...(lists ? { lists } : {}),
+          references: checked.references,
+        });
         const update = vscode.l10n.t('Update');
         const answer = await vscode.window.showWarningMessage(
           vscode.l10n.t('Update alert "{0}" on {1} from {2}?', current.name ?? id, connection.serviceLabel, label),
@@ -277,7 +289,8 @@ export class AlertFileService implements vscode.Disposable {
   /** Shows the live alert (as a file) against the file. */
   async compare(uri: vscode.Uri): Promise<boolean> {
     if (refuseUntrusted()) return false;
-    const target = targetOf(parseAlertFile(await readText(uri)).value);
+    const value = parseAlertFile(await readText(uri)).value;
+    const target = targetOf(value);
     if (!target.id || !target.organizationId || !target.serviceId) {
       void vscode.window.showInformationMessage(
         vscode.l10n.t('{0} has no "id": it manages no live alert yet.', relativeLabel(uri)),
@@ -297,7 +310,17 @@ export class AlertFileService implements vscode.Disposable {
           this.clientOf(connection.connectionId).getAlert(serviceId, id),
         )
       ).data;
-      await this.showDiff(uri, current, target.organizationId, serviceId, target.baseUrl);
+      const kinds = kindsNeeded(value);
+      const lists =
+        kinds.size > 0
+          ? await this.freshNames(connection.connectionId, serviceId, connection.serviceLabel, kinds)
+          : undefined;
+      const references = lists ? resolveNames(value, lists).resolved : [];
+      await this.showDiff(uri, current, target.organizationId, serviceId, target.baseUrl, {
+        value,
+        ...(lists ? { lists } : {}),
+        references,
+      });
       return true;
     } catch (error) {
       void vscode.window.showErrorMessage(errorMessage(error));
@@ -311,17 +334,23 @@ export class AlertFileService implements vscode.Disposable {
     organizationId: string,
     serviceId: string,
     baseUrl?: string,
+    names?: { readonly value: unknown; readonly lists?: NameLists; readonly references?: readonly ResolvedReference[] },
   ): Promise<void> {
     const name = current.name ?? current.id;
+    // Where the file names a webhook or saved search by name, the service's side shows the name too.
+    const live = presentLikeFile(fileValueOf(current, organizationId, serviceId, baseUrl), names?.value, names?.lists);
     const left = this.deps.previews.create(
       `${fileLabel(name, 'Alert')} (service)${ALERT_FILE_SUFFIX}`,
-      fileTextOf(current, organizationId, serviceId, baseUrl),
+      `${JSON.stringify(live, null, 2)}\n`,
     );
+    const resolved = (names?.references ?? []).map((r) => `${r.name} = ${r.id}`).join(', ');
     await vscode.commands.executeCommand(
       'vscode.diff',
       left,
       uri,
-      vscode.l10n.t('{0}: service ↔ {1}', name, relativeLabel(uri)),
+      resolved
+        ? vscode.l10n.t('{0}: service ↔ {1} (names: {2})', name, relativeLabel(uri), resolved)
+        : vscode.l10n.t('{0}: service ↔ {1}', name, relativeLabel(uri)),
       { preview: true },
     );
   }

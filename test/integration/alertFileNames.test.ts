@@ -132,8 +132,8 @@ describe('Alert files: webhooks and saved searches by name', function () {
         { field: 'channel.webhookName', name: WEBHOOK, id: webhookIdOf(serviceId) },
       ]);
     }
-    const planDoc = vscode.workspace.textDocuments.find((d) => d.uri.path.endsWith('Alert plan.md'));
-    assert.ok(planDoc, 'the plan is shown');
+    const planDoc = vscode.window.activeTextEditor?.document;
+    assert.ok(planDoc && planDoc.uri.path.endsWith('Alert plan.md'), 'the plan is shown');
     assert.ok(
       planDoc.getText().includes(`channel\\.webhookName \`${WEBHOOK}\` → id \`${webhookIdOf(serviceB)}\``),
       planDoc.getText(),
