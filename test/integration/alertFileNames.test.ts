@@ -164,6 +164,24 @@ describe('Alert files: webhooks and saved searches by name', function () {
       assert.equal(created.channels[0]?.webhookId, webhookIdOf(serviceId));
     }
 
+    // Compare with Service: the service's side names the webhook and saved search as the file does.
+    assert.equal(
+      await vscode.commands.executeCommand<boolean>('observability.compareAlertFile', { uri: fileB.toString() }),
+      true,
+    );
+    const serviceSide = await waitFor('the service side of the comparison', () =>
+      vscode.workspace.textDocuments.find(
+        (d) =>
+          d.uri.scheme === 'observability-alert-files' &&
+          d.uri.path.includes(`${String(body.name)} (service)`) &&
+          d.getText().includes(`"serviceId": "${serviceB}"`),
+      ),
+    );
+    const shown = JSON.parse(serviceSide.getText()) as Record<string, unknown>;
+    assert.equal(shown.savedSearchName, SEARCH);
+    assert.ok(!('savedSearchId' in shown));
+    assert.deepEqual(shown.channel, { type: 'webhook', webhookName: WEBHOOK });
+
     // Planned again: the names resolve to what the alerts hold, so nothing is left to do.
     const again = await vscode.commands.executeCommand<AlertPlan>('observability.planAlertFiles', {
       folder: dir.toString(),

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkAlertFile } from '../../../src/alertFiles/format';
 import { buildJsonSchemas } from '../../../src/alertFiles/jsonSchema';
-import { issuesAtNames, resolveNames, type NameLists } from '../../../src/alertFiles/names';
+import { issuesAtNames, presentLikeFile, resolveNames, type NameLists } from '../../../src/alertFiles/names';
 import { buildPlan, renderPlan } from '../../../src/alertFiles/plan';
 
 const ORG = '6f1c8a2e-4b7d-4e3a-9c51-2d8f0b7a9e14';
@@ -224,5 +224,25 @@ describe('alert files: webhooks and saved searches by name', () => {
       assert.ok(!branch.required?.includes('webhookId'));
       assert.deepEqual(branch.oneOf, [{ required: ['webhookId'] }, { required: ['webhookName'] }]);
     }
+  });
+
+  it('shows the live alert by name where the file uses names, and keeps an ID whose name is missing or shared', () => {
+    const live = {
+      serviceId: S1,
+      savedSearchId: 'searchA2',
+      channel: { type: 'webhook', webhookId: 'hookA1', severity: 'x' },
+    };
+    assert.deepEqual(presentLikeFile(live, body, checkout), {
+      serviceId: S1,
+      savedSearchName: 'Errors',
+      channel: { type: 'webhook', webhookName: 'Ops Slack', severity: 'x' },
+    });
+    const shared = { ...checkout, webhooks: [...checkout.webhooks!, { id: 'hookA3', name: 'Ops Slack' }] };
+    assert.deepEqual(presentLikeFile(live, body, shared).channel, live.channel);
+    assert.deepEqual(
+      presentLikeFile(live, { ...body, channel: { type: 'webhook', webhookId: 'hookA1' } }, checkout).channel,
+      live.channel,
+    );
+    assert.equal(presentLikeFile(live, body, undefined), live);
   });
 });
