@@ -92,7 +92,17 @@ export class AlertFileChecks implements vscode.Disposable {
    * saved searches. `lists` (fresh lists of the target service) replaces the cached ones for the names.
    */
   async liveIssues(value: unknown, lists?: NameLists): Promise<DocumentIssue[]> {
-    const facts = await this.factsFor(value);
+    const cached = await this.factsFor(value);
+    // Fresh lists also replace the cached ones for the reference checks: an ID a name resolved to is checked against
+    // the same list.
+    const facts =
+      cached && lists
+        ? {
+            ...cached,
+            ...(lists.webhooks ? { webhooks: lists.webhooks as LiveFacts['webhooks'] } : {}),
+            ...(lists.savedSearches ? { savedSearches: lists.savedSearches as LiveFacts['savedSearches'] } : {}),
+          }
+        : cached;
     const names = resolveNames(value, lists ?? namesOf(facts));
     // Without a connection (or trust) names are not looked up: nothing to say while typing.
     const nameIssues = lists || facts ? names.issues : names.issues.filter((i) => i.severity === 'error');
@@ -135,9 +145,9 @@ export class AlertFileChecks implements vscode.Disposable {
 
   /**
    * Every check (syntax, file schema with the cross-field rules, live references), published on the document.
-   * Returns the diagnostics; errors block sending.
+   * Returns the diagnostics; errors block sending. `fresh`: the service's lists as they are now, for the names.
    */
-  async validate(doc: vscode.TextDocument): Promise<readonly vscode.Diagnostic[]> {
+  async validate(doc: vscode.TextDocument, fresh?: NameLists): Promise<readonly vscode.Diagnostic[]> {
     // Whatever the checks made while typing find later does not replace these.
     this.checks.publish(doc, this.collection.get(doc.uri) ?? []);
     const parsed = parseAlertFile(doc.getText());
@@ -146,11 +156,11 @@ export class AlertFileChecks implements vscode.Disposable {
       this.checks.publish(doc, diagnostics);
       return diagnostics;
     }
-    const lists = await this.namesFor(parsed.value);
+    const lists = fresh ?? (await this.namesFor(parsed.value));
     const schema = checkAlertFile(parsed.value, lists);
     const issues = dedupeIssues([
       ...(schema.ok ? [] : schema.issues.filter((i) => lists || i.severity === 'error')),
-      ...(await this.liveIssues(parsed.value)),
+      ...(await this.liveIssues(parsed.value, fresh)),
     ]);
     const diagnostics = issueDiagnostics(doc, parsed.root, issues);
     this.checks.publish(doc, diagnostics);

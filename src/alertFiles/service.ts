@@ -121,7 +121,7 @@ export class AlertFileService implements vscode.Disposable {
   /** Validates a file now; returns the problems as "line: message". */
   async validate(uri: vscode.Uri, quiet = false): Promise<readonly string[]> {
     const doc = await vscode.workspace.openTextDocument(uri);
-    const diagnostics = await this.deps.checks.validate(doc);
+    const diagnostics = await this.deps.checks.validate(doc, await this.namesNow(parseAlertFile(doc.getText()).value));
     const problems = diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`);
     if (!quiet) {
       const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
@@ -157,15 +157,6 @@ export class AlertFileService implements vscode.Disposable {
 
   private async applyFile(uri: vscode.Uri, options: { confirm?: boolean }): Promise<FileResult> {
     const doc = await vscode.workspace.openTextDocument(uri);
-    const diagnostics = await this.deps.checks.validate(doc);
-    const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
-    const notSent = (problems: readonly string[]): FileResult => {
-      void this.showProblems(
-        vscode.l10n.t('Not sent: fix {0} problem(s) first ({1}).', problems.length, problems[0] ?? ''),
-      );
-      return { outcome: 'invalid', problems };
-    };
-    if (errors.length > 0) return notSent(errors.map((d) => `${d.range.start.line + 1}: ${d.message}`));
     const parsed = parseAlertFile(await readText(uri));
     const fileTarget = targetOf(parsed.value);
     const connection = connectionFor(
@@ -175,13 +166,16 @@ export class AlertFileService implements vscode.Disposable {
       fileTarget.baseUrl,
     );
     // Names of webhooks and saved searches are looked up in the service's lists as they are now.
-    const kinds = kindsNeeded(parsed.value);
-    const lists =
-      connection && fileTarget.serviceId && kinds.size > 0
-        ? await this.progress(vscode.l10n.t('Looking up names on the service…'), () =>
-            this.freshNames(connection.connectionId, fileTarget.serviceId!, connection.serviceLabel, kinds),
-          )
-        : undefined;
+    const lists = await this.namesNow(parsed.value);
+    const diagnostics = await this.deps.checks.validate(doc, lists);
+    const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+    const notSent = (problems: readonly string[]): FileResult => {
+      void this.showProblems(
+        vscode.l10n.t('Not sent: fix {0} problem(s) first ({1}).', problems.length, problems[0] ?? ''),
+      );
+      return { outcome: 'invalid', problems };
+    };
+    if (errors.length > 0) return notSent(errors.map((d) => `${d.range.start.line + 1}: ${d.message}`));
     const checked = checkAlertFile(parsed.value, lists);
     if (!checked.ok) {
       const blocking = checked.issues.filter((i) => i.severity === 'error');
@@ -723,6 +717,19 @@ export class AlertFileService implements vscode.Disposable {
   }
 
   // ---- shared ----
+
+  /** For a file that names webhooks or saved searches by name: its service's lists as they are now. */
+  private async namesNow(value: unknown): Promise<NameLists | undefined> {
+    const kinds = kindsNeeded(value);
+    if (kinds.size === 0 || !vscode.workspace.isTrusted) return undefined;
+    const target = targetOf(value);
+    const connection = connectionFor(this.deps.connections, target.organizationId, target.serviceId, target.baseUrl);
+    if (!connection || !target.serviceId) return undefined;
+    const serviceId = target.serviceId;
+    return this.progress(vscode.l10n.t('Looking up names on the service…'), () =>
+      this.freshNames(connection.connectionId, serviceId, connection.serviceLabel, kinds),
+    );
+  }
 
   /** The service's webhooks and saved searches as they are now (only the kinds asked for), for names in files. */
   private async freshNames(

@@ -310,6 +310,35 @@ describe('Alert files: webhooks and saved searches by name', function () {
     assert.ok(!problems.some((p) => /Unknown field/.test(p)), problems.join('\n'));
   });
 
+  it('applies with the lists as they are now: a webhook added since the checks last read the list is found', async () => {
+    const dir = await folder('fresh');
+    const uri = vscode.Uri.joinPath(dir, 'fresh.alert.json');
+    const hookName = `Added later ${Date.now()}`;
+    await writeFile(
+      uri,
+      `${JSON.stringify({ organizationId: orgId, serviceId: serviceA, ...portable({ channel: { type: 'webhook', webhookName: hookName } }) }, null, 2)}\n`,
+    );
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    await waitFor('the live check, from the list read before the webhook existed', () =>
+      vscode.languages.getDiagnostics(uri).find((d) => d.message.includes(`no webhook named "${hookName}"`)),
+    );
+    const template = [...data(serviceA).webhooks.values()].find((w) => w.name === WEBHOOK)!;
+    const added = { ...template, id: `${template.id.slice(0, -4)}f00d`, name: hookName };
+    data(serviceA).webhooks.set(added.id, added);
+    try {
+      const result = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', {
+        uri: uri.toString(),
+        confirm: true,
+      });
+      assert.equal(result.outcome, 'created', JSON.stringify(result));
+      assert.equal(data(serviceA).alerts.get(result.id!)?.channels[0]?.webhookId, added.id);
+    } finally {
+      const id = (JSON.parse(await readFile(uri)) as { id?: string }).id;
+      if (id) data(serviceA).alerts.delete(id);
+      data(serviceA).webhooks.delete(added.id);
+    }
+  });
+
   it("completes the service's webhook and saved search names, and shows the ID a name stands for", async () => {
     const dir = await folder('completion');
     const uri = vscode.Uri.joinPath(dir, 'complete.alert.json');
