@@ -7,6 +7,16 @@ import type { Alert } from '../schema';
 import { checkAlertFile, fileValueOf, knownFilePart, targetOf, unknownFileKeyIssues } from './format';
 import { parseAlertFile } from './text';
 import { connectionFor, isAlertFileUri } from './workspace';
+import { issuesAtNames, resolveNames, type NameLists } from './names';
+
+function namesOf(facts: LiveFacts | undefined): NameLists | undefined {
+  if (!facts) return undefined;
+  return {
+    serviceLabel: facts.serviceLabel,
+    ...(facts.webhooks ? { webhooks: facts.webhooks } : {}),
+    ...(facts.savedSearches ? { savedSearches: facts.savedSearches } : {}),
+  };
+}
 
 /**
  * Diagnostics of alert files. While typing: the checks a JSON Schema cannot express (empty strings, range thresholds)
@@ -77,17 +87,34 @@ export class AlertFileChecks implements vscode.Disposable {
     }
   }
 
-  /** Checks that need no schema: empty strings, cross-field hints and the live references. */
-  async liveIssues(value: unknown): Promise<DocumentIssue[]> {
-    const facts = await this.factsFor(value);
-    const issues = semanticIssues('alert', knownFilePart(value), facts);
+  /**
+   * Checks that need no schema: empty strings, cross-field hints, the live references and the names of webhooks and
+   * saved searches. `lists` (fresh lists of the target service) replaces the cached ones for the names.
+   */
+  async liveIssues(value: unknown, lists?: NameLists): Promise<DocumentIssue[]> {
+    const cached = await this.factsFor(value);
+    // Fresh lists also replace the cached ones for the reference checks: an ID a name resolved to is checked against
+    // the same list.
+    const facts =
+      cached && lists
+        ? {
+            ...cached,
+            ...(lists.webhooks ? { webhooks: lists.webhooks as LiveFacts['webhooks'] } : {}),
+            ...(lists.savedSearches ? { savedSearches: lists.savedSearches as LiveFacts['savedSearches'] } : {}),
+          }
+        : cached;
+    const names = resolveNames(value, lists ?? namesOf(facts));
+    // Without a connection (or trust) names are not looked up: nothing to say while typing.
+    const nameIssues = lists || facts ? names.issues : names.issues.filter((i) => i.severity === 'error');
+    const resolved = names.value;
+    const issues = semanticIssues('alert', knownFilePart(resolved), facts);
     const target = targetOf(value);
     // Keys the service sent are never reported; for a file that manages an alert, that needs the live alert.
-    if (!target.id) issues.push(...unknownFileKeyIssues(value, undefined));
+    if (!target.id) issues.push(...unknownFileKeyIssues(resolved, undefined));
     else if (facts?.liveAlert) {
       issues.push(
         ...unknownFileKeyIssues(
-          value,
+          resolved,
           fileValueOf(facts.liveAlert, target.organizationId ?? '', target.serviceId ?? '', target.baseUrl),
         ),
       );
@@ -103,7 +130,12 @@ export class AlertFileChecks implements vscode.Disposable {
         ),
       });
     }
-    return issues;
+    return [...nameIssues, ...issuesAtNames(issues, names.references)];
+  }
+
+  /** The lists names are looked up in, from what the checks know (cached); undefined without a connection. */
+  async namesFor(value: unknown): Promise<NameLists | undefined> {
+    return namesOf(await this.factsFor(value));
   }
 
   /** Runs the checks made while typing and publishes them. */
@@ -113,9 +145,9 @@ export class AlertFileChecks implements vscode.Disposable {
 
   /**
    * Every check (syntax, file schema with the cross-field rules, live references), published on the document.
-   * Returns the diagnostics; errors block sending.
+   * Returns the diagnostics; errors block sending. `fresh`: the service's lists as they are now, for the names.
    */
-  async validate(doc: vscode.TextDocument): Promise<readonly vscode.Diagnostic[]> {
+  async validate(doc: vscode.TextDocument, fresh?: NameLists): Promise<readonly vscode.Diagnostic[]> {
     // Whatever the checks made while typing find later does not replace these.
     this.checks.publish(doc, this.collection.get(doc.uri) ?? []);
     const parsed = parseAlertFile(doc.getText());
@@ -124,8 +156,12 @@ export class AlertFileChecks implements vscode.Disposable {
       this.checks.publish(doc, diagnostics);
       return diagnostics;
     }
-    const schema = checkAlertFile(parsed.value);
-    const issues = dedupeIssues([...(schema.ok ? [] : schema.issues), ...(await this.liveIssues(parsed.value))]);
+    const lists = fresh ?? (await this.namesFor(parsed.value));
+    const schema = checkAlertFile(parsed.value, lists);
+    const issues = dedupeIssues([
+      ...(schema.ok ? [] : schema.issues.filter((i) => lists || i.severity === 'error')),
+      ...(await this.liveIssues(parsed.value, fresh)),
+    ]);
     const diagnostics = issueDiagnostics(doc, parsed.root, issues);
     this.checks.publish(doc, diagnostics);
     return diagnostics;

@@ -8,6 +8,7 @@ import type { DocumentIssue } from '../shared/checks';
 import { alertWriteSchema, schemaIssues, type Alert, type AlertWrite } from '../schema';
 import { alertFileSchema, FILE_ONLY_FIELDS } from './schema';
 import { SELF_HOSTED_ORGANIZATION_ID, SELF_HOSTED_SERVICE_ID } from '../api/oss';
+import { issuesAtNames, resolveNames, type NameLists, type ResolvedReference } from './names';
 
 /** Where a file says its alert lives (each field only when it is a non-empty string). */
 export interface AlertFileTarget {
@@ -67,32 +68,43 @@ function toIssuePath(path: string): (string | number)[] {
 /**
  * Checks a file value against the file schema (write body rules plus the target fields). Keys this version does not
  * know never block: they are left out of the check and travel in the body unchanged.
+ *
+ * Webhooks and saved searches named by name are looked up in `lists` (the target service's); the body carries the IDs
+ * they stand for, never the names. Without lists (no connection) the rest of the file is checked and the result is
+ * not ok: nothing may be sent before the names are resolved.
  */
-export function checkAlertFile(value: unknown):
+export function checkAlertFile(
+  value: unknown,
+  lists?: NameLists,
+):
   | {
       ok: true;
       target: Required<Pick<AlertFileTarget, 'organizationId' | 'serviceId'>> & AlertFileTarget;
       body: AlertWrite;
+      /** Names resolved to IDs (empty when the file names everything by ID). */
+      references: readonly ResolvedReference[];
     }
   | { ok: false; issues: DocumentIssue[] } {
-  const unknown = unknownKeyPaths(alertFileSchema, value);
-  const result = alertFileSchema.safeParse(withoutKeys(value, unknown));
-  if (!result.success) {
-    return {
-      ok: false,
-      issues: schemaIssues(result.error).map((i) => ({
-        path: toIssuePath(i.path),
-        message: i.message,
-        severity: 'error' as const,
-        atKey: i.message.startsWith('unknown field'),
-      })),
-    };
+  const names = resolveNames(value, lists, { placeholder: true });
+  const resolved = names.value;
+  const unknown = unknownKeyPaths(alertFileSchema, resolved);
+  const result = alertFileSchema.safeParse(withoutKeys(resolved, unknown));
+  if (!result.success || !names.complete) {
+    const schemaProblems = result.success
+      ? []
+      : schemaIssues(result.error).map((i) => ({
+          path: toIssuePath(i.path),
+          message: i.message,
+          severity: 'error' as const,
+          atKey: i.message.startsWith('unknown field'),
+        }));
+    return { ok: false, issues: [...names.issues, ...issuesAtNames(schemaProblems, names.references)] };
   }
   const { organizationId, serviceId, baseUrl, id } = result.data;
-  const body = restoreKeys(alertWriteSchema.parse(bodyOf(result.data as Record<string, unknown>)), value, unknown);
+  const body = restoreKeys(alertWriteSchema.parse(bodyOf(result.data as Record<string, unknown>)), resolved, unknown);
   const where =
     baseUrl !== undefined ? selfHostedTarget(baseUrl) : { organizationId: organizationId!, serviceId: serviceId! };
-  return { ok: true, target: { ...where, ...(id ? { id } : {}) }, body };
+  return { ok: true, target: { ...where, ...(id ? { id } : {}) }, body, references: names.resolved };
 }
 
 /**

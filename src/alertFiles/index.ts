@@ -9,6 +9,7 @@ import { AlertFileChecks } from './checks';
 import { AlertFileCodeLensProvider } from './codeLens';
 import { targetOf } from './format';
 import { AlertFileService } from './service';
+import { NameCompletionProvider, NameInlayHintsProvider } from './nameProviders';
 import { parseAlertFile } from './text';
 import { connectionFor, isAlertFileUri, PREVIEW_SCHEME, PreviewDocuments } from './workspace';
 import type { Logger } from '../log';
@@ -31,6 +32,14 @@ export function registerAlertFiles(
   const previews = new PreviewDocuments();
   const service = new AlertFileService({ connections, tree: refresh, checks, previews, log });
   const lenses = new AlertFileCodeLensProvider(connections, service);
+  const nameWhere = (doc: vscode.TextDocument) => {
+    if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;
+    const target = targetOf(parseAlertFile(doc.getText()).value);
+    const connection = connectionFor(connections, target.organizationId, target.serviceId, target.baseUrl);
+    return connection && target.serviceId
+      ? { connectionId: connection.connectionId, serviceId: target.serviceId, serviceLabel: connection.serviceLabel }
+      : undefined;
+  };
   const completion = new LiveCompletionProvider(live, (doc) => {
     if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;
     const target = targetOf(parseAlertFile(doc.getText()).value);
@@ -54,6 +63,16 @@ export function registerAlertFiles(
       completion,
       '"',
       ':',
+    ),
+    vscode.languages.registerCompletionItemProvider(
+      [{ scheme: 'file', pattern: '**/*.alert.json' }],
+      new NameCompletionProvider(live, nameWhere),
+      '"',
+      ':',
+    ),
+    vscode.languages.registerInlayHintsProvider(
+      [{ scheme: 'file', pattern: '**/*.alert.json' }],
+      new NameInlayHintsProvider(live, nameWhere),
     ),
     vscode.languages.registerInlayHintsProvider(
       [{ scheme: 'file', pattern: '**/*.alert.json' }],

@@ -15,7 +15,50 @@ export function buildJsonSchemas(): Record<string, object> {
       if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
     },
   });
+  withNames(json as JsonObject);
   // The target: a Cloud service (organizationId and serviceId) or a self-hosted deployment (baseUrl).
   const target = { anyOf: [{ required: ['organizationId', 'serviceId'] }, { required: ['baseUrl'] }] };
   return { 'alert-file': { ...json, ...target, title: 'Alert file (*.alert.json)' } };
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const NAME_TEXT = { type: 'string', minLength: 1 };
+
+/**
+ * The by-name forms of the file (see names.ts): `webhookName` beside `webhookId` in each webhook channel, and
+ * `savedSearchName` beside `savedSearchId`, exactly one of each pair.
+ */
+function withNames(root: JsonObject): void {
+  const properties = root.properties as JsonObject;
+  properties.savedSearchName = {
+    ...NAME_TEXT,
+    description:
+      'Saved search to watch, by its name on the target service (instead of savedSearchId). Looked up on each service the file is applied to; it must name exactly one saved search there.',
+  };
+  root.not = { required: ['savedSearchId', 'savedSearchName'] };
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    if (!isObject(node)) return;
+    const props = node.properties;
+    if (isObject(props) && isObject(props.type) && props.type.const === 'webhook' && isObject(props.webhookId)) {
+      props.webhookName = {
+        ...NAME_TEXT,
+        description:
+          'Webhook by its name on the target service (instead of webhookId). Looked up on each service the file is applied to; it must name exactly one webhook there.',
+      };
+      const required = Array.isArray(node.required) ? (node.required as string[]) : [];
+      node.required = required.filter((key) => key !== 'webhookId');
+      node.oneOf = [{ required: ['webhookId'] }, { required: ['webhookName'] }];
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(root);
 }

@@ -32,6 +32,16 @@ export interface PlanFileInput {
   readonly body?: Record<string, unknown>;
   /** Why the file is invalid (first problems, each "line: message"). */
   readonly problems?: readonly string[];
+  /** Names the file uses, resolved on its service. */
+  readonly references?: readonly PlanReference[];
+}
+
+/** A name in a file and the ID it stands for on the file's service. */
+export interface PlanReference {
+  /** The name field, e.g. `channel.webhookName`. */
+  readonly field: string;
+  readonly name: string;
+  readonly id: string;
 }
 
 export interface PlanEntry {
@@ -42,6 +52,8 @@ export interface PlanEntry {
   readonly name?: string;
   readonly alertId?: string;
   readonly detail?: string;
+  /** Names the file uses and the IDs they stand for on this service. */
+  readonly references?: readonly PlanReference[];
 }
 
 export interface ServiceInput {
@@ -117,7 +129,12 @@ export function buildPlan(files: readonly PlanFileInput[], services: readonly Se
     const claimed = new Map<string, string>();
     const entries: PlanEntry[] = [];
     for (const file of [...list].sort((a, b) => a.label.localeCompare(b.label))) {
-      const base = { uri: file.uri, label: file.label, ...(file.target.id ? { alertId: file.target.id } : {}) };
+      const base = {
+        uri: file.uri,
+        label: file.label,
+        ...(file.target.id ? { alertId: file.target.id } : {}),
+        ...(file.references && file.references.length > 0 ? { references: file.references } : {}),
+      };
       const fileName = file.target.name;
       if (!service?.connectionId) {
         entries.push({ ...base, action: 'noConnection', ...(fileName ? { name: fileName } : {}) });
@@ -268,6 +285,9 @@ export function renderPlan(plan: AlertPlan, when: Date): RenderedPlan {
       for (const e of entries) {
         if (action === 'update') updateLines.push({ line: lines.length, uri: e.uri });
         lines.push(entryLine(e));
+        for (const r of e.references ?? []) {
+          lines.push(`  - ${text(r.field)} ${markdownCode(r.name)} → id ${markdownCode(r.id)}`);
+        }
       }
     }
     if (service.drift.length > 0) {

@@ -7,6 +7,10 @@
  * - `id`: the live alert the file manages; absent until the first create writes it back;
  * - `$schema`: optional, for tools outside VS Code (the extension associates the schema by file name).
  *
+ * A webhook channel may say `webhookName` instead of `webhookId`, and the file `savedSearchName` instead of
+ * `savedSearchId`: names looked up on the target service and replaced by their IDs before anything is checked or sent
+ * (names.ts; the JSON Schema adds both fields, jsonSchema.ts).
+ *
  * No vscode import: used by the build (JSON Schema) and by unit tests.
  */
 import * as z from 'zod';

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { ApiError, sanitizeServerText, type ObservabilityApi as ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
-import { type DocumentIssue } from '../shared/checks';
+import { dedupeIssues, type DocumentIssue } from '../shared/checks';
 import { fileLabel } from '../shared/uris';
 import type { Alert } from '../schema';
 import type { ResourceRefresher } from '../resources/model';
 import type { AlertFileChecks } from './checks';
-import { checkAlertFile, fileTextOf, sameConfiguration, targetOf } from './format';
+import { checkAlertFile, fileTextOf, fileValueOf, sameConfiguration, targetOf } from './format';
 import {
   buildPlan,
   renderPlan,
@@ -17,6 +17,16 @@ import {
   type ServiceInput,
 } from './plan';
 import { ALERT_FILE_SUFFIX } from './schema';
+import {
+  kindsNeeded,
+  planReference,
+  presentLikeFile,
+  resolveNames,
+  type NamedKind,
+  type NameLists,
+  type ResolvedReference,
+} from './names';
+import { issueDiagnostics } from '../shared/diagnostics';
 import { parseAlertFile, withId } from './text';
 import { connectionFor, readText, relativeLabel, writeText, type PreviewDocuments } from './workspace';
 import { errorMessage } from '../errors';
@@ -86,6 +96,8 @@ export class AlertFileService implements vscode.Disposable {
   /** Files being applied, and whether a plan is being applied: a second click must not create a duplicate. */
   private readonly running = new Set<string>();
   private applyingPlan = false;
+  /** The lists the last plan looked names up in, per service (Apply Plan resolves the files with the same lists). */
+  private planLists = new Map<string, NameLists>();
   /** The plan document last shown, and its lines with updates (for "Compare" lenses). */
   planUri: vscode.Uri | undefined;
   planLines: readonly { readonly line: number; readonly uri: string }[] = [];
@@ -109,7 +121,7 @@ export class AlertFileService implements vscode.Disposable {
   /** Validates a file now; returns the problems as "line: message". */
   async validate(uri: vscode.Uri, quiet = false): Promise<readonly string[]> {
     const doc = await vscode.workspace.openTextDocument(uri);
-    const diagnostics = await this.deps.checks.validate(doc);
+    const diagnostics = await this.deps.checks.validate(doc, await this.namesNow(parseAlertFile(doc.getText()).value));
     const problems = diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`);
     if (!quiet) {
       const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
@@ -145,18 +157,37 @@ export class AlertFileService implements vscode.Disposable {
 
   private async applyFile(uri: vscode.Uri, options: { confirm?: boolean }): Promise<FileResult> {
     const doc = await vscode.workspace.openTextDocument(uri);
-    const diagnostics = await this.deps.checks.validate(doc);
+    const parsed = parseAlertFile(await readText(uri));
+    const fileTarget = targetOf(parsed.value);
+    const connection = connectionFor(
+      this.deps.connections,
+      fileTarget.organizationId,
+      fileTarget.serviceId,
+      fileTarget.baseUrl,
+    );
+    // Names of webhooks and saved searches are looked up in the service's lists as they are now.
+    const lists = await this.namesNow(parsed.value);
+    const diagnostics = await this.deps.checks.validate(doc, lists);
     const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
-    const problems = errors.map((d) => `${d.range.start.line + 1}: ${d.message}`);
-    const checked = checkAlertFile(parseAlertFile(await readText(uri)).value);
-    if (errors.length > 0 || !checked.ok) {
+    const notSent = (problems: readonly string[]): FileResult => {
       void this.showProblems(
         vscode.l10n.t('Not sent: fix {0} problem(s) first ({1}).', problems.length, problems[0] ?? ''),
       );
       return { outcome: 'invalid', problems };
+    };
+    if (errors.length > 0) return notSent(errors.map((d) => `${d.range.start.line + 1}: ${d.message}`));
+    const checked = checkAlertFile(parsed.value, lists);
+    if (!checked.ok) {
+      const blocking = checked.issues.filter((i) => i.severity === 'error');
+      if (!connection && blocking.length === 0) {
+        void this.offerConnection(fileTarget.organizationId, fileTarget.baseUrl);
+        return { outcome: 'noConnection' };
+      }
+      const found = issueDiagnostics(doc, parsed.root, blocking);
+      this.deps.checks.publish(doc, [...diagnostics, ...found]);
+      return notSent(found.map((d) => `${d.range.start.line + 1}: ${d.message}`));
     }
     const { target, body } = checked;
-    const connection = connectionFor(this.deps.connections, target.organizationId, target.serviceId, target.baseUrl);
     if (!connection) {
       void this.offerConnection(target.organizationId, target.baseUrl);
       return { outcome: 'noConnection' };
@@ -216,7 +247,11 @@ export class AlertFileService implements vscode.Disposable {
         return { outcome: 'unchanged', id };
       }
       if (!options.confirm) {
-        await this.showDiff(uri, current, target.organizationId, target.serviceId);
+        await this.showDiff(uri, current, target.organizationId, target.serviceId, target.baseUrl, {
+          value: parsed.value,
+          ...(lists ? { lists } : {}),
+          references: checked.references,
+        });
         const update = vscode.l10n.t('Update');
         const answer = await vscode.window.showWarningMessage(
           vscode.l10n.t('Update alert "{0}" on {1} from {2}?', current.name ?? id, connection.serviceLabel, label),
@@ -248,7 +283,8 @@ export class AlertFileService implements vscode.Disposable {
   /** Shows the live alert (as a file) against the file. */
   async compare(uri: vscode.Uri): Promise<boolean> {
     if (refuseUntrusted()) return false;
-    const target = targetOf(parseAlertFile(await readText(uri)).value);
+    const value = parseAlertFile(await readText(uri)).value;
+    const target = targetOf(value);
     if (!target.id || !target.organizationId || !target.serviceId) {
       void vscode.window.showInformationMessage(
         vscode.l10n.t('{0} has no "id": it manages no live alert yet.', relativeLabel(uri)),
@@ -268,7 +304,17 @@ export class AlertFileService implements vscode.Disposable {
           this.clientOf(connection.connectionId).getAlert(serviceId, id),
         )
       ).data;
-      await this.showDiff(uri, current, target.organizationId, serviceId, target.baseUrl);
+      const kinds = kindsNeeded(value);
+      const lists =
+        kinds.size > 0
+          ? await this.freshNames(connection.connectionId, serviceId, connection.serviceLabel, kinds)
+          : undefined;
+      const references = lists ? resolveNames(value, lists).resolved : [];
+      await this.showDiff(uri, current, target.organizationId, serviceId, target.baseUrl, {
+        value,
+        ...(lists ? { lists } : {}),
+        references,
+      });
       return true;
     } catch (error) {
       void vscode.window.showErrorMessage(errorMessage(error));
@@ -282,17 +328,23 @@ export class AlertFileService implements vscode.Disposable {
     organizationId: string,
     serviceId: string,
     baseUrl?: string,
+    names?: { readonly value: unknown; readonly lists?: NameLists; readonly references?: readonly ResolvedReference[] },
   ): Promise<void> {
     const name = current.name ?? current.id;
+    // Where the file names a webhook or saved search by name, the service's side shows the name too.
+    const live = presentLikeFile(fileValueOf(current, organizationId, serviceId, baseUrl), names?.value, names?.lists);
     const left = this.deps.previews.create(
       `${fileLabel(name, 'Alert')} (service)${ALERT_FILE_SUFFIX}`,
-      fileTextOf(current, organizationId, serviceId, baseUrl),
+      `${JSON.stringify(live, null, 2)}\n`,
     );
+    const resolved = (names?.references ?? []).map((r) => `${r.name} = ${r.id}`).join(', ');
     await vscode.commands.executeCommand(
       'vscode.diff',
       left,
       uri,
-      vscode.l10n.t('{0}: service ↔ {1}', name, relativeLabel(uri)),
+      resolved
+        ? vscode.l10n.t('{0}: service ↔ {1} (names: {2})', name, relativeLabel(uri), resolved)
+        : vscode.l10n.t('{0}: service ↔ {1}', name, relativeLabel(uri)),
       { preview: true },
     );
   }
@@ -307,47 +359,53 @@ export class AlertFileService implements vscode.Disposable {
     const uris = (await vscode.workspace.findFiles(include, EXCLUDE, undefined, token)).sort((a, b) =>
       a.toString().localeCompare(b.toString()),
     );
-    const files: PlanFileInput[] = [];
+    // First the files' targets, then each service once (its live alerts, and the lists its files' names need),
+    // then each file checked against its service.
+    const read: {
+      uri: vscode.Uri;
+      label: string;
+      target: PlanFileInput['target'];
+      value?: unknown;
+      problem?: string;
+    }[] = [];
     for (const uri of uris) {
       const label = relativeLabel(uri);
       let text: string;
       try {
         text = await readText(uri);
       } catch (error) {
-        files.push({ uri: uri.toString(), label, target: {}, problems: [errorMessage(error)] });
+        read.push({ uri, label, target: {}, problem: errorMessage(error) });
         continue;
       }
       const parsed = parseAlertFile(text);
       const target = targetOf(parsed.value);
       if (parsed.syntaxErrors.length > 0) {
-        files.push({ uri: uri.toString(), label, target, problems: [vscode.l10n.t('JSON syntax error')] });
-        continue;
-      }
-      const checked = checkAlertFile(parsed.value);
-      const semantic = (await this.deps.checks.liveIssues(parsed.value)).filter((i) => i.severity === 'error');
-      const issues: DocumentIssue[] = [...(checked.ok ? [] : checked.issues), ...semantic];
-      if (!checked.ok || issues.length > 0) {
-        files.push({
-          uri: uri.toString(),
-          label,
-          target,
-          problems: issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`),
-        });
-      } else {
-        files.push({ uri: uri.toString(), label, target, body: checked.body });
-      }
+        read.push({ uri, label, target, problem: vscode.l10n.t('JSON syntax error') });
+      } else read.push({ uri, label, target, value: parsed.value });
     }
     const services: ServiceInput[] = [];
+    const lists = new Map<string, NameLists>();
     const seen = new Set<string>();
-    for (const file of files) {
+    for (const file of read) {
       const { organizationId, serviceId, baseUrl } = file.target;
       if (!organizationId || !serviceId || seen.has(serviceKey(organizationId, serviceId, baseUrl))) continue;
-      seen.add(serviceKey(organizationId, serviceId, baseUrl));
+      const key = serviceKey(organizationId, serviceId, baseUrl);
+      seen.add(key);
       const where = baseUrl !== undefined ? { baseUrl } : {};
       const connection = connectionFor(this.deps.connections, organizationId, serviceId, baseUrl);
       if (!connection) {
         services.push({ organizationId, serviceId, ...where, serviceLabel: baseUrl ?? serviceId });
         continue;
+      }
+      const kinds = new Set<NamedKind>();
+      for (const other of read) {
+        const t = other.target;
+        if (t.organizationId && t.serviceId && serviceKey(t.organizationId, t.serviceId, t.baseUrl) === key) {
+          for (const kind of kindsNeeded(other.value)) kinds.add(kind);
+        }
+      }
+      if (kinds.size > 0) {
+        lists.set(key, await this.freshNames(connection.connectionId, serviceId, connection.serviceLabel, kinds));
       }
       try {
         const alerts = (await this.clientOf(connection.connectionId).listAlerts(serviceId)).data;
@@ -370,6 +428,41 @@ export class AlertFileService implements vscode.Disposable {
         });
       }
     }
+    const files: PlanFileInput[] = [];
+    for (const { uri, label, target, value, problem } of read) {
+      if (problem !== undefined) {
+        files.push({ uri: uri.toString(), label, target, problems: [problem] });
+        continue;
+      }
+      const key =
+        target.organizationId && target.serviceId
+          ? serviceKey(target.organizationId, target.serviceId, target.baseUrl)
+          : undefined;
+      const names = key ? lists.get(key) : undefined;
+      const checked = checkAlertFile(value, names);
+      const semantic = (await this.deps.checks.liveIssues(value, names)).filter((i) => i.severity === 'error');
+      const issues: DocumentIssue[] = dedupeIssues([
+        ...(checked.ok ? [] : checked.issues.filter((i) => names || i.severity === 'error')),
+        ...semantic,
+      ]);
+      if (!checked.ok || issues.length > 0) {
+        files.push({
+          uri: uri.toString(),
+          label,
+          target,
+          problems: issues.length > 0 ? issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`) : [],
+        });
+      } else {
+        files.push({
+          uri: uri.toString(),
+          label,
+          target,
+          body: checked.body,
+          ...(checked.references.length > 0 ? { references: checked.references.map(planReference) } : {}),
+        });
+      }
+    }
+    this.planLists = lists;
     const plan = buildPlan(files, services);
     this.lastPlan = { plan, options };
     return plan;
@@ -538,7 +631,13 @@ export class AlertFileService implements vscode.Disposable {
   ): Promise<string> {
     const uri = vscode.Uri.parse(entry.uri);
     const text = await readText(uri);
-    const checked = checkAlertFile(parseAlertFile(text).value);
+    const value = parseAlertFile(text).value;
+    const t = targetOf(value);
+    const lists =
+      t.organizationId && t.serviceId
+        ? this.planLists.get(serviceKey(t.organizationId, t.serviceId, t.baseUrl))
+        : undefined;
+    const checked = checkAlertFile(value, lists);
     if (!checked.ok) {
       throw new Error(vscode.l10n.t('the file changed and is no longer valid: {0}', checked.issues[0]?.message ?? ''));
     }
@@ -618,6 +717,46 @@ export class AlertFileService implements vscode.Disposable {
   }
 
   // ---- shared ----
+
+  /** For a file that names webhooks or saved searches by name: its service's lists as they are now. */
+  private async namesNow(value: unknown): Promise<NameLists | undefined> {
+    const kinds = kindsNeeded(value);
+    if (kinds.size === 0 || !vscode.workspace.isTrusted) return undefined;
+    const target = targetOf(value);
+    const connection = connectionFor(this.deps.connections, target.organizationId, target.serviceId, target.baseUrl);
+    if (!connection || !target.serviceId) return undefined;
+    const serviceId = target.serviceId;
+    return this.progress(vscode.l10n.t('Looking up names on the service…'), () =>
+      this.freshNames(connection.connectionId, serviceId, connection.serviceLabel, kinds),
+    );
+  }
+
+  /** The service's webhooks and saved searches as they are now (only the kinds asked for), for names in files. */
+  private async freshNames(
+    connectionId: string,
+    serviceId: string,
+    serviceLabel: string,
+    kinds: ReadonlySet<NamedKind>,
+  ): Promise<NameLists> {
+    const client = this.clientOf(connectionId);
+    const errors: string[] = [];
+    const read = async <T>(load: () => Promise<{ data: readonly T[] }>): Promise<readonly T[] | undefined> => {
+      try {
+        return (await load()).data;
+      } catch (error) {
+        errors.push(errorMessage(error));
+        return undefined;
+      }
+    };
+    const webhooks = kinds.has('webhook') ? await read(() => client.listWebhooks(serviceId)) : undefined;
+    const savedSearches = kinds.has('savedSearch') ? await read(() => client.listSavedSearches(serviceId)) : undefined;
+    return {
+      serviceLabel,
+      ...(webhooks ? { webhooks } : {}),
+      ...(savedSearches ? { savedSearches } : {}),
+      ...(errors.length > 0 ? { error: errors.join('; ') } : {}),
+    };
+  }
 
   private async offerConnection(organizationId: string | undefined, baseUrl?: string): Promise<void> {
     const add = vscode.l10n.t('Add Connection');

@@ -24,14 +24,10 @@ import { plainHttpProblem } from '../connection';
 import {
   RequestEngine,
   type ApiResponse,
-  type ClientTimeouts,
-  type ListBounds,
+  type EngineTuning,
   type ListResponse,
   type PageOptions,
-  type RequestLogEntry,
   type RequestOptions,
-  type RetryOptions,
-  type SkippedListItem,
 } from '../engine';
 import * as alerts from '../endpoints/alerts';
 import { checkBody, getResource, type ServiceContext } from '../endpoints/common';
@@ -41,7 +37,6 @@ import * as sources from '../endpoints/sources';
 import * as webhooks from '../endpoints/webhooks';
 import { ApiError, type ApiErrorIssue } from '../errors';
 import { RateLimiter } from '../rateLimiter';
-import type { Dispatcher } from '../undici';
 import { isPlausibleApiKey, ossFlavor } from './flavor';
 
 /** HyperDX allows 100 requests per minute per personal API key. */
@@ -57,19 +52,13 @@ export interface SelfHostedConnection {
   allowPlainHttp?: boolean;
 }
 
-export interface SelfHostedClientOptions {
+/** The engine's tuning (user agent, dispatcher, timeouts, retries, request log, list bounds) as for the cloud client. */
+export interface SelfHostedClientOptions extends EngineTuning {
   connection: SelfHostedConnection;
   /** The personal API key, read per request from secret storage. */
   getSecret: () => string | Promise<string>;
-  userAgent?: string;
-  dispatcher?: Dispatcher;
   /** Default: one limiter per deployment origin with HyperDX's limit (OSS_RATE_LIMIT). */
   limiter?: RateLimiter;
-  timeouts?: ClientTimeouts;
-  retry?: RetryOptions;
-  onRequest?: (entry: RequestLogEntry) => void;
-  listBounds?: ListBounds;
-  onSkippedItems?: (operation: string, skipped: readonly SkippedListItem[]) => void;
 }
 
 /** Problems of a self-hosted connection; empty when it is usable. */
@@ -227,11 +216,12 @@ export class SelfHostedClient {
       });
     }
     this.connection = Object.freeze({ ...options.connection });
-    const origin = new URL(options.connection.baseUrl).origin;
-    const getSecret = options.getSecret;
+    const { connection, getSecret, limiter, ...tuning } = options;
+    const origin = new URL(connection.baseUrl).origin;
     this.engine = new RequestEngine({
+      ...tuning,
       flavor: ossFlavor,
-      baseUrl: options.connection.baseUrl,
+      baseUrl: connection.baseUrl,
       keyId: '',
       // A key that cannot be a header value is never sent; the error names no part of it.
       getSecret: async () => {
@@ -241,14 +231,7 @@ export class SelfHostedClient {
         }
         return secret;
       },
-      limiter: options.limiter ?? limiterForOrigin(origin),
-      ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
-      ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
-      ...(options.timeouts !== undefined ? { timeouts: options.timeouts } : {}),
-      ...(options.retry !== undefined ? { retry: options.retry } : {}),
-      ...(options.onRequest !== undefined ? { onRequest: options.onRequest } : {}),
-      ...(options.listBounds !== undefined ? { listBounds: options.listBounds } : {}),
-      ...(options.onSkippedItems !== undefined ? { onSkippedItems: options.onSkippedItems } : {}),
+      limiter: limiter ?? limiterForOrigin(origin),
     });
     this.ctx = { engine: this.engine, scope: {}, params: [] };
   }
