@@ -11,12 +11,17 @@
  * Part of the activation bundle: imports only Node.js built-ins.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire, Module } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { brotliDecompressSync } from 'node:zlib';
 
 /** What happened to the code cache on a load. */
 export type CodeCacheUse = 'off' | 'none' | 'used' | 'rejected';
+
+/** The production build ships a bundle Brotli-compressed beside its name (`features.js.br`), a third smaller in the VSIX. */
+export const PACKED_SUFFIX = '.br';
 
 export interface LoadedBundle {
   readonly exports: unknown;
@@ -28,22 +33,27 @@ export interface LoadedBundle {
 const SUFFIX = '.v8cache';
 
 /**
- * Evaluates the CommonJS bundle `file` (as `require(file)` would, with `req` as its `require`), using and keeping a
- * code cache in `cacheDir`. Without `cacheDir` it is a plain `req(file)`.
+ * Evaluates the CommonJS bundle `file` as `require(file)` would (its own `require`, `module`, `__dirname`; listed in
+ * `require.cache`), from `file` or, when the build packed it, from `file.br`; using and keeping a code cache in
+ * `cacheDir`. Without `cacheDir` and packing it is a plain `require(file)`. It always evaluates the bundle; callers
+ * load a bundle once.
  */
-export function loadBundle(file: string, req: (id: string) => unknown, cacheDir: string | undefined): LoadedBundle {
-  if (!cacheDir) return { exports: req(file), cache: 'off', saveCache: () => undefined };
-  const source = readFileSync(file, 'utf8');
+export function loadBundle(file: string, cacheDir: string | undefined): LoadedBundle {
+  const req = createRequire(file);
+  const packed = file + PACKED_SUFFIX;
+  const isPacked = existsSync(packed);
+  if (!cacheDir && !isPacked) return { exports: req(file), cache: 'off', saveCache: () => undefined };
+  const source = isPacked ? brotliDecompressSync(readFileSync(packed)).toString('utf8') : readFileSync(file, 'utf8');
   const key = createHash('sha256')
     .update(`${process.version}\0${process.arch}\0`)
     .update(source)
     .digest('hex')
     .slice(0, 24);
   const name = basename(file);
-  const cacheFile = join(cacheDir, `${name}.${key}${SUFFIX}`);
+  const cacheFile = join(cacheDir ?? '', `${name}.${key}${SUFFIX}`);
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(cacheFile);
+    cachedData = cacheDir ? readFileSync(cacheFile) : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -52,17 +62,33 @@ export function loadBundle(file: string, req: (id: string) => unknown, cacheDir:
     filename: file,
     ...(cachedData ? { cachedData } : {}),
   });
-  const cache: CodeCacheUse = cachedData ? (script.cachedDataRejected ? 'rejected' : 'used') : 'none';
+  const cache: CodeCacheUse = !cacheDir
+    ? 'off'
+    : cachedData
+      ? script.cachedDataRejected
+        ? 'rejected'
+        : 'used'
+      : 'none';
   const wrapper = script.runInThisContext() as (
     exports: unknown,
     require: (id: string) => unknown,
-    module: { exports: unknown },
+    module: NodeModule,
     filename: string,
     dirname: string,
   ) => void;
-  const module = { exports: {} as unknown };
-  wrapper.call(module.exports, module.exports, req, module, file, dirname(file));
-  let saved = cache === 'used';
+  const module = new Module(file);
+  module.filename = file;
+  module.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
+  req.cache[file] = module;
+  try {
+    wrapper.call(module.exports, module.exports, req, module, file, dirname(file));
+  } catch (error) {
+    // As require does: a bundle that failed to load is not left in the cache.
+    delete req.cache[file];
+    throw error;
+  }
+  module.loaded = true;
+  let saved = cache === 'used' || cache === 'off';
   return {
     exports: module.exports,
     cache,
@@ -71,6 +97,7 @@ export function loadBundle(file: string, req: (id: string) => unknown, cacheDir:
       saved = true;
       try {
         const data = script.createCachedData();
+        if (!cacheDir) return;
         mkdirSync(cacheDir, { recursive: true });
         const temp = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(temp, data);

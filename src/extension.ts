@@ -80,7 +80,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     let bundle: LoadedBundle;
     try {
       // dist/features.js, compiled with the V8 code cache kept in the global storage (see src/bundleCache.ts).
-      bundle = loadBundle(join(__dirname, 'features.js'), require, codeCacheDir(context));
+      bundle = loadBundle(join(__dirname, 'features.js'), codeCacheDir(context));
       module = bundle.exports as typeof import('./features');
     } catch (error) {
       // The stand-ins stay, so the next use tries again and shows the error again.

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { brotliCompressSync } from 'node:zlib';
 import { loadBundle } from '../../src/bundleCache';
 
 const root = mkdtempSync(join(tmpdir(), 'obs-bundle-cache-'));
@@ -34,7 +35,7 @@ function writeBundle(dir: string, answer: number): string {
  */
 function loadInChild(file: string, cacheDir: string): { cache: string; answer: number } {
   const script = `const { loadBundle } = require(${JSON.stringify(require.resolve('../../src/bundleCache'))});
-    const b = loadBundle(${JSON.stringify(file)}, require, ${JSON.stringify(cacheDir)});
+    const b = loadBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)});
     process.stdout.write(JSON.stringify({ cache: b.cache, answer: b.exports.answer() }));`;
   const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
   assert.equal(child.status, 0, child.stderr);
@@ -49,12 +50,14 @@ describe('loadBundle (features bundle with a V8 code cache)', () => {
     const cacheDir = join(root, 'cache-a');
     const file = writeBundle(dir, 41);
 
-    const first = loadBundle(file, require, cacheDir);
+    const first = loadBundle(file, cacheDir);
     const exports = first.exports as Exports;
     assert.equal(first.cache, 'none');
     assert.equal(exports.answer(), 41);
     assert.equal(exports.here(), `${dir.split(/[\\/]/).pop()}/features.js`);
     assert.equal(exports.thisIsExports, true);
+    // Listed where require lists the modules it loaded, as require(file) would.
+    assert.equal(require.cache[file]?.exports, exports);
     // Stack traces name the bundle file and its own line numbers.
     assert.match(exports.line(), /features\.js:7:/);
 
@@ -68,10 +71,10 @@ describe('loadBundle (features bundle with a V8 code cache)', () => {
     const dir = mkdtempSync(join(root, 'dist-'));
     const cacheDir = join(root, 'cache-b');
     const file = writeBundle(dir, 41);
-    loadBundle(file, require, cacheDir).saveCache();
+    loadBundle(file, cacheDir).saveCache();
 
     writeBundle(dir, 42); // same length, different code
-    const changed = loadBundle(file, require, cacheDir);
+    const changed = loadBundle(file, cacheDir);
     assert.equal(changed.cache, 'none');
     assert.equal((changed.exports as Exports).answer(), 42);
     changed.saveCache();
@@ -83,16 +86,37 @@ describe('loadBundle (features bundle with a V8 code cache)', () => {
     const dir = mkdtempSync(join(root, 'dist-'));
     const cacheDir = join(root, 'cache-c');
     const file = writeBundle(dir, 7);
-    loadBundle(file, require, cacheDir).saveCache();
+    loadBundle(file, cacheDir).saveCache();
     const [cacheFile] = readdirSync(cacheDir);
     writeFileSync(join(cacheDir, cacheFile!), 'not a code cache');
 
     assert.deepEqual(loadInChild(file, cacheDir), { cache: 'rejected', answer: 7 });
     // The refused cache is written again, and the next load uses it.
     const saver = `const { loadBundle } = require(${JSON.stringify(require.resolve('../../src/bundleCache'))});
-      loadBundle(${JSON.stringify(file)}, require, ${JSON.stringify(cacheDir)}).saveCache();`;
+      loadBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}).saveCache();`;
     assert.equal(spawnSync(process.execPath, ['-e', saver]).status, 0);
     assert.deepEqual(loadInChild(file, cacheDir), { cache: 'used', answer: 7 });
+  });
+
+  it('loads the Brotli-packed bundle of a production build (file.br, no plain file) with and without a cache', () => {
+    const dir = mkdtempSync(join(root, 'dist-'));
+    const cacheDir = join(root, 'cache-d');
+    const file = writeBundle(dir, 99);
+    writeFileSync(`${file}.br`, brotliCompressSync(readFileSync(file)));
+    rmSync(file);
+
+    const first = loadBundle(file, cacheDir);
+    const exports = first.exports as Exports;
+    assert.equal(first.cache, 'none');
+    assert.equal(exports.answer(), 99);
+    assert.equal(exports.here(), `${dir.split(/[\\/]/).pop()}/features.js`);
+    assert.match(exports.line(), /features\.js:7:/);
+    first.saveCache();
+    assert.deepEqual(loadInChild(file, cacheDir), { cache: 'used', answer: 99 });
+
+    const uncached = loadBundle(file, undefined);
+    assert.equal(uncached.cache, 'off');
+    assert.equal((uncached.exports as Exports).answer(), 99);
   });
 
   it('does not fail when the cache cannot be written, and is a plain require without a cache folder', () => {
@@ -100,11 +124,11 @@ describe('loadBundle (features bundle with a V8 code cache)', () => {
     const file = writeBundle(dir, 3);
     const blocked = join(root, 'blocked');
     writeFileSync(blocked, 'a file where the cache folder would be');
-    const loaded = loadBundle(file, require, join(blocked, 'cache'));
+    const loaded = loadBundle(file, join(blocked, 'cache'));
     assert.doesNotThrow(() => loaded.saveCache());
     assert.equal((loaded.exports as Exports).answer(), 3);
 
-    const plain = loadBundle(file, require, undefined);
+    const plain = loadBundle(file, undefined);
     assert.equal(plain.cache, 'off');
     assert.equal((plain.exports as Exports).answer(), 3);
     chmodSync(blocked, 0o644);
