@@ -39,9 +39,11 @@ const SUFFIX = '.v8cache';
  * load a bundle once.
  */
 export function loadBundle(file: string, cacheDir: string | undefined): LoadedBundle {
-  const req = createRequire(file);
   const packed = file + PACKED_SUFFIX;
   const isPacked = existsSync(packed);
+  // The module's own file must exist: VS Code's extension host finds the extension that requires `vscode` by it.
+  const owner = isPacked ? packed : file;
+  const req = createRequire(owner);
   if (!cacheDir && !isPacked) return { exports: req(file), cache: 'off', saveCache: () => undefined };
   const source = isPacked ? brotliDecompressSync(readFileSync(packed)).toString('utf8') : readFileSync(file, 'utf8');
   const key = createHash('sha256')
@@ -76,8 +78,8 @@ export function loadBundle(file: string, cacheDir: string | undefined): LoadedBu
     filename: string,
     dirname: string,
   ) => void;
-  const module = new Module(file);
-  module.filename = file;
+  const module = new Module(owner);
+  module.filename = owner;
   module.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
   req.cache[file] = module;
   try {

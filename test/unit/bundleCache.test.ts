@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +109,8 @@ describe('loadBundle (features bundle with a V8 code cache)', () => {
     const exports = first.exports as Exports;
     assert.equal(first.cache, 'none');
     assert.equal(exports.answer(), 99);
+    // VS Code's extension host looks at the file of a module that requires `vscode`: it must exist.
+    assert.ok(existsSync(require.cache[file]!.filename), 'the module names a file that does not exist');
     assert.equal(exports.here(), `${dir.split(/[\\/]/).pop()}/features.js`);
     assert.match(exports.line(), /features\.js:7:/);
     first.saveCache();
