@@ -1,7 +1,8 @@
 // Bundles the extension (cjs, node, `vscode` external) into two files: dist/extension.js, the thin entry VS Code
 // evaluates at activation (view, commands, triggers; no zod, no undici), and dist/features.js, everything behind them,
-// which the entry require()s on first use. (VS Code 1.100 cannot load an ESM `main`, so no esbuild code splitting.)
-// `--production` minifies and drops source maps; `--watch` rebuilds on change.
+// which the entry loads on first use (src/bundleCache.ts: as require would, with a V8 code cache). (VS Code 1.100 cannot
+// load an ESM `main`, so no esbuild code splitting.) `--production` minifies, drops source maps and ships the features
+// bundle Brotli-packed (dist/features.js.br); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
