@@ -1,7 +1,8 @@
 // Bundles the extension (cjs, node, `vscode` external) into two files: dist/extension.js, the thin entry VS Code
 // evaluates at activation (view, commands, triggers; no zod, no undici), and dist/features.js, everything behind them,
-// which the entry require()s on first use. (VS Code 1.100 cannot load an ESM `main`, so no esbuild code splitting.)
-// `--production` minifies and drops source maps; `--watch` rebuilds on change.
+// which the entry loads on first use (src/bundleCache.ts: as require would, with a V8 code cache). (VS Code 1.100 cannot
+// load an ESM `main`, so no esbuild code splitting.) `--production` minifies, drops source maps and ships the features
+// bundle Brotli-packed (dist/features.js.br); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -235,14 +236,40 @@ async function writeJsonSchemas() {
 
 await writeJsonSchemas();
 
+/**
+ * The production features bundle ships Brotli-compressed (dist/features.js.br, 149 KB instead of 176 KB in the VSIX's
+ * zip); the entry decompresses it when it loads the features (src/bundleCache.ts). Other builds write the plain file and
+ * remove a packed one, which would otherwise be loaded in its place.
+ */
+const FEATURES = 'dist/features.js';
+function packFeatures() {
+  if (!production) {
+    rmSync(`${FEATURES}.br`, { force: true });
+    return;
+  }
+  const bytes = readFileSync(FEATURES);
+  const packed = brotliCompressSync(bytes, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+      [zlibConstants.BROTLI_PARAM_LGWIN]: 24,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+  writeFileSync(`${FEATURES}.br`, packed);
+  rmSync(FEATURES, { force: true });
+  console.log(`${FEATURES}.br: ${(packed.length / 1024).toFixed(1)} KB (Brotli)`);
+}
+
 if (watch) {
   const ctx = await esbuild.context(options);
+  packFeatures();
   await ctx.watch();
   await (await esbuild.context(webviewOptions)).watch();
   await (await esbuild.context(previewWebviewOptions)).watch();
   console.log('[watch] esbuild is watching src/');
 } else {
   const result = await esbuild.build(options);
+  packFeatures();
   await esbuild.build(webviewOptions);
   await esbuild.build(previewWebviewOptions);
   for (const [file, output] of Object.entries(result.metafile.outputs)) {

@@ -122,6 +122,7 @@ const VSIX_ALLOWED = [
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/(extension|features)\.js$/,
+  /^extension\/dist\/features\.js\.br$/,
   /^extension\/dist\/queryResults\.js$/,
   /^extension\/dist\/llhttp_simd\.wasm\.br$/,
   /^extension\/dist\/preview\.(js|css)$/,
@@ -355,7 +356,8 @@ async function packageCheck() {
   for (const e of entries) console.log(`  ${e}`);
   if (unexpected.length) problems.push(`unexpected files in the VSIX: ${unexpected.join(', ')}`);
   else if (!entries.includes('extension/dist/extension.js')) problems.push('the VSIX has no dist/extension.js');
-  else if (!entries.includes('extension/dist/features.js')) problems.push('the VSIX has no dist/features.js');
+  else if (!entries.includes('extension/dist/features.js') && !entries.includes('extension/dist/features.js.br'))
+    problems.push('the VSIX has no dist/features.js(.br)');
   else passed++;
 
   const entry = await ensureCodeServer();

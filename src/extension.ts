@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { loadBundle, type LoadedBundle } from './bundleCache';
 import type { ConnectionManager } from './connections/manager';
 import type { Features, FeatureShell, TreeApi } from './features';
 import {
@@ -31,6 +33,15 @@ export interface ExtensionApi {
   readonly query: QueryApi;
   /** Tile previews and alert backtests: what the panels' serializers call after a reload (reading it loads the features). */
   readonly preview: PreviewApi;
+}
+
+/** How long after the features load their code cache is written (the first use has run by then). */
+const CODE_CACHE_SAVE_DELAY_MS = 10_000;
+
+/** Where the features bundle's code cache lives: the extension's global storage, when it is on this machine's disk. */
+function codeCacheDir(context: vscode.ExtensionContext): string | undefined {
+  const storage = context.globalStorageUri;
+  return storage.scheme === 'file' ? join(storage.fsPath, 'code-cache') : undefined;
 }
 
 /** Commands the entry handles itself; every other contributed command loads the features first. */
@@ -70,9 +81,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       },
     };
     let module: typeof import('./features');
+    let bundle: LoadedBundle;
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      module = require('./features') as typeof import('./features');
+      // dist/features.js, compiled with the V8 code cache kept in the global storage (see src/bundleCache.ts).
+      bundle = loadBundle(join(__dirname, 'features.js'), codeCacheDir(context));
+      module = bundle.exports as typeof import('./features');
     } catch (error) {
       // The stand-ins stay, so the next use tries again and shows the error again.
       log.error(
@@ -84,7 +97,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     // The real commands take the place of the stand-ins.
     placeholders.dispose();
     features = module.activateFeatures(context, shell);
-    log.info(`Loaded the features for ${reason} in ${(performance.now() - t).toFixed(1)} ms`);
+    log.info(
+      `Loaded the features for ${reason} in ${(performance.now() - t).toFixed(1)} ms (code cache: ${bundle.cache})`,
+    );
+    // Once the first use has compiled what it needs, that code goes into the cache too.
+    const save = setTimeout(() => bundle.saveCache(), CODE_CACHE_SAVE_DELAY_MS);
+    save.unref?.();
+    context.subscriptions.push({ dispose: () => clearTimeout(save) });
     return features;
   }
 

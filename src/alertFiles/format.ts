@@ -129,7 +129,11 @@ export function knownFilePart(value: unknown): unknown {
 
 // ---- comparing with the service ----
 
-const WRITE_KEYS = new Set(Object.keys(alertWriteSchema.shape));
+let writeKeys: Set<string> | undefined;
+/** The keys of the alert write body (read from its schema on first use). */
+const WRITE_KEYS = {
+  has: (key: string): boolean => (writeKeys ??= new Set(Object.keys(alertWriteSchema.shape))).has(key),
+};
 
 function dropNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropNulls);

@@ -3,10 +3,11 @@
  * Cross-field rules (superRefine) are not expressible here; the extension reports them itself.
  */
 import * as z from 'zod';
+import { resolveLazySchemas } from '../schema/lazySchema';
 import { alertFileSchema } from './schema';
 
 export function buildJsonSchemas(): Record<string, object> {
-  const json = z.toJSONSchema(alertFileSchema, {
+  const json = z.toJSONSchema(resolveLazySchemas(alertFileSchema), {
     target: 'draft-7',
     io: 'input',
     unrepresentable: 'any',

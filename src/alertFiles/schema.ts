@@ -14,7 +14,7 @@
  * No vscode import: used by the build (JSON Schema) and by unit tests.
  */
 import * as z from 'zod';
-import { alertWriteSchema, resourceIdSchema, uuidSchema } from '../schema';
+import { alertWriteSchema, lazySchema, resourceIdSchema, uuidSchema } from '../schema';
 import { SELF_HOSTED_ORGANIZATION_ID } from '../api/oss';
 
 /** Keys that belong to the file and are never sent to the service. */
@@ -22,63 +22,65 @@ export const FILE_ONLY_FIELDS = ['$schema', 'organizationId', 'serviceId', 'base
 
 export const ALERT_FILE_SUFFIX = '.alert.json';
 
-export const alertFileSchema = alertWriteSchema
-  .safeExtend({
-    $schema: z.string().min(1).optional().describe('JSON Schema of this file, for tools outside VS Code. Optional.'),
-    organizationId: uuidSchema
-      .optional()
-      .describe(
-        'ClickHouse Cloud: organization (UUID) that owns the target service. With serviceId; not with baseUrl.',
-      ),
-    serviceId: uuidSchema
-      .optional()
-      .describe(
-        'ClickHouse Cloud: service (UUID) the alert lives on. Any connection to this organization can apply the file.',
-      ),
-    baseUrl: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        'Self-hosted ClickStack / HyperDX: the base URL of the deployment, exactly as its connection was added. Not with organizationId or serviceId.',
-      ),
-    id: resourceIdSchema
-      .optional()
-      .describe(
-        'The live alert this file manages. Leave it out to create a new alert; the ID is written here after the create.',
-      ),
-  })
-  // The write body keeps unknown keys (newer server fields); a file written by hand stays strict at its top level.
-  .strict()
-  .superRefine((file, ctx) => {
-    const cloud = file.organizationId !== undefined || file.serviceId !== undefined;
-    if (file.baseUrl !== undefined) {
-      if (cloud) {
+export const alertFileSchema = lazySchema(() =>
+  alertWriteSchema
+    .safeExtend({
+      $schema: z.string().min(1).optional().describe('JSON Schema of this file, for tools outside VS Code. Optional.'),
+      organizationId: uuidSchema
+        .optional()
+        .describe(
+          'ClickHouse Cloud: organization (UUID) that owns the target service. With serviceId; not with baseUrl.',
+        ),
+      serviceId: uuidSchema
+        .optional()
+        .describe(
+          'ClickHouse Cloud: service (UUID) the alert lives on. Any connection to this organization can apply the file.',
+        ),
+      baseUrl: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'Self-hosted ClickStack / HyperDX: the base URL of the deployment, exactly as its connection was added. Not with organizationId or serviceId.',
+        ),
+      id: resourceIdSchema
+        .optional()
+        .describe(
+          'The live alert this file manages. Leave it out to create a new alert; the ID is written here after the create.',
+        ),
+    })
+    // The write body keeps unknown keys (newer server fields); a file written by hand stays strict at its top level.
+    .strict()
+    .superRefine((file, ctx) => {
+      const cloud = file.organizationId !== undefined || file.serviceId !== undefined;
+      if (file.baseUrl !== undefined) {
+        if (cloud) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['baseUrl'],
+            message: 'name either a self-hosted deployment (baseUrl) or a Cloud service (organizationId, serviceId)',
+          });
+        }
+        return;
+      }
+      for (const key of ['organizationId', 'serviceId'] as const) {
+        if (file[key] === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `${key} is required (or baseUrl for a self-hosted deployment)`,
+          });
+        }
+      }
+      if (file.organizationId?.toLowerCase() === SELF_HOSTED_ORGANIZATION_ID) {
         ctx.addIssue({
           code: 'custom',
-          path: ['baseUrl'],
-          message: 'name either a self-hosted deployment (baseUrl) or a Cloud service (organizationId, serviceId)',
+          path: ['organizationId'],
+          message: 'name a self-hosted deployment by its baseUrl',
         });
       }
-      return;
-    }
-    for (const key of ['organizationId', 'serviceId'] as const) {
-      if (file[key] === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [key],
-          message: `${key} is required (or baseUrl for a self-hosted deployment)`,
-        });
-      }
-    }
-    if (file.organizationId?.toLowerCase() === SELF_HOSTED_ORGANIZATION_ID) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['organizationId'],
-        message: 'name a self-hosted deployment by its baseUrl',
-      });
-    }
-  })
-  .describe('Alert file: one alert of a service, applied with "Create on …" / "Update …" or the alert plan.');
+    })
+    .describe('Alert file: one alert of a service, applied with "Create on …" / "Update …" or the alert plan.'),
+);
 
 export type AlertFile = z.infer<typeof alertFileSchema>;

@@ -9,6 +9,7 @@
  */
 import * as z from 'zod';
 import { omitNullOr, nonEmptyOrNull, requiredOr, openEnum, optionalResourceId, resourceIdSchema } from './ids';
+import { lazySchema } from './lazySchema';
 
 export const ALERT_STATES = ['ALERT', 'OK', 'PENDING', 'INSUFFICIENT_DATA', 'DISABLED'] as const;
 export const THRESHOLD_TYPES = [
@@ -70,36 +71,42 @@ export function isRangeThresholdType(type: string): type is (typeof RANGE_THRESH
 // Channels
 // ---------------------------------------------------------------------------------------------
 
-export const webhookChannelSchema = z
-  .looseObject({
-    type: z.literal('webhook').describe('Send the notification to a webhook.'),
-    webhookId: resourceIdSchema.describe('ID of an existing webhook of this service (see the webhook list).'),
-    webhookService: nonEmptyOrNull(128).describe('Kind of webhook integration, e.g. "slack_api". Optional.'),
-    slackChannelId: nonEmptyOrNull(256).describe('Slack channel ID for "slack_api" webhooks, e.g. "C01ABCDEF23".'),
-    severity: z
-      .enum(ALERT_SEVERITIES)
-      .nullable()
-      .optional()
-      .describe('Severity passed to the integration (used by PagerDuty API webhooks).'),
-  })
-  .describe('Webhook notification channel.');
+export const webhookChannelSchema = lazySchema(() =>
+  z
+    .looseObject({
+      type: z.literal('webhook').describe('Send the notification to a webhook.'),
+      webhookId: resourceIdSchema.describe('ID of an existing webhook of this service (see the webhook list).'),
+      webhookService: nonEmptyOrNull(128).describe('Kind of webhook integration, e.g. "slack_api". Optional.'),
+      slackChannelId: nonEmptyOrNull(256).describe('Slack channel ID for "slack_api" webhooks, e.g. "C01ABCDEF23".'),
+      severity: z
+        .enum(ALERT_SEVERITIES)
+        .nullable()
+        .optional()
+        .describe('Severity passed to the integration (used by PagerDuty API webhooks).'),
+    })
+    .describe('Webhook notification channel.'),
+);
 
-export const emailChannelSchema = z
-  .looseObject({
-    type: z.literal('email').describe('Send the notification by email.'),
-    emailRecipients: z
-      .array(z.email({ error: 'must be an email address' }))
-      .min(1, { error: 'must list at least one email address' })
-      .describe('Email addresses that receive the notification.'),
-  })
-  .describe('Email notification channel (managed service only).');
+export const emailChannelSchema = lazySchema(() =>
+  z
+    .looseObject({
+      type: z.literal('email').describe('Send the notification by email.'),
+      emailRecipients: z
+        .array(z.email({ error: 'must be an email address' }))
+        .min(1, { error: 'must list at least one email address' })
+        .describe('Email addresses that receive the notification.'),
+    })
+    .describe('Email notification channel (managed service only).'),
+);
 
 /** A notification channel of an alert, chosen by `type`. */
-export const alertChannelSchema = z
-  .discriminatedUnion('type', [webhookChannelSchema, emailChannelSchema], {
-    error: 'must be "webhook" or "email"',
-  })
-  .describe('Notification channel: {"type":"webhook","webhookId":…} or {"type":"email","emailRecipients":[…]}.');
+export const alertChannelSchema = lazySchema(() =>
+  z
+    .discriminatedUnion('type', [webhookChannelSchema, emailChannelSchema], {
+      error: 'must be "webhook" or "email"',
+    })
+    .describe('Notification channel: {"type":"webhook","webhookId":…} or {"type":"email","emailRecipients":[…]}.'),
+);
 
 export type AlertChannel = z.infer<typeof alertChannelSchema>;
 
@@ -132,69 +139,73 @@ const MAX_PAST_MS = 10 * 365 * 24 * 60 * 60 * 1000;
 /** A UTC date-time as the server's validator reads it: ISO 8601 ending in `Z`, no offset. */
 const UTC_DATE_TIME = 'must be a UTC date-time ending in "Z", e.g. 2026-02-08T10:00:00.000Z';
 
-const alertWriteObject = z.looseObject({
-  source: z
-    .enum(ALERT_SOURCES, { error: requiredOr('must be "tile" or "saved_search"') })
-    .describe('What the alert watches: "tile" (a dashboard tile) or "saved_search". Always send it.'),
-  dashboardId: optionalResourceId().describe('Dashboard that holds the tile. Required when source is "tile".'),
-  tileId: nonEmptyOrNull(L_TILE_ID).describe(
-    'Tile of that dashboard (a line, stacked_bar or number tile; its "id" in the dashboard). Required when source is "tile".',
-  ),
-  savedSearchId: optionalResourceId().describe('Saved search to watch. Required when source is "saved_search".'),
-  groupBy: nonEmptyOrNull(10000).describe('Group the saved search by this expression. Only for source "saved_search".'),
-  threshold: z
-    .number({ error: requiredOr('must be a number') })
-    .refine(Number.isFinite, { error: 'must be a finite number' })
-    .describe('Threshold value; the lower bound for "between" and "not_between".'),
-  thresholdMax: z
-    .number({ error: omitNullOr('must be a number') })
-    .refine(Number.isFinite, { error: 'must be a finite number' })
-    .optional()
-    .describe(
-      'Upper bound; required (and >= threshold) for "between" and "not_between". Omit it otherwise (null is refused).',
+const alertWriteObject = lazySchema(() =>
+  z.looseObject({
+    source: z
+      .enum(ALERT_SOURCES, { error: requiredOr('must be "tile" or "saved_search"') })
+      .describe('What the alert watches: "tile" (a dashboard tile) or "saved_search". Always send it.'),
+    dashboardId: optionalResourceId().describe('Dashboard that holds the tile. Required when source is "tile".'),
+    tileId: nonEmptyOrNull(L_TILE_ID).describe(
+      'Tile of that dashboard (a line, stacked_bar or number tile; its "id" in the dashboard). Required when source is "tile".',
     ),
-  thresholdType: z
-    .enum(THRESHOLD_TYPES, { error: requiredOr(`must be one of ${THRESHOLD_TYPES.join(', ')}`) })
-    .describe('How the value is compared with the threshold.'),
-  interval: z
-    .enum(ALERT_INTERVALS, { error: requiredOr(`must be one of ${ALERT_INTERVALS.join(', ')}`) })
-    .describe('Evaluation interval. "30s" needs the sub-minute feature on the service.'),
-  scheduleOffsetMinutes: z
-    .number({ error: omitNullOr('must be a number') })
-    .int({ error: 'must be a whole number of minutes' })
-    .min(0, { error: 'must be between 0 and 1439' })
-    .max(MAX_SCHEDULE_OFFSET_MINUTES, { error: 'must be between 0 and 1439' })
-    .optional()
-    .describe(
-      'Shift of the evaluation window start, in minutes (0–1439, less than the interval). Omit it for 0 (null is refused).',
+    savedSearchId: optionalResourceId().describe('Saved search to watch. Required when source is "saved_search".'),
+    groupBy: nonEmptyOrNull(10000).describe(
+      'Group the saved search by this expression. Only for source "saved_search".',
     ),
-  scheduleStartAt: z.iso
-    .datetime({ offset: false, local: false, error: UTC_DATE_TIME })
-    .nullable()
-    .optional()
-    .describe(
-      'Anchor of the evaluation schedule: a UTC date-time ending in "Z". null clears it; omitted keeps it on update.',
-    ),
-  channel: alertChannelSchema
-    .optional()
-    .describe('Notification channel. With "channels" present it must equal channels[0].'),
-  channels: z
-    .array(alertChannelSchema)
-    .min(1, { error: 'must hold at least one channel' })
-    .max(MAX_ALERT_CHANNELS, { error: `must hold at most ${MAX_ALERT_CHANNELS} channels` })
-    .optional()
-    .describe('Notification channels (1–10, no duplicates). Newer services only.'),
-  name: nonEmptyOrNull(512).describe('Display name of the alert (1–512 characters).'),
-  message: nonEmptyOrNull(4096).describe('Notification message template (1–4096 characters).'),
-  note: nonEmptyOrNull(4096).describe('Markdown note for responders (1–4096 characters).'),
-  numConsecutiveWindows: z
-    .number()
-    .int({ error: 'must be a whole number' })
-    .min(1, { error: 'must be at least 1' })
-    .nullable()
-    .optional()
-    .describe('Windows in a row the condition must hold before the alert fires (state PENDING until then).'),
-});
+    threshold: z
+      .number({ error: requiredOr('must be a number') })
+      .refine(Number.isFinite, { error: 'must be a finite number' })
+      .describe('Threshold value; the lower bound for "between" and "not_between".'),
+    thresholdMax: z
+      .number({ error: omitNullOr('must be a number') })
+      .refine(Number.isFinite, { error: 'must be a finite number' })
+      .optional()
+      .describe(
+        'Upper bound; required (and >= threshold) for "between" and "not_between". Omit it otherwise (null is refused).',
+      ),
+    thresholdType: z
+      .enum(THRESHOLD_TYPES, { error: requiredOr(`must be one of ${THRESHOLD_TYPES.join(', ')}`) })
+      .describe('How the value is compared with the threshold.'),
+    interval: z
+      .enum(ALERT_INTERVALS, { error: requiredOr(`must be one of ${ALERT_INTERVALS.join(', ')}`) })
+      .describe('Evaluation interval. "30s" needs the sub-minute feature on the service.'),
+    scheduleOffsetMinutes: z
+      .number({ error: omitNullOr('must be a number') })
+      .int({ error: 'must be a whole number of minutes' })
+      .min(0, { error: 'must be between 0 and 1439' })
+      .max(MAX_SCHEDULE_OFFSET_MINUTES, { error: 'must be between 0 and 1439' })
+      .optional()
+      .describe(
+        'Shift of the evaluation window start, in minutes (0–1439, less than the interval). Omit it for 0 (null is refused).',
+      ),
+    scheduleStartAt: z.iso
+      .datetime({ offset: false, local: false, error: UTC_DATE_TIME })
+      .nullable()
+      .optional()
+      .describe(
+        'Anchor of the evaluation schedule: a UTC date-time ending in "Z". null clears it; omitted keeps it on update.',
+      ),
+    channel: alertChannelSchema
+      .optional()
+      .describe('Notification channel. With "channels" present it must equal channels[0].'),
+    channels: z
+      .array(alertChannelSchema)
+      .min(1, { error: 'must hold at least one channel' })
+      .max(MAX_ALERT_CHANNELS, { error: `must hold at most ${MAX_ALERT_CHANNELS} channels` })
+      .optional()
+      .describe('Notification channels (1–10, no duplicates). Newer services only.'),
+    name: nonEmptyOrNull(512).describe('Display name of the alert (1–512 characters).'),
+    message: nonEmptyOrNull(4096).describe('Notification message template (1–4096 characters).'),
+    note: nonEmptyOrNull(4096).describe('Markdown note for responders (1–4096 characters).'),
+    numConsecutiveWindows: z
+      .number()
+      .int({ error: 'must be a whole number' })
+      .min(1, { error: 'must be at least 1' })
+      .nullable()
+      .optional()
+      .describe('Windows in a row the condition must hold before the alert fires (state PENDING until then).'),
+  }),
+);
 
 type AlertWriteShape = z.infer<typeof alertWriteObject>;
 
@@ -263,9 +274,11 @@ function checkAlertWrite(alert: AlertWriteShape, ctx: z.RefinementCtx, now: numb
  * The alert write body (create and update). Unknown keys are kept and sent unchanged.
  * `scheduleStartAt` is checked against the clock at validation time.
  */
-export const alertWriteSchema = alertWriteObject
-  .superRefine((alert, ctx) => checkAlertWrite(alert, ctx, Date.now()))
-  .describe('Alert write body (create and update).');
+export const alertWriteSchema = lazySchema(() =>
+  alertWriteObject
+    .superRefine((alert, ctx) => checkAlertWrite(alert, ctx, Date.now()))
+    .describe('Alert write body (create and update).'),
+);
 
 export type AlertWrite = z.infer<typeof alertWriteSchema>;
 
@@ -274,57 +287,65 @@ export type AlertWrite = z.infer<typeof alertWriteSchema>;
 // ---------------------------------------------------------------------------------------------
 
 /** A channel as returned by the service (variant told apart by webhookId vs emailRecipients). */
-export const alertChannelResponseSchema = z.looseObject({
-  type: z.string().nullable(),
-  webhookId: z.string().optional(),
-  webhookService: z.string().nullable().optional(),
-  slackChannelId: z.string().nullable().optional(),
-  severity: openEnum(ALERT_SEVERITIES).nullable().optional(),
-  emailRecipients: z.array(z.string()).optional(),
-});
+export const alertChannelResponseSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.string().nullable(),
+    webhookId: z.string().optional(),
+    webhookService: z.string().nullable().optional(),
+    slackChannelId: z.string().nullable().optional(),
+    severity: openEnum(ALERT_SEVERITIES).nullable().optional(),
+    emailRecipients: z.array(z.string()).optional(),
+  }),
+);
 
-export const alertExecutionErrorSchema = z.looseObject({
-  timestamp: z.string().optional(),
-  type: openEnum(EXECUTION_ERROR_TYPES),
-  message: z.string(),
-});
+export const alertExecutionErrorSchema = lazySchema(() =>
+  z.looseObject({
+    timestamp: z.string().optional(),
+    type: openEnum(EXECUTION_ERROR_TYPES),
+    message: z.string(),
+  }),
+);
 
-export const alertSilencedSchema = z.looseObject({
-  by: z.string().nullable().optional(),
-  at: z.string().optional(),
-  until: z.string().optional(),
-});
+export const alertSilencedSchema = lazySchema(() =>
+  z.looseObject({
+    by: z.string().nullable().optional(),
+    at: z.string().optional(),
+    until: z.string().optional(),
+  }),
+);
 
 /**
  * An alert as returned by the service. Fields that are unset may be omitted; unknown
  * fields are kept so an edited alert can be written back without losing data.
  */
-export const alertSchema = z.looseObject({
-  id: z.string().min(1),
-  name: z.string().nullable().optional(),
-  message: z.string().nullable().optional(),
-  note: z.string().nullable().optional(),
-  state: openEnum(ALERT_STATES).optional(),
-  source: openEnum(ALERT_SOURCES).optional(),
-  dashboardId: z.string().nullable().optional(),
-  tileId: z.string().nullable().optional(),
-  savedSearchId: z.string().nullable().optional(),
-  groupBy: z.string().nullable().optional(),
-  threshold: z.number().optional(),
-  thresholdMax: z.number().nullable().optional(),
-  thresholdType: openEnum(THRESHOLD_TYPES).optional(),
-  interval: openEnum(ALERT_INTERVALS).optional(),
-  scheduleOffsetMinutes: z.number().nullable().optional(),
-  scheduleStartAt: z.string().nullable().optional(),
-  numConsecutiveWindows: z.number().nullable().optional(),
-  channel: alertChannelResponseSchema.optional(),
-  channels: z.array(alertChannelResponseSchema).optional(),
-  silenced: alertSilencedSchema.nullable().optional(),
-  executionErrors: z.array(alertExecutionErrorSchema).optional(),
-  teamId: z.string().optional(),
-  createdAt: z.string().nullable().optional(),
-  updatedAt: z.string().nullable().optional(),
-});
+export const alertSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.string().min(1),
+    name: z.string().nullable().optional(),
+    message: z.string().nullable().optional(),
+    note: z.string().nullable().optional(),
+    state: openEnum(ALERT_STATES).optional(),
+    source: openEnum(ALERT_SOURCES).optional(),
+    dashboardId: z.string().nullable().optional(),
+    tileId: z.string().nullable().optional(),
+    savedSearchId: z.string().nullable().optional(),
+    groupBy: z.string().nullable().optional(),
+    threshold: z.number().optional(),
+    thresholdMax: z.number().nullable().optional(),
+    thresholdType: openEnum(THRESHOLD_TYPES).optional(),
+    interval: openEnum(ALERT_INTERVALS).optional(),
+    scheduleOffsetMinutes: z.number().nullable().optional(),
+    scheduleStartAt: z.string().nullable().optional(),
+    numConsecutiveWindows: z.number().nullable().optional(),
+    channel: alertChannelResponseSchema.optional(),
+    channels: z.array(alertChannelResponseSchema).optional(),
+    silenced: alertSilencedSchema.nullable().optional(),
+    executionErrors: z.array(alertExecutionErrorSchema).optional(),
+    teamId: z.string().optional(),
+    createdAt: z.string().nullable().optional(),
+    updatedAt: z.string().nullable().optional(),
+  }),
+);
 
 export type Alert = z.infer<typeof alertSchema>;
 

@@ -10,6 +10,7 @@
  */
 import * as z from 'zod';
 import { nonEmpty, nonEmptyOrOmit, openEnum, requiredOr, resourceIdSchema } from './ids';
+import { lazySchema } from './lazySchema';
 
 export const TILE_DISPLAY_TYPES = [
   'line',
@@ -111,96 +112,106 @@ function expression(description: string) {
     .describe(description);
 }
 
-const queryLanguage = z.enum(QUERY_LANGUAGES, { error: requiredOr('must be "sql" or "lucene"') });
+const queryLanguage = lazySchema(() => z.enum(QUERY_LANGUAGES, { error: requiredOr('must be "sql" or "lucene"') }));
 
-export const numberFormatSchema = z
-  .looseObject({
-    output: z
-      .enum(NUMBER_FORMAT_OUTPUTS, { error: requiredOr(`must be one of ${NUMBER_FORMAT_OUTPUTS.join(', ')}`) })
-      .describe('Kind of number shown (required).'),
-    mantissa: z
-      .number()
-      .int({ error: 'must be a whole number' })
-      .optional()
-      .describe('Digits after the decimal point.'),
-    thousandSeparated: z.boolean().optional(),
-    average: z.boolean().optional(),
-    decimalBytes: z.boolean().optional(),
-    factor: z.number().optional().describe('Multiply values by this factor before display.'),
-    currencySymbol: z.string().optional(),
-    numericUnit: z.string().optional().describe('Unit of the raw value, e.g. "bytes_iec".'),
-    unit: z.string().optional().describe('Free-text unit suffix, e.g. "ms".'),
-  })
-  .describe('How numbers are formatted.');
+export const numberFormatSchema = lazySchema(() =>
+  z
+    .looseObject({
+      output: z
+        .enum(NUMBER_FORMAT_OUTPUTS, { error: requiredOr(`must be one of ${NUMBER_FORMAT_OUTPUTS.join(', ')}`) })
+        .describe('Kind of number shown (required).'),
+      mantissa: z
+        .number()
+        .int({ error: 'must be a whole number' })
+        .optional()
+        .describe('Digits after the decimal point.'),
+      thousandSeparated: z.boolean().optional(),
+      average: z.boolean().optional(),
+      decimalBytes: z.boolean().optional(),
+      factor: z.number().optional().describe('Multiply values by this factor before display.'),
+      currencySymbol: z.string().optional(),
+      numericUnit: z.string().optional().describe('Unit of the raw value, e.g. "bytes_iec".'),
+      unit: z.string().optional().describe('Free-text unit suffix, e.g. "ms".'),
+    })
+    .describe('How numbers are formatted.'),
+);
 
-export const selectItemSchema = z
-  .looseObject({
-    aggFn: z.enum(AGG_FNS, { error: `must be one of ${AGG_FNS.join(', ')}` }).describe('Aggregate function.'),
-    valueExpression: expression('Expression to aggregate (not used with "count").'),
-    alias: expression('Series name shown in the chart.'),
-    level: z
-      .literal(QUANTILE_LEVELS, { error: `must be one of ${QUANTILE_LEVELS.join(', ')}` })
-      .optional()
-      .describe('Quantile level for aggFn "quantile": 0.5, 0.9, 0.95 or 0.99.'),
-    where: expression('Filter for this series.'),
-    whereLanguage: queryLanguage.optional().describe('Language of "where": "sql" or "lucene".'),
-    metricName: z.string().optional().describe('Metric name (metric sources).'),
-    metricType: z
-      .enum(METRIC_TYPES, { error: `must be one of ${METRIC_TYPES.join(', ')}` })
-      .optional()
-      .describe('Metric type (metric sources).'),
-    periodAggFn: z.literal('delta').optional().describe('Per-period aggregation: "delta".'),
-    numberFormat: numberFormatSchema.optional(),
-  })
-  .superRefine((item, ctx) => {
-    if (item.level !== undefined && item.aggFn !== 'quantile') {
-      ctx.addIssue({ code: 'custom', path: ['level'], message: 'is only used with aggFn "quantile"' });
-    }
-    // As the service: "count" takes no value expression, every other function needs one.
-    if (item.aggFn === 'count' && item.valueExpression) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['valueExpression'],
-        message: 'must be omitted (or empty) with aggFn "count"',
-      });
-    } else if (item.aggFn !== undefined && item.aggFn !== 'count' && !item.valueExpression) {
-      ctx.addIssue({ code: 'custom', path: ['valueExpression'], message: `is required with aggFn "${item.aggFn}"` });
-    }
-  })
-  .describe('One series of the chart.');
+export const selectItemSchema = lazySchema(() =>
+  z
+    .looseObject({
+      aggFn: z.enum(AGG_FNS, { error: `must be one of ${AGG_FNS.join(', ')}` }).describe('Aggregate function.'),
+      valueExpression: expression('Expression to aggregate (not used with "count").'),
+      alias: expression('Series name shown in the chart.'),
+      level: z
+        .literal(QUANTILE_LEVELS, { error: `must be one of ${QUANTILE_LEVELS.join(', ')}` })
+        .optional()
+        .describe('Quantile level for aggFn "quantile": 0.5, 0.9, 0.95 or 0.99.'),
+      where: expression('Filter for this series.'),
+      whereLanguage: queryLanguage.optional().describe('Language of "where": "sql" or "lucene".'),
+      metricName: z.string().optional().describe('Metric name (metric sources).'),
+      metricType: z
+        .enum(METRIC_TYPES, { error: `must be one of ${METRIC_TYPES.join(', ')}` })
+        .optional()
+        .describe('Metric type (metric sources).'),
+      periodAggFn: z.literal('delta').optional().describe('Per-period aggregation: "delta".'),
+      numberFormat: numberFormatSchema.optional(),
+    })
+    .superRefine((item, ctx) => {
+      if (item.level !== undefined && item.aggFn !== 'quantile') {
+        ctx.addIssue({ code: 'custom', path: ['level'], message: 'is only used with aggFn "quantile"' });
+      }
+      // As the service: "count" takes no value expression, every other function needs one.
+      if (item.aggFn === 'count' && item.valueExpression) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['valueExpression'],
+          message: 'must be omitted (or empty) with aggFn "count"',
+        });
+      } else if (item.aggFn !== undefined && item.aggFn !== 'count' && !item.valueExpression) {
+        ctx.addIssue({ code: 'custom', path: ['valueExpression'], message: `is required with aggFn "${item.aggFn}"` });
+      }
+    })
+    .describe('One series of the chart.'),
+);
 
-const selectArray = z
-  .array(selectItemSchema)
-  .min(1, { error: 'must hold at least one select item' })
-  .max(L.selectItems, { error: `must hold at most ${L.selectItems} select items` })
-  .describe('Series of the chart.');
+const selectArray = lazySchema(() =>
+  z
+    .array(selectItemSchema)
+    .min(1, { error: 'must hold at least one select item' })
+    .max(L.selectItems, { error: `must hold at most ${L.selectItems} select items` })
+    .describe('Series of the chart.'),
+);
 
-const sourceId = resourceIdSchema.describe('ID of the source (see the source list).');
-const chartColor = z.enum(CHART_COLORS, { error: `must be one of ${CHART_COLORS.join(', ')}` });
+const sourceId = lazySchema(() => resourceIdSchema.describe('ID of the source (see the source list).'));
+const chartColor = lazySchema(() => z.enum(CHART_COLORS, { error: `must be one of ${CHART_COLORS.join(', ')}` }));
 
 /** Builder configs carry no configType; a value other than "sql" is an error. */
 function noConfigType(displayType: string) {
   return z.undefined({ error: `must be omitted: "${displayType}" tiles have no raw SQL variant` }).optional();
 }
 
-export const formulaSchema = z
-  .looseObject({
-    expression: z
-      .string({ error: requiredOr('must be a string') })
-      .max(L.formulaExpressionLength, { error: `must be at most ${L.formulaExpressionLength} characters` })
-      .describe(
-        'Arithmetic over the select items by letter: A = select[0], B = select[1], … e.g. "A / (A + B) * 100".',
-      ),
-    alias: z.string().optional().describe('Series name; the expression text when omitted.'),
-    numberFormat: numberFormatSchema.optional(),
-  })
-  .describe('A derived series computed from the select items.');
+export const formulaSchema = lazySchema(() =>
+  z
+    .looseObject({
+      expression: z
+        .string({ error: requiredOr('must be a string') })
+        .max(L.formulaExpressionLength, { error: `must be at most ${L.formulaExpressionLength} characters` })
+        .describe(
+          'Arithmetic over the select items by letter: A = select[0], B = select[1], … e.g. "A / (A + B) * 100".',
+        ),
+      alias: z.string().optional().describe('Series name; the expression text when omitted.'),
+      numberFormat: numberFormatSchema.optional(),
+    })
+    .describe('A derived series computed from the select items.'),
+);
 
-const formulas = z
-  .array(formulaSchema)
-  .max(L.formulas, { error: `must hold at most ${L.formulas} formulas` })
-  .optional()
-  .describe('Derived series computed from the select items (metric, log and trace sources). Not with asRatio.');
+const formulas = lazySchema(() =>
+  z
+    .array(formulaSchema)
+    .max(L.formulas, { error: `must hold at most ${L.formulas} formulas` })
+    .optional()
+    .describe('Derived series computed from the select items (metric, log and trace sources). Not with asRatio.'),
+);
 
 /**
  * Problems of a formula expression, as the service's parser reports them: only `+ - * /`,
@@ -236,28 +247,34 @@ export function formulaExpressionProblems(expression: string, selectCount: numbe
   if (depth !== 0) problems.push('has unbalanced parentheses');
   return [...new Set(problems)];
 }
-const seriesLimit = z.number().int().min(0).optional().describe('Series cap: omitted = default, 0 = unlimited.');
-const onClickTarget = z.discriminatedUnion(
-  'mode',
-  [
-    z.looseObject({ mode: z.literal('id'), id: resourceIdSchema.describe('ID of the saved search or dashboard.') }),
-    z.looseObject({
-      mode: z.literal('template'),
-      template: nonEmpty(L.expressionLength).describe('Template that renders the name of the target.'),
-    }),
-  ],
-  { error: 'must be {"mode":"id","id":…} or {"mode":"template","template":…}' },
+const seriesLimit = lazySchema(() =>
+  z.number().int().min(0).optional().describe('Series cap: omitted = default, 0 = unlimited.'),
 );
-const onClickFilters = z
-  .array(
-    z.looseObject({
-      kind: z.literal('expressionTemplate'),
-      expression: nonEmpty(L.expressionLength),
-      template: nonEmpty(L.expressionLength),
-    }),
-  )
-  .max(50, { error: 'must hold at most 50 filters' })
-  .optional();
+const onClickTarget = lazySchema(() =>
+  z.discriminatedUnion(
+    'mode',
+    [
+      z.looseObject({ mode: z.literal('id'), id: resourceIdSchema.describe('ID of the saved search or dashboard.') }),
+      z.looseObject({
+        mode: z.literal('template'),
+        template: nonEmpty(L.expressionLength).describe('Template that renders the name of the target.'),
+      }),
+    ],
+    { error: 'must be {"mode":"id","id":…} or {"mode":"template","template":…}' },
+  ),
+);
+const onClickFilters = lazySchema(() =>
+  z
+    .array(
+      z.looseObject({
+        kind: z.literal('expressionTemplate'),
+        expression: nonEmpty(L.expressionLength),
+        template: nonEmpty(L.expressionLength),
+      }),
+    )
+    .max(50, { error: 'must hold at most 50 filters' })
+    .optional(),
+);
 const onClickLink = (type: 'search' | 'dashboard') =>
   z.looseObject({
     type: z.literal(type),
@@ -266,50 +283,54 @@ const onClickLink = (type: 'search' | 'dashboard') =>
     whereLanguage: queryLanguage.optional(),
     filters: onClickFilters,
   });
-const onClick = z
-  .discriminatedUnion(
-    'type',
-    [
-      onClickLink('search'),
-      onClickLink('dashboard'),
-      z.looseObject({
-        type: z.literal('external'),
-        urlTemplate: nonEmpty(L.expressionLength).describe('URL template.'),
-      }),
-    ],
-    { error: 'must have "type" "search", "dashboard" or "external"' },
-  )
-  .optional()
-  .describe('Link-out when a table row is clicked.');
-
-const colorRuleBase = {
-  color: z.enum(CHART_COLORS, { error: requiredOr(`must be one of ${CHART_COLORS.join(', ')}`) }),
-  label: z.string().max(40, { error: 'must be at most 40 characters' }).optional(),
-};
-const finiteNumber = z.number().refine(Number.isFinite, { error: 'must be a finite number' });
-const colorRules = z
-  .array(
-    z.discriminatedUnion(
-      'operator',
+const onClick = lazySchema(() =>
+  z
+    .discriminatedUnion(
+      'type',
       [
-        z.looseObject({ operator: z.enum(['gt', 'gte', 'lt', 'lte']), value: finiteNumber, ...colorRuleBase }),
+        onClickLink('search'),
+        onClickLink('dashboard'),
         z.looseObject({
-          operator: z.literal('between'),
-          value: z.array(finiteNumber).length(2, { error: 'must be [min, max]' }),
-          ...colorRuleBase,
-        }),
-        z.looseObject({
-          operator: z.enum(['eq', 'neq']),
-          value: z.union([finiteNumber, z.string().max(200)]),
-          ...colorRuleBase,
+          type: z.literal('external'),
+          urlTemplate: nonEmpty(L.expressionLength).describe('URL template.'),
         }),
       ],
-      { error: 'operator must be one of gt, gte, lt, lte, between, eq, neq' },
-    ),
-  )
-  .max(L.colorRules, { error: `must hold at most ${L.colorRules} rules` })
-  .optional()
-  .describe('Conditional colors (last match wins).');
+      { error: 'must have "type" "search", "dashboard" or "external"' },
+    )
+    .optional()
+    .describe('Link-out when a table row is clicked.'),
+);
+
+const colorRuleBase = lazySchema(() => ({
+  color: z.enum(CHART_COLORS, { error: requiredOr(`must be one of ${CHART_COLORS.join(', ')}`) }),
+  label: z.string().max(40, { error: 'must be at most 40 characters' }).optional(),
+}));
+const finiteNumber = lazySchema(() => z.number().refine(Number.isFinite, { error: 'must be a finite number' }));
+const colorRules = lazySchema(() =>
+  z
+    .array(
+      z.discriminatedUnion(
+        'operator',
+        [
+          z.looseObject({ operator: z.enum(['gt', 'gte', 'lt', 'lte']), value: finiteNumber, ...colorRuleBase }),
+          z.looseObject({
+            operator: z.literal('between'),
+            value: z.array(finiteNumber).length(2, { error: 'must be [min, max]' }),
+            ...colorRuleBase,
+          }),
+          z.looseObject({
+            operator: z.enum(['eq', 'neq']),
+            value: z.union([finiteNumber, z.string().max(200)]),
+            ...colorRuleBase,
+          }),
+        ],
+        { error: 'operator must be one of gt, gte, lt, lte, between, eq, neq' },
+      ),
+    )
+    .max(L.colorRules, { error: `must hold at most ${L.colorRules} rules` })
+    .optional()
+    .describe('Conditional colors (last match wins).'),
+);
 
 function builderChecks(
   config: {
@@ -352,7 +373,7 @@ function builderChecks(
 }
 
 /** Fields of the time-series builder tiles (line and stacked_bar). */
-const timeSeriesFields = {
+const timeSeriesFields = lazySchema(() => ({
   sourceId,
   select: selectArray,
   groupBy: expression('Group series by this expression.'),
@@ -363,60 +384,68 @@ const timeSeriesFields = {
   formulas,
   showOperandSeries: z.boolean().optional(),
   seriesLimit,
-};
+}));
 
-const lineBuilder = z
-  .looseObject({
-    displayType: z.literal('line'),
-    configType: noConfigType('line'),
-    ...timeSeriesFields,
-    fitYAxisToData: z.boolean().optional(),
-    compareToPreviousPeriod: z.boolean().optional(),
-  })
-  .superRefine(builderChecks);
+const lineBuilder = lazySchema(() =>
+  z
+    .looseObject({
+      displayType: z.literal('line'),
+      configType: noConfigType('line'),
+      ...timeSeriesFields,
+      fitYAxisToData: z.boolean().optional(),
+      compareToPreviousPeriod: z.boolean().optional(),
+    })
+    .superRefine(builderChecks),
+);
 
-const stackedBarBuilder = z
-  .looseObject({
-    displayType: z.literal('stacked_bar'),
-    configType: noConfigType('stacked_bar'),
-    ...timeSeriesFields,
-  })
-  .superRefine(builderChecks);
+const stackedBarBuilder = lazySchema(() =>
+  z
+    .looseObject({
+      displayType: z.literal('stacked_bar'),
+      configType: noConfigType('stacked_bar'),
+      ...timeSeriesFields,
+    })
+    .superRefine(builderChecks),
+);
 
-const tableBuilder = z
-  .looseObject({
-    displayType: z.literal('table'),
-    configType: noConfigType('table'),
-    sourceId,
-    select: selectArray,
-    groupBy: expression('Group rows by this expression.'),
-    having: expression('HAVING condition.'),
-    orderBy: expression('ORDER BY expression.'),
-    asRatio: z.boolean().optional(),
-    groupByColumnsOnLeft: z.boolean().optional(),
-    numberFormat: numberFormatSchema.optional(),
-    onClick,
-    formulas,
-    showOperandSeries: z.boolean().optional(),
-  })
-  .superRefine(builderChecks);
+const tableBuilder = lazySchema(() =>
+  z
+    .looseObject({
+      displayType: z.literal('table'),
+      configType: noConfigType('table'),
+      sourceId,
+      select: selectArray,
+      groupBy: expression('Group rows by this expression.'),
+      having: expression('HAVING condition.'),
+      orderBy: expression('ORDER BY expression.'),
+      asRatio: z.boolean().optional(),
+      groupByColumnsOnLeft: z.boolean().optional(),
+      numberFormat: numberFormatSchema.optional(),
+      onClick,
+      formulas,
+      showOperandSeries: z.boolean().optional(),
+    })
+    .superRefine(builderChecks),
+);
 
-const numberBuilder = z
-  .looseObject({
-    displayType: z.literal('number'),
-    configType: noConfigType('number'),
-    sourceId,
-    select: selectArray,
-    numberFormat: numberFormatSchema.optional(),
-    color: chartColor.optional().describe('Palette color of the value.'),
-    colorRules,
-    backgroundChart: z
-      .looseObject({ type: z.enum(['line', 'area']), color: chartColor.optional() })
-      .optional()
-      .describe('Background trend sparkline.'),
-    formulas,
-  })
-  .superRefine(builderChecks);
+const numberBuilder = lazySchema(() =>
+  z
+    .looseObject({
+      displayType: z.literal('number'),
+      configType: noConfigType('number'),
+      sourceId,
+      select: selectArray,
+      numberFormat: numberFormatSchema.optional(),
+      color: chartColor.optional().describe('Palette color of the value.'),
+      colorRules,
+      backgroundChart: z
+        .looseObject({ type: z.enum(['line', 'area']), color: chartColor.optional() })
+        .optional()
+        .describe('Background trend sparkline.'),
+      formulas,
+    })
+    .superRefine(builderChecks),
+);
 
 function categoricalBuilder<const D extends 'pie' | 'bar'>(displayType: D) {
   return z
@@ -436,54 +465,62 @@ function categoricalBuilder<const D extends 'pie' | 'bar'>(displayType: D) {
     .superRefine(builderChecks);
 }
 
-const heatmapBuilder = z.looseObject({
-  displayType: z.literal('heatmap'),
-  configType: noConfigType('heatmap'),
-  sourceId: sourceId.describe('ID of a trace source.'),
-  select: z
-    .array(
-      z.looseObject({
-        valueExpression: nonEmpty(L.expressionLength).describe('Value to bucket, e.g. "Duration".'),
-        countExpression: expression('Count expression, e.g. "count()".'),
-        heatmapScaleType: z.enum(['log', 'linear']).optional(),
-      }),
-    )
-    .length(1, { error: 'must hold exactly one select item' })
-    .describe('The heatmap series (exactly one).'),
-  where: expression('Filter.'),
-  whereLanguage: queryLanguage.optional(),
-  numberFormat: numberFormatSchema.optional(),
-});
+const heatmapBuilder = lazySchema(() =>
+  z.looseObject({
+    displayType: z.literal('heatmap'),
+    configType: noConfigType('heatmap'),
+    sourceId: sourceId.describe('ID of a trace source.'),
+    select: z
+      .array(
+        z.looseObject({
+          valueExpression: nonEmpty(L.expressionLength).describe('Value to bucket, e.g. "Duration".'),
+          countExpression: expression('Count expression, e.g. "count()".'),
+          heatmapScaleType: z.enum(['log', 'linear']).optional(),
+        }),
+      )
+      .length(1, { error: 'must hold exactly one select item' })
+      .describe('The heatmap series (exactly one).'),
+    where: expression('Filter.'),
+    whereLanguage: queryLanguage.optional(),
+    numberFormat: numberFormatSchema.optional(),
+  }),
+);
 
-const searchBuilder = z.looseObject({
-  displayType: z.literal('search'),
-  configType: noConfigType('search'),
-  sourceId,
-  select: z.string().max(L.expressionLength).describe('Columns to show, e.g. "Timestamp, ServiceName, Body".'),
-  where: expression('Search filter.'),
-  whereLanguage: queryLanguage.optional().describe('Language of "where": "sql" or "lucene".'),
-});
+const searchBuilder = lazySchema(() =>
+  z.looseObject({
+    displayType: z.literal('search'),
+    configType: noConfigType('search'),
+    sourceId,
+    select: z.string().max(L.expressionLength).describe('Columns to show, e.g. "Timestamp, ServiceName, Body".'),
+    where: expression('Search filter.'),
+    whereLanguage: queryLanguage.optional().describe('Language of "where": "sql" or "lucene".'),
+  }),
+);
 
-const eventPatternsBuilder = z.looseObject({
-  displayType: z.literal('event_patterns'),
-  configType: noConfigType('event_patterns'),
-  sourceId,
-  select: expression('Expression to mine patterns from, e.g. "Body".'),
-  where: expression('Filter.'),
-  whereLanguage: queryLanguage.optional(),
-});
+const eventPatternsBuilder = lazySchema(() =>
+  z.looseObject({
+    displayType: z.literal('event_patterns'),
+    configType: noConfigType('event_patterns'),
+    sourceId,
+    select: expression('Expression to mine patterns from, e.g. "Body".'),
+    where: expression('Filter.'),
+    whereLanguage: queryLanguage.optional(),
+  }),
+);
 
-const markdownConfig = z.looseObject({
-  displayType: z.literal('markdown'),
-  configType: noConfigType('markdown'),
-  markdown: z
-    .string()
-    .max(L.markdownLength, { error: `must be at most ${L.markdownLength} characters` })
-    .optional()
-    .describe('Markdown text of the tile.'),
-});
+const markdownConfig = lazySchema(() =>
+  z.looseObject({
+    displayType: z.literal('markdown'),
+    configType: noConfigType('markdown'),
+    markdown: z
+      .string()
+      .max(L.markdownLength, { error: `must be at most ${L.markdownLength} characters` })
+      .optional()
+      .describe('Markdown text of the tile.'),
+  }),
+);
 
-const rawBase = {
+const rawBase = lazySchema(() => ({
   configType: z.literal('sql').describe('Raw SQL tile.'),
   connectionId: resourceIdSchema.describe('ID of the connection the SQL runs on.'),
   sqlTemplate: z
@@ -492,55 +529,63 @@ const rawBase = {
     .describe('SQL query template.'),
   sourceId: resourceIdSchema.optional().describe('Optional source, for filters and links.'),
   numberFormat: numberFormatSchema.optional(),
-};
+}));
 
-const lineRaw = z.looseObject({
-  ...rawBase,
-  displayType: z.literal('line'),
-  compareToPreviousPeriod: z.boolean().optional(),
-  fillNulls: z.boolean().optional(),
-  alignDateRangeToGranularity: z.boolean().optional(),
-  fitYAxisToData: z.boolean().optional(),
-  seriesLimit,
-});
-const stackedBarRaw = z.looseObject({
-  ...rawBase,
-  displayType: z.literal('stacked_bar'),
-  fillNulls: z.boolean().optional(),
-  alignDateRangeToGranularity: z.boolean().optional(),
-  seriesLimit,
-});
-const tableRaw = z.looseObject({ ...rawBase, displayType: z.literal('table'), onClick });
-const numberRaw = z.looseObject({
-  ...rawBase,
-  displayType: z.literal('number'),
-  color: chartColor.optional(),
-  colorRules,
-});
-const pieRaw = z.looseObject({ ...rawBase, displayType: z.literal('pie') });
-const barRaw = z.looseObject({ ...rawBase, displayType: z.literal('bar') });
+const lineRaw = lazySchema(() =>
+  z.looseObject({
+    ...rawBase,
+    displayType: z.literal('line'),
+    compareToPreviousPeriod: z.boolean().optional(),
+    fillNulls: z.boolean().optional(),
+    alignDateRangeToGranularity: z.boolean().optional(),
+    fitYAxisToData: z.boolean().optional(),
+    seriesLimit,
+  }),
+);
+const stackedBarRaw = lazySchema(() =>
+  z.looseObject({
+    ...rawBase,
+    displayType: z.literal('stacked_bar'),
+    fillNulls: z.boolean().optional(),
+    alignDateRangeToGranularity: z.boolean().optional(),
+    seriesLimit,
+  }),
+);
+const tableRaw = lazySchema(() => z.looseObject({ ...rawBase, displayType: z.literal('table'), onClick }));
+const numberRaw = lazySchema(() =>
+  z.looseObject({
+    ...rawBase,
+    displayType: z.literal('number'),
+    color: chartColor.optional(),
+    colorRules,
+  }),
+);
+const pieRaw = lazySchema(() => z.looseObject({ ...rawBase, displayType: z.literal('pie') }));
+const barRaw = lazySchema(() => z.looseObject({ ...rawBase, displayType: z.literal('bar') }));
 
 const CONFIG_TYPE_ERROR = 'must be "sql" (raw SQL) or omitted (builder)';
 
 /** A tile's chart configuration, chosen by displayType (and configType "sql" for raw SQL). */
-export const tileConfigSchema = z
-  .discriminatedUnion(
-    'displayType',
-    [
-      z.discriminatedUnion('configType', [lineRaw, lineBuilder], { error: CONFIG_TYPE_ERROR }),
-      z.discriminatedUnion('configType', [stackedBarRaw, stackedBarBuilder], { error: CONFIG_TYPE_ERROR }),
-      z.discriminatedUnion('configType', [tableRaw, tableBuilder], { error: CONFIG_TYPE_ERROR }),
-      z.discriminatedUnion('configType', [numberRaw, numberBuilder], { error: CONFIG_TYPE_ERROR }),
-      z.discriminatedUnion('configType', [pieRaw, categoricalBuilder('pie')], { error: CONFIG_TYPE_ERROR }),
-      z.discriminatedUnion('configType', [barRaw, categoricalBuilder('bar')], { error: CONFIG_TYPE_ERROR }),
-      heatmapBuilder,
-      searchBuilder,
-      eventPatternsBuilder,
-      markdownConfig,
-    ],
-    { error: `must be one of ${TILE_DISPLAY_TYPES.join(', ')}` },
-  )
-  .describe('Chart configuration of the tile, chosen by "displayType" (add "configType": "sql" for raw SQL).');
+export const tileConfigSchema = lazySchema(() =>
+  z
+    .discriminatedUnion(
+      'displayType',
+      [
+        z.discriminatedUnion('configType', [lineRaw, lineBuilder], { error: CONFIG_TYPE_ERROR }),
+        z.discriminatedUnion('configType', [stackedBarRaw, stackedBarBuilder], { error: CONFIG_TYPE_ERROR }),
+        z.discriminatedUnion('configType', [tableRaw, tableBuilder], { error: CONFIG_TYPE_ERROR }),
+        z.discriminatedUnion('configType', [numberRaw, numberBuilder], { error: CONFIG_TYPE_ERROR }),
+        z.discriminatedUnion('configType', [pieRaw, categoricalBuilder('pie')], { error: CONFIG_TYPE_ERROR }),
+        z.discriminatedUnion('configType', [barRaw, categoricalBuilder('bar')], { error: CONFIG_TYPE_ERROR }),
+        heatmapBuilder,
+        searchBuilder,
+        eventPatternsBuilder,
+        markdownConfig,
+      ],
+      { error: `must be one of ${TILE_DISPLAY_TYPES.join(', ')}` },
+    )
+    .describe('Chart configuration of the tile, chosen by "displayType" (add "configType": "sql" for raw SQL).'),
+);
 
 export type TileConfig = z.infer<typeof tileConfigSchema>;
 
@@ -552,56 +597,58 @@ export type TileConfig = z.infer<typeof tileConfigSchema>;
 const gridInt = (description: string) => z.number({ error: requiredOr('must be a number') }).describe(description);
 
 /** A tile in a create or update body. Unknown keys are kept. */
-export const tileSchema = z
-  .looseObject({
-    id: z
-      .string()
-      .max(L.tileIdLength, { error: `must be at most ${L.tileIdLength} characters` })
-      .optional()
-      .describe(
-        'Tile ID (at most 36 characters). Keep it on update: a tile whose ID changes (or is empty) gets a new one and loses its alerts.',
-      ),
-    name: z.string().describe('Title of the tile.'),
-    x: gridInt('Column of the left edge (0–23).')
-      .min(0, { error: 'must be between 0 and 23' })
-      .max(L.gridColumns - 1, { error: 'must be between 0 and 23' }),
-    y: gridInt('Row of the top edge (0 or more).').min(0, { error: 'must be 0 or more' }),
-    w: gridInt('Width in columns (1–24).')
-      .min(1, { error: 'must be between 1 and 24' })
-      .max(L.gridColumns, { error: 'must be between 1 and 24' }),
-    h: gridInt('Height in rows (1 or more).').min(1, { error: 'must be 1 or more' }),
-    config: tileConfigSchema.optional(),
-    containerId: nonEmptyOrOmit(L.containerIdLength)
-      .optional()
-      .describe('ID of the container (section) that holds the tile; must be declared in "containers".'),
-    tabId: nonEmptyOrOmit(L.containerIdLength)
-      .optional()
-      .describe('ID of a tab of that container; needs "containerId".'),
-    series: z
-      .array(z.looseObject({ type: z.string() }))
-      .min(1)
-      .optional()
-      .describe('Deprecated legacy series format; use "config".'),
-    asRatio: z.boolean().optional().describe('Deprecated; use config.asRatio.'),
-  })
-  .superRefine((tile, ctx) => {
-    if (tile.config !== undefined && tile.series !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['series'], message: 'a tile has either "config" or "series", not both' });
-    } else if (tile.config === undefined && tile.series === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['config'], message: 'is required' });
-    }
-    if (tile.asRatio !== undefined && tile.config !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['asRatio'], message: 'is not used with "config"; set config.asRatio' });
-    }
-  })
-  .describe('A dashboard tile on the 24-column grid.');
+export const tileSchema = lazySchema(() =>
+  z
+    .looseObject({
+      id: z
+        .string()
+        .max(L.tileIdLength, { error: `must be at most ${L.tileIdLength} characters` })
+        .optional()
+        .describe(
+          'Tile ID (at most 36 characters). Keep it on update: a tile whose ID changes (or is empty) gets a new one and loses its alerts.',
+        ),
+      name: z.string().describe('Title of the tile.'),
+      x: gridInt('Column of the left edge (0–23).')
+        .min(0, { error: 'must be between 0 and 23' })
+        .max(L.gridColumns - 1, { error: 'must be between 0 and 23' }),
+      y: gridInt('Row of the top edge (0 or more).').min(0, { error: 'must be 0 or more' }),
+      w: gridInt('Width in columns (1–24).')
+        .min(1, { error: 'must be between 1 and 24' })
+        .max(L.gridColumns, { error: 'must be between 1 and 24' }),
+      h: gridInt('Height in rows (1 or more).').min(1, { error: 'must be 1 or more' }),
+      config: tileConfigSchema.optional(),
+      containerId: nonEmptyOrOmit(L.containerIdLength)
+        .optional()
+        .describe('ID of the container (section) that holds the tile; must be declared in "containers".'),
+      tabId: nonEmptyOrOmit(L.containerIdLength)
+        .optional()
+        .describe('ID of a tab of that container; needs "containerId".'),
+      series: z
+        .array(z.looseObject({ type: z.string() }))
+        .min(1)
+        .optional()
+        .describe('Deprecated legacy series format; use "config".'),
+      asRatio: z.boolean().optional().describe('Deprecated; use config.asRatio.'),
+    })
+    .superRefine((tile, ctx) => {
+      if (tile.config !== undefined && tile.series !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['series'], message: 'a tile has either "config" or "series", not both' });
+      } else if (tile.config === undefined && tile.series === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['config'], message: 'is required' });
+      }
+      if (tile.asRatio !== undefined && tile.config !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['asRatio'], message: 'is not used with "config"; set config.asRatio' });
+      }
+    })
+    .describe('A dashboard tile on the 24-column grid.'),
+);
 
 export type Tile = z.infer<typeof tileSchema>;
 
 /** Pattern of a dashboard variable name: a letter, then letters, digits or "_" (at most 64 in all). */
 export const VARIABLE_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 
-const filterShape = {
+const filterShape = lazySchema(() => ({
   type: z
     .literal('QUERY_EXPRESSION', { error: requiredOr('must be "QUERY_EXPRESSION"') })
     .describe('Filter kind: "QUERY_EXPRESSION".'),
@@ -633,17 +680,19 @@ const filterShape = {
     .describe(
       'Name tiles use as $name. Only with isVariableEnabled true; defaults to the filter name with spaces as "_"; unique in the dashboard.',
     ),
-};
+}));
 
 /** A dashboard filter in a create body (no id). Unknown keys are kept. */
-export const filterInputSchema = z.looseObject(filterShape).describe('Dashboard filter.');
+export const filterInputSchema = lazySchema(() => z.looseObject(filterShape).describe('Dashboard filter.'));
 /** A dashboard filter in an update body or a response (with id). Unknown keys are kept. */
-export const filterSchema = z
-  .looseObject({
-    ...filterShape,
-    id: z.string({ error: requiredOr('must be a string') }).describe('ID of the filter (keep it).'),
-  })
-  .describe('Dashboard filter.');
+export const filterSchema = lazySchema(() =>
+  z
+    .looseObject({
+      ...filterShape,
+      id: z.string({ error: requiredOr('must be a string') }).describe('ID of the filter (keep it).'),
+    })
+    .describe('Dashboard filter.'),
+);
 
 /** The default variable name of a filter, derived from its name as the service does. */
 export function deriveVariableName(filterName: string): string {
@@ -660,50 +709,60 @@ export function filterVariableName(filter: { name?: unknown; variableName?: unkn
   return own || deriveVariableName(typeof filter.name === 'string' ? filter.name : '') || undefined;
 }
 
-export const sqlSavedFilterValueSchema = z
-  .looseObject({
-    type: z.literal('sql').optional().describe('"sql" (the default).'),
-    condition: z
-      .string({ error: requiredOr('must be a string') })
-      .max(L.savedFilterConditionLength, { error: `must be at most ${L.savedFilterConditionLength} characters` })
-      .describe('SQL condition, e.g. "ServiceName IN (\'api\')".'),
-  })
-  .describe('A saved SQL filter condition.');
+export const sqlSavedFilterValueSchema = lazySchema(() =>
+  z
+    .looseObject({
+      type: z.literal('sql').optional().describe('"sql" (the default).'),
+      condition: z
+        .string({ error: requiredOr('must be a string') })
+        .max(L.savedFilterConditionLength, { error: `must be at most ${L.savedFilterConditionLength} characters` })
+        .describe('SQL condition, e.g. "ServiceName IN (\'api\')".'),
+    })
+    .describe('A saved SQL filter condition.'),
+);
 
-export const variableSavedFilterValueSchema = z
-  .looseObject({
-    type: z.literal('variable').describe('"variable".'),
-    name: nonEmpty().describe('variableName of a variable-enabled filter of this dashboard.'),
-    values: z.array(z.string()).describe('Selected values.'),
-  })
-  .describe('A saved selection of a dashboard variable.');
+export const variableSavedFilterValueSchema = lazySchema(() =>
+  z
+    .looseObject({
+      type: z.literal('variable').describe('"variable".'),
+      name: nonEmpty().describe('variableName of a variable-enabled filter of this dashboard.'),
+      values: z.array(z.string()).describe('Selected values.'),
+    })
+    .describe('A saved selection of a dashboard variable.'),
+);
 
 /** A saved filter selection: an SQL condition, or the values of a dashboard variable. */
-export const savedFilterValueSchema = z
-  .discriminatedUnion('type', [variableSavedFilterValueSchema, sqlSavedFilterValueSchema], {
-    error: 'must be an SQL condition {"condition": …} or {"type": "variable", "name": …, "values": […]}',
-  })
-  .describe('Saved filter selection: {"condition": …} (SQL) or {"type":"variable","name":…,"values":[…]}.');
+export const savedFilterValueSchema = lazySchema(() =>
+  z
+    .discriminatedUnion('type', [variableSavedFilterValueSchema, sqlSavedFilterValueSchema], {
+      error: 'must be an SQL condition {"condition": …} or {"type": "variable", "name": …, "values": […]}',
+    })
+    .describe('Saved filter selection: {"condition": …} (SQL) or {"type":"variable","name":…,"values":[…]}.'),
+);
 
-const containerTabSchema = z.looseObject({
-  id: nonEmpty(L.containerIdLength).describe('Tab ID (unique in the container).'),
-  title: nonEmpty(L.containerIdLength).describe('Tab title.'),
-});
+const containerTabSchema = lazySchema(() =>
+  z.looseObject({
+    id: nonEmpty(L.containerIdLength).describe('Tab ID (unique in the container).'),
+    title: nonEmpty(L.containerIdLength).describe('Tab title.'),
+  }),
+);
 
-export const containerSchema = z
-  .looseObject({
-    id: nonEmpty(L.containerIdLength).describe('Container ID (unique in the dashboard).'),
-    title: nonEmpty(L.containerIdLength).describe('Container title.'),
-    collapsed: z.boolean().describe('Whether the container starts collapsed.'),
-    collapsible: z.boolean().optional(),
-    bordered: z.boolean().optional(),
-    tabs: z
-      .array(containerTabSchema)
-      .max(L.tabsPerContainer, { error: `must hold at most ${L.tabsPerContainer} tabs` })
-      .optional()
-      .describe('Tabs of the container (at most 20).'),
-  })
-  .describe('A container (section) grouping tiles.');
+export const containerSchema = lazySchema(() =>
+  z
+    .looseObject({
+      id: nonEmpty(L.containerIdLength).describe('Container ID (unique in the dashboard).'),
+      title: nonEmpty(L.containerIdLength).describe('Container title.'),
+      collapsed: z.boolean().describe('Whether the container starts collapsed.'),
+      collapsible: z.boolean().optional(),
+      bordered: z.boolean().optional(),
+      tabs: z
+        .array(containerTabSchema)
+        .max(L.tabsPerContainer, { error: `must hold at most ${L.tabsPerContainer} tabs` })
+        .optional()
+        .describe('Tabs of the container (at most 20).'),
+    })
+    .describe('A container (section) grouping tiles.'),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Create and update bodies
@@ -879,19 +938,23 @@ function checkDashboard(
 }
 
 /** Body of a dashboard create (POST). Tile IDs are regenerated by the service. */
-export const dashboardWriteSchema = z
-  .looseObject(dashboardShape(filterInputSchema))
-  .superRefine((body, ctx) => checkDashboard(body, ctx, true, true))
-  .describe('Dashboard create body.');
+export const dashboardWriteSchema = lazySchema(() =>
+  z
+    .looseObject(dashboardShape(filterInputSchema))
+    .superRefine((body, ctx) => checkDashboard(body, ctx, true, true))
+    .describe('Dashboard create body.'),
+);
 
 /**
  * Body of a dashboard update (PUT). name and tiles are always replaced; other omitted fields
  * are kept by the service, so container references are checked only when containers are sent.
  */
-export const dashboardUpdateSchema = z
-  .looseObject(dashboardShape(filterSchema))
-  .superRefine((body, ctx) => checkDashboard(body, ctx, false, false))
-  .describe('Dashboard update body.');
+export const dashboardUpdateSchema = lazySchema(() =>
+  z
+    .looseObject(dashboardShape(filterSchema))
+    .superRefine((body, ctx) => checkDashboard(body, ctx, false, false))
+    .describe('Dashboard update body.'),
+);
 
 export type DashboardWrite = z.infer<typeof dashboardWriteSchema>;
 export type DashboardUpdate = z.infer<typeof dashboardUpdateSchema>;
@@ -900,57 +963,63 @@ export type DashboardUpdate = z.infer<typeof dashboardUpdateSchema>;
 // Responses
 // ---------------------------------------------------------------------------------------------
 
-export const tileResponseSchema = z.looseObject({
-  id: z.string().min(1),
-  name: z.string(),
-  x: z.number(),
-  y: z.number(),
-  w: z.number(),
-  h: z.number(),
-  config: z
-    .looseObject({
-      displayType: openEnum(TILE_DISPLAY_TYPES).optional(),
-      configType: z.string().optional(),
-      sourceId: z.string().optional(),
-    })
-    .optional(),
-  containerId: z.string().optional(),
-  tabId: z.string().optional(),
-});
+export const tileResponseSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.string().min(1),
+    name: z.string(),
+    x: z.number(),
+    y: z.number(),
+    w: z.number(),
+    h: z.number(),
+    config: z
+      .looseObject({
+        displayType: openEnum(TILE_DISPLAY_TYPES).optional(),
+        configType: z.string().optional(),
+        sourceId: z.string().optional(),
+      })
+      .optional(),
+    containerId: z.string().optional(),
+    tabId: z.string().optional(),
+  }),
+);
 
 export type TileResponse = z.infer<typeof tileResponseSchema>;
 
 /** A dashboard as returned by the service (containers only when non-empty; unknown fields kept). */
-export const dashboardSchema = z.looseObject({
-  id: z.string().min(1),
-  // The spec lists no required field; a dashboard without name or tiles cannot be shown or
-  // written back, so it is reported as an unreadable list item instead.
-  name: z.string(),
-  tiles: z.array(tileResponseSchema),
-  tags: z.array(z.string()).optional(),
-  filters: z.array(z.looseObject({ id: z.string().optional(), name: z.string().optional() })).optional(),
-  savedQuery: z.string().nullable().optional(),
-  savedQueryLanguage: z.string().nullable().optional(),
-  savedFilterValues: z.array(z.looseObject({ type: z.string().optional() })).optional(),
-  containers: z
-    .array(
-      z.looseObject({
-        id: z.string(),
-        title: z.string().optional(),
-        tabs: z.array(z.looseObject({ id: z.string(), title: z.string().optional() })).optional(),
-      }),
-    )
-    .optional(),
-});
+export const dashboardSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.string().min(1),
+    // The spec lists no required field; a dashboard without name or tiles cannot be shown or
+    // written back, so it is reported as an unreadable list item instead.
+    name: z.string(),
+    tiles: z.array(tileResponseSchema),
+    tags: z.array(z.string()).optional(),
+    filters: z.array(z.looseObject({ id: z.string().optional(), name: z.string().optional() })).optional(),
+    savedQuery: z.string().nullable().optional(),
+    savedQueryLanguage: z.string().nullable().optional(),
+    savedFilterValues: z.array(z.looseObject({ type: z.string().optional() })).optional(),
+    containers: z
+      .array(
+        z.looseObject({
+          id: z.string(),
+          title: z.string().optional(),
+          tabs: z.array(z.looseObject({ id: z.string(), title: z.string().optional() })).optional(),
+        }),
+      )
+      .optional(),
+  }),
+);
 
 export type Dashboard = z.infer<typeof dashboardSchema>;
 
 /** Result of the validate operation (never persisted). */
-export const dashboardValidationSchema = z.looseObject({
-  valid: z.boolean(),
-  errors: z.array(z.looseObject({ path: z.string(), message: z.string() })),
-  normalized: z.looseObject({}).nullable().optional(),
-});
+export const dashboardValidationSchema = lazySchema(() =>
+  z.looseObject({
+    valid: z.boolean(),
+    errors: z.array(z.looseObject({ path: z.string(), message: z.string() })),
+    normalized: z.looseObject({}).nullable().optional(),
+  }),
+);
 
 export type DashboardValidation = z.infer<typeof dashboardValidationSchema>;
 

@@ -4,6 +4,7 @@
  * `{status, error, requestId}` on errors. Unknown envelope fields are kept.
  */
 import * as z from 'zod';
+import { lazySchema } from './lazySchema';
 
 /** The success envelope around `result` (an object, or a bare array for lists). */
 export function successEnvelopeSchema<T extends z.ZodType>(result: T) {
@@ -15,20 +16,24 @@ export function successEnvelopeSchema<T extends z.ZodType>(result: T) {
 }
 
 /** The success envelope of a DELETE (no `result`). */
-export const deleteEnvelopeSchema = z.looseObject({
-  status: z.number().int(),
-  requestId: z.string(),
-});
+export const deleteEnvelopeSchema = lazySchema(() =>
+  z.looseObject({
+    status: z.number().int(),
+    requestId: z.string(),
+  }),
+);
 
 /**
  * The error envelope. `requestId` is optional here so an error body from an intermediary
  * that lacks it still yields its message.
  */
-export const errorEnvelopeSchema = z.looseObject({
-  status: z.number().int(),
-  error: z.string(),
-  requestId: z.string().optional(),
-});
+export const errorEnvelopeSchema = lazySchema(() =>
+  z.looseObject({
+    status: z.number().int(),
+    error: z.string(),
+    requestId: z.string().optional(),
+  }),
+);
 
 export type DeleteEnvelope = z.infer<typeof deleteEnvelopeSchema>;
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
@@ -42,35 +47,39 @@ export type SuccessEnvelope<T> = { status: number; requestId: string; result: T 
 export const PAGED_LIST_RESOURCES = ['alerts', 'webhooks', 'saved-searches'] as const;
 export const LIST_LIMIT = { min: 1, max: 1000, default: 1000 } as const;
 
-export const listQuerySchema = z.strictObject({
-  limit: z
-    .number()
-    .int({ error: 'must be a whole number' })
-    .min(LIST_LIMIT.min, { error: `must be from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}` })
-    .max(LIST_LIMIT.max, { error: `must be from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}` })
-    .optional()
-    .describe('Items per page (1–1000, default 1000).'),
-  offset: z
-    .number()
-    .int({ error: 'must be a whole number' })
-    .min(0, { error: 'must be 0 or more' })
-    .optional()
-    .describe('Items to skip.'),
-});
+export const listQuerySchema = lazySchema(() =>
+  z.strictObject({
+    limit: z
+      .number()
+      .int({ error: 'must be a whole number' })
+      .min(LIST_LIMIT.min, { error: `must be from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}` })
+      .max(LIST_LIMIT.max, { error: `must be from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}` })
+      .optional()
+      .describe('Items per page (1–1000, default 1000).'),
+    offset: z
+      .number()
+      .int({ error: 'must be a whole number' })
+      .min(0, { error: 'must be 0 or more' })
+      .optional()
+      .describe('Items to skip.'),
+  }),
+);
 
 /**
  * The envelope of a list. `totalCount` (newer wording) or `meta.total` (older) may report the
  * size of the whole list; neither is declared in the response schema, so both are optional.
  */
-export const listEnvelopeSchema = z.looseObject({
-  status: z.number().int(),
-  requestId: z.string(),
-  result: z.array(z.unknown()),
-  totalCount: z.number().int().min(0).optional(),
-  meta: z
-    .looseObject({ total: z.number().int().min(0).optional(), totalCount: z.number().int().min(0).optional() })
-    .optional(),
-});
+export const listEnvelopeSchema = lazySchema(() =>
+  z.looseObject({
+    status: z.number().int(),
+    requestId: z.string(),
+    result: z.array(z.unknown()),
+    totalCount: z.number().int().min(0).optional(),
+    meta: z
+      .looseObject({ total: z.number().int().min(0).optional(), totalCount: z.number().int().min(0).optional() })
+      .optional(),
+  }),
+);
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
@@ -82,18 +91,20 @@ export type EnvelopeRead =
   | { ok: true; value: unknown; requestId?: string; totalCount?: number }
   | { ok: false; problem: string; path?: string; issue?: string; requestId?: string };
 
-const totalSchema = z.number().int().min(0);
+const totalSchema = lazySchema(() => z.number().int().min(0));
 /** Where a list envelope may report the size of the whole list: `totalCount` (newer wording), `meta.totalCount`, `meta.total`. */
-const listTotalSchema = z.looseObject({
-  totalCount: totalSchema.optional().catch(undefined),
-  meta: z
-    .looseObject({
-      totalCount: totalSchema.optional().catch(undefined),
-      total: totalSchema.optional().catch(undefined),
-    })
-    .optional()
-    .catch(undefined),
-});
+const listTotalSchema = lazySchema(() =>
+  z.looseObject({
+    totalCount: totalSchema.optional().catch(undefined),
+    meta: z
+      .looseObject({
+        totalCount: totalSchema.optional().catch(undefined),
+        total: totalSchema.optional().catch(undefined),
+      })
+      .optional()
+      .catch(undefined),
+  }),
+);
 
 /**
  * Reads a parsed success body of the cloud API. Only what the client relies on is required: a JSON object, and

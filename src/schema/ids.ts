@@ -6,6 +6,7 @@
  * that could escape a URL path segment.
  */
 import * as z from 'zod';
+import { lazySchema } from './lazySchema';
 
 /** Message for an empty string in a required field. */
 export const EMPTY_MESSAGE = 'must not be empty';
@@ -25,16 +26,17 @@ const RESOURCE_ID_MESSAGE =
   'must be an ID of at most 128 letters, digits, "_" or "-" that starts with a letter or digit';
 
 /** A UUID string (8-4-4-4-12 hex digits, any version). */
-export const uuidSchema = z
-  .string()
-  .min(1, { error: EMPTY_MESSAGE })
-  .regex(UUID_OR_EMPTY, { error: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' });
+export const uuidSchema = lazySchema(() =>
+  z
+    .string()
+    .min(1, { error: EMPTY_MESSAGE })
+    .regex(UUID_OR_EMPTY, { error: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' }),
+);
 
 /** The ID of a dashboard, alert, tile, source, webhook or saved search. */
-export const resourceIdSchema = z
-  .string()
-  .min(1, { error: EMPTY_MESSAGE })
-  .regex(RESOURCE_ID_OR_EMPTY, { error: RESOURCE_ID_MESSAGE });
+export const resourceIdSchema = lazySchema(() =>
+  z.string().min(1, { error: EMPTY_MESSAGE }).regex(RESOURCE_ID_OR_EMPTY, { error: RESOURCE_ID_MESSAGE }),
+);
 
 function bounded(schema: z.ZodString, max: number | undefined): z.ZodString {
   return max === undefined ? schema : schema.max(max, { error: `must be at most ${max} characters` });

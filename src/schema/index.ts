@@ -10,3 +10,4 @@ export * from './role';
 export * from './queryEndpoint';
 export * from './cloud';
 export * from './knownKeys';
+export { lazySchema } from './lazySchema';

@@ -9,6 +9,7 @@
 import * as z from 'zod';
 import { alertWriteSchema } from './alert';
 import { dashboardUpdateSchema, dashboardWriteSchema } from './dashboard';
+import { resolveLazySchemas } from './lazySchema';
 import { queryEndpointWriteSchema } from './queryEndpoint';
 import { roleCreateSchema, roleUpdateSchema } from './role';
 import { savedSearchWriteSchema } from './savedSearch';
@@ -31,7 +32,7 @@ const WRITE_SCHEMAS: Record<string, { schema: z.ZodType; title: string }> = {
 export function buildJsonSchemas(): Record<string, object> {
   const out: Record<string, object> = {};
   for (const [name, { schema, title }] of Object.entries(WRITE_SCHEMAS)) {
-    const json = z.toJSONSchema(schema, {
+    const json = z.toJSONSchema(resolveLazySchemas(schema), {
       target: 'draft-7',
       io: 'input',
       unrepresentable: 'any',

@@ -5,43 +5,48 @@
  */
 import * as z from 'zod';
 import { omitNullOr, openEnum, requiredOr, resourceIdSchema } from './ids';
+import { lazySchema } from './lazySchema';
 
 export const SOURCE_KINDS = ['log', 'trace', 'metric', 'session', 'promql'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 /** A filter column of a source's filter settings. */
-export const sourceFilterColumnSchema = z.looseObject({
-  name: z.string(),
-  label: z.string().optional(),
-  /** SQL expression over the filter-values table (default: the column `name`). */
-  valueExpression: z.string().nullable().optional(),
-  /** Offer an "All" option (default false). */
-  allowAll: z.boolean().optional(),
-});
+export const sourceFilterColumnSchema = lazySchema(() =>
+  z.looseObject({
+    name: z.string(),
+    label: z.string().optional(),
+    /** SQL expression over the filter-values table (default: the column `name`). */
+    valueExpression: z.string().nullable().optional(),
+    /** Offer an "All" option (default false). */
+    allowAll: z.boolean().optional(),
+  }),
+);
 
-export const sourceSchema = z.looseObject({
-  id: z.string().min(1),
-  name: z.string(),
-  kind: openEnum(SOURCE_KINDS),
-  connection: z.string().optional(),
-  from: z
-    .looseObject({
-      databaseName: z.string().nullable().optional(),
-      tableName: z.string().nullable().optional(),
-    })
-    .optional(),
-  section: z.string().nullable().optional(),
-  disabled: z.boolean().nullable().optional(),
-  timestampValueExpression: z.string().nullable().optional(),
-  /** Log and trace sources: the service version (default: the OpenTelemetry `service.version` attribute). */
-  serviceVersionExpression: z.string().nullable().optional(),
-  filterSettings: z
-    .looseObject({
-      columns: z.array(sourceFilterColumnSchema).optional(),
-    })
-    .nullable()
-    .optional(),
-});
+export const sourceSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.string().min(1),
+    name: z.string(),
+    kind: openEnum(SOURCE_KINDS),
+    connection: z.string().optional(),
+    from: z
+      .looseObject({
+        databaseName: z.string().nullable().optional(),
+        tableName: z.string().nullable().optional(),
+      })
+      .optional(),
+    section: z.string().nullable().optional(),
+    disabled: z.boolean().nullable().optional(),
+    timestampValueExpression: z.string().nullable().optional(),
+    /** Log and trace sources: the service version (default: the OpenTelemetry `service.version` attribute). */
+    serviceVersionExpression: z.string().nullable().optional(),
+    filterSettings: z
+      .looseObject({
+        columns: z.array(sourceFilterColumnSchema).optional(),
+      })
+      .nullable()
+      .optional(),
+  }),
+);
 
 export type Source = z.infer<typeof sourceSchema>;
 
@@ -84,88 +89,100 @@ const optBool = (describe: string) =>
     .optional()
     .describe(describe);
 
-const highlightedExpressions = z
-  .array(
-    z.looseObject({
-      sqlExpression: required('Attribute SQL Expression'),
-      luceneExpression: optText('Lucene form of the expression.'),
-      alias: optText('Display name.'),
+const highlightedExpressions = lazySchema(() =>
+  z
+    .array(
+      z.looseObject({
+        sqlExpression: required('Attribute SQL Expression'),
+        luceneExpression: optText('Lucene form of the expression.'),
+        alias: optText('Display name.'),
+      }),
+      { error: omitNullOr('must be a list') },
+    )
+    .optional(),
+);
+
+const granularity = lazySchema(() =>
+  z
+    .string({ error: requiredOr('must be a string') })
+    .regex(GRANULARITY_PATTERN, { error: 'must be a granularity such as 15s, 5m, 1h or 1d' }),
+);
+
+const aggregatedColumn = lazySchema(() =>
+  z
+    .looseObject({
+      sourceColumn: optText('Column of the source table (not needed for count).'),
+      aggFn: z.enum(MV_AGG_FNS, { error: `must be one of ${MV_AGG_FNS.join(', ')}` }),
+      mvColumn: required('Materialized View Column'),
+    })
+    .superRefine((v, ctx) => {
+      if (v.aggFn !== 'count' && !(typeof v.sourceColumn === 'string' && v.sourceColumn.length > 0)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sourceColumn'],
+          message: 'Materialized View Source Column is required (unless aggFn is count)',
+        });
+      }
     }),
-    { error: omitNullOr('must be a list') },
-  )
-  .optional();
+);
 
-const granularity = z
-  .string({ error: requiredOr('must be a string') })
-  .regex(GRANULARITY_PATTERN, { error: 'must be a granularity such as 15s, 5m, 1h or 1d' });
+const materializedViews = lazySchema(() =>
+  z
+    .array(
+      z.looseObject({
+        databaseName: required('Materialized View Database'),
+        tableName: required('Materialized View Table'),
+        dimensionColumns: z.string({ error: requiredOr('must be a string') }),
+        minGranularity: granularity,
+        minDate: z.iso
+          .datetime({ error: 'must be an ISO date-time in UTC (2025-01-01T00:00:00Z)' })
+          .nullable()
+          .optional(),
+        timestampColumn: required('Materialized View Timestamp column'),
+        aggregatedColumns: z
+          .array(aggregatedColumn, { error: requiredOr('must be a list') })
+          .min(1, { error: 'At least one aggregated column is required' }),
+      }),
+      { error: omitNullOr('must be a list') },
+    )
+    .optional(),
+);
 
-const aggregatedColumn = z
-  .looseObject({
-    sourceColumn: optText('Column of the source table (not needed for count).'),
-    aggFn: z.enum(MV_AGG_FNS, { error: `must be one of ${MV_AGG_FNS.join(', ')}` }),
-    mvColumn: required('Materialized View Column'),
-  })
-  .superRefine((v, ctx) => {
-    if (v.aggFn !== 'count' && !(typeof v.sourceColumn === 'string' && v.sourceColumn.length > 0)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sourceColumn'],
-        message: 'Materialized View Source Column is required (unless aggFn is count)',
-      });
-    }
-  });
+const metadataMaterializedViews = lazySchema(() =>
+  z
+    .looseObject(
+      {
+        keyRollupTable: z.string().nullable().optional(),
+        kvRollupTable: required('KV rollup table name'),
+        granularity,
+      },
+      { error: omitNullOr('must be an object') },
+    )
+    .optional(),
+);
 
-const materializedViews = z
-  .array(
-    z.looseObject({
-      databaseName: required('Materialized View Database'),
-      tableName: required('Materialized View Table'),
-      dimensionColumns: z.string({ error: requiredOr('must be a string') }),
-      minGranularity: granularity,
-      minDate: z.iso
-        .datetime({ error: 'must be an ISO date-time in UTC (2025-01-01T00:00:00Z)' })
-        .nullable()
-        .optional(),
-      timestampColumn: required('Materialized View Timestamp column'),
-      aggregatedColumns: z
-        .array(aggregatedColumn, { error: requiredOr('must be a list') })
-        .min(1, { error: 'At least one aggregated column is required' }),
-    }),
-    { error: omitNullOr('must be a list') },
-  )
-  .optional();
+const filterSettings = lazySchema(() =>
+  z
+    .looseObject({
+      databaseName: z.string(),
+      tableName: z.string(),
+      columns: z
+        .array(
+          z.looseObject({
+            name: z.string(),
+            label: z.string(),
+            valueExpression: z.string().nullable().optional(),
+            allowAll: z.boolean().optional(),
+          }),
+        )
+        .max(MAX_FILTER_COLUMNS, { error: `at most ${MAX_FILTER_COLUMNS} columns` }),
+    })
+    .nullable()
+    .optional()
+    .describe('Filter values table and columns (cloud service).'),
+);
 
-const metadataMaterializedViews = z
-  .looseObject(
-    {
-      keyRollupTable: z.string().nullable().optional(),
-      kvRollupTable: required('KV rollup table name'),
-      granularity,
-    },
-    { error: omitNullOr('must be an object') },
-  )
-  .optional();
-
-const filterSettings = z
-  .looseObject({
-    databaseName: z.string(),
-    tableName: z.string(),
-    columns: z
-      .array(
-        z.looseObject({
-          name: z.string(),
-          label: z.string(),
-          valueExpression: z.string().nullable().optional(),
-          allowAll: z.boolean().optional(),
-        }),
-      )
-      .max(MAX_FILTER_COLUMNS, { error: `at most ${MAX_FILTER_COLUMNS} columns` }),
-  })
-  .nullable()
-  .optional()
-  .describe('Filter values table and columns (cloud service).');
-
-const baseShape = {
+const baseShape = lazySchema(() => ({
   id: z.unknown().optional().describe('Ignored: the server assigns the ID.'),
   name: required('Name').describe('Display name.'),
   section: z
@@ -188,9 +205,9 @@ const baseShape = {
     .describe('ClickHouse settings for queries of the source.'),
   timestampValueExpression: required('Timestamp Column').describe('Timestamp expression.'),
   filterSettings,
-};
+}));
 
-const logExtras = {
+const logExtras = lazySchema(() => ({
   serviceNameExpression: optText('Service name expression.'),
   serviceVersionExpression: optText('Service version expression (default: the service.version attribute).'),
   eventAttributesExpression: optText('Event attributes expression.'),
@@ -207,95 +224,105 @@ const logExtras = {
   useTextIndexForImplicitColumn: z
     .enum(USE_TEXT_INDEX_VALUES, { error: omitNullOr(`must be one of ${USE_TEXT_INDEX_VALUES.join(', ')}`) })
     .optional(),
-};
+}));
 
-export const logSourceWriteSchema = z.looseObject({
-  ...baseShape,
-  ...logExtras,
-  kind: z.literal('log'),
-  defaultTableSelectExpression: required('Default Select Expression'),
-  severityTextExpression: optText('Severity expression.'),
-  bodyExpression: optText('Body expression.'),
-  traceSourceId: optText('Correlated trace source.'),
-  traceIdExpression: optText('Trace ID expression.'),
-  spanIdExpression: optText('Span ID expression.'),
-  tableFilterExpression: optText('Deprecated: SQL predicate added to every query.'),
-});
+export const logSourceWriteSchema = lazySchema(() =>
+  z.looseObject({
+    ...baseShape,
+    ...logExtras,
+    kind: z.literal('log'),
+    defaultTableSelectExpression: required('Default Select Expression'),
+    severityTextExpression: optText('Severity expression.'),
+    bodyExpression: optText('Body expression.'),
+    traceSourceId: optText('Correlated trace source.'),
+    traceIdExpression: optText('Trace ID expression.'),
+    spanIdExpression: optText('Span ID expression.'),
+    tableFilterExpression: optText('Deprecated: SQL predicate added to every query.'),
+  }),
+);
 
-export const traceSourceWriteSchema = z.looseObject({
-  ...baseShape,
-  ...logExtras,
-  kind: z.literal('trace'),
-  defaultTableSelectExpression: required('Default Select Expression'),
-  durationExpression: required('Duration Expression'),
-  durationPrecision: z
-    .number({ error: omitNullOr('must be a number') })
-    .min(0, { error: 'must be from 0 to 9' })
-    .max(9, { error: 'must be from 0 to 9' })
-    .optional()
-    .describe('Digits of the duration (default 3).'),
-  traceIdExpression: required('Trace ID Expression'),
-  spanIdExpression: required('Span ID Expression'),
-  parentSpanIdExpression: required('Parent span ID expression'),
-  spanNameExpression: required('Span Name Expression'),
-  spanKindExpression: required('Span Kind Expression'),
-  sampleRateExpression: optText('Sample rate expression.'),
-  logSourceId: z.string().nullable().optional().describe('Correlated log source.'),
-  sessionSourceId: optText('Correlated session source.'),
-  statusCodeExpression: optText('Status code expression.'),
-  statusMessageExpression: optText('Status message expression.'),
-  spanEventsValueExpression: optText('Span events expression.'),
-  spanLinksValueExpression: optText('Span links expression.'),
-});
+export const traceSourceWriteSchema = lazySchema(() =>
+  z.looseObject({
+    ...baseShape,
+    ...logExtras,
+    kind: z.literal('trace'),
+    defaultTableSelectExpression: required('Default Select Expression'),
+    durationExpression: required('Duration Expression'),
+    durationPrecision: z
+      .number({ error: omitNullOr('must be a number') })
+      .min(0, { error: 'must be from 0 to 9' })
+      .max(9, { error: 'must be from 0 to 9' })
+      .optional()
+      .describe('Digits of the duration (default 3).'),
+    traceIdExpression: required('Trace ID Expression'),
+    spanIdExpression: required('Span ID Expression'),
+    parentSpanIdExpression: required('Parent span ID expression'),
+    spanNameExpression: required('Span Name Expression'),
+    spanKindExpression: required('Span Kind Expression'),
+    sampleRateExpression: optText('Sample rate expression.'),
+    logSourceId: z.string().nullable().optional().describe('Correlated log source.'),
+    sessionSourceId: optText('Correlated session source.'),
+    statusCodeExpression: optText('Status code expression.'),
+    statusMessageExpression: optText('Status message expression.'),
+    spanEventsValueExpression: optText('Span events expression.'),
+    spanLinksValueExpression: optText('Span links expression.'),
+  }),
+);
 
-export const sessionSourceWriteSchema = z.looseObject({
-  ...baseShape,
-  kind: z.literal('session'),
-  traceSourceId: z
-    .string({ error: requiredOr('must be a string') })
-    .min(1, { error: 'Correlated Trace Source is required' }),
-  resourceAttributesExpression: optText('Resource attributes expression.'),
-});
+export const sessionSourceWriteSchema = lazySchema(() =>
+  z.looseObject({
+    ...baseShape,
+    kind: z.literal('session'),
+    traceSourceId: z
+      .string({ error: requiredOr('must be a string') })
+      .min(1, { error: 'Correlated Trace Source is required' }),
+    resourceAttributesExpression: optText('Resource attributes expression.'),
+  }),
+);
 
-export const metricSourceWriteSchema = z.looseObject({
-  ...baseShape,
-  kind: z.literal('metric'),
-  from: z.looseObject(
-    {
-      databaseName: required('Database'),
-      tableName: z.string({ error: requiredOr('must be a string (it may be empty)') }),
-    },
-    { error: requiredOr('must be an object with databaseName and tableName') },
-  ),
-  metricTables: z
-    .looseObject(
-      Object.fromEntries(
-        METRIC_TABLE_KINDS.map((k) => [k, z.string({ error: omitNullOr('must be a string') }).optional()]),
-      ) as Record<(typeof METRIC_TABLE_KINDS)[number], z.ZodOptional<z.ZodString>>,
-      { error: requiredOr('must be an object of metric table names') },
-    )
-    .refine((t) => METRIC_TABLE_KINDS.some((k) => typeof t[k] === 'string' && (t[k] as string).length > 0), {
-      error: 'at least one metric table is required',
-    }),
-  resourceAttributesExpression: required('Resource Attributes'),
-  serviceNameExpression: optText('Service name expression.'),
-  logSourceId: optText('Correlated log source.'),
-  seriesTable: optText('Unified metrics series table.'),
-});
+export const metricSourceWriteSchema = lazySchema(() =>
+  z.looseObject({
+    ...baseShape,
+    kind: z.literal('metric'),
+    from: z.looseObject(
+      {
+        databaseName: required('Database'),
+        tableName: z.string({ error: requiredOr('must be a string (it may be empty)') }),
+      },
+      { error: requiredOr('must be an object with databaseName and tableName') },
+    ),
+    metricTables: z
+      .looseObject(
+        Object.fromEntries(
+          METRIC_TABLE_KINDS.map((k) => [k, z.string({ error: omitNullOr('must be a string') }).optional()]),
+        ) as Record<(typeof METRIC_TABLE_KINDS)[number], z.ZodOptional<z.ZodString>>,
+        { error: requiredOr('must be an object of metric table names') },
+      )
+      .refine((t) => METRIC_TABLE_KINDS.some((k) => typeof t[k] === 'string' && (t[k] as string).length > 0), {
+        error: 'at least one metric table is required',
+      }),
+    resourceAttributesExpression: required('Resource Attributes'),
+    serviceNameExpression: optText('Service name expression.'),
+    logSourceId: optText('Correlated log source.'),
+    seriesTable: optText('Unified metrics series table.'),
+  }),
+);
 
-export const promqlSourceWriteSchema = z.looseObject({ ...baseShape, kind: z.literal('promql') });
+export const promqlSourceWriteSchema = lazySchema(() => z.looseObject({ ...baseShape, kind: z.literal('promql') }));
 
 /** Create and update (PUT, a full replace) body of a source, by `kind`. */
-export const sourceWriteSchema = z.discriminatedUnion(
-  'kind',
-  [
-    logSourceWriteSchema,
-    traceSourceWriteSchema,
-    sessionSourceWriteSchema,
-    metricSourceWriteSchema,
-    promqlSourceWriteSchema,
-  ],
-  { error: `kind must be one of ${SOURCE_WRITE_KINDS.join(', ')}` },
+export const sourceWriteSchema = lazySchema(() =>
+  z.discriminatedUnion(
+    'kind',
+    [
+      logSourceWriteSchema,
+      traceSourceWriteSchema,
+      sessionSourceWriteSchema,
+      metricSourceWriteSchema,
+      promqlSourceWriteSchema,
+    ],
+    { error: `kind must be one of ${SOURCE_WRITE_KINDS.join(', ')}` },
+  ),
 );
 
 export type SourceWrite = z.input<typeof sourceWriteSchema>;

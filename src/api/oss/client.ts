@@ -10,6 +10,7 @@
 import * as z from 'zod';
 import {
   alertWriteSchema,
+  lazySchema,
   type Alert,
   type AlertWrite,
   type Dashboard,
@@ -104,32 +105,34 @@ function limiterForOrigin(origin: string): RateLimiter {
 
 /** HyperDX OSS alert channels are webhooks only, and its intervals have no `30s`. */
 const OSS_INTERVALS: ReadonlySet<string> = new Set(['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d']);
-export const ossAlertWriteSchema = alertWriteSchema.superRefine((alert, ctx) => {
-  const a = alert as { interval?: unknown; channel?: { type?: unknown }; channels?: { type?: unknown }[] };
-  if (typeof a.interval === 'string' && !OSS_INTERVALS.has(a.interval)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['interval'],
-      message: `a self-hosted server accepts ${[...OSS_INTERVALS].join(', ')}`,
-    });
-  }
-  if (a.channel && a.channel.type !== 'webhook') {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['channel', 'type'],
-      message: 'a self-hosted server sends alerts to webhooks only',
-    });
-  }
-  (a.channels ?? []).forEach((c, i) => {
-    if (c?.type !== 'webhook') {
+export const ossAlertWriteSchema = lazySchema(() =>
+  alertWriteSchema.superRefine((alert, ctx) => {
+    const a = alert as { interval?: unknown; channel?: { type?: unknown }; channels?: { type?: unknown }[] };
+    if (typeof a.interval === 'string' && !OSS_INTERVALS.has(a.interval)) {
       ctx.addIssue({
         code: 'custom',
-        path: ['channels', i, 'type'],
+        path: ['interval'],
+        message: `a self-hosted server accepts ${[...OSS_INTERVALS].join(', ')}`,
+      });
+    }
+    if (a.channel && a.channel.type !== 'webhook') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channel', 'type'],
         message: 'a self-hosted server sends alerts to webhooks only',
       });
     }
-  });
-});
+    (a.channels ?? []).forEach((c, i) => {
+      if (c?.type !== 'webhook') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channels', i, 'type'],
+          message: 'a self-hosted server sends alerts to webhooks only',
+        });
+      }
+    });
+  }),
+);
 
 export const teamSchema = z.looseObject({ id: z.string().min(1), name: z.string() });
 export type Team = z.infer<typeof teamSchema>;
