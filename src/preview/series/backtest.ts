@@ -4,9 +4,11 @@
  * interval (one bucket per window, as the scheduler queries them); the answer becomes the evaluator's points, and the
  * evaluation itself is the shared one (`../backtest/evaluate`).
  *
- * Refused (with the reason): alerts whose windows are off the bucket grid (a schedule offset or start time that is not
- * a multiple of the interval: their windows span two partial buckets, which one request per range cannot give), raw
- * SQL tiles, ratio tiles, formulas, and saved searches on sources with a table filter (the API does not apply it).
+ * Windows off the bucket grid (a schedule offset or start time that is not a multiple of the interval) span two
+ * partial buckets: they are asked in finer buckets that divide both the offset and the interval and summed up into
+ * the partial buckets when the alert's value adds up that way (count, sum, min, max); other aggregations are refused
+ * there. Refused too (with the reason): raw SQL tiles, ratio tiles, formulas, and saved searches on sources with a
+ * table filter (the API does not apply it).
  */
 import type { SeriesRequest } from '../../api/oss';
 import {
@@ -32,6 +34,8 @@ export type SeriesBacktestPlan =
       /** The evaluation times (window ends, epoch ms). */
       evaluations: number[];
       grouped: boolean;
+      /** Off-grid windows: the finer buckets asked, and how they add up into each window's partial buckets. */
+      fine?: { anchor: number; sizeMs: number; combine: 'sum' | 'min' | 'max' } | undefined;
     }
   | { ok: false; reason: string };
 
@@ -50,11 +54,7 @@ export function planSeriesBacktest(
     const step = SERIES_STEPS.find(([, s]) => s * 1000 === size);
     if (!step) throw new NotOnSeriesRoute(`the chart series API has no ${alert.interval} buckets`);
     const anchor = windowAnchor(alert);
-    if (((anchor % size) + size) % size !== 0) {
-      throw new NotOnSeriesRoute(
-        'the alert is evaluated off the interval grid (schedule offset or start time): its windows span two partial buckets, which the chart series API cannot give',
-      );
-    }
+    const offGrid = ((anchor % size) + size) % size !== 0;
     const times = evaluationTimes(alert, options.range);
     if (times.length === 0) throw new NotOnSeriesRoute('no evaluation window ends in the range');
     const source = options.source;
@@ -99,14 +99,28 @@ export function planSeriesBacktest(
         seriesOf(item !== null && typeof item === 'object' ? item : {}, i, sourceId, source, groupBy),
       );
     }
-    const size0 = times[0]! - size;
+    let granularity = step[0];
+    let fine: { anchor: number; sizeMs: number; combine: 'sum' | 'min' | 'max' } | undefined;
+    if (offGrid) {
+      const fn = series[series.length - 1]?.aggFn;
+      const combine = fn === 'count' || fn === 'sum' ? 'sum' : fn === 'min' || fn === 'max' ? fn : undefined;
+      const offset = ((anchor % size) + size) % size;
+      const finer = [...SERIES_STEPS].reverse().find(([, s]) => offset % (s * 1000) === 0 && size % (s * 1000) === 0);
+      if (!combine || !finer) {
+        throw new NotOnSeriesRoute(
+          `the alert is evaluated off the interval grid (schedule offset or start time), so its windows span two partial buckets; the chart series API gives them only for count, sum, min and max, not ${fn ?? 'this aggregation'}`,
+        );
+      }
+      granularity = finer[0];
+      fine = { anchor, sizeMs: size, combine };
+    }
     const body: SeriesRequest = {
       series,
-      startTime: size0,
+      startTime: times[0]! - size,
       endTime: times[times.length - 1]!,
-      granularity: step[0],
+      granularity,
     };
-    return { ok: true, body, groupBy, evaluations: times, grouped: groupBy.length > 0 };
+    return { ok: true, body, groupBy, evaluations: times, grouped: groupBy.length > 0, fine };
   } catch (e) {
     if (e instanceof NotOnSeriesRoute || e instanceof BacktestError) return { ok: false, reason: e.message };
     throw e;
@@ -122,9 +136,34 @@ export function pointsFromSeries(
   rows: readonly SeriesRow[],
 ): BacktestPoint[] {
   const last = plan.body.series.length - 1;
-  return rows.map((row) => {
+  const points = rows.map((row) => {
     const g = Array.isArray(row.group) ? row.group : [];
     const group = plan.groupBy.map((expr, k) => `${expr}:${String(g[k])}`).join(', ');
     return { bucket: Number(row.ts_bucket), value: numberOf(row[`series_${last}.data`]), group };
   });
+  const fine = plan.fine;
+  if (!fine) return points;
+  // Finer buckets → each window's partial buckets: the interval bucket (epoch-aligned, as the scheduler's query
+  // buckets) within the evaluation window (anchored as the scheduler evaluates).
+  const merged = new Map<string, BacktestPoint>();
+  for (const p of points) {
+    const bucket = Math.floor(p.bucket / fine.sizeMs) * fine.sizeMs;
+    const window = fine.anchor + Math.floor((p.bucket - fine.anchor) / fine.sizeMs) * fine.sizeMs;
+    const key = `${window}|${bucket}|${p.group}`;
+    const had = merged.get(key);
+    if (!had) {
+      merged.set(key, { bucket, window, value: p.value, group: p.group });
+    } else if (p.value !== null) {
+      const a = had.value;
+      had.value =
+        a === null
+          ? p.value
+          : fine.combine === 'sum'
+            ? a + p.value
+            : fine.combine === 'min'
+              ? Math.min(a, p.value)
+              : Math.max(a, p.value);
+    }
+  }
+  return [...merged.values()];
 }

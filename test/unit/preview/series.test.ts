@@ -15,6 +15,7 @@ import {
   backtestBySeries,
   planSeriesBacktest,
   planTile,
+  pointsFromSeries,
   previewBySeries,
   seriesGranularity,
   singleBucket,
@@ -222,9 +223,38 @@ describe('Series route: tile → request', () => {
     assert.equal(plan.body.startTime, RANGE.from);
     assert.equal(plan.body.endTime, RANGE.to);
     assert.equal(plan.grouped, true);
+    // Off the grid (offset 2 min): asked in 1-minute buckets, summed into each window's partial buckets.
     const offset = planSeriesBacktest({ ...alert, scheduleOffsetMinutes: 2 }, target, { source: SOURCE, range: RANGE });
-    assert.ok(!offset.ok);
-    assert.match(offset.reason, /off the interval grid/);
+    assert.ok(offset.ok);
+    assert.equal(offset.body.granularity, '1m');
+    assert.deepEqual(offset.fine, { anchor: 120_000, sizeMs: 300_000, combine: 'sum' });
+    const at = (min: number) => RANGE.from + min * 60_000;
+    const points = pointsFromSeries(offset, [
+      { ts_bucket: at(2), group: ['a'], 'series_0.data': 1 },
+      { ts_bucket: at(3), group: ['a'], 'series_0.data': 2 },
+      { ts_bucket: at(5), group: ['a'], 'series_0.data': 4 },
+      { ts_bucket: at(6), group: ['a'], 'series_0.data': 8 },
+      { ts_bucket: at(7), group: ['a'], 'series_0.data': 16 },
+    ]);
+    assert.deepEqual(points, [
+      { bucket: at(0), window: at(2), value: 3, group: 'SpanName:a' },
+      { bucket: at(5), window: at(2), value: 12, group: 'SpanName:a' },
+      { bucket: at(5), window: at(7), value: 16, group: 'SpanName:a' },
+    ]);
+    const avg = planSeriesBacktest(
+      { ...alert, scheduleOffsetMinutes: 2 },
+      {
+        kind: 'tile',
+        tile: tile({
+          displayType: 'line',
+          sourceId: SOURCE.id,
+          select: [{ aggFn: 'avg', valueExpression: 'Duration' }],
+        }),
+      },
+      { source: SOURCE, range: RANGE },
+    );
+    assert.ok(!avg.ok);
+    assert.match(avg.reason, /off the interval grid .* only for count, sum, min and max, not avg/);
     const filtered = planSeriesBacktest(
       alert,
       { kind: 'savedSearch', savedSearch: { where: 'x:y', whereLanguage: 'lucene' } },
