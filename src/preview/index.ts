@@ -425,11 +425,13 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       }
       if (!isObject(value)) throw new Error(vscode.l10n.t('The alert document does not hold an alert.'));
       if (ref) return { connectionId: ref.connectionId, serviceId: ref.serviceId, alert: value, uri };
-      // An alert file names its service by organization and service ID.
+      // An alert file names its service by organization and service ID, or its self-hosted deployment by base URL.
       const scope = scopeOfFile(value);
       if (!scope) {
         throw new Error(
-          vscode.l10n.t('No saved connection reaches the organization and service this alert file names.'),
+          str(value.baseUrl) !== undefined
+            ? vscode.l10n.t('No saved self-hosted connection has the address this alert file names.')
+            : vscode.l10n.t('No saved connection reaches the organization and service this alert file names.'),
         );
       }
       return { ...scope, alert: value, uri };

@@ -6,6 +6,9 @@
  * ClickHouse.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SELF_HOSTED_SERVICE_ID } from '../../src/api/oss';
 import type { TreeApi as TreeHandle } from '../../src/features';
@@ -216,5 +219,29 @@ describe('Previews and backtests on a self-hosted deployment (chart series API)'
     }
     assert.deepEqual(disagree, [], `checked ${checked.join('; ')}`);
     assert.ok(checked.length >= 2, checked.join('; '));
+  });
+
+  it('backtests a workspace alert file that names the deployment by its base URL', async () => {
+    const alert = [...data().alerts.values()].find((a) => a.state === 'ALERT') as unknown as Record<string, unknown>;
+    assert.ok(alert, 'a firing seeded alert');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-selfhosted-'));
+    const file = path.join(dir, 'firing.alert.json');
+    fs.writeFileSync(file, `${JSON.stringify({ baseUrl: emulator.url, ...alert }, null, 2)}\n`);
+    try {
+      const since = Date.now();
+      const out = await preview('observability.backtestAlert', { uri: vscode.Uri.file(file).toString() });
+      assert.equal(out.ok, true, out.error);
+      assert.equal(out.lastState, 'ALERT');
+      assert.equal(seriesRequests(since).length, 1);
+      // A file naming another address reaches no connection: nothing is sent with the stored key.
+      const other = path.join(dir, 'elsewhere.alert.json');
+      fs.writeFileSync(other, `${JSON.stringify({ baseUrl: 'https://elsewhere.example', ...alert }, null, 2)}\n`);
+      const elsewhere = await preview('observability.backtestAlert', { uri: vscode.Uri.file(other).toString() });
+      assert.equal(elsewhere.ok, false);
+      assert.match(elsewhere.error ?? '', /No saved self-hosted connection has the address this alert file names/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
