@@ -104,7 +104,12 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
 
   /** The series route of a self-hosted deployment's connection; undefined for the Cloud (SQL route). */
   function seriesRouteOf(scope: Scope): SeriesRoute | undefined {
-    const client = connections.clientFor(scope.connectionId);
+    let client: unknown;
+    try {
+      client = connections.clientFor(scope.connectionId);
+    } catch {
+      return undefined; // a removed connection: the SQL route reports it as before
+    }
     if (!(client instanceof SelfHostedServiceClient)) return undefined;
     const api = client.selfHosted;
     return {
