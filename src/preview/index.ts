@@ -3,9 +3,11 @@
  * of a dashboard document, unsaved edits included), Preview Dashboard (every tile on the dashboard's grid), Show
  * SQL (the rendered statement in a SQL document bound to the service, through `observability.newQuery`) and
  * Backtest Alert (tree, alert documents). The SQL runs on the service's query endpoint through the query feature's
- * client (same host, key and rate budget), given by the wiring as `runSql`.
+ * client (same host, key and rate budget), given by the wiring as `runSql`. On a self-hosted deployment (no SQL in
+ * its API) tiles and backtests go through its chart series and search API instead (`./series`).
  */
 import * as vscode from 'vscode';
+import { SELF_HOSTED_SERVICE_ID, SelfHostedServiceClient } from '../api/oss';
 import type { QueryResult, RunQueryOptions } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
@@ -36,6 +38,7 @@ import {
 } from './render';
 import { backtestQuery, evaluateBacktest, pointsFromRows, type BacktestAlert, type BacktestResult } from './backtest';
 import { backtestDataOf, tileDataOf } from './data';
+import { backtestBySeries, previewBySeries, SeriesBacktestRefused, type SeriesRoute } from './series';
 
 export interface PreviewDeps {
   connections: ConnectionManager;
@@ -50,6 +53,8 @@ export interface PreviewOutcome {
   ok: boolean;
   rendered?: RenderedState['summary'] | undefined;
   sql?: string | undefined;
+  /** Self-hosted deployments: the chart series or search request the preview sent (route and JSON body). */
+  request?: string | undefined;
   error?: string | undefined;
   /** Backtests: how many windows fired, the last one's end, and the last window's state. */
   fired?: number | undefined;
@@ -128,6 +133,28 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
   async function run(scope: Scope, sql: string, maxRows = 10_000): Promise<QueryResult> {
     queries++;
     return deps.runSql(scope.connectionId, { serviceId: scope.serviceId, sql, maxRows, maxBytes: 16 * 1024 * 1024 });
+  }
+
+  /** The series route of a self-hosted deployment's connection; undefined for the Cloud (SQL route). */
+  function seriesRouteOf(scope: Scope): SeriesRoute | undefined {
+    let client: unknown;
+    try {
+      client = connections.clientFor(scope.connectionId);
+    } catch {
+      return undefined; // a removed connection: the SQL route reports it as before
+    }
+    if (!(client instanceof SelfHostedServiceClient)) return undefined;
+    const api = client.selfHosted;
+    return {
+      chartSeries: async (body) => {
+        queries++;
+        return (await api.chartSeries(body)).data;
+      },
+      search: async (body) => {
+        queries++;
+        return (await api.search(body)).data;
+      },
+    };
   }
 
   function sourcesOf(scope: Scope): Promise<readonly SourceLike[]> {
@@ -227,15 +254,17 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     d: DashboardSource,
     tile: Record<string, unknown>,
     range: { from: number; to: number },
-  ): Promise<{ data: TileData; sql?: string }> {
+  ): Promise<{ data: TileData; sql?: string; request?: string }> {
     const config = isObject(tile.config) ? tile.config : undefined;
     const sourceId = config ? str(config.sourceId) : undefined;
     let source: SourceLike | undefined;
     let columns: Record<string, string> | undefined;
+    const seriesRoute = seriesRouteOf(d);
     if (sourceId && config?.displayType !== 'markdown') {
       source = (await sourcesOf(d)).find((s) => s.id === sourceId);
-      if (source) columns = await columnsOf(d, source);
+      if (source && !seriesRoute) columns = await columnsOf(d, source);
     }
+    if (seriesRoute) return seriesTileData(seriesRoute, d, tile, range, source);
     const rendered = renderTile(tile as TileLike, { range, source, columns, dashboard: d.dashboard });
     const title = str(tile.name);
     const subtitle = source ? str(source.name) : undefined;
@@ -256,6 +285,28 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     } catch (e) {
       return { data: { kind: 'error', message: errorMessage(e), ...titled }, sql: rendered.sql };
     }
+  }
+
+  /** A tile through the series route (self-hosted), titled as the SQL route titles it. */
+  async function seriesTileData(
+    route: SeriesRoute,
+    d: DashboardSource,
+    tile: Record<string, unknown>,
+    range: { from: number; to: number },
+    source: SourceLike | undefined,
+  ): Promise<{ data: TileData; request?: string }> {
+    const { data, request, notes } = await previewBySeries(
+      route,
+      tile as TileLike,
+      { range, source, dashboard: d.dashboard },
+      errorMessage,
+    );
+    const title = str(tile.name);
+    const sub = [source ? str(source.name) : undefined, ...notes].filter((x) => x).join(' · ');
+    return {
+      data: { ...data, ...(title ? { title } : {}), ...(sub ? { subtitle: sub } : {}) },
+      ...(request ? { request } : {}),
+    };
   }
 
   function now(range: TimeRange): { from: number; to: number } {
@@ -305,7 +356,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
         const q0 = queries;
         const fresh = d.uri ? await dashboardFrom({ uri: d.uri.toString() }) : d;
         const current = tilesOf(fresh).find((t) => t.id === tile.id) ?? tile;
-        const { data, sql } = await tileData(fresh, current, now(previewPanel.range));
+        const { data, sql, request } = await tileData(fresh, current, now(previewPanel.range));
         const restore: RestoreTarget = {
           kind: 'tile',
           args: restoreArgs(d, d.uri, { dashboardId: str(d.dashboard.id), tileId: str(current.id) }),
@@ -315,6 +366,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
           ok: data.kind !== 'error',
           rendered: r?.summary,
           sql,
+          request,
           elapsedMs: Date.now() - t0,
           range: previewPanel.range,
           queries: queries - q0,
@@ -393,6 +445,14 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       void vscode.window.showErrorMessage(vscode.l10n.t('The tile {0} was not found in the dashboard.', tileId ?? ''));
       return undefined;
     }
+    if (seriesRouteOf(d)) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'A self-hosted deployment runs no SQL from its API: its previews go through the chart series and search API, so there is no SQL to show.',
+        ),
+      );
+      return undefined;
+    }
     const config = isObject(tile.config) ? tile.config : undefined;
     const sourceId = config ? str(config.sourceId) : undefined;
     const source = sourceId ? (await sourcesOf(d)).find((s) => s.id === sourceId) : undefined;
@@ -440,11 +500,13 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       }
       if (!isObject(value)) throw new Error(vscode.l10n.t('The alert document does not hold an alert.'));
       if (ref) return { connectionId: ref.connectionId, serviceId: ref.serviceId, alert: value, uri };
-      // An alert file names its service by organization and service ID.
+      // An alert file names its service by organization and service ID, or its self-hosted deployment by base URL.
       const scope = scopeOfFile(value);
       if (!scope) {
         throw new Error(
-          vscode.l10n.t('No saved connection reaches the organization and service this alert file names.'),
+          str(value.baseUrl) !== undefined
+            ? vscode.l10n.t('No saved self-hosted connection has the address this alert file names.')
+            : vscode.l10n.t('No saved connection reaches the organization and service this alert file names.'),
         );
       }
       return { ...scope, alert: value, uri };
@@ -466,6 +528,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
   function scopeOfFile(value: Record<string, unknown>): Scope | undefined {
     const baseUrl = str(value.baseUrl);
     if (baseUrl !== undefined) {
+      // A self-hosted deployment: only a connection added for exactly this address.
       const address = deploymentAddress(baseUrl);
       const match =
         address === undefined
@@ -512,6 +575,18 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       target = { kind: 'tile', tile: tile as TileLike };
     }
     const source = sourceId ? (await sourcesOf(a)).find((s) => s.id === sourceId) : undefined;
+    const seriesRoute = seriesRouteOf(a);
+    if (seriesRoute) {
+      const withGroup = { ...alert, groupBy: str(alert.groupBy) } as unknown as BacktestAlert;
+      const { result, request } = await backtestBySeries(seriesRoute, withGroup, target, { source, range }).catch(
+        (e: unknown) => {
+          throw e instanceof SeriesBacktestRefused
+            ? new Error(vscode.l10n.t('This alert cannot be backtested: {0}.', e.message))
+            : e;
+        },
+      );
+      return { result, sql: request, data: backtestDataOf(alert as unknown as BacktestAlert, result) };
+    }
     const columns = source ? await columnsOf(a, source) : undefined;
     const q = backtestQuery(alert as unknown as BacktestAlert, target, { source, columns, range });
     if (!q.ok) throw new Error(vscode.l10n.t('This alert cannot be backtested: {0}.', q.reason));
@@ -898,6 +973,17 @@ function shorten(text: string, max: number): string {
 
 function num(v: unknown, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : fallback;
+}
+
+/** A deployment's address as alert files compare it: origin and path, without trailing slashes. */
+function deploymentAddress(baseUrl: string): string | undefined {
+  try {
+    const url = new URL(baseUrl.trim());
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function hhmm(ms: number): string {

@@ -144,10 +144,48 @@ export const teamMemberSchema = z.looseObject({
 });
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
+/** Aggregations the chart series route accepts (HyperDX `AggregateFunctionSchema`; `increase` on sum metrics only). */
+export const SERIES_AGG_FNS = [
+  'avg',
+  'count',
+  'count_distinct',
+  'last_value',
+  'max',
+  'min',
+  'quantile',
+  'sum',
+  'any',
+  'none',
+  'increase',
+] as const;
+
+/** Bucket sizes of the chart series route. */
+export const SERIES_GRANULARITIES = [
+  '30s',
+  '1m',
+  '5m',
+  '10m',
+  '15m',
+  '30m',
+  '1h',
+  '2h',
+  '6h',
+  '12h',
+  '1d',
+  '2d',
+  '7d',
+  '30d',
+  'auto',
+] as const;
+export type SeriesGranularity = (typeof SERIES_GRANULARITIES)[number];
+
 /** One series of `POST /api/v2/charts/series`. */
 export interface SeriesQuery {
+  [key: string]: unknown;
   sourceId: string;
-  aggFn: 'avg' | 'count' | 'count_distinct' | 'last_value' | 'max' | 'min' | 'quantile' | 'sum';
+  aggFn: (typeof SERIES_AGG_FNS)[number];
+  /** Quantile level, 0–1. */
+  level?: number;
   field?: string;
   where: string;
   whereLanguage?: 'lucene' | 'sql';
@@ -156,47 +194,74 @@ export interface SeriesQuery {
   metricDataType?: 'sum' | 'gauge' | 'histogram';
 }
 
+/** A millisecond timestamp as the server checks it (an integer of at least 13 digits). */
+const millisecondTimestamp = z
+  .number()
+  .int()
+  .positive()
+  .refine((v) => String(v).length >= 13, { message: 'Timestamp must be in milliseconds' });
+
+/** As the server's `externalQueryChartSeriesSchema` and the route's body schema; unknown series fields pass. */
 export const seriesRequestSchema = z.object({
   series: z
     .array(
       z.looseObject({
         sourceId: z.string().min(1),
-        aggFn: z.enum(['avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum']),
+        aggFn: z.enum(SERIES_AGG_FNS),
+        level: z.number().min(0).max(1).optional(),
         field: z.string().optional(),
         where: z.string(),
         whereLanguage: z.enum(['lucene', 'sql']).optional(),
-        groupBy: z.array(z.string()),
+        groupBy: z.array(z.string()).max(10),
+        sortOrder: z.enum(['desc', 'asc']).optional(),
         metricName: z.string().optional(),
         metricDataType: z.enum(['sum', 'gauge', 'histogram']).optional(),
       }),
     )
     .min(1)
-    .max(5),
-  startTime: z.number().int().positive(),
-  endTime: z.number().int().positive(),
-  granularity: z
-    .enum(['30s', '1m', '5m', '10m', '15m', '30m', '1h', '2h', '6h', '12h', '1d', '2d', '7d', '30d', 'auto'])
-    .optional(),
+    .max(5)
+    .refine((all) => all.every((s) => JSON.stringify(s.groupBy) === JSON.stringify(all[0]?.groupBy)), {
+      message: 'All series must have the same groupBy fields',
+    }),
+  startTime: millisecondTimestamp,
+  endTime: millisecondTimestamp,
+  granularity: z.enum(SERIES_GRANULARITIES).optional(),
   seriesReturnType: z.enum(['ratio', 'column']).optional(),
 });
 export type SeriesRequest = z.input<typeof seriesRequestSchema>;
 
-/** One bucket (and group) of chart data; `series_<i>.data` may come as a number or a numeric string. */
+/**
+ * One bucket (and group) of chart data: `ts_bucket` (epoch ms), `group` (the group-by values in order) and
+ * `series_<i>.data`, a number or a numeric string (ClickHouse's 64-bit values arrive as strings).
+ */
 export const seriesPointSchema = z.looseObject({
   ts_bucket: z.number(),
   group: z.array(z.unknown()).optional(),
 });
 export type SeriesPoint = z.infer<typeof seriesPointSchema> & Record<string, unknown>;
 
+/** Most buckets × groups one chart series answer may hold (a bound, reported as an error, never a silent cut). */
+export const MAX_SERIES_POINTS = 500_000;
+/** Most rows one search answer may hold (the server's own maximum). */
+export const MAX_SEARCH_ROWS = 2000;
+
+/** As the search route's body schema (`select` without `;` or a SELECT subquery). */
 export const searchRequestSchema = z.object({
   sourceId: z.string().min(1),
   startTime: z.iso.datetime({ offset: true }).optional(),
   endTime: z.iso.datetime({ offset: true }).optional(),
   where: z.string().max(8192).optional(),
   whereLanguage: z.enum(['lucene', 'sql']).optional(),
-  select: z.string().max(4096).optional(),
+  select: z
+    .string()
+    .max(4096)
+    .refine((v) => !/;|(?<!\w)SELECT\s/i.test(v), {
+      message:
+        'select must not contain semicolons or SELECT subqueries; use column references, map lookups, or scalar functions only',
+    })
+    .optional(),
   orderBy: z.string().max(1024).optional(),
-  maxResults: z.number().int().min(1).max(2000).optional(),
+  maxResults: z.number().int().min(1).max(MAX_SEARCH_ROWS).optional(),
   offset: z.number().int().min(0).max(10_000).optional(),
 });
 export type SearchRequest = z.input<typeof searchRequestSchema>;
@@ -344,6 +409,16 @@ export class SelfHostedClient {
 
   // ---- Chart data and search ----
 
+  /** Rows of a log or trace source (`POST /api/v2/search`); same as `searchEvents`. */
+  search(body: SearchRequest, opts?: RequestOptions): Promise<ApiResponse<Record<string, unknown>[]>> {
+    return this.searchEvents(body, opts);
+  }
+
+  /** Chart data (`POST /api/v2/charts/series`); same as `querySeries`. */
+  chartSeries(body: SeriesRequest, opts?: RequestOptions): Promise<ApiResponse<SeriesPoint[]>> {
+    return this.querySeries(body, opts);
+  }
+
   /** Rows of a log or trace source (`POST /api/v2/search`): reads only, sent again on failure. */
   async searchEvents(body: SearchRequest, opts?: RequestOptions): Promise<ApiResponse<Record<string, unknown>[]>> {
     const checked = checkBody('Search events', 'POST', searchRequestSchema, body, []);
@@ -353,7 +428,7 @@ export class SelfHostedClient {
         method: 'POST',
         path: ossFlavor.resourcePath({}, 'search'),
         body: checked,
-        result: z.array(z.looseObject({})),
+        result: z.array(z.looseObject({})).max(MAX_SEARCH_ROWS),
         retry: 'idempotent',
       },
       opts,
@@ -369,7 +444,7 @@ export class SelfHostedClient {
         method: 'POST',
         path: ossFlavor.resourcePath({}, 'charts', 'series'),
         body: checked,
-        result: z.array(seriesPointSchema) as unknown as z.ZodType<SeriesPoint[]>,
+        result: z.array(seriesPointSchema).max(MAX_SERIES_POINTS) as unknown as z.ZodType<SeriesPoint[]>,
         retry: 'idempotent',
       },
       opts,

@@ -297,6 +297,45 @@ describe('self-hosted client against the OSS emulator', () => {
     assert.equal(err.kind, 'invalidInput');
   });
 
+  it('checks chart series and search bodies by the server rules before sending: level, same groupBy, ms times, select', async () => {
+    const end = Date.now();
+    const sent = log.length;
+    const quantile = await client.chartSeries({
+      startTime: end - 3600_000,
+      endTime: end,
+      granularity: '1h',
+      series: [
+        { sourceId, aggFn: 'quantile', level: 0.9, field: 'SeverityNumber', where: '', groupBy: ['ServiceName'] },
+      ],
+    });
+    assert.ok(quantile.data.length > 0);
+    assert.ok(quantile.data.every((p) => Array.isArray(p.group) && p.group.length === 1));
+    const refused = [
+      client.chartSeries({
+        startTime: end - 1000,
+        endTime: end,
+        series: [
+          { sourceId, aggFn: 'count', where: '', groupBy: ['ServiceName'] },
+          { sourceId, aggFn: 'count', where: '', groupBy: [] },
+        ],
+      }),
+      client.chartSeries({
+        startTime: Math.floor((end - 1000) / 1000),
+        endTime: Math.floor(end / 1000),
+        series: [{ sourceId, aggFn: 'count', where: '', groupBy: [] }],
+      }),
+      client.chartSeries({
+        startTime: end - 1000,
+        endTime: end,
+        series: [{ sourceId, aggFn: 'quantile', level: 95, field: 'Duration', where: '', groupBy: [] }],
+      }),
+      client.search({ sourceId, select: 'Body, (SELECT 1)' }),
+      client.search({ sourceId, maxResults: 5000 }),
+    ];
+    for (const p of refused) assert.equal((await rejection(p)).kind, 'invalidInput');
+    assert.equal(log.length, sent + 1, 'only the valid request was sent');
+  });
+
   it('searches the rows of a source and reports a query error with the server message', async () => {
     const rows = await client.searchEvents({
       sourceId,

@@ -1,0 +1,247 @@
+/**
+ * Tile previews and alert backtests on a self-hosted ClickStack / HyperDX connection, in VS Code against the
+ * emulator's OSS flavor: the same panels, fed by `POST /api/v2/charts/series` and `POST /api/v2/search` (its API runs
+ * no SQL). A seeded tile from the tree, the whole dashboard, a backtest of the seeded alerts agreeing with their
+ * states, a raw SQL tile refused with its reason, and the number tile's value checked against the emulator's
+ * ClickHouse.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { SELF_HOSTED_SERVICE_ID } from '../../src/api/oss';
+import type { TreeApi as TreeHandle } from '../../src/features';
+import type { PreviewOutcome } from '../../src/preview';
+import { renderTile, type SourceLike, type TileLike } from '../../src/preview/render';
+import type { Node } from '../../src/tree/nodes';
+import { ossData } from '../emulator/oss/seed';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { query } from '../unit/preview/golden';
+import { activate, configure } from './support';
+
+interface Api {
+  readonly tree: TreeHandle;
+}
+
+const preview = (cmd: string, arg: unknown) =>
+  vscode.commands.executeCommand<PreviewOutcome>(cmd, arg) as Thenable<PreviewOutcome>;
+
+describe('Previews and backtests on a self-hosted deployment (chart series API)', function () {
+  this.timeout(240_000);
+  let emulator: Emulator;
+  let api: Api;
+  let connectionId: string;
+  const data = () => ossData(emulator.state);
+  type SeededTile = TileLike & { id: string; name: string; config: Record<string, unknown> };
+  type SeededDashboard = { id: string; name: string; tiles: SeededTile[] };
+  const dashboards = () => [...data().dashboards.values()] as unknown as SeededDashboard[];
+  const service = () => dashboards().find((d) => d.tiles.some((t) => t.config.displayType === 'search'))!;
+  const tileOf = (type: string) => service().tiles.find((t) => t.config.displayType === type)!;
+  const seriesRequests = (since: number) =>
+    emulator.requests.filter((r) => r.path === '/api/v2/charts/series' && r.at >= since);
+
+  before(async () => {
+    await configure('requestTimeoutSeconds', 10);
+    emulator = await startEmulator({ flavor: 'oss', rateLimit: false });
+    api = await activate<Api>();
+    connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      kind: 'selfHosted',
+      baseUrl: emulator.url,
+      apiKey: emulator.ossApiKey,
+    });
+    assert.ok(connectionId, 'the self-hosted connection was added');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (connectionId) {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId, noPrompt: true });
+    }
+    await configure('requestTimeoutSeconds', undefined);
+    await emulator?.close();
+  });
+
+  /** A node of the explorer below the connection, found by its kind and label. */
+  async function nodeOf(type: string, label: string): Promise<Node> {
+    const provider = api.tree.provider;
+    const root = (await provider.getChildren()).find(
+      (n) => n.type === 'connection' && n.connection.id === connectionId,
+    );
+    assert.ok(root, 'the connection node');
+    const queue: Node[] = [root];
+    for (let i = 0; i < queue.length && i < 500; i++) {
+      const node = queue[i]!;
+      const item = provider.getTreeItem(node);
+      const text = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+      if (node.type === type && text === label) return node;
+      if (item.collapsibleState !== vscode.TreeItemCollapsibleState.None) {
+        queue.push(...(await provider.getChildren(node)));
+      }
+    }
+    assert.fail(`no ${type} "${label}" in the tree`);
+  }
+
+  it('previews a line tile from the tree through the chart series API, drawn as a chart', async () => {
+    const tile = tileOf('line');
+    const since = Date.now();
+    const out = await preview('observability.previewTile', await nodeOf('tile', tile.name));
+    assert.equal(out.ok, true, out.error);
+    assert.ok(out.rendered, 'the panel reported the drawing');
+    assert.equal(out.rendered.kind, 'timeseries');
+    assert.equal(out.rendered.charts, 1);
+    assert.ok(out.rendered.series >= 2, `series drawn: ${out.rendered.series}`);
+    assert.ok(out.rendered.points > 0);
+    assert.equal(out.sql, undefined, 'no SQL: the deployment runs none from its API');
+    assert.match(out.request ?? '', /^POST \/api\/v2\/charts\/series\n/);
+    const sent = seriesRequests(since);
+    assert.equal(sent.length, 1);
+    const body = sent[0]!.body as { series: Record<string, unknown>[] };
+    assert.deepEqual(body.series[0], {
+      sourceId: tile.config.sourceId,
+      aggFn: 'quantile',
+      level: 0.95,
+      field: 'Duration / 1e6',
+      where: 'ServiceName:checkout',
+      whereLanguage: 'lucene',
+      groupBy: ['SpanName'],
+    });
+  });
+
+  it('shows the number tile with the count the emulator ClickHouse holds for the same range', async () => {
+    const tile = tileOf('number');
+    const source = data().sources.get(String(tile.config.sourceId)) as SourceLike;
+    // The sample data follows the clock (a view shifted by now() each second): compare within one second.
+    let checked = false;
+    for (let attempt = 0; attempt < 10 && !checked; attempt++) {
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+      const since = Date.now();
+      const out = await preview('observability.previewTile', {
+        connectionId,
+        serviceId: SELF_HOSTED_SERVICE_ID,
+        dashboardId: service().id,
+        tileId: tile.id,
+      });
+      assert.equal(out.ok, true, out.error);
+      const sent = seriesRequests(since)[0];
+      assert.ok(sent, 'the chart series request');
+      const { startTime, endTime } = sent.body as { startTime: number; endTime: number };
+      const rendered = renderTile(tile, { range: { from: startTime, to: endTime }, source });
+      assert.ok(rendered.ok);
+      const rows = await query(rendered.sql, String(source.from?.databaseName ?? 'otel'));
+      if (Math.floor(Date.now() / 1000) !== Math.floor(sent.at / 1000)) continue;
+      const count = Number(Object.values(rows[0] ?? {})[0]);
+      assert.ok(count > 0, 'the seeded data has errors in the range');
+      const shown = /([\d,]+)$/.exec(out.rendered?.text ?? '')?.[1];
+      assert.equal(out.rendered?.kind, 'number');
+      assert.equal(Number((shown ?? '').replace(/,/g, '')), count, out.rendered?.text);
+      checked = true;
+    }
+    assert.ok(checked, 'compared within one second');
+  });
+
+  it('previews the whole dashboard: every tile drawn through the series or search API, none failed', async () => {
+    const dash = service();
+    const out = await preview('observability.previewDashboard', await nodeOf('dashboard', dash.name));
+    assert.equal(out.ok, true, out.error);
+    const s = out.rendered!;
+    assert.equal(s.kind, 'dashboard');
+    assert.equal(s.tiles.length, dash.tiles.length);
+    const kinds = Object.fromEntries(s.tiles.map((t) => [t.id, t.kind]));
+    assert.equal(kinds[tileOf('line').id], 'timeseries');
+    assert.equal(kinds[tileOf('stacked_bar').id], 'timeseries');
+    assert.equal(kinds[tileOf('number').id], 'number');
+    assert.equal(kinds[tileOf('table').id], 'table');
+    assert.equal(kinds[tileOf('search').id], 'search');
+    assert.equal(kinds[tileOf('markdown').id], 'markdown');
+    assert.ok(!s.tiles.some((t) => t.kind === 'error'), JSON.stringify(s.tiles));
+    assert.equal(s.charts, 2);
+  });
+
+  it('refuses a raw SQL tile with its reason in the panel, and Show SQL says there is no SQL', async () => {
+    const dash = dashboards().find((d) => d.tiles.some((t) => t.config.configType === 'sql'));
+    assert.ok(dash, 'a seeded dashboard with a raw SQL tile');
+    const raw = dash.tiles.find((t) => t.config.configType === 'sql')!;
+    const since = Date.now();
+    const out = await preview('observability.previewTile', await nodeOf('tile', raw.name));
+    assert.equal(out.rendered?.kind, 'unsupported');
+    assert.match(
+      out.rendered?.text ?? '',
+      /Cannot preview: raw SQL tiles are not previewed on a self-hosted deployment: its API runs no SQL/,
+    );
+    assert.equal(seriesRequests(since).length, 0, 'nothing sent for it');
+    const shown = await vscode.commands.executeCommand<string | undefined>(
+      'observability.showTileSql',
+      await nodeOf('tile', tileOf('number').name),
+    );
+    assert.equal(shown, undefined);
+  });
+
+  it('backtests the seeded alerts through the chart series API, agreeing with their states on the last window', async () => {
+    const alerts = [...data().alerts.values()] as unknown as {
+      id: string;
+      name: string | null;
+      state: string;
+      interval: string;
+      source: string;
+      scheduleOffsetMinutes?: number | null;
+      scheduleStartAt?: string | null;
+    }[];
+    const checked: string[] = [];
+    const disagree: string[] = [];
+    for (const a of alerts.filter((x) => x.state === 'ALERT' || x.state === 'OK')) {
+      const since = Date.now();
+      const out = await preview('observability.backtestAlert', {
+        connectionId,
+        serviceId: SELF_HOSTED_SERVICE_ID,
+        alertId: a.id,
+      });
+      if (!out.ok) {
+        disagree.push(`${a.name}: ${out.error ?? 'failed'}`);
+        continue;
+      }
+      assert.equal(out.rendered?.kind, 'timeseries');
+      assert.notEqual(out.rendered?.threshold, 'none');
+      assert.equal(out.rendered?.firedWindows, out.fired);
+      const sent = seriesRequests(since);
+      assert.equal(sent.length, 1, 'one chart series request per backtest');
+      const granularity = (sent[0]!.body as { granularity: string }).granularity;
+      const minutes = (g: string) => Number(g.slice(0, -1)) * ({ m: 1, h: 60, d: 1440 }[g.slice(-1)] ?? NaN);
+      if (a.scheduleStartAt || (a.scheduleOffsetMinutes ?? 0) % minutes(a.interval) !== 0) {
+        // Windows off the bucket grid: finer buckets that divide the interval, added up into its partial buckets.
+        assert.equal(minutes(a.interval) % minutes(granularity), 0, `${granularity} divides ${a.interval}`);
+      } else {
+        assert.equal(granularity, a.interval, 'buckets of the alert interval');
+      }
+      checked.push(`${a.name}: ${a.state}`);
+      const last = out.lastState === 'ALERT' ? 'ALERT' : 'OK';
+      if (last !== a.state) disagree.push(`${a.name}: seeded ${a.state}, backtest ${out.lastState}`);
+    }
+    assert.deepEqual(disagree, [], `checked ${checked.join('; ')}`);
+    assert.ok(checked.length >= 2, checked.join('; '));
+  });
+
+  it('backtests a workspace alert file that names the deployment by its base URL', async () => {
+    const alert = [...data().alerts.values()].find((a) => a.state === 'ALERT') as unknown as Record<string, unknown>;
+    assert.ok(alert, 'a firing seeded alert');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-selfhosted-'));
+    const file = path.join(dir, 'firing.alert.json');
+    fs.writeFileSync(file, `${JSON.stringify({ baseUrl: emulator.url, ...alert }, null, 2)}\n`);
+    try {
+      const since = Date.now();
+      const out = await preview('observability.backtestAlert', { uri: vscode.Uri.file(file).toString() });
+      assert.equal(out.ok, true, out.error);
+      assert.equal(out.lastState, 'ALERT');
+      assert.equal(seriesRequests(since).length, 1);
+      // A file naming another address reaches no connection: nothing is sent with the stored key.
+      const other = path.join(dir, 'elsewhere.alert.json');
+      fs.writeFileSync(other, `${JSON.stringify({ baseUrl: 'https://elsewhere.example', ...alert }, null, 2)}\n`);
+      const elsewhere = await preview('observability.backtestAlert', { uri: vscode.Uri.file(other).toString() });
+      assert.equal(elsewhere.ok, false);
+      assert.match(elsewhere.error ?? '', /No saved self-hosted connection has the address this alert file names/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,541 @@
+/**
+ * The series route of previews and backtests (self-hosted deployments): the tile → chart series / search body
+ * mapping, what it refuses and why, and, against the emulator's self-hosted flavor, the same numbers as the SQL route
+ * computes on the same ClickHouse data (the seeded service dashboard's tiles and the seeded alerts).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RateLimiter } from '../../../src/api';
+import { SelfHostedClient } from '../../../src/api/oss';
+import { backtestQuery, evaluateBacktest, pointsFromRows } from '../../../src/preview/backtest';
+import { tileDataOf, type ResultLike } from '../../../src/preview/data';
+import type { TileData } from '../../../src/preview/protocol';
+import { renderTile, type SourceLike, type TileLike } from '../../../src/preview/render';
+import {
+  backtestBySeries,
+  planSeriesBacktest,
+  planTile,
+  pointsFromSeries,
+  previewBySeries,
+  seriesGranularity,
+  singleBucket,
+  type SeriesRoute,
+} from '../../../src/preview/series';
+import { ossData } from '../../emulator/oss/seed';
+import { startEmulator, type Emulator } from '../../emulator/server';
+import { query } from './golden';
+
+const SOURCE: SourceLike = {
+  id: '65f5e4a3b9e77c001a123456',
+  kind: 'trace',
+  from: { databaseName: 'otel', tableName: 'otel_traces' },
+  timestampValueExpression: 'Timestamp',
+};
+const RANGE = { from: Date.UTC(2026, 10, 22, 12, 0), to: Date.UTC(2026, 10, 22, 13, 0) };
+const tile = (config: Record<string, unknown>): TileLike => ({ id: 't', name: 'Tile', config });
+
+describe('Series route: tile → request', () => {
+  it('maps a line tile: quantile with its level, value as field, series filter and language, group by, granularity', () => {
+    const plan = planTile(
+      tile({
+        displayType: 'line',
+        sourceId: SOURCE.id,
+        select: [
+          {
+            aggFn: 'quantile',
+            level: 0.95,
+            valueExpression: 'Duration / 1e6',
+            alias: 'p95',
+            where: 'ServiceName:checkout',
+            whereLanguage: 'lucene',
+          },
+          { aggFn: 'count', where: "StatusCode = 'Error'", whereLanguage: 'sql' },
+        ],
+        groupBy: "SpanName, SpanAttributes['http.route']",
+      }),
+      { range: RANGE, source: SOURCE },
+    );
+    assert.ok(plan.ok && plan.route === 'series', JSON.stringify(plan));
+    assert.equal(plan.shape, 'timeseries');
+    assert.deepEqual(plan.body, {
+      series: [
+        {
+          sourceId: SOURCE.id,
+          aggFn: 'quantile',
+          level: 0.95,
+          field: 'Duration / 1e6',
+          where: 'ServiceName:checkout',
+          whereLanguage: 'lucene',
+          groupBy: ['SpanName', "SpanAttributes['http.route']"],
+        },
+        {
+          sourceId: SOURCE.id,
+          aggFn: 'count',
+          where: "StatusCode = 'Error'",
+          whereLanguage: 'sql',
+          groupBy: ['SpanName', "SpanAttributes['http.route']"],
+        },
+      ],
+      startTime: RANGE.from,
+      endTime: RANGE.to,
+      granularity: '1m',
+    });
+    assert.deepEqual(plan.labels, ['p95', 'count()']);
+    assert.equal(plan.stepMs, 60_000);
+  });
+
+  it('picks the bucket ClickStack would, rounded up to one the API has', () => {
+    assert.deepEqual(seriesGranularity({ from: 0, to: 15 * 60_000 }), ['30s', 30]);
+    assert.deepEqual(seriesGranularity({ from: 0, to: 3600_000 }), ['1m', 60]);
+    assert.deepEqual(seriesGranularity({ from: 0, to: 24 * 3600_000 }), ['30m', 1800]);
+    assert.deepEqual(seriesGranularity({ from: 0, to: 7 * 24 * 3600_000 }), ['6h', 21600]);
+  });
+
+  it('asks number and table tiles in one bucket that holds the whole range, or refuses', () => {
+    const day = 86_400_000;
+    assert.deepEqual(singleBucket({ from: 10 * day + 1000, to: 10 * day + 3600_000 }), ['1d', 86400]);
+    // Across midnight of an even day: a 2-day bucket holds it.
+    assert.deepEqual(singleBucket({ from: 11 * day - 1000, to: 11 * day + 1000 }), ['2d', 172800]);
+    assert.equal(singleBucket({ from: 0, to: 40 * day }), undefined);
+    const number = planTile(tile({ displayType: 'number', sourceId: SOURCE.id, select: [{ aggFn: 'count' }] }), {
+      range: RANGE,
+      source: SOURCE,
+    });
+    assert.ok(number.ok && number.route === 'series');
+    assert.equal(number.body.granularity, '1d');
+    assert.equal(number.shape, 'number');
+    const tooLong = planTile(tile({ displayType: 'table', sourceId: SOURCE.id, select: [{ aggFn: 'count' }] }), {
+      range: { from: 0, to: 40 * day },
+      source: SOURCE,
+    });
+    assert.ok(!tooLong.ok);
+    assert.match(tooLong.reason, /no bucket it has holds this whole range/);
+  });
+
+  it('maps a search tile to the search API with its columns, filter and row limit', () => {
+    const plan = planTile(
+      tile({
+        displayType: 'search',
+        sourceId: SOURCE.id,
+        select: 'Timestamp, ServiceName, SeverityText, Body',
+        where: 'SeverityText:error',
+        whereLanguage: 'lucene',
+      }),
+      { range: RANGE, source: { ...SOURCE, kind: 'log' } },
+    );
+    assert.ok(plan.ok && plan.route === 'search');
+    assert.deepEqual(plan.body, {
+      sourceId: SOURCE.id,
+      startTime: '2026-11-22T12:00:00.000Z',
+      endTime: '2026-11-22T13:00:00.000Z',
+      where: 'SeverityText:error',
+      whereLanguage: 'lucene',
+      select: 'Timestamp, ServiceName, SeverityText, Body',
+      maxResults: 200,
+    });
+    assert.equal(plan.timeKey, 'Timestamp');
+  });
+
+  it('folds dashboard filters into the series filter of the same language, and refuses mixing languages', () => {
+    const dashboard = { savedQuery: "ServiceName = 'cart'", savedQueryLanguage: 'sql' };
+    const ok = planTile(
+      tile({
+        displayType: 'line',
+        sourceId: SOURCE.id,
+        select: [{ aggFn: 'count', where: "SpanKind = 'Server'", whereLanguage: 'sql' }],
+      }),
+      { range: RANGE, source: SOURCE, dashboard },
+    );
+    assert.ok(ok.ok && ok.route === 'series');
+    assert.equal(ok.body.series[0]?.where, "(SpanKind = 'Server') AND (ServiceName = 'cart')");
+    assert.equal(ok.body.series[0]?.whereLanguage, 'sql');
+    const mixed = planTile(
+      tile({
+        displayType: 'line',
+        sourceId: SOURCE.id,
+        select: [{ aggFn: 'count', where: 'SpanKind:Server', whereLanguage: 'lucene' }],
+      }),
+      { range: RANGE, source: SOURCE, dashboard },
+    );
+    assert.ok(!mixed.ok);
+    assert.match(mixed.reason, /a dashboard filter in SQL cannot be combined with a Lucene series filter/);
+  });
+
+  it('refuses what the chart series API cannot express, naming it', () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [
+        { configType: 'sql', displayType: 'table', sqlTemplate: 'SELECT 1' },
+        /^raw SQL tiles are not previewed on a self-hosted deployment: its API runs no SQL/,
+      ],
+      [
+        { displayType: 'line', sourceId: SOURCE.id, select: [{ aggFn: 'count' }], formulas: [{ expression: 'a/b' }] },
+        /^formulas are not previewed/,
+      ],
+      [
+        { displayType: 'line', sourceId: SOURCE.id, select: [{ aggFn: 'count' }, { aggFn: 'count' }], asRatio: true },
+        /^ratio tiles/,
+      ],
+      [
+        {
+          displayType: 'table',
+          sourceId: SOURCE.id,
+          select: [{ aggFn: 'count' }],
+          groupBy: 'SpanName',
+          having: 'count() > 5',
+        },
+        /HAVING/,
+      ],
+      [
+        {
+          displayType: 'line',
+          sourceId: SOURCE.id,
+          select: [{ aggFn: 'avg', valueExpression: "SpanAttributes['http.status']" }],
+        },
+        /holds a "\."/,
+      ],
+      [
+        { displayType: 'line', sourceId: SOURCE.id, select: Array.from({ length: 6 }, () => ({ aggFn: 'count' })) },
+        /up to 5 series/,
+      ],
+      [{ displayType: 'heatmap', sourceId: SOURCE.id, select: [{ valueExpression: 'Duration' }] }, /^heatmap tiles/],
+      [{ displayType: 'line', sourceId: SOURCE.id, select: [{ aggFn: 'avg' }] }, /has no value/],
+    ];
+    for (const [config, reason] of cases) {
+      const plan = planTile(tile(config), { range: RANGE, source: SOURCE });
+      assert.ok(!plan.ok, JSON.stringify(config));
+      assert.match(plan.reason, reason);
+    }
+    const markdown = planTile(tile({ displayType: 'markdown', markdown: '# Hi' }), { range: RANGE, source: undefined });
+    assert.ok(markdown.ok && markdown.route === 'markdown');
+    assert.equal(markdown.markdown, '# Hi');
+  });
+
+  it('backtests in buckets of the alert interval, one per window, and refuses windows off the grid', () => {
+    const alert = { interval: '5m', threshold: 1, thresholdType: 'above' };
+    const target = {
+      kind: 'tile' as const,
+      tile: tile({ displayType: 'line', sourceId: SOURCE.id, select: [{ aggFn: 'count' }], groupBy: 'SpanName' }),
+    };
+    const plan = planSeriesBacktest(alert, target, { source: SOURCE, range: RANGE });
+    assert.ok(plan.ok);
+    assert.equal(plan.body.granularity, '5m');
+    assert.equal(plan.evaluations.length, 12);
+    assert.equal(plan.body.startTime, RANGE.from);
+    assert.equal(plan.body.endTime, RANGE.to);
+    assert.equal(plan.grouped, true);
+    // Off the grid (offset 2 min): asked in 1-minute buckets, summed into each window's partial buckets.
+    const offset = planSeriesBacktest({ ...alert, scheduleOffsetMinutes: 2 }, target, { source: SOURCE, range: RANGE });
+    assert.ok(offset.ok);
+    assert.equal(offset.body.granularity, '1m');
+    assert.deepEqual(offset.fine, { anchor: 120_000, sizeMs: 300_000, combine: 'sum' });
+    const at = (min: number) => RANGE.from + min * 60_000;
+    const points = pointsFromSeries(offset, [
+      { ts_bucket: at(2), group: ['a'], 'series_0.data': 1 },
+      { ts_bucket: at(3), group: ['a'], 'series_0.data': 2 },
+      { ts_bucket: at(5), group: ['a'], 'series_0.data': 4 },
+      { ts_bucket: at(6), group: ['a'], 'series_0.data': 8 },
+      { ts_bucket: at(7), group: ['a'], 'series_0.data': 16 },
+    ]);
+    assert.deepEqual(points, [
+      { bucket: at(0), window: at(2), value: 3, group: 'SpanName:a' },
+      { bucket: at(5), window: at(2), value: 12, group: 'SpanName:a' },
+      { bucket: at(5), window: at(7), value: 16, group: 'SpanName:a' },
+    ]);
+    const avg = planSeriesBacktest(
+      { ...alert, scheduleOffsetMinutes: 2 },
+      {
+        kind: 'tile',
+        tile: tile({
+          displayType: 'line',
+          sourceId: SOURCE.id,
+          select: [{ aggFn: 'avg', valueExpression: 'Duration' }],
+        }),
+      },
+      { source: SOURCE, range: RANGE },
+    );
+    assert.ok(!avg.ok);
+    assert.match(avg.reason, /off the interval grid .* only for count, sum, min and max, not avg/);
+    const filtered = planSeriesBacktest(
+      alert,
+      { kind: 'savedSearch', savedSearch: { where: 'x:y', whereLanguage: 'lucene' } },
+      { source: { ...SOURCE, tableFilterExpression: "ServiceName != ''" }, range: RANGE },
+    );
+    assert.ok(!filtered.ok);
+    assert.match(filtered.reason, /table filter/);
+  });
+});
+
+/** A SQL-route query result (objects in column order) as the drawing code reads it. */
+function asResult(rows: Record<string, unknown>[]): ResultLike {
+  const names = rows[0] ? Object.keys(rows[0]) : [];
+  return { columns: names.map((name) => ({ name, type: 'String' })), rows: rows.map((r) => Object.values(r)) };
+}
+
+function seriesValues(data: TileData): Map<string, Map<number, number | null>> {
+  assert.equal(data.kind, 'timeseries');
+  const out = new Map<string, Map<number, number | null>>();
+  if (data.kind !== 'timeseries') return out;
+  for (const s of data.series) {
+    const m = new Map<number, number | null>();
+    data.times.forEach((t, i) => {
+      const v = s.values[i] ?? null;
+      if (v !== null) m.set(t, v);
+    });
+    out.set(s.name, m);
+  }
+  return out;
+}
+
+const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+
+/**
+ * The emulator's sample data is a view whose times follow the clock (shifted by `now()` each second), so the two
+ * routes see the same rows only within one second: each comparison starts right after a second begins and is run
+ * again when it did not end within that second.
+ */
+async function withinOneSecond<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    const second = Math.floor(Date.now() / 1000);
+    const out = await run();
+    if (Math.floor(Date.now() / 1000) === second) return out;
+  }
+  throw new Error('the comparison never ran within one second');
+}
+
+describe('Series route against the self-hosted emulator: the same numbers as the SQL route', () => {
+  let emu: Emulator;
+  let client: SelfHostedClient;
+  let route: SeriesRoute;
+  let requests = 0;
+  // Half a second off the whole second, so no event sits on a range edge (the routes differ in end inclusiveness).
+  const to = Math.floor(Date.now() / 1000) * 1000 + 500;
+  const range = { from: to - 24 * 3600_000, to };
+
+  before(async () => {
+    emu = await startEmulator({ flavor: 'oss', rateLimit: false });
+    client = new SelfHostedClient({
+      connection: { baseUrl: emu.url },
+      getSecret: () => emu.ossApiKey,
+      limiter: new RateLimiter({ requests: 10_000, windowMs: 1000 }),
+    });
+    route = {
+      chartSeries: async (body) => {
+        requests++;
+        return (await client.chartSeries(body)).data;
+      },
+      search: async (body) => {
+        requests++;
+        return (await client.search(body)).data;
+      },
+    };
+  });
+  after(async () => {
+    await client?.close();
+    await emu?.close();
+  });
+
+  function seeded() {
+    const data = ossData(emu.state);
+    const dashboard = [...data.dashboards.values()].find((d) =>
+      (d.tiles as TileLike[]).some((t) => t.config?.displayType === 'search'),
+    );
+    assert.ok(dashboard, 'the seeded service dashboard');
+    const sourceOf = (t: TileLike) => data.sources.get(String(t.config?.sourceId)) as SourceLike | undefined;
+    const tileOf = (type: string) => (dashboard.tiles as TileLike[]).find((t) => t.config?.displayType === type)!;
+    return { data, dashboard, sourceOf, tileOf };
+  }
+
+  async function sqlRoute(t: TileLike, source: SourceLike | undefined, granularity?: string): Promise<TileData> {
+    const rendered = renderTile(t, { range, source, ...(granularity ? { granularity } : {}) });
+    assert.ok(rendered.ok, !rendered.ok ? rendered.reason : '');
+    const rows = await query(rendered.sql, String(source?.from?.databaseName ?? 'otel'));
+    return tileDataOf(rendered, asResult(rows), { displayType: String(t.config?.displayType), range });
+  }
+
+  it('draws the line and stacked bar tiles with the values the SQL route computes, bucket by bucket', async () => {
+    const { tileOf, sourceOf } = seeded();
+    for (const type of ['line', 'stacked_bar']) {
+      const t = tileOf(type);
+      const [{ data, request }, sqlData] = await withinOneSecond(() =>
+        Promise.all([previewBySeries(route, t, { range, source: sourceOf(t) }), sqlRoute(t, sourceOf(t), '30 minute')]),
+      );
+      assert.match(request ?? '', /^POST \/api\/v2\/charts\/series\n/);
+      const bySeries = seriesValues(data);
+      const bySql = seriesValues(sqlData);
+      assert.ok(bySql.size >= 2, `${type}: the SQL route drew ${bySql.size} series`);
+      assert.deepEqual([...bySeries.keys()].sort(), [...bySql.keys()].sort(), `${type}: the same series`);
+      let points = 0;
+      for (const [name, want] of bySql) {
+        const got = bySeries.get(name)!;
+        assert.deepEqual([...got.keys()].sort(), [...want.keys()].sort(), `${type} / ${name}: the same buckets`);
+        for (const [t0, v] of want) {
+          assert.ok(
+            close(got.get(t0)!, v!),
+            `${type} / ${name} at ${new Date(t0).toISOString()}: ${got.get(t0)} vs ${v}`,
+          );
+          points++;
+        }
+      }
+      assert.ok(points > 20, `${type}: ${points} values compared`);
+    }
+  });
+
+  it('shows the number tile and the table tile with the SQL route values over the whole range', async () => {
+    const { tileOf, sourceOf } = seeded();
+    const number = tileOf('number');
+    const [{ data: n }, nSql] = await withinOneSecond(() =>
+      Promise.all([
+        previewBySeries(route, number, { range, source: sourceOf(number) }),
+        sqlRoute(number, sourceOf(number)),
+      ]),
+    );
+    assert.equal(n.kind, 'number');
+    assert.equal(nSql.kind, 'number');
+    if (n.kind === 'number' && nSql.kind === 'number') {
+      assert.ok(typeof nSql.value === 'number' && nSql.value > 0, `the SQL route counts ${nSql.value}`);
+      assert.equal(n.value, nSql.value);
+    }
+    const table = tileOf('table');
+    const [{ data: tb }, tbSql] = await withinOneSecond(() =>
+      Promise.all([
+        previewBySeries(route, table, { range, source: sourceOf(table) }),
+        sqlRoute(table, sourceOf(table)),
+      ]),
+    );
+    assert.equal(tb.kind, 'table');
+    assert.equal(tbSql.kind, 'table');
+    if (tb.kind === 'table' && tbSql.kind === 'table') {
+      assert.deepEqual(
+        tb.columns.map((c) => c.name),
+        ['p99 (ms)', 'requests', 'SpanName'],
+      );
+      assert.ok(tbSql.rows.length >= 2);
+      assert.equal(tb.rows.length, tbSql.rows.length);
+      // The same endpoints with the same request counts. p99 over 24 h: ClickHouse's `quantile` keeps a sample of
+      // 8192 values per group and these groups hold more, so two queries agree to within a fraction of a percent.
+      const want = new Map(tbSql.rows.map((r) => [String(r[2]), r]));
+      for (const row of tb.rows) {
+        const other = want.get(String(row[2]));
+        assert.ok(other, `endpoint ${String(row[2])} in both`);
+        assert.equal(Number(row[1]), Number(other[1]), `${String(row[2])}: requests`);
+        const [a, b] = [Number(row[0]), Number(other[0])];
+        assert.ok(Math.abs(a - b) <= 0.01 * Math.max(a, b), `${String(row[2])} p99: ${a} vs ${b}`);
+      }
+      const p99 = tb.rows.map((r) => Number(r[0]));
+      assert.ok(
+        p99.every((v, i) => i === 0 || v <= p99[i - 1]!),
+        "ordered by p99, highest first (the tile's order)",
+      );
+    }
+  });
+
+  it('shows the search tile as log lines from the search API, newest first, as the SQL route', async () => {
+    const { tileOf, sourceOf } = seeded();
+    const t = tileOf('search');
+    const [{ data, request }, sql] = await withinOneSecond(() =>
+      Promise.all([previewBySeries(route, t, { range, source: sourceOf(t) }), sqlRoute(t, sourceOf(t))]),
+    );
+    assert.match(request ?? '', /^POST \/api\/v2\/search\n/);
+    assert.equal(data.kind, 'search');
+    assert.equal(sql.kind, 'search');
+    if (data.kind === 'search' && sql.kind === 'search') {
+      assert.ok(sql.lines.length > 0);
+      assert.equal(data.lines.length, sql.lines.length);
+      assert.deepEqual(
+        data.lines.slice(0, 20).map((l) => [l.severity, l.service, l.body]),
+        sql.lines.slice(0, 20).map((l) => [l.severity, l.service, l.body]),
+      );
+      assert.ok(data.lines.every((l) => l.severity === 'error'));
+      const times = data.lines.map((l) => Number(l.time));
+      assert.ok(
+        times.every((x, i) => i === 0 || x <= times[i - 1]!),
+        'newest first',
+      );
+    }
+  });
+
+  it('says why a raw SQL tile is not previewed, and sends nothing for it', async () => {
+    const before = requests;
+    const { data } = await previewBySeries(
+      route,
+      tile({ configType: 'sql', displayType: 'table', sqlTemplate: 'SELECT 1' }),
+      { range, source: undefined },
+    );
+    assert.equal(data.kind, 'unsupported');
+    assert.match(
+      data.kind === 'unsupported' ? data.reason : '',
+      /raw SQL tiles are not previewed on a self-hosted deployment/,
+    );
+    assert.equal(requests, before);
+  });
+
+  it('shows a failed request as the tile error with the operation, status and server message', async () => {
+    const { data } = await previewBySeries(
+      route,
+      tile({ displayType: 'line', sourceId: '65f5e4a3b9e77c001a000000', select: [{ aggFn: 'count' }] }),
+      { range, source: { ...SOURCE, id: '65f5e4a3b9e77c001a000000' } },
+    );
+    assert.equal(data.kind, 'error');
+    assert.match(data.kind === 'error' ? data.message : '', /Query chart series.*404.*Source not found for series 0/);
+  });
+
+  it('backtests the seeded alerts with the same windows fired and last state as the SQL route', async () => {
+    const data = ossData(emu.state);
+    let compared = 0;
+    for (const alert of data.alerts.values()) {
+      const a = alert as unknown as {
+        source: string;
+        dashboardId: string | null;
+        tileId: string | null;
+        savedSearchId: string | null;
+        groupBy?: string | null;
+        interval: string;
+        threshold: number;
+        thresholdType: string;
+        name?: string;
+      };
+      let target;
+      let source: SourceLike | undefined;
+      if (a.source === 'tile') {
+        const t = data.dashboards.get(a.dashboardId ?? '')?.tiles.find((x) => x.id === a.tileId) as
+          TileLike | undefined;
+        if (!t) continue;
+        target = { kind: 'tile' as const, tile: t };
+        source = data.sources.get(String(t.config?.sourceId)) as SourceLike | undefined;
+      } else {
+        const search = data.savedSearches.get(a.savedSearchId ?? '');
+        if (!search) continue;
+        target = {
+          kind: 'savedSearch' as const,
+          savedSearch: { where: search.where as string, whereLanguage: search.whereLanguage as string },
+          groupBy: a.groupBy,
+        };
+        source = data.sources.get(search.sourceId) as SourceLike | undefined;
+      }
+      const q = backtestQuery(a, target, { source, range });
+      const plan = planSeriesBacktest(a, target, { source, range });
+      if (!q.ok || !plan.ok) {
+        assert.ok(!plan.ok ? plan.reason.length > 0 : true);
+        continue;
+      }
+      if (source?.kind === 'metric') continue; // the emulator charts no metric sources
+      const [rows, { result: bySeries }] = await withinOneSecond(() =>
+        Promise.all([
+          query(q.sql, String(source?.from?.databaseName ?? 'otel')),
+          backtestBySeries(route, a, target, { source, range }),
+        ]),
+      );
+      const bySql = evaluateBacktest(a, pointsFromRows(rows, q.columns), range, { grouped: q.grouped });
+      assert.equal(bySeries.evaluations.length, bySql.evaluations.length, a.name);
+      assert.deepEqual(
+        bySeries.fired.map((e) => e.at),
+        bySql.fired.map((e) => e.at),
+        `${a.name}: the same windows fired`,
+      );
+      assert.equal(bySeries.lastState, bySql.lastState, a.name);
+      compared++;
+    }
+    assert.ok(compared >= 2, `compared ${compared} alerts`);
+  });
+});
