@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { deploymentAddress } from '../api/connection';
 import type { ConnectionManager } from '../connections/manager';
 import { RESOURCE_SCHEME } from '../shared/uris';
 import { SERVER_SCHEME } from '../shared/serverDocuments';
@@ -94,17 +95,6 @@ export function connectionFor(
   if (!chosen) return undefined;
   const name = all.flatMap((c) => c.services).find((s) => s.id === serviceId)?.name;
   return { connectionId: chosen.id, serviceLabel: name ?? serviceId };
-}
-
-/** A base URL compared by origin and path (no trailing slash); undefined when it is not an http(s) URL. */
-function deploymentAddress(baseUrl: string): string | undefined {
-  try {
-    const url = new URL(baseUrl.trim());
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Text documents of this feature (plans, the service's version in comparisons), `observability-alert-files:/<n>/<label>`. */

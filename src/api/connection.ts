@@ -134,6 +134,20 @@ export function splitBaseUrl(baseUrl: string): { origin: string; prefix: string 
   return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
 }
 
+/**
+ * A self-hosted deployment's address as alert files and connections are compared by it: origin and path, without
+ * trailing slashes; undefined when it is not an http(s) URL.
+ */
+export function deploymentAddress(baseUrl: string): string | undefined {
+  try {
+    const url = new URL(baseUrl.trim());
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}
+
 export type PathParam =
   { name: string; kind: 'uuid'; value: unknown } | { name: string; kind: 'resourceId'; value: unknown };
 

@@ -8,13 +8,13 @@
  */
 import * as vscode from 'vscode';
 import { SELF_HOSTED_SERVICE_ID, SelfHostedServiceClient } from '../api/oss';
+import { deploymentAddress } from '../api/connection';
 import type { QueryResult, RunQueryOptions } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
 import type { LiveData } from '../resources/live';
 import { parseUri } from '../shared/uris';
 import { errorMessage } from '../errors';
-import { SELF_HOSTED_SERVICE_ID } from '../api/oss/adapter';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main';
 import { PreviewPanel, type RenderedState } from './panel';
 import {
@@ -955,17 +955,6 @@ function parseAlertText(text: string): unknown {
   return errors.length === 0 ? value : undefined;
 }
 
-/** A base URL compared by origin and path (no trailing slash); undefined when it is not an http(s) URL. */
-function deploymentAddress(baseUrl: string): string | undefined {
-  try {
-    const url = new URL(baseUrl.trim());
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return undefined;
-  }
-}
-
 function shorten(text: string, max: number): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
@@ -973,17 +962,6 @@ function shorten(text: string, max: number): string {
 
 function num(v: unknown, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : fallback;
-}
-
-/** A deployment's address as alert files compare it: origin and path, without trailing slashes. */
-function deploymentAddress(baseUrl: string): string | undefined {
-  try {
-    const url = new URL(baseUrl.trim());
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return undefined;
-  }
 }
 
 function hhmm(ms: number): string {
