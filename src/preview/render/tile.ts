@@ -646,6 +646,13 @@ function renderRawSql(config: Record<string, unknown>, opts: RenderOptions, note
   }
 }
 
+/** Why a tile without a `config` object is not previewed (by either route). */
+export function noConfigReason(tile: TileLike): string {
+  return tile.series !== undefined
+    ? 'tiles in the legacy "series" format are not previewed yet'
+    : 'the tile has no config';
+}
+
 /**
  * Renders a tile's query. Never throws for a tile it cannot render: it answers `{ ok: false, reason }` naming the
  * part that is not previewed (or is wrong), so no numbers are shown that ClickStack would not show.
@@ -653,16 +660,7 @@ function renderRawSql(config: Record<string, unknown>, opts: RenderOptions, note
 export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
   const notes: string[] = [];
   const config = tile.config;
-  if (!config || typeof config !== 'object') {
-    return {
-      ok: false,
-      reason:
-        tile.series !== undefined
-          ? 'tiles in the legacy "series" format are not previewed yet'
-          : 'the tile has no config',
-      notes,
-    };
-  }
+  if (!config || typeof config !== 'object') return { ok: false, reason: noConfigReason(tile), notes };
   const displayType = str(config.displayType);
   if (displayType === 'markdown') {
     return {

@@ -16,10 +16,10 @@
  * filter. What it leaves out is said in the notes (the series limit, the previous-period comparison, an order of a
  * table it cannot apply).
  */
-import type { SearchRequest, SeriesQuery, SeriesRequest } from '../../api/oss';
+import { SERIES_AGG_FNS, type SearchRequest, type SeriesQuery, type SeriesRequest } from '../../api/oss';
 import { dashboardFiltersForTile, type DashboardLike, type TileFilter } from '../render/filters';
 import { autoGranularity, splitTopLevel } from '../render/sql';
-import type { SourceLike, TileLike } from '../render/tile';
+import { noConfigReason, type SourceLike, type TileLike } from '../render/tile';
 
 /** The API's bucket sizes in seconds (without `auto`: the preview picks the size, so it knows the buckets). */
 export const SERIES_STEPS: readonly (readonly [SeriesGranularityName, number])[] = [
@@ -44,19 +44,8 @@ export type SeriesGranularityName =
 /** Bucket sizes that can hold a whole range in one bucket (day multiples: aligned to the epoch by the server). */
 const SINGLE_BUCKET_STEPS = SERIES_STEPS.filter(([, s]) => s >= 86400);
 
-const API_AGG_FNS: ReadonlySet<string> = new Set([
-  'avg',
-  'count',
-  'count_distinct',
-  'last_value',
-  'max',
-  'min',
-  'quantile',
-  'sum',
-  'any',
-  'none',
-  'increase',
-]);
+/** Aggregations the chart series API has (the client's request schema lists them). */
+const API_AGG_FNS: ReadonlySet<string> = new Set(SERIES_AGG_FNS);
 
 export type SeriesShape = 'timeseries' | 'number' | 'table' | 'categories';
 
@@ -251,16 +240,7 @@ function tableOrder(
 export function planTile(tile: TileLike, opts: SeriesPlanOptions): SeriesPlan {
   const notes: string[] = [];
   const config = tile.config;
-  if (!config || typeof config !== 'object') {
-    return {
-      ok: false,
-      reason:
-        tile.series !== undefined
-          ? 'tiles in the legacy "series" format are not previewed yet'
-          : 'the tile has no config',
-      notes,
-    };
-  }
+  if (!config || typeof config !== 'object') return { ok: false, reason: noConfigReason(tile), notes };
   const displayType = str(config.displayType);
   if (displayType === 'markdown') return { ok: true, route: 'markdown', markdown: str(config.markdown) ?? '', notes };
   if (config.configType === 'sql') {
