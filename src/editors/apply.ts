@@ -11,7 +11,14 @@ import {
   type QueryEndpointWrite,
 } from '../schema';
 import type { ResourceKind, ResourceRefresher } from '../resources/model';
-import { KINDS, maskedWebhookBody, ordered, unmaskWebhookBody, webhookSecrets } from '../resources/kinds';
+import {
+  KINDS,
+  maskedWebhookBody,
+  ordered,
+  unmaskWebhookBody,
+  webhookFieldsClearedByUpdate,
+  webhookSecrets,
+} from '../resources/kinds';
 import { dedupeIssues, knownPart, schemaCheck, semanticIssues, type DocumentIssue } from '../shared/checks';
 import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from '../shared/diagnostics';
 import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from '../shared/documents';
@@ -32,7 +39,8 @@ import { reportFailure, withProgress } from '../shared/writes';
  *
  * Confirmations can be given only by explicit command arguments (automation and tests): `confirm` (the update),
  * `confirmAlertDeletion` (alerts the service deletes), `confirmKeyRemoval` (API keys that lose access to the query
- * endpoint), `overwrite` (changes made on the service meanwhile).
+ * endpoint), `confirmSecretRemoval` (a webhook's stored headers and query parameters cleared by a new destination),
+ * `overwrite` (changes made on the service meanwhile).
  */
 
 export const APPLYING_CONTEXT_KEY = 'observability.applying';
@@ -45,6 +53,8 @@ export interface ApplyOptions {
   readonly confirmAlertDeletion?: boolean;
   /** Confirms that API keys lose access to the query endpoint. */
   readonly confirmKeyRemoval?: boolean;
+  /** Confirms that a webhook update to a new URL or service clears its stored headers and query parameters. */
+  readonly confirmSecretRemoval?: boolean;
   readonly overwrite?: boolean;
 }
 
@@ -58,6 +68,7 @@ export type ApplyOutcome =
   | 'conflict'
   | 'alertsWouldBeDeleted'
   | 'keysWouldLoseAccess'
+  | 'secretsWouldBeCleared'
   | 'failed';
 
 export interface ApplyResult {
@@ -73,6 +84,8 @@ export interface ApplyResult {
   readonly alerts?: readonly string[];
   /** API keys (names) that lose access to the query endpoint with this upsert. */
   readonly keys?: readonly string[];
+  /** A webhook's write-only fields (`headers`, `queryParams`) the service clears with this update. */
+  readonly cleared?: readonly string[];
   /** Optional alert fields the document leaves out, so the service keeps their current values. */
   readonly kept?: readonly string[];
   /** Whether a diff against the service's version was shown. */
@@ -338,6 +351,8 @@ export class ResourceApplier {
     const id = ref.id;
     // The diff shows the masked form of both sides (a webhook's secrets never appear in it).
     const shown = ref.kind === 'webhook' ? ordered(maskedWebhookBody(body), spec.order) : undefined;
+    const cleared =
+      ref.kind === 'webhook' ? webhookFieldsClearedByUpdate(current as Record<string, unknown> | undefined, body) : [];
     const gate = await this.confirmUpdate(
       doc,
       ref,
@@ -347,6 +362,7 @@ export class ResourceApplier {
       [],
       [],
       shown ? { after: shown, kept: [] } : undefined,
+      cleared,
     );
     if (gate) return gate;
     const response = await this.progress(vscode.l10n.t('Updating {0}…', what), () =>
@@ -615,6 +631,7 @@ export class ResourceApplier {
     doomedAlerts: readonly string[],
     keysLosingAccess: readonly string[] = [],
     partial?: { readonly after: Record<string, unknown>; readonly kept: readonly string[] },
+    clearedSecrets: readonly ('headers' | 'queryParams')[] = [],
   ): Promise<ApplyResult | undefined> {
     const held = this.deps.fs.get(ref);
     const currentValue = editableValue(ref.kind, current);
@@ -693,6 +710,21 @@ export class ResourceApplier {
         button: vscode.l10n.t('Apply and Remove Access'),
       });
       return gate ? { outcome: 'keysWouldLoseAccess', keys: keysLosingAccess } : undefined;
+    }
+    if (clearedSecrets.length > 0) {
+      const gate = await this.confirmLoss({
+        names: clearedSecrets.map((f) =>
+          f === 'headers' ? vscode.l10n.t('headers') : vscode.l10n.t('query parameters'),
+        ),
+        confirmed: options.confirmSecretRemoval === true,
+        automated: options.confirm === true,
+        message: vscode.l10n.t("This update clears the webhook's stored headers and query parameters."),
+        intro: vscode.l10n.t(
+          'The URL or service changes, so the service clears the write-only fields the document leaves out: it never shows them and never sends a stored secret to a new destination. Type them in the document to keep them. Cleared:',
+        ),
+        button: vscode.l10n.t('Update and Clear'),
+      });
+      return gate ? { outcome: 'secretsWouldBeCleared', cleared: clearedSecrets, diffShown: true } : undefined;
     }
     if (options.confirm || overwriteChosen || (changedOnServer && options.overwrite)) return undefined;
     const apply = vscode.l10n.t('Apply');

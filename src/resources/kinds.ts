@@ -190,6 +190,22 @@ export function unmaskWebhookBody(
   return { ok: true, body: out };
 }
 
+/**
+ * The write-only fields a webhook update clears without the document saying so: the service never returns headers or
+ * query parameters, keeps the stored ones when an update leaves them out, but clears them when the destination (`url`
+ * or `service`) changes, so that a secret is never sent to a new destination (HyperDX `controllers/webhook.ts`
+ * updateWebhook; the newest spec says the same). An explicit `{}` clears them too, but that is typed and in the diff.
+ */
+export function webhookFieldsClearedByUpdate(
+  current: { readonly url?: unknown; readonly service?: unknown } | undefined,
+  body: Record<string, unknown>,
+): Array<'headers' | 'queryParams'> {
+  if (!current) return [];
+  const destinationChanged = body.url !== current.url || body.service !== current.service;
+  if (!destinationChanged) return [];
+  return (['headers', 'queryParams'] as const).filter((field) => body[field] === undefined);
+}
+
 // ---- the kinds ----
 
 const WEBHOOK_ORDER = ['name', 'service', 'url', 'description', 'headers', 'queryParams', 'body'];

@@ -366,6 +366,48 @@ describe('Resource documents: webhooks, saved searches, sources and roles', func
     assert.ok(!(await logText(api)).includes('sEcReT-tOkEn-12345'));
   });
 
+  it('webhook: a new URL that would clear the stored headers and query parameters is said first and needs its own confirmation', async () => {
+    const generic = [...data().webhooks.values()].find((w) => w.service === 'generic')!;
+    const stored = data().webhooks.get(generic.id)!;
+    stored.headers = { 'X-Api-Key': 'stored-key-9876' };
+    stored.queryParams = { token: 'stored-token-5432' };
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId,
+      kind: 'webhook',
+      id: generic.id,
+    });
+    const doc = docOf(uri);
+    assert.ok(!doc.getText().includes('"headers"'), 'write-only fields are not in the document');
+
+    // Same destination: the service keeps what it stores, nothing more is asked.
+    await setField(doc, 'description', 'Same destination');
+    const kept = await apply(uri);
+    assert.equal(kept.outcome, 'applied', JSON.stringify(kept));
+    assert.deepEqual(data().webhooks.get(generic.id)?.headers, { 'X-Api-Key': 'stored-key-9876' });
+
+    // A new URL with the write-only fields left out: the service would clear them; automation is refused.
+    await setField(doc, 'url', 'https://hooks.example.com/incoming/new-destination');
+    const typed = doc.getText();
+    const mark = emulator.requests.length;
+    const refused = await apply(uri);
+    assert.equal(refused.outcome, 'secretsWouldBeCleared', JSON.stringify(refused));
+    assert.deepEqual(refused.cleared, ['headers', 'queryParams']);
+    assert.equal(sentSince(mark, 'PUT').length, 0, 'nothing is sent');
+    assert.equal(doc.getText(), typed, 'the typed text stays');
+    assert.ok(doc.isDirty);
+    assert.deepEqual(data().webhooks.get(generic.id)?.headers, { 'X-Api-Key': 'stored-key-9876' });
+
+    // Confirmed: sent, and the service holds the new URL without the old secrets.
+    const applied = await apply(uri, { confirmSecretRemoval: true });
+    assert.equal(applied.outcome, 'applied', JSON.stringify(applied));
+    const put = sentSince(mark, 'PUT').find((r) => r.path === `${base()}/webhooks/${generic.id}`);
+    assert.equal((put?.body as { url?: string }).url, 'https://hooks.example.com/incoming/new-destination');
+    assert.equal(data().webhooks.get(generic.id)?.headers, undefined);
+    assert.equal(data().webhooks.get(generic.id)?.queryParams, undefined);
+    assert.ok(!(await logText(api)).includes('stored-key-9876'));
+  });
+
   it('role: a predefined role is refused before anything is sent', async () => {
     const predefined = [...data().roles.values()].find((r) => r.isPredefined)!;
     const uri = await vscode.commands.executeCommand<string>('observability.editResource', {

@@ -20,6 +20,7 @@ export function registerApplyResource(context: vscode.ExtensionContext, deps: Ed
           confirm: noPrompt(o, 'confirm'),
           confirmAlertDeletion: o.confirmAlertDeletion === true,
           confirmKeyRemoval: o.confirmKeyRemoval === true,
+          confirmSecretRemoval: o.confirmSecretRemoval === true,
           overwrite: o.overwrite === true,
         };
       }

@@ -11,6 +11,7 @@ import {
   unmaskWebhookBody,
   webhookSecrets,
   webhookTemplate,
+  webhookFieldsClearedByUpdate,
 } from '../../../src/resources/kinds';
 import { parseResourcePath, resourcePath, type ResourceRef } from '../../../src/shared/resourcePaths';
 import type { Source } from '../../../src/schema';
@@ -109,6 +110,25 @@ describe('resource kinds', () => {
     const masked = JSON.stringify(maskedWebhookBody(body));
     for (const secret of ['abcd1234', 'sEcReT-1234', 'k-123456']) assert.ok(!masked.includes(secret), secret);
     assert.deepEqual(webhookSecrets(body).sort(), [body.url, 'Bearer sEcReT-1234', 'k-123456'].sort());
+  });
+
+  it('an update to a new URL or service clears the write-only fields it leaves out (and only then)', () => {
+    const current = { url: 'https://hooks.example.com/a', service: 'generic' };
+    const same = { name: 'n', service: 'generic', url: 'https://hooks.example.com/a' };
+    assert.deepEqual(webhookFieldsClearedByUpdate(current, same), []);
+    assert.deepEqual(webhookFieldsClearedByUpdate(current, { ...same, url: 'https://hooks.example.com/b' }), [
+      'headers',
+      'queryParams',
+    ]);
+    assert.deepEqual(webhookFieldsClearedByUpdate(current, { ...same, service: 'incidentio', headers: { A: 'b' } }), [
+      'queryParams',
+    ]);
+    assert.deepEqual(
+      webhookFieldsClearedByUpdate(current, { ...same, url: 'https://x.example.com', headers: {}, queryParams: {} }),
+      [],
+      'an explicit {} is typed and in the diff',
+    );
+    assert.deepEqual(webhookFieldsClearedByUpdate(undefined, same), []);
   });
 
   it('a predefined role is read-only; a custom one is not', () => {
