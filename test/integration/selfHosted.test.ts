@@ -223,13 +223,20 @@ describe('Self-hosted connections', function () {
         JSON.stringify({ ...value, baseUrl: 'https://attacker.example', threshold: 1 }, null, 2),
       ),
     );
+    // The file just applied has a "would have fired" lens that asks the deployment's chart series API in the
+    // background after a pause in typing: let that settle, so the count below holds only what this file would send.
+    for (let n = -1, waited = 0; n !== emulator.requests.length && waited < 15_000; waited += 3000) {
+      n = emulator.requests.length;
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    }
     const before = emulator.requests.length;
     const refused = await vscode.commands.executeCommand<{ outcome: string }>('observability.applyAlertFile', {
       uri: elsewhere.toString(),
       confirm: true,
     });
     assert.equal(refused.outcome, 'noConnection');
-    assert.equal(emulator.requests.length, before, 'nothing was sent');
+    const sent = emulator.requests.slice(before).map((r) => `${r.method} ${r.path}`);
+    assert.deepEqual(sent, [], 'nothing was sent');
     assert.equal(data().alerts.get(alert.id)?.threshold, 777);
     await vscode.workspace.fs.delete(dir, { recursive: true });
   });
