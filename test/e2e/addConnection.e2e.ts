@@ -226,9 +226,18 @@ function treeRow(label: string): Locator {
 async function contextMenu(rowLabel: string, item: string): Promise<void> {
   const row = treeRow(rowLabel);
   await row.waitFor({ state: 'visible', timeout: 30_000 });
-  await row.click({ button: 'right' });
   const entry = page.locator('.context-view .action-item', { hasText: item }).first();
-  await entry.waitFor({ state: 'visible', timeout: 30_000 });
+  // A row redrawn while the menu opens (the tree refreshes after a check) takes the menu with it: open it again.
+  for (let attempt = 1; ; attempt++) {
+    await row.click({ button: 'right' });
+    try {
+      await entry.waitFor({ state: 'visible', timeout: 10_000 });
+      break;
+    } catch (e) {
+      if (attempt === 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
   // Menu items act on keyboard Enter once hovered (a synthetic click can land while the menu is still opening).
   await entry.hover();
   await page.keyboard.press('Enter');

@@ -412,15 +412,33 @@ describe('Series route against the self-hosted emulator: the same numbers as the
       );
       assert.ok(tbSql.rows.length >= 2);
       assert.equal(tb.rows.length, tbSql.rows.length);
-      // The same endpoints with the same request counts. p99 over 24 h: ClickHouse's `quantile` keeps a sample of
-      // 8192 values per group and these groups hold more, so two queries agree to within a fraction of a percent.
+      // The same endpoints with the same request counts. p99 over 24 h: ClickHouse's `quantile` estimates from a
+      // random sample of 8192 values per group and these groups hold more, so two runs of the same aggregation differ
+      // (by several percent in the steep tail). Both routes' p99 must lie between the p98.5 and p99.5 the SQL route
+      // computes for the same tile: an estimate of another level would fall outside.
+      const atLevel = async (level: number) => {
+        const config = table.config as Record<string, unknown>;
+        const select = (config.select as Record<string, unknown>[]).map((s) =>
+          s.aggFn === 'quantile' ? { ...s, level } : s,
+        );
+        const band = await sqlRoute({ ...table, config: { ...config, select } }, sourceOf(table));
+        assert.equal(band.kind, 'table');
+        return new Map(band.kind === 'table' ? band.rows.map((r) => [String(r[2]), Number(r[0])]) : []);
+      };
+      const [low, high] = [await atLevel(0.985), await atLevel(0.995)];
       const want = new Map(tbSql.rows.map((r) => [String(r[2]), r]));
       for (const row of tb.rows) {
-        const other = want.get(String(row[2]));
-        assert.ok(other, `endpoint ${String(row[2])} in both`);
-        assert.equal(Number(row[1]), Number(other[1]), `${String(row[2])}: requests`);
-        const [a, b] = [Number(row[0]), Number(other[0])];
-        assert.ok(Math.abs(a - b) <= 0.01 * Math.max(a, b), `${String(row[2])} p99: ${a} vs ${b}`);
+        const endpoint = String(row[2]);
+        const other = want.get(endpoint);
+        assert.ok(other, `endpoint ${endpoint} in both`);
+        assert.equal(Number(row[1]), Number(other[1]), `${endpoint}: requests`);
+        const [lo, hi] = [low.get(endpoint)!, high.get(endpoint)!];
+        for (const [route, v] of [
+          ['series', Number(row[0])],
+          ['SQL', Number(other[0])],
+        ] as const) {
+          assert.ok(v >= lo && v <= hi, `${endpoint} p99 by the ${route} route: ${v} outside p98.5–p99.5 ${lo}–${hi}`);
+        }
       }
       const p99 = tb.rows.map((r) => Number(r[0]));
       assert.ok(
