@@ -6,7 +6,8 @@ import type { LiveData } from '../resources/live';
 import type { Alert } from '../schema';
 import { checkAlertFile, fileValueOf, knownFilePart, targetOf, unknownFileKeyIssues } from './format';
 import { parseAlertFile } from './text';
-import { connectionFor, isAlertFileUri } from './workspace';
+import { connectionFor } from '../connections/fileTarget';
+import { isAlertFileUri } from './workspace';
 import { issuesAtNames, resolveNames, type NameLists } from './names';
 
 function namesOf(facts: LiveFacts | undefined): NameLists | undefined {

@@ -3,7 +3,8 @@ import type { ConnectionManager } from '../connections/manager';
 import { targetOf } from './format';
 import type { AlertFileService } from './service';
 import { parseAlertFile } from './text';
-import { connectionFor, isAlertFileUri, PREVIEW_SCHEME } from './workspace';
+import { connectionFor } from '../connections/fileTarget';
+import { isAlertFileUri, PREVIEW_SCHEME } from './workspace';
 
 /**
  * Lenses at the top of each alert file: "Create on <service>" (no `id`) or "Update <alert>" (with `id`), "Compare

@@ -11,7 +11,8 @@ import { targetOf } from './format';
 import { AlertFileService } from './service';
 import { NameCompletionProvider, NameInlayHintsProvider } from './nameProviders';
 import { parseAlertFile } from './text';
-import { connectionFor, isAlertFileUri, PREVIEW_SCHEME, PreviewDocuments } from './workspace';
+import { connectionFor } from '../connections/fileTarget';
+import { isAlertFileUri, PREVIEW_SCHEME, PreviewDocuments } from './workspace';
 import type { Logger } from '../log';
 
 export interface AlertFileRegistrationDeps {

@@ -28,7 +28,8 @@ import {
 } from './names';
 import { issueDiagnostics } from '../shared/diagnostics';
 import { parseAlertFile, withId } from './text';
-import { connectionFor, readText, relativeLabel, writeText, type PreviewDocuments } from './workspace';
+import { connectionFor } from '../connections/fileTarget';
+import { readText, relativeLabel, writeText, type PreviewDocuments } from './workspace';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
 import { reportFailure, withProgress } from '../shared/writes';

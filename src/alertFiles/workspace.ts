@@ -1,6 +1,4 @@
 import * as vscode from 'vscode';
-import { deploymentAddress } from '../api/connection';
-import type { ConnectionManager } from '../connections/manager';
 import { RESOURCE_SCHEME } from '../shared/uris';
 import { SERVER_SCHEME } from '../shared/serverDocuments';
 import { ALERT_FILE_SUFFIX } from './schema';
@@ -57,44 +55,6 @@ export function relativeLabel(uri: vscode.Uri): string {
     uri,
     vscode.workspace.workspaceFolders !== undefined && vscode.workspace.workspaceFolders.length > 1,
   );
-}
-
-export interface ServiceConnection {
-  readonly connectionId: string;
-  readonly serviceLabel: string;
-}
-
-/**
- * The connection that serves a file's target: one to the same organization, preferring one that shows the service,
- * then one that knows it. API keys belong to the organization, so any of them can reach the service.
- */
-export function connectionFor(
-  connections: ConnectionManager,
-  organizationId: string | undefined,
-  serviceId: string | undefined,
-  baseUrl?: string,
-): ServiceConnection | undefined {
-  if (baseUrl !== undefined) {
-    // A self-hosted deployment: only a connection the user added to exactly this address, never another host.
-    const address = deploymentAddress(baseUrl);
-    const match =
-      address === undefined
-        ? undefined
-        : connections.list().find((c) => c.kind === 'selfHosted' && deploymentAddress(c.baseUrl) === address);
-    return match ? { connectionId: match.id, serviceLabel: match.label } : undefined;
-  }
-  if (!organizationId || !serviceId) return undefined;
-  // A file naming an organization and service aims at ClickHouse Cloud only: never at a self-hosted deployment.
-  const all = connections
-    .list()
-    .filter((c) => c.kind !== 'selfHosted' && c.organizationId.toLowerCase() === organizationId.toLowerCase());
-  const chosen =
-    all.find((c) => c.serviceIds.includes(serviceId)) ??
-    all.find((c) => c.services.some((s) => s.id === serviceId)) ??
-    all[0];
-  if (!chosen) return undefined;
-  const name = all.flatMap((c) => c.services).find((s) => s.id === serviceId)?.name;
-  return { connectionId: chosen.id, serviceLabel: name ?? serviceId };
 }
 
 /** Text documents of this feature (plans, the service's version in comparisons), `observability-alert-files:/<n>/<label>`. */

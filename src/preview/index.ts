@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { SELF_HOSTED_SERVICE_ID, SelfHostedServiceClient } from '../api/oss';
-import { deploymentAddress } from '../api/connection';
+import { connectionFor } from '../connections/fileTarget';
 import type { QueryResult, RunQueryOptions } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
@@ -527,26 +527,13 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
    */
   function scopeOfFile(value: Record<string, unknown>): Scope | undefined {
     const baseUrl = str(value.baseUrl);
-    if (baseUrl !== undefined) {
-      // A self-hosted deployment: only a connection added for exactly this address.
-      const address = deploymentAddress(baseUrl);
-      const match =
-        address === undefined
-          ? undefined
-          : connections.list().find((c) => c.kind === 'selfHosted' && deploymentAddress(c.baseUrl) === address);
-      return match ? { connectionId: match.id, serviceId: SELF_HOSTED_SERVICE_ID } : undefined;
-    }
-    const organizationId = str(value.organizationId)?.toLowerCase();
     const serviceId = str(value.serviceId);
-    if (!organizationId || !serviceId) return undefined;
-    const all = connections
-      .list()
-      .filter((c) => c.kind !== 'selfHosted' && c.organizationId.toLowerCase() === organizationId);
-    const chosen =
-      all.find((c) => c.serviceIds.includes(serviceId)) ??
-      all.find((c) => c.services.some((x) => x.id === serviceId)) ??
-      all[0];
-    return chosen ? { connectionId: chosen.id, serviceId } : undefined;
+    const target = connectionFor(connections, str(value.organizationId), serviceId, baseUrl);
+    if (!target) return undefined;
+    return {
+      connectionId: target.connectionId,
+      serviceId: baseUrl !== undefined ? SELF_HOSTED_SERVICE_ID : serviceId!,
+    };
   }
 
   async function backtest(
