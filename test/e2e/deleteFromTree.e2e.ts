@@ -1,103 +1,102 @@
 /**
  * UI test of deleting an alert from the tree in a real workbench (code-server + headless Chromium), against the local
- * emulator: right-click an alert in the Alerts folder of a service → "Delete Alert…"; the modal confirmation names the
+ * emulator, once per connection kind: right-click an alert in the Alerts folder of a service (of the deployment) → "Delete Alert…"; the modal confirmation names the
  * alert and nothing is deleted before it is confirmed; after "Delete" the alert is gone from the tree (the other alerts
  * stay) and from the emulator.
  *
  * The workbench runs the extension in development mode without a test entry, so modal dialogs show as they do for a
  * user (in extension-test mode the workbench refuses them); the connection comes from `$OBS_DEMO_CONNECTION`.
- * A screenshot of a failure goes to out/delete-from-tree.failed.png.
+ * A screenshot of a failure goes to out/delete-from-tree-<cloud|oss>.failed.png.
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/deleteFromTree.e2e.js`.
  */
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { REPO_ROOT, type Workbench } from '../host/runInCodeServer';
-import { clickMenuItem, expand as expandRow, openServiceInTree, treeRow as row, UI_TIMEOUT } from './ui';
+import type { Workbench } from '../host/runInCodeServer';
+import {
+  clickMenuItem,
+  expand as expandRow,
+  forEachFlavor,
+  openServiceInTree,
+  reportingFailure,
+  treeRow as row,
+  UI_TIMEOUT,
+  type UiFlavor,
+} from './ui';
 
 const LABEL = 'Northwind (emulator)';
 const TARGET = 'Request volume drop';
 
-let emulator: Emulator;
-let workbench: Workbench;
-let page: Page;
+forEachFlavor((flavor: UiFlavor) => {
+  let emulator: Emulator;
+  let workbench: Workbench;
+  let page: Page;
 
-const treeRow = (name: string | RegExp) => row(page, name);
-const expand = (name: string | RegExp) => expandRow(page, name);
+  const treeRow = (name: string | RegExp) => row(page, name);
+  const expand = (name: string | RegExp) => expandRow(page, name);
 
-before(async () => {
-  emulator = await startEmulator({ rateLimit: { requests: 10_000, windowMs: 1000 } });
-  workbench = await openServiceInTree(emulator, LABEL);
-  page = workbench.page;
-});
+  before(async () => {
+    emulator = await startEmulator({ flavor: flavor.emulatorFlavor, rateLimit: { requests: 10_000, windowMs: 1000 } });
+    workbench = await openServiceInTree(flavor, emulator, LABEL);
+    page = workbench.page;
+  });
 
-after(async () => {
-  await workbench?.close();
-  await emulator?.close();
-});
+  after(async () => {
+    await workbench?.close();
+    await emulator?.close();
+  });
 
-test(
-  "Delete Alert from the tree's context menu, after a confirmation that names the alert",
-  { timeout: 240_000 },
-  async () => {
-    try {
-      await drive();
-    } catch (error) {
-      await page
-        .screenshot({ path: path.join(REPO_ROOT, 'out', 'delete-from-tree.failed.png') })
-        .catch(() => undefined);
-      process.stderr.write(
-        `requests:\n${emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}\n`,
-      );
-      throw error;
-    }
-  },
-);
-
-async function drive(): Promise<void> {
-  const serviceId = emulator.serviceIds[0]!;
-  const data = emulator.state.data.get(serviceId)!;
-  const target = [...data.alerts.values()].find((a) => a.name === TARGET);
-  assert.ok(target, `the sample service has the alert "${TARGET}"`);
-  const others = [...data.alerts.values()].filter((a) => a.id !== target.id && a.name).map((a) => a.name!);
-  assert.ok(others.length > 0, 'the sample service has other alerts');
-
-  // The Alerts folder of the service (the connection is added after activation).
-  await expand(/^Alerts$/);
-  const row = treeRow(TARGET);
-  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  for (const name of others) await treeRow(name).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-
-  // Right-click → Delete Alert…: a modal names the alert; nothing is sent before it is confirmed.
-  const marker = emulator.requests.length;
-  await row.click({ button: 'right' });
-  await clickMenuItem(page, 'Delete Alert…');
-  const dialog = page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  assert.equal((await dialog.locator('.dialog-message-text').innerText()).trim(), `Delete alert "${TARGET}"?`);
-  assert.match(await dialog.locator('.dialog-message-detail').innerText(), /cannot be undone/);
-  assert.equal(
-    emulator.requests.slice(marker).filter((r) => r.method === 'DELETE').length,
-    0,
-    'nothing is deleted before confirming',
+  test(
+    "Delete Alert from the tree's context menu, after a confirmation that names the alert",
+    { timeout: 240_000 },
+    async () => {
+      await reportingFailure(page, emulator, `delete-from-tree-${flavor.emulatorFlavor}`, drive);
+    },
   );
-  assert.ok(data.alerts.has(target.id));
-  await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^Delete$/ }).click();
-  await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 
-  // Gone from the tree once the folder reloads, while the other alerts stay; gone from the service.
-  await row.waitFor({ state: 'hidden', timeout: 60_000 });
-  for (const name of others) await treeRow(name).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  const deletes = emulator.requests.slice(marker).filter((r) => r.method === 'DELETE');
-  assert.equal(deletes.length, 1, `one DELETE: ${deletes.map((r) => r.path).join(', ')}`);
-  assert.ok(deletes[0]!.path.endsWith(`/observability/alerts/${target.id}`), deletes[0]!.path);
-  assert.equal(deletes[0]!.status, 200);
-  assert.equal(data.alerts.has(target.id), false, 'the emulator no longer has the alert');
-  const lists = emulator.requests
-    .slice(marker)
-    .filter((r) => r.method === 'GET' && r.path.endsWith('/observability/alerts'));
-  assert.ok(lists.length >= 1, 'the Alerts folder was reloaded from the service');
-}
+  async function drive(): Promise<void> {
+    const data = flavor.data(emulator);
+    const target = [...data.alerts.values()].find((a) => a.name === TARGET);
+    assert.ok(target, `the sample service has the alert "${TARGET}"`);
+    const others = [...data.alerts.values()].filter((a) => a.id !== target.id && a.name).map((a) => a.name!);
+    assert.ok(others.length > 0, 'the sample service has other alerts');
+
+    // The Alerts folder of the service (the connection is added after activation).
+    await expand(/^Alerts$/);
+    const row = treeRow(TARGET);
+    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    for (const name of others) await treeRow(name).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+
+    // Right-click → Delete Alert…: a modal names the alert; nothing is sent before it is confirmed.
+    const marker = emulator.requests.length;
+    await row.click({ button: 'right' });
+    await clickMenuItem(page, 'Delete Alert…');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal((await dialog.locator('.dialog-message-text').innerText()).trim(), `Delete alert "${TARGET}"?`);
+    assert.match(await dialog.locator('.dialog-message-detail').innerText(), /cannot be undone/);
+    assert.equal(
+      emulator.requests.slice(marker).filter((r) => r.method === 'DELETE').length,
+      0,
+      'nothing is deleted before confirming',
+    );
+    assert.ok(data.alerts.has(target.id));
+    await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^Delete$/ }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+
+    // Gone from the tree once the folder reloads, while the other alerts stay; gone from the service.
+    await row.waitFor({ state: 'hidden', timeout: 60_000 });
+    for (const name of others) await treeRow(name).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const deletes = emulator.requests.slice(marker).filter((r) => r.method === 'DELETE');
+    assert.equal(deletes.length, 1, `one DELETE: ${deletes.map((r) => r.path).join(', ')}`);
+    assert.equal(deletes[0]!.path, `${flavor.path(emulator, 'alerts')}/${target.id}`);
+    assert.equal(deletes[0]!.status, 200);
+    assert.equal(data.alerts.has(target.id), false, 'the emulator no longer has the alert');
+    const lists = emulator.requests
+      .slice(marker)
+      .filter((r) => r.method === 'GET' && r.path === flavor.path(emulator, 'alerts'));
+    assert.ok(lists.length >= 1, 'the Alerts folder was reloaded from the service');
+  }
+});

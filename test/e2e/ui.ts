@@ -12,8 +12,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { describe } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
+import { ossData, SAMPLE_OSS_MEMBERS } from '../emulator/oss/seed';
 import type { Emulator } from '../emulator/server';
+import type { RecordedRequest, ServiceData } from '../emulator/types';
 import { openWorkbench, REPO_ROOT, type Workbench } from '../host/runInCodeServer';
 
 /** Limit of a wait on something drawn in the workbench. */
@@ -21,11 +24,128 @@ export const UI_TIMEOUT = 30_000;
 /** Limit of the workbench start-up (code-server, browser, extension host). */
 export const START_TIMEOUT = 120_000;
 
+// ---- connection kinds: the journeys that prove the Cloud features run once per kind ----
+
+/**
+ * What differs between the two kinds of connection for a UI journey that is otherwise the same: how the connection
+ * is added (Cloud: organization, service, key ID and secret; self-hosted: the deployment's base URL and a personal
+ * API key, plain HTTP on loopback), the tree's shape (Cloud: connection → service → folders; self-hosted: the
+ * connection holds the folders), where requests go, and how an alert file names its target.
+ *
+ * Journeys parametrised with `forEachFlavor`: sidebar (browse down to an alert), editors (Create Alert: completion,
+ * Ctrl+S, Ctrl+Enter), overwrite (an alert edited from the tree, conflict, Overwrite), firstAlert (a webhook created
+ * first), deleteFromTree, resourceFolders (the kind's own folder: Roles on Cloud, Team on self-hosted), alertFile and
+ * alertFileFreshWindow (the file names its service, or its deployment by base URL), preview (dashboard preview and
+ * backtest: SQL through the query endpoint on Cloud, the chart series API on self-hosted).
+ *
+ * Cloud only, because a self-hosted deployment's API has no such thing: queryEndpoint (the service query endpoint),
+ * queryResults (SQL documents run through the query endpoint), addConnection (the Cloud walk-through: organization,
+ * services, key ID and secret, path segment; selfHosted.e2e.ts walks through the self-hosted one), demo (the Cloud demo
+ * is not started by a test; demo.e2e.ts starts the self-hosted one), untrusted (workspace trust does not depend on
+ * the connection kind).
+ */
+export interface UiFlavor {
+  /** In the test titles: `Cloud` or `self-hosted`. */
+  readonly name: 'Cloud' | 'self-hosted';
+  readonly emulatorFlavor: 'cloud' | 'oss';
+  /** The argument object of `observability.addConnection` for a connection to the emulator's first services. */
+  connection(emulator: Emulator, label: string, serviceIds?: readonly string[]): Record<string, unknown>;
+  /** The tree rows from the connection down to the node that holds the folders (Dashboards, Alerts, …). */
+  folderPath(emulator: Emulator, label: string): string[];
+  /** The name the extension shows for the connection's (first) service: in CodeLenses, notifications, dialogs. */
+  serviceName(emulator: Emulator, label: string): string;
+  /** The emulator's store of the connection's (first) service. */
+  data(emulator: Emulator): ServiceData;
+  /** The path of a collection (`alerts`, `dashboards`, …) as the emulator logs the request. */
+  path(emulator: Emulator, collection: string): string;
+  /** The collection a request path reads (`alerts` for `…/observability/alerts` or `/api/v2/alerts`). */
+  collectionOf(path: string): string;
+  /**
+   * The requests among `requests` that change something on the service. On Cloud every request but a GET (the
+   * previews' SQL goes to the query host, not to the API); on self-hosted also every request but a GET, except the
+   * read-only queries of the chart series and search API (`POST /api/v2/charts/series`, `POST /api/v2/search`), which
+   * the alert CodeLens "would have fired N× in the last 24 h" sends in the background.
+   */
+  writes(requests: readonly RecordedRequest[]): RecordedRequest[];
+  /** Whether answers name the request (Cloud: `requestId`; the v2 API's `{data}` answers carry no request ID). */
+  readonly requestIds: boolean;
+  /** How an alert file names the connection's service: organization and service ID, or the base URL. */
+  fileTarget(emulator: Emulator): Record<string, unknown>;
+  /** The folder only this kind has, and a row it lists (Cloud: Roles; self-hosted: the team's members). */
+  readonly ownFolder: { readonly folder: string; readonly row: string };
+  /** Where a screenshot goes: media/ for Cloud (the README's pictures), out/self-hosted/ for self-hosted. */
+  screenshot(file: string): string;
+}
+
+export const CLOUD: UiFlavor = {
+  name: 'Cloud',
+  emulatorFlavor: 'cloud',
+  connection: (emulator, label, serviceIds) => ({
+    baseUrl: emulator.url,
+    keyId: emulator.keyId,
+    keySecret: emulator.keySecret,
+    organizationId: emulator.organizationId,
+    serviceIds: serviceIds ?? emulator.serviceIds.slice(0, 1),
+    label,
+  }),
+  folderPath: (emulator, label) => [label, emulator.state.services[0]!.name],
+  serviceName: (emulator) => emulator.state.services[0]!.name,
+  data: (emulator) => emulator.state.data.get(emulator.serviceIds[0]!)!,
+  path: (emulator, collection) =>
+    `/v1/organizations/${emulator.organizationId}/services/${emulator.serviceIds[0]!}/observability/${collection}`,
+  collectionOf: (p) => p.replace(/^.*\/observability\//, ''),
+  writes: (requests) => requests.filter((r) => r.method !== 'GET'),
+  requestIds: true,
+  fileTarget: (emulator) => ({ organizationId: emulator.organizationId, serviceId: emulator.serviceIds[0]! }),
+  ownFolder: { folder: 'Roles', row: 'Admin' },
+  screenshot: (file) => path.join(REPO_ROOT, 'media', file),
+};
+
+/** The self-hosted API's read-only queries, sent as POST. */
+const OSS_READ_QUERIES = ['/api/v2/charts/series', '/api/v2/search'];
+
+export const SELF_HOSTED: UiFlavor = {
+  name: 'self-hosted',
+  emulatorFlavor: 'oss',
+  // The emulator listens on plain HTTP on loopback, which needs no confirmation (selfHosted.e2e.ts adds one by hand).
+  connection: (emulator, label) => ({ kind: 'selfHosted', baseUrl: emulator.url, apiKey: emulator.ossApiKey, label }),
+  folderPath: (_emulator, label) => [label],
+  serviceName: (_emulator, label) => label,
+  data: (emulator) => ossData(emulator.state),
+  path: (_emulator, collection) => `/api/v2/${collection}`,
+  collectionOf: (p) => p.replace(/^\/api\/v2\//, ''),
+  writes: (requests) =>
+    requests.filter((r) => r.method !== 'GET' && !(r.method === 'POST' && OSS_READ_QUERIES.includes(r.path))),
+  requestIds: false,
+  fileTarget: (emulator) => ({ baseUrl: emulator.url }),
+  ownFolder: { folder: 'Team', row: SAMPLE_OSS_MEMBERS[0]!.name },
+  screenshot: (file) => path.join(REPO_ROOT, 'out', 'self-hosted', file),
+};
+
+/** Both kinds; `OBS_E2E_FLAVOR=cloud` or `=oss` runs the journeys on one kind only (while working on a journey). */
+export function flavors(): readonly UiFlavor[] {
+  const only = process.env.OBS_E2E_FLAVOR;
+  if (only === undefined || only === '') return [CLOUD, SELF_HOSTED];
+  const chosen = [CLOUD, SELF_HOSTED].filter((f) => f.emulatorFlavor === only);
+  if (chosen.length === 0) throw new Error(`OBS_E2E_FLAVOR must be cloud or oss, not "${only}"`);
+  return chosen;
+}
+
+/**
+ * Registers a journey once per connection kind: `describe('<kind>')` around what `body` registers (its `before`,
+ * `after` and tests), so each kind gets its own emulator and workbench and the same assertions.
+ */
+export function forEachFlavor(body: (flavor: UiFlavor) => void): void {
+  for (const flavor of flavors()) describe(flavor.name, () => body(flavor));
+}
+
 export interface TestWorkbenchOptions {
   readonly emulator: Emulator;
+  /** The kind of connection to add (default: Cloud). */
+  readonly flavor?: UiFlavor;
   /** Label of the connection. */
   readonly label: string;
-  /** Services the connection shows (default: the first). */
+  /** Services a Cloud connection shows (default: the first). */
   readonly serviceIds?: readonly string[];
   readonly mode: 'setup' | 'demo';
   /** Folder opened as the workspace (default: a temporary empty folder). */
@@ -41,14 +161,7 @@ export interface TestWorkbenchOptions {
  */
 export async function openTestWorkbench(opts: TestWorkbenchOptions): Promise<Workbench> {
   const { emulator } = opts;
-  const connection = JSON.stringify({
-    baseUrl: emulator.url,
-    keyId: emulator.keyId,
-    keySecret: emulator.keySecret,
-    organizationId: emulator.organizationId,
-    serviceIds: opts.serviceIds ?? emulator.serviceIds.slice(0, 1),
-    label: opts.label,
-  });
+  const connection = JSON.stringify((opts.flavor ?? CLOUD).connection(emulator, opts.label, opts.serviceIds));
   let ready: () => void = () => undefined;
   let failed: (error: Error) => void = () => undefined;
   const setupDone = new Promise<void>((resolve, reject) => {
@@ -219,14 +332,14 @@ export async function clickMenuItem(page: Page, label: string): Promise<void> {
 
 /**
  * A workbench in `demo` mode (modal dialogs show as for a user) with the Observability view open and expanded down to
- * the first service of the connection: the set-up the tree UI tests share.
+ * the node holding the folders (the first service on Cloud, the connection on self-hosted): the set-up the tree UI
+ * tests share.
  */
-export async function openServiceInTree(emulator: Emulator, label: string): Promise<Workbench> {
-  const workbench = await openTestWorkbench({ emulator, label, mode: 'demo' });
+export async function openServiceInTree(flavor: UiFlavor, emulator: Emulator, label: string): Promise<Workbench> {
+  const workbench = await openTestWorkbench({ flavor, emulator, label, mode: 'demo' });
   try {
     await showObservabilityView(workbench.page, label);
-    await expand(workbench.page, label);
-    await expand(workbench.page, emulator.state.services[0]!.name);
+    await showFolders(workbench.page, flavor, emulator, label);
   } catch (error) {
     await workbench.page
       .screenshot({ path: path.join(REPO_ROOT, 'out', 'tree-setup.failed.png') })
@@ -247,6 +360,32 @@ export async function showObservabilityView(page: Page, label: string): Promise<
   await activity.waitFor({ state: 'visible', timeout: START_TIMEOUT });
   if (!(await treeRow(page, label).isVisible())) await activity.click();
   await treeRow(page, label).waitFor({ state: 'visible', timeout: START_TIMEOUT });
+}
+
+/** Expands the tree from the connection down to the node holding the folders (the view shows the connection). */
+export async function showFolders(page: Page, flavor: UiFlavor, emulator: Emulator, label: string): Promise<void> {
+  for (const row of flavor.folderPath(emulator, label)) await expand(page, exactly(row));
+}
+
+/**
+ * Opens the Observability view (unless it shows) and expands the connection down to the folder `folder` (`Alerts`,
+ * `Dashboards`, …) of its service.
+ */
+export async function openResourceFolder(
+  page: Page,
+  flavor: UiFlavor,
+  emulator: Emulator,
+  label: string,
+  folder: string,
+): Promise<void> {
+  await showObservabilityView(page, label);
+  await showFolders(page, flavor, emulator, label);
+  await expand(page, exactly(folder));
+}
+
+/** A pattern matching exactly `text` (a tree label). */
+export function exactly(text: string): RegExp {
+  return new RegExp(`^${escapeRegExp(text)}$`);
 }
 
 /** Drags the sash between the sidebar and the editor so descriptions are readable in a screenshot. */
