@@ -85,7 +85,7 @@ forEachFlavor((flavor: UiFlavor) => {
   });
 
   test(
-    'Alert file: "Create on checkout-prod" writes the new ID into the file, then "Update …" applies an edited threshold',
+    `Alert file: "Create on ${flavor.name === 'Cloud' ? 'checkout-prod' : LABEL}" writes the new ID into the file, then "Update …" applies an edited threshold`,
     { timeout: 300_000 },
     async () => {
       await reportingFailure(page, emulator, `alert-file-${flavor.emulatorFlavor}`, drive);

@@ -6,6 +6,10 @@
  * - the explorer shows the deployment as one node holding Dashboards, Alerts, Webhooks, Saved Searches, Sources and
  *   Team (no organization or service level, no query endpoint, no roles); the Team folder lists the members;
  * - a dashboard opens from the tree (its inline Edit action) as an editable JSON document read over `/api/v2`.
+ * Only what is specific to self-hosted lives here: the walk-through, the tree's shape, the Team folder, a dashboard read
+ * over `/api/v2`. Browsing, editing and applying, deleting, alert files and previews are the Cloud journeys run once
+ * per kind (`forEachFlavor` in ui.ts). Plain HTTP to a non-loopback host (its confirmation and withdrawal) is tested
+ * in test/integration/selfHosted.test.ts: the emulator listens on loopback only.
  * A screenshot of a failure goes to out/self-hosted.failed.png.
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/selfHosted.e2e.js`.
