@@ -35,14 +35,14 @@ export const START_TIMEOUT = 120_000;
  * Journeys parametrised with `forEachFlavor`: sidebar (browse down to an alert), editors (Create Alert: completion,
  * Ctrl+S, Ctrl+Enter), overwrite (an alert edited from the tree, conflict, Overwrite), firstAlert (a webhook created
  * first), deleteFromTree, resourceFolders (the kind's own folder: Roles on Cloud, Team on self-hosted), alertFile and
- * alertFileFreshWindow (the file names its service, or its deployment by base URL), preview (dashboard preview and
- * backtest: SQL through the query endpoint on Cloud, the chart series API on self-hosted).
+ * alertFileFreshWindow (the file names its service, or its deployment by base URL), untrusted (such a file in Restricted
+ * Mode gets schema help only), preview (dashboard preview and backtest: SQL through the query endpoint on Cloud, the
+ * chart series API on self-hosted).
  *
- * Cloud only, because a self-hosted deployment's API has no such thing: queryEndpoint (the service query endpoint),
- * queryResults (SQL documents run through the query endpoint), addConnection (the Cloud walk-through: organization,
- * services, key ID and secret, path segment; selfHosted.e2e.ts walks through the self-hosted one), demo (the Cloud demo
- * is not started by a test; demo.e2e.ts starts the self-hosted one), untrusted (workspace trust does not depend on
- * the connection kind).
+ * Cloud only: queryEndpoint (the service query endpoint) and queryResults (SQL documents run through it), which a
+ * self-hosted deployment's API does not have (its previews use the chart series API: see preview); addConnection (the
+ * Cloud walk-through: organization, services, key ID and secret, path segment), whose self-hosted counterpart is
+ * selfHosted.e2e.ts. Self-hosted only: selfHosted.e2e.ts and demo.e2e.ts (`npm run demo -- --flavor oss`).
  */
 export interface UiFlavor {
   /** In the test titles: `Cloud` or `self-hosted`. */
@@ -69,6 +69,8 @@ export interface UiFlavor {
   writes(requests: readonly RecordedRequest[]): RecordedRequest[];
   /** Whether answers name the request (Cloud: `requestId`; the v2 API's `{data}` answers carry no request ID). */
   readonly requestIds: boolean;
+  /** The path of the read that checks a new connection (Cloud: the service's sources; self-hosted: the team). */
+  readonly checkedBy: RegExp;
   /** How an alert file names the connection's service: organization and service ID, or the base URL. */
   fileTarget(emulator: Emulator): Record<string, unknown>;
   /** The folder only this kind has, and a row it lists (Cloud: Roles; self-hosted: the team's members). */
@@ -96,6 +98,7 @@ export const CLOUD: UiFlavor = {
   collectionOf: (p) => p.replace(/^.*\/observability\//, ''),
   writes: (requests) => requests.filter((r) => r.method !== 'GET'),
   requestIds: true,
+  checkedBy: /\/sources$/,
   fileTarget: (emulator) => ({ organizationId: emulator.organizationId, serviceId: emulator.serviceIds[0]! }),
   ownFolder: { folder: 'Roles', row: 'Admin' },
   screenshot: (file) => path.join(REPO_ROOT, 'media', file),
@@ -117,6 +120,7 @@ export const SELF_HOSTED: UiFlavor = {
   writes: (requests) =>
     requests.filter((r) => r.method !== 'GET' && !(r.method === 'POST' && OSS_READ_QUERIES.includes(r.path))),
   requestIds: false,
+  checkedBy: /^\/api\/v2\/team$/,
   fileTarget: (emulator) => ({ baseUrl: emulator.url }),
   ownFolder: { folder: 'Team', row: SAMPLE_OSS_MEMBERS[0]!.name },
   screenshot: (file) => path.join(REPO_ROOT, 'out', 'self-hosted', file),
