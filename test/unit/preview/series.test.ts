@@ -448,6 +448,73 @@ describe('Series route against the self-hosted emulator: the same numbers as the
     }
   });
 
+  /** A seeded dashboard tile by name (metric tiles live on other dashboards than the service one). */
+  function namedTile(name: string): TileLike {
+    const data = ossData(emu.state);
+    for (const d of data.dashboards.values()) {
+      const t = (d.tiles as TileLike[]).find((x) => x.name === name);
+      if (t) return t;
+    }
+    assert.fail(`no seeded tile "${name}"`);
+  }
+
+  /** Both routes' drawings of a time-series tile over `range`, compared bucket by bucket; the values compared. */
+  async function sameTimeseries(t: TileLike, label: string): Promise<number> {
+    const source = ossData(emu.state).sources.get(String(t.config?.sourceId)) as SourceLike | undefined;
+    const plan = planTile(t, { range, source });
+    assert.ok(plan.ok && plan.route === 'series', `${label}: ${!plan.ok ? plan.reason : ''}`);
+    const granularity = `${plan.stepMs / 60_000} minute`;
+    const [{ data, request }, sqlData] = await withinOneSecond(() =>
+      Promise.all([previewBySeries(route, t, { range, source }), sqlRoute(t, source, granularity)]),
+    );
+    assert.match(request ?? '', /^POST \/api\/v2\/charts\/series\n/);
+    const bySeries = seriesValues(data);
+    const bySql = seriesValues(sqlData);
+    assert.deepEqual([...bySeries.keys()].sort(), [...bySql.keys()].sort(), `${label}: the same series`);
+    let points = 0;
+    for (const [name, want] of bySql) {
+      const got = bySeries.get(name)!;
+      assert.deepEqual([...got.keys()].sort(), [...want.keys()].sort(), `${label} / ${name}: the same buckets`);
+      for (const [t0, v] of want) {
+        assert.ok(
+          close(got.get(t0)!, v!),
+          `${label} / ${name} at ${new Date(t0).toISOString()}: ${got.get(t0)} vs ${v}`,
+        );
+        points++;
+      }
+    }
+    return points;
+  }
+
+  it('draws gauge metric tiles (last value per time series and bucket) with the values the SQL route computes', async () => {
+    for (const name of ['CPU utilization by node', 'Memory working set']) {
+      const points = await sameTimeseries(namedTile(name), name);
+      assert.ok(points >= 6 * 40, `${name}: ${points} values compared`);
+    }
+  });
+
+  it('draws sum metric series (increases of counters, delta and cumulative) with the values the SQL route computes', async () => {
+    const accepted = namedTile('Accepted log records');
+    const config = accepted.config as Record<string, unknown>;
+    // The seeded number tile as a line (a delta counter, its per-period delta as the server reads it: none), and a
+    // cumulative counter grouped by pod.
+    const delta = await sameTimeseries({ ...accepted, config: { ...config, displayType: 'line' } }, 'accepted records');
+    assert.ok(delta >= 40, `accepted records: ${delta} values compared`);
+    const restarts = await sameTimeseries(
+      {
+        ...accepted,
+        config: {
+          ...config,
+          displayType: 'line',
+          select: [{ aggFn: 'sum', metricName: 'k8s.container.restarts', metricType: 'sum', valueExpression: 'Value' }],
+          groupBy: "ResourceAttributes['k8s.pod.name']",
+        },
+      },
+      'restarts',
+    );
+    assert.ok(restarts >= 10 * 40, `restarts: ${restarts} values compared`);
+  });
+
   it('shows the search tile as log lines from the search API, newest first, as the SQL route', async () => {
     const { tileOf, sourceOf } = seeded();
     const t = tileOf('search');
@@ -498,9 +565,59 @@ describe('Series route against the self-hosted emulator: the same numbers as the
     assert.match(data.kind === 'error' ? data.message : '', /Query chart series.*404.*Source not found for series 0/);
   });
 
+  it('backtests the gauge alert on the ready-nodes tile with the window values the SQL route draws for its tile', async () => {
+    const data = ossData(emu.state);
+    const alert = [...data.alerts.values()].find((a) => a.name === 'Ready nodes out of range');
+    assert.ok(alert, 'the seeded metric alert');
+    const t = data.dashboards.get(alert.dashboardId ?? '')?.tiles.find((x) => x.id === alert.tileId) as TileLike;
+    const source = data.sources.get(String(t.config?.sourceId)) as SourceLike;
+    const a = { ...alert, interval: alert.interval, threshold: alert.threshold, thresholdType: alert.thresholdType };
+    const target = { kind: 'tile' as const, tile: t };
+    const plan = planSeriesBacktest(a, target, { source, range });
+    assert.ok(plan.ok, !plan.ok ? plan.reason : '');
+    assert.deepEqual(plan.body.series, [
+      {
+        sourceId: source.id,
+        aggFn: 'last_value',
+        where: '',
+        groupBy: [],
+        metricName: 'k8s.node.condition_ready',
+        metricDataType: 'gauge',
+      },
+    ]);
+    assert.equal(plan.body.granularity, '30m');
+    // The scheduler evaluates the tile as a time series in buckets of the interval: the SQL route's line of the tile.
+    const windows = { from: plan.body.startTime, to: plan.body.endTime };
+    const line = { ...t, config: { ...t.config, displayType: 'line' } };
+    const [{ result }, rendered] = await withinOneSecond(async () => {
+      const r = renderTile(line, { range: windows, source, granularity: '30 minute' });
+      assert.ok(r.ok, !r.ok ? r.reason : '');
+      return Promise.all([
+        backtestBySeries(route, a, target, { source, range }),
+        query(r.sql, String(source.from?.databaseName)).then((rows) =>
+          tileDataOf(r, asResult(rows), { range: windows }),
+        ),
+      ]);
+    });
+    const bySql = seriesValues(rendered);
+    const values = [...bySql.values()][0]!;
+    assert.ok(values.size >= 40, `${values.size} windows drawn by the SQL route`);
+    let compared = 0;
+    for (const e of result.evaluations) {
+      const want = values.get(e.windowStart) ?? 0;
+      assert.equal(e.groups[0]?.value ?? 0, want, `window ${new Date(e.windowStart).toISOString()}`);
+      compared++;
+    }
+    assert.ok(compared >= 40, `${compared} windows compared`);
+    // The ready condition reads 0 or 1, never within 3–12: every window fires (a not_between alert).
+    assert.equal(result.fired.length, result.evaluations.length);
+  });
+
   it('backtests the seeded alerts with the same windows fired and last state as the SQL route', async () => {
     const data = ossData(emu.state);
     let compared = 0;
+    const metric: string[] = [];
+    const refused: string[] = [];
     for (const alert of data.alerts.values()) {
       const a = alert as unknown as {
         source: string;
@@ -535,9 +652,9 @@ describe('Series route against the self-hosted emulator: the same numbers as the
       const plan = planSeriesBacktest(a, target, { source, range });
       if (!q.ok || !plan.ok) {
         assert.ok(!plan.ok ? plan.reason.length > 0 : true);
+        if (!plan.ok) refused.push(`${a.name}: ${plan.reason}`);
         continue;
       }
-      if (source?.kind === 'metric') continue; // the emulator charts no metric sources
       const [rows, { result: bySeries }] = await withinOneSecond(() =>
         Promise.all([
           query(q.sql, String(source?.from?.databaseName ?? 'otel')),
@@ -553,7 +670,13 @@ describe('Series route against the self-hosted emulator: the same numbers as the
       );
       assert.equal(bySeries.lastState, bySql.lastState, a.name);
       compared++;
+      if (source?.kind === 'metric') metric.push(String(a.name));
     }
     assert.ok(compared >= 2, `compared ${compared} alerts`);
+    // The SQL route does not backtest metric tiles (see the next test for the metric alert's numbers).
+    assert.deepEqual(metric, []);
+    assert.deepEqual(refused, [
+      'Node CPU saturation: the alert is evaluated off the interval grid (schedule offset or start time), so its windows span two partial buckets; the chart series API gives metric values per bucket that do not add up into them (only a sum of a counter does)',
+    ]);
   });
 });
