@@ -210,6 +210,117 @@ describe('Series route: tile → request', () => {
     assert.equal(markdown.markdown, '# Hi');
   });
 
+  it('maps metric line tiles: the metric name and type, no field for the value column, no delta for sums', () => {
+    const metrics: SourceLike = {
+      id: '65f5e4a3b9e77c001a654321',
+      kind: 'metric',
+      from: { databaseName: 'otel', tableName: '' },
+      timestampValueExpression: 'TimeUnix',
+      metricTables: { gauge: 'otel_metrics_gauge', sum: 'otel_metrics_sum', histogram: 'otel_metrics_histogram' },
+    };
+    const line = (select: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      planTile(tile({ displayType: 'line', sourceId: metrics.id, select: [select], ...extra }), {
+        range: RANGE,
+        source: metrics,
+      });
+    const gauge = line(
+      {
+        aggFn: 'avg',
+        metricName: 'k8s.node.cpu.utilization',
+        metricType: 'gauge',
+        valueExpression: 'Value',
+        where: 'ServiceName:k8s',
+        whereLanguage: 'lucene',
+      },
+      { groupBy: "ResourceAttributes['k8s.node.name']" },
+    );
+    assert.ok(gauge.ok && gauge.route === 'series', JSON.stringify(gauge));
+    assert.deepEqual(gauge.body, {
+      series: [
+        {
+          sourceId: metrics.id,
+          aggFn: 'avg',
+          where: 'ServiceName:k8s',
+          whereLanguage: 'lucene',
+          groupBy: ["ResourceAttributes['k8s.node.name']"],
+          metricName: 'k8s.node.cpu.utilization',
+          metricDataType: 'gauge',
+        },
+      ],
+      startTime: RANGE.from,
+      endTime: RANGE.to,
+      granularity: '1m',
+    });
+    assert.deepEqual(gauge.labels, ['avg(Value)']);
+    // A sum with a per-period delta: the server counts increases per reading either way (its delta is for gauges).
+    const sum = line({
+      aggFn: 'sum',
+      metricName: 'otelcol_receiver_accepted_log_records',
+      metricType: 'sum',
+      valueExpression: 'Value',
+      periodAggFn: 'delta',
+    });
+    assert.ok(sum.ok && sum.route === 'series', JSON.stringify(sum));
+    assert.deepEqual(sum.body.series, [
+      {
+        sourceId: metrics.id,
+        aggFn: 'sum',
+        where: '',
+        groupBy: [],
+        metricName: 'otelcol_receiver_accepted_log_records',
+        metricDataType: 'sum',
+      },
+    ]);
+    assert.deepEqual(sum.labels, ['Value'], 'named as ClickStack names a sum metric (the SQL route too)');
+    const histogram = line({
+      aggFn: 'quantile',
+      level: 0.99,
+      metricName: 'http.server.request.duration',
+      metricType: 'histogram',
+      valueExpression: 'Value',
+    });
+    assert.ok(histogram.ok && histogram.route === 'series', JSON.stringify(histogram));
+    assert.deepEqual(histogram.body.series, [
+      {
+        sourceId: metrics.id,
+        aggFn: 'quantile',
+        level: 0.99,
+        where: '',
+        groupBy: [],
+        metricName: 'http.server.request.duration',
+        metricDataType: 'histogram',
+      },
+    ]);
+    const refused: [Record<string, unknown>, Record<string, unknown>, RegExp][] = [
+      [
+        { aggFn: 'avg', metricName: 'cpu', metricType: 'gauge', valueExpression: 'Value', periodAggFn: 'delta' },
+        {},
+        /^gauge series with a per-period delta cannot be previewed through the chart series API/,
+      ],
+      [
+        { aggFn: 'last_value', metricName: 'ready', metricType: 'gauge', valueExpression: 'Value' },
+        { displayType: 'number' },
+        /^metric number, table, pie and bar tiles .* only in buckets that start within the range/,
+      ],
+      [
+        {
+          aggFn: 'count_distinct',
+          metricName: 'k8s.pod.phase',
+          metricType: 'gauge',
+          valueExpression: "ResourceAttributes['k8s.pod.name']",
+        },
+        {},
+        /holds a "\."/,
+      ],
+      [{ aggFn: 'avg', metricType: 'gauge', valueExpression: 'Value' }, {}, /^metric series 1 names no metric/],
+    ];
+    for (const [select, extra, reason] of refused) {
+      const plan = line(select, extra);
+      assert.ok(!plan.ok, JSON.stringify(select));
+      assert.match(plan.reason, reason);
+    }
+  });
+
   it('backtests in buckets of the alert interval, one per window, and refuses windows off the grid', () => {
     const alert = { interval: '5m', threshold: 1, thresholdType: 'above' };
     const target = {
@@ -563,6 +674,46 @@ describe('Series route against the self-hosted emulator: the same numbers as the
     );
     assert.equal(data.kind, 'error');
     assert.match(data.kind === 'error' ? data.message : '', /Query chart series.*404.*Source not found for series 0/);
+  });
+
+  it('answers metric series as the server does: no bucket before the range, 500 without a type, 400 for histograms here', async () => {
+    const metrics = [...ossData(emu.state).sources.values()].find((x) => x.kind === 'metric')!;
+    const day = 86_400_000;
+    const series = { sourceId: String(metrics.id), aggFn: 'avg' as const, where: '', groupBy: [] };
+    const cpu = { ...series, metricName: 'k8s.node.cpu.utilization', metricDataType: 'gauge' as const };
+    // One 1-day bucket around the range: it starts before the range, so the server leaves it out (why metric number
+    // tiles are not previewed through this API).
+    const oneDay = await client.chartSeries({
+      series: [cpu],
+      startTime: to - 3600_000,
+      endTime: to,
+      granularity: '1d',
+    });
+    assert.deepEqual(oneDay.data, []);
+    // The three day buckets that start within the last three days are there, the one before them is not.
+    const days = await client.chartSeries({ series: [cpu], startTime: to - 3 * day, endTime: to, granularity: '1d' });
+    assert.equal(days.data.length, 3);
+    assert.ok(days.data.every((r) => Number(r.ts_bucket) % day === 0 && Number(r.ts_bucket) >= to - 3 * day));
+    await assert.rejects(
+      client.chartSeries({ series: [{ ...series, metricName: 'cpu' }], startTime: to - 3600_000, endTime: to }),
+      (e: Error) => /500/.test(e.message) && /no query support for metric type=undefined/.test(e.message),
+    );
+    await assert.rejects(
+      client.chartSeries({
+        series: [
+          {
+            ...series,
+            aggFn: 'quantile',
+            level: 0.5,
+            metricName: 'http.server.request.duration',
+            metricDataType: 'histogram',
+          },
+        ],
+        startTime: to - 3600_000,
+        endTime: to,
+      }),
+      (e: Error) => /400/.test(e.message) && /does not chart histogram metrics/.test(e.message),
+    );
   });
 
   it('backtests the gauge alert on the ready-nodes tile with the window values the SQL route draws for its tile', async () => {
