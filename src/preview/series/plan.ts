@@ -181,6 +181,19 @@ export function seriesOf(
     if (!nonEmpty(item.metricName)) throw new NotOnSeriesRoute(`metric series ${n} names no metric`);
     // The server applies a per-period delta to gauges only (sums are counted per reading either way), and the
     // chart series API has no field for it.
+    if (item.metricType === 'histogram') {
+      if (fn !== 'quantile' && fn !== 'count') {
+        throw new NotOnSeriesRoute(
+          `the chart series API answers histogram series with quantile or count only, not ${fn}`,
+        );
+      }
+      // The server reads the groups of its histogram rows from columns the histogram query does not have.
+      if (groupBy.length > 0) {
+        throw new NotOnSeriesRoute(
+          'grouped histogram series cannot be previewed through the chart series API: the server answers them without their groups',
+        );
+      }
+    }
     if (item.periodAggFn === 'delta' && item.metricType === 'gauge') {
       throw new NotOnSeriesRoute(
         'gauge series with a per-period delta cannot be previewed through the chart series API (it has no field for the delta)',

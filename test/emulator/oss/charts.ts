@@ -25,8 +25,10 @@
  * aggregates the bucketed values). Without a metric name or a type the server fails the request with 500
  * `no query support for metric type=<type>`, as here.
  *
- * What the emulator does not do: histogram metric series answer 400 (the server computes quantiles over the bucket
- * counts); `where` in Lucene only understands `field:value`, `field:"quoted value"`, `field:prefix*`, bare words
+ * - histogram: `quantile` (interpolated within the explicit bounds over the summed bucket-count increases) or `count`
+ *   (the summed increases of `Count`); other aggregations fail with 500 as on the server.
+ * What the emulator does not do: grouped histogram series answer 400 (the server answers them with the groups left
+ * empty); `where` in Lucene only understands `field:value`, `field:"quoted value"`, `field:prefix*`, bare words
  * (searched in the source's implicit column) joined by AND/OR/NOT, and answers 400 for anything else. Values are
  * numbers (the spec's type; a live server may send numeric strings).
  */
@@ -255,6 +257,60 @@ const SUM_ANY = [
   'IsMonotonic',
 ];
 
+/**
+ * A histogram series as HyperDX runs it (`histogram.ts`): per time series (attribute and bounds hash) the increase of
+ * each bucket count (delta temporality: the counts; cumulative: the difference to the previous point, the counts
+ * again after a reset, nothing for the first point), summed per bucket; `quantile` interpolates within the explicit
+ * bound that holds the rank, `count` sums the increases of `Count`.
+ */
+function histogramSql(
+  s: SeriesInput,
+  q: { tableRef: string; where: string; interval: string; col: string; from: string; to: string },
+): string {
+  const bucket = `toStartOfInterval(toDateTime(${q.col}), ${q.interval}) AS \`__hdx_time_bucket\``;
+  const hash = 'cityHash64(ScopeAttributes, ResourceAttributes, Attributes)';
+  let ctes: string;
+  if (s.aggFn === 'count') {
+    ctes =
+      `source AS (SELECT TimeUnix, AggregationTemporality, ${bucket}, ${hash} AS attr_hash, cityHash64(ExplicitBounds) AS bounds_hash, ` +
+      'toInt64(Count) AS current_count, lagInFrame(toNullable(current_count), 1, NULL) OVER (PARTITION BY attr_hash, bounds_hash, AggregationTemporality ORDER BY TimeUnix) AS prev_count, ' +
+      'CASE WHEN AggregationTemporality = 1 THEN current_count WHEN AggregationTemporality = 2 AND prev_count IS NOT NULL THEN if(current_count < prev_count, current_count, current_count - prev_count) ELSE 0 END AS delta ' +
+      `FROM ${q.tableRef} WHERE ${q.where}), ` +
+      'metrics AS (SELECT `__hdx_time_bucket`, sum(delta) AS v FROM source GROUP BY `__hdx_time_bucket`)';
+  } else {
+    const level = Number(s.level);
+    ctes =
+      `source AS (SELECT MetricName, ExplicitBounds, ${bucket}, sumForEach(deltas) AS rates FROM (` +
+      'SELECT TimeUnix, MetricName, ExplicitBounds, attr_hash, any(attr_hash) OVER prev_row AS prev_attr_hash, ' +
+      'count() OVER prev_row = 0 OR prev_attr_hash != attr_hash AS is_first_series_point, ' +
+      'any(bounds_hash) OVER prev_row AS prev_bounds_hash, any(counts) OVER prev_row AS prev_counts, counts, ' +
+      'multiIf(AggregationTemporality = 2 AND is_first_series_point, arrayWithConstant(length(counts), toInt64(0)), ' +
+      'AggregationTemporality = 1 OR bounds_hash != prev_bounds_hash OR arrayExists((x) -> x.2 < x.1, arrayZip(prev_counts, counts)), counts, ' +
+      'counts - prev_counts) AS deltas FROM (' +
+      `SELECT TimeUnix, MetricName, AggregationTemporality, ExplicitBounds, ResourceAttributes, Attributes, ${hash} AS attr_hash, ` +
+      `cityHash64(ExplicitBounds) AS bounds_hash, CAST(BucketCounts AS Array(Int64)) counts FROM ${q.tableRef} WHERE ${q.where} ` +
+      'ORDER BY attr_hash, TimeUnix ASC) WINDOW prev_row AS (ORDER BY attr_hash, TimeUnix ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING)) ' +
+      'GROUP BY `__hdx_time_bucket`, MetricName, ExplicitBounds ORDER BY `__hdx_time_bucket`), ' +
+      'points AS (SELECT `__hdx_time_bucket`, MetricName, arrayZipUnaligned(arrayCumSum(rates), ExplicitBounds) AS point, length(point) AS n FROM source), ' +
+      'metrics AS (SELECT `__hdx_time_bucket`, MetricName, point[n].1 AS total, ' +
+      `toFloat64(${Number.isFinite(level) ? level : 0}) * total AS rank, arrayFirstIndex(x -> if(x.1 > rank, 1, 0), point) AS upper_idx, ` +
+      'point[upper_idx].1 AS upper_count, ifNull(point[upper_idx].2, inf) AS upper_bound, ' +
+      'CASE WHEN upper_idx > 1 THEN point[upper_idx - 1].2 WHEN point[upper_idx].2 > 0 THEN 0 ELSE inf END AS lower_bound, ' +
+      'if(lower_bound = 0, 0, point[upper_idx - 1].1) AS lower_count, ' +
+      'CASE WHEN upper_bound = inf THEN point[upper_idx - 1].2 WHEN lower_bound = inf THEN point[1].2 ' +
+      'ELSE lower_bound + (upper_bound - lower_bound) * ((rank - lower_count) / (upper_count - lower_count)) END AS v ' +
+      'FROM points WHERE length(point) > 1 AND total > 0)';
+  }
+  return [
+    `WITH ${ctes}`,
+    'SELECT toInt64(toUnixTimestamp(`__hdx_time_bucket`)) * 1000 AS ts_bucket, toFloat64(v) AS v FROM metrics',
+    `WHERE \`__hdx_time_bucket\` >= ${q.from} AND \`__hdx_time_bucket\` <= ${q.to}`,
+    'ORDER BY ts_bucket',
+    'LIMIT 100000',
+    "SETTINGS short_circuit_function_evaluation = 'force_enable'",
+  ].join(' ');
+}
+
 /** One metric series as the SQL HyperDX runs for it (see the top of this file); rows `{ts_bucket, g<k>, v}`. */
 function metricSeriesSql(
   source: JsonObject,
@@ -270,10 +326,20 @@ function metricSeriesSql(
   if (!name || typeof table !== 'string' || table === '') {
     throw new ChartsFailure(500, `no query support for metric type=${String(type)}`);
   }
-  if (type === 'histogram') {
-    throw new ChartsFailure(400, `The emulator does not chart histogram metrics (series ${i})`);
+  if (type !== 'gauge' && type !== 'sum' && type !== 'histogram') {
+    throw new ChartsFailure(500, `no query support for metric type=${type}`);
   }
-  if (type !== 'gauge' && type !== 'sum') throw new ChartsFailure(500, `no query support for metric type=${type}`);
+  if (type === 'histogram') {
+    if (q.groups.length > 0) {
+      throw new ChartsFailure(400, `The emulator does not chart grouped histogram metrics (series ${i})`);
+    }
+    if (s.aggFn === 'quantile' && typeof s.level !== 'number') {
+      throw new ChartsFailure(500, 'quantile must have a level');
+    }
+    if (s.aggFn !== 'quantile' && s.aggFn !== 'count') {
+      throw new ChartsFailure(500, `${s.aggFn} is not supported for histograms currently`);
+    }
+  }
   const ts = String(source.timestampValueExpression ?? '') || 'TimeUnix';
   const col = ts.split(',')[0]!.trim();
   const interval = `INTERVAL ${q.step} SECOND`;
@@ -281,13 +347,14 @@ function metricSeriesSql(
   const to = `fromUnixTimestamp64Milli(toInt64(${Math.floor(q.endTime)}))`;
   // Sums are read one bucket beyond each end, so the first reading in the range has one before it.
   const range =
-    type === 'sum'
+    type !== 'gauge'
       ? `${col} >= toStartOfInterval(${from}, ${interval}) - ${interval} AND ${col} <= toStartOfInterval(${to}, ${interval}) + ${interval}`
       : `${col} >= ${from} AND ${col} <= ${to}`;
   const where = `(${range}) AND ${q.cond} AND (MetricName = ${quoteString(name)})`;
   const tableRef = `${quoteIdent(q.database)}.${quoteIdent(table)}`;
   const bucket2 = `toStartOfInterval(toDateTime(${col}), ${interval}) AS \`__hdx_time_bucket2\``;
   const hash = 'cityHash64(ScopeAttributes, ResourceAttributes, Attributes) AS AttributesHash';
+  if (type === 'histogram') return histogramSql(s, { tableRef, where, interval, col, from, to });
   let ctes: string;
   let value: string;
   if (type === 'gauge') {

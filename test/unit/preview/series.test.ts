@@ -313,6 +313,16 @@ describe('Series route: tile → request', () => {
         /holds a "\."/,
       ],
       [{ aggFn: 'avg', metricType: 'gauge', valueExpression: 'Value' }, {}, /^metric series 1 names no metric/],
+      [
+        { aggFn: 'avg', metricName: 'http.server.request.duration', metricType: 'histogram', valueExpression: 'Value' },
+        {},
+        /^the chart series API answers histogram series with quantile or count only, not avg/,
+      ],
+      [
+        { aggFn: 'quantile', level: 0.5, metricName: 'http.server.request.duration', metricType: 'histogram' },
+        { groupBy: 'ServiceName' },
+        /^grouped histogram series cannot be previewed .* without their groups/,
+      ],
     ];
     for (const [select, extra, reason] of refused) {
       const plan = line(select, extra);
@@ -676,7 +686,7 @@ describe('Series route against the self-hosted emulator: the same numbers as the
     assert.match(data.kind === 'error' ? data.message : '', /Query chart series.*404.*Source not found for series 0/);
   });
 
-  it('answers metric series as the server does: no bucket before the range, 500 without a type, 400 for histograms here', async () => {
+  it('answers metric series as the server does: no bucket before the range, 500 without a type or for a histogram average', async () => {
     const metrics = [...ossData(emu.state).sources.values()].find((x) => x.kind === 'metric')!;
     const day = 86_400_000;
     const series = { sourceId: String(metrics.id), aggFn: 'avg' as const, where: '', groupBy: [] };
@@ -700,19 +710,82 @@ describe('Series route against the self-hosted emulator: the same numbers as the
     );
     await assert.rejects(
       client.chartSeries({
-        series: [
-          {
-            ...series,
-            aggFn: 'quantile',
-            level: 0.5,
-            metricName: 'http.server.request.duration',
-            metricDataType: 'histogram',
-          },
-        ],
+        series: [{ ...series, metricName: 'http.server.request.duration', metricDataType: 'histogram' }],
         startTime: to - 3600_000,
         endTime: to,
       }),
-      (e: Error) => /400/.test(e.message) && /does not chart histogram metrics/.test(e.message),
+      (e: Error) => /500/.test(e.message) && /avg is not supported for histograms currently/.test(e.message),
+    );
+  });
+
+  it('answers histogram quantiles and counts as HyperDX computes them from the bucket counts', async () => {
+    const metrics = [...ossData(emu.state).sources.values()].find((x) => x.kind === 'metric')!;
+    const step = 900_000;
+    const start = to - 6 * 3600_000;
+    const hist = {
+      sourceId: String(metrics.id),
+      where: '',
+      groupBy: [],
+      metricName: 'http.server.request.duration',
+      metricDataType: 'histogram' as const,
+    };
+    const body = (aggFn: 'quantile' | 'count') => ({
+      series: [{ ...hist, aggFn, ...(aggFn === 'quantile' ? { level: 0.9 } : {}) }],
+      startTime: start,
+      endTime: to,
+      granularity: '15m' as const,
+    });
+    const [p90, count, raw] = await withinOneSecond(() =>
+      Promise.all([
+        client.chartSeries(body('quantile')),
+        client.chartSeries(body('count')),
+        query(
+          `SELECT toUnixTimestamp(TimeUnix) * 1000 AS t, BucketCounts AS counts, ExplicitBounds AS bounds, Count AS c
+           FROM otel_metrics_histogram WHERE MetricName = 'http.server.request.duration'
+             AND TimeUnix >= fromUnixTimestamp64Milli(${Math.floor(start / step) * step - step})
+             AND TimeUnix <= fromUnixTimestamp64Milli(${Math.floor(to / step) * step + step})`,
+          'otel',
+        ),
+      ]),
+    );
+    // Delta temporality: each point's counts are its increases; summed per 15-minute bucket, over all services.
+    const buckets = new Map<number, { rates: number[]; bounds: number[]; count: number }>();
+    for (const r of raw as { t: number; counts: number[]; bounds: number[]; c: number }[]) {
+      const b = Math.floor(Number(r.t) / step) * step;
+      const had = buckets.get(b) ?? { rates: r.counts.map(() => 0), bounds: r.bounds.map(Number), count: 0 };
+      r.counts.forEach((v, k) => (had.rates[k]! += Number(v)));
+      had.count += Number(r.c);
+      buckets.set(b, had);
+    }
+    const kept = [...buckets.keys()].filter((b) => b >= start && b <= to).sort((a, b) => a - b);
+    assert.ok(kept.length >= 23, `${kept.length} buckets`);
+    const quantile = ({ rates, bounds }: { rates: number[]; bounds: number[] }, level: number): number => {
+      let sum = 0;
+      const cum = rates.map((v) => (sum += v));
+      const total = cum[cum.length - 1]!;
+      const rank = level * total;
+      const u = cum.findIndex((c) => c > rank);
+      const upperBound = bounds[u] ?? Infinity;
+      const lowerBound = u > 0 ? bounds[u - 1]! : upperBound > 0 ? 0 : Infinity;
+      const lowerCount = lowerBound === 0 ? 0 : cum[u - 1]!;
+      if (upperBound === Infinity) return bounds[u - 1]!;
+      return lowerBound + (upperBound - lowerBound) * ((rank - lowerCount) / (cum[u]! - lowerCount));
+    };
+    assert.deepEqual(
+      p90.data.map((r) => r.ts_bucket),
+      kept,
+      'the 15-minute buckets that start within the range',
+    );
+    for (const r of p90.data) {
+      const want = quantile(buckets.get(Number(r.ts_bucket))!, 0.9);
+      assert.ok(
+        Math.abs(Number(r['series_0.data']) - want) < 1e-9,
+        `p90 at ${r.ts_bucket}: ${r['series_0.data']} vs ${want}`,
+      );
+    }
+    assert.deepEqual(
+      count.data.map((r) => [r.ts_bucket, r['series_0.data']]),
+      kept.map((b) => [b, buckets.get(b)!.count]),
     );
   });
 
