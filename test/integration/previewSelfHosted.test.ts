@@ -3,17 +3,22 @@
  * emulator's OSS flavor: the same panels, fed by `POST /api/v2/charts/series` and `POST /api/v2/search` (its API runs
  * no SQL). A seeded tile from the tree, the whole dashboard, a backtest of the seeded alerts agreeing with their
  * states, a raw SQL tile refused with its reason, and the number tile's value checked against the emulator's
- * ClickHouse.
+ * ClickHouse. Metric tiles: a gauge line tile drawn with the values the SQL route computes on the same data, the
+ * metric dashboard with its refused tiles and their reasons, and backtests of the metric alerts.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SELF_HOSTED_SERVICE_ID } from '../../src/api/oss';
+import { RateLimiter } from '../../src/api';
+import { SELF_HOSTED_SERVICE_ID, SelfHostedClient } from '../../src/api/oss';
+import { tileDataOf } from '../../src/preview/data';
 import type { TreeApi as TreeHandle } from '../../src/features';
 import type { PreviewOutcome } from '../../src/preview';
 import { renderTile, type SourceLike, type TileLike } from '../../src/preview/render';
+import { seriesTileData, type SeriesRow } from '../../src/preview/series';
+import { planTile } from '../../src/preview/series/plan';
 import type { Node } from '../../src/tree/nodes';
 import { ossData } from '../emulator/oss/seed';
 import { startEmulator, type Emulator } from '../emulator/server';
@@ -219,6 +224,161 @@ describe('Previews and backtests on a self-hosted deployment (chart series API)'
     }
     assert.deepEqual(disagree, [], `checked ${checked.join('; ')}`);
     assert.ok(checked.length >= 2, checked.join('; '));
+  });
+
+  const metricTile = (name: string) => {
+    for (const d of dashboards()) {
+      const t = d.tiles.find((x) => x.name === name);
+      if (t) return { dashboard: d, tile: t };
+    }
+    assert.fail(`no seeded tile "${name}"`);
+  };
+
+  it('previews a gauge metric tile from the tree with the values the SQL route computes on the same data', async () => {
+    const { tile } = metricTile('CPU utilization by node');
+    const source = data().sources.get(String(tile.config.sourceId)) as SourceLike;
+    const since = Date.now();
+    const out = await preview('observability.previewTile', await nodeOf('tile', tile.name));
+    assert.equal(out.ok, true, out.error);
+    assert.match(out.request ?? '', /^POST \/api\/v2\/charts\/series\n/);
+    const sent = seriesRequests(since);
+    assert.equal(sent.length, 1);
+    const body = sent[0]!.body as {
+      series: Record<string, unknown>[];
+      startTime: number;
+      endTime: number;
+      granularity: string;
+    };
+    assert.deepEqual(body.series, [
+      {
+        sourceId: tile.config.sourceId,
+        aggFn: 'avg',
+        where: '',
+        groupBy: ["ResourceAttributes['k8s.node.name']"],
+        metricName: 'k8s.node.cpu.utilization',
+        metricDataType: 'gauge',
+      },
+    ]);
+    const range = { from: body.startTime, to: body.endTime };
+    const plan = planTile(tile, { range, source });
+    assert.ok(plan.ok && plan.route === 'series');
+    assert.equal(plan.body.granularity, body.granularity);
+    // The same request again and the SQL route's query of the tile over the same range, within one second (the sample
+    // data follows the clock): the values bucket by bucket, and what the panel drew.
+    const client = new SelfHostedClient({
+      connection: { baseUrl: emulator.url },
+      getSecret: () => emulator.ossApiKey,
+      limiter: new RateLimiter({ requests: 1000, windowMs: 1000 }),
+    });
+    try {
+      let compared = 0;
+      for (let attempt = 0; attempt < 10 && compared === 0; attempt++) {
+        await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+        const second = Math.floor(Date.now() / 1000);
+        const rendered = renderTile(tile, { range, source, granularity: `${plan.stepMs / 60_000} minute` });
+        assert.ok(rendered.ok, !rendered.ok ? rendered.reason : '');
+        const [answer, rows] = await Promise.all([
+          client.chartSeries(body as never),
+          query(rendered.sql, String(source.from?.databaseName ?? 'otel')),
+        ]);
+        if (Math.floor(Date.now() / 1000) !== second) continue;
+        const names = rows[0] ? Object.keys(rows[0]) : [];
+        const bySql = tileDataOf(
+          rendered,
+          { columns: names.map((name) => ({ name, type: 'String' })), rows: rows.map((r) => Object.values(r)) },
+          { displayType: 'line', range },
+        );
+        const bySeries = seriesTileData(plan, answer.data as SeriesRow[], { displayType: 'line', range });
+        assert.equal(bySql.kind, 'timeseries');
+        assert.equal(bySeries.kind, 'timeseries');
+        if (bySql.kind !== 'timeseries' || bySeries.kind !== 'timeseries') break;
+        assert.deepEqual(bySeries.times, bySql.times, 'the same buckets');
+        assert.deepEqual(
+          bySeries.series.map((x) => x.name).sort(),
+          bySql.series.map((x) => x.name).sort(),
+          'the same nodes',
+        );
+        for (const want of bySql.series) {
+          const got = bySeries.series.find((x) => x.name === want.name)!;
+          want.values.forEach((v, i) => {
+            const g = got.values[i] ?? null;
+            assert.ok(
+              v === null ? g === null : g !== null && Math.abs(g - v) <= 1e-9,
+              `${want.name} at ${new Date(bySql.times[i]!).toISOString()}: ${g} vs ${v}`,
+            );
+            if (v !== null) compared++;
+          });
+        }
+        // What the panel drew: a chart of every node, over the same buckets.
+        assert.equal(out.rendered?.kind, 'timeseries');
+        assert.equal(out.rendered?.charts, 1);
+        assert.equal(out.rendered?.series, bySql.series.length);
+        assert.equal(out.rendered?.points, bySql.times.length * bySql.series.length);
+        for (const s of bySql.series) assert.ok(out.rendered?.text.includes(s.name), `${s.name} in the legend`);
+      }
+      assert.ok(compared >= 6 * 30, `${compared} values compared`);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('previews the metric dashboard: gauge charts drawn, the tiles the API cannot answer refused with their reasons', async () => {
+    const { dashboard } = metricTile('CPU utilization by node');
+    const since = Date.now();
+    const out = await preview('observability.previewDashboard', await nodeOf('dashboard', dashboard.name));
+    assert.equal(out.ok, true, out.error);
+    const s = out.rendered!;
+    assert.equal(s.kind, 'dashboard');
+    const kinds = Object.fromEntries(s.tiles.map((t) => [t.id, t.kind]));
+    const id = (name: string) => metricTile(name).tile.id;
+    assert.equal(kinds[id('CPU utilization by node')], 'timeseries');
+    assert.equal(kinds[id('Memory working set')], 'timeseries');
+    assert.equal(kinds[id('Ready nodes')], 'unsupported');
+    assert.equal(kinds[id('Pods by namespace')], 'unsupported');
+    assert.equal(kinds[id('Restarts (raw SQL)')], 'unsupported');
+    assert.ok(!s.tiles.some((t) => t.kind === 'error'), JSON.stringify(s.tiles));
+    assert.equal(s.charts, 2);
+    assert.match(s.text, /metric number, table, pie and bar tiles are not previewed through the chart series API/);
+    assert.match(s.text, /holds a "\."/);
+    const sent = seriesRequests(since).map(
+      (r) => (r.body as { series: { metricName?: string }[] }).series[0]?.metricName,
+    );
+    assert.deepEqual(sent.sort(), ['k8s.node.cpu.utilization', 'k8s.node.memory.working_set']);
+  });
+
+  it('backtests the gauge alert on the ready-nodes tile through the chart series API, and says why the off-grid CPU alert is not', async () => {
+    const alerts = [...data().alerts.values()];
+    const ready = alerts.find((a) => a.name === 'Ready nodes out of range')!;
+    const since = Date.now();
+    const out = await preview('observability.backtestAlert', {
+      connectionId,
+      serviceId: SELF_HOSTED_SERVICE_ID,
+      alertId: ready.id,
+    });
+    assert.equal(out.ok, true, out.error);
+    assert.equal(out.rendered?.kind, 'timeseries');
+    assert.equal(out.rendered?.threshold, 'band');
+    const sent = seriesRequests(since);
+    assert.equal(sent.length, 1);
+    const body = sent[0]!.body as { granularity: string; series: Record<string, unknown>[] };
+    assert.equal(body.granularity, '30m');
+    assert.equal(body.series[0]?.metricName, 'k8s.node.condition_ready');
+    assert.equal(body.series[0]?.metricDataType, 'gauge');
+    // The ready condition reads 0 or 1, never within 3–12: every window of the not_between alert fires.
+    assert.ok((out.fired ?? 0) >= 40, `fired ${out.fired}`);
+    assert.equal(out.lastState, 'ALERT');
+    const cpu = alerts.find((a) => a.name === 'Node CPU saturation')!;
+    const since2 = Date.now();
+    const refused = await preview('observability.backtestAlert', {
+      connectionId,
+      serviceId: SELF_HOSTED_SERVICE_ID,
+      alertId: cpu.id,
+    });
+    assert.match(
+      `${refused.error ?? ''} ${refused.rendered?.text ?? ''}`,
+      /off the interval grid .* metric values per bucket that do not add up/,
+    );
+    assert.equal(seriesRequests(since2).length, 0, 'nothing sent for it');
   });
 
   it('backtests a workspace alert file that names the deployment by its base URL', async () => {

@@ -256,6 +256,24 @@ describe('Tile previews and alert backtests (emulator)', function () {
     }
     assert.deepEqual(disagree, [], `checked ${checked.join('; ')}`);
     assert.ok(checked.length >= 2, checked.join('; '));
+    // The alerts on metric tiles (seeded DISABLED and INSUFFICIENT_DATA): the gauge alert on the ready-nodes tile is
+    // backtested from the SQL of its tile, and the data decides: the ready condition reads 0 or 1, never within 3–12,
+    // so every 30-minute window of the not_between alert fires. The CPU alert, off the interval grid, says why not.
+    const ready = alerts.find((a) => a.name === 'Ready nodes out of range')!;
+    const out = await preview('observability.backtestAlert', { connectionId, serviceId, alertId: ready.id });
+    assert.equal(out.ok, true, out.error);
+    assert.equal(out.rendered?.kind, 'timeseries');
+    assert.equal(out.rendered?.threshold, 'band');
+    assert.equal(out.rendered?.firedWindows, out.fired);
+    assert.ok((out.fired ?? 0) >= 40, `fired ${out.fired}`);
+    assert.equal(out.lastState, 'ALERT');
+    const cpu = alerts.find((a) => a.name === 'Node CPU saturation')!;
+    const refused = await preview('observability.backtestAlert', { connectionId, serviceId, alertId: cpu.id });
+    assert.notEqual(refused.ok, true);
+    assert.match(
+      `${refused.error ?? ''} ${refused.rendered?.text ?? ''}`,
+      /off the interval grid .* metric values \(last value per time series, increase per period\) are taken per bucket/,
+    );
   });
 
   it('says on an alert document how often it would have fired, and recomputes when the threshold changes', async () => {

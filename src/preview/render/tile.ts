@@ -225,6 +225,11 @@ interface BuilderQuery {
   settings?: string;
   /** Apply the source's table filter (saved searches do, as ClickStack's search config). */
   tableFilter?: boolean;
+  /**
+   * Metric sums only: the query stands for one query per bucket (an alert's windows), each reading the source from
+   * one bucket before its own, so a reading's increase is taken only from a previous reading in that span.
+   */
+  perBucket?: boolean;
 }
 
 /** The WHERE condition: time range, tile filter, series filters (when every series has one), other filters. */
@@ -532,9 +537,14 @@ function renderSum(
   // Replace the plain time filter (the first part) by the widened one.
   const plain = timeFilter(sumCtx, fromMs, toMs);
   const where = rest.startsWith(plain) ? `${widened}${rest.slice(plain.length)}` : rest;
+  const previous = 'lagInFrame(toNullable(Value), 1, NULL) OVER (PARTITION BY AttributesHash ORDER BY TimeUnix)';
+  // One query per bucket reads from one bucket before it: an older previous reading is not in that query (NULL).
+  const previousInSpan = q.perBucket
+    ? `IF(lagInFrame(toNullable(${col}), 1, NULL) OVER (PARTITION BY AttributesHash ORDER BY TimeUnix) >= toStartOfInterval(${col}, INTERVAL ${g}) - INTERVAL ${g}, ${previous}, NULL)`
+    : previous;
   const source =
     'Source AS (SELECT *, cityHash64(ScopeAttributes, ResourceAttributes, Attributes) AS AttributesHash, ' +
-    'IF(AggregationTemporality = 1, Value, greatest(Value - lagInFrame(toNullable(Value), 1, NULL) OVER (PARTITION BY AttributesHash ORDER BY TimeUnix), 0)) AS Rate, ' +
+    `IF(AggregationTemporality = 1, Value, greatest(Value - ${previousInSpan}, 0)) AS Rate, ` +
     'IF(AggregationTemporality = 1, SUM(Value) OVER (PARTITION BY AttributesHash ORDER BY TimeUnix ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), Value) AS Sum ' +
     `FROM ${tableRef(str(ctx.source.from?.databaseName), table)} WHERE ${where})`;
   const bucket2 = `toStartOfInterval(toDateTime(${bucketColumn(sumCtx)}), INTERVAL ${g}) AS \`__hdx_time_bucket2\``;
@@ -823,14 +833,26 @@ export function renderWindowedQuery(
       throw new Unsupported('alerts on tiles with formulas are not backtested yet');
     }
     // The scheduler uses the tile's series, group by and where, without the dashboard's filters or series limit.
-    const r = renderBuilder(ctx, {
-      select: selectItems(config),
+    const query = {
       groupBy: str(config.groupBy),
       ratio: config.asRatio === true,
       granularity,
       window: opts.window,
       extraFilters: [],
-    });
+    };
+    let r: { sql: string; columns: ResultColumns };
+    if (ctx.source.kind === 'metric') {
+      // The scheduler renders a metric tile as the chart does (gauge: last value per time series and bucket; sum:
+      // per-period increase), one window at a time, in buckets of the interval.
+      if (opts.window) {
+        throw new Unsupported(
+          'the alert is evaluated off the interval grid (schedule offset or start time), so its windows span two partial buckets; metric values (last value per time series, increase per period) are taken per bucket and do not add up into them',
+        );
+      }
+      r = renderMetric(ctx, selectItems(config), { ...query, window: undefined, perBucket: true }, granularity);
+    } else {
+      r = renderBuilder(ctx, { ...query, select: selectItems(config) });
+    }
     return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, notes };
   } catch (e) {
     if (e instanceof Unsupported || e instanceof MacroError) return { ok: false, reason: e.message, notes };

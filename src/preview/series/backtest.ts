@@ -6,8 +6,8 @@
  *
  * Windows off the bucket grid (a schedule offset or start time that is not a multiple of the interval) span two
  * partial buckets: they are asked in finer buckets that divide both the offset and the interval and summed up into
- * the partial buckets when the alert's value adds up that way (count, sum, min, max); other aggregations are refused
- * there. Refused too (with the reason): raw SQL tiles, ratio tiles, formulas, and saved searches on sources with a
+ * the partial buckets when the alert's value adds up that way (count, sum, min, max; on metrics only the sum of a
+ * counter); other aggregations are refused there. Refused too (with the reason): raw SQL tiles, ratio tiles, formulas, and saved searches on sources with a
  * table filter (the API does not apply it).
  */
 import type { SeriesRequest } from '../../api/oss';
@@ -102,7 +102,15 @@ export function planSeriesBacktest(
     let granularity = step[0];
     let fine: { anchor: number; sizeMs: number; combine: 'sum' | 'min' | 'max' } | undefined;
     if (offGrid) {
-      const fn = series[series.length - 1]?.aggFn;
+      const last = series[series.length - 1];
+      const fn = last?.aggFn;
+      // Metric values are per time series and bucket (a gauge's last value, a counter's increase): only the sum of
+      // counter increases adds up over finer buckets.
+      if (source.kind === 'metric' && !(last?.metricDataType === 'sum' && fn === 'sum')) {
+        throw new NotOnSeriesRoute(
+          'the alert is evaluated off the interval grid (schedule offset or start time), so its windows span two partial buckets; the chart series API gives metric values per bucket that do not add up into them (only a sum of a counter does)',
+        );
+      }
       const combine = fn === 'count' || fn === 'sum' ? 'sum' : fn === 'min' || fn === 'max' ? fn : undefined;
       const offset = ((anchor % size) + size) % size;
       const finer = [...SERIES_STEPS].reverse().find(([, s]) => offset % (s * 1000) === 0 && size % (s * 1000) === 0);

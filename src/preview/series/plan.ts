@@ -11,9 +11,10 @@
  *   bucket holds is refused;
  * - search tiles go through the search API (rows of the source, newest first).
  * What it cannot express is refused with the reason (never shown as other numbers): raw SQL tiles, formulas, ratio
- * tiles, HAVING, more than 5 series, a value expression with a "." (the server reads it as a text literal), metric
- * series with a per-period delta, heatmaps, event patterns, and dashboard filters in another language than the series
- * filter. What it leaves out is said in the notes (the series limit, the previous-period comparison, an order of a
+ * tiles, HAVING, more than 5 series, a value expression with a "." (the server reads it as a text literal), gauge
+ * series with a per-period delta, heatmaps, event patterns, dashboard filters in another language than the series
+ * filter, and metric number, table, pie and bar tiles (the server keeps only the metric buckets that start within the
+ * range, so no single bucket holds it). What it leaves out is said in the notes (the series limit, the previous-period comparison, an order of a
  * table it cannot apply).
  */
 import { SERIES_AGG_FNS, type SearchRequest, type SeriesQuery, type SeriesRequest } from '../../api/oss';
@@ -124,8 +125,10 @@ export function singleBucket(range: {
   return SINGLE_BUCKET_STEPS.find(([, s]) => Math.floor(range.from / (s * 1000)) === Math.floor(range.to / (s * 1000)));
 }
 
-function labelOf(item: SelectItem): string {
+function labelOf(item: SelectItem, source: SourceLike | undefined): string {
   if (nonEmpty(item.alias)) return item.alias;
+  // ClickStack names a sum metric's value "Value" (as the SQL route draws it).
+  if (source?.kind === 'metric' && item.metricType === 'sum') return 'Value';
   const fn = item.aggFn ?? '';
   if (fn === 'count') return 'count()';
   if (fn === 'quantile') return `quantile(${item.level ?? ''})(${item.valueExpression ?? ''})`;
@@ -176,9 +179,24 @@ export function seriesOf(
   const metric = source?.kind === 'metric';
   if (metric) {
     if (!nonEmpty(item.metricName)) throw new NotOnSeriesRoute(`metric series ${n} names no metric`);
-    if (item.periodAggFn === 'delta') {
+    // The server applies a per-period delta to gauges only (sums are counted per reading either way), and the
+    // chart series API has no field for it.
+    if (item.metricType === 'histogram') {
+      if (fn !== 'quantile' && fn !== 'count') {
+        throw new NotOnSeriesRoute(
+          `the chart series API answers histogram series with quantile or count only, not ${fn}`,
+        );
+      }
+      // The server reads the groups of its histogram rows from columns the histogram query does not have.
+      if (groupBy.length > 0) {
+        throw new NotOnSeriesRoute(
+          'grouped histogram series cannot be previewed through the chart series API: the server answers them without their groups',
+        );
+      }
+    }
+    if (item.periodAggFn === 'delta' && item.metricType === 'gauge') {
       throw new NotOnSeriesRoute(
-        'metric series with a per-period delta cannot be previewed through the chart series API',
+        'gauge series with a per-period delta cannot be previewed through the chart series API (it has no field for the delta)',
       );
     }
   }
@@ -318,7 +336,7 @@ export function planTile(tile: TileLike, opts: SeriesPlanOptions): SeriesPlan {
       const { whereLanguage: _old, ...rest } = s;
       return { ...rest, where: f.where, ...(f.whereLanguage ? { whereLanguage: f.whereLanguage } : {}) };
     });
-    const labels = items.map(labelOf);
+    const labels = items.map((item) => labelOf(item, opts.source));
     let step: readonly [SeriesGranularityName, number];
     if (shape === 'timeseries') {
       step = seriesGranularity(range);
@@ -327,6 +345,11 @@ export function planTile(tile: TileLike, opts: SeriesPlanOptions): SeriesPlan {
         notes.push(`every group is drawn: the chart series API has no series limit (${config.seriesLimit})`);
       }
     } else {
+      if (opts.source.kind === 'metric') {
+        throw new NotOnSeriesRoute(
+          'metric number, table, pie and bar tiles are not previewed through the chart series API: it answers metrics only in buckets that start within the range, so no bucket can hold the whole range',
+        );
+      }
       const one = singleBucket(range);
       if (!one) {
         throw new NotOnSeriesRoute(

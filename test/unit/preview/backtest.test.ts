@@ -10,7 +10,7 @@ import {
   type BacktestAlert,
   type BacktestPoint,
 } from '../../../src/preview/backtest';
-import { query, rows, SOURCE, T0 } from './golden';
+import { gauge, METRIC_SOURCE, query, rows, SOURCE, T0 } from './golden';
 
 const MIN = 60_000;
 const W = 5 * MIN;
@@ -299,6 +299,120 @@ describe('Alert backtest query on ClickHouse', () => {
         assert.equal(g.state, n >= 6 ? 'ALERT' : 'OK');
       }
     }
+  });
+
+  it('a gauge metric tile alert: each window is the average over hosts of their last reading in it', async () => {
+    const alert = { interval: '5m', threshold: 55, thresholdType: 'above' };
+    const r0 = { from: T0, to: T0 + 60 * MIN };
+    const tile = {
+      config: {
+        displayType: 'line',
+        sourceId: METRIC_SOURCE.id,
+        select: [{ aggFn: 'avg', metricName: 'cpu', metricType: 'gauge', valueExpression: 'Value', where: '' }],
+      },
+    };
+    const q = backtestQuery(alert, { kind: 'tile', tile }, { source: METRIC_SOURCE, range: r0 });
+    assert.ok(q.ok, q.ok ? '' : q.reason);
+    assert.equal(q.evaluations.length, 12);
+    assert.match(q.sql, /last_value\(Value\) AS LastValue/);
+    assert.match(q.sql, /toStartOfInterval\(toDateTime\(TimeUnix\), INTERVAL 5 minute\)/);
+    const result = evaluateBacktest(alert, pointsFromRows(await query(q.sql), q.columns), r0, { grouped: q.grouped });
+    // Expected from the generator's readings: per host the last reading in [start, end), then their average.
+    const readings = gauge();
+    const expected = q.evaluations.map((end) => {
+      const last = ['a', 'b'].map((h) => {
+        const inWindow = readings.filter((x) => x.host === h && x.ts >= end - 5 * MIN && x.ts < end);
+        return inWindow[inWindow.length - 1]!.value;
+      });
+      return (last[0]! + last[1]!) / 2;
+    });
+    assert.deepEqual(
+      result.evaluations.map((e) => e.groups[0]?.value),
+      expected,
+    );
+    // Host a's last reading is 4 or 9, host b's 100 + (5k + 4) % 7: windows fire where the average reaches 55.
+    assert.deepEqual(
+      result.evaluations.map((e) => e.state),
+      expected.map((v) => (v >= 55 ? 'ALERT' : 'OK')),
+    );
+    assert.ok(expected.some((v) => v >= 55) && expected.some((v) => v < 55), `values ${expected.join(', ')}`);
+  });
+
+  it('a sum metric tile alert: each window is the counter increase in it, as one query per window sees it', async () => {
+    const alert = { interval: '5m', threshold: 70, thresholdType: 'below' };
+    const r0 = { from: T0, to: T0 + 60 * MIN };
+    // Host b reports nothing in minutes 5–14: its next reading (minute 15) has no previous one in its window's query.
+    const where = "Attributes['host'] = 'a' OR toMinute(TimeUnix) NOT BETWEEN 5 AND 14";
+    const tile = {
+      config: {
+        displayType: 'line',
+        sourceId: METRIC_SOURCE.id,
+        select: [
+          {
+            aggFn: 'sum',
+            metricName: 'requests',
+            metricType: 'sum',
+            valueExpression: 'Value',
+            where,
+            whereLanguage: 'sql',
+          },
+        ],
+      },
+    };
+    const q = backtestQuery(alert, { kind: 'tile', tile }, { source: METRIC_SOURCE, range: r0 });
+    assert.ok(q.ok, q.ok ? '' : q.reason);
+    assert.equal(q.evaluations.length, 12);
+    const result = evaluateBacktest(alert, pointsFromRows(await query(q.sql), q.columns), r0, { grouped: q.grouped });
+    // The scheduler's query of the window [s, e) reads from s − 5 min: a reading's increase is counted only when
+    // the same host's previous reading is in that span. Host a reads 10 × minute, host b 5 × minute.
+    const readings = Array.from({ length: 60 }, (_, m) => [
+      { m, ts: T0 + m * MIN + 30_000, host: 'a', value: 10 * m },
+      { m, ts: T0 + m * MIN + 30_000, host: 'b', value: 5 * m },
+    ])
+      .flat()
+      .filter((x) => x.host === 'a' || x.m < 5 || x.m > 14);
+    const expected = q.evaluations.map((end) => {
+      const start = end - 5 * MIN;
+      let total = 0;
+      for (const h of ['a', 'b']) {
+        const seen = readings.filter((x) => x.host === h && x.ts >= start - 5 * MIN && x.ts < end);
+        seen.forEach((x, i) => {
+          const prev = seen[i - 1];
+          if (x.ts >= start && prev) total += Math.max(x.value - prev.value, 0);
+        });
+      }
+      return total;
+    });
+    // Window 0 has no reading before minute 0; windows 1–2 only host a; window 3 host b's increases after minute 15.
+    assert.deepEqual(expected, [60, 50, 50, 70, 75, 75, 75, 75, 75, 75, 75, 75]);
+    assert.deepEqual(
+      result.evaluations.map((e) => e.groups[0]?.value),
+      expected,
+    );
+    assert.deepEqual(
+      result.evaluations.map((e) => e.state),
+      ['ALERT', 'ALERT', 'ALERT', 'OK', 'OK', 'OK', 'OK', 'OK', 'OK', 'OK', 'OK', 'OK'],
+    );
+  });
+
+  it('a metric tile alert off the interval grid says why it is not backtested', () => {
+    const tile = {
+      config: {
+        displayType: 'line',
+        sourceId: METRIC_SOURCE.id,
+        select: [{ aggFn: 'avg', metricName: 'cpu', metricType: 'gauge', valueExpression: 'Value' }],
+      },
+    };
+    const q = backtestQuery(
+      { interval: '1h', threshold: 1, thresholdType: 'above', scheduleOffsetMinutes: 5 },
+      { kind: 'tile', tile },
+      { source: METRIC_SOURCE, range: { from: T0, to: T0 + 6 * 60 * MIN } },
+    );
+    assert.equal(q.ok, false);
+    assert.equal(
+      !q.ok && q.reason,
+      'the alert is evaluated off the interval grid (schedule offset or start time), so its windows span two partial buckets; metric values (last value per time series, increase per period) are taken per bucket and do not add up into them',
+    );
   });
 
   it('raw SQL tile alerts say they are not backtested yet', () => {

@@ -210,6 +210,127 @@ describe('Series route: tile → request', () => {
     assert.equal(markdown.markdown, '# Hi');
   });
 
+  it('maps metric line tiles: the metric name and type, no field for the value column, no delta for sums', () => {
+    const metrics: SourceLike = {
+      id: '65f5e4a3b9e77c001a654321',
+      kind: 'metric',
+      from: { databaseName: 'otel', tableName: '' },
+      timestampValueExpression: 'TimeUnix',
+      metricTables: { gauge: 'otel_metrics_gauge', sum: 'otel_metrics_sum', histogram: 'otel_metrics_histogram' },
+    };
+    const line = (select: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      planTile(tile({ displayType: 'line', sourceId: metrics.id, select: [select], ...extra }), {
+        range: RANGE,
+        source: metrics,
+      });
+    const gauge = line(
+      {
+        aggFn: 'avg',
+        metricName: 'k8s.node.cpu.utilization',
+        metricType: 'gauge',
+        valueExpression: 'Value',
+        where: 'ServiceName:k8s',
+        whereLanguage: 'lucene',
+      },
+      { groupBy: "ResourceAttributes['k8s.node.name']" },
+    );
+    assert.ok(gauge.ok && gauge.route === 'series', JSON.stringify(gauge));
+    assert.deepEqual(gauge.body, {
+      series: [
+        {
+          sourceId: metrics.id,
+          aggFn: 'avg',
+          where: 'ServiceName:k8s',
+          whereLanguage: 'lucene',
+          groupBy: ["ResourceAttributes['k8s.node.name']"],
+          metricName: 'k8s.node.cpu.utilization',
+          metricDataType: 'gauge',
+        },
+      ],
+      startTime: RANGE.from,
+      endTime: RANGE.to,
+      granularity: '1m',
+    });
+    assert.deepEqual(gauge.labels, ['avg(Value)']);
+    // A sum with a per-period delta: the server counts increases per reading either way (its delta is for gauges).
+    const sum = line({
+      aggFn: 'sum',
+      metricName: 'otelcol_receiver_accepted_log_records',
+      metricType: 'sum',
+      valueExpression: 'Value',
+      periodAggFn: 'delta',
+    });
+    assert.ok(sum.ok && sum.route === 'series', JSON.stringify(sum));
+    assert.deepEqual(sum.body.series, [
+      {
+        sourceId: metrics.id,
+        aggFn: 'sum',
+        where: '',
+        groupBy: [],
+        metricName: 'otelcol_receiver_accepted_log_records',
+        metricDataType: 'sum',
+      },
+    ]);
+    assert.deepEqual(sum.labels, ['Value'], 'named as ClickStack names a sum metric (the SQL route too)');
+    const histogram = line({
+      aggFn: 'quantile',
+      level: 0.99,
+      metricName: 'http.server.request.duration',
+      metricType: 'histogram',
+      valueExpression: 'Value',
+    });
+    assert.ok(histogram.ok && histogram.route === 'series', JSON.stringify(histogram));
+    assert.deepEqual(histogram.body.series, [
+      {
+        sourceId: metrics.id,
+        aggFn: 'quantile',
+        level: 0.99,
+        where: '',
+        groupBy: [],
+        metricName: 'http.server.request.duration',
+        metricDataType: 'histogram',
+      },
+    ]);
+    const refused: [Record<string, unknown>, Record<string, unknown>, RegExp][] = [
+      [
+        { aggFn: 'avg', metricName: 'cpu', metricType: 'gauge', valueExpression: 'Value', periodAggFn: 'delta' },
+        {},
+        /^gauge series with a per-period delta cannot be previewed through the chart series API/,
+      ],
+      [
+        { aggFn: 'last_value', metricName: 'ready', metricType: 'gauge', valueExpression: 'Value' },
+        { displayType: 'number' },
+        /^metric number, table, pie and bar tiles .* only in buckets that start within the range/,
+      ],
+      [
+        {
+          aggFn: 'count_distinct',
+          metricName: 'k8s.pod.phase',
+          metricType: 'gauge',
+          valueExpression: "ResourceAttributes['k8s.pod.name']",
+        },
+        {},
+        /holds a "\."/,
+      ],
+      [{ aggFn: 'avg', metricType: 'gauge', valueExpression: 'Value' }, {}, /^metric series 1 names no metric/],
+      [
+        { aggFn: 'avg', metricName: 'http.server.request.duration', metricType: 'histogram', valueExpression: 'Value' },
+        {},
+        /^the chart series API answers histogram series with quantile or count only, not avg/,
+      ],
+      [
+        { aggFn: 'quantile', level: 0.5, metricName: 'http.server.request.duration', metricType: 'histogram' },
+        { groupBy: 'ServiceName' },
+        /^grouped histogram series cannot be previewed .* without their groups/,
+      ],
+    ];
+    for (const [select, extra, reason] of refused) {
+      const plan = line(select, extra);
+      assert.ok(!plan.ok, JSON.stringify(select));
+      assert.match(plan.reason, reason);
+    }
+  });
+
   it('backtests in buckets of the alert interval, one per window, and refuses windows off the grid', () => {
     const alert = { interval: '5m', threshold: 1, thresholdType: 'above' };
     const target = {
@@ -448,6 +569,73 @@ describe('Series route against the self-hosted emulator: the same numbers as the
     }
   });
 
+  /** A seeded dashboard tile by name (metric tiles live on other dashboards than the service one). */
+  function namedTile(name: string): TileLike {
+    const data = ossData(emu.state);
+    for (const d of data.dashboards.values()) {
+      const t = (d.tiles as TileLike[]).find((x) => x.name === name);
+      if (t) return t;
+    }
+    assert.fail(`no seeded tile "${name}"`);
+  }
+
+  /** Both routes' drawings of a time-series tile over `range`, compared bucket by bucket; the values compared. */
+  async function sameTimeseries(t: TileLike, label: string): Promise<number> {
+    const source = ossData(emu.state).sources.get(String(t.config?.sourceId)) as SourceLike | undefined;
+    const plan = planTile(t, { range, source });
+    assert.ok(plan.ok && plan.route === 'series', `${label}: ${!plan.ok ? plan.reason : ''}`);
+    const granularity = `${plan.stepMs / 60_000} minute`;
+    const [{ data, request }, sqlData] = await withinOneSecond(() =>
+      Promise.all([previewBySeries(route, t, { range, source }), sqlRoute(t, source, granularity)]),
+    );
+    assert.match(request ?? '', /^POST \/api\/v2\/charts\/series\n/);
+    const bySeries = seriesValues(data);
+    const bySql = seriesValues(sqlData);
+    assert.deepEqual([...bySeries.keys()].sort(), [...bySql.keys()].sort(), `${label}: the same series`);
+    let points = 0;
+    for (const [name, want] of bySql) {
+      const got = bySeries.get(name)!;
+      assert.deepEqual([...got.keys()].sort(), [...want.keys()].sort(), `${label} / ${name}: the same buckets`);
+      for (const [t0, v] of want) {
+        assert.ok(
+          close(got.get(t0)!, v!),
+          `${label} / ${name} at ${new Date(t0).toISOString()}: ${got.get(t0)} vs ${v}`,
+        );
+        points++;
+      }
+    }
+    return points;
+  }
+
+  it('draws gauge metric tiles (last value per time series and bucket) with the values the SQL route computes', async () => {
+    for (const name of ['CPU utilization by node', 'Memory working set']) {
+      const points = await sameTimeseries(namedTile(name), name);
+      assert.ok(points >= 6 * 40, `${name}: ${points} values compared`);
+    }
+  });
+
+  it('draws sum metric series (increases of counters, delta and cumulative) with the values the SQL route computes', async () => {
+    const accepted = namedTile('Accepted log records');
+    const config = accepted.config as Record<string, unknown>;
+    // The seeded number tile as a line (a delta counter, its per-period delta as the server reads it: none), and a
+    // cumulative counter grouped by pod.
+    const delta = await sameTimeseries({ ...accepted, config: { ...config, displayType: 'line' } }, 'accepted records');
+    assert.ok(delta >= 40, `accepted records: ${delta} values compared`);
+    const restarts = await sameTimeseries(
+      {
+        ...accepted,
+        config: {
+          ...config,
+          displayType: 'line',
+          select: [{ aggFn: 'sum', metricName: 'k8s.container.restarts', metricType: 'sum', valueExpression: 'Value' }],
+          groupBy: "ResourceAttributes['k8s.pod.name']",
+        },
+      },
+      'restarts',
+    );
+    assert.ok(restarts >= 10 * 40, `restarts: ${restarts} values compared`);
+  });
+
   it('shows the search tile as log lines from the search API, newest first, as the SQL route', async () => {
     const { tileOf, sourceOf } = seeded();
     const t = tileOf('search');
@@ -498,9 +686,163 @@ describe('Series route against the self-hosted emulator: the same numbers as the
     assert.match(data.kind === 'error' ? data.message : '', /Query chart series.*404.*Source not found for series 0/);
   });
 
+  it('answers metric series as the server does: no bucket before the range, 500 without a type or for a histogram average', async () => {
+    const metrics = [...ossData(emu.state).sources.values()].find((x) => x.kind === 'metric')!;
+    const day = 86_400_000;
+    const series = { sourceId: String(metrics.id), aggFn: 'avg' as const, where: '', groupBy: [] };
+    const cpu = { ...series, metricName: 'k8s.node.cpu.utilization', metricDataType: 'gauge' as const };
+    // One 1-day bucket around the range: it starts before the range, so the server leaves it out (why metric number
+    // tiles are not previewed through this API).
+    const oneDay = await client.chartSeries({
+      series: [cpu],
+      startTime: to - 3600_000,
+      endTime: to,
+      granularity: '1d',
+    });
+    assert.deepEqual(oneDay.data, []);
+    // The three day buckets that start within the last three days are there, the one before them is not.
+    const days = await client.chartSeries({ series: [cpu], startTime: to - 3 * day, endTime: to, granularity: '1d' });
+    assert.equal(days.data.length, 3);
+    assert.ok(days.data.every((r) => Number(r.ts_bucket) % day === 0 && Number(r.ts_bucket) >= to - 3 * day));
+    await assert.rejects(
+      client.chartSeries({ series: [{ ...series, metricName: 'cpu' }], startTime: to - 3600_000, endTime: to }),
+      (e: Error) => /500/.test(e.message) && /no query support for metric type=undefined/.test(e.message),
+    );
+    await assert.rejects(
+      client.chartSeries({
+        series: [{ ...series, metricName: 'http.server.request.duration', metricDataType: 'histogram' }],
+        startTime: to - 3600_000,
+        endTime: to,
+      }),
+      (e: Error) => /500/.test(e.message) && /avg is not supported for histograms currently/.test(e.message),
+    );
+  });
+
+  it('answers histogram quantiles and counts as HyperDX computes them from the bucket counts', async () => {
+    const metrics = [...ossData(emu.state).sources.values()].find((x) => x.kind === 'metric')!;
+    const step = 900_000;
+    const start = to - 6 * 3600_000;
+    const hist = {
+      sourceId: String(metrics.id),
+      where: '',
+      groupBy: [],
+      metricName: 'http.server.request.duration',
+      metricDataType: 'histogram' as const,
+    };
+    const body = (aggFn: 'quantile' | 'count') => ({
+      series: [{ ...hist, aggFn, ...(aggFn === 'quantile' ? { level: 0.9 } : {}) }],
+      startTime: start,
+      endTime: to,
+      granularity: '15m' as const,
+    });
+    const [p90, count, raw] = await withinOneSecond(() =>
+      Promise.all([
+        client.chartSeries(body('quantile')),
+        client.chartSeries(body('count')),
+        query(
+          `SELECT toUnixTimestamp(TimeUnix) * 1000 AS t, BucketCounts AS counts, ExplicitBounds AS bounds, Count AS c
+           FROM otel_metrics_histogram WHERE MetricName = 'http.server.request.duration'
+             AND TimeUnix >= fromUnixTimestamp64Milli(${Math.floor(start / step) * step - step})
+             AND TimeUnix <= fromUnixTimestamp64Milli(${Math.floor(to / step) * step + step})`,
+          'otel',
+        ),
+      ]),
+    );
+    // Delta temporality: each point's counts are its increases; summed per 15-minute bucket, over all services.
+    const buckets = new Map<number, { rates: number[]; bounds: number[]; count: number }>();
+    for (const r of raw as { t: number; counts: number[]; bounds: number[]; c: number }[]) {
+      const b = Math.floor(Number(r.t) / step) * step;
+      const had = buckets.get(b) ?? { rates: r.counts.map(() => 0), bounds: r.bounds.map(Number), count: 0 };
+      r.counts.forEach((v, k) => (had.rates[k]! += Number(v)));
+      had.count += Number(r.c);
+      buckets.set(b, had);
+    }
+    const kept = [...buckets.keys()].filter((b) => b >= start && b <= to).sort((a, b) => a - b);
+    assert.ok(kept.length >= 23, `${kept.length} buckets`);
+    const quantile = ({ rates, bounds }: { rates: number[]; bounds: number[] }, level: number): number => {
+      let sum = 0;
+      const cum = rates.map((v) => (sum += v));
+      const total = cum[cum.length - 1]!;
+      const rank = level * total;
+      const u = cum.findIndex((c) => c > rank);
+      const upperBound = bounds[u] ?? Infinity;
+      const lowerBound = u > 0 ? bounds[u - 1]! : upperBound > 0 ? 0 : Infinity;
+      const lowerCount = lowerBound === 0 ? 0 : cum[u - 1]!;
+      if (upperBound === Infinity) return bounds[u - 1]!;
+      return lowerBound + (upperBound - lowerBound) * ((rank - lowerCount) / (cum[u]! - lowerCount));
+    };
+    assert.deepEqual(
+      p90.data.map((r) => r.ts_bucket),
+      kept,
+      'the 15-minute buckets that start within the range',
+    );
+    for (const r of p90.data) {
+      const want = quantile(buckets.get(Number(r.ts_bucket))!, 0.9);
+      assert.ok(
+        Math.abs(Number(r['series_0.data']) - want) < 1e-9,
+        `p90 at ${r.ts_bucket}: ${r['series_0.data']} vs ${want}`,
+      );
+    }
+    assert.deepEqual(
+      count.data.map((r) => [r.ts_bucket, r['series_0.data']]),
+      kept.map((b) => [b, buckets.get(b)!.count]),
+    );
+  });
+
+  it('backtests the gauge alert on the ready-nodes tile with the window values the SQL route draws for its tile', async () => {
+    const data = ossData(emu.state);
+    const alert = [...data.alerts.values()].find((a) => a.name === 'Ready nodes out of range');
+    assert.ok(alert, 'the seeded metric alert');
+    const t = data.dashboards.get(alert.dashboardId ?? '')?.tiles.find((x) => x.id === alert.tileId) as TileLike;
+    const source = data.sources.get(String(t.config?.sourceId)) as SourceLike;
+    const a = { ...alert, interval: alert.interval, threshold: alert.threshold, thresholdType: alert.thresholdType };
+    const target = { kind: 'tile' as const, tile: t };
+    const plan = planSeriesBacktest(a, target, { source, range });
+    assert.ok(plan.ok, !plan.ok ? plan.reason : '');
+    assert.deepEqual(plan.body.series, [
+      {
+        sourceId: source.id,
+        aggFn: 'last_value',
+        where: '',
+        groupBy: [],
+        metricName: 'k8s.node.condition_ready',
+        metricDataType: 'gauge',
+      },
+    ]);
+    assert.equal(plan.body.granularity, '30m');
+    // The scheduler evaluates the tile as a time series in buckets of the interval: the SQL route's line of the tile.
+    const windows = { from: plan.body.startTime, to: plan.body.endTime };
+    const line = { ...t, config: { ...t.config, displayType: 'line' } };
+    const [{ result }, rendered] = await withinOneSecond(async () => {
+      const r = renderTile(line, { range: windows, source, granularity: '30 minute' });
+      assert.ok(r.ok, !r.ok ? r.reason : '');
+      return Promise.all([
+        backtestBySeries(route, a, target, { source, range }),
+        query(r.sql, String(source.from?.databaseName)).then((rows) =>
+          tileDataOf(r, asResult(rows), { range: windows }),
+        ),
+      ]);
+    });
+    const bySql = seriesValues(rendered);
+    const values = [...bySql.values()][0]!;
+    assert.ok(values.size >= 40, `${values.size} windows drawn by the SQL route`);
+    let compared = 0;
+    for (const e of result.evaluations) {
+      const want = values.get(e.windowStart) ?? 0;
+      assert.equal(e.groups[0]?.value ?? 0, want, `window ${new Date(e.windowStart).toISOString()}`);
+      compared++;
+    }
+    assert.ok(compared >= 40, `${compared} windows compared`);
+    // The ready condition reads 0 or 1, never within 3–12: every window fires (a not_between alert).
+    assert.equal(result.fired.length, result.evaluations.length);
+  });
+
   it('backtests the seeded alerts with the same windows fired and last state as the SQL route', async () => {
     const data = ossData(emu.state);
     let compared = 0;
+    const metric: string[] = [];
+    const refused: string[] = [];
+    const sqlRefused: string[] = [];
     for (const alert of data.alerts.values()) {
       const a = alert as unknown as {
         source: string;
@@ -535,9 +877,10 @@ describe('Series route against the self-hosted emulator: the same numbers as the
       const plan = planSeriesBacktest(a, target, { source, range });
       if (!q.ok || !plan.ok) {
         assert.ok(!plan.ok ? plan.reason.length > 0 : true);
+        if (!plan.ok) refused.push(`${a.name}: ${plan.reason}`);
+        if (!q.ok) sqlRefused.push(`${a.name}: ${q.reason}`);
         continue;
       }
-      if (source?.kind === 'metric') continue; // the emulator charts no metric sources
       const [rows, { result: bySeries }] = await withinOneSecond(() =>
         Promise.all([
           query(q.sql, String(source?.from?.databaseName ?? 'otel')),
@@ -553,7 +896,25 @@ describe('Series route against the self-hosted emulator: the same numbers as the
       );
       assert.equal(bySeries.lastState, bySql.lastState, a.name);
       compared++;
+      if (source?.kind === 'metric') {
+        metric.push(String(a.name));
+        // Metric windows: the same value in every window (last reading per time series, then the tile's aggregation).
+        assert.deepEqual(
+          bySeries.evaluations.map((e) => [e.at, e.groups[0]?.value ?? 0]),
+          bySql.evaluations.map((e) => [e.at, e.groups[0]?.value ?? 0]),
+          `${a.name}: the same window values`,
+        );
+        assert.ok(bySql.evaluations.length >= 40, `${a.name}: ${bySql.evaluations.length} windows`);
+      }
     }
     assert.ok(compared >= 2, `compared ${compared} alerts`);
+    // The gauge alert on the ready-nodes tile: both routes fire in the same windows and end in the same state.
+    assert.deepEqual(metric, ['Ready nodes out of range']);
+    assert.deepEqual(refused, [
+      'Node CPU saturation: the alert is evaluated off the interval grid (schedule offset or start time), so its windows span two partial buckets; the chart series API gives metric values per bucket that do not add up into them (only a sum of a counter does)',
+    ]);
+    assert.deepEqual(sqlRefused, [
+      'Node CPU saturation: the alert is evaluated off the interval grid (schedule offset or start time), so its windows span two partial buckets; metric values (last value per time series, increase per period) are taken per bucket and do not add up into them',
+    ]);
   });
 });
