@@ -137,6 +137,22 @@ const dropUnusedParts = {
   },
 };
 
+/**
+ * The `.describe('…')` texts of the zod schemas feed only the JSON Schemas generated at build time (hover docs in the
+ * editor, dist/schemas/); nothing in the extension reads them at run time. The host bundle leaves out the calls whose
+ * argument is a plain string literal (the texts stay in dist/schemas/ and in the schema generator's own build).
+ */
+const DESCRIBE_CALL = /\.describe\(\s*('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\$]|\\.)*`)\s*,?\s*\)/g;
+const schemaTextsDropped = {
+  name: 'schema-texts-dropped',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/](schema|alertFiles)[\\/][^\\/]+\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      return { contents: source.replace(DESCRIBE_CALL, ''), loader: 'ts' };
+    });
+  },
+};
+
 /** The entry's `require('./features')` stays a run-time require of the sibling bundle dist/features.js. */
 const featuresBundleExternal = {
   name: 'features-external',
@@ -149,7 +165,14 @@ const featuresBundleExternal = {
 
 /** @type {import('esbuild').BuildOptions} */
 const options = {
-  plugins: [dropPlainHttpParser, llhttpWasmAsFile, llhttpConstantsTrimmed, dropUnusedParts, featuresBundleExternal],
+  plugins: [
+    dropPlainHttpParser,
+    llhttpWasmAsFile,
+    llhttpConstantsTrimmed,
+    dropUnusedParts,
+    schemaTextsDropped,
+    featuresBundleExternal,
+  ],
   entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts' },
   bundle: true,
   format: 'cjs',
