@@ -227,6 +227,39 @@ const previewWebviewOptions = {
 // Each generator module exports `buildJsonSchemas(): Record<name, schema>`.
 const SCHEMA_GENERATORS = ['src/schema/jsonSchemas.ts', 'src/alertFiles/jsonSchema.ts'];
 
+/**
+ * Schemas that only add to another one (the dashboard update body is the create body with a required filter `id`)
+ * ship as that addition: `allOf` a relative `$ref` to the other file (which VS Code's JSON support resolves beside it),
+ * plus the added keywords.
+ */
+const SCHEMA_EXTENDS = { 'dashboard-update': 'dashboard' };
+const OWN_KEYWORDS = new Set(['$schema', 'title', 'description']);
+
+/** What `derived` adds to `base`: new keys and `required` entries. Anything else (a change or a removal) throws. */
+function addedTo(base, derived, at) {
+  const out = {};
+  for (const [key, value] of Object.entries(derived)) {
+    const was = base[key];
+    if (JSON.stringify(was) === JSON.stringify(value)) continue;
+    if (was === undefined) out[key] = value;
+    else if (key === 'required' && Array.isArray(was) && Array.isArray(value) && was.every((k) => value.includes(k)))
+      out[key] = value.filter((k) => !was.includes(k));
+    else if (isObject(was) && isObject(value)) out[key] = addedTo(was, value, `${at}/${key}`);
+    else throw new Error(`${at}/${key} differs from the schema it extends; it cannot ship as an extension`);
+  }
+  for (const key of Object.keys(base))
+    if (!(key in derived)) throw new Error(`${at}/${key} is missing from the schema that extends it`);
+  return out;
+}
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function asExtension(derived, baseName, schemas) {
+  const base = schemas[baseName];
+  const strip = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => !OWN_KEYWORDS.has(k)));
+  const own = Object.fromEntries(Object.entries(derived).filter(([k]) => OWN_KEYWORDS.has(k)));
+  return { ...own, allOf: [{ $ref: `./${baseName}.schema.json` }], ...addedTo(strip(base), strip(derived), '') };
+}
+
 async function writeJsonSchemas() {
   const dir = mkdtempSync(join(tmpdir(), 'obs-schemas-'));
   try {
@@ -244,6 +277,8 @@ async function writeJsonSchemas() {
       });
       Object.assign(schemas, createRequire(import.meta.url)(file).buildJsonSchemas());
     }
+    for (const [name, base] of Object.entries(SCHEMA_EXTENDS))
+      schemas[name] = asExtension(schemas[name], base, schemas);
     mkdirSync('dist/schemas', { recursive: true });
     for (const [name, schema] of Object.entries(schemas)) {
       writeFileSync(
