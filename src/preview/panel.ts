@@ -1,8 +1,9 @@
 /**
  * The tile preview and alert backtest panels: one reusable webview each, beside the editor. Their script and styles
- * are a bundle of their own (dist/preview.js, dist/preview.css) loaded only when a panel first opens; strict CSP with
- * a nonce, no remote content, theme colours only. The webview is not kept while hidden (`retainContextWhenHidden:
- * false`): when it is shown again it asks for the data, and the panel sends what it showed last, with the range.
+ * are a bundle of their own (dist/preview.js, dist/preview.css, written inline into the page) loaded only when a panel
+ * first opens; strict CSP with a nonce, no remote content, theme colours only. The webview is not kept while hidden
+ * (`retainContextWhenHidden: false`): when it is shown again it asks for the data, and the panel sends what it showed
+ * last, with the range.
  *
  * Data comes in through `show()`; the webview's requests (range change, refresh) go out as events for whoever feeds
  * the panel; Open as Table and Copy run here on the data the panel holds.

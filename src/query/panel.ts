@@ -1,7 +1,7 @@
 /**
  * The query results panel: one reusable webview beside the editor. Its script is a separate bundle
- * (dist/queryResults.js, written inline into the page) loaded only when the panel first opens; strict CSP with a nonce, no remote content,
- * theme colours only. Copy (CSV, JSON, Markdown) and Open as JSON run here, on the full result.
+ * (dist/queryResults.js, written inline into the page) loaded only when the panel first opens; strict CSP with a
+ * nonce, no remote content, theme colours only. Copy (CSV, JSON, Markdown) and Open as JSON run here, on the full result.
  */
 import * as vscode from 'vscode';
 import { toCsv, toJsonObjects, toMarkdown, type QueryResult } from '../api/query';
