@@ -4,6 +4,7 @@
 // load an ESM `main`, so no esbuild code splitting.) `--production` minifies, drops source maps and ships the features
 // bundle Brotli-packed (dist/features.js.br); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
+import { Buffer } from 'node:buffer';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -137,6 +138,22 @@ const dropUnusedParts = {
   },
 };
 
+/**
+ * The `.describe('…')` texts of the zod schemas feed only the JSON Schemas generated at build time (hover docs in the
+ * editor, dist/schemas/); nothing in the extension reads them at run time. The host bundle leaves out the calls whose
+ * argument is a plain string literal (the texts stay in dist/schemas/ and in the schema generator's own build).
+ */
+const DESCRIBE_CALL = /\.describe\(\s*('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\$]|\\.)*`)\s*,?\s*\)/g;
+const schemaTextsDropped = {
+  name: 'schema-texts-dropped',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/](schema|alertFiles)[\\/][^\\/]+\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      return { contents: source.replace(DESCRIBE_CALL, ''), loader: 'ts' };
+    });
+  },
+};
+
 /** The entry's `require('./features')` stays a run-time require of the sibling bundle dist/features.js. */
 const featuresBundleExternal = {
   name: 'features-external',
@@ -149,7 +166,14 @@ const featuresBundleExternal = {
 
 /** @type {import('esbuild').BuildOptions} */
 const options = {
-  plugins: [dropPlainHttpParser, llhttpWasmAsFile, llhttpConstantsTrimmed, dropUnusedParts, featuresBundleExternal],
+  plugins: [
+    dropPlainHttpParser,
+    llhttpWasmAsFile,
+    llhttpConstantsTrimmed,
+    dropUnusedParts,
+    schemaTextsDropped,
+    featuresBundleExternal,
+  ],
   entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts' },
   bundle: true,
   format: 'cjs',
@@ -204,6 +228,39 @@ const previewWebviewOptions = {
 // Each generator module exports `buildJsonSchemas(): Record<name, schema>`.
 const SCHEMA_GENERATORS = ['src/schema/jsonSchemas.ts', 'src/alertFiles/jsonSchema.ts'];
 
+/**
+ * Schemas that only add to another one (the dashboard update body is the create body with a required filter `id`)
+ * ship as that addition: `allOf` a relative `$ref` to the other file (which VS Code's JSON support resolves beside it),
+ * plus the added keywords.
+ */
+const SCHEMA_EXTENDS = { 'dashboard-update': 'dashboard' };
+const OWN_KEYWORDS = new Set(['$schema', 'title', 'description']);
+
+/** What `derived` adds to `base`: new keys and `required` entries. Anything else (a change or a removal) throws. */
+function addedTo(base, derived, at) {
+  const out = {};
+  for (const [key, value] of Object.entries(derived)) {
+    const was = base[key];
+    if (JSON.stringify(was) === JSON.stringify(value)) continue;
+    if (was === undefined) out[key] = value;
+    else if (key === 'required' && Array.isArray(was) && Array.isArray(value) && was.every((k) => value.includes(k)))
+      out[key] = value.filter((k) => !was.includes(k));
+    else if (isObject(was) && isObject(value)) out[key] = addedTo(was, value, `${at}/${key}`);
+    else throw new Error(`${at}/${key} differs from the schema it extends; it cannot ship as an extension`);
+  }
+  for (const key of Object.keys(base))
+    if (!(key in derived)) throw new Error(`${at}/${key} is missing from the schema that extends it`);
+  return out;
+}
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function asExtension(derived, baseName, schemas) {
+  const base = schemas[baseName];
+  const strip = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => !OWN_KEYWORDS.has(k)));
+  const own = Object.fromEntries(Object.entries(derived).filter(([k]) => OWN_KEYWORDS.has(k)));
+  return { ...own, allOf: [{ $ref: `./${baseName}.schema.json` }], ...addedTo(strip(base), strip(derived), '') };
+}
+
 async function writeJsonSchemas() {
   const dir = mkdtempSync(join(tmpdir(), 'obs-schemas-'));
   try {
@@ -221,6 +278,8 @@ async function writeJsonSchemas() {
       });
       Object.assign(schemas, createRequire(import.meta.url)(file).buildJsonSchemas());
     }
+    for (const [name, base] of Object.entries(SCHEMA_EXTENDS))
+      schemas[name] = asExtension(schemas[name], base, schemas);
     mkdirSync('dist/schemas', { recursive: true });
     for (const [name, schema] of Object.entries(schemas)) {
       writeFileSync(
@@ -260,6 +319,40 @@ function packFeatures() {
   console.log(`${FEATURES}.br: ${(packed.length / 1024).toFixed(1)} KB (Brotli)`);
 }
 
+/**
+ * The production build ships the webviews' scripts and style sheet together Brotli-packed (dist/webviews.br: a JSON
+ * object of file name to text; 32 KB instead of 37 KB for the three files in the VSIX's zip). The extension host writes
+ * them inline into each page under its nonce (src/shared/webviewAssets.ts), so they must not hold text that would end
+ * or confuse an inline <script> or <style> element; the build fails if they do. Other builds keep the plain files and
+ * remove a packed one.
+ */
+const WEBVIEW_ASSETS = ['dist/preview.js', 'dist/preview.css', 'dist/queryResults.js'];
+const PACKED_WEBVIEWS = 'dist/webviews.br';
+function packWebviews() {
+  for (const file of WEBVIEW_ASSETS) {
+    const bad = /<\/script|<script|<!--|<\/style/i.exec(readFileSync(file, 'utf8'));
+    if (bad) throw new Error(`${file} holds "${bad[0]}", which cannot be written inline into a webview page`);
+  }
+  if (!production) {
+    rmSync(PACKED_WEBVIEWS, { force: true });
+    return;
+  }
+  const text = JSON.stringify(
+    Object.fromEntries(WEBVIEW_ASSETS.map((file) => [file.slice('dist/'.length), readFileSync(file, 'utf8')])),
+  );
+  const bytes = Buffer.from(text, 'utf8');
+  const packed = brotliCompressSync(bytes, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+      [zlibConstants.BROTLI_PARAM_LGWIN]: 24,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+  writeFileSync(PACKED_WEBVIEWS, packed);
+  for (const file of WEBVIEW_ASSETS) rmSync(file, { force: true });
+  console.log(`${PACKED_WEBVIEWS}: ${(packed.length / 1024).toFixed(1)} KB (Brotli)`);
+}
+
 if (watch) {
   const ctx = await esbuild.context(options);
   packFeatures();
@@ -272,6 +365,7 @@ if (watch) {
   packFeatures();
   await esbuild.build(webviewOptions);
   await esbuild.build(previewWebviewOptions);
+  packWebviews();
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     if (file.endsWith('.js'))
       console.log(`${file}: ${(output.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);

@@ -10,6 +10,7 @@
 // more fresh hosts for extra activation and first-use samples. `--only none` measures activation and first use only.
 // Environment: OBS_TEST_VERBOSE=1 shows the workbench output; OBS_CHROMIUM, OBS_CODE_SERVER_DIR as for the tests.
 import { spawn } from 'node:child_process';
+import { Buffer } from 'node:buffer';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -31,7 +32,8 @@ const TARGETS = {
   evaluatedKB: 100,
   coldFirstExpandMs: 150,
   bundleKB: 350,
-  vsixKB: 200,
+  // The issue's "VSIX ≤ 250 KB", in this script's unit (KB = 1,024 bytes, as everywhere in the bench).
+  vsixKB: 250,
   alerts1000Ms: 100,
   alerts10000Ms: 1000,
   shown429: 0,
@@ -167,12 +169,20 @@ async function main() {
       fs.readdirSync(schemaDir).reduce((n, f) => n + fs.statSync(path.join(schemaDir, f)).size, 0),
     );
   }
-  // A Brotli-packed bundle (dist/features.js.br) counts with the size of the JavaScript it holds.
+  // A Brotli-packed bundle (dist/features.js.br) counts with the size of the JavaScript it holds, and so do the webview
+  // scripts packed into dist/webviews.br.
   sizes.bundleBytes = fs
     .readdirSync(path.join(ROOT, 'dist'))
-    .filter((f) => f.endsWith('.js') || f.endsWith('.js.br'))
+    .filter((f) => f.endsWith('.js') || f.endsWith('.js.br') || f === 'webviews.br')
     .reduce((n, f) => {
       const file = path.join(ROOT, 'dist', f);
+      if (f === 'webviews.br') {
+        const pack = JSON.parse(zlib.brotliDecompressSync(fs.readFileSync(file)).toString('utf8'));
+        return Object.entries(pack).reduce(
+          (m, [name, text]) => m + (name.endsWith('.js') ? Buffer.byteLength(text) : 0),
+          n,
+        );
+      }
       return n + (f.endsWith('.br') ? zlib.brotliDecompressSync(fs.readFileSync(file)).length : fs.statSync(file).size);
     }, 0);
   sizes.bundleKB = kb(sizes.bundleBytes);

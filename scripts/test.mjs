@@ -126,6 +126,7 @@ const VSIX_ALLOWED = [
   /^extension\/dist\/queryResults\.js$/,
   /^extension\/dist\/llhttp_simd\.wasm\.br$/,
   /^extension\/dist\/preview\.(js|css)$/,
+  /^extension\/dist\/webviews\.br$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
   /^extension\/media\/[^/]+\.(svg|png)$/,
   /^extension\/l10n\/[^/]+\.json$/,

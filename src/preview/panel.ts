@@ -1,14 +1,16 @@
 /**
  * The tile preview and alert backtest panels: one reusable webview each, beside the editor. Their script and styles
- * are a bundle of their own (dist/preview.js, dist/preview.css) loaded only when a panel first opens; strict CSP with
- * a nonce, no remote content, theme colours only. The webview is not kept while hidden (`retainContextWhenHidden:
- * false`): when it is shown again it asks for the data, and the panel sends what it showed last, with the range.
+ * are a bundle of their own (dist/preview.js, dist/preview.css, written inline into the page) loaded only when a panel
+ * first opens; strict CSP with a nonce, no remote content, theme colours only. The webview is not kept while hidden
+ * (`retainContextWhenHidden: false`): when it is shown again it asks for the data, and the panel sends what it showed
+ * last, with the range.
  *
  * Data comes in through `show()`; the webview's requests (range change, refresh) go out as events for whoever feeds
  * the panel; Open as Table and Copy run here on the data the panel holds.
  */
 import * as vscode from 'vscode';
 import { PREVIEW_VIEW_TYPES } from '../constants';
+import { webviewAsset } from '../shared/webviewAssets';
 import {
   dataAsTable,
   parseFromWebview,
@@ -225,7 +227,8 @@ export class PreviewPanel implements vscode.Disposable {
     return {
       enableScripts: true,
       retainContextWhenHidden: false,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')],
+      // The page loads nothing from disk: its script and style sheet are written into it.
+      localResourceRoots: [],
     };
   }
 
@@ -390,20 +393,23 @@ function makeNonce(): string {
   return s;
 }
 
-/** The page of the webview: CSP `default-src 'none'`, the bundle's script by nonce, its style sheet from dist/. */
+/**
+ * The page of the webview: CSP `default-src 'none'`; the bundle's script and style sheet (dist/preview.js and
+ * preview.css, or their entries in the production build's pack) written inline, each allowed by the page's nonce.
+ */
 export function previewHtml(webview: vscode.Webview, dist: vscode.Uri, mode: PanelMode): string {
   const nonce = makeNonce();
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'preview.js')).toString();
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'preview.css')).toString();
+  const script = webviewAsset(dist.fsPath, 'preview.js');
+  const style = webviewAsset(dist.fsPath, 'preview.css');
   const title = mode === 'backtest' ? vscode.l10n.t('Alert Backtest') : vscode.l10n.t('Tile Preview');
   return `<!DOCTYPE html>
 <html lang="${vscode.env.language.replace(/[^A-Za-z-]/g, '') || 'en'}">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data:; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${title}</title>
-<link rel="stylesheet" href="${style}">
+<style nonce="${nonce}">${style}</style>
 </head>
 <body>
 <header>
@@ -413,7 +419,7 @@ export function previewHtml(webview: vscode.Webview, dist: vscode.Uri, mode: Pan
   <div class="actions"><button type="button" id="refresh"></button><button type="button" id="open-table"></button><button type="button" id="copy"></button></div>
 </header>
 <main id="content" tabindex="-1"></main>
-<script nonce="${nonce}" src="${script}"></script>
+<script nonce="${nonce}">${script}</script>
 </body>
 </html>`;
 }

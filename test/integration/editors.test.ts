@@ -196,6 +196,43 @@ describe('Resource editors', function () {
     assert.match(line, /thresholdType/);
   });
 
+  it('validates a dashboard update document against the bundled update schema and the create schema it extends', async () => {
+    const stored = [...data(serviceA).dashboards.values()].find((d) => Array.isArray(d.tiles) && d.tiles.length > 0);
+    assert.ok(stored, 'a dashboard with tiles in the sample data');
+    const uri = await vscode.commands.executeCommand<string>('observability.editResource', {
+      connectionId,
+      serviceId: serviceA,
+      dashboardId: stored.id,
+    });
+    const doc = await waitFor('the dashboard document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri),
+    );
+    const body = JSON.parse(doc.getText()) as { tiles: Record<string, unknown>[]; filters?: unknown[] };
+    // A rule of the create schema (grid positions are numbers) and the one the update schema adds (filters keep their id).
+    body.tiles[0]!.x = 'left';
+    body.filters = [{ type: 'QUERY_EXPRESSION', name: 'Service', expression: 'ServiceName', sourceId: 'logs' }];
+    await replaceText(doc, `${JSON.stringify(body, null, 2)}\n`);
+    const json = () => vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source !== 'Observability');
+    const typed = await waitFor(
+      'the JSON support flags the tile position',
+      () => json().find((d) => /Incorrect type/.test(d.message) && /"x"/.test(doc.lineAt(d.range.start.line).text)),
+      30_000,
+    );
+    assert.match(typed.message, /number/);
+    const missing = await waitFor(
+      'the JSON support flags the filter without id',
+      () => json().find((d) => /Missing property "id"/.test(d.message)),
+      30_000,
+    );
+    assert.ok(
+      missing.range.start.line >
+        doc
+          .getText()
+          .split('\n')
+          .findIndex((l) => l.includes('"filters"')),
+    );
+  });
+
   it('creates an alert: it appears in the emulator and the tree, and the document reopens under its ID', async () => {
     const { uri, doc } = await newAlertDocument({ name: 'Created from the editor' });
     const before = data(serviceA).alerts.size;
