@@ -168,11 +168,11 @@ export class DashboardValidator {
       log.info(`Validate dashboard "${name}" on ${service}: valid${requestId ? ` (requestId ${requestId})` : ''}`);
       let normalizedUri: string | undefined;
       if (normalized && options.showNormalized) {
-        normalizedUri = (await this.showNormalized(doc, ref, name, normalized)).toString();
+        normalizedUri = (await this.showNormalized(text, name, normalized)).toString();
       } else if (normalized) {
         const show = vscode.l10n.t('Show Normalized');
         void vscode.window.showInformationMessage(sanitizeServerText(withId(message), 1000), show).then((choice) => {
-          if (choice === show) void this.showNormalized(doc, ref, name, normalized);
+          if (choice === show) void this.showNormalized(text, name, normalized);
         });
       } else {
         void vscode.window.showInformationMessage(sanitizeServerText(withId(message), 1000));
@@ -218,15 +218,10 @@ export class DashboardValidator {
     };
   }
 
-  /** A read-only diff: the document as validated ↔ the body as the service normalizes it. */
-  private async showNormalized(
-    doc: vscode.TextDocument,
-    ref: ResourceRef,
-    name: string,
-    normalized: Record<string, unknown>,
-  ): Promise<vscode.Uri> {
+  /** A read-only diff: the text as validated ↔ the body as the service normalizes it. */
+  private async showNormalized(text: string, name: string, normalized: Record<string, unknown>): Promise<vscode.Uri> {
     const label = fileLabel(name, 'dashboard');
-    const left = this.deps.server.create(`${label} (yours).json`, doc.getText());
+    const left = this.deps.server.create(`${label} (yours).json`, text);
     const right = this.deps.server.create(`${label} (normalized by the service).json`, toText(normalized));
     try {
       await vscode.commands.executeCommand(
@@ -237,7 +232,7 @@ export class DashboardValidator {
         { preview: true },
       );
     } catch (error) {
-      this.deps.log.warn(`Could not show the normalized dashboard of ${ref.kind} "${name}": ${String(error)}`);
+      this.deps.log.warn(`Could not show the normalized dashboard "${name}": ${String(error)}`);
     }
     return right;
   }
