@@ -125,6 +125,14 @@ export class DashboardValidator {
         client.validateDashboard(ref.serviceId, body),
       );
     } catch (error) {
+      // The problems of an earlier validation go (this one replaces it, even when it fails).
+      const earlier = checks.collection.get(doc.uri) ?? [];
+      if (earlier.some((d) => d.code === 'service')) {
+        checks.publish(
+          doc,
+          earlier.filter((d) => d.code !== 'service'),
+        );
+      }
       // The standard report: operation, status, the service's message, request ID; the text stays as typed.
       const { message, requestId } = reportFailure(doc, parsed.root, error, log, (d, diagnostics) =>
         checks.publish(d, diagnostics),

@@ -139,8 +139,14 @@ describeEachFlavor('Dashboard validation', (run) => {
 
   it('reports a failed request with operation, status and message, and leaves the text alone', async () => {
     const { doc } = await openDashboard();
-    const typed = doc.getText().replace(/"name": "[^"]*"/, '"name": "Kept through a failure"');
+    const value = JSON.parse(doc.getText()) as { name: string; tiles: Record<string, unknown>[] };
+    value.name = 'Kept through a failure';
+    value.tiles[0]!.w = 40;
+    const typed = `${JSON.stringify(value, null, 2)}\n`;
     await replaceText(doc, typed);
+    // A first validation leaves a problem on the text.
+    assert.equal((await validate(doc.uri.toString())).outcome, 'invalid');
+    assert.equal(serviceProblems(doc).length, 1);
     const requestId = '00000000-0000-4000-8000-000000000501';
     run.emulator.faults.add({
       method: 'POST',
@@ -160,7 +166,7 @@ describeEachFlavor('Dashboard validation', (run) => {
     if (run.flavor.emulatorFlavor === 'cloud') assert.match(result.error ?? '', new RegExp(requestId));
     assert.equal(doc.getText(), typed, 'the text exactly as typed');
     assert.ok(doc.isDirty, 'still unsaved');
-    assert.deepEqual(serviceProblems(doc), []);
+    assert.deepEqual(serviceProblems(doc), [], 'the failed validation replaced the earlier one');
     await waitForLog(exportedApi(), /Validate dashboard failed/);
   });
 
