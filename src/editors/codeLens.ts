@@ -9,7 +9,8 @@ import { isNew, parseUri } from '../shared/uris';
 /**
  * A line above each resource document saying where it goes and whether it differs from the version it was opened
  * from: "Apply to <service>" (or "Create on <service>"), "Compare with Service", and "not applied" while it differs.
- * Saving keeps a local draft, so this, not the dirty marker, tells whether the service has the text.
+ * Saving keeps a local draft, so this, not the dirty marker, tells whether the service has the text. Dashboard
+ * documents also get "Validate with Service".
  */
 export class ApplyCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -34,6 +35,20 @@ export class ApplyCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     const service = this.live.serviceLabel(ref.connectionId, ref.serviceId);
     const range = new vscode.Range(0, 0, 0, 0);
     const target = { uri: doc.uri.toString() };
+    // Dashboards: ask the service whether it would take the text, without saving anything.
+    const validate =
+      ref.kind === 'dashboard'
+        ? [
+            new vscode.CodeLens(range, {
+              title: `$(checklist) ${vscode.l10n.t('Validate with Service')}`,
+              tooltip: vscode.l10n.t(
+                "Check this text (unsaved edits included) with the service's rules; nothing is saved",
+              ),
+              command: 'observability.validateDashboard',
+              arguments: [target],
+            }),
+          ]
+        : [];
     if (isNew(ref)) {
       return [
         new vscode.CodeLens(range, {
@@ -45,6 +60,7 @@ export class ApplyCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
           command: 'observability.applyResource',
           arguments: [doc.uri],
         }),
+        ...validate,
       ];
     }
     const held = this.fs.get(ref);
@@ -73,6 +89,7 @@ export class ApplyCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
         }),
       );
     }
+    lenses.push(...validate);
     lenses.push(
       new vscode.CodeLens(
         range,

@@ -14,6 +14,8 @@ import { KINDS } from '../resources/kinds';
 import { SERVER_SCHEME, ServerDocuments } from '../shared/serverDocuments';
 import { RESOURCE_SCHEME, useServiceNames, type ResourceRef } from '../shared/uris';
 import type { Logger } from '../log';
+import { DashboardValidator } from './validateDashboard';
+import { registerValidateDashboard } from './commands/validateDashboard';
 
 export { RESOURCE_SCHEME } from '../shared/uris';
 
@@ -109,4 +111,5 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
     ),
   );
   registerEditorCommands(context, { connections, tree: refresh, fs, live, applier, log });
+  registerValidateDashboard(context, new DashboardValidator({ connections, checks, live, server, log }));
 }

@@ -721,6 +721,8 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
           .map((t) => str(t.id))
           .filter((x) => x),
       );
+      // A self-hosted deployment runs no SQL from its API: no "Show SQL" there (its previews use the series API).
+      const showSql = connections.get(ref.connectionId)?.kind !== 'selfHosted';
       for (let m = re.exec(text); m; m = re.exec(text)) {
         const id = m[1]!;
         if (!tileIds.has(id)) continue;
@@ -733,12 +735,16 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
             command: 'observability.previewTile',
             arguments: [{ uri: doc.uri.toString(), tileId: id }],
           }),
-          new vscode.CodeLens(range, {
-            title: vscode.l10n.t('Show SQL'),
-            command: 'observability.showTileSql',
-            arguments: [{ uri: doc.uri.toString(), tileId: id }],
-          }),
         );
+        if (showSql) {
+          out.push(
+            new vscode.CodeLens(range, {
+              title: vscode.l10n.t('Show SQL'),
+              command: 'observability.showTileSql',
+              arguments: [{ uri: doc.uri.toString(), tileId: id }],
+            }),
+          );
+        }
       }
       return out;
     },

@@ -138,17 +138,27 @@ export function dashboardIssues(
         add(`${p}/tabId`, `tab "${t.tabId}" is not declared in container "${t.containerId}"`);
       }
     }
-    if (isObject(t.config)) configIssues(t.config, `${p}/config`, data, add);
+    if (isObject(t.config)) configIssues(t.config, `${p}/config`, add);
   });
+  // The tile rules checked after the schema (validateDashboardTiles): a problem of the whole body (empty path) that
+  // names the source IDs in its message.
+  const heatmapSources = new Set<string>();
+  for (const t of tiles) {
+    const config = isObject(t.config) ? t.config : undefined;
+    if (config?.displayType !== 'heatmap' || typeof config.sourceId !== 'string') continue;
+    const source = data.sources.get(config.sourceId);
+    if (source && source.kind !== 'trace') heatmapSources.add(config.sourceId);
+  }
+  if (heatmapSources.size > 0) {
+    add(
+      '',
+      `Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${[...heatmapSources].join(', ')}`,
+    );
+  }
   return issues;
 }
 
-function configIssues(
-  config: JsonObject,
-  p: string,
-  data: ServiceData,
-  add: (path: string, message: string) => void,
-): void {
+function configIssues(config: JsonObject, p: string, add: (path: string, message: string) => void): void {
   const isSql = config.configType === 'sql';
   const select = config.select;
   if (!isSql && Array.isArray(select)) {
@@ -163,10 +173,6 @@ function configIssues(
   }
   if (isSql && typeof config.sqlTemplate === 'string' && config.sqlTemplate.trim().length === 0) {
     add(`${p}/sqlTemplate`, 'must not be empty');
-  }
-  if (config.displayType === 'heatmap' && typeof config.sourceId === 'string') {
-    const source = data.sources.get(config.sourceId);
-    if (source && source.kind !== 'trace') add(`${p}/sourceId`, 'heatmap tiles need a trace source');
   }
 }
 

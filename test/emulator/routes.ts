@@ -12,7 +12,14 @@ import {
 import { badRequest, conflict, notFound } from './errors';
 import { newObjectId, OBJECT_ID_PATTERN, UUID_PATTERN } from './ids';
 import { filterKey, firstNonRenderableFilter, nonRenderableFilterMessage } from './savedSearchFilters';
-import { checkSchema, formatIssue, futureKeys, type RequestSchemaName, stripUnknown } from './schemas';
+import {
+  checkSchema,
+  formatIssue,
+  futureKeys,
+  type RequestSchemaName,
+  type SchemaIssue,
+  stripUnknown,
+} from './schemas';
 import type { EmulatorState, JsonObject, ServiceData, StoredRole, StoredSavedSearch, StoredWebhook } from './types';
 
 export interface RouteContext {
@@ -418,6 +425,20 @@ export interface RouteOptions {
   sourceGetById?: boolean;
 }
 
+/** A JSON-pointer path of an issue (`/tiles/0/w`) as the dashboard validation writes it: `tiles.0.w`, '' for the body. */
+function dottedIssuePath(pointer: string): string {
+  return pointer
+    .split('/')
+    .filter((p) => p !== '')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+}
+
+/** The 400 message of a refused dashboard write: the schema's words, or a tile rule's own message (empty path). */
+function dashboardIssueMessage(issue: SchemaIssue): string {
+  return issue.path === '' ? issue.message : formatIssue(issue);
+}
+
 export function buildRoutes(segment: string, options: RouteOptions = {}): Route[] {
   const org = '^/v1/organizations/([^/]+)';
   const svc = `${org}/services/([^/]+)`;
@@ -505,7 +526,9 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       const data = serviceData(ctx);
       const issue = checkSchema('ClickStackCreateDashboardRequest', ctx.body);
       const errors = issue ? [issue] : dashboardIssues(ctx.body as JsonObject, 'create', data);
-      if (errors.length > 0) return ok({ valid: false, errors, normalized: null });
+      // The answer's paths are dot-separated (`tiles.0.w`), empty for a problem of the whole body.
+      const dotted = errors.map((e) => ({ path: dottedIssuePath(e.path), message: e.message }));
+      if (errors.length > 0) return ok({ valid: false, errors: dotted, normalized: null });
       const body = stripUnknown('ClickStackCreateDashboardRequest', ctx.body as JsonObject);
       const { id: _id, ...normalized } = dashboardResponse(dashboardFromCreate(body, true));
       return ok({ valid: true, errors: [], normalized });
@@ -514,7 +537,7 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       const data = serviceData(ctx);
       const body = validBody('ClickStackCreateDashboardRequest', ctx.body);
       const issues = dashboardIssues(ctx.body as JsonObject, 'create', data);
-      if (issues[0]) throw badRequest(formatIssue(issues[0]));
+      if (issues[0]) throw badRequest(dashboardIssueMessage(issues[0]));
       const dashboard = dashboardFromCreate(body);
       data.dashboards.set(dashboard.id, dashboard);
       return ok(dashboardResponse(dashboard));
@@ -532,7 +555,7 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       if (!existing) throw notFound('Dashboard not found');
       const body = validBody('ClickStackUpdateDashboardRequest', ctx.body);
       const issues = dashboardIssues(ctx.body as JsonObject, 'update', data, existing);
-      if (issues[0]) throw badRequest(formatIssue(issues[0]));
+      if (issues[0]) throw badRequest(dashboardIssueMessage(issues[0]));
       const next = dashboardFromUpdate(existing, body);
       data.dashboards.set(id, next);
       cleanupDashboardAlerts(data, next);

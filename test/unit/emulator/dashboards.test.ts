@@ -242,7 +242,8 @@ describe('emulator: dashboards', () => {
       }),
     );
     assert.equal(bad.valid, false);
-    assert.equal(bad.errors[0]?.path, '/tiles/0/w');
+    // Dot-separated, as the API documents (`tiles.0.config`).
+    assert.equal(bad.errors[0]?.path, 'tiles.0.w');
     assert.equal(bad.normalized, null);
     assert.equal(resultOf<unknown[]>(await api.call('GET', '/dashboards')).length, before);
   });
