@@ -324,7 +324,9 @@ export class TileNode implements ServiceScope {
       .filter((x) => x)
       .join(' · ');
     item.tooltip = `${label}\n${vscode.l10n.t('Tile ID')}: ${sanitizeServerText(this.tile.id)}${displayType ? `\n${vscode.l10n.t('Display type')}: ${displayType}` : ''}`;
-    item.contextValue = `tile copyable${this.alertCount > 0 ? ' watched' : ''}`;
+    // `sql`: the tile's query runs as SQL through the service's query endpoint (Cloud; a self-hosted deployment has none).
+    const sql = this.parent.parent.parent.parent.connection.kind === 'selfHosted' ? '' : ' sql';
+    item.contextValue = `tile copyable${this.alertCount > 0 ? ' watched' : ''}${sql}`;
     return item;
   }
 }

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ValidateResult } from '../../src/editors/validateDashboard';
-import { describeEachFlavor, exportedApi, replaceText, waitFor, waitForLog } from './support';
+import { EXTENSION_ID, describeEachFlavor, exportedApi, replaceText, waitFor, waitForLog } from './support';
 
 describeEachFlavor('Dashboard validation', (run) => {
   const validate = (uri: string, extra: Record<string, unknown> = {}) =>
@@ -188,6 +188,36 @@ describeEachFlavor('Dashboard validation', (run) => {
     assert.ok(
       titles.some((t) => /Preview Dashboard/.test(t)),
       'the dashboard preview stays',
+    );
+
+    // The tree's context menu of a tile follows the same rule: Preview Tile on both, Show Tile SQL only on Cloud.
+    const menus = (
+      vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+        contributes: { menus: Record<string, { command: string; when?: string }[]> };
+      }
+    ).contributes.menus['view/item/context']!;
+    const offered = (contextValue: string, command: string) =>
+      menus.some(
+        (m) =>
+          m.command === command &&
+          [...(m.when ?? '').matchAll(/viewItem =~ \/(.*?)\/(?: |$)/g)].every((re) =>
+            new RegExp(re[1]!).test(contextValue),
+          ),
+      );
+    const dashboards = await run.tree().getChildren(await run.folder('Dashboards'));
+    const withTiles = await waitFor('a dashboard with tiles', async () => {
+      for (const d of dashboards) {
+        const tiles = await run.tree().getChildren(d);
+        if (tiles.length > 0) return tiles;
+      }
+      return undefined;
+    });
+    const tileContext = String(run.tree().getTreeItem(withTiles[0]!).contextValue);
+    assert.ok(offered(tileContext, 'observability.previewTile'), `Preview Tile on ${tileContext}`);
+    assert.equal(
+      offered(tileContext, 'observability.showTileSql'),
+      run.flavor.emulatorFlavor === 'cloud',
+      `Show Tile SQL only where SQL runs (${tileContext})`,
     );
   });
 });
