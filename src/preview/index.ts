@@ -516,30 +516,44 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
           h: num(t.h, 4),
           data: { kind: 'loading' },
         }));
-        const sqls: (string | undefined)[] = [];
-        if (seriesRouteOf(d)) {
-          // Self-hosted: each tile through the series route, a few at a time (the limiter keeps them in the budget).
-          let next = 0;
-          const worker = async () => {
-            while (next < tiles.length) {
-              const i = next++;
-              const got = await tileData(d, tiles[i]!, range);
-              out[i]!.data = got.data;
-              sqls[i] = got.sql;
-            }
-          };
-          await Promise.all(Array.from({ length: Math.min(TILE_CONCURRENCY, tiles.length) }, worker));
-        } else {
-          (await dashboardData(d, tiles, range)).forEach((got, i) => {
-            out[i]!.data = got.data;
-            sqls[i] = got.sql;
-          });
-        }
         const title = str(d.dashboard.name) ?? '';
         const restore: RestoreTarget = {
           kind: 'dashboard',
           args: restoreArgs(d, first.uri, { dashboardId: str(d.dashboard.id) }),
         };
+        // A panel not open yet opens at once with its tiles loading: its webview starts while the data is fetched.
+        const opened = !previewPanel.isOpen;
+        if (opened) {
+          const loading: PreviewData = { kind: 'dashboard', title, tiles: out.map((t) => ({ ...t })) };
+          void showData(previewPanel, loading, title, restore, reveal).catch(() => undefined);
+        }
+        const sqls: (string | undefined)[] = [];
+        try {
+          if (seriesRouteOf(d)) {
+            // Self-hosted: each tile through the series route, a few at a time (the limiter keeps them in the budget).
+            let next = 0;
+            const worker = async () => {
+              while (next < tiles.length) {
+                const i = next++;
+                const got = await tileData(d, tiles[i]!, range);
+                out[i]!.data = got.data;
+                sqls[i] = got.sql;
+              }
+            };
+            await Promise.all(Array.from({ length: Math.min(TILE_CONCURRENCY, tiles.length) }, worker));
+          } else {
+            (await dashboardData(d, tiles, range)).forEach((got, i) => {
+              out[i]!.data = got.data;
+              sqls[i] = got.sql;
+            });
+          }
+        } catch (e) {
+          // The panel opened for this preview says why it stays empty (the caller tells it too).
+          if (opened && previewPanel.isOpen) {
+            await showData(previewPanel, { kind: 'error', title, message: errorMessage(e) }, title, restore, false);
+          }
+          throw e;
+        }
         const r = await showData(previewPanel, { kind: 'dashboard', title, tiles: out }, title, restore, reveal);
         return {
           ok: true,
