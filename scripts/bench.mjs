@@ -531,6 +531,15 @@ function table(r) {
       '',
     ]);
     rows.push(['preview: 12-tile dashboard drawn (median ms)', `${r.preview.dashboard12TilesDrawnMs.median}`, '', '']);
+    const emu = r.preview.dashboard12TilesFromEmulator;
+    if (emu) {
+      rows.push([
+        'preview: 12-tile dashboard from the emulator, cold / warm median (ms; statements)',
+        `${emu.coldMs} (${emu.coldQueries}) / ${emu.warmMs.median} (${emu.queriesPerWarmRun}); raw ${emu.coldRawFetchParseMs} / ${emu.rawFetchParseMs.median}, ratio ${emu.ratioToRaw}`,
+        '2000',
+        emu.coldMs <= 2000 ? 'ok' : 'MISSED',
+      ]);
+    }
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   return `\n${rows

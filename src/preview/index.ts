@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { SELF_HOSTED_SERVICE_ID, SelfHostedServiceClient } from '../api/oss';
 import { connectionFor } from '../connections/fileTarget';
-import type { QueryResult, RunQueryOptions } from '../api/query';
+import { QueryError, type QueryResult, type RunQueryOptions } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
 import type { LiveData } from '../resources/live';
@@ -29,13 +29,20 @@ import {
   type TimeRange,
 } from './protocol';
 import {
+  columnsByTable,
   columnsFromDescribe,
+  columnsOfTablesSql,
   describeSourceSql,
   renderTile,
+  tableKey,
+  tableOfSource,
   type DashboardLike,
+  type RenderResult,
   type SourceLike,
+  type TableName,
   type TileLike,
 } from './render';
+import { runTileStatements, type Settled } from './batch';
 import { backtestQuery, evaluateBacktest, pointsFromRows, type BacktestAlert, type BacktestResult } from './backtest';
 import { backtestDataOf, tileDataOf } from './data';
 import { backtestBySeries, previewBySeries, SeriesBacktestRefused, type SeriesRoute } from './series';
@@ -84,11 +91,16 @@ interface DashboardSource extends Scope {
 const SOURCE_TTL_MS = 60_000;
 /**
  * Column types of a source's table change rarely; kept longer, so a dashboard previewed again spends its query budget
- * on its tiles, not on DESCRIBE (each is one statement of the 10 per 10 s).
+ * on its tiles, not on column types (the tables of a whole dashboard are one statement of the 10 per 10 s).
  */
 const COLUMNS_TTL_MS = 10 * 60_000;
-/** Tiles of a dashboard queried at once (the rate limiter spaces them further if the budget is short). */
+/**
+ * Tiles of a dashboard queried at once when they run as their own statements (the batch failed with an SQL error);
+ * the rate limiter spaces them further if the budget is short.
+ */
 const TILE_CONCURRENCY = 4;
+/** Rows and bytes read per tile statement. */
+const TILE_LIMITS = { maxRows: 10_000, maxBytes: 16 * 1024 * 1024 };
 const FOLLOW_DELAY_MS = 800;
 /** How long a "would have fired" lens holds before it is computed again (the 24 h it covers move on). */
 const FIRED_TTL_MS = 5 * 60_000;
@@ -108,7 +120,8 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
   const previewPanel = new PreviewPanel(context.extensionUri, 'preview');
   const backtestPanel = new PreviewPanel(context.extensionUri, 'backtest');
   const sources = new Map<string, { at: number; value: Promise<readonly SourceLike[]> }>();
-  const describes = new Map<string, { at: number; value: Promise<Record<string, string> | undefined> }>();
+  /** Column types by connection, service and table (`db`.`table`). */
+  const tableColumns = new Map<string, { at: number; value: Promise<Record<string, string> | undefined> }>();
   /** Draws the preview panel's tile or dashboard again; `reveal` false for the panel's own requests and edits. */
   let previewShown: ((reveal?: boolean) => Promise<PreviewOutcome>) | undefined;
   let previewDoc: string | undefined;
@@ -122,7 +135,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
   context.subscriptions.push(
     connections.onDidChange(() => {
       sources.clear();
-      describes.clear();
+      tableColumns.clear();
     }),
     // A range picked or a refresh asked for in a panel: its answer must not bring the panel to the front if the user
     // has moved on to another tab meanwhile (the query budget can hold it for seconds).
@@ -130,9 +143,14 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     backtestPanel.onDidRequest(() => void backtestShown?.(false)),
   );
 
-  async function run(scope: Scope, sql: string, maxRows = 10_000): Promise<QueryResult> {
+  async function run(
+    scope: Scope,
+    sql: string,
+    maxRows = TILE_LIMITS.maxRows,
+    maxBytes = TILE_LIMITS.maxBytes,
+  ): Promise<QueryResult> {
     queries++;
-    return deps.runSql(scope.connectionId, { serviceId: scope.serviceId, sql, maxRows, maxBytes: 16 * 1024 * 1024 });
+    return deps.runSql(scope.connectionId, { serviceId: scope.serviceId, sql, maxRows, maxBytes });
   }
 
   /** The series route of a self-hosted deployment's connection; undefined for the Cloud (SQL route). */
@@ -170,27 +188,67 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     return value;
   }
 
-  /** Column types of a source's table (Lucene fields map to columns by them); undefined when DESCRIBE fails. */
-  function columnsOf(scope: Scope, source: SourceLike): Promise<Record<string, string> | undefined> {
-    const sql = describeSourceSql(source);
-    if (!sql) return Promise.resolve(undefined);
-    const key = `${scope.connectionId}/${scope.serviceId}/${sql}`;
-    const hit = describes.get(key);
-    if (hit && Date.now() - hit.at < COLUMNS_TTL_MS) return hit.value;
-    const value = run(scope, sql).then(
+  /** Column types of a source's table (Lucene fields map to columns by them); undefined when they are not known. */
+  async function columnsOf(scope: Scope, source: SourceLike): Promise<Record<string, string> | undefined> {
+    const table = tableOfSource(source);
+    return table ? (await columnsOfTables(scope, [table])).get(tableKey(table)) : undefined;
+  }
+
+  /**
+   * Column types of several tables, by table key: the ones not kept yet in one statement (`system.columns`), the same
+   * names and types DESCRIBE gives. Should that statement fail with an SQL error (a key that may not read
+   * `system.columns`), each table is described on its own. A table without columns (it does not exist) is undefined
+   * and not kept, as a failed DESCRIBE was: its tiles render as before and their own statements say the table is
+   * missing.
+   */
+  async function columnsOfTables(
+    scope: Scope,
+    tables: readonly TableName[],
+  ): Promise<Map<string, Record<string, string> | undefined>> {
+    const prefix = `${scope.connectionId}/${scope.serviceId}/`;
+    const wanted = new Map<string, TableName>();
+    for (const t of tables) wanted.set(tableKey(t), t);
+    const missing = [...wanted].filter(([key]) => {
+      const hit = tableColumns.get(prefix + key);
+      return !hit || Date.now() - hit.at >= COLUMNS_TTL_MS;
+    });
+    if (missing.length > 0) {
+      const list = missing.map(([, t]) => t);
+      const all = run(scope, columnsOfTablesSql(list)).then(
+        (r) => columnsByTable(list, r.rows),
+        (e: unknown) => {
+          log.warn(`preview: column types of ${missing.map(([k]) => k).join(', ')} failed: ${errorMessage(e)}`);
+          return e instanceof QueryError && e.reason === 'sql' ? undefined : new Map<string, Record<string, string>>();
+        },
+      );
+      for (const [key, t] of missing) {
+        const value: Promise<Record<string, string> | undefined> = all.then((m) =>
+          m ? m.get(key) : describeTable(scope, t),
+        );
+        tableColumns.set(prefix + key, { at: Date.now(), value });
+        void value.then((v) => {
+          if (v === undefined && tableColumns.get(prefix + key)?.value === value) tableColumns.delete(prefix + key);
+        });
+      }
+    }
+    const entries = [...wanted.keys()].map((key) => [key, tableColumns.get(prefix + key)!.value] as const);
+    return new Map(await Promise.all(entries.map(async ([key, value]) => [key, await value] as const)));
+  }
+
+  /** DESCRIBE of one table; undefined when it fails. */
+  function describeTable(scope: Scope, table: TableName): Promise<Record<string, string> | undefined> {
+    const sql = describeSourceSql({ from: { databaseName: table.database ?? null, tableName: table.table } })!;
+    return run(scope, sql).then(
       (r) => {
         const name = r.columns.findIndex((c) => c.name === 'name');
         const type = r.columns.findIndex((c) => c.name === 'type');
         return columnsFromDescribe(r.rows.map((row) => ({ name: row[name], type: row[type] })));
       },
       (e: unknown) => {
-        log.warn(`preview: DESCRIBE of ${source.from?.tableName ?? ''} failed: ${errorMessage(e)}`);
-        describes.delete(key);
+        log.warn(`preview: DESCRIBE of ${table.table} failed: ${errorMessage(e)}`);
         return undefined;
       },
     );
-    describes.set(key, { at: Date.now(), value });
-    return value;
   }
 
   // ---- Finding the dashboard, tile and alert an argument names ------------------------------------------------------
@@ -255,26 +313,50 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     tile: Record<string, unknown>,
     range: { from: number; to: number },
   ): Promise<{ data: TileData; sql?: string; request?: string }> {
-    const config = isObject(tile.config) ? tile.config : undefined;
-    const sourceId = config ? str(config.sourceId) : undefined;
-    let source: SourceLike | undefined;
-    let columns: Record<string, string> | undefined;
     const seriesRoute = seriesRouteOf(d);
-    if (sourceId && config?.displayType !== 'markdown') {
-      source = (await sourcesOf(d)).find((s) => s.id === sourceId);
-      if (source && !seriesRoute) columns = await columnsOf(d, source);
-    }
+    const sourceId = sourceIdOf(tile);
+    const source = sourceId ? (await sourcesOf(d)).find((s) => s.id === sourceId) : undefined;
     if (seriesRoute) return seriesTileData(seriesRoute, d, tile, range, source);
-    const rendered = renderTile(tile as TileLike, { range, source, columns, dashboard: d.dashboard });
+    const columns = source ? await columnsOf(d, source) : undefined;
+    const p = prepareTile(d, tile, range, source, columns);
+    if (!p.query) return p;
+    try {
+      return p.query.finish({ ok: true, result: await run(d, p.query.sql) });
+    } catch (error) {
+      return p.query.finish({ ok: false, error });
+    }
+  }
+
+  /** The source a tile reads, when it reads one (markdown tiles read none). */
+  function sourceIdOf(tile: Record<string, unknown>): string | undefined {
+    const config = isObject(tile.config) ? tile.config : undefined;
+    return config && config.displayType !== 'markdown' ? str(config.sourceId) : undefined;
+  }
+
+  /**
+   * A tile rendered: its drawing when it needs no query (markdown, or what cannot be previewed), else its statement
+   * and how its answer (rows or error) is drawn.
+   */
+  function prepareTile(
+    d: DashboardSource,
+    tile: Record<string, unknown>,
+    range: { from: number; to: number },
+    source: SourceLike | undefined,
+    columns: Record<string, string> | undefined,
+  ):
+    | { data: TileData; query?: undefined }
+    | { query: { sql: string; finish(r: Settled): { data: TileData; sql: string } } } {
+    const config = isObject(tile.config) ? tile.config : undefined;
+    const rendered: RenderResult = renderTile(tile as TileLike, { range, source, columns, dashboard: d.dashboard });
     const title = str(tile.name);
     const subtitle = source ? str(source.name) : undefined;
     const titled = { ...(title ? { title } : {}), ...(subtitle ? { subtitle } : {}) };
     if (!rendered.ok) return { data: { kind: 'unsupported', reason: rendered.reason, ...titled } };
     if (rendered.shape === 'markdown') return { data: { kind: 'markdown', text: rendered.markdown ?? '', ...titled } };
-    try {
-      const result = await run(d, rendered.sql);
+    const finish = (r: Settled): { data: TileData; sql: string } => {
+      if (!r.ok) return { data: { kind: 'error', message: errorMessage(r.error), ...titled }, sql: rendered.sql };
       const numberFormat = config && isObject(config.numberFormat) ? config.numberFormat : undefined;
-      const data = tileDataOf(rendered, result, {
+      const data = tileDataOf(rendered, r.result, {
         displayType: config ? str(config.displayType) : undefined,
         range,
         ...(numberFormat ? { numberFormat } : {}),
@@ -282,9 +364,42 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       const notes = rendered.notes.length ? rendered.notes.join('; ') : undefined;
       const sub = [subtitle, rendered.granularity?.sql, notes].filter((x) => x).join(' · ');
       return { data: { ...data, ...(title ? { title } : {}), ...(sub ? { subtitle: sub } : {}) }, sql: rendered.sql };
-    } catch (e) {
-      return { data: { kind: 'error', message: errorMessage(e), ...titled }, sql: rendered.sql };
-    }
+    };
+    return { query: { sql: rendered.sql, finish } };
+  }
+
+  /**
+   * Every tile of a dashboard (SQL route): the column types of all their sources' tables in one statement, then
+   * every tile's statement in one batch (tiles with the same statement share its answer); tiles the batch cannot
+   * answer run on their own (see `runTileStatements`).
+   */
+  async function dashboardData(
+    d: DashboardSource,
+    tiles: readonly Record<string, unknown>[],
+    range: { from: number; to: number },
+  ): Promise<{ data: TileData; sql?: string }[]> {
+    const ids = tiles.map(sourceIdOf);
+    const list = ids.some((x) => x) ? await sourcesOf(d) : [];
+    const tileSources = ids.map((id) => (id ? list.find((s) => s.id === id) : undefined));
+    const tables = tileSources.flatMap((s) => {
+      const t = s ? tableOfSource(s) : undefined;
+      return t ? [t] : [];
+    });
+    const columns = tables.length > 0 ? await columnsOfTables(d, tables) : new Map<string, Record<string, string>>();
+    const prepared = tiles.map((tile, i) => {
+      const source = tileSources[i];
+      const table = source ? tableOfSource(source) : undefined;
+      return prepareTile(d, tile, range, source, table ? columns.get(tableKey(table)) : undefined);
+    });
+    const statements = [...new Set(prepared.flatMap((p) => (p.query ? [p.query.sql] : [])))];
+    const answers = await runTileStatements(statements, (sql, limits) => run(d, sql, limits.maxRows, limits.maxBytes), {
+      ...TILE_LIMITS,
+      concurrency: TILE_CONCURRENCY,
+      onBatchFailed: (e) =>
+        log.info(`preview: the tiles' batch failed (${errorMessage(e)}); each tile runs on its own to show its error`),
+    });
+    const bySql = new Map(statements.map((sql, i) => [sql, answers[i]!]));
+    return prepared.map((p) => (p.query ? p.query.finish(bySql.get(p.query.sql)!) : p));
   }
 
   /** A tile through the series route (self-hosted), titled as the SQL route titles it. */
@@ -401,23 +516,44 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
           h: num(t.h, 4),
           data: { kind: 'loading' },
         }));
-        // Runs the tiles a few at a time; the query client's limiter keeps them within the rate budget.
-        let next = 0;
-        const sqls: (string | undefined)[] = [];
-        const worker = async () => {
-          while (next < tiles.length) {
-            const i = next++;
-            const got = await tileData(d, tiles[i]!, range);
-            out[i]!.data = got.data;
-            sqls[i] = got.sql;
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(TILE_CONCURRENCY, tiles.length) }, worker));
         const title = str(d.dashboard.name) ?? '';
         const restore: RestoreTarget = {
           kind: 'dashboard',
           args: restoreArgs(d, first.uri, { dashboardId: str(d.dashboard.id) }),
         };
+        // A panel not open yet opens at once with its tiles loading: its webview starts while the data is fetched.
+        const opened = !previewPanel.isOpen;
+        if (opened) {
+          const loading: PreviewData = { kind: 'dashboard', title, tiles: out.map((t) => ({ ...t })) };
+          void showData(previewPanel, loading, title, restore, reveal).catch(() => undefined);
+        }
+        const sqls: (string | undefined)[] = [];
+        try {
+          if (seriesRouteOf(d)) {
+            // Self-hosted: each tile through the series route, a few at a time (the limiter keeps them in the budget).
+            let next = 0;
+            const worker = async () => {
+              while (next < tiles.length) {
+                const i = next++;
+                const got = await tileData(d, tiles[i]!, range);
+                out[i]!.data = got.data;
+                sqls[i] = got.sql;
+              }
+            };
+            await Promise.all(Array.from({ length: Math.min(TILE_CONCURRENCY, tiles.length) }, worker));
+          } else {
+            (await dashboardData(d, tiles, range)).forEach((got, i) => {
+              out[i]!.data = got.data;
+              sqls[i] = got.sql;
+            });
+          }
+        } catch (e) {
+          // The panel opened for this preview says why it stays empty (the caller tells it too).
+          if (opened && previewPanel.isOpen) {
+            await showData(previewPanel, { kind: 'error', title, message: errorMessage(e) }, title, restore, false);
+          }
+          throw e;
+        }
         const r = await showData(previewPanel, { kind: 'dashboard', title, tiles: out }, title, restore, reveal);
         return {
           ok: true,

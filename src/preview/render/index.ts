@@ -41,7 +41,7 @@ export { expandMacros, bindParams, MacroError } from './macros';
 export { autoGranularity, granularityFromSeconds, parseGranularity, sqlString, tableRef } from './sql';
 export type { Granularity } from './sql';
 
-import { tableRef } from './sql';
+import { sqlString, tableRef } from './sql';
 
 /** `DESCRIBE TABLE` of the source's table (run it on the query endpoint; feed the rows to `columnsFromDescribe`). */
 export function describeSourceSql(source: {
@@ -55,5 +55,63 @@ export function describeSourceSql(source: {
 export function columnsFromDescribe(rows: readonly { name?: unknown; type?: unknown }[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const row of rows) if (typeof row.name === 'string' && typeof row.type === 'string') out[row.name] = row.type;
+  return out;
+}
+
+/** A source's table, as `columnsOfTablesSql` names it (an empty database is the query's current database). */
+export interface TableName {
+  database?: string | null | undefined;
+  table: string;
+}
+
+/** The table a source reads (undefined when it names none). */
+export function tableOfSource(source: {
+  from?: { databaseName?: string | null; tableName?: string | null } | undefined;
+}): TableName | undefined {
+  const table = source.from?.tableName;
+  return table ? { database: source.from?.databaseName || undefined, table } : undefined;
+}
+
+/** `db`.`table` of a table name: the key its column types are kept under. */
+export function tableKey(t: TableName): string {
+  return tableRef(t.database, t.table);
+}
+
+/**
+ * One statement for the column types of several tables (the same names and type strings `DESCRIBE TABLE` gives):
+ * `system.columns` rows of each table, in column order. A table that does not exist has no rows.
+ */
+export function columnsOfTablesSql(tables: readonly TableName[]): string {
+  const conds = tables.map(
+    (t) => `(database = ${t.database ? sqlString(t.database) : 'currentDatabase()'} AND table = ${sqlString(t.table)})`,
+  );
+  return (
+    `SELECT database, table, name, type, database = currentDatabase() AS current FROM system.columns ` +
+    `WHERE ${conds.join(' OR ')} ORDER BY database, table, position`
+  );
+}
+
+/**
+ * Column types by table key out of `columnsOfTablesSql` rows ([database, table, name, type, current]). A table
+ * without rows (it does not exist, or the key may not see it) is absent.
+ */
+export function columnsByTable(
+  tables: readonly TableName[],
+  rows: readonly (readonly unknown[])[],
+): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>();
+  for (const t of tables) {
+    const key = tableKey(t);
+    const cols: Record<string, string> = {};
+    let found = false;
+    for (const [db, table, name, type, current] of rows) {
+      if (table !== t.table || typeof name !== 'string' || typeof type !== 'string') continue;
+      // A table named without its database is the current database's (as DESCRIBE reads it).
+      if (t.database ? db !== t.database : !(current === 1 || current === true || current === '1')) continue;
+      cols[name] = type;
+      found = true;
+    }
+    if (found) out.set(key, cols);
+  }
   return out;
 }

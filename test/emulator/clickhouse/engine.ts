@@ -160,10 +160,13 @@ export class ClickHouseEngine {
         }
         return;
       }
+      // The embedded engine formats each streamed chunk on its own, header lines included; ClickHouse writes a
+      // format's names (and types) once, at the top: later chunks go without them.
+      const headerLines = /WithNamesAndTypes$/.test(format) ? 2 : /WithNames$/.test(format) ? 1 : 0;
       try {
         onStart();
-        while (!next.done) {
-          if (!(await onChunk(next.value.raw()))) return;
+        for (let first = true; !next.done; first = false) {
+          if (!(await onChunk(first ? next.value.raw() : withoutLines(next.value.raw(), headerLines)))) return;
           next = await it.next();
         }
       } finally {
@@ -175,6 +178,17 @@ export class ClickHouseEngine {
     this.queue = result.catch(() => undefined);
     return result;
   }
+}
+
+/** `bytes` without its first `count` lines. */
+function withoutLines(bytes: Uint8Array, count: number): Uint8Array {
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const nl = bytes.indexOf(0x0a, at);
+    if (nl < 0) return bytes.subarray(bytes.length);
+    at = nl + 1;
+  }
+  return bytes.subarray(at);
 }
 
 /** A stable UUID for a cached table (the engine finds a table's parts on its disk by UUID). */
