@@ -453,8 +453,8 @@ describe('Tile previews and alert backtests (emulator)', function () {
       `    12-tile dashboard: ${fast.elapsedMs} ms, ${fast.queries} queries; same-run reference (raw fetch + parse of the same ${statements.length} statements, ${lines} lines): ${reference.toFixed(0)} ms; ratio ${ratio.toFixed(2)}`,
     );
     assert.equal(statements.length, fast.queries);
-    // The target is ≤ 2 s on the faster machines; not yet met here (see the README's Performance section), so the
-    // figures are recorded, not asserted.
+    // The ≤ 2 s target lives in the bench (`npm run bench`, docs/performance.md): timings are recorded here, not
+    // asserted.
     assert.ok(fast.elapsedMs! > 0);
 
     await configure('query.rateLimit.requestsPerWindow', undefined);
