@@ -19,7 +19,7 @@ import { after, before, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { REPO_ROOT, type Workbench } from '../host/runInCodeServer';
-import { forEachFlavor, openResourceFolder, openTestWorkbench, type UiFlavor } from './ui';
+import { forEachFlavor, openResourceFolder, openTestWorkbench, widenSidebar, type UiFlavor } from './ui';
 
 const LABEL = 'Northwind (emulator)';
 
@@ -52,18 +52,6 @@ forEachFlavor((flavor: UiFlavor) => {
   function treeRow(name: string | RegExp): Locator {
     const list = page.locator('.pane-body .monaco-list-row');
     return list.filter({ has: page.locator('.label-name', { hasText: name }) }).first();
-  }
-
-  /** Drags the sash between the sidebar and the editor so descriptions are readable in a screenshot. */
-  async function widenSidebar(width: number): Promise<void> {
-    const sidebar = await page.locator('#workbench\\.parts\\.sidebar').boundingBox();
-    if (!sidebar || sidebar.width >= width - 10) return;
-    const x = sidebar.x + sidebar.width;
-    const y = sidebar.y + sidebar.height / 2;
-    await page.mouse.move(x, y);
-    await page.mouse.down();
-    await page.mouse.move(sidebar.x + width, y, { steps: 8 });
-    await page.mouse.up();
   }
 
   /** The "Ln …, Col …" item of the status bar. */
@@ -278,7 +266,7 @@ forEachFlavor((flavor: UiFlavor) => {
     // The Observability view lists it in the Alerts folder of the service.
     await clearNotifications();
     await openResourceFolder(page, flavor, emulator, LABEL, 'Alerts');
-    await widenSidebar(560);
+    await widenSidebar(page, 560);
     const created = treeRow(NEW_NAME);
     await created.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.match(
