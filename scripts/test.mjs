@@ -266,7 +266,7 @@ async function unit() {
   return nodeTests(files);
 }
 
-/** UI tests: Playwright drives the real workbench in Chromium; each file opens its own code-server. */
+/** UI tests: Playwright drives the real workbench in Chromium; each file opens its own code-server per connection kind it runs on. */
 async function e2e() {
   const files = findFiles(path.join(ROOT, 'out', 'test', 'e2e'), '.e2e.js');
   if (files.length === 0) return { ok: true, passed: 0, failed: 0, note: 'no UI tests found' };

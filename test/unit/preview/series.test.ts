@@ -692,11 +692,13 @@ describe('Series route against the self-hosted emulator: the same numbers as the
     const series = { sourceId: String(metrics.id), aggFn: 'avg' as const, where: '', groupBy: [] };
     const cpu = { ...series, metricName: 'k8s.node.cpu.utilization', metricDataType: 'gauge' as const };
     // One 1-day bucket around the range: it starts before the range, so the server leaves it out (why metric number
-    // tiles are not previewed through this API).
+    // tiles are not previewed through this API). The hour is taken inside yesterday (UTC), so that no day starts in
+    // it whatever the time of the run.
+    const yesterday = Math.floor(to / day) * day - day;
     const oneDay = await client.chartSeries({
       series: [cpu],
-      startTime: to - 3600_000,
-      endTime: to,
+      startTime: yesterday + 12 * 3600_000,
+      endTime: yesterday + 13 * 3600_000,
       granularity: '1d',
     });
     assert.deepEqual(oneDay.data, []);
