@@ -55,9 +55,12 @@ export function pathInMessage(message: string): { path: PathSegment[]; rest: str
 
 /** IDs a message lists after "IDs…:" (`Could not find the following source IDs: a, b`). */
 export function idsInMessage(message: string): string[] {
-  const m = /\bIDs\b[^:]*:\s*(.+)$/s.exec(message);
-  if (!m) return [];
-  return (m[1] as string)
+  // The first "IDs", then the first colon after it: one pass over the message, however often "IDs" repeats.
+  const at = /\bIDs\b/.exec(message);
+  const colon = at ? message.indexOf(':', at.index + 3) : -1;
+  if (colon < 0) return [];
+  return message
+    .slice(colon + 1)
     .split(/,\s*/)
     .map((s) => s.trim().replace(/[.;]$/, ''))
     .filter((s) => s !== '');
