@@ -114,6 +114,8 @@ forEachFlavor((flavor: UiFlavor) => {
         assert.deepEqual(await view().locator('#ranges button').allInnerTexts(), ['24 h', '7 d', 'Custom…']);
         // The data table of the chart, for screen readers, opens on demand: one row per 5-minute window of the 24 h.
         await view().locator('details.data summary').click();
+        // The table is built when the details element fires its (asynchronous) toggle event: wait for the rows.
+        await view().locator('details.data tbody tr').nth(279).waitFor({ state: 'attached', timeout: UI_TIMEOUT });
         assert.ok((await view().locator('details.data tbody tr').count()) >= 280);
         await view().locator('details.data summary').click();
         await shoot(page, shot('backtest-dark'));
