@@ -306,13 +306,28 @@ export function treeRow(page: Page, name: string | RegExp): Locator {
     .first();
 }
 
+/**
+ * Expands the tree row `name` and waits until it shows expanded. The row is read afresh each time (a refresh of the
+ * tree re-renders its rows), and a row the extension opens by default (a connection) reads collapsed until its
+ * children have arrived: it is given a moment to open by itself first, since a click then would close it.
+ */
 export async function expand(page: Page, name: string | RegExp): Promise<void> {
   const row = treeRow(page, name);
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle(), {
-    timeout: UI_TIMEOUT,
-  });
+  const opens = async (within: number): Promise<boolean> => {
+    const until = Date.now() + within;
+    for (;;) {
+      if ((await row.getAttribute('aria-expanded')) === 'true') return true;
+      if (Date.now() >= until) return false;
+      await page.waitForTimeout(100);
+    }
+  };
+  if (await opens(400)) return;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await row.click();
+    if (await opens(UI_TIMEOUT / 3)) return;
+  }
+  throw new Error(`the tree row ${String(name)} did not expand`);
 }
 
 /**
