@@ -274,9 +274,10 @@ forEachFlavor((flavor: UiFlavor) => {
       new RegExp(`above ${NEW_THRESHOLD} · 1h · ${escape(chosen.name)}`),
     );
     await created.click();
-    await page.waitForFunction((el) => el?.classList.contains('selected') === true, await created.elementHandle(), {
-      timeout: UI_TIMEOUT,
-    });
+    // Read afresh: a refresh of the tree re-renders its rows.
+    await page
+      .locator('.pane-body .monaco-list-row.selected', { has: page.locator('.label-name', { hasText: NEW_NAME }) })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await page.mouse.move(900, 600);
     await shoot(CREATED_SCREENSHOT);
   }
