@@ -201,13 +201,6 @@ const NOT_REACHED_RETRY_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOU
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
 const RETRY_STATUSES = new Set([502, 503, 504]);
 
-/**
- * zod compiles a fast parser for each object schema the first time it checks a value (about 2 ms for a dashboard),
- * which pays off only after a few hundred values: smaller pages and single answers are checked without it.
- */
-const COMPILED_PARSE_MIN_ITEMS = 256;
-const INTERPRETED = { jitless: true } as const;
-
 export class RequestEngine {
   readonly flavor: ApiFlavor;
   readonly origin: string;
@@ -293,7 +286,6 @@ export class RequestEngine {
     const readPage = (page: RawListPage, at: number, seen?: Set<unknown>): number => {
       let fresh = 0;
       const raw = page.items;
-      const how = raw.length < COMPILED_PARSE_MIN_ITEMS ? INTERPRETED : undefined;
       for (let i = 0; i < raw.length; i++) {
         const value = raw[i];
         let id: string | undefined;
@@ -306,7 +298,7 @@ export class RequestEngine {
           seen.add(id);
         }
         fresh++;
-        const parsed = item.safeParse(value, how);
+        const parsed = item.safeParse(value);
         if (parsed.success) items.push(parsed.data);
         else skipped.push({ index: at + i, ...(id !== undefined ? { id } : {}), issues: zodIssues(parsed.error) });
       }
@@ -598,7 +590,7 @@ export class RequestEngine {
       return done(page, requestId);
     }
     if (expect === 'none' || spec.result === null) return done(undefined, requestId);
-    const parsed = spec.result.safeParse(unwrapped.value, INTERPRETED);
+    const parsed = spec.result.safeParse(unwrapped.value);
     if (!parsed.success) {
       return fail(
         'the result does not match the expected shape',
