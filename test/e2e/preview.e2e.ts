@@ -66,6 +66,8 @@ forEachFlavor((flavor: UiFlavor) => {
         await showTab(/Preview: Checkout service/);
         await view().locator('section.tile').nth(5).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         assert.equal(await view().locator('section.tile').count(), 6);
+        // A panel shown again draws its tiles anew: wait for the second chart before counting them.
+        await view().locator('section.tile canvas').nth(1).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         assert.equal(
           (await view().locator('section.tile canvas').count()) >= 2,
           true,
