@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseTree, type Node as JsonNode } from 'jsonc-parser/lib/esm/main';
+import { getNodePath, parseTree, type Node as JsonNode } from 'jsonc-parser/lib/esm/main';
 import type { LiveData } from '../resources/live';
 import { parseUri, RESOURCE_SCHEME, type ResourceRef } from './uris';
 
@@ -11,29 +11,11 @@ import { parseUri, RESOURCE_SCHEME, type ResourceRef } from './uris';
 
 type Where = Pick<ResourceRef, 'connectionId' | 'serviceId'>;
 
-function nodePath(node: JsonNode): (string | number)[] {
-  const path: (string | number)[] = [];
-  let n: JsonNode | undefined = node;
-  while (n?.parent) {
-    const parent: JsonNode = n.parent;
-    if (parent.type === 'property') {
-      path.unshift(String(parent.children?.[0]?.value));
-      n = parent.parent;
-    } else if (parent.type === 'array') {
-      path.unshift(parent.children?.indexOf(n) ?? 0);
-      n = parent;
-    } else {
-      n = parent;
-    }
-  }
-  return path;
-}
-
 function stringValues(root: JsonNode | undefined): { node: JsonNode; path: (string | number)[] }[] {
   const out: { node: JsonNode; path: (string | number)[] }[] = [];
   const walk = (n: JsonNode) => {
     if (n.type === 'string' && n.parent?.type === 'property' && n.parent.children?.[1] === n) {
-      out.push({ node: n, path: nodePath(n) });
+      out.push({ node: n, path: getNodePath(n) });
     }
     for (const c of n.children ?? []) walk(c);
   };
