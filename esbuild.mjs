@@ -1,15 +1,18 @@
-// Bundles the extension (cjs, node, `vscode` external) into two files: dist/extension.js, the thin entry VS Code
-// evaluates at activation (view, commands, triggers; no zod, no undici), and dist/features.js, everything behind them,
-// which the entry loads on first use (src/bundleCache.ts: as require would, with a V8 code cache). (VS Code 1.100 cannot
-// load an ESM `main`, so no esbuild code splitting.) `--production` minifies, drops source maps and ships the features
-// bundle Brotli-packed (dist/features.js.br); `--watch` rebuilds on change.
+// Bundles the extension (cjs, node, `vscode` external) into three files: dist/extension.js, the thin entry VS Code
+// evaluates at activation (view, commands, triggers; no zod, no undici); dist/features.js, the explorer behind them
+// (connections, API clients, schemas, tree, status item), which the entry loads on first use (src/bundleCache.ts: as
+// require would, with a V8 code cache); and dist/documents.js, the editor features (resource documents, alert files,
+// SQL, previews), loaded on top of the features bundle when first needed. (VS Code 1.100 cannot load an ESM `main`, so
+// no esbuild code splitting: the documents bundle reaches the modules the features bundle holds through it, see
+// `fromFeatures`.) `--production` minifies, drops source maps and ships both bundles Brotli-packed (*.js.br); `--watch`
+// rebuilds on change.
 import * as esbuild from 'esbuild';
 import { Buffer } from 'node:buffer';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
+import { join, relative, sep } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, createBrotliCompress, constants as zlibConstants } from 'node:zlib';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -154,12 +157,12 @@ const schemaTextsDropped = {
   },
 };
 
-/** The entry's `require('./features')` stays a run-time require of the sibling bundle dist/features.js. */
+/** The entry's `require('./features')` (or `./documents`) stays a run-time require of the sibling bundle. */
 const featuresBundleExternal = {
   name: 'features-external',
   setup(build) {
-    build.onResolve({ filter: /^\.\/features$/ }, (args) =>
-      args.importer.endsWith(join('src', 'extension.ts')) ? { path: './features.js', external: true } : undefined,
+    build.onResolve({ filter: /^\.\/(features|documents)$/ }, (args) =>
+      args.importer.endsWith(join('src', 'extension.ts')) ? { path: `${args.path}.js`, external: true } : undefined,
     );
   },
 };
@@ -195,6 +198,128 @@ const vscodeApiOnce = {
     }));
   },
 };
+
+/**
+ * The documents bundle is built on top of the features bundle: every module it imports that has code in the features
+ * bundle (API clients, schemas, connections, resources, zod, …) is not bundled again but read from the features
+ * bundle's `sharedModules` (added to it by `sharedRegistry`), so both use one instance of each module — one zod, one
+ * connection manager class, one error class for `instanceof`. The entry hands the loaded features bundle to the
+ * documents bundle's `require('./features.js')` (src/bundleCache.ts).
+ *
+ * `featureInputs` maps each such module (a path relative to this folder) to its format, and `exportsOf` an ES
+ * module to its export names. An ES module is replaced by one that exports each name as a pure read of the registry,
+ * so the documents bundle keeps (and `usedExports` lists) only the names it uses, and the registry only holds those;
+ * a read happens when the documents bundle loads, after the features bundle has run. A CommonJS module (undici) is
+ * handed over whole, when first required.
+ */
+const FROM_FEATURES = 'from-features';
+const READ_SHARED = 'from-features-read';
+function fromFeatures(featureInputs, exportsOf) {
+  return {
+    name: FROM_FEATURES,
+    setup(build) {
+      build.onResolve({ filter: /^\.\/features\.js$/ }, (args) =>
+        args.namespace === FROM_FEATURES || args.namespace === READ_SHARED
+          ? { path: './features.js', external: true }
+          : undefined,
+      );
+      build.onResolve({ filter: new RegExp(`^${READ_SHARED}$`) }, () => ({
+        path: READ_SHARED,
+        namespace: READ_SHARED,
+      }));
+      build.onLoad({ filter: /.*/, namespace: READ_SHARED }, () => ({
+        contents:
+          "const shared = require('./features.js').sharedModules;\n" +
+          'export function readShared(key, name) { return shared[key][name]; }',
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /./ }, async (args) => {
+        // Other plugins' own look-ups pass through.
+        if (args.pluginData !== undefined || args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: FROM_FEATURES,
+        });
+        if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== 'file') return undefined;
+        const key = relative(process.cwd(), resolved.path).split(sep).join('/');
+        return featureInputs.has(key) ? { path: key, namespace: FROM_FEATURES } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: FROM_FEATURES }, (args) => {
+        const key = args.path;
+        if (featureInputs.get(key) !== 'esm') {
+          return {
+            contents: `module.exports = require('./features.js').sharedModules[${JSON.stringify(key)}];`,
+            loader: 'js',
+          };
+        }
+        const names = exportsOf.get(key) ?? [];
+        const lines = [`import { readShared } from '${READ_SHARED}';`];
+        names.forEach((name, i) =>
+          lines.push(`const e${i} = /* @__PURE__ */ readShared(${JSON.stringify(key)}, ${JSON.stringify(name)});`),
+        );
+        if (names.length > 0)
+          lines.push(`export { ${names.map((name, i) => `e${i} as ${JSON.stringify(name)}`).join(', ')} };`);
+        return { contents: lines.join('\n'), loader: 'js' };
+      });
+    },
+  };
+}
+
+/** The (module, export name) pairs the documents bundle reads from the features bundle, found in its text. */
+function usedExports(documentsText) {
+  const used = new Map();
+  for (const m of documentsText.matchAll(/\("((?:src|node_modules)\/[^"]+)",\s*"([^"]+)"\)/g)) {
+    if (!used.has(m[1])) used.set(m[1], new Set());
+    used.get(m[1]).add(m[2]);
+  }
+  for (const m of documentsText.matchAll(/sharedModules\["((?:src|node_modules)\/[^"]+)"\]/g)) used.set(m[1], 'module');
+  return used;
+}
+
+/**
+ * Adds `sharedModules` to the features bundle's exports: for each module the documents bundle reads (`usedExports`),
+ * by its path, the names it reads (an ES module) or the whole module behind a getter (a CommonJS module, so that one
+ * loaded on first use, such as undici, still is).
+ */
+function sharedRegistry(used) {
+  const REGISTRY = 'features-shared-modules';
+  return {
+    name: 'shared-registry',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]features\.ts$/ }, (args) => ({
+        contents: `${readFileSync(args.path, 'utf8')}\nexport { sharedModules } from '${REGISTRY}';\n`,
+        loader: 'ts',
+      }));
+      build.onResolve({ filter: new RegExp(`^${REGISTRY}$`) }, () => ({ path: REGISTRY, namespace: REGISTRY }));
+      build.onLoad({ filter: /.*/, namespace: REGISTRY }, () => {
+        const entries = [...used].sort(([a], [b]) => a.localeCompare(b));
+        const imports = [];
+        const fields = [];
+        entries.forEach(([key, names], i) => {
+          const from = JSON.stringify(`./${key}`);
+          if (names === 'module') {
+            fields.push(`  get ${JSON.stringify(key)}() { return require(${from}); },`);
+            return;
+          }
+          const list = [...names].sort();
+          imports.push(
+            `import { ${list.map((name, j) => `${JSON.stringify(name)} as m${i}_${j}`).join(', ')} } from ${from};`,
+          );
+          fields.push(
+            `  ${JSON.stringify(key)}: { ${list.map((name, j) => `${JSON.stringify(name)}: m${i}_${j}`).join(', ')} },`,
+          );
+        });
+        return {
+          contents: [...imports, 'export const sharedModules = {', ...fields, '};'].join('\n'),
+          loader: 'js',
+          resolveDir: process.cwd(),
+        };
+      });
+    },
+  };
+}
 
 /** @type {import('esbuild').BuildOptions} */
 const options = {
@@ -329,27 +454,124 @@ async function writeJsonSchemas() {
 await writeJsonSchemas();
 
 /**
- * The production features bundle ships Brotli-compressed (dist/features.js.br, 149 KB instead of 176 KB in the VSIX's
- * zip); the entry decompresses it when it loads the features (src/bundleCache.ts). Other builds write the plain file and
- * remove a packed one, which would otherwise be loaded in its place.
+ * The production build ships the features and documents bundles Brotli-packed in one stream, dist/bundles.br, with a
+ * flush after each bundle, and dist/bundles.json saying where each one is (format in src/bundleCache.ts, which reads
+ * it): the features bundle decompresses from the stream's first bytes alone, and the documents bundle is compressed
+ * with the features bundle as its history (about 4 KB smaller than packed on its own). Other builds write the plain
+ * files and remove a pack, which would otherwise be loaded in their place.
  */
-const FEATURES = 'dist/features.js';
-function packFeatures() {
+const PACKED_BUNDLES = ['features.js', 'documents.js'];
+async function packBundles() {
   if (!production) {
-    rmSync(`${FEATURES}.br`, { force: true });
+    for (const file of ['dist/bundles.br', 'dist/bundles.json']) rmSync(file, { force: true });
     return;
   }
-  const bytes = readFileSync(FEATURES);
-  const packed = brotliCompressSync(bytes, {
+  const texts = PACKED_BUNDLES.map((name) => readFileSync(join('dist', name)));
+  const compressor = createBrotliCompress({
     params: {
       [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
       [zlibConstants.BROTLI_PARAM_LGWIN]: 24,
-      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: texts.reduce((n, t) => n + t.length, 0),
     },
   });
-  writeFileSync(`${FEATURES}.br`, packed);
-  rmSync(FEATURES, { force: true });
-  console.log(`${FEATURES}.br: ${(packed.length / 1024).toFixed(1)} KB (Brotli)`);
+  const chunks = [];
+  compressor.on('data', (chunk) => chunks.push(chunk));
+  const ended = new Promise((resolve, reject) => compressor.on('end', resolve).on('error', reject));
+  const index = {};
+  let start = 0;
+  for (const [i, name] of PACKED_BUNDLES.entries()) {
+    compressor.write(texts[i]);
+    await new Promise((resolve) => compressor.flush(zlibConstants.BROTLI_OPERATION_FLUSH, resolve));
+    index[name] = { start, end: start + texts[i].length, packedEnd: chunks.reduce((n, c) => n + c.length, 0) };
+    start += texts[i].length;
+  }
+  compressor.end();
+  await ended;
+  const packed = Buffer.concat(chunks);
+  // Each bundle comes back whole from its part of the stream.
+  for (const [i, name] of PACKED_BUNDLES.entries()) {
+    const { start: from, end, packedEnd } = index[name];
+    const back = brotliDecompressSync(packed.subarray(0, packedEnd), {
+      finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH,
+    }).subarray(from, end);
+    if (!back.equals(texts[i])) throw new Error(`dist/bundles.br does not give back ${name}`);
+  }
+  writeFileSync('dist/bundles.br', packed);
+  writeFileSync('dist/bundles.json', `${JSON.stringify(index)}\n`);
+  for (const name of PACKED_BUNDLES) rmSync(join('dist', name), { force: true });
+  console.log(`dist/bundles.br: ${(packed.length / 1024).toFixed(1)} KB (Brotli: ${PACKED_BUNDLES.join(', ')})`);
+}
+
+/** The documents bundle's entry. */
+const DOCUMENTS_ENTRY = 'src/documents.ts';
+
+/** The export names of ES modules (paths relative to this folder), star re-exports included. */
+async function exportNames(keys) {
+  if (keys.length === 0) return new Map();
+  const probe = await esbuild.build({
+    ...options,
+    entryPoints: keys,
+    outdir: 'dist',
+    format: 'esm',
+    splitting: true,
+    minify: false,
+    write: false,
+  });
+  const names = new Map();
+  for (const output of Object.values(probe.metafile.outputs)) {
+    if (output.entryPoint) names.set(output.entryPoint, output.exports);
+  }
+  return names;
+}
+
+/**
+ * The three host bundles: the features bundle is built once to learn which modules have code in it, then the
+ * documents bundle on top of it (`fromFeatures`), then the entry and the features bundle for good, with the registry
+ * of what the documents bundle reads (`sharedRegistry`). Returns the outputs of the last two builds' metafiles.
+ */
+async function buildHostBundles() {
+  const withCode = (metafile) =>
+    new Map(
+      Object.entries(metafile.outputs['dist/features.js'].inputs)
+        .filter(
+          ([key, input]) =>
+            input.bytesInOutput > 0 && !key.startsWith('features-shared-modules:') && !/^[\w-]+:/.test(key),
+        )
+        .map(([key]) => [key, metafile.inputs[key]?.format ?? 'esm']),
+    );
+  let featureInputs = withCode((await esbuild.build({ ...options, write: false })).metafile);
+  // The registry may bring code of the modules it names into the features bundle that was not there: the documents
+  // bundle must then read that too. A few rounds settle it.
+  for (let round = 1; ; round++) {
+    const exportsOf = await exportNames([...featureInputs].filter(([, f]) => f === 'esm').map(([key]) => key));
+    const documents = await esbuild.build({
+      ...options,
+      entryPoints: { documents: DOCUMENTS_ENTRY },
+      plugins: [fromFeatures(featureInputs, exportsOf), ...options.plugins],
+    });
+    const used = usedExports(readFileSync('dist/documents.js', 'utf8'));
+    const result = await esbuild.build({ ...options, plugins: [sharedRegistry(used), ...options.plugins] });
+    const holds = withCode(result.metafile);
+    if ([...holds.keys()].some((key) => !featureInputs.has(key))) {
+      if (round === 5) throw new Error('the modules shared by dist/features.js and dist/documents.js do not settle');
+      featureInputs = holds;
+      continue;
+    }
+    // Nothing is in both bundles: the documents bundle holds only what the features bundle does not.
+    const twice = Object.entries(documents.metafile.outputs['dist/documents.js'].inputs)
+      .filter(([key, input]) => input.bytesInOutput > 0 && featureInputs.has(key))
+      .map(([key]) => key);
+    if (twice.length > 0) throw new Error(`dist/documents.js repeats modules of dist/features.js: ${twice.join(', ')}`);
+    const documentSide = Object.keys(result.metafile.outputs['dist/features.js'].inputs).filter((key) =>
+      /^src\/(editors|alertFiles|query|preview)\//.test(key),
+    );
+    if (documentSide.length > 0) {
+      throw new Error(
+        `dist/features.js must leave the editor features to dist/documents.js: ${documentSide.join(', ')}`,
+      );
+    }
+    return { ...result.metafile.outputs, ...documents.metafile.outputs };
+  }
 }
 
 /**
@@ -387,31 +609,51 @@ function packWebviews() {
 }
 
 if (watch) {
-  const ctx = await esbuild.context(options);
-  packFeatures();
+  // esbuild watches every source file of the host bundles; each change builds the three of them again.
+  const ctx = await esbuild.context({
+    ...options,
+    entryPoints: { ...options.entryPoints, documents: DOCUMENTS_ENTRY },
+    write: false,
+    plugins: [
+      ...options.plugins,
+      {
+        name: 'host-bundles',
+        setup(build) {
+          build.onEnd(async () => {
+            try {
+              await buildHostBundles();
+              await packBundles();
+            } catch (error) {
+              console.error(`[watch] ${error instanceof Error ? error.message : String(error)}`);
+            }
+          });
+        },
+      },
+    ],
+  });
   await ctx.watch();
   await (await esbuild.context(webviewOptions)).watch();
   await (await esbuild.context(previewWebviewOptions)).watch();
   console.log('[watch] esbuild is watching src/');
 } else {
-  const result = await esbuild.build(options);
-  packFeatures();
+  const outputs = await buildHostBundles();
+  await packBundles();
   await esbuild.build(webviewOptions);
   await esbuild.build(previewWebviewOptions);
   packWebviews();
-  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  for (const [file, output] of Object.entries(outputs)) {
     if (file.endsWith('.js'))
       console.log(`${file}: ${(output.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
   }
   // The entry must not pull in what it exists to defer.
-  const entry = result.metafile.outputs['dist/extension.js'];
+  const entry = outputs['dist/extension.js'];
   const heavy = Object.keys(entry?.inputs ?? {}).filter(
     (f) => /node_modules[\\/](zod|undici)[\\/]/.test(f) || /src[\\/](api|schema)[\\/](?!redact)/.test(f),
   );
   if (heavy.length > 0)
     throw new Error(`dist/extension.js must stay thin but includes ${heavy.slice(0, 5).join(', ')}`);
   // What dropUnusedParts replaces stays out, and the HTTP parser is read from its file.
-  const features = Object.keys(result.metafile.outputs['dist/features.js']?.inputs ?? {});
+  const features = Object.keys(outputs['dist/features.js']?.inputs ?? {});
   const unused = features.filter(
     (f) =>
       !/^(unused|unused-esm|llhttp-wasm-file):/.test(f) &&
@@ -419,8 +661,8 @@ if (watch) {
   );
   if (unused.length > 0) throw new Error(`dist/features.js must not include ${unused.join(', ')}`);
   // Neither host bundle carries the chart library or the preview webview's code.
-  for (const bundle of ['dist/extension.js', 'dist/features.js']) {
-    const charts = Object.keys(result.metafile.outputs[bundle]?.inputs ?? {}).filter(
+  for (const bundle of ['dist/extension.js', 'dist/features.js', 'dist/documents.js']) {
+    const charts = Object.keys(outputs[bundle]?.inputs ?? {}).filter(
       (f) => /node_modules[\\/]uplot[\\/]/.test(f) || /src[\\/]preview[\\/]webview[\\/]/.test(f),
     );
     if (charts.length > 0)

@@ -163,17 +163,24 @@ async function main() {
     .sort()) {
     sizes.bundles[`dist/${name}`] = kb(fs.statSync(path.join(ROOT, 'dist', name)).size);
   }
+  // The bundles packed into dist/bundles.br, by the size of the JavaScript each one is.
+  const packIndex = path.join(ROOT, 'dist', 'bundles.json');
+  if (fs.existsSync(packIndex)) {
+    for (const [name, part] of Object.entries(JSON.parse(fs.readFileSync(packIndex, 'utf8')))) {
+      sizes.bundles[`dist/${name} (in bundles.br)`] = kb(part.end - part.start);
+    }
+  }
   const schemaDir = path.join(ROOT, 'dist', 'schemas');
   if (fs.existsSync(schemaDir)) {
     sizes.bundles['dist/schemas/ (all)'] = kb(
       fs.readdirSync(schemaDir).reduce((n, f) => n + fs.statSync(path.join(schemaDir, f)).size, 0),
     );
   }
-  // A Brotli-packed bundle (dist/features.js.br) counts with the size of the JavaScript it holds, and so do the webview
+  // The Brotli-packed bundles (dist/bundles.br) count with the size of the JavaScript they hold, and so do the webview
   // scripts packed into dist/webviews.br.
   sizes.bundleBytes = fs
     .readdirSync(path.join(ROOT, 'dist'))
-    .filter((f) => f.endsWith('.js') || f.endsWith('.js.br') || f === 'webviews.br')
+    .filter((f) => f.endsWith('.js') || f === 'bundles.br' || f === 'webviews.br')
     .reduce((n, f) => {
       const file = path.join(ROOT, 'dist', f);
       if (f === 'webviews.br') {
@@ -188,7 +195,7 @@ async function main() {
   sizes.bundleKB = kb(sizes.bundleBytes);
   sizes.bundle =
     'all JavaScript bundles in dist/, production (minified) build: the entry evaluated at activation and ' +
-    'the features loaded on first use';
+    'the features and editor features loaded on first use';
 
   const { ensureCodeServer } = require(path.join(ROOT, 'out', 'test', 'host', 'codeServer.js'));
   const { runTestsInCodeServer, closeAllWorkbenches } = require(

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Structure check, run by `npm test` (step "structure"): reads the imports of src/**/*.ts and fails when
 //   - a feature folder imports another feature folder,
-//   - anything but the entry (src/extension.ts, src/features.ts) imports a feature folder,
+//   - anything but the wiring files (src/extension.ts, src/features.ts, src/documents.ts) imports a feature folder,
 //   - a vscode-free layer (src/api, src/schema, src/resources, src/constants.ts) imports `vscode`.
 // Feature folders are the folders of src/ that are not service layers (see LAYERS), so a new feature folder is checked
 // without being listed. Type-only imports count too: they tie the folders together just the same.
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 /** Folders of src/ that hold services every feature may use; every other folder of src/ is a feature folder. */
 export const LAYERS = new Set(['api', 'schema', 'connections', 'resources', 'shared']);
 /** Files that wire the features together. */
-export const ENTRY_FILES = new Set(['extension.ts', 'features.ts']);
+export const ENTRY_FILES = new Set(['extension.ts', 'features.ts', 'documents.ts']);
 /** Parts of src/ that must not import `vscode` (they run in tests, scripts and the build without it). */
 export const VSCODE_FREE = ['api', 'schema', 'resources', 'constants.ts'];
 
@@ -75,11 +75,11 @@ export function checkStructure(root) {
       if (to === from || !isFeature(to)) continue;
       if (isFeature(from)) {
         problems.push(
-          `${shown} imports '${spec}': feature folder src/${from} must not import feature folder src/${to}; pass what it needs in from src/features.ts.`,
+          `${shown} imports '${spec}': feature folder src/${from} must not import feature folder src/${to}; pass what it needs in from src/features.ts or src/documents.ts.`,
         );
       } else if (!ENTRY_FILES.has(from)) {
         problems.push(
-          `${shown} imports '${spec}': only ${[...ENTRY_FILES].map((f) => `src/${f}`).join(' and ')} may import feature folder src/${to}.`,
+          `${shown} imports '${spec}': only ${[...ENTRY_FILES].map((f) => `src/${f}`).join(', ')} may import feature folder src/${to}.`,
         );
       }
     }
@@ -94,7 +94,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error(`Structure check failed (${problems.length} problem(s)):`);
     for (const p of problems) console.error(`  ${p}`);
     console.error(
-      'Layers: feature folders import service layers (src/api, src/schema, src/connections, src/resources, src/shared) and top-level helpers, never each other; src/extension.ts and src/features.ts wire them.',
+      'Layers: feature folders import service layers (src/api, src/schema, src/connections, src/resources, src/shared) and top-level helpers, never each other; src/extension.ts, src/features.ts and src/documents.ts wire them.',
     );
     process.exit(1);
   }

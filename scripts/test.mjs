@@ -121,8 +121,8 @@ const VSIX_ALLOWED = [
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
-  /^extension\/dist\/(extension|features)\.js$/,
-  /^extension\/dist\/features\.js\.br$/,
+  /^extension\/dist\/(extension|features|documents)\.js$/,
+  /^extension\/dist\/bundles\.(br|json)$/,
   /^extension\/dist\/queryResults\.js$/,
   /^extension\/dist\/llhttp_simd\.wasm\.br$/,
   /^extension\/dist\/preview\.(js|css)$/,
@@ -357,9 +357,15 @@ async function packageCheck() {
   for (const e of entries) console.log(`  ${e}`);
   if (unexpected.length) problems.push(`unexpected files in the VSIX: ${unexpected.join(', ')}`);
   else if (!entries.includes('extension/dist/extension.js')) problems.push('the VSIX has no dist/extension.js');
-  else if (!entries.includes('extension/dist/features.js') && !entries.includes('extension/dist/features.js.br'))
-    problems.push('the VSIX has no dist/features.js(.br)');
-  else passed++;
+  else {
+    const packed = entries.includes('extension/dist/bundles.br') && entries.includes('extension/dist/bundles.json');
+    const missing = ['features', 'documents'].filter(
+      (name) => !packed && !entries.includes(`extension/dist/${name}.js`),
+    );
+    if (missing.length > 0)
+      problems.push(`the VSIX has neither dist/bundles.br nor ${missing.map((name) => `dist/${name}.js`).join(', ')}`);
+    else passed++;
+  }
 
   const entry = await ensureCodeServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-vsix-'));

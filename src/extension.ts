@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { loadBundle, type LoadedBundle } from './bundleCache';
 import type { ConnectionManager } from './connections/manager';
+import type { Documents } from './documents';
 import type { Features, FeatureShell, TreeApi } from './features';
 import {
   CONTEXT_HAS_CONNECTIONS,
@@ -29,28 +30,31 @@ export interface ExtensionApi {
   readonly connections: ConnectionManager;
   /** The explorer tree: provider, view, status item (reading it loads the features). */
   readonly tree: TreeApi;
-  /** Running SQL on services: document targets, query hosts, the results panel (reading it loads the features). */
+  /** Running SQL on services: document targets, query hosts, the results panel (reading it loads the editor features). */
   readonly query: QueryApi;
-  /** Tile previews and alert backtests: what the panels' serializers call after a reload (reading it loads the features). */
+  /** Tile previews and alert backtests: what the panels' serializers call after a reload (reading it loads the editor features). */
   readonly preview: PreviewApi;
 }
 
-/** How long after the features load their code cache is written (the first use has run by then). */
+/** How long after a bundle loads its code cache is written (its first use has run by then). */
 const CODE_CACHE_SAVE_DELAY_MS = 10_000;
 
-/** Where the features bundle's code cache lives: the extension's global storage, when it is on this machine's disk. */
+/** Where the bundles' code caches live: the extension's global storage, when it is on this machine's disk. */
 function codeCacheDir(context: vscode.ExtensionContext): string | undefined {
   const storage = context.globalStorageUri;
   return storage.scheme === 'file' ? join(storage.fsPath, 'code-cache') : undefined;
 }
 
-/** Commands the entry handles itself; every other contributed command loads the features first. */
+/** Commands the entry handles itself; every other contributed command loads the part that handles it first. */
 const OWN_COMMANDS = new Set(['observability.showLog']);
 
 /**
- * The thin entry: registers the view, the commands and the triggers that load the features (dist/features.js) on
- * first use, and nothing else. Nothing here talks to the network or builds a schema: activation must stay fast and
- * work offline.
+ * The thin entry: registers the view, the commands and the triggers that load the rest on first use, and nothing
+ * else. The rest is two bundles: the features (dist/features.js: connections, API clients, schemas, the tree and the
+ * status item), loaded when the view first asks for its items or anything else needs them, and the editor features
+ * (dist/documents.js: resource documents, alert files, SQL, previews) built on them, loaded when one of their commands
+ * runs or one of their documents or panels is shown. Nothing here talks to the network or builds a schema: activation
+ * must stay fast and work offline.
  */
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
@@ -59,14 +63,38 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = createLogger(context, () => knownSecrets());
 
   let features: Features | undefined;
+  let featuresModule: typeof import('./features') | undefined;
+  let documents: Documents | undefined;
   const contributed =
     (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands
       ?.map((c) => c.command)
       .filter((id) => !OWN_COMMANDS.has(id)) ?? [];
-  const placeholders = new PlaceholderCommands(contributed, () => load('a command'));
+  let placeholders = new PlaceholderCommands(contributed, () => load('a command'));
   const treeProvider = new LazyTreeProvider<Node>(() => load('the explorer view'));
   const view = vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider: treeProvider, showCollapseAll: true });
+  /** What loads the features (the status item's first refresh), and what loads the editor features (documents shown). */
   const triggers: vscode.Disposable[] = [];
+  const documentTriggers: vscode.Disposable[] = [];
+
+  /** Evaluates one of the bundles beside this one, with its code cache; a failure is logged and thrown. */
+  function loadPart(name: string, reason: string, provided?: Record<string, unknown>): LoadedBundle {
+    try {
+      return loadBundle(join(__dirname, `${name}.js`), codeCacheDir(context), provided);
+    } catch (error) {
+      // The stand-ins stay, so the next use tries again and shows the error again.
+      log.error(
+        `Loading the ${name} for ${reason} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      throw error;
+    }
+  }
+
+  /** Once the first use has compiled what it needs, that code goes into the bundle's cache too. */
+  function saveCacheLater(bundle: LoadedBundle): void {
+    const save = setTimeout(() => bundle.saveCache(), CODE_CACHE_SAVE_DELAY_MS);
+    save.unref?.();
+    context.subscriptions.push({ dispose: () => clearTimeout(save) });
+  }
 
   /** Loads and wires the features once; synchronous, so callers can use them right away. */
   function load(reason: string): Features {
@@ -80,42 +108,49 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
         knownSecrets = secrets;
       },
     };
-    let module: typeof import('./features');
-    let bundle: LoadedBundle;
-    try {
-      // dist/features.js, compiled with the V8 code cache kept in the global storage (see src/bundleCache.ts).
-      bundle = loadBundle(join(__dirname, 'features.js'), codeCacheDir(context));
-      module = bundle.exports as typeof import('./features');
-    } catch (error) {
-      // The stand-ins stay, so the next use tries again and shows the error again.
-      log.error(
-        `Loading the features for ${reason} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      throw error;
-    }
+    // dist/features.js, compiled with the V8 code cache kept in the global storage (see src/bundleCache.ts).
+    const bundle = loadPart('features', reason);
+    const module = bundle.exports as typeof import('./features');
     for (const d of triggers.splice(0)) d.dispose();
-    // The real commands take the place of the stand-ins.
+    // The real commands take the place of the stand-ins; the editor features' commands get new ones.
     placeholders.dispose();
     features = module.activateFeatures(context, shell);
+    featuresModule = module;
+    placeholders = new PlaceholderCommands(contributed, () => loadDocuments('a command'));
     log.info(
       `Loaded the features for ${reason} in ${(performance.now() - t).toFixed(1)} ms (code cache: ${bundle.cache})`,
     );
-    // Once the first use has compiled what it needs, that code goes into the cache too.
-    const save = setTimeout(() => bundle.saveCache(), CODE_CACHE_SAVE_DELAY_MS);
-    save.unref?.();
-    context.subscriptions.push({ dispose: () => clearTimeout(save) });
+    saveCacheLater(bundle);
     return features;
+  }
+
+  /** Loads and wires the editor features once (the features first); synchronous, like `load`. */
+  function loadDocuments(reason: string): Documents {
+    if (documents) return documents;
+    const { services } = load(reason);
+    const t = performance.now();
+    // dist/documents.js reaches the modules the features bundle holds through it, not copies of its own.
+    const bundle = loadPart('documents', reason, { './features.js': featuresModule });
+    const module = bundle.exports as typeof import('./documents');
+    for (const d of documentTriggers.splice(0)) d.dispose();
+    placeholders.dispose();
+    documents = module.activateDocuments(context, services);
+    log.info(
+      `Loaded the editor features for ${reason} in ${(performance.now() - t).toFixed(1)} ms (code cache: ${bundle.cache})`,
+    );
+    saveCacheLater(bundle);
+    return documents;
   }
 
   void vscode.commands.executeCommand('setContext', CONTEXT_HAS_CONNECTIONS, hasSavedConnections(context.globalState));
   context.subscriptions.push(
     vscode.commands.registerCommand('observability.showLog', () => log.show()),
-    placeholders,
+    { dispose: () => placeholders.dispose() },
     treeProvider,
     view,
     {
       dispose: () => {
-        for (const d of triggers.splice(0)) d.dispose();
+        for (const d of [...triggers.splice(0), ...documentTriggers.splice(0)]) d.dispose();
       },
     },
   );
@@ -123,34 +158,34 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   // Alert files get their checks, completion and CodeLens as soon as one is shown in an editor.
   const showsAlertFile = (editors: readonly vscode.TextEditor[]) =>
     editors.some((e) => isWorkspaceAlertFile(e.document.uri));
-  triggers.push(
+  documentTriggers.push(
     vscode.window.onDidChangeVisibleTextEditors((editors) => {
-      if (showsAlertFile(editors)) load('an alert file');
+      if (showsAlertFile(editors)) loadDocuments('an alert file');
     }),
   );
-  if (showsAlertFile(vscode.window.visibleTextEditors)) setTimeout(() => load('an alert file'), 0);
+  if (showsAlertFile(vscode.window.visibleTextEditors)) setTimeout(() => loadDocuments('an alert file'), 0);
   // SQL documents get their Run on <service> lenses as soon as one is shown, once a connection exists.
   const showsSql = (editors: readonly vscode.TextEditor[]) =>
     hasSavedConnections(context.globalState) && editors.some((e) => e.document.languageId === 'sql');
-  triggers.push(
+  documentTriggers.push(
     vscode.window.onDidChangeVisibleTextEditors((editors) => {
-      if (showsSql(editors)) load('a SQL document');
+      if (showsSql(editors)) loadDocuments('a SQL document');
     }),
   );
-  if (showsSql(vscode.window.visibleTextEditors)) setTimeout(() => load('a SQL document'), 0);
+  if (showsSql(vscode.window.visibleTextEditors)) setTimeout(() => loadDocuments('a SQL document'), 0);
   // Preview and backtest panels open before a window reload come back: their serializers load the features, which
   // fetch and draw what each panel showed (kept in the webview's state) again.
   for (const mode of ['preview', 'backtest'] as const) {
     context.subscriptions.push(
       vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPES[mode], {
         deserializeWebviewPanel: async (panel, state: unknown) => {
-          await load(`a restored ${mode} panel`).preview.restore(mode, panel, state);
+          await loadDocuments(`a restored ${mode} panel`).preview.restore(mode, panel, state);
         },
       }),
     );
   }
   // Editors of the extension's own documents restored from the last session need their providers now.
-  if (ownTabUris().length > 0) load('a restored editor');
+  if (ownTabUris().length > 0) loadDocuments('a restored editor');
   // The firing-alerts status item refreshes in the background for saved connections, as it did before loading.
   const refreshStatus = () => {
     const enabled = vscode.workspace.getConfiguration('observability').get<boolean>('statusBar.enabled', true);
@@ -186,10 +221,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       return load('the extension API').tree;
     },
     get query() {
-      return load('the extension API').query;
+      return loadDocuments('the extension API').query;
     },
     get preview() {
-      return load('the extension API').preview;
+      return loadDocuments('the extension API').preview;
     },
   };
 }

@@ -1,7 +1,9 @@
 /**
- * Everything behind the extension's views and commands, wired together: saved connections and their API clients, the
- * explorer tree, the resource editors and the workspace alert files. Built as its own bundle (dist/features.js) that the
- * thin entry (src/extension.ts) loads on first use, so activating the extension evaluates none of it.
+ * The explorer, wired together: saved connections and their API clients, the resource cache and live data, the tree
+ * and the firing-alerts status item. Built as its own bundle (dist/features.js) that the thin entry (src/extension.ts)
+ * loads on first use, so activating the extension evaluates none of it. What opens in the editor area (resource
+ * documents, alert files, SQL, previews) is the documents bundle (src/documents.ts), loaded on top of this one when
+ * first needed, so opening the view does not evaluate it either.
  */
 import * as vscode from 'vscode';
 import { registerConnectionCommands } from './connections/commands';
@@ -10,13 +12,10 @@ import { addDemoConnection } from './demo';
 import type { Logger } from './log';
 import { ResourceCache } from './resources/cache';
 import { LiveData } from './resources/live';
+import type { ResourceRefresher } from './resources/model';
 import { registerTree, type TreeHandle } from './tree';
 import type { Node } from './tree/nodes';
 import { registerStatus, type FiringStatus } from './status';
-import { registerEditors } from './editors';
-import { registerAlertFiles } from './alertFiles';
-import { registerQuery, type QueryApi } from './query';
-import { registerPreview, type PreviewApi } from './preview';
 
 /** What the entry gives the features: its log, the explorer view it created and that view's stand-in provider. */
 export interface FeatureShell {
@@ -35,9 +34,17 @@ export interface TreeApi extends TreeHandle {
 export interface Features {
   readonly connections: ConnectionManager;
   readonly tree: TreeApi;
-  readonly query: QueryApi;
-  /** Tile previews and alert backtests: panels restored after a window reload. */
-  readonly preview: PreviewApi;
+  /** What the documents bundle is built on: the service layers built here, passed to each of its feature folders. */
+  readonly services: SharedServices;
+}
+
+/** The service layers the documents' feature folders use, built once here. */
+export interface SharedServices {
+  readonly connections: ConnectionManager;
+  readonly live: LiveData;
+  /** The explorer, refreshed after a write. */
+  readonly refresh: ResourceRefresher;
+  readonly log: Logger;
 }
 
 /**
@@ -73,15 +80,6 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     cache,
     reveal: (firing) => tree.revealAlert(firing.connectionId, firing.serviceId, firing.alert.id),
   });
-  registerEditors(context, { connections, live, refresh, log });
-  registerAlertFiles(context, { connections, live, refresh, log });
-  const query = registerQuery(context, { connections, refresh, log });
-  const preview = registerPreview(context, {
-    connections,
-    live,
-    log,
-    runSql: (connectionId, opts) => query.run(connectionId, opts),
-  });
   addDemoConnection(context, connections, log);
-  return { connections, tree: { ...tree, status }, query, preview };
+  return { connections, tree: { ...tree, status }, services: { connections, live, refresh, log } };
 }

@@ -51,8 +51,10 @@ export function ownTabUris(): vscode.Uri[] {
 }
 
 /**
- * Stand-ins for the contributed commands: each loads the features (which register the real handlers in their place)
- * and runs the command again with the same arguments.
+ * Stand-ins for the contributed commands: each loads the part of the extension that handles it (which registers the
+ * real handler in its place) and runs the command again with the same arguments. A command whose real handler is
+ * already registered keeps it: the extension loads in two parts (the explorer, then the document features), and after
+ * the first the stand-ins are made again for the commands the second one handles.
  */
 export class PlaceholderCommands implements vscode.Disposable {
   private readonly registrations: vscode.Disposable[] = [];
@@ -62,16 +64,21 @@ export class PlaceholderCommands implements vscode.Disposable {
     private readonly load: () => unknown,
   ) {
     for (const id of ids) {
-      this.registrations.push(
-        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      let registration: vscode.Disposable;
+      try {
+        registration = vscode.commands.registerCommand(id, async (...args: unknown[]) => {
           this.load();
           return vscode.commands.executeCommand(id, ...args);
-        }),
-      );
+        });
+      } catch {
+        // VS Code refuses a second handler for a command: this one's real handler is registered.
+        continue;
+      }
+      this.registrations.push(registration);
     }
   }
 
-  /** Called right before the features register their commands. */
+  /** Called right before a part of the extension registers its commands. */
   dispose(): void {
     for (const r of this.registrations.splice(0)) r.dispose();
   }

@@ -2,7 +2,9 @@
  * The extension activates offline and fast, contributes its view container, view and commands, and logs its
  * activation. No connection is configured in the test workspace, so activation has nothing to reach out to.
  * Activation evaluates only the small entry bundle; the features (dist/features.js) load on first use, for example
- * when an alert file is shown in an editor. These suites run first in the host, before anything used the features.
+ * when the explorer first asks for its items, and the editor features (dist/documents.js) on top of them when one of
+ * their documents is shown or one of their commands runs. These suites run first in the host, before anything used
+ * the features.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -14,6 +16,8 @@ import { EXTENSION_ID, LOG_FILE, extension, readIfExists, sleep } from './suppor
 interface ExtensionApi {
   readonly activationMs: number;
   readonly logUri: vscode.Uri;
+  /** Reading it loads the features, as the view's first question for its items does. */
+  readonly tree: { readonly provider: unknown };
 }
 
 interface ContributedCommand {
@@ -83,6 +87,23 @@ describe('Activation', () => {
     assert.ok(kb <= 100, `dist/extension.js is ${kb.toFixed(1)} KB`);
   });
 
+  it('loads the features for the explorer, and leaves the editor features and their commands waiting', async () => {
+    const api = await activate();
+    const dist = path.join(extension().extensionPath, 'dist');
+    assert.equal(require.cache[path.join(dist, 'features.js')], undefined, 'the features were already loaded');
+    // What the view's first question for its items does.
+    assert.ok(api.tree.provider, 'the explorer has no provider');
+    assert.ok(require.cache[path.join(dist, 'features.js')], 'the explorer did not load the features');
+    assert.equal(require.cache[path.join(dist, 'documents.js')], undefined, 'the explorer loaded the editor features');
+    // Every command is there all the same: the editor features' ones as stand-ins that load them when run.
+    const contributed = (contributions().commands ?? []).map((c) => c.command);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepEqual(
+      contributed.filter((id) => !registered.has(id)),
+      [],
+    );
+  });
+
   it('gives an alert file shown in an editor its CodeLens and checks, with no command run', async () => {
     const api = await activate();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-activation-'));
@@ -108,10 +129,11 @@ describe('Activation', () => {
     );
     const uri = vscode.Uri.file(file);
     try {
+      // The alert files' checks and lenses are part of the editor features, which nothing has loaded yet.
       assert.equal(
-        require.cache[path.join(extension().extensionPath, 'dist', 'features.js')],
+        require.cache[path.join(extension().extensionPath, 'dist', 'documents.js')],
         undefined,
-        'the features were already loaded',
+        'the editor features were already loaded',
       );
       await vscode.window.showTextDocument(uri);
       const deadline = Date.now() + 15_000;
@@ -130,7 +152,7 @@ describe('Activation', () => {
         titles.some((t) => t.includes('No connection to this organization: Add Connection')),
         `lenses: ${JSON.stringify(titles)}`,
       );
-      const loadedLine = /\[info\] Loaded the features for an alert file in \d+(\.\d+)? ms/;
+      const loadedLine = /\[info\] Loaded the editor features for an alert file in \d+(\.\d+)? ms/;
       let log: string | undefined;
       while (Date.now() < deadline + 5000) {
         log = await readIfExists(vscode.Uri.joinPath(api.logUri, LOG_FILE));

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliDecompressSync, constants as zlibConstants, createBrotliCompress } from 'node:zlib';
 import { loadBundle } from '../../src/bundleCache';
 
 const root = mkdtempSync(join(tmpdir(), 'obs-bundle-cache-'));
@@ -40,6 +40,35 @@ function loadInChild(file: string, cacheDir: string): { cache: string; answer: n
   const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
   assert.equal(child.status, 0, child.stderr);
   return JSON.parse(child.stdout) as { cache: string; answer: number };
+}
+
+/** Packs the bundles `names` of `dir` as the production build does (esbuild.mjs): one stream, a flush after each. */
+async function pack(dir: string, names: string[]): Promise<void> {
+  const compressor = createBrotliCompress();
+  const chunks: Buffer[] = [];
+  compressor.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => compressor.on('end', resolve));
+  const index: Record<string, { start: number; end: number; packedEnd: number }> = {};
+  let start = 0;
+  for (const name of names) {
+    const text = readFileSync(join(dir, name));
+    compressor.write(text);
+    await new Promise<void>((resolve) => compressor.flush(zlibConstants.BROTLI_OPERATION_FLUSH, () => resolve()));
+    index[name] = { start, end: start + text.length, packedEnd: chunks.reduce((n, c) => n + c.length, 0) };
+    start += text.length;
+  }
+  compressor.end();
+  await ended;
+  const packed = Buffer.concat(chunks);
+  // The first bundle comes back from its part of the stream alone.
+  const first = index[names[0]!]!;
+  assert.equal(
+    brotliDecompressSync(packed.subarray(0, first.packedEnd), { finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH })
+      .length,
+    first.end,
+  );
+  writeFileSync(join(dir, 'bundles.br'), packed);
+  writeFileSync(join(dir, 'bundles.json'), JSON.stringify(index));
 }
 
 type Exports = { answer(): number; here(): string; thisIsExports: boolean; line(): string };
@@ -98,12 +127,15 @@ describe('loadBundle (features bundle with a V8 code cache)', () => {
     assert.deepEqual(loadInChild(file, cacheDir), { cache: 'used', answer: 7 });
   });
 
-  it('loads the Brotli-packed bundle of a production build (file.br, no plain file) with and without a cache', () => {
+  it('loads the Brotli-packed bundles of a production build (bundles.br, no plain files) with and without a cache', async () => {
     const dir = mkdtempSync(join(root, 'dist-'));
     const cacheDir = join(root, 'cache-d');
     const file = writeBundle(dir, 99);
-    writeFileSync(`${file}.br`, brotliCompressSync(readFileSync(file)));
+    const second = join(dir, 'documents.js');
+    writeFileSync(second, "'use strict';\nexports.twice = () => require('./features.js').answer() * 2;\n");
+    await pack(dir, ['features.js', 'documents.js']);
     rmSync(file);
+    rmSync(second);
 
     const first = loadBundle(file, cacheDir);
     const exports = first.exports as Exports;
@@ -119,6 +151,36 @@ describe('loadBundle (features bundle with a V8 code cache)', () => {
     const uncached = loadBundle(file, undefined);
     assert.equal(uncached.cache, 'off');
     assert.equal((uncached.exports as Exports).answer(), 99);
+
+    // The second bundle of the stream, built on the first one, which its require is handed.
+    const documents = loadBundle(second, cacheDir, { './features.js': exports });
+    assert.equal((documents.exports as { twice(): number }).twice(), 198);
+  });
+
+  it('hands a bundle the modules it is given for its require, and loads everything else as require would', () => {
+    const dir = mkdtempSync(join(root, 'dist-'));
+    const file = join(dir, 'documents.js');
+    writeFileSync(
+      file,
+      [
+        "'use strict';",
+        "const shared = require('./features.js');",
+        'exports.read = () => shared.sharedModules.answer;',
+        "exports.base = require('node:path').basename(__filename);",
+        '',
+      ].join('\n'),
+    );
+    const features = { sharedModules: { answer: 42 } };
+    for (const cacheDir of [undefined, join(root, 'cache-f')]) {
+      delete require.cache[file];
+      const loaded = loadBundle(file, cacheDir, { './features.js': features });
+      const exports = loaded.exports as { read(): number; base: string };
+      assert.equal(exports.read(), 42);
+      assert.equal(exports.base, 'documents.js');
+    }
+    // Without it, the bundle's require looks for the file, which is not there.
+    delete require.cache[file];
+    assert.throws(() => loadBundle(file, undefined), /Cannot find module '\.\/features\.js'/);
   });
 
   it('does not fail when the cache cannot be written, and is a plain require without a cache folder', () => {

@@ -81,11 +81,11 @@ describe('structure check', () => {
     assert.equal(r.code, 1);
     assert.match(
       r.output,
-      /src\/shared\/format\.ts imports '\.\.\/tree\/provider': only src\/extension\.ts and src\/features\.ts may import feature folder src\/tree/,
+      /src\/shared\/format\.ts imports '\.\.\/tree\/provider': only src\/extension\.ts, src\/features\.ts, src\/documents\.ts may import feature folder src\/tree/,
     );
     assert.match(
       r.output,
-      /src\/demo\.ts imports '\.\/query': only src\/extension\.ts and src\/features\.ts may import feature folder src\/query/,
+      /src\/demo\.ts imports '\.\/query': only src\/extension\.ts, src\/features\.ts, src\/documents\.ts may import feature folder src\/query/,
     );
   });
 
