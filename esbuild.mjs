@@ -230,7 +230,11 @@ function fromFeatures(featureInputs, exportsOf) {
       build.onLoad({ filter: /.*/, namespace: READ_SHARED }, () => ({
         contents:
           "const shared = require('./features.js').sharedModules;\n" +
-          'export function readShared(key, name) { return shared[key][name]; }',
+          'export function readShared(key, name) {\n' +
+          '  const module = shared[key];\n' +
+          '  if (!module || !(name in module)) throw new Error(`dist/features.js does not hand over ${name} of ${key}`);\n' +
+          '  return module[name];\n' +
+          '}',
         loader: 'js',
       }));
       build.onResolve({ filter: /./ }, async (args) => {

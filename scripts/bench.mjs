@@ -318,15 +318,19 @@ async function main() {
               'featuresLoadMs = first read of the extension API, which loads ' +
               "and wires dist/features.js as the view's first question does; firstFolderExpandMs = TreeView.reveal(Dashboards " +
               'folder of a just-added connection, {expand: true}) from call to resolution (service and folder expanded, the ' +
-              'first request with undici loading, response checks, rendered children); coldFirstExpandMs = the sum',
+              'first request with undici loading, response checks, rendered children); coldFirstExpandMs = the sum; ' +
+              'editorFeaturesLoadMs = then the first read of the query API, which loads and wires dist/documents.js ' +
+              '(the editor features) on top, as their first command or document does (not part of the first expand)',
             featuresLoadMs: round2(median(firstUses.map((u) => u.featuresLoadMs))),
             firstFolderExpandMs: round2(median(firstUses.map((u) => u.firstFolderExpandMs))),
             coldFirstExpandMs: round2(median(firstUses.map((u) => u.coldFirstExpandMs))),
+            editorFeaturesLoadMs: round2(median(firstUses.map((u) => u.editorFeaturesLoadMs))),
             childrenShown: Math.min(...firstUses.map((u) => u.childrenShown)),
             samples: firstUses.map((u) => ({
               featuresLoadMs: u.featuresLoadMs,
               firstFolderExpandMs: u.firstFolderExpandMs,
               coldFirstExpandMs: u.coldFirstExpandMs,
+              editorFeaturesLoadMs: u.editorFeaturesLoadMs,
             })),
           }
         : undefined,
@@ -452,6 +456,12 @@ function table(r) {
     rows.push([
       `first use, median of ${r.firstUse.samples?.length ?? 1} hosts: features load / first folder expand`,
       `${r.firstUse.featuresLoadMs} / ${r.firstUse.firstFolderExpandMs} ms`,
+      '',
+      '',
+    ]);
+    rows.push([
+      '  then the editor features load (dist/documents.js, on their first use)',
+      `${r.firstUse.editorFeaturesLoadMs} ms`,
       '',
       '',
     ]);
