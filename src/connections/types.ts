@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { DEFAULT_PATH_SEGMENT } from '../api/connection';
+import { lazySchema } from '../schema/lazySchema';
 
 /** Where the service's API lives unless the user says otherwise. */
 export const DEFAULT_BASE_URL = 'https://api.clickhouse.cloud';
@@ -83,24 +84,28 @@ export type NewConnection = Omit<StoredConnection, 'id'>;
 /** Fields of a connection that may change after it is added. */
 export type ConnectionPatch = Partial<NewConnection>;
 
-const serviceSummarySchema = z.object({
-  id: z.string().min(1),
-  name: z.string(),
-  region: z.string().optional(),
-  state: z.string().optional(),
-});
+const serviceSummarySchema = lazySchema(() =>
+  z.object({
+    id: z.string().min(1),
+    name: z.string(),
+    region: z.string().optional(),
+    state: z.string().optional(),
+  }),
+);
 
 /** Shape check for what is read back from global state (it may come from an older or newer version). */
-export const storedConnectionSchema = z.object({
-  id: z.string().min(1),
-  label: z.string(),
-  baseUrl: z.string().min(1),
-  organizationId: z.string().min(1),
-  organizationName: z.string().optional(),
-  serviceIds: z.array(z.string()),
-  services: z.array(serviceSummarySchema).catch([]),
-  keyId: z.string().min(1),
-  pathSegment: z.string().min(1).catch(DEFAULT_PATH_SEGMENT),
-  kind: z.enum(['cloud', 'selfHosted']).optional(),
-  allowPlainHttp: z.boolean().optional(),
-});
+export const storedConnectionSchema = lazySchema(() =>
+  z.object({
+    id: z.string().min(1),
+    label: z.string(),
+    baseUrl: z.string().min(1),
+    organizationId: z.string().min(1),
+    organizationName: z.string().optional(),
+    serviceIds: z.array(z.string()),
+    services: z.array(serviceSummarySchema).catch([]),
+    keyId: z.string().min(1),
+    pathSegment: z.string().min(1).catch(DEFAULT_PATH_SEGMENT),
+    kind: z.enum(['cloud', 'selfHosted']).optional(),
+    allowPlainHttp: z.boolean().optional(),
+  }),
+);

@@ -134,14 +134,16 @@ export const ossAlertWriteSchema = lazySchema(() =>
   }),
 );
 
-export const teamSchema = z.looseObject({ id: z.string().min(1), name: z.string() });
+export const teamSchema = lazySchema(() => z.looseObject({ id: z.string().min(1), name: z.string() }));
 export type Team = z.infer<typeof teamSchema>;
-export const teamMemberSchema = z.looseObject({
-  id: z.string().min(1),
-  email: z.string(),
-  name: z.string().optional(),
-  isCurrentUser: z.boolean().optional(),
-});
+export const teamMemberSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.string().min(1),
+    email: z.string(),
+    name: z.string().optional(),
+    isCurrentUser: z.boolean().optional(),
+  }),
+);
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
 /** Aggregations the chart series route accepts (HyperDX `AggregateFunctionSchema`; `increase` on sum metrics only). */
@@ -195,49 +197,55 @@ export interface SeriesQuery {
 }
 
 /** A millisecond timestamp as the server checks it (an integer of at least 13 digits). */
-const millisecondTimestamp = z
-  .number()
-  .int()
-  .positive()
-  .refine((v) => String(v).length >= 13, { message: 'Timestamp must be in milliseconds' });
+const millisecondTimestamp = lazySchema(() =>
+  z
+    .number()
+    .int()
+    .positive()
+    .refine((v) => String(v).length >= 13, { message: 'Timestamp must be in milliseconds' }),
+);
 
 /** As the server's `externalQueryChartSeriesSchema` and the route's body schema; unknown series fields pass. */
-export const seriesRequestSchema = z.object({
-  series: z
-    .array(
-      z.looseObject({
-        sourceId: z.string().min(1),
-        aggFn: z.enum(SERIES_AGG_FNS),
-        level: z.number().min(0).max(1).optional(),
-        field: z.string().optional(),
-        where: z.string(),
-        whereLanguage: z.enum(['lucene', 'sql']).optional(),
-        groupBy: z.array(z.string()).max(10),
-        sortOrder: z.enum(['desc', 'asc']).optional(),
-        metricName: z.string().optional(),
-        metricDataType: z.enum(['sum', 'gauge', 'histogram']).optional(),
+export const seriesRequestSchema = lazySchema(() =>
+  z.object({
+    series: z
+      .array(
+        z.looseObject({
+          sourceId: z.string().min(1),
+          aggFn: z.enum(SERIES_AGG_FNS),
+          level: z.number().min(0).max(1).optional(),
+          field: z.string().optional(),
+          where: z.string(),
+          whereLanguage: z.enum(['lucene', 'sql']).optional(),
+          groupBy: z.array(z.string()).max(10),
+          sortOrder: z.enum(['desc', 'asc']).optional(),
+          metricName: z.string().optional(),
+          metricDataType: z.enum(['sum', 'gauge', 'histogram']).optional(),
+        }),
+      )
+      .min(1)
+      .max(5)
+      .refine((all) => all.every((s) => JSON.stringify(s.groupBy) === JSON.stringify(all[0]?.groupBy)), {
+        message: 'All series must have the same groupBy fields',
       }),
-    )
-    .min(1)
-    .max(5)
-    .refine((all) => all.every((s) => JSON.stringify(s.groupBy) === JSON.stringify(all[0]?.groupBy)), {
-      message: 'All series must have the same groupBy fields',
-    }),
-  startTime: millisecondTimestamp,
-  endTime: millisecondTimestamp,
-  granularity: z.enum(SERIES_GRANULARITIES).optional(),
-  seriesReturnType: z.enum(['ratio', 'column']).optional(),
-});
+    startTime: millisecondTimestamp,
+    endTime: millisecondTimestamp,
+    granularity: z.enum(SERIES_GRANULARITIES).optional(),
+    seriesReturnType: z.enum(['ratio', 'column']).optional(),
+  }),
+);
 export type SeriesRequest = z.input<typeof seriesRequestSchema>;
 
 /**
  * One bucket (and group) of chart data: `ts_bucket` (epoch ms), `group` (the group-by values in order) and
  * `series_<i>.data`, a number or a numeric string (ClickHouse's 64-bit values arrive as strings).
  */
-export const seriesPointSchema = z.looseObject({
-  ts_bucket: z.number(),
-  group: z.array(z.unknown()).optional(),
-});
+export const seriesPointSchema = lazySchema(() =>
+  z.looseObject({
+    ts_bucket: z.number(),
+    group: z.array(z.unknown()).optional(),
+  }),
+);
 export type SeriesPoint = z.infer<typeof seriesPointSchema> & Record<string, unknown>;
 
 /** Most buckets × groups one chart series answer may hold (a bound, reported as an error, never a silent cut). */
@@ -246,24 +254,26 @@ export const MAX_SERIES_POINTS = 500_000;
 export const MAX_SEARCH_ROWS = 2000;
 
 /** As the search route's body schema (`select` without `;` or a SELECT subquery). */
-export const searchRequestSchema = z.object({
-  sourceId: z.string().min(1),
-  startTime: z.iso.datetime({ offset: true }).optional(),
-  endTime: z.iso.datetime({ offset: true }).optional(),
-  where: z.string().max(8192).optional(),
-  whereLanguage: z.enum(['lucene', 'sql']).optional(),
-  select: z
-    .string()
-    .max(4096)
-    .refine((v) => !/;|(?<!\w)SELECT\s/i.test(v), {
-      message:
-        'select must not contain semicolons or SELECT subqueries; use column references, map lookups, or scalar functions only',
-    })
-    .optional(),
-  orderBy: z.string().max(1024).optional(),
-  maxResults: z.number().int().min(1).max(MAX_SEARCH_ROWS).optional(),
-  offset: z.number().int().min(0).max(10_000).optional(),
-});
+export const searchRequestSchema = lazySchema(() =>
+  z.object({
+    sourceId: z.string().min(1),
+    startTime: z.iso.datetime({ offset: true }).optional(),
+    endTime: z.iso.datetime({ offset: true }).optional(),
+    where: z.string().max(8192).optional(),
+    whereLanguage: z.enum(['lucene', 'sql']).optional(),
+    select: z
+      .string()
+      .max(4096)
+      .refine((v) => !/;|(?<!\w)SELECT\s/i.test(v), {
+        message:
+          'select must not contain semicolons or SELECT subqueries; use column references, map lookups, or scalar functions only',
+      })
+      .optional(),
+    orderBy: z.string().max(1024).optional(),
+    maxResults: z.number().int().min(1).max(MAX_SEARCH_ROWS).optional(),
+    offset: z.number().int().min(0).max(10_000).optional(),
+  }),
+);
 export type SearchRequest = z.input<typeof searchRequestSchema>;
 
 export class SelfHostedClient {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
+import { lazySchema } from '../../schema/lazySchema';
 import { validateConnection, type ConnectionConfig } from '../../api';
 import { assumedPathSegment } from '../check';
 import { DEFAULT_BASE_URL, type ServiceSummary } from '../types';
@@ -27,18 +28,20 @@ import {
   type ConnectionCommandDeps,
 } from './common';
 
-const addArgsSchema = z.object({
-  kind: z.literal('cloud').optional(),
-  baseUrl: fieldCheck(validateBaseUrl).optional(),
-  keyId: fieldCheck(validateKeyId),
-  keySecret: fieldCheck((s) => validateKeySecret(s)),
-  organizationId: uuidText,
-  organizationName: z.string().optional(),
-  serviceIds: z.array(uuidText).min(1),
-  pathSegment: fieldCheck(validatePathSegment).optional(),
-  label: fieldCheck(validateLabel).optional(),
-  skipCheck: z.boolean().optional(),
-});
+const addArgsSchema = lazySchema(() =>
+  z.object({
+    kind: z.literal('cloud').optional(),
+    baseUrl: fieldCheck(validateBaseUrl).optional(),
+    keyId: fieldCheck(validateKeyId),
+    keySecret: fieldCheck((s) => validateKeySecret(s)),
+    organizationId: uuidText,
+    organizationName: z.string().optional(),
+    serviceIds: z.array(uuidText).min(1),
+    pathSegment: fieldCheck(validatePathSegment).optional(),
+    label: fieldCheck(validateLabel).optional(),
+    skipCheck: z.boolean().optional(),
+  }),
+);
 export type AddConnectionArgs = z.infer<typeof addArgsSchema>;
 
 async function addFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<string> {

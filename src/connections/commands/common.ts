@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
+import { lazySchema } from '../../schema/lazySchema';
 import { ApiError, validateConnection, type ConnectionConfig } from '../../api';
 import { checkConnection, detectPathSegment, explainCheckFailure, NoSegmentServedError } from '../check';
 import { SecretStorageError, showSecretStorageError } from '../keyring';
@@ -27,10 +28,12 @@ export interface ConnectionCommandDeps {
 
 // ------------------------------------------------------------------ argument objects
 
-export const uuidText = z
-  .string()
-  .trim()
-  .refine((s) => validateOrganizationId(s) === undefined, { message: 'must be a UUID' });
+export const uuidText = lazySchema(() =>
+  z
+    .string()
+    .trim()
+    .refine((s) => validateOrganizationId(s) === undefined, { message: 'must be a UUID' }),
+);
 export const fieldCheck = (check: (s: string) => string | undefined) =>
   z.string().superRefine((s, ctx) => {
     const message = check(s);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { commandArgument } from '../../shared/commandArgs';
 import * as z from 'zod';
+import { lazySchema } from '../../schema/lazySchema';
 import { validateConnection } from '../../api';
 import { type StoredConnection } from '../types';
 import {
@@ -28,18 +29,20 @@ import {
   type ConnectionCommandDeps,
 } from './common';
 
-const editArgsSchema = z.object({
-  connectionId: z.string().min(1),
-  baseUrl: fieldCheck(validateBaseUrl).optional(),
-  keyId: fieldCheck(validateKeyId).optional(),
-  keySecret: fieldCheck((s) => validateKeySecret(s)).optional(),
-  organizationId: uuidText.optional(),
-  organizationName: z.string().optional(),
-  serviceIds: z.array(uuidText).min(1).optional(),
-  pathSegment: fieldCheck(validatePathSegment).optional(),
-  label: fieldCheck(validateLabel).optional(),
-  skipCheck: z.boolean().optional(),
-});
+const editArgsSchema = lazySchema(() =>
+  z.object({
+    connectionId: z.string().min(1),
+    baseUrl: fieldCheck(validateBaseUrl).optional(),
+    keyId: fieldCheck(validateKeyId).optional(),
+    keySecret: fieldCheck((s) => validateKeySecret(s)).optional(),
+    organizationId: uuidText.optional(),
+    organizationName: z.string().optional(),
+    serviceIds: z.array(uuidText).min(1).optional(),
+    pathSegment: fieldCheck(validatePathSegment).optional(),
+    label: fieldCheck(validateLabel).optional(),
+    skipCheck: z.boolean().optional(),
+  }),
+);
 
 const EDIT_FIELDS = [
   'baseUrl',

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
+import { lazySchema } from '../../schema/lazySchema';
 import { explainCheckFailure } from '../check';
 import { SecretStorageError } from '../keyring';
 import { BACK, inputStep, multiPickStep } from '../prompts';
@@ -16,11 +17,13 @@ import {
   type ConnectionCommandDeps,
 } from './common';
 
-const selectArgsSchema = z.object({
-  connectionId: z.string().min(1),
-  // A connection always shows at least one service, whichever way it is set up.
-  serviceIds: z.array(uuidText).min(1),
-});
+const selectArgsSchema = lazySchema(() =>
+  z.object({
+    connectionId: z.string().min(1),
+    // A connection always shows at least one service, whichever way it is set up.
+    serviceIds: z.array(uuidText).min(1),
+  }),
+);
 
 async function selectServicesInteractive(
   deps: ConnectionCommandDeps,

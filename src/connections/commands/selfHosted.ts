@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
+import { lazySchema } from '../../schema/lazySchema';
 import { isLoopbackHost } from '../../api/connection';
 import {
   SELF_HOSTED_ORGANIZATION_ID,
@@ -47,14 +48,16 @@ export function validateApiKey(text: string): string | undefined {
   return undefined;
 }
 
-export const selfHostedArgsSchema = z.object({
-  kind: z.literal('selfHosted'),
-  baseUrl: fieldCheck(validateSelfHostedBaseUrl),
-  apiKey: fieldCheck(validateApiKey),
-  allowPlainHttp: z.boolean().optional(),
-  label: fieldCheck(validateLabel).optional(),
-  skipCheck: z.boolean().optional(),
-});
+export const selfHostedArgsSchema = lazySchema(() =>
+  z.object({
+    kind: z.literal('selfHosted'),
+    baseUrl: fieldCheck(validateSelfHostedBaseUrl),
+    apiKey: fieldCheck(validateApiKey),
+    allowPlainHttp: z.boolean().optional(),
+    label: fieldCheck(validateLabel).optional(),
+    skipCheck: z.boolean().optional(),
+  }),
+);
 export type AddSelfHostedArgs = z.infer<typeof selfHostedArgsSchema>;
 
 /** The stored form of a self-hosted connection. */

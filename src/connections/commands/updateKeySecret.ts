@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
+import { lazySchema } from '../../schema/lazySchema';
 import { inputStep } from '../prompts';
 import { type StoredConnection } from '../types';
 import { validateKeySecret } from '../validation';
@@ -16,11 +17,13 @@ import {
   type ConnectionCommandDeps,
 } from './common';
 
-const secretArgsSchema = z.object({
-  connectionId: z.string().min(1),
-  keySecret: fieldCheck((s) => validateKeySecret(s)),
-  skipCheck: z.boolean().optional(),
-});
+const secretArgsSchema = lazySchema(() =>
+  z.object({
+    connectionId: z.string().min(1),
+    keySecret: fieldCheck((s) => validateKeySecret(s)),
+    skipCheck: z.boolean().optional(),
+  }),
+);
 
 async function updateSecretInteractive(
   deps: ConnectionCommandDeps,
