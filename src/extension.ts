@@ -45,6 +45,13 @@ function codeCacheDir(context: vscode.ExtensionContext): string | undefined {
   return storage.scheme === 'file' ? join(storage.fsPath, 'code-cache') : undefined;
 }
 
+/**
+ * How long after the features load the editor features load too, in the background: by the time the user opens a
+ * resource, an alert file or a preview from the view they are there, and the explorer's first use does not wait for
+ * them. (Opening one of the extension's documents from the editor history needs them loaded, too.)
+ */
+const EDITOR_FEATURES_WARM_UP_MS = 5_000;
+
 /** Commands the entry handles itself; every other contributed command loads the part that handles it first. */
 const OWN_COMMANDS = new Set(['observability.showLog']);
 
@@ -121,6 +128,15 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       `Loaded the features for ${reason} in ${(performance.now() - t).toFixed(1)} ms (code cache: ${bundle.cache})`,
     );
     saveCacheLater(bundle);
+    const warmUp = setTimeout(() => {
+      try {
+        loadDocuments('the explorer (in the background)');
+      } catch {
+        // Logged; their commands keep their stand-ins, which try again.
+      }
+    }, EDITOR_FEATURES_WARM_UP_MS);
+    warmUp.unref?.();
+    context.subscriptions.push({ dispose: () => clearTimeout(warmUp) });
     return features;
   }
 
