@@ -11,6 +11,8 @@ export const CONNECTIONS_STATE_KEY = 'observability.connections';
 export const CONTEXT_HAS_CONNECTIONS = 'observability.hasConnections';
 /** Every URI scheme the extension serves starts with this (`observability`, `observability-server`, …). */
 export const SCHEME_PREFIX = 'observability';
+/** The file system of the editable resource documents (src/shared/resourcePaths.ts). */
+export const RESOURCE_SCHEME = 'observability';
 /** How long the firing-alerts status item waits before its first background refresh (STATUS_REFRESH_MINUTES). */
 export const STATUS_FIRST_REFRESH_MS = 5 * 60_000;
 /** View types of the tile preview and alert backtest panels (restored after a reload by their serializers). */

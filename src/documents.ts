@@ -12,6 +12,11 @@ import { registerAlertFiles } from './alertFiles';
 import { registerQuery, type QueryApi } from './query';
 import { registerPreview, type PreviewApi } from './preview';
 
+/** What the entry gives the editor features: the stand-in the resource documents' file system takes over. */
+export interface DocumentShell {
+  attachFileSystem(fs: vscode.FileSystemProvider): void;
+}
+
 export interface Documents {
   readonly query: QueryApi;
   /** Tile previews and alert backtests: panels restored after a window reload. */
@@ -22,9 +27,13 @@ export interface Documents {
  * Wires the document features on the service layers the features built: each feature folder registers its own
  * providers and commands. Feature folders never import one another.
  */
-export function activateDocuments(context: vscode.ExtensionContext, services: SharedServices): Documents {
+export function activateDocuments(
+  context: vscode.ExtensionContext,
+  services: SharedServices,
+  shell: DocumentShell,
+): Documents {
   const { connections, live, refresh, log } = services;
-  registerEditors(context, { connections, live, refresh, log });
+  registerEditors(context, { connections, live, refresh, log, attachFileSystem: (fs) => shell.attachFileSystem(fs) });
   registerAlertFiles(context, { connections, live, refresh, log });
   const query = registerQuery(context, { connections, refresh, log });
   const preview = registerPreview(context, {

@@ -8,10 +8,12 @@ import {
   CONTEXT_HAS_CONNECTIONS,
   hasSavedConnections,
   isWorkspaceAlertFile,
+  LazyFileSystemProvider,
   LazyTreeProvider,
   ownTabUris,
   PlaceholderCommands,
   PREVIEW_VIEW_TYPES,
+  RESOURCE_SCHEME,
   STATUS_FIRST_REFRESH_MS,
   VIEW_ID,
 } from './lazy';
@@ -78,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       .filter((id) => !OWN_COMMANDS.has(id)) ?? [];
   let placeholders = new PlaceholderCommands(contributed, () => load('a command'));
   const treeProvider = new LazyTreeProvider<Node>(() => load('the explorer view'));
+  const resourceFileSystem = new LazyFileSystemProvider(() => loadDocuments('a resource document'));
   const view = vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider: treeProvider, showCollapseAll: true });
   /** What loads the features (the status item's first refresh), and what loads the editor features (documents shown). */
   const triggers: vscode.Disposable[] = [];
@@ -150,7 +153,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     const module = bundle.exports as typeof import('./documents');
     for (const d of documentTriggers.splice(0)) d.dispose();
     placeholders.dispose();
-    documents = module.activateDocuments(context, services);
+    documents = module.activateDocuments(context, services, {
+      attachFileSystem: (fs) => resourceFileSystem.attach(fs),
+    });
     log.info(
       `Loaded the editor features for ${reason} in ${(performance.now() - t).toFixed(1)} ms (code cache: ${bundle.cache})`,
     );
@@ -164,6 +169,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     { dispose: () => placeholders.dispose() },
     treeProvider,
     view,
+    resourceFileSystem,
+    vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resourceFileSystem, { isCaseSensitive: true }),
     {
       dispose: () => {
         for (const d of [...triggers.splice(0), ...documentTriggers.splice(0)]) d.dispose();

@@ -9,6 +9,7 @@ import { CONNECTIONS_STATE_KEY, SCHEME_PREFIX } from './constants';
 
 export {
   CONNECTIONS_STATE_KEY,
+  RESOURCE_SCHEME,
   CONTEXT_HAS_CONNECTIONS,
   PREVIEW_VIEW_TYPES,
   SCHEME_PREFIX,
@@ -128,6 +129,82 @@ export class LazyTreeProvider<T> implements vscode.TreeDataProvider<T>, vscode.D
   ): vscode.ProviderResult<vscode.TreeItem> {
     const real = this.provider();
     return real.resolveTreeItem ? real.resolveTreeItem(item, element, token) : item;
+  }
+
+  dispose(): void {
+    this.subscription?.dispose();
+    this.changes.dispose();
+  }
+}
+
+/**
+ * The file system of the editable resource documents (scheme `observability`) as VS Code sees it from activation on.
+ * A document of the scheme opened before the editor features loaded (restored from the last session, or reopened from
+ * the editor history) loads them, and every call then goes to their real file system, whose change events it passes
+ * on. (A scheme has one provider for the window's lifetime, so this one stays registered.)
+ */
+export class LazyFileSystemProvider implements vscode.FileSystemProvider, vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  private real: vscode.FileSystemProvider | undefined;
+  private subscription: vscode.Disposable | undefined;
+  readonly onDidChangeFile = this.changes.event;
+
+  constructor(private readonly load: () => unknown) {}
+
+  /** Hands over to the real file system (called by the editor features while they load). */
+  attach(real: vscode.FileSystemProvider): void {
+    this.real = real;
+    this.subscription?.dispose();
+    this.subscription = real.onDidChangeFile((e) => this.changes.fire(e));
+  }
+
+  private fs(): vscode.FileSystemProvider {
+    if (!this.real) this.load();
+    if (!this.real) {
+      throw vscode.FileSystemError.Unavailable(
+        vscode.l10n.t('The Observability editor features failed to load; see the Observability log.'),
+      );
+    }
+    return this.real;
+  }
+
+  watch(
+    uri: vscode.Uri,
+    options: { readonly recursive: boolean; readonly excludes: readonly string[] },
+  ): vscode.Disposable {
+    return this.fs().watch(uri, options);
+  }
+
+  stat(uri: vscode.Uri): vscode.FileStat | Thenable<vscode.FileStat> {
+    return this.fs().stat(uri);
+  }
+
+  readDirectory(uri: vscode.Uri): [string, vscode.FileType][] | Thenable<[string, vscode.FileType][]> {
+    return this.fs().readDirectory(uri);
+  }
+
+  createDirectory(uri: vscode.Uri): void | Thenable<void> {
+    return this.fs().createDirectory(uri);
+  }
+
+  readFile(uri: vscode.Uri): Uint8Array | Thenable<Uint8Array> {
+    return this.fs().readFile(uri);
+  }
+
+  writeFile(
+    uri: vscode.Uri,
+    content: Uint8Array,
+    options: { readonly create: boolean; readonly overwrite: boolean },
+  ): void | Thenable<void> {
+    return this.fs().writeFile(uri, content, options);
+  }
+
+  delete(uri: vscode.Uri, options: { readonly recursive: boolean }): void | Thenable<void> {
+    return this.fs().delete(uri, options);
+  }
+
+  rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): void | Thenable<void> {
+    return this.fs().rename(oldUri, newUri, options);
   }
 
   dispose(): void {

@@ -25,6 +25,11 @@ export interface EditorDeps {
   /** Reloads what the tree shows after a change (the explorer's provider). */
   readonly refresh: ResourceRefresher;
   readonly log: Logger;
+  /**
+   * Serves the documents' file system under the `observability` scheme: the entry registered it for the scheme at
+   * activation, so that documents of the scheme opened before these features loaded load them.
+   */
+  attachFileSystem(fs: vscode.FileSystemProvider): void;
 }
 
 /**
@@ -90,6 +95,7 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
   void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
 
   const lenses = new ApplyCodeLensProvider(fs, live, applier);
+  deps.attachFileSystem(fs);
   context.subscriptions.push(
     fs,
     checks,
@@ -97,7 +103,6 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
     applier,
     lenses,
     vscode.languages.registerCodeLensProvider({ scheme: RESOURCE_SCHEME }, lenses),
-    vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, fs, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(SERVER_SCHEME, server),
     vscode.languages.registerCompletionItemProvider(
       LiveCompletionProvider.selector,

@@ -25,7 +25,7 @@
  * resolving.
  */
 
-export const RESOURCE_SCHEME = 'observability';
+export { RESOURCE_SCHEME } from '../constants';
 
 import type { DocumentKind } from '../resources/model';
 import { DOCUMENT_KINDS, KINDS } from '../resources/kinds';

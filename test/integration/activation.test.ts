@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { LazyFileSystemProvider } from '../../src/lazy';
 import { EXTENSION_ID, LOG_FILE, extension, readIfExists, sleep } from './support';
 
 interface ExtensionApi {
@@ -164,6 +165,79 @@ describe('Activation', () => {
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('serves a document of its file system opened before the editor features loaded, by loading them', async () => {
+    // The stand-in the entry registers for the `observability` scheme at activation, on a scheme of this test's own
+    // (the extension's scheme has its one provider for the window's lifetime), over a file system in memory.
+    const texts = new Map([['/a.json', '{"name":"first"}']]);
+    const changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+    const real: vscode.FileSystemProvider = {
+      onDidChangeFile: changes.event,
+      watch: () => new vscode.Disposable(() => undefined),
+      stat: (uri) => {
+        const text = texts.get(uri.path);
+        if (text === undefined) throw vscode.FileSystemError.FileNotFound(uri);
+        return { type: vscode.FileType.File, ctime: 0, mtime: Date.now(), size: text.length };
+      },
+      readDirectory: () => [],
+      createDirectory: () => undefined,
+      readFile: (uri) => new TextEncoder().encode(texts.get(uri.path) ?? ''),
+      writeFile: (uri, content) => {
+        texts.set(uri.path, new TextDecoder().decode(content));
+      },
+      delete: () => undefined,
+      rename: () => undefined,
+    };
+    let loads = 0;
+    const lazy = new LazyFileSystemProvider(() => {
+      loads++;
+      lazy.attach(real);
+    });
+    const scheme = 'observability-activation-test';
+    const registration = vscode.workspace.registerFileSystemProvider(scheme, lazy, { isCaseSensitive: true });
+    try {
+      assert.equal(loads, 0, 'registering the stand-in loaded something');
+      const uri = vscode.Uri.from({ scheme, path: '/a.json' });
+      const doc = await vscode.workspace.openTextDocument(uri);
+      assert.equal(doc.getText(), '{"name":"first"}');
+      assert.equal(loads, 1);
+      // Writes reach the real file system, and its change events reach VS Code: the document shows the new text.
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('{"name":"second"}'));
+      assert.equal(texts.get('/a.json'), '{"name":"second"}');
+      texts.set('/a.json', '{"name":"third"}');
+      changes.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+      const deadline = Date.now() + 10_000;
+      while (doc.getText() !== '{"name":"third"}' && Date.now() < deadline) await sleep(100);
+      assert.equal(doc.getText(), '{"name":"third"}');
+      await assert.rejects(
+        Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.from({ scheme, path: '/missing.json' }))),
+        (e: unknown) => e instanceof vscode.FileSystemError && e.code === 'FileNotFound',
+      );
+      assert.equal(loads, 1, 'the stand-in loaded more than once');
+    } finally {
+      registration.dispose();
+      lazy.dispose();
+      changes.dispose();
+    }
+  });
+
+  it('has the file system of its resource documents registered from activation on', async () => {
+    await activate();
+    // A resource of a connection that does not exist: the real file system answers (the stand-in handed it over).
+    await assert.rejects(
+      Promise.resolve(
+        vscode.workspace.fs.stat(
+          vscode.Uri.from({ scheme: 'observability', path: '/no-such-connection/svc/dashboards/x/X.dashboard.json' }),
+        ),
+      ),
+      (e: unknown) => {
+        // Not VS Code's "no file system provider" (ENOPRO): the extension's own file system refused it.
+        assert.ok(e instanceof Error, String(e));
+        assert.doesNotMatch(e.message, /ENOPRO|no file system provider/i);
+        return true;
+      },
+    );
   });
 
   it('contributes the Observability view container and its view', () => {
