@@ -164,6 +164,11 @@ forEachFlavor((flavor: UiFlavor) => {
     await editor()
       .locator('.view-line', { hasText: `"webhookId": "${webhooks[0]!.id}"` })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    // The command puts the cursor on the threshold, the value most likely to change: its one character is selected
+    // (the editor shows the text before the command has set the selection, so wait for it before moving the cursor).
+    await cursorStatus()
+      .filter({ hasText: /^Ln 6, Col \d+ \(1 selected\)$/ })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
     // Select the webhookId value (line 11 of the new document, inside the quotes), clear it and ask for completion.
     await selectToLineEnd(11, '    "webhookId": "'.length + 1, 1, webhooks[0]!.id.length);
