@@ -5,9 +5,10 @@ import * as z from 'zod';
  * almost nothing and opening a folder builds only the schemas of what it lists; write, query and file schemas wait
  * until a body is checked.
  *
- * Every module-level schema of src/schema is declared as `const x = lazySchema(() => z.…)`. The value stands in for
- * the built schema everywhere: properties, methods, `instanceof`, spreading a shape and the metadata registry
- * (`.describe()` texts, read by the JSON Schema generator) all reach the built one. Building composes other stand-ins
+ * Every module-level schema (of src/schema and of the modules elsewhere that hold one) is declared as
+ * `const x = lazySchema(() => z.…)`. The value stands in for the built schema everywhere: properties, methods,
+ * `instanceof`, spreading a shape and the metadata registry (`.describe()` texts, read by the JSON Schema generator)
+ * all reach the built one. Building composes other stand-ins
  * without building them (`z.array(other)`); `.extend()`/`.omit()` of a stand-in builds it first.
  */
 export function lazySchema<T extends object>(build: () => T): T {
