@@ -466,6 +466,8 @@ await writeJsonSchemas();
  */
 const PACKED_BUNDLES = ['features.js', 'documents.js'];
 async function packBundles() {
+  // Bundles packed one by one by earlier builds (features.js.br) would only mislead.
+  for (const name of PACKED_BUNDLES) rmSync(join('dist', `${name}.br`), { force: true });
   if (!production) {
     for (const file of ['dist/bundles.br', 'dist/bundles.json']) rmSync(file, { force: true });
     return;
