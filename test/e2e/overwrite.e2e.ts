@@ -15,15 +15,14 @@ import {
   UI_TIMEOUT,
   confirmDialog,
   dialog,
+  editAlertFromTree,
   editorLine,
   editorLines,
   forEachFlavor,
   notification,
-  openResourceFolder,
   openTestWorkbench,
   reportingFailure,
   selectToLineEnd,
-  treeRow,
   type UiFlavor,
 } from './ui';
 
@@ -64,14 +63,7 @@ forEachFlavor((flavor: UiFlavor) => {
     assert.ok(alert, 'a seeded alert with a plain name');
     const name = alert.name!;
 
-    await openResourceFolder(page, flavor, emulator, LABEL, 'Alerts');
-    const row = treeRow(page, name);
-    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await row.hover();
-    await row.locator('.action-label[aria-label="Edit"]').click();
-    await page
-      .locator('.tab.active', { hasText: `${name}.alert.json` })
-      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await editAlertFromTree(page, flavor, emulator, LABEL, name);
     await editorLine(page, `"threshold": ${alert.threshold},`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
     // Someone changes the alert on the service after it was opened.

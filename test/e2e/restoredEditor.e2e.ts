@@ -13,9 +13,9 @@ import type { Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { Workbench } from '../host/runInCodeServer';
 import {
+  editAlertFromTree,
   editorLine,
   forEachFlavor,
-  openResourceFolder,
   openTestWorkbench,
   reportingFailure,
   runCommand,
@@ -54,13 +54,8 @@ forEachFlavor((flavor: UiFlavor) => {
         assert.ok(alert, 'a seeded alert with a plain name');
         const name = alert.name!;
 
-        await openResourceFolder(page, flavor, emulator, LABEL, 'Alerts');
-        const row = treeRow(page, name);
-        await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-        await row.hover();
-        await row.locator('.action-label[aria-label="Edit"]').click();
+        await editAlertFromTree(page, flavor, emulator, LABEL, name);
         const tab = page.locator('.tab.active', { hasText: `${name}.alert.json` });
-        await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         await editorLine(page, `"name": "${name}",`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
         // The sidebar shows the file Explorer, so the reloaded window does not open the Observability view.

@@ -402,6 +402,27 @@ export async function openResourceFolder(
   await expand(page, exactly(folder));
 }
 
+/**
+ * Opens the alert `name` for editing from its service's Alerts folder (the row's Edit action) and waits until its
+ * document is the active tab.
+ */
+export async function editAlertFromTree(
+  page: Page,
+  flavor: UiFlavor,
+  emulator: Emulator,
+  label: string,
+  name: string,
+): Promise<void> {
+  await openResourceFolder(page, flavor, emulator, label, 'Alerts');
+  const row = treeRow(page, name);
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await row.hover();
+  await row.locator('.action-label[aria-label="Edit"]').click();
+  await page
+    .locator('.tab.active', { hasText: `${name}.alert.json` })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+}
+
 /** A pattern matching exactly `text` (a tree label). */
 export function exactly(text: string): RegExp {
   return new RegExp(`^${escapeRegExp(text)}$`);
