@@ -128,7 +128,7 @@ function hasDisplay() {
 
 async function startCodeServer(tmp, env) {
   const { ensureCodeServer } = require(path.join(ROOT, 'out', 'test', 'host', 'codeServer.js'));
-  const { entry } = await ensureCodeServer({ log: (line) => console.log(line) });
+  const { entry, node } = await ensureCodeServer({ log: (line) => console.log(line) });
   const userData = path.join(tmp, 'user-data');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   fs.writeFileSync(
@@ -148,7 +148,7 @@ async function startCodeServer(tmp, env) {
   const workspace = path.join(tmp, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
   const child = spawn(
-    NODE,
+    node,
     [
       entry,
       '--auth',

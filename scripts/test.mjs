@@ -274,11 +274,12 @@ async function e2e() {
   return nodeTests(files, { serial: true, timeoutMs: 300000 });
 }
 
+/** Installs code-server once; its entry point and the Node that runs it (Node 22 from the npm registry on Node 20). */
 async function ensureCodeServer() {
   const r = await run(NODE, [path.join(ROOT, 'out', 'test', 'host', 'codeServer.js')]);
   if (r.code !== 0) throw new Error('code-server could not be installed');
   const lines = r.output.trim().split(/\r?\n/);
-  return lines[lines.length - 1];
+  return { entry: lines[lines.length - 1], node: lines[lines.length - 2] };
 }
 
 /**
@@ -367,16 +368,16 @@ async function packageCheck() {
     else passed++;
   }
 
-  const entry = await ensureCodeServer();
+  const { entry, node } = await ensureCodeServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-vsix-'));
   try {
     const dirs = ['--extensions-dir', path.join(tmp, 'extensions'), '--user-data-dir', path.join(tmp, 'user-data')];
     const env = { CODE_SERVER_CONFIG: path.join(tmp, 'config.yaml'), EXTENSIONS_GALLERY: '{}' };
-    const install = await run(NODE, [entry, ...dirs, '--install-extension', vsix], { env });
+    const install = await run(node, [entry, ...dirs, '--install-extension', vsix], { env });
     if (install.code !== 0) problems.push(`--install-extension failed (exit ${install.code})`);
     else passed++;
     const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
-    const list = await run(NODE, [entry, ...dirs, '--list-extensions', '--show-versions'], { env });
+    const list = await run(node, [entry, ...dirs, '--list-extensions', '--show-versions'], { env });
     if (list.code === 0 && list.output.split(/\r?\n/).some((l) => l.trim() === `${EXTENSION_ID}@${version}`)) passed++;
     else problems.push(`--list-extensions does not show ${EXTENSION_ID}@${version}`);
   } finally {

@@ -24,7 +24,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { format } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ensureCodeServer } from './codeServer';
+import { codeServerNodeFor, ensureCodeServer } from './codeServer';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
@@ -165,7 +165,8 @@ interface StartedServer {
 }
 
 function startServer(entry: string, args: string[], env: NodeJS.ProcessEnv, verbose: boolean): Promise<StartedServer> {
-  const child = spawn(process.execPath, [entry, ...args], {
+  // code-server runs on the Node its install was built for (Node 22, from the npm registry, when this one is older).
+  const child = spawn(codeServerNodeFor(entry), [entry, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: process.platform !== 'win32',
