@@ -11,6 +11,7 @@ import { registerEditors } from './editors';
 import { registerAlertFiles } from './alertFiles';
 import { registerQuery, type QueryApi } from './query';
 import { registerPreview, type PreviewApi } from './preview';
+import { registerAgent, type AgentApi } from './agent';
 
 /** What the entry gives the editor features: the stand-in the resource documents' file system takes over. */
 export interface DocumentShell {
@@ -21,6 +22,8 @@ export interface Documents {
   readonly query: QueryApi;
   /** Tile previews and alert backtests: panels restored after a window reload. */
   readonly preview: PreviewApi;
+  /** The tools for the editor's agent (the entry's stand-ins hand their calls here). */
+  readonly agent: AgentApi;
 }
 
 /**
@@ -34,7 +37,7 @@ export function activateDocuments(
 ): Documents {
   const { connections, live, refresh, log } = services;
   registerEditors(context, { connections, live, refresh, log, attachFileSystem: (fs) => shell.attachFileSystem(fs) });
-  registerAlertFiles(context, { connections, live, refresh, log });
+  const alertFiles = registerAlertFiles(context, { connections, live, refresh, log });
   const query = registerQuery(context, { connections, refresh, log });
   const preview = registerPreview(context, {
     connections,
@@ -42,5 +45,15 @@ export function activateDocuments(
     log,
     runSql: (connectionId, opts) => query.run(connectionId, opts),
   });
-  return { query, preview };
+  const agent = registerAgent(context, {
+    connections,
+    live,
+    log,
+    runSql: (connectionId, opts) => query.run(connectionId, opts),
+    tileData: (scope, tile, range) => preview.tileData(scope, tile, range),
+    backtest: (scope, alertId, range) => preview.backtestSummary(scope, alertId, range),
+    planAlertFiles: (token) => alertFiles.plan({}, token),
+    applyAlertPlan: () => alertFiles.applyPlan({ confirm: true }),
+  });
+  return { query, preview, agent };
 }

@@ -18,6 +18,10 @@ import {
   VIEW_ID,
 } from './lazy';
 import { createLogger } from './log';
+import type { AgentApi } from './agent';
+import { MCP_PROVIDER_ID, McpDefinitions, storedConnections } from './agent/mcp';
+import { CONNECTIONS_STATE_KEY } from './constants';
+import { contributedToolNames, registerToolStandIns } from './lazyTools';
 import type { PreviewApi } from './preview';
 import type { QueryApi } from './query';
 import type { Node } from './tree/nodes';
@@ -36,6 +40,10 @@ export interface ExtensionApi {
   readonly query: QueryApi;
   /** Tile previews and alert backtests: what the panels' serializers call after a reload (reading it loads the editor features). */
   readonly preview: PreviewApi;
+  /** The language-model tools (reading it loads the editor features). */
+  readonly agent: AgentApi;
+  /** The MCP server definitions offered to the editor's agent. */
+  readonly mcp: McpDefinitions;
 }
 
 /** How long after a bundle loads its code cache is written (its first use has run by then). */
@@ -126,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     placeholders.dispose();
     features = module.activateFeatures(context, shell);
     featuresModule = module;
+    context.subscriptions.push(features.connections.onDidChange(() => mcp.refresh()));
     placeholders = new PlaceholderCommands(contributed, () => loadDocuments('a command'));
     log.info(
       `Loaded the features for ${reason} in ${(performance.now() - t).toFixed(1)} ms (code cache: ${bundle.cache})`,
@@ -162,6 +171,28 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     saveCacheLater(bundle);
     return documents;
   }
+
+  // Tools for the editor's agent: stand-ins now, the tools themselves with the editor features on their first call.
+  context.subscriptions.push(
+    registerToolStandIns(
+      contributedToolNames(context.extension.packageJSON),
+      () => loadDocuments('an agent tool').agent,
+    ),
+  );
+  // MCP servers of the self-hosted connections, read from the saved connections; the key only when one starts.
+  const agentEnabled = () => vscode.workspace.getConfiguration('observability').get<boolean>('agent.enabled', true);
+  const mcp = new McpDefinitions({
+    list: () => storedConnections(context.globalState.get(CONNECTIONS_STATE_KEY)),
+    secret: (id) => load('an MCP server').connections.getSecret(id),
+    enabled: agentEnabled,
+  });
+  context.subscriptions.push(
+    mcp,
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('observability.agent.enabled')) mcp.refresh();
+    }),
+  );
 
   void vscode.commands.executeCommand('setContext', CONTEXT_HAS_CONNECTIONS, hasSavedConnections(context.globalState));
   context.subscriptions.push(
@@ -249,6 +280,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     get preview() {
       return loadDocuments('the extension API').preview;
     },
+    get agent() {
+      return loadDocuments('the extension API').agent;
+    },
+    mcp,
   };
 }
 

@@ -113,6 +113,18 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /** What the entry needs of the previews: drawing a panel VS Code restored after a window reload. */
 export interface PreviewApi {
   restore(mode: PanelMode, panel: vscode.WebviewPanel, state: unknown): Promise<PreviewOutcome>;
+  /** A saved tile's data, or a tile given whole (e.g. a search), for a range, without a panel (the agent's tools). */
+  tileData(
+    scope: Scope,
+    tile: { readonly dashboardId: string; readonly tileId: string } | { readonly tile: Record<string, unknown> },
+    range: { from: number; to: number },
+  ): Promise<TileData>;
+  /** An alert replayed over a range, without a panel (the agent's tools). */
+  backtestSummary(
+    scope: Scope,
+    alertId: string,
+    range: { from: number; to: number },
+  ): Promise<{ evaluations: number; fired: number; lastFiredAt: number | undefined; lastState: string }>;
 }
 
 export function registerPreview(context: vscode.ExtensionContext, deps: PreviewDeps): PreviewApi {
@@ -1074,7 +1086,28 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     vscode.commands.registerCommand('observability.showTileSql', showTileSql),
     vscode.commands.registerCommand('observability.backtestAlert', (raw: unknown) => backtestAlert(raw)),
   );
-  return { restore: restorePanel };
+  return {
+    restore: restorePanel,
+    async tileData(scope, which, range) {
+      if ('tile' in which) {
+        const d: DashboardSource = { ...scope, dashboard: { tiles: [which.tile] } as DashboardSource['dashboard'] };
+        return (await tileData(d, which.tile, range)).data;
+      }
+      const d = await dashboardFrom({ ...scope, dashboardId: which.dashboardId });
+      const tile = tilesOf(d).find((t) => t.id === which.tileId);
+      if (!tile) throw new Error(vscode.l10n.t('The tile {0} was not found in the dashboard.', which.tileId));
+      return (await tileData(d, tile, range)).data;
+    },
+    async backtestSummary(scope, alertId, range) {
+      const { result } = await backtest(await alertFrom({ ...scope, alertId }), range);
+      return {
+        evaluations: result.evaluations.length,
+        fired: result.fired.length,
+        lastFiredAt: result.lastFiredAt,
+        lastState: result.lastState,
+      };
+    },
+  };
 }
 
 /** Parses an alert document or file (comments tolerated, as alert files allow); undefined on a syntax error. */
