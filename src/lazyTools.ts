@@ -7,7 +7,12 @@ import * as vscode from 'vscode';
 
 export interface ToolHost {
   prepare(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation>;
-  invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+  invoke(
+    name: string,
+    input: unknown,
+    token: vscode.CancellationToken,
+    fromChat: boolean,
+  ): Promise<vscode.LanguageModelToolResult>;
 }
 
 /** The names in `contributes.languageModelTools`. */
@@ -21,7 +26,8 @@ export function registerToolStandIns(names: readonly string[], host: () => ToolH
   const registrations = names.map((name) =>
     vscode.lm.registerTool<unknown>(name, {
       prepareInvocation: (options, token) => host().prepare(name, options.input, token),
-      invoke: (options, token) => host().invoke(name, options.input, token),
+      // Only a call from a chat carries an invocation token: there VS Code has asked the user before a write.
+      invoke: (options, token) => host().invoke(name, options.input, token, options.toolInvocationToken !== undefined),
     }),
   );
   return vscode.Disposable.from(...registrations);

@@ -53,8 +53,17 @@ export interface AgentApi {
   readonly toolNames: readonly string[];
   /** VS Code's `prepareInvocation`: the progress message and, for a write, the confirmation naming what is sent. */
   prepare(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation>;
-  /** VS Code's `invoke`, after the user confirmed (when a confirmation was asked for). */
-  invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+  /**
+   * VS Code's `invoke`, after the user confirmed (when a confirmation was asked for). `fromChat`: the call came from a
+   * chat (it carries an invocation token); a write runs only then — outside a chat (another extension calling
+   * `vscode.lm.invokeTool`) VS Code shows no confirmation, so nothing is sent.
+   */
+  invoke(
+    name: string,
+    input: unknown,
+    token: vscode.CancellationToken,
+    fromChat: boolean,
+  ): Promise<vscode.LanguageModelToolResult>;
 }
 
 function inputOf(input: unknown): Record<string, unknown> {
@@ -140,7 +149,7 @@ export function registerAgent(context: vscode.ExtensionContext, deps: AgentDeps)
       };
     },
 
-    async invoke(name, rawInput, token) {
+    async invoke(name, rawInput, token, fromChat) {
       const tool = byName.get(name);
       const input = inputOf(rawInput);
       const refused = refusal(tool, name);
@@ -151,14 +160,22 @@ export function registerAgent(context: vscode.ExtensionContext, deps: AgentDeps)
       const key = keyOf(name, rawInput);
       const prepared = pending.get(key);
       pending.delete(key);
-      if (!prepared || Date.now() - prepared.at > PENDING_MS) {
+      const fresh = prepared !== undefined && Date.now() - prepared.at <= PENDING_MS;
+      // An answer that sends nothing (e.g. the body's problems) is given wherever the call came from.
+      if (fresh && prepared.answer) return result(prepared.answer);
+      if (!fromChat) {
+        return result({
+          title:
+            'Refused: Observability tools change something only when called from a chat, where the user confirms the change first. Nothing was sent.',
+        });
+      }
+      if (!fresh || !prepared.write) {
         return result({
           title:
             'Refused: this change was not confirmed by the user, so nothing was sent. Ask again to get the confirmation.',
         });
       }
-      if (prepared.answer) return result(prepared.answer);
-      const write = prepared.write!;
+      const write = prepared.write;
       return result(await safely(name, () => write.send(ctx)));
     },
   };

@@ -13,7 +13,12 @@ import { configure, describeEachFlavor, exportedApi, readLog, readFile, writeFil
 
 interface AgentApi {
   prepare(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation>;
-  invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+  invoke(
+    name: string,
+    input: unknown,
+    token: vscode.CancellationToken,
+    fromChat: boolean,
+  ): Promise<vscode.LanguageModelToolResult>;
 }
 
 const token = () => new vscode.CancellationTokenSource().token;
@@ -298,7 +303,10 @@ describeEachFlavor('Agent tools', (run) => {
     assert.match(planned, /managed\.alert\.json \| unchanged/);
 
     const alertsBefore = run.data().alerts.size;
-    const writes = () => run.emulator.requests.filter((r) => r.method === 'POST' || r.method === 'PUT').length;
+    const writes = () =>
+      run.emulator.requests.filter(
+        (r) => (r.method === 'POST' || r.method === 'PUT') && /\/alerts(\/[^/]+)?$/.test(r.path),
+      ).length;
     const writesBefore = writes();
     const prepared = await agent().prepare('observability_applyAlertPlan', {}, token());
     const message = prepared.confirmationMessages?.message;
@@ -310,12 +318,12 @@ describeEachFlavor('Agent tools', (run) => {
     assert.equal(writes(), writesBefore, 'asking sends nothing');
 
     // Invoked without the confirmation (a fresh input object is another call): nothing is sent.
-    const unconfirmed = textOf(await agent().invoke('observability_applyAlertPlan', { again: true }, token()));
+    const unconfirmed = textOf(await agent().invoke('observability_applyAlertPlan', { again: true }, token(), true));
     assert.match(unconfirmed, /not confirmed .* nothing was sent/);
     assert.equal(writes(), writesBefore);
 
     // Confirmed: exactly the change shown.
-    const done = textOf(await agent().invoke('observability_applyAlertPlan', {}, token()));
+    const done = textOf(await agent().invoke('observability_applyAlertPlan', {}, token(), true));
     assert.match(done, /Alert plan applied: 1 done, 0 failed/, done);
     assert.equal(run.data().alerts.size, alertsBefore + 1);
   });
@@ -329,9 +337,7 @@ describeEachFlavor('Agent tools', (run) => {
       token(),
     );
     assert.equal(bad.confirmationMessages, undefined, 'nothing to confirm');
-    const badText = textOf(
-      await agent().invoke('observability_createAlert', { ...scope(), alert: { name: 'x', source: 'tile' } }, token()),
-    );
+    const badText = await invoke('createAlert', { ...scope(), alert: { name: 'x', source: 'tile' } });
     assert.match(badText, /Nothing was sent: .*service rules/);
     assert.match(badText, /threshold/);
     assert.equal(alerts(), count);
@@ -344,15 +350,27 @@ describeEachFlavor('Agent tools', (run) => {
     assert.match(prepared.confirmationMessages!.title, /Create the alert "Agent created/);
     assert.ok(message.value.includes(JSON.stringify(body, null, 2)), 'the confirmation shows the exact body');
     assert.equal(alerts(), count, 'asking sends nothing');
-    const text = textOf(await agent().invoke('observability_createAlert', input, token()));
+    const text = textOf(await agent().invoke('observability_createAlert', input, token(), true));
     assert.match(text, /Created the alert/);
     assert.equal(alerts(), count + 1);
     const created = [...run.data().alerts.values()].find((a) => a.name === body.name);
     assert.equal(created?.threshold, 42);
     // The confirmation is used once: the same call again is not confirmed.
-    const again = textOf(await agent().invoke('observability_createAlert', input, token()));
+    const again = textOf(await agent().invoke('observability_createAlert', input, token(), true));
     assert.match(again, /not confirmed/);
     assert.equal(alerts(), count + 1);
+  });
+
+  it('sends nothing when a write is invoked outside a chat, where VS Code asks no one', async () => {
+    const count = run.data().alerts.size;
+    const posts = () => run.emulator.requests.filter((r) => r.method === 'POST').length;
+    const before = posts();
+    const text = await invoke('createAlert', { ...scope(), alert: alertBody(`Agent outside ${run.flavor.name}`) });
+    assert.match(text, /^Refused: .*only when called from a chat.*Nothing was sent/);
+    const plan = await invoke('applyAlertPlan', {});
+    assert.match(plan, /^(Refused: .*only when called from a chat|Nothing to apply, nothing was sent)/);
+    assert.equal(posts(), before, 'no request that changes anything');
+    assert.equal(run.data().alerts.size, count);
   });
 
   it('is switched off by one setting; no result or log line holds the key', async () => {
