@@ -30,8 +30,8 @@ forEachFlavor((flavor: UiFlavor) => {
       userSettings: {
         'workbench.colorTheme': 'Default Dark Modern',
         'window.commandCenter': false,
-        // The emulator has no query budget; the panels answer each range change at once.
-        'observability.query.rateLimit.requestsPerWindow': 100,
+        // The emulator has no rate limit; with a large key budget the panels answer each range change at once.
+        'observability.rateLimit.requestsPerWindow': 100,
       },
       extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'e2e', 'previewSetup.js'),
       env: { OBS_E2E_FLAVOR: flavor.emulatorFlavor },

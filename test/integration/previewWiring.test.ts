@@ -22,7 +22,7 @@ describe('Tile previews and alert backtests (emulator)', function () {
   let dashboard: { id: string; name: string; tiles: { id: string; name: string; config: Record<string, unknown> }[] };
 
   before(async () => {
-    await configure('query.rateLimit.requestsPerWindow', 1000);
+    await configure('rateLimit.requestsPerWindow', 1000);
     emulator = await startEmulator({ rateLimit: false });
     await activate();
     serviceId = emulator.serviceIds[0]!;
@@ -52,7 +52,7 @@ describe('Tile previews and alert backtests (emulator)', function () {
     if (connectionId) {
       await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
     }
-    await configure('query.rateLimit.requestsPerWindow', undefined);
+    await configure('rateLimit.requestsPerWindow', undefined);
     await emulator?.close();
   });
 
@@ -457,7 +457,7 @@ describe('Tile previews and alert backtests (emulator)', function () {
     // asserted.
     assert.ok(fast.elapsedMs! > 0);
 
-    await configure('query.rateLimit.requestsPerWindow', undefined);
+    await configure('rateLimit.requestsPerWindow', undefined);
     try {
       await new Promise((r) => setTimeout(r, 10_500)); // a fresh window
       const since = Date.now();
@@ -471,7 +471,7 @@ describe('Tile previews and alert backtests (emulator)', function () {
         assert.ok(at.filter((u) => u >= t && u < t + 10_000).length <= 10, 'at most 10 queries in any 10 s');
       }
     } finally {
-      await configure('query.rateLimit.requestsPerWindow', 1000);
+      await configure('rateLimit.requestsPerWindow', 1000);
     }
   });
 });

@@ -26,7 +26,7 @@ describe('Run Query', function () {
   const queryRuns = () => emulator.requests.filter((r) => r.path.endsWith('/run'));
 
   before(async () => {
-    await configure('query.rateLimit.requestsPerWindow', 1000);
+    await configure('rateLimit.requestsPerWindow', 1000);
     emulator = await startEmulator({ rateLimit: false });
     await activate();
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
@@ -57,7 +57,7 @@ describe('Run Query', function () {
     if (connectionId) {
       await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
     }
-    await configure('query.rateLimit.requestsPerWindow', undefined);
+    await configure('rateLimit.requestsPerWindow', undefined);
     await emulator?.close();
   });
 
