@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import { pathParamIssues, splitBaseUrl, type PathParam } from './connection';
 import { ApiError, kindForStatus, type ApiErrorInit, type ApiErrorIssue, type ApiErrorKind } from './errors';
 import { shorten } from './errorBody';
-import { countJsonValues, formatCount, MAX_LIST_VALUES, MAX_RESPONSE_VALUES } from './jsonBounds';
+import { countJsonContainers, formatCount, MAX_LIST_CONTAINERS, MAX_RESPONSE_CONTAINERS } from './jsonBounds';
 import type { ApiCredential, ApiFlavor, UnwrapExpect } from './flavor';
 import { headerValue, send, TransportError, type TransportResponse } from './http';
 import { createDispatcher } from './proxy';
@@ -177,8 +177,8 @@ interface RawListPage {
   totalCount?: number;
   /** Size of the response body in bytes. */
   bytes: number;
-  /** Values of the response body (see `countJsonValues`). */
-  values: number;
+  /** Objects and arrays of the response body (see `countJsonContainers`). */
+  containers: number;
 }
 
 declare const EXTENSION_VERSION: string | undefined;
@@ -358,17 +358,17 @@ export class RequestEngine {
     const seen = new Set<unknown>();
     let offset = 0;
     let bytes = 0;
-    let values = 0;
+    let containers = 0;
     let totalCount: number | undefined;
     let last: ApiResponse<RawListPage> | undefined;
     for (let pages = 1; ; pages++) {
       last = await getPage(pageQuery(pageSize, offset));
       const page = last.data;
       bytes += page.bytes;
-      values += page.values;
+      containers += page.containers;
       const early =
         overBeforeChecking(page, maxItems, pageSize) ??
-        (values > MAX_LIST_VALUES ? `${formatCount(MAX_LIST_VALUES)} values` : undefined);
+        (containers > MAX_LIST_CONTAINERS ? `${formatCount(MAX_LIST_CONTAINERS)} objects and arrays` : undefined);
       if (early !== undefined) {
         throw this.listBoundError(
           operation,
@@ -603,10 +603,10 @@ export class RequestEngine {
     const text = res.body;
     if (expect === 'none' && text.trim() === '') return done(undefined, headerRequestId);
     // What parsing would build is bounded before anything is built (a few bytes can stand for an object each).
-    const values = countJsonValues(text, MAX_RESPONSE_VALUES);
-    if (values > MAX_RESPONSE_VALUES) {
+    const containers = countJsonContainers(text, MAX_RESPONSE_CONTAINERS);
+    if (containers > MAX_RESPONSE_CONTAINERS) {
       fail(
-        `the response holds more than ${formatCount(MAX_RESPONSE_VALUES)} values (the bound per response) and was not read`,
+        `the response holds more than ${formatCount(MAX_RESPONSE_CONTAINERS)} objects and arrays (the bound per response) and was not read`,
       );
     }
     let json: unknown;
@@ -636,7 +636,7 @@ export class RequestEngine {
       const page: RawListPage = {
         items: unwrapped.value,
         bytes: res.bytes ?? Buffer.byteLength(text, 'utf8'),
-        values,
+        containers,
       };
       if (unwrapped.totalCount !== undefined) page.totalCount = unwrapped.totalCount;
       return done(page, requestId);

@@ -14,13 +14,13 @@
  *   either holds back both. A slot counts from when the host can have seen the query (see `acquireSlot`).
  * - Server text is bounded and linear to read: ClickHouse's error text is taken from a bounded prefix and made plain;
  *   the query ID is shown only when it has the shape of an ID and does not echo the key; JSON lines are counted
- *   before they are parsed, so no row and no result builds more than its bound of values.
+ *   before they are parsed, so no row and no result builds more than its bound of objects and arrays.
  */
 import { isLoopbackHost, isUuid } from '../connection';
 import { rateLimitWaitMs } from '../engine';
 import { ApiError, kindForStatus, type ApiErrorInit, type ApiErrorIssue } from '../errors';
 import { headerValue, TransportError } from '../http';
-import { formatCount, MAX_RESULT_VALUES, MAX_ROW_VALUES, scanLines } from '../jsonBounds';
+import { formatCount, MAX_RESULT_CONTAINERS, MAX_ROW_CONTAINERS, scanLines } from '../jsonBounds';
 import { createDispatcher } from '../proxy';
 import { DEFAULT_RATE_LIMIT, limiterFor, type Grant, type RateLimiter } from '../rateLimiter';
 import { redact } from '../redact';
@@ -457,8 +457,8 @@ export class QueryClient {
       restBytes = 0;
       return joined;
     };
-    /** Values counted in the lines read so far (see `scanLines`). */
-    let values = 0;
+    /** Objects and arrays counted in the lines read so far (see `scanLines`). */
+    let containers = 0;
     /** ClickHouse ≥ 25.11 frames an error in the middle of a result: `__exception__<tag>`, message lines, `<size> <tag>__exception__`. */
     const exceptionTag = headerValue(res.headers, 'x-clickhouse-exception-tag');
     let exceptionLines: string[] | undefined;
@@ -555,9 +555,9 @@ export class QueryClient {
      */
     const handleBlock = (text: string): void => {
       // What parsing can build is bounded before anything is parsed: per row, and per result.
-      const scan = scanLines(text, MAX_ROW_VALUES, MAX_RESULT_VALUES - values);
-      values += scan.values;
-      if (scan.overLine !== undefined || values > MAX_RESULT_VALUES) {
+      const scan = scanLines(text, MAX_ROW_CONTAINERS, MAX_RESULT_CONTAINERS - containers);
+      containers += scan.containers;
+      if (scan.overLine !== undefined || containers > MAX_RESULT_CONTAINERS) {
         throw fail({
           ...base,
           ...withId,
@@ -566,8 +566,8 @@ export class QueryClient {
           status: 200,
           detail:
             scan.overLine !== undefined
-              ? `line ${lineNo + scan.overLine + 1} of the result holds more than ${formatCount(MAX_ROW_VALUES)} values (the bound per row)`
-              : `the result holds more than ${formatCount(MAX_RESULT_VALUES)} values (the bound per result) and was not read further`,
+              ? `line ${lineNo + scan.overLine + 1} of the result holds more than ${formatCount(MAX_ROW_CONTAINERS)} objects and arrays (the bound per row)`
+              : `the result holds more than ${formatCount(MAX_RESULT_CONTAINERS)} objects and arrays (the bound per result) and was not read further`,
           hint: 'The result holds more than the extension reads at once: select fewer rows or columns, or aggregate.',
           rowsBeforeError: result.rows.length,
         });

@@ -328,21 +328,24 @@ describe('SQL client against a hostile query host', () => {
     try {
       const err = await queryFailure(client.run({ serviceId: SVC, sql: 'SELECT j' }));
       assert.equal(err.kind, 'invalidResponse');
-      assert.match(err.message, /line 3 of the result holds more than 1,000,000 values \(the bound per row\)/);
+      assert.match(
+        err.message,
+        /line 3 of the result holds more than 1,000,000 objects and arrays \(the bound per row\)/,
+      );
     } finally {
       await client.dispose();
       await server.close();
     }
   });
 
-  it('rows that together hold more than 4 M values fail with an error that names the bound per result', async () => {
+  it('rows that together hold more than 4 M objects fail with an error that names the bound per result', async () => {
     const row = `[[${'{},'.repeat(999)}{}]]\n`;
     const server = await startServer((_req, res) => result(res, `["j"]\n["Array(JSON)"]\n${row.repeat(4100)}`));
     const client = queryClient(server.url);
     try {
       const err = await queryFailure(client.run({ serviceId: SVC, sql: 'SELECT j', maxRows: 100_000 }));
       assert.equal(err.kind, 'invalidResponse');
-      assert.match(err.message, /the result holds more than 4,000,000 values \(the bound per result\)/);
+      assert.match(err.message, /the result holds more than 4,000,000 objects and arrays \(the bound per result\)/);
     } finally {
       await client.dispose();
       await server.close();
@@ -575,8 +578,8 @@ describe('self-hosted client against a hostile host', () => {
     }
   });
 
-  it('a response of 4.5 M values fails naming the bound per response, before it is parsed', async () => {
-    const body = `{"id":"d1","name":"n","tiles":[],"tags":[],"pad":[${'0,'.repeat(4_500_000)}0]}`;
+  it('a response of 4.5 M empty objects fails naming the bound per response, before it is parsed', async () => {
+    const body = `{"id":"d1","name":"n","tiles":[],"tags":[],"pad":[${'{},'.repeat(4_500_000)}{}]}`;
     const server = await startServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(body);
@@ -585,7 +588,7 @@ describe('self-hosted client against a hostile host', () => {
     try {
       const err = await apiFailure(client.getDashboard('d1'));
       assert.equal(err.kind, 'invalidResponse');
-      assert.match(err.message, /more than 4,000,000 values \(the bound per response\)/);
+      assert.match(err.message, /more than 4,000,000 objects and arrays \(the bound per response\)/);
     } finally {
       await client.close();
       await server.close();
@@ -658,7 +661,7 @@ describe('management client amplification', () => {
     try {
       const err = await apiFailure(client.listSources(SVC));
       assert.equal(err.kind, 'invalidResponse');
-      assert.match(err.message, /more than 4,000,000 values \(the bound per response\)/);
+      assert.match(err.message, /more than 4,000,000 objects and arrays \(the bound per response\)/);
     } finally {
       await client.close();
       await server.close();
