@@ -218,6 +218,14 @@ export function parseClickHouseError(body: string): ClickHouseErrorInfo | undefi
   return { code, ...(name ? { name } : {}), text };
 }
 
+/** The text without the closing `<size> <tag>__exception__` line of a tagged error, if it ends with one (linear). */
+function withoutExceptionTrailer(text: string): string {
+  const t = text.trimEnd();
+  if (!t.endsWith('__exception__')) return t.trim();
+  const lineStart = t.lastIndexOf('\n') + 1;
+  return /^\d+ \S+__exception__$/.test(t.slice(lineStart)) ? t.slice(0, lineStart).trim() : t.trim();
+}
+
 /** The text without ClickHouse's trailing `(version …)` (found with indexOf: linear in any input). */
 function withoutVersion(text: string): string {
   const t = text.trimEnd();
@@ -610,12 +618,7 @@ export class QueryClient {
     const trailingError = (): QueryError | undefined => {
       const tail = takeRest()?.toString('utf8') ?? '';
       if (exceptionLines) {
-        return sqlFailure(
-          [...exceptionLines, tail]
-            .join('\n')
-            .replace(/\n?\d+ \S+__exception__\s*$/, '')
-            .trim(),
-        );
+        return sqlFailure(withoutExceptionTrailer([...exceptionLines, tail].join('\n')));
       }
       if (/^\s*Code: \d+\./.test(tail)) return sqlFailure(tail.trim());
       return undefined;

@@ -158,6 +158,25 @@ describe('SQL client against a hostile query host', () => {
     }
   });
 
+  it('a tagged error cut off by a dropped connection, built to be slow to parse (64 Ki digits), is reported before its deadline', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson', 'x-clickhouse-exception-tag': 'PU1FNUFH98' });
+      res.write(`${ONE_ROW}__exception__PU1FNUFH98\nCode: 241. DB::Exception: x\n1 ${'1'.repeat(64 * 1024)}`);
+      setTimeout(() => res.socket?.destroy(), 30);
+    });
+    const client = queryClient(server.url, { headersTimeoutMs: 3000, bodyTimeoutMs: 3000 });
+    try {
+      const r = await timedRun(() => client.run({ serviceId: SVC, sql: 'SELECT 1' }));
+      assert.ok(r.ms < 6000, `the error took ${Math.round(r.ms)} ms, past the 6 s deadline of the request`);
+      assert.ok(r.error instanceof QueryError, String(r.error));
+      assert.equal(r.error.clickHouse?.code, 241);
+      assert.equal(r.error.rowsBeforeError, 1);
+    } finally {
+      await client.dispose();
+      await server.close();
+    }
+  });
+
   it("ClickHouse's error text reaches the QueryError plain and bounded: no links, controls, bidi; at most 1,000 characters", async () => {
     const hostile = `Code: 60. DB::Exception: [Re-enter your API key](command:workbench.action.terminal.new)\n\x1b[31mred\u202Egnp.exe ${'z'.repeat(200_000)} (UNKNOWN_TABLE)`;
     const server = await startServer((req, res) => {
