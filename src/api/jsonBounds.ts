@@ -9,8 +9,8 @@
  * parse it guards.
  */
 
-/** Objects and arrays one response of the management or self-hosted API may hold (a 500,000-point series fits). */
-export const MAX_RESPONSE_CONTAINERS = 4_000_000;
+/** Objects and arrays one response of the management or self-hosted API may hold (a 500,000-point series holds 1 M). */
+export const MAX_RESPONSE_CONTAINERS = 2_000_000;
 /** Objects and arrays the pages of one list may hold together. */
 export const MAX_LIST_CONTAINERS = 10_000_000;
 /** Objects and arrays one row of a SQL result may hold. */

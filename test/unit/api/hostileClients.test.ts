@@ -702,7 +702,7 @@ describe('self-hosted client against a hostile host', () => {
     try {
       const err = await apiFailure(client.getDashboard('d1'));
       assert.equal(err.kind, 'invalidResponse');
-      assert.match(err.message, /more than 4,000,000 objects and arrays \(the bound per response\)/);
+      assert.match(err.message, /more than 2,000,000 objects and arrays \(the bound per response\)/);
     } finally {
       await client.close();
       await server.close();
@@ -775,7 +775,7 @@ describe('management client amplification', () => {
     try {
       const err = await apiFailure(client.listSources(SVC));
       assert.equal(err.kind, 'invalidResponse');
-      assert.match(err.message, /more than 4,000,000 objects and arrays \(the bound per response\)/);
+      assert.match(err.message, /more than 2,000,000 objects and arrays \(the bound per response\)/);
     } finally {
       await client.close();
       await server.close();
