@@ -97,6 +97,8 @@ export interface Emulator {
   readonly frozenNow: number | undefined;
   /** The emulator's "now" in ms: where its sample data ends (the frozen time, else the wall clock). */
   now(): number;
+  /** Sets the clock as EmulatorOptions.now does: a fixed time or 'start' (this moment) freezes it, false lets it move. */
+  setClock(now: number | 'start' | false): void;
   /** Restores the initial data and clears faults, the request log and rate-limit windows. */
   reset(): void;
   close(): Promise<void>;
@@ -194,7 +196,7 @@ class EmulatorServer implements Emulator {
   readonly pageCap: number;
   readonly flavor: EmulatorFlavor;
   readonly ossApiKey = SAMPLE_OSS_API_KEY;
-  readonly frozenNow: number | undefined;
+  private frozen: number | undefined;
 
   private routes: Route[];
   private limiter: KeyRateLimiter | null;
@@ -212,7 +214,7 @@ class EmulatorServer implements Emulator {
     this.futureFields = opts.futureFields ?? future;
     const cap = opts.pageCap ?? (future ? FUTURE_PAGE_CAP : 0);
     this.pageCap = cap === false ? 0 : Math.max(0, Math.floor(cap));
-    this.frozenNow = frozenNowOf(opts.now ?? process.env.OBS_EMULATOR_NOW);
+    this.frozen = frozenNowOf(opts.now ?? process.env.OBS_EMULATOR_NOW);
     this.flavor = opts.flavor ?? 'cloud';
     if (this.flavor !== 'cloud' && this.flavor !== 'oss') throw new Error(`Unknown flavor "${String(this.flavor)}"`);
     this.segment = opts.segment ?? 'observability';
@@ -253,8 +255,16 @@ class EmulatorServer implements Emulator {
     });
   }
 
+  get frozenNow(): number | undefined {
+    return this.frozen;
+  }
+
   now(): number {
-    return this.frozenNow ?? Date.now();
+    return this.frozen ?? Date.now();
+  }
+
+  setClock(now: number | 'start' | false): void {
+    this.frozen = frozenNowOf(now);
   }
 
   async listen(): Promise<void> {

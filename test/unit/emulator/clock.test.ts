@@ -92,6 +92,13 @@ describe('emulator clock', () => {
     const movingRow = await firstRow(moving, SPAN_SQL);
     assert.ok(Number(movingRow.last) * 1000 > Date.now() - DAY, 'the moving emulator’s data ends about now');
     assert.deepEqual(await firstRow(frozen, SPAN_SQL), first, 'the same rows in every query');
+    // The clock set while the emulator runs: frozen a day later, then moving again.
+    frozen.setClock(FROZEN + DAY);
+    assert.equal(Number((await firstRow(frozen, SPAN_SQL)).last) * 1000, last + DAY, 'frozen a day later');
+    frozen.setClock(false);
+    assert.equal(frozen.frozenNow, undefined);
+    assert.ok(Number((await firstRow(frozen, SPAN_SQL)).last) * 1000 > Date.now() - DAY, 'moving again');
+    frozen.setClock(FROZEN);
     const recent = await firstRow(
       frozen,
       `SELECT count() AS n FROM otel_logs WHERE TimestampTime > toDateTime(${FROZEN / 1000} - 900)`,
