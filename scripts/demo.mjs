@@ -211,7 +211,8 @@ async function main() {
 
   const { startEmulator } = require(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'));
   const port = (await portFree(portArg)) ? portArg : 0;
-  const emulator = await startEmulator({ port, flavor: flavorArg });
+  // The demo's sample data moves with the wall clock, whatever OBS_EMULATOR_NOW says (tests freeze it).
+  const emulator = await startEmulator({ port, flavor: flavorArg, now: false });
   cleanups.push(() => emulator.close());
   const [first, second] = emulator.serviceIds;
   // A self-hosted deployment: its base URL and personal API key; no organization, services or query endpoint.

@@ -244,6 +244,24 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/**
+ * Runs Developer: Reload Window and returns once the new page has loaded. Until the reload begins the old page stays
+ * loaded and keeps showing what the new one will show, so the wait must see the new page: a mark left on the old
+ * page's window is gone only from a new document.
+ */
+export async function reloadWindow(page: Page, timeout: number): Promise<void> {
+  await page.evaluate(() => {
+    (globalThis as { obsBeforeReload?: boolean }).obsBeforeReload = true;
+  });
+  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout });
+  await runCommand(page, 'Developer: Reload Window');
+  await navigated;
+  await page.waitForFunction(() => (globalThis as { obsBeforeReload?: boolean }).obsBeforeReload !== true, undefined, {
+    timeout,
+  });
+  await page.waitForLoadState('load', { timeout });
+}
+
 /** Opens a workspace file with Quick Open and waits until its editor is the active one. */
 export async function openFile(page: Page, name: string): Promise<void> {
   await page.keyboard.press('F1');
