@@ -113,7 +113,7 @@ function zipEntries(file) {
   return names;
 }
 
-/** Files the VSIX may carry: the manifest, docs, the bundle, media, translations. */
+/** Files the VSIX may carry: the manifest, docs, the bundles, webview files, the HTTP parser, media, translations. */
 const VSIX_ALLOWED = [
   /^\[Content_Types\]\.xml$/,
   /^extension\.vsixmanifest$/,
@@ -121,16 +121,25 @@ const VSIX_ALLOWED = [
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
-  /^extension\/dist\/(extension|features|documents)\.js$/,
-  /^extension\/dist\/bundles\.(br|json)$/,
-  /^extension\/dist\/queryResults\.js$/,
-  /^extension\/dist\/llhttp_simd\.wasm\.br$/,
-  /^extension\/dist\/preview\.(js|css)$/,
-  /^extension\/dist\/webviews\.br$/,
+  /^extension\/dist\/(extension|features|queryResults|preview)\.js$/,
+  /^extension\/dist\/preview\.css$/,
+  /^extension\/dist\/llhttp_simd\.wasm$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
   /^extension\/media\/[^/]+\.(svg|png)$/,
   /^extension\/l10n\/[^/]+\.json$/,
 ];
+
+/** Files the extension cannot work without: the entry, the features bundle, the HTTP parser, the webviews. */
+const VSIX_REQUIRED = [
+  'dist/extension.js',
+  'dist/features.js',
+  'dist/llhttp_simd.wasm',
+  'dist/queryResults.js',
+  'dist/preview.js',
+  'dist/preview.css',
+];
+/** The VSIX stays under this size (KB = 1,024 bytes). */
+const VSIX_MAX_KB = 400;
 
 const steps = [];
 const counts = { passed: 0, failed: 0, skipped: 0 };
@@ -356,16 +365,14 @@ async function packageCheck() {
   console.log(`${VSIX}: ${(fs.statSync(vsix).size / 1024).toFixed(1)} KB, ${entries.length} files`);
   for (const e of entries) console.log(`  ${e}`);
   if (unexpected.length) problems.push(`unexpected files in the VSIX: ${unexpected.join(', ')}`);
-  else if (!entries.includes('extension/dist/extension.js')) problems.push('the VSIX has no dist/extension.js');
   else {
-    const packed = entries.includes('extension/dist/bundles.br') && entries.includes('extension/dist/bundles.json');
-    const missing = ['features', 'documents'].filter(
-      (name) => !packed && !entries.includes(`extension/dist/${name}.js`),
-    );
-    if (missing.length > 0)
-      problems.push(`the VSIX has neither dist/bundles.br nor ${missing.map((name) => `dist/${name}.js`).join(', ')}`);
+    const missing = VSIX_REQUIRED.filter((file) => !entries.includes(`extension/${file}`));
+    if (missing.length > 0) problems.push(`the VSIX has no ${missing.join(', ')}`);
     else passed++;
   }
+  const vsixKB = fs.statSync(vsix).size / 1024;
+  if (vsixKB > VSIX_MAX_KB) problems.push(`the VSIX is ${vsixKB.toFixed(1)} KB, more than ${VSIX_MAX_KB} KB`);
+  else passed++;
 
   const entry = await ensureCodeServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-vsix-'));

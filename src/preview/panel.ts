@@ -1,7 +1,7 @@
 /**
  * The tile preview and alert backtest panels: one reusable webview each, beside the editor. Their script and styles
- * are a bundle of their own (dist/preview.js, dist/preview.css, written inline into the page) loaded only when a panel
- * first opens; strict CSP with a nonce, no remote content, theme colours only. The webview is not kept while hidden
+ * are a bundle of their own (dist/preview.js, dist/preview.css, loaded by the page from the extension's dist/ folder)
+ * loaded only when a panel first opens; strict CSP with a nonce, no remote content, theme colours only. The webview is not kept while hidden
  * (`retainContextWhenHidden: false`): when it is shown again it asks for the data, and the panel sends what it showed
  * last, with the range.
  *
@@ -10,7 +10,6 @@
  */
 import * as vscode from 'vscode';
 import { PREVIEW_VIEW_TYPES } from '../constants';
-import { webviewAsset } from '../shared/webviewAssets';
 import {
   dataAsTable,
   parseFromWebview,
@@ -227,8 +226,8 @@ export class PreviewPanel implements vscode.Disposable {
     return {
       enableScripts: true,
       retainContextWhenHidden: false,
-      // The page loads nothing from disk: its script and style sheet are written into it.
-      localResourceRoots: [],
+      // The page loads its script and style sheet from dist/ and nothing else from disk.
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')],
     };
   }
 
@@ -395,21 +394,21 @@ function makeNonce(): string {
 
 /**
  * The page of the webview: CSP `default-src 'none'`; the bundle's script and style sheet (dist/preview.js and
- * preview.css, or their entries in the production build's pack) written inline, each allowed by the page's nonce.
+ * preview.css) loaded from the extension's files, each allowed by the page's nonce.
  */
 export function previewHtml(webview: vscode.Webview, dist: vscode.Uri, mode: PanelMode): string {
   const nonce = makeNonce();
-  const script = webviewAsset(dist.fsPath, 'preview.js');
-  const style = webviewAsset(dist.fsPath, 'preview.css');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'preview.js')).toString();
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'preview.css')).toString();
   const title = mode === 'backtest' ? vscode.l10n.t('Alert Backtest') : vscode.l10n.t('Tile Preview');
   return `<!DOCTYPE html>
 <html lang="${vscode.env.language.replace(/[^A-Za-z-]/g, '') || 'en'}">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data:; style-src ${webview.cspSource} 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${title}</title>
-<style nonce="${nonce}">${style}</style>
+<link rel="stylesheet" nonce="${nonce}" href="${style}">
 </head>
 <body>
 <header>
@@ -419,7 +418,7 @@ export function previewHtml(webview: vscode.Webview, dist: vscode.Uri, mode: Pan
   <div class="actions"><button type="button" id="refresh"></button><button type="button" id="open-table"></button><button type="button" id="copy"></button></div>
 </header>
 <main id="content" tabindex="-1"></main>
-<script nonce="${nonce}">${script}</script>
+<script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;
 }

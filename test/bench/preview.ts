@@ -9,11 +9,11 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Agent, request } from 'undici';
 import type { PreviewOutcome } from '../../src/preview';
-import { webviewAsset } from '../../src/shared/webviewAssets';
 import { PreviewPanel } from '../../src/preview/panel';
 import { checkoutDashboard, weekOfMinutes } from '../support/previewData';
 import { rawQuery, stats, useQueryEndpoint, type QueryEndpointConfig } from './harness';
@@ -24,8 +24,7 @@ export async function measurePreview(
   const ext = vscode.extensions.getExtension('obs-tools.observability-explorer');
   if (!ext) throw new Error('the extension is not loaded');
   const dist = path.join(ext.extensionPath, 'dist');
-  // A production build packs the webview files into dist/webviews.br; count the text each one holds.
-  const size = (f: 'preview.js' | 'preview.css') => Buffer.byteLength(webviewAsset(dist, f), 'utf8');
+  const size = (f: 'preview.js' | 'preview.css') => fs.statSync(path.join(dist, f)).size;
   const bundle = { previewJsBytes: size('preview.js'), previewCssBytes: size('preview.css') };
 
   const data = weekOfMinutes(Date.now());
