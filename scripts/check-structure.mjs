@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseOptions, ROOT } from './shared.mjs';
 
 /** Folders of src/ that hold services every feature may use; every other folder of src/ is a feature folder. */
 export const LAYERS = new Set(['api', 'schema', 'connections', 'resources', 'shared']);
@@ -102,7 +103,18 @@ export function checkStructure(root) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+  const { positionals } = parseOptions(
+    'Usage: node scripts/check-structure.mjs [root]   (root: the repository)',
+    {},
+    {
+      positionals: true,
+    },
+  );
+  if (positionals.length > 1) {
+    console.error(`One root at most, not ${positionals.length}.`);
+    process.exit(2);
+  }
+  const root = path.resolve(positionals[0] ?? ROOT);
   const problems = checkStructure(root);
   if (problems.length > 0) {
     console.error(`Structure check failed (${problems.length} problem(s)):`);

@@ -77,7 +77,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
         knownSecrets = secrets;
       },
     };
-    const compileCache = enableCompileCache();
+    const storage = context.globalStorageUri;
+    const compileCache = enableCompileCache(
+      storage.scheme === 'file' ? vscode.Uri.joinPath(storage, 'compile-cache').fsPath : undefined,
+    );
     let module: typeof import('./features');
     try {
       // dist/features.js, beside this bundle (esbuild.mjs keeps this require external).
@@ -159,9 +162,6 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const statusTimer = setTimeout(refreshStatus, STATUS_FIRST_REFRESH_MS);
   statusTimer.unref?.();
   triggers.push({ dispose: () => clearTimeout(statusTimer) });
-  if (context.extensionMode === vscode.ExtensionMode.Development && process.env.OBS_DEMO_CONNECTION) {
-    setTimeout(() => load('the demo connection'), 0);
-  }
 
   const activationMs = performance.now() - started;
   log.info(

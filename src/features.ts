@@ -7,7 +7,6 @@
 import * as vscode from 'vscode';
 import { registerConnectionCommands } from './connections/commands';
 import { ConnectionManager } from './connections/manager';
-import { addDemoConnection } from './demo';
 import type { Logger } from './log';
 import { ResourceCache } from './resources/cache';
 import { LiveData } from './resources/live';
@@ -91,6 +90,5 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     log,
     runSql: (connectionId, opts) => query.run(connectionId, opts),
   });
-  addDemoConnection(context, connections, log);
   return { connections, tree: { ...tree, status }, query, preview };
 }
