@@ -76,7 +76,6 @@ export class PreviewPanel implements vscode.Disposable {
   private readonly waiters = new Map<number, (r: RenderedState | undefined) => void>();
   /** Waiters for any drawing; each returns true once satisfied. */
   private readonly anyRender: ((r: RenderedState | undefined) => boolean)[] = [];
-  private readonly benchWaiters = new Map<number, (r: { ms: number; parseMs: number; elements: number }) => void>();
   private readonly requests = new vscode.EventEmitter<PanelRequest>();
   /** The webview asked for another range or a refresh: fetch and `show()` again. */
   readonly onDidRequest = this.requests.event;
@@ -145,18 +144,6 @@ export class PreviewPanel implements vscode.Disposable {
       }, timeoutMs);
       this.anyRender.push(waiter);
     });
-  }
-
-  /** Draws a time series as SVG polylines (the comparison of the bench); resolves with the webview's timing. */
-  async benchSvg(dataJson: string): Promise<{ ms: number; parseMs: number; elements: number }> {
-    this.ensure();
-    await this.ready;
-    const seq = ++this.seq;
-    const done = new Promise<{ ms: number; parseMs: number; elements: number }>((resolve) =>
-      this.benchWaiters.set(seq, resolve),
-    );
-    void this.panel?.webview.postMessage({ type: 'benchSvg', seq, dataJson });
-    return done;
   }
 
   private async post(): Promise<RenderedState | undefined> {
@@ -280,10 +267,6 @@ export class PreviewPanel implements vscode.Disposable {
         for (const w of [...this.anyRender]) if (w(r)) this.anyRender.splice(this.anyRender.indexOf(w), 1);
         break;
       }
-      case 'benchSvg':
-        this.benchWaiters.get(m.seq)?.({ ms: m.ms, parseMs: m.parseMs, elements: m.elements });
-        this.benchWaiters.delete(m.seq);
-        break;
       case 'range':
         this.rangeValue = m.range;
         this.requests.fire(m);
