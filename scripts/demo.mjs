@@ -20,7 +20,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { NODE, ROOT, bin, parseOptions, positiveInteger } from './shared.mjs';
+import { NODE, ROOT, bin, parseOptions } from './shared.mjs';
 
 const require = createRequire(import.meta.url);
 const LABEL = 'Northwind (emulator)';
@@ -33,13 +33,22 @@ const { values: opts } = parseOptions('Usage: node scripts/demo.mjs [options]   
     placeholder: 'cloud|oss',
     description: 'oss: a self-hosted ClickStack / HyperDX deployment (External API v2, personal API key)',
   },
-  port: { type: 'string', default: '8787', placeholder: 'n', description: 'emulator port (a free one when taken)' },
+  port: {
+    type: 'string',
+    default: '8787',
+    placeholder: 'n',
+    description: 'emulator port (0 or a taken one: a free one)',
+  },
   browser: { type: 'boolean', description: 'use code-server even when `code` is on PATH' },
   'no-open': { type: 'boolean', description: 'print the workbench URL only' },
   'no-build': { type: 'boolean', description: 'use dist/ and out/ as they are, never build' },
 });
 const flag = (name) => opts[name.replace(/^--/, '')] === true;
-const portArg = positiveInteger(opts.port, 'port');
+const portArg = Number(opts.port);
+if (!Number.isInteger(portArg) || portArg < 0 || portArg > 65535) {
+  console.error(`--port needs a port number (0: any free one), not "${opts.port}"`);
+  process.exit(2);
+}
 const flavorArg = opts.flavor;
 if (flavorArg !== 'cloud' && flavorArg !== 'oss') {
   console.error(`--flavor must be cloud or oss, not "${flavorArg}"`);

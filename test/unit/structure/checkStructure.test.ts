@@ -75,7 +75,7 @@ describe('structure check', () => {
     const r = checkTree({
       ...good,
       'src/shared/format.ts': "import { ObservabilityTreeProvider } from '../tree/provider';\n",
-      'src/demo.ts': "export { registerQuery } from './query';\n",
+      'src/helper.ts': "export { registerQuery } from './query';\n",
       'src/query/index.ts': 'export function registerQuery() {}\n',
     });
     assert.equal(r.code, 1);
@@ -85,7 +85,7 @@ describe('structure check', () => {
     );
     assert.match(
       r.output,
-      /src\/demo\.ts imports '\.\/query': only src\/extension\.ts, src\/features\.ts may import feature folder src\/query/,
+      /src\/helper\.ts imports '\.\/query': only src\/extension\.ts, src\/features\.ts may import feature folder src\/query/,
     );
   });
 
