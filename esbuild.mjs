@@ -204,6 +204,8 @@ function checkBundles(outputs) {
   }
   const entryImports = outputs['dist/extension.js'].imports.map((i) => i.path);
   if (!entryImports.includes('./features.js')) throw new Error('dist/extension.js does not load ./features.js');
+  const parser = Object.keys(outputs['dist/features.js'].inputs).some((f) => /^llhttp:.*_simd-wasm\.js$/.test(f));
+  if (!parser) throw new Error(`dist/features.js does not read undici's HTTP parser from dist/${WASM}`);
 }
 
 /** Files of earlier builds (and earlier layouts) that would otherwise linger in dist/. */
