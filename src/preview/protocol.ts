@@ -193,14 +193,7 @@ export interface WebviewState {
   restore?: RestoreTarget;
 }
 
-/** Host → webview: draw the same series with a plain SVG polyline chart (the size/speed comparison of the bench). */
-export interface BenchSvgMessage {
-  type: 'benchSvg';
-  seq: number;
-  dataJson: string;
-}
-
-export type ToWebview = ShowMessage | BenchSvgMessage;
+export type ToWebview = ShowMessage;
 
 /** What the webview drew, for the host (tests and the bench read it). */
 export interface RenderedSummary {
@@ -240,7 +233,6 @@ export type FromWebview =
       canvasMs: number;
       summary: RenderedSummary;
     }
-  | { type: 'benchSvg'; seq: number; ms: number; parseMs: number; elements: number }
   | { type: 'range'; range: TimeRange }
   | { type: 'refresh' }
   | { type: 'openTable'; tileId?: string }
@@ -288,16 +280,6 @@ export function parseFromWebview(m: unknown): FromWebview | undefined {
             drawMs: finite(m.drawMs) ? m.drawMs : NaN,
             canvasMs: finite(m.canvasMs) ? m.canvasMs : NaN,
             summary: m.summary as unknown as RenderedSummary,
-          }
-        : undefined;
-    case 'benchSvg':
-      return finite(m.seq) && finite(m.ms)
-        ? {
-            type: 'benchSvg',
-            seq: m.seq,
-            ms: m.ms,
-            parseMs: finite(m.parseMs) ? m.parseMs : NaN,
-            elements: finite(m.elements) ? m.elements : 0,
           }
         : undefined;
     default:

@@ -1,11 +1,10 @@
 /**
  * The query results panel: one reusable webview beside the editor. Its script is a separate bundle
- * (dist/queryResults.js, written inline into the page) loaded only when the panel first opens; strict CSP with a
- * nonce, no remote content, theme colours only. Copy (CSV, JSON, Markdown) and Open as JSON run here, on the full result.
+ * (dist/queryResults.js, loaded by the page from the extension's dist/ folder) loaded only when the panel first opens;
+ * strict CSP with a nonce, no remote content, theme colours only. Copy (CSV, JSON, Markdown) and Open as JSON run here, on the full result.
  */
 import * as vscode from 'vscode';
 import { toCsv, toJsonObjects, toMarkdown, type QueryResult } from '../api/query';
-import { webviewAsset } from '../shared/webviewAssets';
 
 /** One statement of a run and its result. */
 export interface StatementResult {
@@ -132,12 +131,13 @@ export class ResultsPanel implements vscode.Disposable {
       {
         enableScripts: true,
         retainContextWhenHidden: true,
-        // The page loads nothing from disk: its script is written into it.
-        localResourceRoots: [],
+        // The page loads its script from dist/ and nothing else from disk.
+        localResourceRoots: [media],
       },
     );
     const nonce = makeNonce();
-    panel.webview.html = html(panel.webview.cspSource, nonce, webviewAsset(media.fsPath, 'queryResults.js'));
+    const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'queryResults.js')).toString();
+    panel.webview.html = html(panel.webview.cspSource, nonce, script);
     let markReady: () => void = () => undefined;
     this.ready = new Promise<void>((resolve) => (markReady = resolve));
     panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m, markReady));
@@ -266,7 +266,7 @@ function makeNonce(): string {
   return s;
 }
 
-function html(cspSource: string, nonce: string, script: string): string {
+function html(cspSource: string, nonce: string, scriptUri: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -321,7 +321,7 @@ function html(cspSource: string, nonce: string, script: string): string {
 </header>
 <div id="viewport" tabindex="0" role="grid" aria-label="Query results"></div>
 <div id="chart" role="tabpanel" aria-labelledby="tab-chart" hidden></div>
-<script nonce="${nonce}">${script}</script>
+<script nonce="${nonce}" src="${scriptUri}"></script>
 </body>
 </html>`;
 }

@@ -7,7 +7,7 @@
  * - `setup`: the workbench runs out/test/e2e/workbenchSetup.js as its test entry, which adds the connection and then
  *   stays pending (extension-test mode: the workbench refuses modal dialogs);
  * - `demo`: the extension runs in development mode without a test entry and adds the connection from
- *   `$OBS_DEMO_CONNECTION` (src/demo.ts) once activated; modal dialogs show as they do for a user.
+ *   `$OBS_DEMO_CONNECTION` (the demo helper extension, test/demo/connection.ts) once activated; modal dialogs show as they do for a user.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

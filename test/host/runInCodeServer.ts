@@ -24,6 +24,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { format } from 'node:util';
+import { DEMO_CONNECTION_ENV, writeDemoExtension } from '../demo/install';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ensureCodeServer } from './codeServer';
 
@@ -87,10 +88,12 @@ export interface WorkbenchOptions {
   readonly workspaceTrust?: boolean;
   /** Extension folders (each with a package.json) installed as user extensions beside the one in development. */
   readonly installedExtensions?: readonly string[];
+  /** User data folder to use and keep (a later window of the same profile); a temporary one when omitted. */
+  readonly userDataDir?: string;
 }
 
 /** Copies extension folders into the extensions folder and lists them in its extensions.json, as an install would. */
-function installExtensions(extensionsDir: string, folders: readonly string[]): void {
+export function installExtensions(extensionsDir: string, folders: readonly string[]): void {
   if (folders.length === 0) return;
   const entries = folders.map((folder) => {
     const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as {
@@ -235,13 +238,15 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   }
 
   const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-workbench-'));
-  const userDataDir = path.join(tempRoot, 'user-data');
+  const userDataDir = opts.userDataDir ?? path.join(tempRoot, 'user-data');
   const extensionsDir = path.join(tempRoot, 'extensions');
   const workspace = path.resolve(opts.workspace ?? path.join(tempRoot, 'workspace'));
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
   fs.mkdirSync(workspace, { recursive: true });
-  installExtensions(extensionsDir, opts.installedExtensions ?? []);
+  // A demo connection in the environment is added by the demo helper extension (test/demo/connection.ts).
+  const demo = opts.env?.[DEMO_CONNECTION_ENV] ? [writeDemoExtension(path.join(tempRoot, 'demo-extension'))] : [];
+  installExtensions(extensionsDir, [...(opts.installedExtensions ?? []), ...demo]);
   fs.writeFileSync(
     path.join(userDataDir, 'User', 'settings.json'),
     JSON.stringify(

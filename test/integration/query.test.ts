@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
-import { applyDemoQueryHost, type RunOutcome } from '../../src/query';
+import type { RunOutcome } from '../../src/query';
+import { applyDemoQueryHost, parseDemoConnection, type DemoApi } from '../demo/connection';
 import { activate, configure, exportedApi as api } from './support';
 
 const OTHER_KEY = '9e2b6d4f-1a3c-4e5b-8d7f-6a0c2e4b8d19';
@@ -363,7 +364,13 @@ describe('Run Query', function () {
       organizationId: emulator.organizationId,
       queryUrl: emulator.queryUrl,
     };
-    const sub = applyDemoQueryHost(api().connections, targets, JSON.stringify(demo));
+    const demoApi = api() as unknown as DemoApi;
+    const parsed = (raw: object) => {
+      const args = parseDemoConnection(JSON.stringify(raw));
+      if (typeof args === 'string') assert.fail(args);
+      return args;
+    };
+    const sub = applyDemoQueryHost(demoApi, parsed(demo));
     try {
       const until = Date.now() + 5000;
       while (targets.queryHost(connectionId) !== emulator.queryUrl && Date.now() < until) {
@@ -378,9 +385,8 @@ describe('Run Query', function () {
       await vscode.commands.executeCommand('observability.setQueryHost', { connectionId, queryUrl: emulator.queryUrl });
     }
     const ignored = applyDemoQueryHost(
-      api().connections,
-      targets,
-      JSON.stringify({ ...demo, baseUrl: 'http://127.0.0.1:1', queryUrl: 'http://127.0.0.1:9' }),
+      demoApi,
+      parsed({ ...demo, baseUrl: 'http://127.0.0.1:1', queryUrl: 'http://127.0.0.1:9' }),
     );
     ignored.dispose();
     assert.equal(

@@ -22,6 +22,7 @@ import {
   sourceSchema,
 } from '../../schema';
 import type { dashboardUpdateSchema, dashboardValidationSchema } from '../../schema';
+import { SERIES_AGG_FNS } from '../../schema/aggregation';
 import { plainHttpProblem } from '../connection';
 import {
   RequestEngine,
@@ -152,20 +153,7 @@ export const teamMemberSchema = lazySchema(() =>
 );
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
-/** Aggregations the chart series route accepts (HyperDX `AggregateFunctionSchema`; `increase` on sum metrics only). */
-export const SERIES_AGG_FNS = [
-  'avg',
-  'count',
-  'count_distinct',
-  'last_value',
-  'max',
-  'min',
-  'quantile',
-  'sum',
-  'any',
-  'none',
-  'increase',
-] as const;
+export { SERIES_AGG_FNS };
 
 /** Bucket sizes of the chart series route. */
 export const SERIES_GRANULARITIES = [

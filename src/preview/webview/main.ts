@@ -835,46 +835,6 @@ function applyLabels(): void {
   $('to').setAttribute('aria-label', l('to', 'To'));
 }
 
-/** The comparison of the bench: the same series as SVG polylines, as the query results chart draws them. */
-function benchSvg(seq: number, dataJson: string, arrived: number): void {
-  const t0 = performance.now();
-  const d = JSON.parse(dataJson) as TimeseriesData;
-  const parseMs = performance.now() - t0;
-  const content = $('content');
-  content.textContent = '';
-  const width = Math.max(360, content.clientWidth - 24 || 640);
-  const height = 260;
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('width', String(width));
-  svg.setAttribute('height', String(height));
-  const x0 = d.times[0] as number;
-  const x1 = d.times.at(-1) as number;
-  const ys = d.series.flatMap((s) => s.values.filter((v): v is number => typeof v === 'number'));
-  const y0 = Math.min(0, ...ys);
-  const y1 = Math.max(...ys) || 1;
-  const t = theme();
-  d.series.forEach((s, i) => {
-    const line = document.createElementNS(ns, 'polyline');
-    line.setAttribute('fill', 'none');
-    line.setAttribute('stroke', t.series[i % t.series.length] as string);
-    line.setAttribute(
-      'points',
-      d.times
-        .map(
-          (x, j) =>
-            `${(((x - x0) / (x1 - x0 || 1)) * width).toFixed(1)},${(height - (((s.values[j] ?? 0) - y0) / (y1 - y0 || 1)) * height).toFixed(1)}`,
-        )
-        .join(' '),
-    );
-    svg.appendChild(line);
-  });
-  content.appendChild(svg);
-  afterPaint(() =>
-    post({ type: 'benchSvg', seq, ms: performance.now() - arrived, parseMs, elements: svg.childElementCount }),
-  );
-}
-
 // ─── Wiring ──────────────────────────────────────────────────────────────────
 
 $('refresh').addEventListener('click', () => post({ type: 'refresh' }));
@@ -896,10 +856,6 @@ window.addEventListener('message', (e: MessageEvent) => {
   const arrived = performance.now();
   const m = e.data as { type?: string };
   if (m?.type === 'show') onShow(m as ShowMessage, arrived);
-  else if (m?.type === 'benchSvg') {
-    const b = m as { seq: number; dataJson: string };
-    benchSvg(b.seq, b.dataJson, arrived);
-  }
 });
 
 post({ type: 'ready' });
