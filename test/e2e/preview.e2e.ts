@@ -108,7 +108,7 @@ forEachFlavor((flavor: UiFlavor) => {
         await view().locator('.verdict').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         assert.match(
           await view().locator('.verdict').innerText(),
-          /^Would have fired \d+× in this range \(last at \d{4}-\d\d-\d\d \d\d:\d\d\)\.$/,
+          /^Would have fired \d+× in this range \(last at \d{4}-\d\d-\d\d \d\d:\d\d UTC([+−]\d\d:\d\d)?\)\.$/,
         );
         assert.match(await view().locator('.legend .threshold').innerText(), /fires above 1[.,]?5/);
         const states = await view().locator('.transitions tbody td.state').allInnerTexts();
