@@ -769,7 +769,7 @@ function renderDashboard(d: DashboardData, host: HTMLElement, mode: PanelMode): 
   const grid = host.appendChild(el('div', 'grid'));
   const columns = Math.max(GRID_COLUMNS, ...d.tiles.map((t) => t.x + t.w));
   grid.style.setProperty('--columns', String(columns));
-  grid.style.gridAutoRows = `${GRID_ROW}px`;
+  grid.style.setProperty('--row', `${GRID_ROW}px`);
   const tiles = [...d.tiles].sort((a, b) => a.y - b.y || a.x - b.x);
   for (const tile of tiles) {
     const section = grid.appendChild(el('section', `tile tile-${tile.data.kind}`));
