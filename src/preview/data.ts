@@ -5,7 +5,7 @@
  */
 import type { BacktestResult } from './backtest';
 import type { RenderResult, ResultColumns } from './render';
-import type { FiredWindow, LogLine, NumberFormat, Threshold, TileData, Transition } from './protocol';
+import type { AlertRule, FiredWindow, LogLine, NumberFormat, Threshold, TileData, Transition } from './protocol';
 
 export interface ResultLike {
   columns: readonly { name: string; type: string }[];
@@ -164,7 +164,13 @@ function granularityMs(g: unknown): number | undefined {
 
 /** The backtest drawing: the evaluated values, the threshold, the windows that fired and the transitions. */
 export function backtestDataOf(
-  alert: { threshold: number; thresholdType: string; thresholdMax?: number | null | undefined },
+  alert: {
+    threshold: number;
+    thresholdType: string;
+    thresholdMax?: number | null | undefined;
+    interval?: string;
+    numConsecutiveWindows?: number | null | undefined;
+  },
   result: BacktestResult,
 ): TileData {
   const times = result.evaluations.map((e) => e.at);
@@ -198,6 +204,11 @@ export function backtestDataOf(
       from: t.from === 'ALERT' ? 'ALERT' : 'OK',
       to: t.to === 'ALERT' ? 'ALERT' : 'OK',
       value: t.value ?? null,
+      ...(t.group ? { series: t.group } : {}),
     }));
-  return { kind: 'timeseries', display: 'line', times, series, threshold, firedWindows, transitions };
+  const rule: AlertRule = {
+    ...(typeof alert.interval === 'string' ? { interval: alert.interval } : {}),
+    consecutiveWindows: Math.max(1, Math.floor(alert.numConsecutiveWindows ?? 1)),
+  };
+  return { kind: 'timeseries', display: 'line', times, series, threshold, rule, firedWindows, transitions };
 }

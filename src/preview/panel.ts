@@ -10,6 +10,7 @@
  */
 import * as vscode from 'vscode';
 import { PREVIEW_VIEW_TYPES } from '../constants';
+import { panelColumn, trackPanel } from '../shared/panelColumn';
 import {
   dataAsTable,
   parseFromWebview,
@@ -187,7 +188,7 @@ export class PreviewPanel implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       VIEW_TYPES[this.mode],
       this.panelTitle(),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: panelColumn(), preserveFocus: true },
       this.webviewOptions(),
     );
     return this.attach(panel);
@@ -233,6 +234,7 @@ export class PreviewPanel implements vscode.Disposable {
         w(undefined);
       }
     });
+    trackPanel(panel);
     this.panel = panel;
     return panel;
   }
@@ -349,6 +351,16 @@ function labels(): Record<string, string> {
     value: vscode.l10n.t('Value'),
     chartTable: vscode.l10n.t('Chart data as a table ({0} rows)'),
     chartAria: vscode.l10n.t('{0}: {1} series, {2} points from {3} to {4}; values from {5} to {6}.'),
+    readoutHint: vscode.l10n.t('Hover the chart, or focus it and press ← →, to read the values.'),
+    zoneTitle: vscode.l10n.t('Times are in this time zone'),
+    timesIn: vscode.l10n.t('Times in {0}'),
+    series: vscode.l10n.t('Series'),
+    transitionFrom: vscode.l10n.t('From'),
+    transitionTo: vscode.l10n.t('To'),
+    rule: vscode.l10n.t('Rule'),
+    ruleWindow: vscode.l10n.t('windows of {0}'),
+    ruleConsecutive: vscode.l10n.t('after {0} consecutive windows over the threshold'),
+    ruleOneWindow: vscode.l10n.t('on the first window over the threshold'),
     thresholdAbove: vscode.l10n.t('fires above {0}'),
     thresholdBelow: vscode.l10n.t('fires below {0}'),
     thresholdBetween: vscode.l10n.t('fires between {0} and {1}'),

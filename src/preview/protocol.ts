@@ -28,6 +28,16 @@ export interface Transition {
   from: AlertState;
   to: AlertState;
   value?: number | null;
+  /** The series (group of a group-by alert) that changed state; absent for an ungrouped alert. */
+  series?: string;
+}
+
+/** How an alert decides to fire, beside the threshold: its window and the consecutive windows it needs. */
+export interface AlertRule {
+  /** Evaluation window (the alert's `interval`: 1m, 5m, …). */
+  interval?: string;
+  /** Windows in a row that must cross the threshold before it fires (1 when not set). */
+  consecutiveWindows?: number;
 }
 
 export interface Series {
@@ -64,6 +74,8 @@ export interface TimeseriesData extends Titled {
   series: Series[];
   numberFormat?: NumberFormat;
   threshold?: Threshold;
+  /** The rule of a backtested alert, shown beside the fired count. */
+  rule?: AlertRule;
   firedWindows?: FiredWindow[];
   transitions?: Transition[];
 }

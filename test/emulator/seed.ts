@@ -168,7 +168,7 @@ function dashboards(
         ],
         groupBy: 'SpanName',
         fillNulls: true,
-        numberFormat: { output: 'duration', mantissa: 0 },
+        numberFormat: { output: 'duration', factor: 0.001 }, // the values are milliseconds
       }),
       tile(rng, at, 'Requests by status code', [12, 0, 12, 4], {
         displayType: 'stacked_bar',

@@ -12,11 +12,20 @@ import { checkoutBacktest, checkoutDashboard, singleTiles } from '../support/pre
 const EXTENSION_ID = 'obs-tools.observability-explorer';
 const END = Date.UTC(2026, 10, 22, 14, 0);
 const pad = (n: number) => String(n).padStart(2, '0');
-/** The webview's time label (viewer's time zone; the host and the webview run on the same machine). */
-const label = (ms: number) => {
+/** The zone the webview names beside times (the host and the webview run on the same machine). */
+const zoneOf = (ms: number) => {
+  const offset = -new Date(ms).getTimezoneOffset();
+  return offset === 0
+    ? 'UTC'
+    : `UTC${offset > 0 ? '+' : '−'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+};
+/** The webview's time in a table row (viewer's time zone; the table's header names the zone). */
+const time = (ms: number) => {
   const d = new Date(ms);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
+/** A time standing on its own, with its zone. */
+const label = (ms: number) => `${time(ms)} ${zoneOf(ms)}`;
 
 describe('Chart previews', function () {
   this.timeout(120_000);
@@ -133,7 +142,15 @@ describe('Chart previews', function () {
       s.text,
     );
     assert.match(s.text, /fires above 40/);
-    assert.ok(s.text.includes(`Transitions Time From To Value ${label(transitions[0]!.time)} OK ALERT`), s.text);
+    // The rule beside the count, and the series of each transition.
+    assert.match(s.text, /Rule: fires above 40 · on the first window over the threshold/);
+    const t0 = transitions[0]!.time;
+    assert.ok(
+      s.text.includes(
+        `Transitions Time (${zoneOf(t0)}) Series From To Value ${time(t0)} ${data.series[0]!.name} OK ALERT`,
+      ),
+      s.text,
+    );
 
     const band = checkoutBacktest(END, { type: 'not_between', value: 5, max: 60 });
     const rb = (await backtest.show(band))!.summary;
