@@ -653,6 +653,26 @@ describe('self-hosted client against a hostile host', () => {
     }
   });
 
+  it('pages that each stay under the bound per response stop at the bound per list, naming it', async () => {
+    let next = 0;
+    const pad = `[${'{},'.repeat(1499)}{}]`;
+    const server = await startServer((_req, res) => {
+      const items = Array.from({ length: 1000 }, () => `{"id":"a${next++}","pad":${pad}}`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"data":[${items.join(',')}]}`);
+    });
+    // Reads are retried on a reset connection (a keep-alive socket the server closes while a page is checked).
+    const client = selfHosted(server.url, { retry: { maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 100 } });
+    try {
+      const err = await apiFailure(client.listAlerts());
+      assert.equal(err.kind, 'invalidResponse', err.message);
+      assert.match(err.message, /bound of 10,000,000 objects and arrays per list after 7 pages/, err.message);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it('a response that drips forever ends at the deadline, as a timeout', async () => {
     const timers = new Set<NodeJS.Timeout>();
     const server = await startServer((_req, res) => {
