@@ -69,6 +69,11 @@ export function planSeriesBacktest(
           "the source's table filter is not applied by the chart series API, so saved search alerts on it are not backtested",
         );
       }
+      if ((target.savedSearch.filters ?? []).length > 0) {
+        throw new NotOnSeriesRoute(
+          "the saved search's pinned filters are added to the alert's query by the scheduler, and the chart series API takes one filter per series, so saved search alerts with pinned filters are not backtested through it",
+        );
+      }
       groupBy = nonEmpty(target.groupBy) ? splitTopLevel(target.groupBy) : [];
       const language = target.savedSearch.whereLanguage === 'sql' ? 'sql' : 'lucene';
       series = [{ sourceId, aggFn: 'count', where: target.savedSearch.where ?? '', whereLanguage: language, groupBy }];
