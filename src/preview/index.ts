@@ -358,7 +358,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       const numberFormat = config && isObject(config.numberFormat) ? config.numberFormat : undefined;
       const data = tileDataOf(rendered, r.result, {
         displayType: config ? str(config.displayType) : undefined,
-        range,
+        range: rendered.range ?? range,
         ...(numberFormat ? { numberFormat } : {}),
       });
       const notes = rendered.notes.length ? rendered.notes.join('; ') : undefined;
@@ -687,7 +687,12 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       sourceId = str(s.sourceId) ?? str(s.source);
       target = {
         kind: 'savedSearch',
-        savedSearch: { where: str(s.where) ?? '', whereLanguage: str(s.whereLanguage) ?? 'lucene', source: sourceId },
+        savedSearch: {
+          where: str(s.where) ?? '',
+          whereLanguage: str(s.whereLanguage) ?? 'lucene',
+          source: sourceId,
+          filters: Array.isArray(s.filters) ? s.filters : [],
+        },
         groupBy: str(alert.groupBy),
       };
     } else {

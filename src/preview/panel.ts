@@ -357,6 +357,7 @@ function labels(): Record<string, string> {
     series: vscode.l10n.t('Series'),
     transitionFrom: vscode.l10n.t('From'),
     transitionTo: vscode.l10n.t('To'),
+    decidedBy: vscode.l10n.t('Decided by'),
     rule: vscode.l10n.t('Rule'),
     ruleWindow: vscode.l10n.t('windows of {0}'),
     ruleConsecutive: vscode.l10n.t('after {0} consecutive windows over the threshold'),

@@ -28,16 +28,29 @@ export interface Transition {
   from: AlertState;
   to: AlertState;
   value?: number | null;
-  /** The series (group of a group-by alert) that changed state; absent for an ungrouped alert. */
+  /** The series (group, "col:value, …") that changed state; omitted for an alert without groups. */
   series?: string;
+  /**
+   * What decided a change to ALERT, in words: the comparison and, with consecutive windows, the windows that crossed
+   * (e.g. "12 ≥ 10 in 3 consecutive windows (14:05–14:20)").
+   */
+  rule?: string;
+  /** The ends of the windows whose crossings decided a change to ALERT (the last is this one). */
+  windows?: number[];
 }
 
-/** How an alert decides to fire, beside the threshold: its window and the consecutive windows it needs. */
+/** The alert's rule, shown beside the fired count. */
 export interface AlertRule {
-  /** Evaluation window (the alert's `interval`: 1m, 5m, …). */
-  interval?: string;
-  /** Windows in a row that must cross the threshold before it fires (1 when not set). */
-  consecutiveWindows?: number;
+  /** The scheduler's threshold type (above, below, above_exclusive, below_or_equal, equal, not_equal, between, …). */
+  thresholdType: string;
+  threshold: number;
+  thresholdMax?: number;
+  /** Evaluation interval ("5m", …). */
+  interval: string;
+  /** Windows in a row that must cross before it fires (1: every crossing fires). */
+  numConsecutiveWindows: number;
+  /** The rule in words, e.g. "value ≥ 10 in 2 consecutive 5m windows". */
+  text: string;
 }
 
 export interface Series {
@@ -74,10 +87,10 @@ export interface TimeseriesData extends Titled {
   series: Series[];
   numberFormat?: NumberFormat;
   threshold?: Threshold;
-  /** The rule of a backtested alert, shown beside the fired count. */
-  rule?: AlertRule;
   firedWindows?: FiredWindow[];
   transitions?: Transition[];
+  /** A backtest's rule (threshold, windows, consecutive count). */
+  rule?: AlertRule;
 }
 
 export interface NumberData extends Titled {

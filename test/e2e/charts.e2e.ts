@@ -208,12 +208,26 @@ describe('Cloud', () => {
           /^Rule: fires above 1[.,]?5\S* · windows of 5m · after 2 consecutive windows over the threshold$/,
         );
         const headers = await view().locator('.transitions thead th').allInnerTexts();
-        assert.deepEqual(headers.slice(1), ['Series', 'From', 'To', 'Value']);
+        assert.deepEqual(headers.slice(1), ['Series', 'From', 'To', 'Value', 'Decided by']);
         assert.match(headers[0]!, /^Time \(UTC/);
         const series = await view().locator('.transitions tbody td.series').allInnerTexts();
         assert.ok(
           series.length > 0 && series.every((s) => /^SpanName:/.test(s)),
           `series of the transitions: ${series.join(', ')}`,
+        );
+        // Each change to ALERT says what decided it: the value against the threshold in consecutive windows.
+        const rows = await view()
+          .locator('.transitions tbody tr')
+          .evaluateAll((trs) =>
+            trs.map((tr) => [
+              tr.querySelectorAll('td')[2]?.textContent ?? '',
+              tr.querySelector('td.decided')?.textContent ?? '',
+            ]),
+          );
+        const toAlert = rows.filter(([to]) => to === 'ALERT');
+        assert.ok(
+          toAlert.length > 0 && toAlert.every(([, why]) => /[≥>] 1[.,]?5\S* in 2 consecutive windows/.test(why!)),
+          `what decided each firing: ${JSON.stringify(rows)}`,
         );
         await shoot(page, shot('backtest-dark'));
 

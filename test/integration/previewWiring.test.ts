@@ -258,7 +258,8 @@ describe('Tile previews and alert backtests (emulator)', function () {
     assert.ok(checked.length >= 2, checked.join('; '));
     // The alerts on metric tiles (seeded DISABLED and INSUFFICIENT_DATA): the gauge alert on the ready-nodes tile is
     // backtested from the SQL of its tile, and the data decides: the ready condition reads 0 or 1, never within 3–12,
-    // so every 30-minute window of the not_between alert fires. The CPU alert, off the interval grid, says why not.
+    // so every 30-minute window of the not_between alert fires. The CPU alert, off the interval grid, is evaluated as
+    // the scheduler evaluates it (one query per window); whether node-4's spike crosses 0.85 depends on the hour.
     const ready = alerts.find((a) => a.name === 'Ready nodes out of range')!;
     const out = await preview('observability.backtestAlert', { connectionId, serviceId, alertId: ready.id });
     assert.equal(out.ok, true, out.error);
@@ -268,12 +269,12 @@ describe('Tile previews and alert backtests (emulator)', function () {
     assert.ok((out.fired ?? 0) >= 40, `fired ${out.fired}`);
     assert.equal(out.lastState, 'ALERT');
     const cpu = alerts.find((a) => a.name === 'Node CPU saturation')!;
-    const refused = await preview('observability.backtestAlert', { connectionId, serviceId, alertId: cpu.id });
-    assert.notEqual(refused.ok, true);
-    assert.match(
-      `${refused.error ?? ''} ${refused.rendered?.text ?? ''}`,
-      /off the interval grid .* metric values \(last value per time series, increase per period\) are taken per bucket/,
-    );
+    const offGrid = await preview('observability.backtestAlert', { connectionId, serviceId, alertId: cpu.id });
+    assert.equal(offGrid.ok, true, offGrid.error);
+    assert.equal(offGrid.rendered?.kind, 'timeseries');
+    assert.ok((offGrid.rendered?.points ?? 0) > 0, 'the windows are drawn');
+    assert.equal(offGrid.rendered?.firedWindows, offGrid.fired);
+    assert.ok(offGrid.lastState === 'OK' || offGrid.lastState === 'ALERT', offGrid.lastState);
   });
 
   it('says on an alert document how often it would have fired, and recomputes when the threshold changes', async () => {

@@ -389,7 +389,7 @@ function thresholdText(th: NonNullable<TimeseriesData['threshold']>, d: Timeseri
 function ruleText(th: NonNullable<TimeseriesData['threshold']>, d: TimeseriesData): string {
   const parts = [thresholdText(th, d)];
   if (d.rule?.interval) parts.push(fill(l('ruleWindow', 'windows of {0}'), d.rule.interval));
-  const n = d.rule?.consecutiveWindows ?? 1;
+  const n = d.rule?.numConsecutiveWindows ?? 1;
   parts.push(
     n > 1
       ? fill(l('ruleConsecutive', 'after {0} consecutive windows over the threshold'), n)
@@ -582,6 +582,7 @@ function transitionsTable(d: TimeseriesData): HTMLElement {
     l('transitionFrom', 'From'),
     l('transitionTo', 'To'),
     l('value', 'Value'),
+    l('decidedBy', 'Decided by'),
   ]) {
     head.appendChild(el('th', undefined, h)).setAttribute('scope', 'col');
   }
@@ -593,6 +594,7 @@ function transitionsTable(d: TimeseriesData): HTMLElement {
     row.appendChild(el('td', `state ${tr.from.toLowerCase()}`, tr.from));
     row.appendChild(el('td', `state ${tr.to.toLowerCase()}`, tr.to));
     row.appendChild(el('td', 'num', formatNumber(tr.value ?? null, d.numberFormat)));
+    row.appendChild(el('td', 'decided', tr.rule ?? ''));
   }
   section.appendChild(table);
   return section;

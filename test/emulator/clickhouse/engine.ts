@@ -239,9 +239,11 @@ async function generateCache(
     for (const t of TABLES) {
       const name = `${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`;
       session.query(`CREATE TABLE ${name} ${baseTableDefinition(t, tmp, key)}`);
-      const g = gens.find((x) => x.table === t.name);
-      if (!g) continue;
-      await session.queryAsync(`INSERT INTO ${name} (${t.insertColumns.map(quoteIdent).join(', ')}) ${g.sql}`);
+      const own = gens.filter((x) => x.table === t.name);
+      if (own.length === 0) continue;
+      for (const g of own) {
+        await session.queryAsync(`INSERT INTO ${name} (${t.insertColumns.map(quoteIdent).join(', ')}) ${g.sql}`);
+      }
       await session.queryAsync(`OPTIMIZE TABLE ${name} FINAL`);
     }
     // Detach so the parts are final on disk before the directory moves.

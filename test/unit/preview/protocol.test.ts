@@ -188,7 +188,7 @@ describe('what the backtest panel is sent', () => {
     );
     assert.equal(data.kind, 'timeseries');
     if (data.kind !== 'timeseries') return;
-    assert.deepEqual(data.rule, { interval: '5m', consecutiveWindows: 2 });
+    assert.deepEqual([data.rule?.interval, data.rule?.numConsecutiveWindows], ['5m', 2]);
     assert.deepEqual(
       data.transitions?.map((t) => [t.series, t.from, t.to]),
       [
