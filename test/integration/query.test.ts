@@ -372,7 +372,7 @@ describe('Run Query', function () {
     };
     const sub = applyDemoQueryHost(demoApi, parsed(demo));
     try {
-      const until = Date.now() + 5000;
+      const until = Date.now() + 20_000;
       while (targets.queryHost(connectionId) !== emulator.queryUrl && Date.now() < until) {
         await new Promise((r) => setTimeout(r, 50));
       }
