@@ -129,6 +129,7 @@ const VSIX_ALLOWED = [
   /^extension\/dist\/webviews\.br$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
   /^extension\/media\/[^/]+\.(svg|png)$/,
+  /^extension\/media\/walkthrough\/[^/]+\.md$/,
   /^extension\/l10n\/[^/]+\.json$/,
 ];
 
