@@ -32,8 +32,9 @@ const TARGETS = {
   evaluatedKB: 100,
   coldFirstExpandMs: 150,
   bundleKB: 350,
-  // The "VSIX ≤ 250 KB", in this script's unit (KB = 1,024 bytes, as everywhere in the bench).
-  vsixKB: 250,
+  // "VSIX under 400 KB" (it was ≤ 250 KB before the README's pictures, the icon and the walkthrough were shipped), in
+  // this script's unit (KB = 1,024 bytes, as everywhere in the bench).
+  vsixKB: 400,
   alerts1000Ms: 100,
   alerts10000Ms: 1000,
   shown429: 0,
