@@ -41,6 +41,7 @@ export function activateDocuments(
     live,
     log,
     runSql: (connectionId, opts) => query.run(connectionId, opts),
+    showRows: (shown) => query.panel.show({ ...shown, maxRows: 1000, maxBytes: 64 * 1024 * 1024 }),
   });
   return { query, preview };
 }
