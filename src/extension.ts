@@ -217,7 +217,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       config.get<boolean>('statusBar.enabled', true) ||
       config.inspect<boolean>('alerts.notifications.enabled')?.globalValue === true;
     if (features || !enabled || !hasSavedConnections(context.globalState)) return;
-    if (vscode.window.state.focused) {
+    const unfocusedToo =
+      config.inspect<boolean>('alerts.notifications.enabled')?.globalValue === true &&
+      config.inspect<boolean>('alerts.notifications.whileUnfocused')?.globalValue === true;
+    if (vscode.window.state.focused || unfocusedToo) {
       void load('the status bar').tree.status.tick();
     } else {
       triggers.push(
