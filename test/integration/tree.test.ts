@@ -492,6 +492,10 @@ describe('Explorer tree', function () {
     assert.ok(loud.length > 0 && quiet.length > 0, 'the sample data has firing and silenced firing alerts');
     assert.deepEqual(api.tree.status.firing.map((f) => f.alert.id).sort(), loud.map((a) => a.id).sort());
     assert.deepEqual(api.tree.status.silenced.map((f) => f.alert.id).sort(), quiet.map((a) => a.id).sort());
+    // Show Firing Alerts lists them (and ends once the list shows, so automation is not held by it).
+    const shown = await vscode.commands.executeCommand('observability.showFiringAlerts');
+    assert.deepEqual(shown, { firing: loud.length, silenced: quiet.length });
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   });
 
   describe('with 10 000 alerts', () => {

@@ -39,7 +39,7 @@ function pickItem(f: FiringAlert, silenced: boolean): FiringPick {
 /**
  * `observability.showFiringAlerts`: a quick pick of the firing alerts across connections and services (silenced ones
  * apart) with their condition, service and since when; the chosen one is revealed in the explorer, or opened with
- * the item's button. No argument.
+ * the item's button. No argument; returns the counts listed once the list shows.
  */
 export function registerShowFiringAlerts(
   context: vscode.ExtensionContext,
@@ -60,43 +60,40 @@ export function registerShowFiringAlerts(
       }
       if (items.length === 0) {
         void vscode.window.showInformationMessage(vscode.l10n.t('No alerts are firing.'));
-        return;
+        return { firing: 0, silenced: 0 };
       }
-      const chosen = await new Promise<{ firing: FiringAlert; open: boolean } | undefined>((resolve) => {
-        const pick = vscode.window.createQuickPick<FiringPick>();
-        pick.title = vscode.l10n.t('Firing Alerts');
-        pick.placeholder = vscode.l10n.t('Choose an alert to show it in the Observability view');
-        pick.matchOnDescription = true;
-        pick.matchOnDetail = true;
-        pick.items = items;
-        let result: { firing: FiringAlert; open: boolean } | undefined;
-        pick.onDidAccept(() => {
-          const firing = pick.selectedItems[0]?.firing;
-          if (firing) result = { firing, open: false };
-          pick.hide();
-        });
-        pick.onDidTriggerItemButton((e) => {
-          if (e.item.firing) result = { firing: e.item.firing, open: true };
-          pick.hide();
-        });
-        pick.onDidHide(() => {
-          pick.dispose();
-          resolve(result);
-        });
-        pick.show();
+      // The command ends once the list shows (automation is not held by an open list); the choice is handled here.
+      const pick = vscode.window.createQuickPick<FiringPick>();
+      pick.title = vscode.l10n.t('Firing Alerts');
+      pick.placeholder = vscode.l10n.t('Choose an alert to show it in the Observability view');
+      pick.matchOnDescription = true;
+      pick.matchOnDetail = true;
+      pick.items = items;
+      const go = async (firing: FiringAlert, open: boolean) => {
+        pick.hide();
+        const { connectionId, serviceId, alert } = firing;
+        if (open) {
+          await vscode.commands.executeCommand('observability.editResource', {
+            connectionId,
+            serviceId,
+            alertId: alert.id,
+          });
+          return;
+        }
+        await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+        await reveal(firing);
+      };
+      pick.onDidAccept(() => {
+        const firing = pick.selectedItems[0]?.firing;
+        if (firing) void go(firing, false);
+        else pick.hide();
       });
-      if (!chosen) return;
-      const { connectionId, serviceId, alert } = chosen.firing;
-      if (chosen.open) {
-        await vscode.commands.executeCommand('observability.editResource', {
-          connectionId,
-          serviceId,
-          alertId: alert.id,
-        });
-        return;
-      }
-      await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
-      await reveal(chosen.firing);
+      pick.onDidTriggerItemButton((e) => {
+        if (e.item.firing) void go(e.item.firing, true);
+      });
+      pick.onDidHide(() => pick.dispose());
+      pick.show();
+      return { firing: status.firing.length, silenced: status.silenced.length };
     }),
   );
 }
