@@ -65,6 +65,7 @@ const VSIX_ALLOWED = [
   /^extension\/dist\/llhttp_simd\.wasm$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
   /^extension\/media\/[^/]+\.(svg|png)$/,
+  /^extension\/media\/walkthrough\/[^/]+\.md$/,
   /^extension\/l10n\/[^/]+\.json$/,
 ];
 

@@ -146,10 +146,17 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   // Editors of the extension's own documents restored from the last session need their providers now.
   if (ownTabUris().length > 0) load('a restored editor');
   // The firing-alerts status item refreshes in the background for saved connections, as it did before loading.
+  const ownSettings = vscode.workspace.getConfiguration('observability');
   const refreshStatus = () => {
-    const enabled = vscode.workspace.getConfiguration('observability').get<boolean>('statusBar.enabled', true);
+    const config = vscode.workspace.getConfiguration('observability');
+    const enabled =
+      config.get<boolean>('statusBar.enabled', true) ||
+      config.inspect<boolean>('alerts.notifications.enabled')?.globalValue === true;
     if (features || !enabled || !hasSavedConnections(context.globalState)) return;
-    if (vscode.window.state.focused) {
+    const unfocusedToo =
+      config.inspect<boolean>('alerts.notifications.enabled')?.globalValue === true &&
+      config.inspect<boolean>('alerts.notifications.whileUnfocused')?.globalValue === true;
+    if (vscode.window.state.focused || unfocusedToo) {
       void load('the status bar').tree.status.tick();
     } else {
       triggers.push(
@@ -159,7 +166,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       );
     }
   };
-  const statusTimer = setTimeout(refreshStatus, STATUS_FIRST_REFRESH_MS);
+  // The first background refresh: after the user's alert refresh interval, at most STATUS_FIRST_REFRESH_MS.
+  const intervalSeconds = ownSettings.inspect<number>('alerts.refreshIntervalSeconds')?.globalValue;
+  const firstRefreshMs =
+    typeof intervalSeconds === 'number' && Number.isFinite(intervalSeconds)
+      ? Math.min(STATUS_FIRST_REFRESH_MS, Math.max(15, intervalSeconds) * 1000)
+      : STATUS_FIRST_REFRESH_MS;
+  const statusTimer = setTimeout(refreshStatus, firstRefreshMs);
   statusTimer.unref?.();
   triggers.push({ dispose: () => clearTimeout(statusTimer) });
 

@@ -89,6 +89,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     live,
     log,
     runSql: (connectionId, opts) => query.run(connectionId, opts),
+    showRows: (shown) => query.panel.show({ ...shown, maxRows: 1000, maxBytes: 64 * 1024 * 1024 }),
   });
   return { connections, tree: { ...tree, status }, query, preview };
 }

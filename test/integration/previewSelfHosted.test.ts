@@ -440,4 +440,32 @@ describe('Previews and backtests on a self-hosted deployment (chart series API)'
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('runs a saved search through the search API and shows its events in the results panel of SQL', async () => {
+    const search = [...data().savedSearches.values()].find((x) => x.name === 'Checkout errors');
+    assert.ok(search, 'the seeded "Checkout errors" saved search');
+    const since = Date.now();
+    const out = await vscode.commands.executeCommand<{
+      ok: boolean;
+      rows?: number;
+      statement?: string;
+      error?: string;
+    }>('observability.runSavedSearch', {
+      connectionId,
+      serviceId: SELF_HOSTED_SERVICE_ID,
+      savedSearchId: search.id,
+      range: '7d',
+    });
+    assert.equal(out.ok, true, out.error);
+    assert.ok((out.rows ?? 0) > 0, 'rows came back');
+    assert.match(out.statement ?? '', /^POST \/api\/v2\/search/);
+    const searches = emulator.requests.filter((r) => r.path === '/api/v2/search' && r.at >= since);
+    assert.equal(searches.length, 1, 'one search request');
+    const shown = (
+      api as unknown as { query: { panel: { current: { shown?: { sql: string; result: { rows: unknown[][] } } } } } }
+    ).query.panel.current.shown;
+    assert.ok(shown, 'the results panel shows it');
+    assert.equal(shown.sql, out.statement);
+    assert.equal(shown.result.rows.length, out.rows);
+  });
 });

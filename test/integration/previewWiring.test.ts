@@ -475,4 +475,40 @@ describe('Tile previews and alert backtests (emulator)', function () {
       await configure('rateLimit.requestsPerWindow', 1000);
     }
   });
+
+  it('runs a saved search: its events for a range in the results panel of SQL, through the query endpoint', async () => {
+    const search = [...emulator.state.data.get(serviceId)!.savedSearches.values()].find(
+      (x) => x.name === 'Checkout errors',
+    );
+    assert.ok(search, 'the seeded "Checkout errors" saved search');
+    const since = Date.now();
+    const out = await vscode.commands.executeCommand<{
+      ok: boolean;
+      rows?: number;
+      statement?: string;
+      error?: string;
+    }>('observability.runSavedSearch', { connectionId, serviceId, savedSearchId: search.id, range: '7d' });
+    assert.equal(out.ok, true, out.error);
+    assert.ok((out.rows ?? 0) > 0, 'rows came back');
+    assert.match(out.statement ?? '', /SeverityText/);
+    const panel = exportedApi<{
+      query: {
+        panel: { current: { shown?: { sql: string; result: { columns: { name: string }[]; rows: unknown[][] } } } };
+      };
+    }>().query.panel;
+    const shown = panel.current.shown;
+    assert.ok(shown, 'the results panel shows it');
+    assert.equal(shown.sql, out.statement);
+    assert.deepEqual(
+      shown.result.columns.map((c) => c.name),
+      ['Timestamp', 'ServiceName', 'SeverityText', 'Body'],
+      "the saved search's columns",
+    );
+    assert.ok(
+      shown.result.rows.every((r) => /checkout/i.test(String(r[1])) && /error/i.test(String(r[2]))),
+      'only its events',
+    );
+    const runs = emulator.requests.filter((r) => r.at >= since && /\/run\b/.test(r.path));
+    assert.equal(runs.length >= 1, true, 'one statement on the query endpoint (plus column types)');
+  });
 });

@@ -76,6 +76,12 @@ describe('Run Query', function () {
     });
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri);
     assert.equal(vscode.window.activeTextEditor?.document.languageId, 'sql');
+    // Named after the service, not after its first line.
+    assert.equal(
+      vscode.Uri.parse(uri).path,
+      `${api().query.targets.serviceName({ connectionId, serviceId: serviceA })}.sql`,
+    );
+    assert.equal(vscode.window.activeTextEditor?.document.getText(), sql);
     const out = await run();
     assert.ok(out.ok, out.error);
     assert.deepEqual(out.columns, [

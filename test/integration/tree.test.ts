@@ -35,6 +35,9 @@ const STATE_ICONS: Record<string, string> = {
   INSUFFICIENT_DATA: 'question',
   DISABLED: 'circle-slash',
 };
+/** A silenced alert and one whose last run failed have icons of their own, whatever the state underneath. */
+const SILENCED_ICON = 'bell-slash';
+const EXECUTION_ERROR_ICON = 'warning';
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 describe('Explorer tree', function () {
@@ -171,19 +174,39 @@ describe('Explorer tree', function () {
       expected.map(label),
     );
     for (const [i, n] of nodes.entries()) {
-      assert.equal(iconOf(item(n)), STATE_ICONS[expected[i]!.state], `icon of ${label(expected[i]!)}`);
+      const a = expected[i]!;
+      const icon = a.silenced
+        ? SILENCED_ICON
+        : a.state === 'OK' && a.executionErrors.length > 0
+          ? EXECUTION_ERROR_ICON
+          : STATE_ICONS[a.state];
+      assert.equal(iconOf(item(n)), icon, `icon of ${label(a)}`);
     }
+    assert.equal(
+      new Set(nodes.map((n) => iconOf(item(n)))).size,
+      7,
+      'firing, silenced, pending, OK, insufficient data, disabled and execution error: seven icons',
+    );
     const latency = nodes.find((n) => labelOf(item(n)) === 'Checkout p95 latency above 1.5 s');
     assert.ok(latency);
     assert.equal(item(latency).description, 'above 1500 · 5m · #oncall-checkout');
     assert.match(item(latency).contextValue ?? '', /\balert firing\b/);
     const silenced = nodes.find((n) => labelOf(item(n)) === 'Payment declines spike');
     assert.ok(silenced);
-    assert.match(String(item(silenced).description), /^silenced · above 25 · 1m · PagerDuty/);
+    // The condition first (what a narrow sidebar still shows), then the silence.
+    assert.match(String(item(silenced).description), /^above 25 · silenced · 1m · PagerDuty/);
     assert.match(item(silenced).contextValue ?? '', /\bsilenced\b/);
-    const resolved = tree().resolveTreeItem(item(latency), latency);
+    const resolved = await tree().resolveTreeItem(item(latency), latency);
     assert.match(tooltipText(resolved), /Firing/);
     assert.match(tooltipText(resolved), /#oncall\\-checkout/);
+    // Tooltips escape Markdown; read them as the user does.
+    const silencedTip = tooltipText(await tree().resolveTreeItem(item(silenced), silenced)).replace(/\\(.)/g, '$1');
+    assert.match(silencedTip, /Silenced \(firing\)/);
+    assert.match(silencedTip, /Silenced by maria\.keller@example\.com until /, 'words around the silence keep spaces');
+    assert.equal(silenced.type, 'alert');
+    const search = data.savedSearches.get(String(silenced.alert.savedSearchId));
+    assert.ok(search?.name);
+    assert.ok(silencedTip.includes(`Saved search: ${search.name}`), `the saved search by its name: ${silencedTip}`);
     const folderItem = item(folder);
     assert.match(String(folderItem.description), new RegExp(`^${stored.length}\\b`));
   });
@@ -459,13 +482,20 @@ describe('Explorer tree', function () {
     assert.ok(parent && parent.type === 'folder' && parent.kind === 'alerts');
   });
 
-  it('counts firing alerts in the status bar from the cache', async () => {
+  it('counts firing alerts in the status bar from the cache, silenced ones apart', async () => {
     await api.tree.status.tick();
-    const firing = api.tree.status.firing;
-    const expected = [serviceA, serviceB].flatMap((s) =>
+    const stored = [serviceA, serviceB].flatMap((s) =>
       [...emulator.state.data.get(s)!.alerts.values()].filter((a) => a.state === 'ALERT'),
     );
-    assert.equal(firing.length, expected.length);
+    const loud = stored.filter((a) => !a.silenced);
+    const quiet = stored.filter((a) => a.silenced);
+    assert.ok(loud.length > 0 && quiet.length > 0, 'the sample data has firing and silenced firing alerts');
+    assert.deepEqual(api.tree.status.firing.map((f) => f.alert.id).sort(), loud.map((a) => a.id).sort());
+    assert.deepEqual(api.tree.status.silenced.map((f) => f.alert.id).sort(), quiet.map((a) => a.id).sort());
+    // Show Firing Alerts lists them (and ends once the list shows, so automation is not held by it).
+    const shown = await vscode.commands.executeCommand('observability.showFiringAlerts');
+    assert.deepEqual(shown, { firing: loud.length, silenced: quiet.length });
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   });
 
   describe('with 10 000 alerts', () => {
