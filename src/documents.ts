@@ -11,6 +11,7 @@ import { registerEditors } from './editors';
 import { registerAlertFiles } from './alertFiles';
 import { registerQuery, type QueryApi } from './query';
 import { registerPreview, type PreviewApi } from './preview';
+import { registerServiceFolders } from './serviceFolders';
 
 /** What the entry gives the editor features: the stand-in the resource documents' file system takes over. */
 export interface DocumentShell {
@@ -35,6 +36,7 @@ export function activateDocuments(
   const { connections, live, refresh, log } = services;
   registerEditors(context, { connections, live, refresh, log, attachFileSystem: (fs) => shell.attachFileSystem(fs) });
   registerAlertFiles(context, { connections, live, refresh, log });
+  registerServiceFolders(context, { connections, refresh, log });
   const query = registerQuery(context, { connections, refresh, log });
   const preview = registerPreview(context, {
     connections,

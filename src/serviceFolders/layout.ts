@@ -11,6 +11,7 @@
  * <folder>/alerts/Checkout errors.alert.json
  * ```
  */
+import { SERVICE_FOLDER_TARGET_FILE } from '../shared/serviceFolderFiles';
 
 /** The kinds a service folder holds, in dependency order (what a kind refers to comes before it). */
 export const FOLDER_KINDS = ['source', 'savedSearch', 'webhook', 'dashboard', 'alert'] as const;
@@ -40,7 +41,7 @@ export const LAYOUT: { readonly [K in FolderKind]: KindLayout } = {
 };
 
 /** The file that names the folder's service (connection kind, organization and service, or deployment address). */
-export const TARGET_FILE = 'service.observability.json';
+export const TARGET_FILE = SERVICE_FOLDER_TARGET_FILE;
 
 /** The kind of a resource file, from its name; undefined for other files. */
 export function kindOfFile(fileName: string): FolderKind | undefined {
