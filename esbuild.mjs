@@ -388,7 +388,11 @@ const previewWebviewOptions = {
 // JSON Schemas of the write bodies (editor validation and hover docs) are generated from the
 // zod schemas at build time into dist/schemas/, so the extension never loads the generator.
 // Each generator module exports `buildJsonSchemas(): Record<name, schema>`.
-const SCHEMA_GENERATORS = ['src/schema/jsonSchemas.ts', 'src/alertFiles/jsonSchema.ts'];
+const SCHEMA_GENERATORS = [
+  'src/schema/jsonSchemas.ts',
+  'src/alertFiles/jsonSchema.ts',
+  'src/serviceFolders/jsonSchema.ts',
+];
 
 /**
  * Schemas that only add to another one (the dashboard update body is the create body with a required filter `id`)

@@ -14,6 +14,8 @@ import { planFolder, type FolderFile, type PlanOptions } from '../../../src/serv
 import { applyFolderPlan } from '../../../src/serviceFolders/apply';
 import { readSnapshot, writeClientOf } from '../../../src/serviceFolders/remote';
 import { kindOfFile } from '../../../src/serviceFolders/layout';
+import { buildJsonSchemas } from '../../../src/serviceFolders/jsonSchema';
+import Ajv from 'ajv';
 
 interface Side {
   emu: Emulator;
@@ -108,6 +110,30 @@ for (const flavor of ['cloud', 'oss'] as const) {
       const plan = planFolder(files, snapshot, own('home'));
       assert.deepEqual(plan.problems, []);
       assert.deepEqual(actions(plan), []);
+      // The editor's JSON Schemas of the folder's files accept every pulled file the API can write (the sample data's
+      // webhook of a kind the API does not write is flagged, as the plan refuses to send it).
+      const schemas = buildJsonSchemas() as Record<string, object>;
+      const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+      const schemaOf: Record<string, string> = {
+        source: 'service-folder-source',
+        savedSearch: 'service-folder-saved-search',
+        webhook: 'service-folder-webhook',
+        dashboard: 'service-folder-dashboard',
+      };
+      for (const file of files.filter((f) => f.kind !== 'alert')) {
+        const validate = ajv.compile(schemas[schemaOf[file.kind]!]!);
+        const writable =
+          file.kind !== 'webhook' ||
+          ['slack', 'incidentio', 'generic'].includes(String((file.value as Record<string, unknown>).service));
+        assert.equal(validate(file.value), writable, `${file.path}: ${ajv.errorsText(validate.errors)}`);
+      }
+      const target = ajv.compile(schemas['service-folder-target']!);
+      assert.ok(
+        target({
+          organizationId: '6f1c8a2e-4b7d-4e3a-9c51-2d8f0b7a9e14',
+          serviceId: '6f1c8a2e-4b7d-4e3a-9c51-2d8f0b7a9e14',
+        }),
+      );
     });
 
     it('plans exactly the edited resources, applies each once, then plans nothing', async () => {
