@@ -4,6 +4,8 @@ import type { Logger } from '../log';
 import type { ResourceRefresher } from '../resources/model';
 import { registerCommands } from './commands';
 import { PLAN_SCHEME, ServiceFolderService } from './service';
+import { ServiceFolderCodeLensProvider } from './codeLens';
+import { LAYOUT, FOLDER_KINDS, TARGET_FILE } from './layout';
 
 export interface ServiceFolderRegistrationDeps {
   readonly connections: ConnectionManager;
@@ -21,7 +23,20 @@ export function registerServiceFolders(
   deps: ServiceFolderRegistrationDeps,
 ): ServiceFolderService {
   const service = new ServiceFolderService({ ...deps, state: context.workspaceState });
-  context.subscriptions.push(service, vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, service.plans));
+  context.subscriptions.push(
+    service,
+    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, service.plans),
+    vscode.languages.registerCodeLensProvider(
+      [
+        { scheme: 'file', pattern: `**/${TARGET_FILE}` },
+        ...FOLDER_KINDS.map((kind) => ({
+          scheme: 'file',
+          pattern: `**/${LAYOUT[kind].folder}/*${LAYOUT[kind].suffix}`,
+        })),
+      ],
+      new ServiceFolderCodeLensProvider(),
+    ),
+  );
   registerCommands(context, { connections: deps.connections, service });
   return service;
 }

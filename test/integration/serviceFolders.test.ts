@@ -97,12 +97,17 @@ describeEachFlavor('Service folders journey', (run) => {
     assert.deepEqual(changing(first), []);
   });
 
-  it('an alert of the folder is not taken for an alert file', async () => {
+  it("an alert of the folder is not taken for an alert file, and offers the folder's Plan and Apply", async () => {
     const [path] = await filesOf('alerts');
     const doc = await vscode.workspace.openTextDocument(fileOf(path!));
     await vscode.window.showTextDocument(doc);
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
     assert.ok(!lenses.some((l) => /Create on|Update/.test(l.command?.title ?? '')), 'no alert file lens');
+    assert.deepEqual(
+      lenses.map((l) => l.command?.title),
+      ['Plan Service Folder', 'Apply Service Folder'],
+    );
+    assert.deepEqual(lenses[0]!.command?.arguments, [{ folder: folder.toString() }]);
     const problems = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'Observability');
     assert.deepEqual(
       problems.map((d) => d.message),
