@@ -9,7 +9,11 @@ import { join } from 'node:path';
 const require = createRequire(import.meta.url);
 
 /** Each generator module exports `buildJsonSchemas(): Record<name, schema>`. */
-const SCHEMA_GENERATORS = ['src/schema/jsonSchemas.ts', 'src/alertFiles/jsonSchema.ts'];
+const SCHEMA_GENERATORS = [
+  'src/schema/jsonSchemas.ts',
+  'src/alertFiles/jsonSchema.ts',
+  'src/serviceFolders/jsonSchema.ts',
+];
 /** Schemas that only add to another one ship as `allOf` a `$ref` to it plus the added keywords. */
 const SCHEMA_EXTENDS = { 'dashboard-update': 'dashboard' };
 const OWN_KEYWORDS = new Set(['$schema', 'title', 'description']);

@@ -12,6 +12,7 @@ import { ResourceCache } from './resources/cache';
 import { LiveData } from './resources/live';
 import { registerAlertFiles } from './alertFiles';
 import { registerEditors } from './editors';
+import { registerServiceFolders } from './serviceFolders';
 import { registerPreview, type PreviewApi } from './preview';
 import { registerQuery, type QueryApi } from './query';
 import { registerTree, type TreeHandle } from './tree';
@@ -83,6 +84,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   const attachFileSystem = (fs: vscode.FileSystemProvider) => shell.attachFileSystem(fs);
   registerEditors(context, { connections, live, refresh, log, attachFileSystem });
   registerAlertFiles(context, { connections, live, refresh, log });
+  registerServiceFolders(context, { connections, refresh, log });
   const query = registerQuery(context, { connections, refresh, log });
   const preview = registerPreview(context, {
     connections,
