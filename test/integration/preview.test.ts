@@ -148,7 +148,7 @@ describe('Chart previews', function () {
     const t0 = transitions[0]!.time;
     assert.ok(
       s.text.includes(
-        `Transitions Time (${zoneOf(t0)}) Series From To Value ${time(t0)} ${data.series[0]!.name} OK ALERT`,
+        `Transitions Time (${zoneOf(t0)}) Series From To Value Decided by ${time(t0)} ${data.series[0]!.name} OK ALERT`,
       ),
       s.text,
     );

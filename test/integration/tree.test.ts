@@ -38,6 +38,16 @@ const STATE_ICONS: Record<string, string> = {
 /** A silenced alert and one whose last run failed have icons of their own, whatever the state underneath. */
 const SILENCED_ICON = 'bell-slash';
 const EXECUTION_ERROR_ICON = 'warning';
+/** The icon a stored alert's row shows. */
+function expectedIcon(a: {
+  state: string;
+  silenced?: unknown;
+  executionErrors?: readonly unknown[];
+}): string | undefined {
+  if (a.silenced) return SILENCED_ICON;
+  if (a.state === 'OK' && (a.executionErrors?.length ?? 0) > 0) return EXECUTION_ERROR_ICON;
+  return STATE_ICONS[a.state];
+}
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 describe('Explorer tree', function () {
@@ -175,12 +185,7 @@ describe('Explorer tree', function () {
     );
     for (const [i, n] of nodes.entries()) {
       const a = expected[i]!;
-      const icon = a.silenced
-        ? SILENCED_ICON
-        : a.state === 'OK' && a.executionErrors.length > 0
-          ? EXECUTION_ERROR_ICON
-          : STATE_ICONS[a.state];
-      assert.equal(iconOf(item(n)), icon, `icon of ${label(a)}`);
+      assert.equal(iconOf(item(n)), expectedIcon(a), `icon of ${label(a)}`);
     }
     assert.equal(
       new Set(nodes.map((n) => iconOf(item(n)))).size,
@@ -589,7 +594,7 @@ describeEachFlavor('Explorer tree journey', (run) => {
 
     const alerts = (await children(await run.folder('Alerts'))).filter((n) => n.type === 'alert');
     assert.deepEqual(alerts.map((a) => a.alert?.id).sort(), [...run.data().alerts.keys()].sort());
-    for (const a of alerts) assert.equal(iconOf(item(a)), STATE_ICONS[run.data().alerts.get(a.alert!.id)!.state]);
+    for (const a of alerts) assert.equal(iconOf(item(a)), expectedIcon(run.data().alerts.get(a.alert!.id)!));
 
     const before = run.emulator.requests.length;
     const uri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', {
