@@ -78,11 +78,14 @@ export class ConnectionNode {
     const item = new vscode.TreeItem(this.connection.label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('organization');
+    // Label, then host: the words that tell connections apart come first at the default sidebar width.
     const organizationName = sanitizeServerText(this.connection.organizationName);
-    item.description =
-      organizationName && organizationName !== this.connection.label
-        ? organizationName
-        : new URL(this.connection.baseUrl).host;
+    item.description = [
+      new URL(this.connection.baseUrl).host,
+      organizationName !== this.connection.label ? organizationName : '',
+    ]
+      .filter((x) => x)
+      .join(' · ');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
@@ -319,13 +322,14 @@ export class TileNode implements ServiceScope {
     item.id = this.id;
     const displayType = sanitizeServerText(this.tile.config?.displayType) || undefined;
     item.iconPath = new vscode.ThemeIcon(tileIconId(this.tile));
+    // The alerts watching the tile first: the icon already shows the display type.
     item.description = [
-      displayType,
       this.alertCount === 1
         ? vscode.l10n.t('1 alert')
         : this.alertCount > 1
           ? vscode.l10n.t('{0} alerts', this.alertCount)
           : undefined,
+      displayType,
     ]
       .filter((x) => x)
       .join(' · ');

@@ -14,6 +14,7 @@ import {
   activate,
   configure,
   describeEachFlavor,
+  extension,
   iconOf,
   labelOf,
   tooltipText,
@@ -38,16 +39,21 @@ const STATE_ICONS: Record<string, string> = {
 /** A silenced alert and one whose last run failed have icons of their own, whatever the state underneath. */
 const SILENCED_ICON = 'bell-slash';
 const EXECUTION_ERROR_ICON = 'warning';
-/** The icon a stored alert's row shows. */
-function expectedIcon(a: {
-  state: string;
-  silenced?: unknown;
-  executionErrors?: readonly unknown[];
-}): string | undefined {
-  if (a.silenced) return SILENCED_ICON;
-  if (a.state === 'OK' && (a.executionErrors?.length ?? 0) > 0) return EXECUTION_ERROR_ICON;
-  return STATE_ICONS[a.state];
+/** The part of package.json the menu checks read. */
+interface PackageJson {
+  readonly contributes: { readonly menus: Record<string, readonly { command: string; when?: string }[]> };
 }
+/** The icon a stored alert is drawn with. */
+const expectedIcon = (a: {
+  silenced?: unknown;
+  state: string;
+  executionErrors: readonly unknown[];
+}): string | undefined =>
+  a.silenced
+    ? SILENCED_ICON
+    : a.state === 'OK' && a.executionErrors.length > 0
+      ? EXECUTION_ERROR_ICON
+      : STATE_ICONS[a.state];
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 describe('Explorer tree', function () {
@@ -124,6 +130,8 @@ describe('Explorer tree', function () {
     const root = roots.find((n) => n.type === 'connection' && n.connection.id === connectionId);
     assert.ok(root);
     assert.equal(labelOf(item(root)), 'Northwind (emulator)');
+    // At the default sidebar width the row leads with what identifies it: the label, then the host.
+    assert.equal(String(item(root).description).split(' · ')[0], new URL(emulator.url).host);
     assert.match(item(root).contextValue ?? '', /\bconnection\b/);
     const services = await children(root);
     assert.deepEqual(
@@ -141,6 +149,32 @@ describe('Explorer tree', function () {
     );
     for (const f of folders) assert.equal(item(f).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     assert.equal(emulator.requests.length, mark, 'no request before a folder is expanded');
+  });
+
+  it('leads a connection row with its label, then the host, then an organization name that differs', async () => {
+    const host = new URL(emulator.url).host;
+    const descriptionOf = async (label: string) => {
+      const id = await vscode.commands.executeCommand<string>('observability.addConnection', {
+        baseUrl: emulator.url,
+        keyId: emulator.keyId,
+        keySecret: emulator.keySecret,
+        organizationId: orgId,
+        organizationName: 'Northwind Traders',
+        serviceIds: [serviceA],
+        label,
+        skipCheck: true,
+      });
+      try {
+        const node = (await children()).find((n) => n.type === 'connection' && n.connection.id === id);
+        assert.ok(node, 'the connection is listed');
+        assert.equal(labelOf(item(node)), label);
+        return item(node).description;
+      } finally {
+        await vscode.commands.executeCommand('observability.removeConnection', { connectionId: id, noPrompt: true });
+      }
+    };
+    assert.equal(await descriptionOf('Production'), `${host} · Northwind Traders`);
+    assert.equal(await descriptionOf('Northwind Traders'), host, 'the organization is not repeated');
   });
 
   it('lists dashboards by name with one request, cached until refresh', async () => {
@@ -565,6 +599,13 @@ describeEachFlavor('Explorer tree journey', (run) => {
     );
     assert.equal(run.emulator.requests.length - mark, 0, 'no request before a folder is expanded');
 
+    // The connection's row: its label, then the host at the start of the description.
+    const root = (await children()).find((n) => n.type === 'connection' && n.connection?.id === run.connectionId);
+    assert.ok(root, 'the connection is listed');
+    const host = new URL(run.emulator.url).host;
+    assert.equal(String(item(root).description).split(' · ')[0], host);
+    assert.ok(!labelOf(item(root)).includes(host), 'the host is not repeated in the label');
+
     const dashboards = await children(await run.folder('Dashboards'));
     assert.deepEqual(
       dashboards.map((n) => labelOf(item(n))),
@@ -585,7 +626,8 @@ describeEachFlavor('Explorer tree journey', (run) => {
       (stored.tiles as unknown as StoredTile[]).map((t) => t.id),
     );
     const tile = tiles.find((t) => t.tile?.id === watched.tileId)!;
-    assert.match(String(item(tile).description), /alert/);
+    // The alerts watching a tile lead its description (its icon shows the display type).
+    assert.match(String(item(tile).description), /^\d+ alerts? · /);
     const onTile = (await children(tile)).map((a) => a.alert?.id);
     const expectedOnTile = [...run.data().alerts.values()]
       .filter((a) => a.dashboardId === watched.dashboardId && a.tileId === watched.tileId)
@@ -607,5 +649,45 @@ describeEachFlavor('Explorer tree journey', (run) => {
     const doc = await vscode.workspace.openTextDocument(uri);
     assert.equal((JSON.parse(doc.getText()) as { id: string }).id, watched.id);
     assert.equal(run.emulator.requests.length, before, 'served from the cache');
+  });
+
+  it('offers Open in Web App on dashboards, alerts and saved searches of a self-hosted deployment only', async () => {
+    // The tree's context menu shows the command where the row's contextValue fits the menu's `when` clause.
+    const menus = (extension().packageJSON as PackageJson).contributes.menus['view/item/context'];
+    const when = menus.find((m) => m.command === 'observability.openInWebApp')?.when ?? '';
+    const pattern = /viewItem =~ \/(.+)\/$/.exec(when)?.[1];
+    assert.ok(pattern, `the menu's when clause tests the row's contextValue: ${when}`);
+    const offered = (node: JourneyNode) => new RegExp(pattern).test(item(node).contextValue ?? '');
+
+    const dashboard = (await children(await run.folder('Dashboards'))).find((n) => n.type === 'dashboard');
+    const alert = (await children(await run.folder('Alerts'))).find((n) => n.type === 'alert');
+    const search = (await children(await run.folder('Saved Searches'))).find((n) => n.kind === 'savedSearch');
+    assert.ok(dashboard?.dashboard && alert?.alert && search, 'a dashboard, an alert and a saved search are listed');
+    const searchId = (search as unknown as Node & { item: { id: string } }).item.id;
+    const source = (await children(await run.folder('Sources')))[0];
+    assert.ok(source && !offered(source), 'never offered on a source');
+
+    const open = (node: JourneyNode) =>
+      vscode.commands.executeCommand<string | undefined>('observability.openInWebApp', node);
+    if (run.flavor.emulatorFlavor === 'oss') {
+      for (const node of [dashboard, alert, search]) assert.ok(offered(node), `offered on ${item(node).contextValue}`);
+      // The command returns the address it opened in the browser: the deployment's own pages.
+      assert.equal(await open(dashboard), `${run.emulator.url}/dashboards/${dashboard.dashboard.id}`);
+      assert.equal(await open(alert), `${run.emulator.url}/alerts`);
+      assert.equal(await open(search), `${run.emulator.url}/search/${searchId}`);
+      assert.equal(
+        await vscode.commands.executeCommand('observability.openInWebApp', {
+          connectionId: run.connectionId,
+          savedSearchId: searchId,
+        }),
+        `${run.emulator.url}/search/${searchId}`,
+      );
+    } else {
+      // A Cloud console's address for the service is not known: not offered, and nothing opened when invoked anyway.
+      for (const node of [dashboard, alert, search]) {
+        assert.ok(!offered(node), `not offered on ${item(node).contextValue}`);
+      }
+      for (const node of [dashboard, alert, search]) assert.equal(await open(node), undefined);
+    }
   });
 });
