@@ -61,14 +61,12 @@ async function activate(): Promise<ExtensionApi> {
 }
 
 describe('Activation', () => {
-  it('activates quickly without a connection and exports its timing and log folder', async () => {
-    const started = performance.now();
+  // How fast is the benchmark's (scripts/bench.mjs: activation in fresh hosts against its targets); a busy machine
+  // would only make a timed test here flaky.
+  it('activates without a connection and exports its timing and log folder', async () => {
     const api = await activate();
-    const elapsed = performance.now() - started;
     assert.ok(extension().isActive, 'extension is not active');
-    assert.ok(api.activationMs >= 0 && api.activationMs < 500, `activate() took ${api.activationMs} ms`);
-    // Loading the bundle plus activate(), measured from here; generous for slow CI machines.
-    assert.ok(elapsed < 10_000, `activation took ${elapsed.toFixed(0)} ms`);
+    assert.ok(Number.isFinite(api.activationMs) && api.activationMs >= 0, `activationMs ${api.activationMs}`);
     assert.equal(api.logUri.scheme, 'file');
     assert.ok(api.logUri.path.includes(EXTENSION_ID), `log folder ${api.logUri.toString()} is not the extension's`);
   });

@@ -560,22 +560,18 @@ describe('Explorer tree', function () {
       await big.close();
     });
 
-    it('loads, sorts and draws the alerts folder quickly', async () => {
+    // How fast is the benchmark's (scripts/bench.mjs: 1,000 and 10,000 alerts against their targets).
+    it('loads, sorts and draws the alerts folder', async () => {
       const roots = await children();
       const root = roots.find((n) => n.type === 'connection' && n.connection.id === bigConnection)!;
       const [service] = await children(root);
       const folder = (await children(service)).find((n) => n.type === 'folder' && n.kind === 'alerts')!;
-      let started = performance.now();
       const nodes = await children(folder);
-      const loadMs = performance.now() - started;
       const total = big.state.data.get(big.serviceIds[0]!)!.alerts.size;
       assert.equal(nodes.filter((n) => n.type === 'alert').length, total);
-      started = performance.now();
       const again = await children(folder);
+      assert.equal(again.length, nodes.length, 'the folder lists the same alerts again');
       for (const n of again) item(n);
-      const drawMs = performance.now() - started;
-      assert.ok(loadMs < 10_000, `loading took ${loadMs.toFixed(0)} ms`);
-      assert.ok(drawMs < 1_500, `building ${again.length} items took ${drawMs.toFixed(0)} ms`);
       const firstQuiet = nodes.findIndex((n) => n.type === 'alert' && n.alert.state !== 'ALERT');
       assert.ok(
         nodes.slice(firstQuiet).every((n) => n.type !== 'alert' || n.alert.state !== 'ALERT'),
