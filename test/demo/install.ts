@@ -15,6 +15,9 @@ export function writeDemoExtension(dir: string): string {
     ...DEMO_EXTENSION,
     engines: { vscode: '^1.100.0' },
     activationEvents: ['onStartupFinished'],
+    // Runs in Restricted Mode too, as the extension under test does there (an extension that does not say so is
+    // disabled in an untrusted workspace, and the untrusted-workspace UI test needs its connection).
+    capabilities: { untrustedWorkspaces: { supported: true } },
     main: './extension.js',
   };
   fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
