@@ -13,9 +13,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Screenshot → README picture: the part kept (x, y, width, height) and the width it is drawn at. */
 const PICTURES = [
   ['screenshot-tree.png', 'readme-tree.jpg', [0, 30, 610, 650], 610],
-  ['screenshot-preview-dashboard-dark.png', 'readme-preview.jpg', [0, 0, 1280, 800], 880],
+  ['screenshot-preview-dashboard-dark.png', 'readme-preview.jpg', [0, 0, 1280, 800], 720],
 ];
-const QUALITY = 0.62;
+const QUALITY = 0.55;
 
 const browser = await chromium.launch({ executablePath: process.env.OBS_CHROMIUM ?? '/usr/bin/chromium' });
 try {
