@@ -2,38 +2,58 @@
 // `npm run bench`: performance figures of the extension, measured in a real VS Code extension host (code-server)
 // against the local emulator. Writes bench/results.json, prints it and a table with the targets.
 //
-//   node scripts/bench.mjs [--runs 7] [--activation-samples 7] [--no-package] [--only browse,alerts,overhead,query,preview]
-//
-// Steps: compile (tsc -> out/), `npm run package` (production bundles dist/extension.js + dist/features.js + VSIX;
-// sizes), start the emulator with five data services, run test/bench/index.ts in a fresh extension host (activation
-// beside an empty reference extension, first use cold, scripted browse, Alerts folder timings, client overhead), then
-// more fresh hosts for extra activation and first-use samples. `--only none` measures activation and first use only.
+// Steps: compile (tsc -> out/), `npm run package` (production build and VSIX; sizes), start the emulator with five
+// data services, run test/bench/index.ts in a fresh extension host (activation beside an empty reference extension,
+// first use cold: features load, first folder expand, first editor open; scripted browse, Alerts folder timings,
+// client overhead, query and preview figures), then more fresh hosts for extra activation and first-use samples, then
+// later windows of the last one's profile (the second window: compile cache warm where the host's Node has one).
 // Environment: OBS_TEST_VERBOSE=1 shows the workbench output; OBS_CHROMIUM, OBS_CODE_SERVER_DIR as for the tests.
-import { spawn } from 'node:child_process';
-import { Buffer } from 'node:buffer';
+import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import * as zlib from 'node:zlib';
+import { NODE, NPM, ROOT, bin, parseOptions, positiveInteger, run as runCommand, zipEntries } from './shared.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values: opts } = parseOptions('Usage: node scripts/bench.mjs [options]   (npm run bench -- [options])', {
+  runs: { type: 'string', default: '7', placeholder: 'n', description: 'timed runs of each repeated measure' },
+  'activation-samples': {
+    type: 'string',
+    default: '7',
+    placeholder: 'n',
+    description: 'fresh extension hosts (activation and first use, cold)',
+  },
+  'second-window-samples': {
+    type: 'string',
+    default: '3',
+    placeholder: 'n',
+    description: 'later windows of one profile (activation and first use, caches warm)',
+  },
+  'no-package': { type: 'boolean', description: 'production build only, no VSIX (no VSIX size)' },
+  only: {
+    type: 'string',
+    placeholder: 'list',
+    description: 'sections of the first host: browse,alerts,overhead,query,preview (none: activation and first use)',
+  },
+});
 const require = createRequire(import.meta.url);
-const NODE = process.execPath;
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const VSIX = path.join(ROOT, 'observability-explorer.vsix');
 const RESULTS = path.join(ROOT, 'bench', 'results.json');
 const verbose = !!process.env.OBS_TEST_VERBOSE;
+const RUNS = positiveInteger(opts.runs, 'runs');
+const ACTIVATION_SAMPLES = positiveInteger(opts['activation-samples'], 'activation-samples');
+const SECOND_WINDOW_SAMPLES = positiveInteger(opts['second-window-samples'], 'second-window-samples');
+const PACKAGE = !opts['no-package'];
+const ONLY = opts.only?.split(',');
 
 const TARGETS = {
   activationMs: 15,
   activationRatioToEmpty: 1.5,
   evaluatedKB: 100,
-  coldFirstExpandMs: 150,
+  coldFirstExpandMs: 175,
   bundleKB: 350,
-  // The issue's "VSIX ≤ 250 KB", in this script's unit (KB = 1,024 bytes, as everywhere in the bench).
-  vsixKB: 250,
+  // "VSIX under 400 KB" (it was ≤ 250 KB before the README's pictures, the icon and the walkthrough were shipped), in
+  // this script's unit (KB = 1,024 bytes, as everywhere in the bench).
+  vsixKB: 400,
   alerts1000Ms: 100,
   alerts10000Ms: 1000,
   shown429: 0,
@@ -44,58 +64,10 @@ const TARGETS = {
   previewBundleKB: 150,
 };
 
-function option(name, fallback) {
-  const i = process.argv.indexOf(name);
-  if (i < 0) return fallback;
-  const v = Number(process.argv[i + 1]);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} needs a positive whole number`);
-  return v;
-}
-const RUNS = option('--runs', 7);
-const ACTIVATION_SAMPLES = option('--activation-samples', 7);
-const PACKAGE = !process.argv.includes('--no-package');
-const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]?.split(',') : undefined;
-
-function run(cmd, args, { quiet = false } = {}) {
-  if (!quiet) console.error(`$ ${[cmd === NODE ? 'node' : cmd, ...args].join(' ')}`);
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      shell: process.platform === 'win32' && cmd === NPM,
-    });
-    let output = '';
-    const sink = (chunk) => {
-      output += chunk.toString('utf8');
-      if (verbose) process.stderr.write(chunk);
-    };
-    child.stdout.on('data', sink);
-    child.stderr.on('data', sink);
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
-  });
-}
-
-/** Name, size and compressed size of each file in a zip (its central directory). */
-function zipSizes(file) {
-  const buf = fs.readFileSync(file);
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error(`${file} is not a zip file`);
-  const out = [];
-  let p = buf.readUInt32LE(eocd + 16);
-  for (let n = buf.readUInt16LE(eocd + 10); n > 0; n--) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error(`${file}: corrupt central directory`);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    if (!name.endsWith('/')) out.push({ name, compressed: buf.readUInt32LE(p + 20), size: buf.readUInt32LE(p + 24) });
-    p += 46 + nameLen + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
-  }
-  return out;
+/** Runs a command in the repository (printed to stderr; its output only with OBS_TEST_VERBOSE). */
+function run(cmd, args) {
+  console.error(`$ ${[cmd === NODE ? 'node' : cmd, ...args].join(' ')}`);
+  return runCommand(cmd, args, { stream: verbose, echo: false });
 }
 
 const kb = (bytes) => Math.round((bytes / 1024) * 10) / 10;
@@ -133,7 +105,7 @@ function writeEmptyExtension(dir, manifest) {
 async function main() {
   const started = Date.now();
   // tsc exits non-zero on type errors but still emits; the bench only needs the emitted files.
-  const tsc = await run(NODE, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+  const tsc = await run(NODE, [bin('typescript/bin/tsc'), '-p', 'tsconfig.json']);
   if (!fs.existsSync(path.join(ROOT, 'out', 'test', 'bench', 'index.js'))) {
     throw new Error(`compilation failed:\n${tsc.output}`);
   }
@@ -148,7 +120,7 @@ async function main() {
     sizes.vsixKB = kb(sizes.vsixBytes);
     // What each file of the VSIX costs in it (compressed), largest first.
     sizes.vsixFiles = Object.fromEntries(
-      zipSizes(VSIX)
+      zipEntries(VSIX)
         .sort((a, b) => b.compressed - a.compressed)
         .map((e) => [e.name, { KB: kb(e.compressed), uncompressedKB: kb(e.size) }]),
     );
@@ -163,39 +135,20 @@ async function main() {
     .sort()) {
     sizes.bundles[`dist/${name}`] = kb(fs.statSync(path.join(ROOT, 'dist', name)).size);
   }
-  // The bundles packed into dist/bundles.br, by the size of the JavaScript each one is.
-  const packIndex = path.join(ROOT, 'dist', 'bundles.json');
-  if (fs.existsSync(packIndex)) {
-    for (const [name, part] of Object.entries(JSON.parse(fs.readFileSync(packIndex, 'utf8')))) {
-      sizes.bundles[`dist/${name} (in bundles.br)`] = kb(part.end - part.start);
-    }
-  }
   const schemaDir = path.join(ROOT, 'dist', 'schemas');
   if (fs.existsSync(schemaDir)) {
     sizes.bundles['dist/schemas/ (all)'] = kb(
       fs.readdirSync(schemaDir).reduce((n, f) => n + fs.statSync(path.join(schemaDir, f)).size, 0),
     );
   }
-  // The Brotli-packed bundles (dist/bundles.br) count with the size of the JavaScript they hold, and so do the webview
-  // scripts packed into dist/webviews.br.
   sizes.bundleBytes = fs
     .readdirSync(path.join(ROOT, 'dist'))
-    .filter((f) => f.endsWith('.js') || f === 'bundles.br' || f === 'webviews.br')
-    .reduce((n, f) => {
-      const file = path.join(ROOT, 'dist', f);
-      if (f === 'webviews.br') {
-        const pack = JSON.parse(zlib.brotliDecompressSync(fs.readFileSync(file)).toString('utf8'));
-        return Object.entries(pack).reduce(
-          (m, [name, text]) => m + (name.endsWith('.js') ? Buffer.byteLength(text) : 0),
-          n,
-        );
-      }
-      return n + (f.endsWith('.br') ? zlib.brotliDecompressSync(fs.readFileSync(file)).length : fs.statSync(file).size);
-    }, 0);
+    .filter((f) => f.endsWith('.js'))
+    .reduce((n, f) => n + fs.statSync(path.join(ROOT, 'dist', f)).size, 0);
   sizes.bundleKB = kb(sizes.bundleBytes);
   sizes.bundle =
-    'all JavaScript bundles in dist/, production (minified) build: the entry evaluated at activation and ' +
-    'the features and editor features loaded on first use';
+    'all JavaScript files in dist/, production (minified) build: the entry evaluated at activation, the features ' +
+    'bundle loaded on first use and the webview scripts';
 
   const { ensureCodeServer } = require(path.join(ROOT, 'out', 'test', 'host', 'codeServer.js'));
   const { runTestsInCodeServer, closeAllWorkbenches } = require(
@@ -220,8 +173,9 @@ async function main() {
     writeEmptyExtension(path.join(tmp, m.name), m),
   );
   const hostRuns = [];
+  const secondWindows = [];
   try {
-    const runHost = async (activationOnly, index) => {
+    const runHost = async (activationOnly, index, userDataDir) => {
       const resultsFile = path.join(tmp, `host-${index}.json`);
       const config = {
         url: emulator.url,
@@ -242,13 +196,19 @@ async function main() {
         overhead: { batches: 15, perBatch: 300 },
         ...(ONLY ? { sections: ONLY } : {}),
       };
-      console.error(
-        `extension host ${index + 1}/${ACTIVATION_SAMPLES}${activationOnly ? ' (activation and first use only)' : ''} …`,
-      );
+      const total = ACTIVATION_SAMPLES + SECOND_WINDOW_SAMPLES;
+      const what =
+        index >= ACTIVATION_SAMPLES
+          ? ' (second window of the same profile)'
+          : activationOnly
+            ? ' (first use only)'
+            : '';
+      console.error(`extension host ${index + 1}/${total}${what} …`);
       const code = await runTestsInCodeServer({
         extensionTestsPath: path.join(ROOT, 'out', 'test', 'bench', 'index.js'),
         codeServerEntry: entry,
         installedExtensions: emptyExtensions,
+        ...(userDataDir ? { userDataDir } : {}),
         env: { OBS_BENCH_CONFIG: JSON.stringify(config) },
         timeoutMs: 10 * 60_000,
         onLog: (line) => {
@@ -260,8 +220,13 @@ async function main() {
       if (code !== 0) result.hostExitCode = code;
       return result;
     };
-    hostRuns.push(await runHost(false, 0));
-    for (let i = 1; i < ACTIVATION_SAMPLES; i++) hostRuns.push(await runHost(true, i));
+    // The last fresh host's profile is kept for the second windows (global storage, compile cache).
+    const profile = path.join(tmp, 'profile');
+    hostRuns.push(await runHost(false, 0, ACTIVATION_SAMPLES === 1 ? profile : undefined));
+    for (let i = 1; i < ACTIVATION_SAMPLES; i++)
+      hostRuns.push(await runHost(true, i, i === ACTIVATION_SAMPLES - 1 ? profile : undefined));
+    for (let i = 0; i < SECOND_WINDOW_SAMPLES; i++)
+      secondWindows.push(await runHost(true, ACTIVATION_SAMPLES + i, profile));
   } finally {
     await emulator.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -269,11 +234,6 @@ async function main() {
 
   const main = hostRuns[0];
   const activations = hostRuns.map((r) => r.activation).filter(Boolean);
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    const m = s.length / 2;
-    return s.length % 2 ? s[Math.floor(m)] : (s[m - 1] + s[m]) / 2;
-  };
   const round2 = (x) => Math.round(x * 100) / 100;
   const activateCallMsMedian = median(activations.map((a) => a.activateCallMs));
   const emptyExtensionCallMsMedian = median(activations.map((a) => a.emptyExtensionCallMs));
@@ -302,7 +262,6 @@ async function main() {
     bundleLoadMsMedian: median(activations.map((a) => a.bundleLoadMs ?? NaN)),
     requestsDuringActivation: Math.max(...activations.map((a) => a.requestsDuringActivation)),
   };
-  const firstUses = hostRuns.map((r) => r.firstUse).filter(Boolean);
   const alerts = main.alertsFolder ?? {};
   // Requests and time to read whole lists (API client against loopback servers, no extension host).
   const listPaging = await require(path.join(ROOT, 'out', 'test', 'bench', 'paging.js')).measureListPaging();
@@ -310,30 +269,30 @@ async function main() {
     measuredAt: new Date().toISOString(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}, ${os.platform()}`,
     activation,
-    firstUse:
-      firstUses.length > 0
-        ? {
-            method:
-              'every fresh host, right after activation (one cold sample per host; figures are medians over the hosts): ' +
-              'featuresLoadMs = first read of the extension API, which loads ' +
-              "and wires dist/features.js as the view's first question does; firstFolderExpandMs = TreeView.reveal(Dashboards " +
-              'folder of a just-added connection, {expand: true}) from call to resolution (service and folder expanded, the ' +
-              'first request with undici loading, response checks, rendered children); coldFirstExpandMs = the sum; ' +
-              'editorFeaturesLoadMs = then the first read of the query API, which loads and wires dist/documents.js ' +
-              '(the editor features) on top, as their first command or document does (not part of the first expand)',
-            featuresLoadMs: round2(median(firstUses.map((u) => u.featuresLoadMs))),
-            firstFolderExpandMs: round2(median(firstUses.map((u) => u.firstFolderExpandMs))),
-            coldFirstExpandMs: round2(median(firstUses.map((u) => u.coldFirstExpandMs))),
-            editorFeaturesLoadMs: round2(median(firstUses.map((u) => u.editorFeaturesLoadMs))),
-            childrenShown: Math.min(...firstUses.map((u) => u.childrenShown)),
-            samples: firstUses.map((u) => ({
-              featuresLoadMs: u.featuresLoadMs,
-              firstFolderExpandMs: u.firstFolderExpandMs,
-              coldFirstExpandMs: u.coldFirstExpandMs,
-              editorFeaturesLoadMs: u.editorFeaturesLoadMs,
-            })),
-          }
-        : undefined,
+    firstUse: firstUseSummary(
+      hostRuns.map((r) => r.firstUse).filter(Boolean),
+      'every fresh host (a new profile), right after activation; one sample per host, figures are medians over the ' +
+        'hosts: featuresLoadMs = first read of the extension API, which loads and wires dist/features.js as the ' +
+        "view's first question does; firstFolderExpandMs = TreeView.reveal(Dashboards folder of a just-added " +
+        'connection, {expand: true}) from call to resolution (service and folder expanded, the first request with ' +
+        'undici loading, response checks, rendered children); coldFirstExpandMs = the sum; firstEditorOpenMs = then ' +
+        'observability.editResource on the first dashboard of the folder until its document is the active editor; ' +
+        "compileCache = what the extension logged about Node's compile cache when it loaded the features",
+    ),
+    secondWindow: secondWindows.length
+      ? {
+          activateCallMsMedian: median(secondWindows.map((r) => r.activation.activateCallMs)),
+          emptyExtensionCallMsMedian: median(secondWindows.map((r) => r.activation.emptyExtensionCallMs)),
+          ratioToEmpty: round2(
+            median(secondWindows.map((r) => r.activation.activateCallMs / r.activation.emptyExtensionCallMs)),
+          ),
+          ...firstUseSummary(
+            secondWindows.map((r) => r.firstUse).filter(Boolean),
+            'later windows of the profile of the last fresh host (its global storage, so the compile cache the ' +
+              'first window wrote where the extension host has one), measured as firstUse; the connection exists already',
+          ),
+        }
+      : undefined,
     sizes,
     alertsFolder: {
       method:
@@ -359,6 +318,26 @@ async function main() {
   console.log(JSON.stringify(results, null, 2));
   console.log(table(results));
   console.log(`\nwritten to ${path.relative(ROOT, RESULTS)}`);
+}
+
+/** Medians of first-use samples (test/bench/index.ts measureFirstUse), with the samples. */
+function firstUseSummary(samples, method) {
+  if (samples.length === 0) return undefined;
+  const of = (key) => Math.round(median(samples.map((u) => u[key])) * 100) / 100;
+  const keys = ['featuresLoadMs', 'firstFolderExpandMs', 'coldFirstExpandMs', 'firstEditorOpenMs'];
+  return {
+    method,
+    ...Object.fromEntries(keys.map((key) => [key, of(key)])),
+    compileCache: [...new Set(samples.map((u) => u.compileCache))].join('; '),
+    childrenShown: Math.min(...samples.map((u) => u.childrenShown)),
+    samples: samples.map((u) => Object.fromEntries(keys.map((key) => [key, u[key]]))),
+  };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length / 2;
+  return s.length % 2 ? s[Math.floor(m)] : (s[m - 1] + s[m]) / 2;
 }
 
 function evaluate(r) {
@@ -459,12 +438,24 @@ function table(r) {
       '',
       '',
     ]);
+    rows.push(['  then the first editor open (a dashboard for editing)', `${r.firstUse.firstEditorOpenMs} ms`, '', '']);
+    rows.push(['  compile cache', r.firstUse.compileCache, '', '']);
+  }
+  if (r.secondWindow) {
+    const w = r.secondWindow;
     rows.push([
-      '  then the editor features load (dist/documents.js, on their first use)',
-      `${r.firstUse.editorFeaturesLoadMs} ms`,
+      `second window, median of ${w.samples.length}: activation / empty extension's`,
+      `${w.activateCallMsMedian} / ${w.emptyExtensionCallMsMedian} ms (${w.ratioToEmpty} ×)`,
       '',
       '',
     ]);
+    rows.push([
+      '  features load / first folder expand / first editor open',
+      `${w.featuresLoadMs} / ${w.firstFolderExpandMs} / ${w.firstEditorOpenMs} ms`,
+      '',
+      '',
+    ]);
+    rows.push(['  compile cache', w.compileCache, '', '']);
   }
   for (const [file, size] of Object.entries(r.sizes.bundles ?? {})) rows.push([`  ${file}`, `${size} KB`, '', '']);
   if (r.sizes.vsixFiles) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Structure check, run by `npm test` (step "structure"): reads the imports of src/**/*.ts and fails when
 //   - a feature folder imports another feature folder,
-//   - anything but the wiring files (src/extension.ts, src/features.ts, src/documents.ts) imports a feature folder,
+//   - anything but the wiring files (src/extension.ts, src/features.ts) imports a feature folder,
+//   - the thin entry (src/extension.ts) imports more than types from a feature folder (their code is the features
+//     bundle, which the entry loads on first use; src/features.ts wires it),
 //   - a vscode-free layer (src/api, src/schema, src/resources, src/constants.ts) imports `vscode`.
 // Feature folders are the folders of src/ that are not service layers (see LAYERS), so a new feature folder is checked
 // without being listed. Type-only imports count too: they tie the folders together just the same.
@@ -10,11 +12,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseOptions, ROOT } from './shared.mjs';
 
 /** Folders of src/ that hold services every feature may use; every other folder of src/ is a feature folder. */
 export const LAYERS = new Set(['api', 'schema', 'connections', 'resources', 'shared']);
 /** Files that wire the features together. */
-export const ENTRY_FILES = new Set(['extension.ts', 'features.ts', 'documents.ts']);
+export const ENTRY_FILES = new Set(['extension.ts', 'features.ts']);
+/** The thin entry: it may name the features' types, never load their code. */
+export const THIN_ENTRY = 'extension.ts';
 /** Parts of src/ that must not import `vscode` (they run in tests, scripts and the build without it). */
 export const VSCODE_FREE = ['api', 'schema', 'resources', 'constants.ts'];
 
@@ -42,6 +47,11 @@ export function importsOf(text) {
   return specs;
 }
 
+/** Module specifiers of the imports that load code: those of `importsOf` once `import type … from` is left out. */
+export function codeImportsOf(text) {
+  return importsOf(text.replace(/\bimport\s+type\s[^;]*?from\s+['"][^'"]+['"]/g, ''));
+}
+
 /** The top-level part of src/ a path belongs to: a folder name, or the file name for files directly in src/. */
 function partOf(srcDir, file) {
   const rel = path.relative(srcDir, file).split(path.sep);
@@ -60,6 +70,7 @@ export function checkStructure(root) {
     const from = partOf(srcDir, file);
     const shown = path.relative(root, file).split(path.sep).join('/');
     const text = fs.readFileSync(file, 'utf8');
+    const loadsCode = new Set(from === THIN_ENTRY ? codeImportsOf(text) : []);
     for (const spec of importsOf(text)) {
       if (spec === 'vscode') {
         if (VSCODE_FREE.includes(from)) {
@@ -73,9 +84,13 @@ export function checkStructure(root) {
       if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
       const to = rel.split(path.sep)[0];
       if (to === from || !isFeature(to)) continue;
-      if (isFeature(from)) {
+      if (loadsCode.has(spec)) {
         problems.push(
-          `${shown} imports '${spec}': feature folder src/${from} must not import feature folder src/${to}; pass what it needs in from src/features.ts or src/documents.ts.`,
+          `${shown} imports '${spec}' (code, not only types): the thin entry loads feature folder src/${to} through src/features.ts, on first use.`,
+        );
+      } else if (isFeature(from)) {
+        problems.push(
+          `${shown} imports '${spec}': feature folder src/${from} must not import feature folder src/${to}; pass what it needs in from src/features.ts.`,
         );
       } else if (!ENTRY_FILES.has(from)) {
         problems.push(
@@ -88,13 +103,24 @@ export function checkStructure(root) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+  const { positionals } = parseOptions(
+    'Usage: node scripts/check-structure.mjs [root]   (root: the repository)',
+    {},
+    {
+      positionals: true,
+    },
+  );
+  if (positionals.length > 1) {
+    console.error(`One root at most, not ${positionals.length}.`);
+    process.exit(2);
+  }
+  const root = path.resolve(positionals[0] ?? ROOT);
   const problems = checkStructure(root);
   if (problems.length > 0) {
     console.error(`Structure check failed (${problems.length} problem(s)):`);
     for (const p of problems) console.error(`  ${p}`);
     console.error(
-      'Layers: feature folders import service layers (src/api, src/schema, src/connections, src/resources, src/shared) and top-level helpers, never each other; src/extension.ts, src/features.ts and src/documents.ts wire them.',
+      'Layers: feature folders import service layers (src/api, src/schema, src/connections, src/resources, src/shared) and top-level helpers, never each other; src/features.ts wires them, and the thin entry src/extension.ts only names their types.',
     );
     process.exit(1);
   }

@@ -6,11 +6,10 @@
 // - Otherwise code-server (the workbench used by the tests) on a loopback port: the URL is printed, and opened in
 //   Chromium when a display is available.
 //
-// The connection reaches the extension through OBS_DEMO_CONNECTION, which the extension reads only in development
-// mode (src/demo.ts). Options: --flavor oss (a self-hosted ClickStack / HyperDX deployment: External API v2 with a
-// personal API key; default cloud), --port <n> emulator port (default 8787, a free one when taken), --browser (use
-// code-server even when `code` exists), --no-open (print the URL only), --no-build (use the bundle and out/ as they
-// are: the demo's UI test builds first). Environment: OBS_CHROMIUM (browser).
+// The connection is added by a small helper extension installed beside it (test/demo/connection.ts), which reads
+// OBS_DEMO_CONNECTION and uses the extension's command and API; the extension itself has no demo code. The build
+// (tsc and esbuild) is skipped when no input changed since the last one (`node scripts/demo.mjs --help` for the
+// options). Environment: OBS_CHROMIUM (browser).
 //
 // Once the workbench is up it prints `DEMO READY <workbench URL> <emulator URL>` (the UI test test/e2e/demo.e2e.ts
 // reads that line).
@@ -21,21 +20,66 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { fileURLToPath } from 'node:url';
+import { NODE, ROOT, bin, parseOptions } from './shared.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const NODE = process.execPath;
 const LABEL = 'Northwind (emulator)';
 /** A self-hosted connection is named after the deployment's team (the emulator's sample team). */
 const SELF_HOSTED_LABEL = 'Northwind Engineering';
-const args = process.argv.slice(2);
-const flag = (name) => args.includes(name);
-const portArg = args.includes('--port') ? Number(args[args.indexOf('--port') + 1]) : 8787;
-const flavorArg = args.includes('--flavor') ? args[args.indexOf('--flavor') + 1] : 'cloud';
+const { values: opts } = parseOptions('Usage: node scripts/demo.mjs [options]   (npm run demo -- [options])', {
+  flavor: {
+    type: 'string',
+    default: 'cloud',
+    placeholder: 'cloud|oss',
+    description: 'oss: a self-hosted ClickStack / HyperDX deployment (External API v2, personal API key)',
+  },
+  port: {
+    type: 'string',
+    default: '8787',
+    placeholder: 'n',
+    description: 'emulator port (0 or a taken one: a free one)',
+  },
+  browser: { type: 'boolean', description: 'use code-server even when `code` is on PATH' },
+  'no-open': { type: 'boolean', description: 'print the workbench URL only' },
+  'no-build': { type: 'boolean', description: 'use dist/ and out/ as they are, never build' },
+});
+const flag = (name) => opts[name.replace(/^--/, '')] === true;
+const portArg = Number(opts.port);
+if (!Number.isInteger(portArg) || portArg < 0 || portArg > 65535) {
+  console.error(`--port needs a port number (0: any free one), not "${opts.port}"`);
+  process.exit(2);
+}
+const flavorArg = opts.flavor;
 if (flavorArg !== 'cloud' && flavorArg !== 'oss') {
   console.error(`--flavor must be cloud or oss, not "${flavorArg}"`);
   process.exit(2);
+}
+
+/** What the demo's build reads, and when it last finished (out/demo-build.stamp). */
+const BUILD_INPUTS = ['src', 'test', 'esbuild.mjs', 'scripts/jsonSchemas.mjs', 'package.json', 'tsconfig.json'];
+const BUILD_STAMP = path.join(ROOT, 'out', 'demo-build.stamp');
+const BUILD_OUTPUTS = [
+  'dist/extension.js',
+  'dist/features.js',
+  'out/test/emulator/server.js',
+  'out/test/demo/install.js',
+];
+
+/** The newest modification time of the files below `file` (or of `file`). */
+function newestMtime(file) {
+  const stat = fs.statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return fs.readdirSync(file).reduce((n, name) => Math.max(n, newestMtime(path.join(file, name))), stat.mtimeMs);
+}
+
+/** Why the build must run, or undefined when its outputs are newer than every input. */
+function buildNeeded() {
+  const missing = BUILD_OUTPUTS.find((f) => !fs.existsSync(path.join(ROOT, f)));
+  if (missing) return `${missing} is missing`;
+  if (!fs.existsSync(BUILD_STAMP)) return 'no earlier demo build';
+  const built = fs.statSync(BUILD_STAMP).mtimeMs;
+  const changed = BUILD_INPUTS.find((f) => newestMtime(path.join(ROOT, f)) > built);
+  return changed ? `${changed} changed` : undefined;
 }
 
 const cleanups = [];
@@ -128,6 +172,7 @@ function hasDisplay() {
 
 async function startCodeServer(tmp, env) {
   const { ensureCodeServer } = require(path.join(ROOT, 'out', 'test', 'host', 'codeServer.js'));
+  console.log('Checking the code-server install (shared with the tests; another process may hold its lock) …');
   const { entry, node } = await ensureCodeServer({ log: (line) => console.log(line) });
   const userData = path.join(tmp, 'user-data');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
@@ -196,22 +241,29 @@ async function startCodeServer(tmp, env) {
 }
 
 async function main() {
-  // Build: the bundle the extension runs, and the compiled emulator and code-server helpers.
+  // Build: the bundles the extension runs, and the compiled emulator, code-server and demo helpers.
+  const why = flag('--no-build') ? undefined : buildNeeded();
   if (flag('--no-build')) {
     if (!fs.existsSync(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'))) {
       throw new Error('--no-build: out/ is not built (run `npx tsc -p tsconfig.json && node esbuild.mjs`)');
     }
-  } else if (
-    step(NODE, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']) !== 0 &&
-    !fs.existsSync(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'))
-  ) {
-    throw new Error('compilation failed');
+  } else if (!why) {
+    console.log('Build skipped: dist/ and out/ are newer than every input (src, test, esbuild.mjs, package.json).');
+  } else {
+    console.log(`Building (${why}) …`);
+    const compiled = step(NODE, [bin('typescript/bin/tsc'), '-p', 'tsconfig.json']) === 0;
+    if (!compiled && !fs.existsSync(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'))) {
+      throw new Error('compilation failed');
+    }
+    if (step(NODE, ['esbuild.mjs']) !== 0) throw new Error('the extension build failed');
+    // A build with type errors still runs, but is not taken as up to date.
+    if (compiled) fs.writeFileSync(BUILD_STAMP, `${new Date().toISOString()}\n`);
   }
-  if (!flag('--no-build') && step(NODE, ['esbuild.mjs']) !== 0) throw new Error('the extension build failed');
 
   const { startEmulator } = require(path.join(ROOT, 'out', 'test', 'emulator', 'server.js'));
   const port = (await portFree(portArg)) ? portArg : 0;
-  const emulator = await startEmulator({ port, flavor: flavorArg });
+  // The demo's sample data moves with the wall clock, whatever OBS_EMULATOR_NOW says (tests freeze it).
+  const emulator = await startEmulator({ port, flavor: flavorArg, now: false });
   cleanups.push(() => emulator.close());
   const [first, second] = emulator.serviceIds;
   // A self-hosted deployment: its base URL and personal API key; no organization, services or query endpoint.
@@ -245,6 +297,11 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-demo-'));
   cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }));
   const env = { OBS_DEMO_CONNECTION: JSON.stringify(flavorArg === 'oss' ? selfHosted : connection) };
+  // The helper extension that adds the connection, installed into the window's own extensions folder.
+  const { writeDemoExtension } = require(path.join(ROOT, 'out', 'test', 'demo', 'install.js'));
+  const { installExtensions } = require(path.join(ROOT, 'out', 'test', 'host', 'runInCodeServer.js'));
+  fs.mkdirSync(path.join(tmp, 'extensions'), { recursive: true });
+  installExtensions(path.join(tmp, 'extensions'), [writeDemoExtension(path.join(tmp, 'demo-extension'))]);
 
   const code = flag('--browser') ? undefined : onPath('code');
   if (code) {

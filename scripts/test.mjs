@@ -17,64 +17,28 @@
 // main journeys (FUTURE_GREP below); OBS_TEST_FUTURE=0 skips it.
 // Environment: OBS_TEST_GREP (integration tests to run, mocha grep), OBS_TEST_TIMEOUT_MS (integration time limit),
 // OBS_CODE_SERVER_DIR (code-server cache), OBS_CHROMIUM (browser), OBS_TEST_VERBOSE=1 (workbench output too).
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { NODE, NPM, ROOT, bin, parseOptions, run as runCommand, zipEntries } from './shared.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EXTENSION_ID = 'obs-tools.observability-explorer';
 const VSIX = 'observability-explorer.vsix';
-const NODE = process.execPath;
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const bin = (rel) => path.join(ROOT, 'node_modules', ...rel.split('/'));
 
 const SUBSETS = new Set(['format', 'unit', 'integration', 'e2e', 'package']);
-const requested = process.argv.slice(2);
+const USAGE = 'Usage: node scripts/test.mjs [format|unit|integration|e2e|package ...]   (no step: all of them)';
+const { positionals: requested } = parseOptions(USAGE, {}, { positionals: true });
 for (const arg of requested) {
   if (!SUBSETS.has(arg)) {
-    console.error(`Unknown step "${arg}". Usage: node scripts/test.mjs [format|unit|integration|e2e|package ...]`);
+    console.error(`Unknown step "${arg}". ${USAGE}`);
     process.exit(2);
   }
 }
 const all = requested.length === 0;
 const want = (name) => all || requested.includes(name);
 
-/** Runs a command, streaming its output and returning it (ANSI colours removed) with the exit code. */
-function run(cmd, args, opts = {}) {
-  const shown = (a) =>
-    path.isAbsolute(a) && !path.relative(ROOT, a).startsWith('..') ? path.relative(ROOT, a) || '.' : a;
-  console.log(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map(shown)].join(' ')}`);
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
-      cwd: ROOT,
-      env: { ...process.env, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      shell: process.platform === 'win32' && cmd === NPM,
-    });
-    let output = '';
-    const onData = (stream) => (chunk) => {
-      stream.write(chunk);
-      output += chunk.toString('utf8');
-    };
-    child.stdout.on('data', onData(process.stdout));
-    child.stderr.on('data', onData(process.stderr));
-    const forward = (sig) => child.kill(sig);
-    process.on('SIGINT', forward);
-    process.on('SIGTERM', forward);
-    child.on('error', (err) => {
-      output += String(err);
-      console.error(err.message);
-    });
-    child.on('close', (code, signal) => {
-      process.off('SIGINT', forward);
-      process.off('SIGTERM', forward);
-      // eslint-disable-next-line no-control-regex
-      resolve({ code: code ?? (signal ? 128 : 1), output: output.replace(/\x1b\[[0-9;]*m/g, '') });
-    });
-  });
-}
+/** Runs a command, streaming its output and returning it with the exit code. */
+const run = (cmd, args, opts = {}) => runCommand(cmd, args, { ...opts, stream: true });
 
 /** Every file below `dir` whose name ends with `suffix` (Node 20 has no fs glob). */
 function findFiles(dir, suffix) {
@@ -88,32 +52,7 @@ function findFiles(dir, suffix) {
   return found.sort();
 }
 
-/** Names of the entries of a zip file, read from its central directory. */
-function zipEntries(file) {
-  const buf = fs.readFileSync(file);
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error(`${file} is not a zip file`);
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  const names = [];
-  for (let n = 0; n < count; n++) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error(`${file}: corrupt central directory`);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    names.push(buf.toString('utf8', p + 46, p + 46 + nameLen));
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return names;
-}
-
-/** Files the VSIX may carry: the manifest, docs, the bundle, media, translations. */
+/** Files the VSIX may carry: the manifest, docs, the bundles, webview files, the HTTP parser, media, translations. */
 const VSIX_ALLOWED = [
   /^\[Content_Types\]\.xml$/,
   /^extension\.vsixmanifest$/,
@@ -121,16 +60,26 @@ const VSIX_ALLOWED = [
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
-  /^extension\/dist\/(extension|features|documents)\.js$/,
-  /^extension\/dist\/bundles\.(br|json)$/,
-  /^extension\/dist\/queryResults\.js$/,
-  /^extension\/dist\/llhttp_simd\.wasm\.br$/,
-  /^extension\/dist\/preview\.(js|css)$/,
-  /^extension\/dist\/webviews\.br$/,
+  /^extension\/dist\/(extension|features|queryResults|preview)\.js$/,
+  /^extension\/dist\/preview\.css$/,
+  /^extension\/dist\/llhttp_simd\.wasm$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
   /^extension\/media\/[^/]+\.(svg|png)$/,
+  /^extension\/media\/walkthrough\/[^/]+\.md$/,
   /^extension\/l10n\/[^/]+\.json$/,
 ];
+
+/** Files the extension cannot work without: the entry, the features bundle, the HTTP parser, the webviews. */
+const VSIX_REQUIRED = [
+  'dist/extension.js',
+  'dist/features.js',
+  'dist/llhttp_simd.wasm',
+  'dist/queryResults.js',
+  'dist/preview.js',
+  'dist/preview.css',
+];
+/** The VSIX stays under this size (KB = 1,024 bytes). */
+const VSIX_MAX_KB = 400;
 
 const steps = [];
 const counts = { passed: 0, failed: 0, skipped: 0 };
@@ -352,21 +301,19 @@ async function packageCheck() {
   if (pack.code !== 0 || !fs.existsSync(vsix)) {
     return { ok: false, passed: 0, failed: 1, note: '`npm run package` failed' };
   }
-  const entries = zipEntries(vsix).filter((e) => !e.endsWith('/'));
+  const entries = zipEntries(vsix).map((e) => e.name);
   const unexpected = entries.filter((e) => !VSIX_ALLOWED.some((re) => re.test(e)));
   console.log(`${VSIX}: ${(fs.statSync(vsix).size / 1024).toFixed(1)} KB, ${entries.length} files`);
   for (const e of entries) console.log(`  ${e}`);
   if (unexpected.length) problems.push(`unexpected files in the VSIX: ${unexpected.join(', ')}`);
-  else if (!entries.includes('extension/dist/extension.js')) problems.push('the VSIX has no dist/extension.js');
   else {
-    const packed = entries.includes('extension/dist/bundles.br') && entries.includes('extension/dist/bundles.json');
-    const missing = ['features', 'documents'].filter(
-      (name) => !packed && !entries.includes(`extension/dist/${name}.js`),
-    );
-    if (missing.length > 0)
-      problems.push(`the VSIX has neither dist/bundles.br nor ${missing.map((name) => `dist/${name}.js`).join(', ')}`);
+    const missing = VSIX_REQUIRED.filter((file) => !entries.includes(`extension/${file}`));
+    if (missing.length > 0) problems.push(`the VSIX has no ${missing.join(', ')}`);
     else passed++;
   }
+  const vsixKB = fs.statSync(vsix).size / 1024;
+  if (vsixKB > VSIX_MAX_KB) problems.push(`the VSIX is ${vsixKB.toFixed(1)} KB, more than ${VSIX_MAX_KB} KB`);
+  else passed++;
 
   const { entry, node } = await ensureCodeServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-vsix-'));

@@ -26,12 +26,27 @@ export interface ProxySettings {
   readonly noProxy?: string;
 }
 
+export interface AlertWatchSettings {
+  /** How often the status bar and notifications reload alert lists (ms). */
+  readonly refreshIntervalMs: number;
+  /** Notify when an alert starts or stops firing. */
+  readonly notify: boolean;
+  /** Connections (label) or services (name or ID) to notify about; empty: all. */
+  readonly notifyScope: readonly string[];
+  /** Keep polling and notifying while the window is not focused. */
+  readonly notifyWhileUnfocused: boolean;
+}
+
 export interface Settings {
   readonly requestTimeoutMs: number;
   readonly rateLimit: RateLimitSettings;
   readonly statusBarEnabled: boolean;
+  readonly alerts: AlertWatchSettings;
   readonly proxy: ProxySettings;
 }
+
+/** Default and bounds of `observability.alerts.refreshIntervalSeconds`. */
+export const ALERT_REFRESH_SECONDS = { default: 300, min: 15, max: 86_400 } as const;
 
 function clampNumber(value: unknown, fallback: number, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
@@ -58,6 +73,15 @@ export function readSettings(): Settings {
   // Only cosmetic, so a workspace may turn it off.
   const statusBar = own.get<boolean>('statusBar.enabled', true);
 
+  // Polling and notifications send requests with the stored keys: only the user's own settings count.
+  const refreshSeconds = clampNumber(
+    userValue<number>(own, 'alerts.refreshIntervalSeconds'),
+    ALERT_REFRESH_SECONDS.default,
+    ALERT_REFRESH_SECONDS.min,
+    ALERT_REFRESH_SECONDS.max,
+  );
+  const scope = userValue<unknown>(own, 'alerts.notifications.scope');
+
   const proxy = userValue<string>(http, 'proxy');
   const strictSSL = userValue<boolean>(http, 'proxyStrictSSL');
   const noProxy = userValue<string[] | string>(http, 'noProxy');
@@ -71,6 +95,14 @@ export function readSettings(): Settings {
     requestTimeoutMs: Math.round(timeoutSeconds * 1000),
     rateLimit: { requests, windowMs: Math.round(windowSeconds * 1000) },
     statusBarEnabled: statusBar !== false,
+    alerts: {
+      refreshIntervalMs: Math.round(refreshSeconds * 1000),
+      notify: userValue<boolean>(own, 'alerts.notifications.enabled') === true,
+      notifyScope: Array.isArray(scope)
+        ? scope.filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim())
+        : [],
+      notifyWhileUnfocused: userValue<boolean>(own, 'alerts.notifications.whileUnfocused') === true,
+    },
     proxy: {
       proxy: typeof proxy === 'string' && proxy.trim() !== '' ? proxy.trim() : undefined,
       strictSSL: strictSSL !== false,
@@ -90,7 +122,7 @@ export function affectsRequests(event: vscode.ConfigurationChangeEvent): boolean
   );
 }
 
-/** True when the status-bar setting changed. */
+/** True when the status-bar setting or how alerts are watched changed. */
 export function affectsStatusBar(event: vscode.ConfigurationChangeEvent): boolean {
-  return event.affectsConfiguration(`${SECTION}.statusBar.enabled`);
+  return event.affectsConfiguration(`${SECTION}.statusBar.enabled`) || event.affectsConfiguration(`${SECTION}.alerts`);
 }

@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { loadBundle, type LoadedBundle } from './bundleCache';
+import { enableCompileCache } from './compileCache';
 import type { ConnectionManager } from './connections/manager';
-import type { Documents } from './documents';
 import type { Features, FeatureShell, TreeApi } from './features';
 import {
   CONTEXT_HAS_CONNECTIONS,
@@ -19,9 +17,9 @@ import {
 } from './lazy';
 import { createLogger } from './log';
 import type { AgentApi } from './agent';
-import { MCP_PROVIDER_ID, McpDefinitions, storedConnections } from './agent/mcp';
 import { CONNECTIONS_STATE_KEY } from './constants';
 import { contributedToolNames, registerToolStandIns } from './lazyTools';
+import { MCP_PROVIDER_ID, McpDefinitions, storedConnections } from './mcpServers';
 import type { PreviewApi } from './preview';
 import type { QueryApi } from './query';
 import type { Node } from './tree/nodes';
@@ -36,42 +34,25 @@ export interface ExtensionApi {
   readonly connections: ConnectionManager;
   /** The explorer tree: provider, view, status item (reading it loads the features). */
   readonly tree: TreeApi;
-  /** Running SQL on services: document targets, query hosts, the results panel (reading it loads the editor features). */
+  /** Running SQL on services: document targets, query hosts, the results panel (reading it loads the features). */
   readonly query: QueryApi;
-  /** Tile previews and alert backtests: what the panels' serializers call after a reload (reading it loads the editor features). */
+  /** Tile previews and alert backtests: what the panels' serializers call after a reload (reading it loads the features). */
   readonly preview: PreviewApi;
-  /** The language-model tools (reading it loads the editor features). */
+  /** The language-model tools (reading it loads the features). */
   readonly agent: AgentApi;
   /** The MCP server definitions offered to the editor's agent. */
   readonly mcp: McpDefinitions;
 }
-
-/** How long after a bundle loads its code cache is written (its first use has run by then). */
-const CODE_CACHE_SAVE_DELAY_MS = 10_000;
-
-/** Where the bundles' code caches live: the extension's global storage, when it is on this machine's disk. */
-function codeCacheDir(context: vscode.ExtensionContext): string | undefined {
-  const storage = context.globalStorageUri;
-  return storage.scheme === 'file' ? join(storage.fsPath, 'code-cache') : undefined;
-}
-
-/**
- * How long after the features load the editor features load too, in the background: by the time the user opens a
- * resource, an alert file or a preview from the view they are there, and the explorer's first use does not wait for
- * them. (Opening one of the extension's documents from the editor history needs them loaded, too.)
- */
-const EDITOR_FEATURES_WARM_UP_MS = 5_000;
 
 /** Commands the entry handles itself; every other contributed command loads the part that handles it first. */
 const OWN_COMMANDS = new Set(['observability.showLog']);
 
 /**
  * The thin entry: registers the view, the commands and the triggers that load the rest on first use, and nothing
- * else. The rest is two bundles: the features (dist/features.js: connections, API clients, schemas, the tree and the
- * status item), loaded when the view first asks for its items or anything else needs them, and the editor features
- * (dist/documents.js: resource documents, alert files, SQL, previews) built on them, loaded when one of their commands
- * runs or one of their documents or panels is shown. Nothing here talks to the network or builds a schema: activation
- * must stay fast and work offline.
+ * else. The rest is the features bundle (dist/features.js, wired by src/features.ts: connections, API clients,
+ * schemas, the tree, the status item, resource documents, alert files, SQL, previews), loaded when the view first asks
+ * for its items, one of the commands runs, or one of the extension's documents or panels is shown. Nothing here talks
+ * to the network or builds a schema: activation must stay fast and work offline.
  */
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
@@ -80,39 +61,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = createLogger(context, () => knownSecrets());
 
   let features: Features | undefined;
-  let featuresModule: typeof import('./features') | undefined;
-  let documents: Documents | undefined;
   const contributed =
     (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands
       ?.map((c) => c.command)
       .filter((id) => !OWN_COMMANDS.has(id)) ?? [];
-  let placeholders = new PlaceholderCommands(contributed, () => load('a command'));
+  const placeholders = new PlaceholderCommands(contributed, () => load('a command'));
   const treeProvider = new LazyTreeProvider<Node>(() => load('the explorer view'));
-  const resourceFileSystem = new LazyFileSystemProvider(() => loadDocuments('a resource document'));
+  const resourceFileSystem = new LazyFileSystemProvider(() => load('a resource document'));
   const view = vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider: treeProvider, showCollapseAll: true });
-  /** What loads the features (the status item's first refresh), and what loads the editor features (documents shown). */
+  /** What loads the features until they are loaded: shown documents, the status item's first refresh. */
   const triggers: vscode.Disposable[] = [];
-  const documentTriggers: vscode.Disposable[] = [];
-
-  /** Evaluates one of the bundles beside this one, with its code cache; a failure is logged and thrown. */
-  function loadPart(name: string, reason: string, provided?: Record<string, unknown>): LoadedBundle {
-    try {
-      return loadBundle(join(__dirname, `${name}.js`), codeCacheDir(context), provided);
-    } catch (error) {
-      // The stand-ins stay, so the next use tries again and shows the error again.
-      log.error(
-        `Loading the ${name} for ${reason} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      throw error;
-    }
-  }
-
-  /** Once the first use has compiled what it needs, that code goes into the bundle's cache too. */
-  function saveCacheLater(bundle: LoadedBundle): void {
-    const save = setTimeout(() => bundle.saveCache(), CODE_CACHE_SAVE_DELAY_MS);
-    save.unref?.();
-    context.subscriptions.push({ dispose: () => clearTimeout(save) });
-  }
 
   /** Loads and wires the features once; synchronous, so callers can use them right away. */
   function load(reason: string): Features {
@@ -122,69 +80,47 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       log,
       view,
       attachTree: (provider) => treeProvider.attach(provider),
+      attachFileSystem: (fs) => resourceFileSystem.attach(fs),
       setKnownSecrets: (secrets) => {
         knownSecrets = secrets;
       },
     };
-    // dist/features.js, compiled with the V8 code cache kept in the global storage (see src/bundleCache.ts).
-    const bundle = loadPart('features', reason);
-    const module = bundle.exports as typeof import('./features');
+    const storage = context.globalStorageUri;
+    const compileCache = enableCompileCache(
+      storage.scheme === 'file' ? vscode.Uri.joinPath(storage, 'compile-cache').fsPath : undefined,
+    );
+    let module: typeof import('./features');
+    try {
+      // dist/features.js, beside this bundle (esbuild.mjs keeps this require external).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      module = require('./features') as typeof import('./features');
+    } catch (error) {
+      // The stand-ins stay, so the next use tries again and shows the error again.
+      log.error(
+        `Loading the features for ${reason} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      throw error;
+    }
     for (const d of triggers.splice(0)) d.dispose();
-    // The real commands take the place of the stand-ins; the editor features' commands get new ones.
+    // The real commands take the place of the stand-ins.
     placeholders.dispose();
     features = module.activateFeatures(context, shell);
-    featuresModule = module;
     context.subscriptions.push(features.connections.onDidChange(() => mcp.refresh()));
-    placeholders = new PlaceholderCommands(contributed, () => loadDocuments('a command'));
     log.info(
-      `Loaded the features for ${reason} in ${(performance.now() - t).toFixed(1)} ms (code cache: ${bundle.cache})`,
+      `Loaded the features for ${reason} in ${(performance.now() - t).toFixed(1)} ms (compile cache: ${compileCache})`,
     );
-    saveCacheLater(bundle);
-    const warmUp = setTimeout(() => {
-      try {
-        loadDocuments('the explorer (in the background)');
-      } catch {
-        // Logged; their commands keep their stand-ins, which try again.
-      }
-    }, EDITOR_FEATURES_WARM_UP_MS);
-    warmUp.unref?.();
-    context.subscriptions.push({ dispose: () => clearTimeout(warmUp) });
     return features;
   }
 
-  /** Loads and wires the editor features once (the features first); synchronous, like `load`. */
-  function loadDocuments(reason: string): Documents {
-    if (documents) return documents;
-    const { services } = load(reason);
-    const t = performance.now();
-    // dist/documents.js reaches the modules the features bundle holds through it, not copies of its own.
-    const bundle = loadPart('documents', reason, { './features.js': featuresModule });
-    const module = bundle.exports as typeof import('./documents');
-    for (const d of documentTriggers.splice(0)) d.dispose();
-    placeholders.dispose();
-    documents = module.activateDocuments(context, services, {
-      attachFileSystem: (fs) => resourceFileSystem.attach(fs),
-    });
-    log.info(
-      `Loaded the editor features for ${reason} in ${(performance.now() - t).toFixed(1)} ms (code cache: ${bundle.cache})`,
-    );
-    saveCacheLater(bundle);
-    return documents;
-  }
-
-  // Tools for the editor's agent: stand-ins now, the tools themselves with the editor features on their first call.
+  // Tools for the editor's agent: stand-ins now, the tools themselves with the features on their first call.
   context.subscriptions.push(
-    registerToolStandIns(
-      contributedToolNames(context.extension.packageJSON),
-      () => loadDocuments('an agent tool').agent,
-    ),
+    registerToolStandIns(contributedToolNames(context.extension.packageJSON), () => load('an agent tool').agent),
   );
   // MCP servers of the self-hosted connections, read from the saved connections; the key only when one starts.
-  const agentEnabled = () => vscode.workspace.getConfiguration('observability').get<boolean>('agent.enabled', true);
   const mcp = new McpDefinitions({
     list: () => storedConnections(context.globalState.get(CONNECTIONS_STATE_KEY)),
     secret: (id) => load('an MCP server').connections.getSecret(id),
-    enabled: agentEnabled,
+    enabled: () => vscode.workspace.getConfiguration('observability').get<boolean>('agent.enabled', true),
   });
   context.subscriptions.push(
     mcp,
@@ -202,49 +138,52 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     view,
     resourceFileSystem,
     vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resourceFileSystem, { isCaseSensitive: true }),
-    {
-      dispose: () => {
-        for (const d of [...triggers.splice(0), ...documentTriggers.splice(0)]) d.dispose();
-      },
-    },
+    { dispose: () => triggers.splice(0).forEach((d) => d.dispose()) },
   );
 
   // Alert files get their checks, completion and CodeLens as soon as one is shown in an editor.
   const showsAlertFile = (editors: readonly vscode.TextEditor[]) =>
     editors.some((e) => isWorkspaceAlertFile(e.document.uri));
-  documentTriggers.push(
+  triggers.push(
     vscode.window.onDidChangeVisibleTextEditors((editors) => {
-      if (showsAlertFile(editors)) loadDocuments('an alert file');
+      if (showsAlertFile(editors)) load('an alert file');
     }),
   );
-  if (showsAlertFile(vscode.window.visibleTextEditors)) setTimeout(() => loadDocuments('an alert file'), 0);
+  if (showsAlertFile(vscode.window.visibleTextEditors)) setTimeout(() => load('an alert file'), 0);
   // SQL documents get their Run on <service> lenses as soon as one is shown, once a connection exists.
   const showsSql = (editors: readonly vscode.TextEditor[]) =>
     hasSavedConnections(context.globalState) && editors.some((e) => e.document.languageId === 'sql');
-  documentTriggers.push(
+  triggers.push(
     vscode.window.onDidChangeVisibleTextEditors((editors) => {
-      if (showsSql(editors)) loadDocuments('a SQL document');
+      if (showsSql(editors)) load('a SQL document');
     }),
   );
-  if (showsSql(vscode.window.visibleTextEditors)) setTimeout(() => loadDocuments('a SQL document'), 0);
+  if (showsSql(vscode.window.visibleTextEditors)) setTimeout(() => load('a SQL document'), 0);
   // Preview and backtest panels open before a window reload come back: their serializers load the features, which
   // fetch and draw what each panel showed (kept in the webview's state) again.
   for (const mode of ['preview', 'backtest'] as const) {
     context.subscriptions.push(
       vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPES[mode], {
         deserializeWebviewPanel: async (panel, state: unknown) => {
-          await loadDocuments(`a restored ${mode} panel`).preview.restore(mode, panel, state);
+          await load(`a restored ${mode} panel`).preview.restore(mode, panel, state);
         },
       }),
     );
   }
   // Editors of the extension's own documents restored from the last session need their providers now.
-  if (ownTabUris().length > 0) loadDocuments('a restored editor');
+  if (ownTabUris().length > 0) load('a restored editor');
   // The firing-alerts status item refreshes in the background for saved connections, as it did before loading.
+  const ownSettings = vscode.workspace.getConfiguration('observability');
   const refreshStatus = () => {
-    const enabled = vscode.workspace.getConfiguration('observability').get<boolean>('statusBar.enabled', true);
+    const config = vscode.workspace.getConfiguration('observability');
+    const enabled =
+      config.get<boolean>('statusBar.enabled', true) ||
+      config.inspect<boolean>('alerts.notifications.enabled')?.globalValue === true;
     if (features || !enabled || !hasSavedConnections(context.globalState)) return;
-    if (vscode.window.state.focused) {
+    const unfocusedToo =
+      config.inspect<boolean>('alerts.notifications.enabled')?.globalValue === true &&
+      config.inspect<boolean>('alerts.notifications.whileUnfocused')?.globalValue === true;
+    if (vscode.window.state.focused || unfocusedToo) {
       void load('the status bar').tree.status.tick();
     } else {
       triggers.push(
@@ -254,12 +193,15 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       );
     }
   };
-  const statusTimer = setTimeout(refreshStatus, STATUS_FIRST_REFRESH_MS);
+  // The first background refresh: after the user's alert refresh interval, at most STATUS_FIRST_REFRESH_MS.
+  const intervalSeconds = ownSettings.inspect<number>('alerts.refreshIntervalSeconds')?.globalValue;
+  const firstRefreshMs =
+    typeof intervalSeconds === 'number' && Number.isFinite(intervalSeconds)
+      ? Math.min(STATUS_FIRST_REFRESH_MS, Math.max(15, intervalSeconds) * 1000)
+      : STATUS_FIRST_REFRESH_MS;
+  const statusTimer = setTimeout(refreshStatus, firstRefreshMs);
   statusTimer.unref?.();
   triggers.push({ dispose: () => clearTimeout(statusTimer) });
-  if (context.extensionMode === vscode.ExtensionMode.Development && process.env.OBS_DEMO_CONNECTION) {
-    setTimeout(() => load('the demo connection'), 0);
-  }
 
   const activationMs = performance.now() - started;
   log.info(
@@ -275,13 +217,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       return load('the extension API').tree;
     },
     get query() {
-      return loadDocuments('the extension API').query;
+      return load('the extension API').query;
     },
     get preview() {
-      return loadDocuments('the extension API').preview;
+      return load('the extension API').preview;
     },
     get agent() {
-      return loadDocuments('the extension API').agent;
+      return load('the extension API').agent;
     },
     mcp,
   };

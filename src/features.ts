@@ -1,27 +1,34 @@
 /**
- * The explorer, wired together: saved connections and their API clients, the resource cache and live data, the tree
- * and the firing-alerts status item. Built as its own bundle (dist/features.js) that the thin entry (src/extension.ts)
- * loads on first use, so activating the extension evaluates none of it. What opens in the editor area (resource
- * documents, alert files, SQL, previews) is the documents bundle (src/documents.ts), loaded on top of this one when
- * first needed, so opening the view does not evaluate it either.
+ * Every feature, wired together: saved connections and their API clients, the resource cache and live data, the tree
+ * and the firing-alerts status item, and what opens in the editor area (resource documents, alert files, SQL through
+ * the query endpoint, tile previews and alert backtests). Built as its own bundle (dist/features.js) that the thin entry
+ * (src/extension.ts) loads on first use, so activating the extension evaluates none of it.
  */
 import * as vscode from 'vscode';
 import { registerConnectionCommands } from './connections/commands';
 import { ConnectionManager } from './connections/manager';
-import { addDemoConnection } from './demo';
 import type { Logger } from './log';
 import { ResourceCache } from './resources/cache';
 import { LiveData } from './resources/live';
-import type { ResourceRefresher } from './resources/model';
+import { registerAgent, type AgentApi } from './agent';
+import { registerAlertFiles } from './alertFiles';
+import { registerEditors } from './editors';
+import { registerServiceFolders } from './serviceFolders';
+import { registerPreview, type PreviewApi } from './preview';
+import { registerQuery, type QueryApi } from './query';
 import { registerTree, type TreeHandle } from './tree';
 import type { Node } from './tree/nodes';
 import { registerStatus, type FiringStatus } from './status';
 
-/** What the entry gives the features: its log, the explorer view it created and that view's stand-in provider. */
+/**
+ * What the entry gives the features: its log, the explorer view it created, and the stand-ins it registered at
+ * activation for the view's provider and the resource documents' file system, which the real ones take over.
+ */
 export interface FeatureShell {
   readonly log: Logger;
   readonly view: vscode.TreeView<Node>;
   attachTree(provider: vscode.TreeDataProvider<Node>): void;
+  attachFileSystem(fs: vscode.FileSystemProvider): void;
   /** Where the log finds the secrets to scrub from now on. */
   setKnownSecrets(secrets: () => readonly string[]): void;
 }
@@ -34,17 +41,12 @@ export interface TreeApi extends TreeHandle {
 export interface Features {
   readonly connections: ConnectionManager;
   readonly tree: TreeApi;
-  /** What the documents bundle is built on: the service layers built here, passed to each of its feature folders. */
-  readonly services: SharedServices;
-}
-
-/** The service layers the documents' feature folders use, built once here. */
-export interface SharedServices {
-  readonly connections: ConnectionManager;
-  readonly live: LiveData;
-  /** The explorer, refreshed after a write. */
-  readonly refresh: ResourceRefresher;
-  readonly log: Logger;
+  /** Running SQL on services: document targets, query hosts, the results panel. */
+  readonly query: QueryApi;
+  /** Tile previews and alert backtests: panels restored after a window reload. */
+  readonly preview: PreviewApi;
+  /** The tools for the editor's agent (the entry's stand-ins hand their calls here). */
+  readonly agent: AgentApi;
 }
 
 /**
@@ -80,6 +82,29 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     cache,
     reveal: (firing) => tree.revealAlert(firing.connectionId, firing.serviceId, firing.alert.id),
   });
-  addDemoConnection(context, connections, log);
-  return { connections, tree: { ...tree, status }, services: { connections, live, refresh, log } };
+
+  // What opens in the editor area.
+  const attachFileSystem = (fs: vscode.FileSystemProvider) => shell.attachFileSystem(fs);
+  registerEditors(context, { connections, live, refresh, log, attachFileSystem });
+  const alertFiles = registerAlertFiles(context, { connections, live, refresh, log });
+  const serviceFolders = registerServiceFolders(context, { connections, refresh, log });
+  const query = registerQuery(context, { connections, refresh, log });
+  const preview = registerPreview(context, {
+    connections,
+    live,
+    log,
+    runSql: (connectionId, opts) => query.run(connectionId, opts),
+    showRows: (shown) => query.panel.show({ ...shown, maxRows: 1000, maxBytes: 64 * 1024 * 1024 }),
+  });
+  const agent = registerAgent(context, {
+    connections,
+    live,
+    log,
+    runSql: (connectionId, opts) => query.run(connectionId, opts),
+    tileData: (scope, tile, range) => preview.tileData(scope, tile, range),
+    backtest: (scope, alertId, range) => preview.backtestSummary(scope, alertId, range),
+    planAlertFiles: (token) => alertFiles.plan({}, token),
+    applyAlertPlan: () => alertFiles.applyPlan({ confirm: true }),
+  });
+  return { connections, tree: { ...tree, status }, query, preview, agent };
 }

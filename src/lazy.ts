@@ -52,10 +52,8 @@ export function ownTabUris(): vscode.Uri[] {
 }
 
 /**
- * Stand-ins for the contributed commands: each loads the part of the extension that handles it (which registers the
- * real handler in its place) and runs the command again with the same arguments. A command whose real handler is
- * already registered keeps it: the extension loads in two parts (the explorer, then the document features), and after
- * the first the stand-ins are made again for the commands the second one handles.
+ * Stand-ins for the contributed commands: each loads the features (which register the real handler in its place) and
+ * runs the command again with the same arguments.
  */
 export class PlaceholderCommands implements vscode.Disposable {
   private readonly registrations: vscode.Disposable[] = [];
@@ -65,21 +63,16 @@ export class PlaceholderCommands implements vscode.Disposable {
     private readonly load: () => unknown,
   ) {
     for (const id of ids) {
-      let registration: vscode.Disposable;
-      try {
-        registration = vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      this.registrations.push(
+        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
           this.load();
           return vscode.commands.executeCommand(id, ...args);
-        });
-      } catch {
-        // VS Code refuses a second handler for a command: this one's real handler is registered.
-        continue;
-      }
-      this.registrations.push(registration);
+        }),
+      );
     }
   }
 
-  /** Called right before a part of the extension registers its commands. */
+  /** Called right before the features register their commands. */
   dispose(): void {
     for (const r of this.registrations.splice(0)) r.dispose();
   }
@@ -139,8 +132,8 @@ export class LazyTreeProvider<T> implements vscode.TreeDataProvider<T>, vscode.D
 
 /**
  * The file system of the editable resource documents (scheme `observability`) as VS Code sees it from activation on.
- * A document of the scheme opened before the editor features loaded (restored from the last session, or reopened from
- * the editor history) loads them, and every call then goes to their real file system, whose change events it passes
+ * A document of the scheme opened before the features loaded (restored from the last session, or reopened from the
+ * editor history) loads them, and every call then goes to their real file system, whose change events it passes
  * on. (A scheme has one provider for the window's lifetime, so this one stays registered.)
  */
 export class LazyFileSystemProvider implements vscode.FileSystemProvider, vscode.Disposable {
@@ -151,7 +144,7 @@ export class LazyFileSystemProvider implements vscode.FileSystemProvider, vscode
 
   constructor(private readonly load: () => unknown) {}
 
-  /** Hands over to the real file system (called by the editor features while they load). */
+  /** Hands over to the real file system (called by the features while they load). */
   attach(real: vscode.FileSystemProvider): void {
     this.real = real;
     this.subscription?.dispose();

@@ -11,6 +11,7 @@
  * Pure (no vscode import): the checks, the plan and the unit tests share it.
  */
 import type { DocumentIssue } from '../shared/checks';
+import { lookUpByName, quotedName as quoted, type NamedItem } from '../resources/nameLookup';
 
 export type NamedKind = 'webhook' | 'savedSearch';
 
@@ -31,10 +32,7 @@ export interface ResolvedReference extends NameReference {
 }
 
 /** A webhook or saved search as listed by the service (only what the lookup needs). */
-export interface NamedItem {
-  readonly id: string;
-  readonly name?: string | null;
-}
+export type { NamedItem };
 
 /** The lists names are looked up in: the target service's webhooks and saved searches. */
 export interface NameLists {
@@ -90,16 +88,6 @@ function holders(value: unknown): { path: Path; kind: NamedKind; object: Record<
   return out;
 }
 
-function quoted(value: string): string {
-  return JSON.stringify(value.length > 120 ? `${value.slice(0, 120)}…` : value);
-}
-
-function listed(names: readonly string[], limit = 10): string {
-  if (names.length === 0) return 'none';
-  const shown = names.slice(0, limit).map(quoted).join(', ');
-  return names.length > limit ? `${shown} and ${names.length - limit} more` : shown;
-}
-
 /** The name fields of a file value, and the problems of their form (not a string, beside the ID field). */
 export function nameReferences(value: unknown): { references: NameReference[]; issues: DocumentIssue[] } {
   const references: NameReference[] = [];
@@ -148,25 +136,7 @@ export function lookUp(
   serviceLabel: string,
 ): { id: string } | { message: string } {
   const f = FIELDS[kind];
-  const exact = list.filter((item) => item.name === name);
-  if (exact.length === 1) return { id: exact[0]!.id };
-  const service = quoted(serviceLabel);
-  if (exact.length > 1) {
-    return {
-      message: `${exact.length} ${f.many} named ${quoted(name)} on service ${service} (IDs ${exact.map((i) => i.id).join(', ')}): use ${f.id}`,
-    };
-  }
-  const folded = name.trim().toLowerCase();
-  const near = list
-    .map((item) => item.name)
-    .filter((n): n is string => typeof n === 'string' && n.trim().toLowerCase() === folded);
-  const names = [
-    ...new Set(list.map((item) => item.name).filter((n): n is string => typeof n === 'string' && n !== '')),
-  ];
-  const hint = near.length > 0 ? `; did you mean ${near.map(quoted).join(' or ')}? (names must match exactly)` : '';
-  return {
-    message: `no ${f.one} named ${quoted(name)} on service ${service} (${f.many} there: ${listed(names)})${hint}`,
-  };
+  return lookUpByName(name, list, { one: f.one, many: f.many, serviceLabel, idField: f.id });
 }
 
 /** Sets `key` in place of `oldKey` in an object, keeping the key order. */

@@ -29,7 +29,7 @@ import {
 import { issueDiagnostics } from '../shared/diagnostics';
 import { parseAlertFile, withId } from './text';
 import { connectionFor } from '../connections/fileTarget';
-import { readText, relativeLabel, writeText, type PreviewDocuments } from './workspace';
+import { isAlertFileUri, readText, relativeLabel, writeText, type PreviewDocuments } from './workspace';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
 import { reportFailure, withProgress } from '../shared/writes';
@@ -357,9 +357,9 @@ export class AlertFileService implements vscode.Disposable {
     const include = options.folder
       ? new vscode.RelativePattern(options.folder, `**/*${ALERT_FILE_SUFFIX}`)
       : `**/*${ALERT_FILE_SUFFIX}`;
-    const uris = (await vscode.workspace.findFiles(include, EXCLUDE, undefined, token)).sort((a, b) =>
-      a.toString().localeCompare(b.toString()),
-    );
+    const uris = (await vscode.workspace.findFiles(include, EXCLUDE, undefined, token))
+      .filter(isAlertFileUri)
+      .sort((a, b) => a.toString().localeCompare(b.toString()));
     // First the files' targets, then each service once (its live alerts, and the lists its files' names need),
     // then each file checked against its service.
     const read: {

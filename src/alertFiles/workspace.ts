@@ -3,13 +3,17 @@ import { RESOURCE_SCHEME } from '../shared/uris';
 import { SERVER_SCHEME } from '../shared/serverDocuments';
 import { ALERT_FILE_SUFFIX } from './schema';
 import { ReadonlyDocuments } from '../shared/serverDocuments';
+import { inServiceFolder } from '../shared/serviceFolderFiles';
 
 /** Workspace side of alert files: which documents are alert files, reading and writing them, their connection. */
 
 /** Read-only documents of this feature: the plan and the service side of "Compare with Service". */
 export const PREVIEW_SCHEME = 'observability-alert-files';
 
-/** True for an alert file of the workspace (not the extension's own documents, which share the suffix). */
+/**
+ * True for an alert file of the workspace (not the extension's own documents, which share the suffix, nor the alerts
+ * of a service folder).
+ */
 export function isAlertFileUri(uri: vscode.Uri): boolean {
   return (
     uri.path.endsWith(ALERT_FILE_SUFFIX) &&
@@ -17,7 +21,8 @@ export function isAlertFileUri(uri: vscode.Uri): boolean {
     uri.scheme !== SERVER_SCHEME &&
     uri.scheme !== PREVIEW_SCHEME &&
     uri.scheme !== 'git' &&
-    uri.scheme !== 'output'
+    uri.scheme !== 'output' &&
+    !inServiceFolder(uri)
   );
 }
 

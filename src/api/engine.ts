@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { pathParamIssues, splitBaseUrl, type PathParam } from './connection';
 import { ApiError, kindForStatus, type ApiErrorInit, type ApiErrorIssue, type ApiErrorKind } from './errors';
 import { shorten } from './errorBody';
+import { countJsonContainers, formatCount, MAX_LIST_CONTAINERS, MAX_RESPONSE_CONTAINERS } from './jsonBounds';
 import type { ApiCredential, ApiFlavor, UnwrapExpect } from './flavor';
 import { headerValue, send, TransportError, type TransportResponse } from './http';
 import { createDispatcher } from './proxy';
@@ -111,6 +112,11 @@ export interface RequestEngineOptions extends EngineTuning {
   /** The key ID handed to the flavor with the secret (cloud: the Basic user name; may be empty). */
   keyId: string;
   getSecret: () => string | Promise<string>;
+  /**
+   * When no `limiter` is given: the limiter of the credential a request is sent with (read per request), for APIs
+   * that count requests per key when the key is not known up front. Default: `limiterFor(keyId)`.
+   */
+  limiterForCredential?: (cred: ApiCredential) => RateLimiter;
 }
 
 /** The optional settings of a request engine; clients take them as they are and hand them on. */
@@ -171,6 +177,8 @@ interface RawListPage {
   totalCount?: number;
   /** Size of the response body in bytes. */
   bytes: number;
+  /** Objects and arrays of the response body (see `countJsonContainers`). */
+  containers: number;
 }
 
 declare const EXTENSION_VERSION: string | undefined;
@@ -210,7 +218,7 @@ export class RequestEngine {
   private readonly userAgent: string;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
-  private readonly limiter: RateLimiter;
+  private readonly limiter: RateLimiter | ((cred: ApiCredential) => RateLimiter);
   private readonly timeouts: Required<ClientTimeouts>;
   private readonly retry: Required<RetryOptions>;
   private readonly onRequest: ((entry: RequestLogEntry) => void) | undefined;
@@ -243,7 +251,7 @@ export class RequestEngine {
     };
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher({ connectTimeoutMs: this.timeouts.connectMs });
-    this.limiter = options.limiter ?? limiterFor(options.keyId);
+    this.limiter = options.limiter ?? options.limiterForCredential ?? limiterFor(options.keyId);
     this.onRequest = options.onRequest;
     this.listBounds = {
       maxItems: Math.floor(positive(options.listBounds?.maxItems, DEFAULT_LIST_BOUNDS.maxItems)),
@@ -328,8 +336,14 @@ export class RequestEngine {
         'list',
       ) as Promise<ApiResponse<RawListPage>>;
 
+    /** The list bound a page reaches before its items are checked, if it reaches one (a page padded with items). */
+    const overBeforeChecking = (page: RawListPage, maxItems: number, slack: number): string | undefined =>
+      items.length + skipped.length + page.items.length > maxItems + slack ? `${maxItems} items` : undefined;
+
     if (paging === undefined) {
       const page = await getPage();
+      const bound = overBeforeChecking(page.data, this.listBounds.maxItems, 0);
+      if (bound !== undefined) throw this.listBoundError(operation, path, page, bound, 1, page.data.items.length, 0);
       readPage(page.data, 0);
       return finish(page, 1, page.data.totalCount);
     }
@@ -344,12 +358,28 @@ export class RequestEngine {
     const seen = new Set<unknown>();
     let offset = 0;
     let bytes = 0;
+    let containers = 0;
     let totalCount: number | undefined;
     let last: ApiResponse<RawListPage> | undefined;
     for (let pages = 1; ; pages++) {
       last = await getPage(pageQuery(pageSize, offset));
       const page = last.data;
       bytes += page.bytes;
+      containers += page.containers;
+      const early =
+        overBeforeChecking(page, maxItems, pageSize) ??
+        (containers > MAX_LIST_CONTAINERS ? `${formatCount(MAX_LIST_CONTAINERS)} objects and arrays` : undefined);
+      if (early !== undefined) {
+        throw this.listBoundError(
+          operation,
+          path,
+          last,
+          early,
+          pages,
+          items.length + skipped.length + page.items.length,
+          bytes,
+        );
+      }
       if (page.totalCount !== undefined) totalCount = page.totalCount;
       const fresh = readPage(page, offset, seen);
       offset += page.items.length;
@@ -364,20 +394,30 @@ export class RequestEngine {
             : pages >= MAX_PAGES
               ? `${MAX_PAGES} pages`
               : undefined;
-      if (bound !== undefined) {
-        throw new ApiError({
-          kind: 'invalidResponse',
-          operation,
-          method: 'GET',
-          path: this.prefix + path,
-          ...(last.status !== undefined ? { status: last.status } : {}),
-          ...(last.requestId !== undefined ? { requestId: last.requestId } : {}),
-          detail: `the list was not read to the end: it reached the bound of ${bound} per list after ${pages} pages (${count} items, ${formatBytes(bytes)}) and the service was still sending items`,
-          hint: 'The list is larger than the extension reads at once, or the service keeps sending new items: try again later, or narrow it on the service.',
-          retryable: false,
-        });
-      }
+      if (bound !== undefined) throw this.listBoundError(operation, path, last, bound, pages, count, bytes);
     }
+  }
+
+  private listBoundError(
+    operation: string,
+    path: string,
+    last: ApiResponse<RawListPage>,
+    bound: string,
+    pages: number,
+    count: number,
+    bytes: number,
+  ): ApiError {
+    return new ApiError({
+      kind: 'invalidResponse',
+      operation,
+      method: 'GET',
+      path: this.prefix + path,
+      ...(last.status !== undefined ? { status: last.status } : {}),
+      ...(last.requestId !== undefined ? { requestId: last.requestId } : {}),
+      detail: `the list was not read to the end: it reached the bound of ${bound} per list after ${pages} pages (${count} items, ${formatBytes(bytes || last.data.bytes)}) and the service was still sending items`,
+      hint: 'The list is larger than the extension reads at once, or the service keeps sending new items: try again later, or narrow it on the service.',
+      retryable: false,
+    });
   }
 
   /** One request with its retries; the success body is unwrapped as `expect` says (a list: a raw page). */
@@ -396,6 +436,7 @@ export class RequestEngine {
     if (signal?.aborted) throw cancelled(base);
 
     const cred: ApiCredential = { keyId: this.keyId, secret: await this.readSecret(base) };
+    const limiter = typeof this.limiter === 'function' ? this.limiter(cred) : this.limiter;
     const forms = this.flavor.secretForms?.(cred);
     const secrets = forms && forms.length > 0 ? [cred.secret, ...forms] : [cred.secret];
     const query = spec.query
@@ -418,7 +459,7 @@ export class RequestEngine {
     for (let attempt = 1; ; attempt++) {
       let grant: Grant;
       try {
-        grant = await this.limiter.acquireSlot(signal);
+        grant = await limiter.acquireSlot(signal);
       } catch (err) {
         if (signal?.aborted) throw cancelled(base);
         throw err;
@@ -528,7 +569,7 @@ export class RequestEngine {
       if (res.status >= 500) mayHaveActed = true;
       if (res.status === 429) {
         const wait = retryAfterMs ?? this.backoff(attempt);
-        this.limiter.penalizeFor(wait);
+        limiter.penalizeFor(wait);
         if (attempt < this.retry.maxAttempts) {
           await this.sleep(wait, signal, base);
           continue;
@@ -561,6 +602,13 @@ export class RequestEngine {
       requestId !== undefined ? { data, status: res.status, requestId } : { data, status: res.status };
     const text = res.body;
     if (expect === 'none' && text.trim() === '') return done(undefined, headerRequestId);
+    // What parsing would build is bounded before anything is built (a few bytes can stand for an object each).
+    const containers = countJsonContainers(text, MAX_RESPONSE_CONTAINERS);
+    if (containers > MAX_RESPONSE_CONTAINERS) {
+      fail(
+        `the response holds more than ${formatCount(MAX_RESPONSE_CONTAINERS)} objects and arrays (the bound per response) and was not read`,
+      );
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -585,7 +633,11 @@ export class RequestEngine {
     }
     if (expect === 'list') {
       if (!Array.isArray(unwrapped.value)) return fail('the result is not a list', undefined, requestId);
-      const page: RawListPage = { items: unwrapped.value, bytes: res.bytes ?? Buffer.byteLength(text, 'utf8') };
+      const page: RawListPage = {
+        items: unwrapped.value,
+        bytes: res.bytes ?? Buffer.byteLength(text, 'utf8'),
+        containers,
+      };
       if (unwrapped.totalCount !== undefined) page.totalCount = unwrapped.totalCount;
       return done(page, requestId);
     }
@@ -634,25 +686,9 @@ export class RequestEngine {
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   }
 
-  /**
-   * The wait a 429 asks for: `X-RateLimit-Reset` (seconds from now, epoch seconds or epoch milliseconds), else
-   * `Retry-After` (seconds or HTTP date).
-   */
+  /** The wait a 429 asks for (see `rateLimitWaitMs`), at most `maxRateLimitDelayMs`. */
   private rateLimitDelay(res: TransportResponse): number | undefined {
-    const now = Date.now();
-    let ms: number | undefined;
-    const reset = headerValue(res.headers, 'x-ratelimit-reset')?.trim();
-    if (reset && reset.length <= 20 && /^\d+(\.\d+)?$/.test(reset)) ms = resetDelayMs(Number(reset), now);
-    const retryAfter = headerValue(res.headers, 'retry-after')?.trim();
-    if (ms === undefined && retryAfter) {
-      if (/^\d+(\.\d+)?$/.test(retryAfter)) ms = Number(retryAfter) * 1000;
-      else {
-        const at = Date.parse(retryAfter);
-        if (!Number.isNaN(at)) ms = at - now;
-      }
-    }
-    if (ms === undefined || !Number.isFinite(ms)) return undefined;
-    return Math.min(Math.max(0, Math.ceil(ms)), this.retry.maxRateLimitDelayMs);
+    return rateLimitWaitMs(res.headers, this.retry.maxRateLimitDelayMs);
   }
 
   private async readSecret(base: { operation: string; method: string; path: string }): Promise<string> {
@@ -783,6 +819,27 @@ function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
   if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
   return `${n} bytes`;
+}
+
+/**
+ * The wait a 429 asks for, in ms, at most `capMs`: `X-RateLimit-Reset` (seconds from now, epoch seconds or epoch
+ * milliseconds), else `Retry-After` (seconds or HTTP date). Undefined when neither says.
+ */
+export function rateLimitWaitMs(headers: TransportResponse['headers'], capMs: number): number | undefined {
+  const now = Date.now();
+  let ms: number | undefined;
+  const reset = headerValue(headers, 'x-ratelimit-reset')?.trim();
+  if (reset && reset.length <= 20 && /^\d+(\.\d+)?$/.test(reset)) ms = resetDelayMs(Number(reset), now);
+  const retryAfter = headerValue(headers, 'retry-after')?.trim();
+  if (ms === undefined && retryAfter && retryAfter.length <= 64) {
+    if (/^\d+(\.\d+)?$/.test(retryAfter)) ms = Number(retryAfter) * 1000;
+    else {
+      const at = Date.parse(retryAfter);
+      if (!Number.isNaN(at)) ms = at - now;
+    }
+  }
+  if (ms === undefined || !Number.isFinite(ms)) return undefined;
+  return Math.min(Math.max(0, Math.ceil(ms)), capMs);
 }
 
 /** Wait in ms until an `X-RateLimit-Reset` value: epoch milliseconds, epoch seconds, or seconds from now. */

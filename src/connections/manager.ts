@@ -132,6 +132,22 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
+   * A saved connection that is the same as `connection` would be: same kind, address, organization and key (Cloud:
+   * the key ID; self-hosted: the personal API key itself, compared in this window only). Undefined when none is.
+   */
+  async findSame(connection: NewConnection, secret: string): Promise<StoredConnection | undefined> {
+    const wanted = this.normalize({ ...connection, id: 'new' });
+    for (const existing of this.list()) {
+      if ((existing.kind ?? 'cloud') !== (wanted.kind ?? 'cloud')) continue;
+      if (existing.baseUrl !== wanted.baseUrl || existing.organizationId !== wanted.organizationId) continue;
+      if (existing.keyId !== wanted.keyId) continue;
+      if (isSelfHosted(existing) && (await this.readSecret(existing.id).catch(() => undefined)) !== secret) continue;
+      return existing;
+    }
+    return undefined;
+  }
+
+  /**
    * The connection's key secret from SecretStorage, or undefined when none is stored. While the connection's
    * address, key or secret is being changed, waits until the change is complete.
    */

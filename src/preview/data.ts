@@ -5,7 +5,7 @@
  */
 import type { BacktestResult } from './backtest';
 import type { RenderResult, ResultColumns } from './render';
-import type { FiredWindow, LogLine, NumberFormat, Threshold, TileData, Transition } from './protocol';
+import type { AlertRule, FiredWindow, LogLine, NumberFormat, Threshold, TileData, Transition } from './protocol';
 
 export interface ResultLike {
   columns: readonly { name: string; type: string }[];
@@ -163,8 +163,61 @@ function granularityMs(g: unknown): number | undefined {
 }
 
 /** The backtest drawing: the evaluated values, the threshold, the windows that fired and the transitions. */
+/** How the scheduler compares a value with the threshold, in words ("≥ 10", "between 1 and 5"). */
+function comparison(alert: { threshold: number; thresholdType: string; thresholdMax?: number | null | undefined }) {
+  const t = alert.threshold;
+  const max = alert.thresholdMax;
+  switch (alert.thresholdType) {
+    case 'above':
+      return `≥ ${t}`;
+    case 'above_exclusive':
+      return `> ${t}`;
+    case 'below':
+      return `< ${t}`;
+    case 'below_or_equal':
+      return `≤ ${t}`;
+    case 'equal':
+      return `= ${t}`;
+    case 'not_equal':
+      return `≠ ${t}`;
+    case 'between':
+      return `between ${t} and ${max ?? '?'}`;
+    case 'not_between':
+      return `outside ${t} to ${max ?? '?'}`;
+    default:
+      return `${alert.thresholdType} ${t}`;
+  }
+}
+
+/** The alert's rule for the backtest panel: threshold, interval and consecutive windows. */
+export function alertRuleOf(alert: {
+  threshold: number;
+  thresholdType: string;
+  thresholdMax?: number | null | undefined;
+  interval?: string | undefined;
+  numConsecutiveWindows?: number | null | undefined;
+}): AlertRule {
+  const m = Math.max(1, Math.floor(alert.numConsecutiveWindows ?? 1));
+  const interval = alert.interval ?? '';
+  const windows = m > 1 ? `in ${m} consecutive ${interval} windows` : `in a ${interval} window`;
+  return {
+    thresholdType: alert.thresholdType,
+    threshold: alert.threshold,
+    ...(typeof alert.thresholdMax === 'number' ? { thresholdMax: alert.thresholdMax } : {}),
+    interval,
+    numConsecutiveWindows: m,
+    text: `value ${comparison(alert)} ${windows}`,
+  };
+}
+
 export function backtestDataOf(
-  alert: { threshold: number; thresholdType: string; thresholdMax?: number | null | undefined },
+  alert: {
+    threshold: number;
+    thresholdType: string;
+    thresholdMax?: number | null | undefined;
+    interval?: string | undefined;
+    numConsecutiveWindows?: number | null | undefined;
+  },
   result: BacktestResult,
 ): TileData {
   const times = result.evaluations.map((e) => e.at);
@@ -193,11 +246,19 @@ export function backtestDataOf(
   }));
   const transitions: Transition[] = result.transitions
     .filter((t) => t.from !== t.to && (t.from === 'ALERT' || t.to === 'ALERT'))
-    .map((t) => ({
-      time: t.at,
-      from: t.from === 'ALERT' ? 'ALERT' : 'OK',
-      to: t.to === 'ALERT' ? 'ALERT' : 'OK',
-      value: t.value ?? null,
-    }));
-  return { kind: 'timeseries', display: 'line', times, series, threshold, firedWindows, transitions };
+    .map((t) => {
+      const fired = t.to === 'ALERT' && t.windows !== undefined;
+      const shown = t.value === undefined ? 'no value' : String(t.value);
+      const consecutive = fired && (t.windows?.length ?? 0) > 1 ? ` in ${t.windows?.length} consecutive windows` : '';
+      return {
+        time: t.at,
+        from: t.from === 'ALERT' ? 'ALERT' : 'OK',
+        to: t.to === 'ALERT' ? 'ALERT' : 'OK',
+        value: t.value ?? null,
+        ...(t.group ? { series: t.group } : {}),
+        ...(fired ? { rule: `${shown} ${comparison(alert)}${consecutive}`, windows: t.windows ?? [] } : {}),
+      };
+    });
+  const rule = alertRuleOf(alert);
+  return { kind: 'timeseries', display: 'line', times, series, threshold, firedWindows, transitions, rule };
 }

@@ -45,7 +45,9 @@ import {
 import { runTileStatements, type Settled } from './batch';
 import { backtestQuery, evaluateBacktest, pointsFromRows, type BacktestAlert, type BacktestResult } from './backtest';
 import { backtestDataOf, tileDataOf } from './data';
-import { backtestBySeries, previewBySeries, SeriesBacktestRefused, type SeriesRoute } from './series';
+import { backtestBySeries, planTile, previewBySeries, SeriesBacktestRefused, type SeriesRoute } from './series';
+import { registerRunSavedSearch } from './runSavedSearch';
+import { recordsToResult, savedSearchTile, type SavedSearchLike } from './savedSearchRows';
 
 export interface PreviewDeps {
   connections: ConnectionManager;
@@ -53,6 +55,8 @@ export interface PreviewDeps {
   log: Logger;
   /** Runs SQL on a service's query endpoint (the query feature's client for the connection). */
   runSql(connectionId: string, opts: RunQueryOptions): Promise<QueryResult>;
+  /** Shows rows in the SQL results panel (Run Saved Search). */
+  showRows?(shown: { result: QueryResult; serviceName: string; sql: string }): Promise<unknown>;
 }
 
 /** What a preview command answers (tests read it). */
@@ -102,6 +106,8 @@ const TILE_CONCURRENCY = 4;
 /** Rows and bytes read per tile statement. */
 const TILE_LIMITS = { maxRows: 10_000, maxBytes: 16 * 1024 * 1024 };
 const FOLLOW_DELAY_MS = 800;
+/** Events a saved search run shows (the search API's maximum per request is 2,000). */
+const SAVED_SEARCH_ROWS = 1000;
 /** How long a "would have fired" lens holds before it is computed again (the 24 h it covers move on). */
 const FIRED_TTL_MS = 5 * 60_000;
 /** A failed backtest is tried again on the next look after this long (or at once when the alert changes). */
@@ -370,7 +376,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       const numberFormat = config && isObject(config.numberFormat) ? config.numberFormat : undefined;
       const data = tileDataOf(rendered, r.result, {
         displayType: config ? str(config.displayType) : undefined,
-        range,
+        range: rendered.range ?? range,
         ...(numberFormat ? { numberFormat } : {}),
       });
       const notes = rendered.notes.length ? rendered.notes.join('; ') : undefined;
@@ -699,7 +705,12 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       sourceId = str(s.sourceId) ?? str(s.source);
       target = {
         kind: 'savedSearch',
-        savedSearch: { where: str(s.where) ?? '', whereLanguage: str(s.whereLanguage) ?? 'lucene', source: sourceId },
+        savedSearch: {
+          where: str(s.where) ?? '',
+          whereLanguage: str(s.whereLanguage) ?? 'lucene',
+          source: sourceId,
+          filters: Array.isArray(s.filters) ? s.filters : [],
+        },
         groupBy: str(alert.groupBy),
       };
     } else {
@@ -1086,6 +1097,15 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     vscode.commands.registerCommand('observability.showTileSql', showTileSql),
     vscode.commands.registerCommand('observability.backtestAlert', (raw: unknown) => backtestAlert(raw)),
   );
+  registerRunSavedSearch(context, {
+    live,
+    serviceName: (connectionId, serviceId) => {
+      const c = connections.get(connectionId);
+      return c?.services.find((s) => s.id === serviceId)?.name ?? c?.label ?? serviceId;
+    },
+    rows: savedSearchRows,
+    show: (shown) => (deps.showRows ? deps.showRows(shown) : Promise.resolve()),
+  });
   return {
     restore: restorePanel,
     async tileData(scope, which, range) {
@@ -1108,6 +1128,38 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       };
     },
   };
+
+  /**
+   * A saved search's events for a range, as its search tile is drawn (up to SAVED_SEARCH_ROWS rows, newest first):
+   * the tile's statement on the query endpoint (Cloud), or the search API (self-hosted).
+   */
+  async function savedSearchRows(
+    scope: Scope,
+    search: SavedSearchLike,
+    range: { from: number; to: number },
+  ): Promise<{ result: QueryResult; statement: string }> {
+    const tile = savedSearchTile(search);
+    const source = search.sourceId ? (await sourcesOf(scope)).find((s) => s.id === search.sourceId) : undefined;
+    if (!source) {
+      throw new Error(`the saved search's source ${search.sourceId ?? '(none)'} is not a source of this service`);
+    }
+    const route = seriesRouteOf(scope);
+    if (route) {
+      const plan = planTile(tile, { range, source, searchLimit: SAVED_SEARCH_ROWS });
+      if (!plan.ok) throw new Error(plan.reason);
+      if (plan.route !== 'search') throw new Error('the saved search is not a search of logs or traces');
+      const started = performance.now();
+      const records = await route.search(plan.body);
+      return {
+        result: recordsToResult(records, performance.now() - started),
+        statement: `POST /api/v2/search\n${JSON.stringify(plan.body, null, 2)}`,
+      };
+    }
+    const columns = await columnsOf(scope, source);
+    const rendered = renderTile(tile, { range, source, columns, searchLimit: SAVED_SEARCH_ROWS });
+    if (!rendered.ok) throw new Error(rendered.reason);
+    return { result: await run(scope, rendered.sql, SAVED_SEARCH_ROWS), statement: rendered.sql };
+  }
 }
 
 /** Parses an alert document or file (comments tolerated, as alert files allow); undefined on a syntax error. */

@@ -1,7 +1,7 @@
 /**
  * The tile preview and alert backtest panels: one reusable webview each, beside the editor. Their script and styles
- * are a bundle of their own (dist/preview.js, dist/preview.css, written inline into the page) loaded only when a panel
- * first opens; strict CSP with a nonce, no remote content, theme colours only. The webview is not kept while hidden
+ * are a bundle of their own (dist/preview.js, dist/preview.css, loaded by the page from the extension's dist/ folder)
+ * loaded only when a panel first opens; strict CSP with a nonce, no remote content, theme colours only. The webview is not kept while hidden
  * (`retainContextWhenHidden: false`): when it is shown again it asks for the data, and the panel sends what it showed
  * last, with the range.
  *
@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import { PREVIEW_VIEW_TYPES } from '../constants';
-import { webviewAsset } from '../shared/webviewAssets';
+import { panelColumn, trackPanel } from '../shared/panelColumn';
 import {
   dataAsTable,
   parseFromWebview,
@@ -77,7 +77,6 @@ export class PreviewPanel implements vscode.Disposable {
   private readonly waiters = new Map<number, (r: RenderedState | undefined) => void>();
   /** Waiters for any drawing; each returns true once satisfied. */
   private readonly anyRender: ((r: RenderedState | undefined) => boolean)[] = [];
-  private readonly benchWaiters = new Map<number, (r: { ms: number; parseMs: number; elements: number }) => void>();
   private readonly requests = new vscode.EventEmitter<PanelRequest>();
   /** The webview asked for another range or a refresh: fetch and `show()` again. */
   readonly onDidRequest = this.requests.event;
@@ -148,18 +147,6 @@ export class PreviewPanel implements vscode.Disposable {
     });
   }
 
-  /** Draws a time series as SVG polylines (the comparison of the bench); resolves with the webview's timing. */
-  async benchSvg(dataJson: string): Promise<{ ms: number; parseMs: number; elements: number }> {
-    this.ensure();
-    await this.ready;
-    const seq = ++this.seq;
-    const done = new Promise<{ ms: number; parseMs: number; elements: number }>((resolve) =>
-      this.benchWaiters.set(seq, resolve),
-    );
-    void this.panel?.webview.postMessage({ type: 'benchSvg', seq, dataJson });
-    return done;
-  }
-
   private async post(): Promise<RenderedState | undefined> {
     const panel = this.panel;
     if (!panel || !this.data) return undefined;
@@ -201,7 +188,7 @@ export class PreviewPanel implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       VIEW_TYPES[this.mode],
       this.panelTitle(),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: panelColumn(), preserveFocus: true },
       this.webviewOptions(),
     );
     return this.attach(panel);
@@ -227,8 +214,8 @@ export class PreviewPanel implements vscode.Disposable {
     return {
       enableScripts: true,
       retainContextWhenHidden: false,
-      // The page loads nothing from disk: its script and style sheet are written into it.
-      localResourceRoots: [],
+      // The page loads its script and style sheet from dist/ and nothing else from disk.
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')],
     };
   }
 
@@ -247,6 +234,7 @@ export class PreviewPanel implements vscode.Disposable {
         w(undefined);
       }
     });
+    trackPanel(panel);
     this.panel = panel;
     return panel;
   }
@@ -281,10 +269,6 @@ export class PreviewPanel implements vscode.Disposable {
         for (const w of [...this.anyRender]) if (w(r)) this.anyRender.splice(this.anyRender.indexOf(w), 1);
         break;
       }
-      case 'benchSvg':
-        this.benchWaiters.get(m.seq)?.({ ms: m.ms, parseMs: m.parseMs, elements: m.elements });
-        this.benchWaiters.delete(m.seq);
-        break;
       case 'range':
         this.rangeValue = m.range;
         this.requests.fire(m);
@@ -367,6 +351,17 @@ function labels(): Record<string, string> {
     value: vscode.l10n.t('Value'),
     chartTable: vscode.l10n.t('Chart data as a table ({0} rows)'),
     chartAria: vscode.l10n.t('{0}: {1} series, {2} points from {3} to {4}; values from {5} to {6}.'),
+    readoutHint: vscode.l10n.t('Hover the chart, or focus it and press ← →, to read the values.'),
+    zoneTitle: vscode.l10n.t('Times are in this time zone'),
+    timesIn: vscode.l10n.t('Times in {0}'),
+    series: vscode.l10n.t('Series'),
+    transitionFrom: vscode.l10n.t('From'),
+    transitionTo: vscode.l10n.t('To'),
+    decidedBy: vscode.l10n.t('Decided by'),
+    rule: vscode.l10n.t('Rule'),
+    ruleWindow: vscode.l10n.t('windows of {0}'),
+    ruleConsecutive: vscode.l10n.t('after {0} consecutive windows over the threshold'),
+    ruleOneWindow: vscode.l10n.t('on the first window over the threshold'),
     thresholdAbove: vscode.l10n.t('fires above {0}'),
     thresholdBelow: vscode.l10n.t('fires below {0}'),
     thresholdBetween: vscode.l10n.t('fires between {0} and {1}'),
@@ -395,21 +390,21 @@ function makeNonce(): string {
 
 /**
  * The page of the webview: CSP `default-src 'none'`; the bundle's script and style sheet (dist/preview.js and
- * preview.css, or their entries in the production build's pack) written inline, each allowed by the page's nonce.
+ * preview.css) loaded from the extension's files, each allowed by the page's nonce.
  */
 export function previewHtml(webview: vscode.Webview, dist: vscode.Uri, mode: PanelMode): string {
   const nonce = makeNonce();
-  const script = webviewAsset(dist.fsPath, 'preview.js');
-  const style = webviewAsset(dist.fsPath, 'preview.css');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'preview.js')).toString();
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'preview.css')).toString();
   const title = mode === 'backtest' ? vscode.l10n.t('Alert Backtest') : vscode.l10n.t('Tile Preview');
   return `<!DOCTYPE html>
 <html lang="${vscode.env.language.replace(/[^A-Za-z-]/g, '') || 'en'}">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data:; style-src ${webview.cspSource} 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${title}</title>
-<style nonce="${nonce}">${style}</style>
+<link rel="stylesheet" nonce="${nonce}" href="${style}">
 </head>
 <body>
 <header>
@@ -419,7 +414,7 @@ export function previewHtml(webview: vscode.Webview, dist: vscode.Uri, mode: Pan
   <div class="actions"><button type="button" id="refresh"></button><button type="button" id="open-table"></button><button type="button" id="copy"></button></div>
 </header>
 <main id="content" tabindex="-1"></main>
-<script nonce="${nonce}">${script}</script>
+<script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;
 }

@@ -28,6 +28,29 @@ export interface Transition {
   from: AlertState;
   to: AlertState;
   value?: number | null;
+  /** The series (group, "col:value, …") that changed state; omitted for an alert without groups. */
+  series?: string;
+  /**
+   * What decided a change to ALERT, in words: the comparison and, with consecutive windows, the windows that crossed
+   * (e.g. "12 ≥ 10 in 3 consecutive windows (14:05–14:20)").
+   */
+  rule?: string;
+  /** The ends of the windows whose crossings decided a change to ALERT (the last is this one). */
+  windows?: number[];
+}
+
+/** The alert's rule, shown beside the fired count. */
+export interface AlertRule {
+  /** The scheduler's threshold type (above, below, above_exclusive, below_or_equal, equal, not_equal, between, …). */
+  thresholdType: string;
+  threshold: number;
+  thresholdMax?: number;
+  /** Evaluation interval ("5m", …). */
+  interval: string;
+  /** Windows in a row that must cross before it fires (1: every crossing fires). */
+  numConsecutiveWindows: number;
+  /** The rule in words, e.g. "value ≥ 10 in 2 consecutive 5m windows". */
+  text: string;
 }
 
 export interface Series {
@@ -66,6 +89,8 @@ export interface TimeseriesData extends Titled {
   threshold?: Threshold;
   firedWindows?: FiredWindow[];
   transitions?: Transition[];
+  /** A backtest's rule (threshold, windows, consecutive count). */
+  rule?: AlertRule;
 }
 
 export interface NumberData extends Titled {
@@ -193,14 +218,7 @@ export interface WebviewState {
   restore?: RestoreTarget;
 }
 
-/** Host → webview: draw the same series with a plain SVG polyline chart (the size/speed comparison of the bench). */
-export interface BenchSvgMessage {
-  type: 'benchSvg';
-  seq: number;
-  dataJson: string;
-}
-
-export type ToWebview = ShowMessage | BenchSvgMessage;
+export type ToWebview = ShowMessage;
 
 /** What the webview drew, for the host (tests and the bench read it). */
 export interface RenderedSummary {
@@ -240,7 +258,6 @@ export type FromWebview =
       canvasMs: number;
       summary: RenderedSummary;
     }
-  | { type: 'benchSvg'; seq: number; ms: number; parseMs: number; elements: number }
   | { type: 'range'; range: TimeRange }
   | { type: 'refresh' }
   | { type: 'openTable'; tileId?: string }
@@ -288,16 +305,6 @@ export function parseFromWebview(m: unknown): FromWebview | undefined {
             drawMs: finite(m.drawMs) ? m.drawMs : NaN,
             canvasMs: finite(m.canvasMs) ? m.canvasMs : NaN,
             summary: m.summary as unknown as RenderedSummary,
-          }
-        : undefined;
-    case 'benchSvg':
-      return finite(m.seq) && finite(m.ms)
-        ? {
-            type: 'benchSvg',
-            seq: m.seq,
-            ms: m.ms,
-            parseMs: finite(m.parseMs) ? m.parseMs : NaN,
-            elements: finite(m.elements) ? m.elements : 0,
           }
         : undefined;
     default:

@@ -1,16 +1,17 @@
 import * as vscode from 'vscode';
-import { createDispatcher } from '../api';
-import { QueryClient, queryLimiterFor } from '../api/query';
+import { createDispatcher, limiterFor } from '../api';
+import { QueryClient } from '../api/query';
 import { readSettings } from '../config';
 import type { ConnectionManager } from '../connections/manager';
 import type { QueryTargets } from './targets';
 
-/** The query settings (`observability.query.*`), with their defaults for missing or nonsense values. */
+/**
+ * The query settings (`observability.query.*`), with their defaults for missing or nonsense values. The rate budget
+ * is not among them: queries spend the key's one budget (`observability.rateLimit.*`) with the management API.
+ */
 export function querySettings(): {
   maxRows: number;
   maxBytes: number;
-  requests: number;
-  windowMs: number;
   timeoutMs: number;
 } {
   const c = vscode.workspace.getConfiguration('observability.query');
@@ -21,8 +22,6 @@ export function querySettings(): {
   return {
     maxRows: Math.floor(num('maxRows', 10_000)),
     maxBytes: Math.floor(num('maxResultMegabytes', 64) * 1024 * 1024),
-    requests: Math.floor(num('rateLimit.requestsPerWindow', 10)),
-    windowMs: num('rateLimit.windowSeconds', 10) * 1000,
     timeoutMs: num('timeoutSeconds', 300) * 1000,
   };
 }
@@ -48,7 +47,7 @@ export class QueryClients implements vscode.Disposable {
       const connection = this.connections.get(connectionId);
       if (!connection) throw new Error(vscode.l10n.t('The connection no longer exists.'));
       const s = querySettings();
-      const { proxy } = readSettings();
+      const { proxy, rateLimit } = readSettings();
       const dispatcher = createDispatcher({
         proxy: proxy.proxy,
         strictSSL: proxy.strictSSL,
@@ -72,7 +71,8 @@ export class QueryClients implements vscode.Disposable {
           return secret;
         },
         dispatcher,
-        limiter: queryLimiterFor(connection.keyId, { requests: s.requests, windowMs: s.windowMs }),
+        // The key's one limiter, shared with the management API (ClickHouse Cloud counts requests per API key).
+        limiter: limiterFor(connection.keyId, { requests: rateLimit.requests, windowMs: rateLimit.windowMs }),
         headersTimeoutMs: s.timeoutMs,
         bodyTimeoutMs: s.timeoutMs,
       });

@@ -8,7 +8,6 @@ import * as vscode from 'vscode';
 import type { ApiError } from '../api';
 import type { QueryResult, RunQueryOptions } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
-import { DEMO_CONNECTION_ENV } from '../demo';
 import type { Logger } from '../log';
 import type { ResourceRefresher } from '../resources/model';
 import { QueryClients } from './clients';
@@ -16,7 +15,6 @@ import { runQueryLenses } from './codeLens';
 import { registerQueryCommands } from './commands';
 import { registerSqlCompletion } from './completion';
 import type { QueryContext } from './context';
-import { applyDemoQueryHost } from './demoHost';
 import { ResultsPanel } from './panel';
 import { QueryTargets } from './targets';
 
@@ -35,7 +33,6 @@ export interface QueryApi {
 }
 
 export type { RunOutcome, RunQueryArgs } from './commands/runQuery';
-export { applyDemoQueryHost };
 export type { ApiError };
 
 export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps): QueryApi {
@@ -65,8 +62,5 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
     ),
     registerSqlCompletion({ connections, targets, clientFor: (id) => clients.clientFor(id), log }),
   );
-  if (context.extensionMode === vscode.ExtensionMode.Development) {
-    context.subscriptions.push(applyDemoQueryHost(connections, targets, process.env[DEMO_CONNECTION_ENV]));
-  }
   return { targets, panel, run: (connectionId, opts) => clients.clientFor(connectionId).run(opts) };
 }

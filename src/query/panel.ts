@@ -1,11 +1,11 @@
 /**
  * The query results panel: one reusable webview beside the editor. Its script is a separate bundle
- * (dist/queryResults.js, written inline into the page) loaded only when the panel first opens; strict CSP with a
- * nonce, no remote content, theme colours only. Copy (CSV, JSON, Markdown) and Open as JSON run here, on the full result.
+ * (dist/queryResults.js, loaded by the page from the extension's dist/ folder) loaded only when the panel first opens;
+ * strict CSP with a nonce, no remote content, theme colours only. Copy (CSV, JSON, Markdown) and Open as JSON run here, on the full result.
  */
 import * as vscode from 'vscode';
 import { toCsv, toJsonObjects, toMarkdown, type QueryResult } from '../api/query';
-import { webviewAsset } from '../shared/webviewAssets';
+import { panelColumn, trackPanel } from '../shared/panelColumn';
 
 /** One statement of a run and its result. */
 export interface StatementResult {
@@ -121,23 +121,24 @@ export class ResultsPanel implements vscode.Disposable {
 
   private ensure(): vscode.WebviewPanel {
     if (this.panel) {
-      if (!this.panel.visible) this.panel.reveal(vscode.ViewColumn.Beside, true);
+      if (!this.panel.visible) this.panel.reveal(undefined, true);
       return this.panel;
     }
     const media = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const panel = vscode.window.createWebviewPanel(
       'observability.queryResults',
       vscode.l10n.t('Query Results'),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: panelColumn(), preserveFocus: true },
       {
         enableScripts: true,
         retainContextWhenHidden: true,
-        // The page loads nothing from disk: its script is written into it.
-        localResourceRoots: [],
+        // The page loads its script from dist/ and nothing else from disk.
+        localResourceRoots: [media],
       },
     );
     const nonce = makeNonce();
-    panel.webview.html = html(panel.webview.cspSource, nonce, webviewAsset(media.fsPath, 'queryResults.js'));
+    const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'queryResults.js')).toString();
+    panel.webview.html = html(panel.webview.cspSource, nonce, script);
     let markReady: () => void = () => undefined;
     this.ready = new Promise<void>((resolve) => (markReady = resolve));
     panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m, markReady));
@@ -145,6 +146,7 @@ export class ResultsPanel implements vscode.Disposable {
       this.panel = undefined;
       this.ready = undefined;
     });
+    trackPanel(panel);
     this.panel = panel;
     return panel;
   }
@@ -255,6 +257,7 @@ function labels(): Record<string, string> {
     truncatedBytes: vscode.l10n.t('stopped at the size limit'),
     read: vscode.l10n.t('read'),
     chartTable: vscode.l10n.t('Chart data as a table'),
+    readoutHint: vscode.l10n.t('Hover the chart, or focus it and press ← →, to read the values.'),
     noRows: vscode.l10n.t('The query returned no rows.'),
   };
 }
@@ -266,7 +269,7 @@ function makeNonce(): string {
   return s;
 }
 
-function html(cspSource: string, nonce: string, script: string): string {
+function html(cspSource: string, nonce: string, scriptUri: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -279,7 +282,7 @@ function html(cspSource: string, nonce: string, script: string): string {
   header { flex: none; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 6px 8px; border-bottom: 1px solid var(--vscode-panel-border); }
   .meta { flex: 1 1 auto; color: var(--vscode-descriptionForeground); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .meta .warn { color: var(--vscode-editorWarning-foreground); }
-  button { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); border: 1px solid var(--vscode-button-border, transparent); padding: 2px 8px; cursor: pointer; font: inherit; }
+  button { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); border: 1px solid var(--vscode-button-border, transparent); padding: 2px 8px; cursor: pointer; font: inherit; white-space: nowrap; }
   select { color: var(--vscode-dropdown-foreground); background: var(--vscode-dropdown-background); border: 1px solid var(--vscode-dropdown-border, transparent); font: inherit; max-width: 40ch; }
   button:hover { background: var(--vscode-button-secondaryHoverBackground); }
   button:focus-visible, [tabindex]:focus-visible, [role=tab]:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
@@ -300,6 +303,11 @@ function html(cspSource: string, nonce: string, script: string): string {
   #chart .axis { stroke: var(--vscode-panel-border); }
   .legend { display: flex; flex-wrap: wrap; gap: 12px; margin: 6px 0; }
   .legend span::before { content: ''; display: inline-block; width: 10px; height: 10px; margin-right: 4px; background: currentColor; }
+  .readout { display: flex; flex-wrap: wrap; gap: 2px 12px; min-height: 1.4em; margin: 4px 0; color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; }
+  .readout strong { color: var(--vscode-foreground); }
+  .readout .item::before { content: ''; display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; background: var(--swatch); }
+  #chart svg .cursor { stroke: var(--vscode-descriptionForeground); stroke-dasharray: 3 3; }
+  #chart svg:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
   table.data { border-collapse: collapse; margin-top: 8px; }
   table.data th, table.data td { border: 1px solid var(--vscode-panel-border); padding: 2px 6px; text-align: left; }
   .empty { padding: 16px; color: var(--vscode-descriptionForeground); }
@@ -321,7 +329,7 @@ function html(cspSource: string, nonce: string, script: string): string {
 </header>
 <div id="viewport" tabindex="0" role="grid" aria-label="Query results"></div>
 <div id="chart" role="tabpanel" aria-labelledby="tab-chart" hidden></div>
-<script nonce="${nonce}">${script}</script>
+<script nonce="${nonce}" src="${scriptUri}"></script>
 </body>
 </html>`;
 }

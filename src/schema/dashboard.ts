@@ -9,6 +9,7 @@
  * Responses keep every field they carry.
  */
 import * as z from 'zod';
+import { AGG_FNS } from './aggregation';
 import { nonEmpty, nonEmptyOrOmit, openEnum, requiredOr, resourceIdSchema } from './ids';
 import { lazySchema } from './lazySchema';
 
@@ -28,18 +29,6 @@ export const TILE_DISPLAY_TYPES = [
 export const RAW_SQL_DISPLAY_TYPES = ['line', 'stacked_bar', 'table', 'number', 'pie', 'bar'] as const;
 /** Display types an alert can watch. */
 export const ALERTABLE_DISPLAY_TYPES = ['line', 'stacked_bar', 'number'] as const;
-export const AGG_FNS = [
-  'avg',
-  'count',
-  'count_distinct',
-  'last_value',
-  'max',
-  'min',
-  'quantile',
-  'sum',
-  'any',
-  'none',
-] as const;
 export const QUANTILE_LEVELS = [0.5, 0.9, 0.95, 0.99] as const;
 export const METRIC_TYPES = ['sum', 'gauge', 'histogram', 'summary', 'exponential histogram'] as const;
 export const QUERY_LANGUAGES = ['sql', 'lucene'] as const;

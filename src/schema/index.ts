@@ -1,5 +1,6 @@
 /** Schemas and types of the observability and cloud APIs (zod is the single source of types). */
 export * from './ids';
+export * from './aggregation';
 export * from './envelope';
 export * from './alert';
 export * from './dashboard';

@@ -4,6 +4,7 @@
  * replace and may change the kind; an `id` in a body is ignored. Unknown keys are kept and sent.
  */
 import * as z from 'zod';
+import { MV_AGG_FNS } from './aggregation';
 import { omitNullOr, openEnum, requiredOr, resourceIdSchema } from './ids';
 import { lazySchema } from './lazySchema';
 
@@ -56,20 +57,6 @@ export type Source = z.infer<typeof sourceSchema>;
 export const SOURCE_WRITE_KINDS = ['log', 'trace', 'session', 'metric', 'promql'] as const;
 export const METRIC_TABLE_KINDS = ['gauge', 'histogram', 'sum', 'summary', 'exponential histogram'] as const;
 export const USE_TEXT_INDEX_VALUES = ['auto', 'enabled', 'disabled'] as const;
-export const MV_AGG_FNS = [
-  'avg',
-  'count',
-  'count_distinct',
-  'last_value',
-  'max',
-  'min',
-  'quantile',
-  'sum',
-  'any',
-  'none',
-  'increase',
-  'histogram',
-] as const;
 /** `5m`, `15s`, `1h`, `1d` (as read), or `5 minute` (the server's own form). */
 export const GRANULARITY_PATTERN = /^(?:\d+(?:s|m|h|d)|\d+ (?:second|minute|hour|day))$/;
 export const MAX_QUERY_SETTINGS = 10;

@@ -1,13 +1,23 @@
 import * as vscode from 'vscode';
 import { markdownCode, markdownText, sanitizeServerText } from '../api';
 import type { Alert, ConnectionView, QueryEndpoint, RequestFailure, Source, TileResponse } from '../resources/model';
-import { collator, conditionText, isFiring, isSilenced } from './plainFormat';
+import {
+  ALERT_STATUS_ICONS,
+  alertStatus,
+  collator,
+  conditionText,
+  isFiring,
+  isSilenced,
+  type AlertStatus,
+} from './plainFormat';
 
 export {
+  alertStatus,
   collator,
   conditionText,
   contextState,
   isFiring,
+  isFiringUnsilenced,
   isSilenced,
   nameOf,
   sortByName,
@@ -36,17 +46,29 @@ export function sortAlerts(alerts: readonly Alert[]): Alert[] {
   return labelled.map((x) => x.alert);
 }
 
-const STATE_ICONS: Record<string, vscode.ThemeIcon> = {
-  ALERT: new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('list.errorForeground')),
-  OK: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
-  PENDING: new vscode.ThemeIcon('clock', new vscode.ThemeColor('list.warningForeground')),
-  INSUFFICIENT_DATA: new vscode.ThemeIcon('question', new vscode.ThemeColor('descriptionForeground')),
-  DISABLED: new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground')),
-};
-const UNKNOWN_STATE_ICON = new vscode.ThemeIcon('bell');
+const STATUS_ICONS = new Map<AlertStatus, vscode.ThemeIcon>(
+  (Object.entries(ALERT_STATUS_ICONS) as [AlertStatus, { icon: string; color?: string }][]).map(([status, look]) => [
+    status,
+    new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined),
+  ]),
+);
 
-export function alertIcon(alert: Alert): vscode.ThemeIcon {
-  return (alert.state && Object.hasOwn(STATE_ICONS, alert.state) && STATE_ICONS[alert.state]) || UNKNOWN_STATE_ICON;
+/** The icon of an alert's status: firing, silenced, pending, OK, insufficient data, disabled, execution error. */
+export function alertIcon(alert: Alert, now = Date.now()): vscode.ThemeIcon {
+  return STATUS_ICONS.get(alertStatus(alert, now))!;
+}
+
+/** The words for an alert's status; a silenced alert also says whether it fires underneath. */
+export function alertStatusText(alert: Alert, now = Date.now()): string {
+  const status = alertStatus(alert, now);
+  switch (status) {
+    case 'silenced':
+      return isFiring(alert) ? vscode.l10n.t('Silenced (firing)') : vscode.l10n.t('Silenced');
+    case 'error':
+      return vscode.l10n.t('Execution error ({0})', stateText(alert.state));
+    default:
+      return stateText(alert.state);
+  }
 }
 
 export function stateText(state: string | null | undefined): string {
@@ -80,11 +102,14 @@ export function channelText(alert: Alert, webhookNames: ReadonlyMap<string, stri
   return sanitizeServerText(channel.type) || undefined;
 }
 
-/** One line: "silenced · above 100 · 1h · webhook-name". */
+/**
+ * One line, the condition first (it is what a narrow sidebar must still show): "above 100 · silenced · 1h ·
+ * webhook-name". A silenced alert or one whose last run failed says so after the condition (the icon says it too).
+ */
 export function alertDescription(alert: Alert, webhookNames: ReadonlyMap<string, string>, now = Date.now()): string {
-  const parts: string[] = [];
+  const parts: string[] = [conditionText(alert)];
   if (isSilenced(alert, now)) parts.push(vscode.l10n.t('silenced'));
-  parts.push(conditionText(alert));
+  else if (alertStatus(alert, now) === 'error') parts.push(vscode.l10n.t('execution error'));
   if (alert.interval) parts.push(sanitizeServerText(alert.interval));
   const channel = channelText(alert, webhookNames);
   if (channel) parts.push(channel);
@@ -106,9 +131,10 @@ export function alertTooltip(
   webhookNames: ReadonlyMap<string, string>,
   dashboardName?: string,
   tileName?: string,
+  savedSearchName?: string,
 ): vscode.MarkdownString {
   const lines: string[] = [];
-  lines.push(`**${md(alertLabel(alert))}** — ${md(stateText(alert.state))}`, '');
+  lines.push(`**${md(alertLabel(alert))}** — ${md(alertStatusText(alert))}`, '');
   lines.push(`- ${vscode.l10n.t('ID')}: ${code(alert.id)}`);
   lines.push(
     `- ${vscode.l10n.t('Condition')}: ${md(conditionText(alert))}${alert.interval ? ` · ${md(vscode.l10n.t('every {0}', alert.interval))}` : ''}`,
@@ -122,7 +148,8 @@ export function alertTooltip(
       : code(alert.dashboardId ?? '?');
     lines.push(`- ${vscode.l10n.t('Watches')}: ${where} (${vscode.l10n.t('tile')} ${code(alert.tileId ?? '?')})`);
   } else if (alert.savedSearchId) {
-    lines.push(`- ${vscode.l10n.t('Saved search')}: ${code(alert.savedSearchId)}`);
+    const search = savedSearchName ? md(savedSearchName) : code(alert.savedSearchId);
+    lines.push(`- ${vscode.l10n.t('Saved search')}: ${search}`);
   }
   const channel = channelText(alert, webhookNames);
   if (channel) {
@@ -131,11 +158,14 @@ export function alertTooltip(
     );
   }
   if (alert.silenced) {
-    const by = alert.silenced.by ? ` ${vscode.l10n.t('by {0}', alert.silenced.by)}` : '';
-    const until = alert.silenced.until
-      ? ` ${vscode.l10n.t('until {0}', new Date(alert.silenced.until).toLocaleString())}`
-      : '';
-    lines.push(`- ${md(vscode.l10n.t('Silenced'))}${md(by)}${md(until)}`);
+    // Each piece is escaped on its own and joined with plain spaces: the sanitiser trims what it escapes, so a
+    // leading space inside a piece would be lost ("Silencedby …").
+    const pieces = [md(vscode.l10n.t('Silenced'))];
+    if (alert.silenced.by) pieces.push(md(vscode.l10n.t('by {0}', alert.silenced.by)));
+    if (alert.silenced.until) {
+      pieces.push(md(vscode.l10n.t('until {0}', new Date(alert.silenced.until).toLocaleString())));
+    }
+    lines.push(`- ${pieces.join(' ')}`);
   }
   if (alert.message) lines.push(`- ${vscode.l10n.t('Message')}: ${md(alert.message, 200)}`);
   const errors = alert.executionErrors ?? [];

@@ -78,6 +78,48 @@ export function isSilenced(alert: Alert, now = Date.now()): boolean {
   return silencedActive(alert, now);
 }
 
+/** Firing and not silenced: what the status bar counts and notifications announce. */
+export function isFiringUnsilenced(alert: Alert, now = Date.now()): boolean {
+  return isFiring(alert) && !silencedActive(alert, now);
+}
+
+/**
+ * What a user should read from an alert at a glance, one of seven states (or `unknown` for a state this version
+ * does not know). Disabled wins over everything, then an active silence, then firing; an alert whose last run
+ * reported execution errors (the server keeps only the last run's) shows `error` unless it fires.
+ */
+export type AlertStatus =
+  'firing' | 'silenced' | 'pending' | 'ok' | 'insufficientData' | 'disabled' | 'error' | 'unknown';
+
+export function alertStatus(alert: Alert, now = Date.now()): AlertStatus {
+  if (alert.state === 'DISABLED') return 'disabled';
+  if (silencedActive(alert, now)) return 'silenced';
+  if (alert.state === 'ALERT') return 'firing';
+  if ((alert.executionErrors?.length ?? 0) > 0) return 'error';
+  switch (alert.state) {
+    case 'OK':
+      return 'ok';
+    case 'PENDING':
+      return 'pending';
+    case 'INSUFFICIENT_DATA':
+      return 'insufficientData';
+    default:
+      return 'unknown';
+  }
+}
+
+/** Codicon and theme colour of each alert status (the colour is a `ThemeColor` ID). */
+export const ALERT_STATUS_ICONS: Readonly<Record<AlertStatus, { readonly icon: string; readonly color?: string }>> = {
+  firing: { icon: 'bell-dot', color: 'list.errorForeground' },
+  silenced: { icon: 'bell-slash', color: 'list.warningForeground' },
+  pending: { icon: 'clock', color: 'list.warningForeground' },
+  ok: { icon: 'pass', color: 'testing.iconPassed' },
+  insufficientData: { icon: 'question', color: 'descriptionForeground' },
+  disabled: { icon: 'circle-slash', color: 'disabledForeground' },
+  error: { icon: 'warning', color: 'problemsWarningIcon.foreground' },
+  unknown: { icon: 'bell' },
+};
+
 const TILE_ICONS: Record<string, string> = {
   line: 'graph-line',
   stacked_bar: 'graph',

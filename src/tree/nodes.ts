@@ -4,6 +4,8 @@ import {
   alertDescription,
   alertIcon,
   alertLabel,
+  alertStatus,
+  alertStatusText,
   contextState,
   isSilenced,
   nameOf,
@@ -76,11 +78,14 @@ export class ConnectionNode {
     const item = new vscode.TreeItem(this.connection.label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('organization');
+    // Label, then host: the words that tell connections apart come first at the default sidebar width.
     const organizationName = sanitizeServerText(this.connection.organizationName);
-    item.description =
-      organizationName && organizationName !== this.connection.label
-        ? organizationName
-        : new URL(this.connection.baseUrl).host;
+    item.description = [
+      new URL(this.connection.baseUrl).host,
+      organizationName !== this.connection.label ? organizationName : '',
+    ]
+      .filter((x) => x)
+      .join(' · ');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
@@ -237,6 +242,10 @@ export class FolderNode implements ServiceScope {
   get label(): string {
     return FOLDER_LABELS[this.kind]();
   }
+  /** ` webApp` when the items can be opened in the deployment's web app (self-hosted; see `webAppUrl`). */
+  get webAppToken(): string {
+    return this.parent.parent.connection.kind === 'selfHosted' ? ' webApp' : '';
+  }
   treeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.label, Collapsed);
     item.id = this.id;
@@ -282,7 +291,7 @@ export class DashboardNode implements ServiceScope {
       .filter((x) => x)
       .join(' · ');
     item.tooltip = `${this.label}\n${vscode.l10n.t('Dashboard ID')}: ${sanitizeServerText(this.dashboard.id)}${tags.length ? `\n${vscode.l10n.t('Tags')}: ${tags.join(', ')}` : ''}`;
-    item.contextValue = 'dashboard copyable json deletable';
+    item.contextValue = `dashboard copyable json deletable${this.parent.webAppToken}`;
     return item;
   }
 }
@@ -313,13 +322,14 @@ export class TileNode implements ServiceScope {
     item.id = this.id;
     const displayType = sanitizeServerText(this.tile.config?.displayType) || undefined;
     item.iconPath = new vscode.ThemeIcon(tileIconId(this.tile));
+    // The alerts watching the tile first: the icon already shows the display type.
     item.description = [
-      displayType,
       this.alertCount === 1
         ? vscode.l10n.t('1 alert')
         : this.alertCount > 1
           ? vscode.l10n.t('{0} alerts', this.alertCount)
           : undefined,
+      displayType,
     ]
       .filter((x) => x)
       .join(' · ');
@@ -360,10 +370,16 @@ export class AlertNode implements ServiceScope {
   treeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.label, None);
     item.id = this.id;
-    item.iconPath = alertIcon(this.alert);
-    item.description = alertDescription(this.alert, this.webhookNames);
-    const silenced = isSilenced(this.alert) ? ' silenced' : '';
-    item.contextValue = `alert ${contextState(this.alert.state)}${silenced} copyable json deletable`;
+    const now = Date.now();
+    item.iconPath = alertIcon(this.alert, now);
+    item.description = alertDescription(this.alert, this.webhookNames, now);
+    item.accessibilityInformation = {
+      label: `${this.label}, ${alertStatusText(this.alert, now)}, ${item.description}`,
+    };
+    const silenced = isSilenced(this.alert, now) ? ' silenced' : '';
+    const error = alertStatus(this.alert, now) === 'error' ? ' executionError' : '';
+    const folder = this.parent.type === 'folder' ? this.parent : this.parent.parent.parent;
+    item.contextValue = `alert ${contextState(this.alert.state)}${silenced}${error} copyable json deletable${folder.webAppToken}`;
     return item;
   }
 }
@@ -509,7 +525,8 @@ export class ItemNode<K extends ItemKind = ItemKind> implements ServiceScope {
       `${p.what()}: ${sanitizeServerText(this.item.id)}`,
       ...p.details(this.item, this.uses),
     ].join('\n');
-    item.contextValue = `${this.kind} ${p.context(this.item)}${this.uses > 0 ? ' inUse' : ''}`;
+    const webApp = this.kind === 'savedSearch' ? this.parent.webAppToken : '';
+    item.contextValue = `${this.kind} ${p.context(this.item)}${this.uses > 0 ? ' inUse' : ''}${webApp}`;
     return item;
   }
 }

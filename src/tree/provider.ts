@@ -4,6 +4,7 @@ import type { CacheChange, Entry, ResourceCache } from '../resources/cache';
 import { alertsOnSavedSearch, alertsUsingWebhook } from '../resources/dependents';
 import {
   alertTooltip,
+  isFiringUnsilenced,
   nameOf,
   presentFailure,
   queryEndpointLines,
@@ -114,7 +115,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     return node.parent;
   }
 
-  resolveTreeItem(item: vscode.TreeItem, node: Node): vscode.TreeItem {
+  async resolveTreeItem(item: vscode.TreeItem, node: Node): Promise<vscode.TreeItem> {
     if (node.type === 'alert') {
       const alert = node.alert;
       let dashboardName: string | undefined;
@@ -129,7 +130,14 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
           if (tile) tileName = tileLabel(tile);
         }
       }
-      item.tooltip = alertTooltip(alert, node.webhooks, dashboardName, tileName);
+      // A saved search is named by its name: the list is read once per service (shared with the Saved Searches folder).
+      let savedSearchName: string | undefined;
+      if (alert.savedSearchId) {
+        const entry = await this.cache.ensure(node.connectionId, node.serviceId, 'savedSearches', { origin: 'tree' });
+        const search = entry.value?.find((s) => s.id === alert.savedSearchId);
+        if (search) savedSearchName = nameOf(search);
+      }
+      item.tooltip = alertTooltip(alert, node.webhooks, dashboardName, tileName, savedSearchName);
     }
     return item;
   }
@@ -291,7 +299,8 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         const names = this.webhookNames(connectionId, serviceId);
         const shown = this.filterText ? all.filter((a) => this.matches(a.name ?? a.id)) : all;
         items = sortAlerts(shown).map((a) => new AlertNode(folder, a, names));
-        const firing = all.reduce((n, a) => n + (a.state === 'ALERT' ? 1 : 0), 0);
+        const now = Date.now();
+        const firing = all.reduce((n, a) => n + (isFiringUnsilenced(a, now) ? 1 : 0), 0);
         folder.description = [
           this.countText(items.length, total),
           firing ? vscode.l10n.t('{0} firing', firing) : undefined,

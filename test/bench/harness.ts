@@ -41,7 +41,7 @@ export interface QueryEndpointConfig {
 export async function useQueryEndpoint(cfg: QueryEndpointConfig, requestsPerWindow: number | undefined): Promise<void> {
   await vscode.workspace
     .getConfiguration('observability')
-    .update('query.rateLimit.requestsPerWindow', requestsPerWindow, vscode.ConfigurationTarget.Global);
+    .update('rateLimit.requestsPerWindow', requestsPerWindow, vscode.ConfigurationTarget.Global);
   await vscode.commands.executeCommand('observability.setQueryHost', {
     connectionId: cfg.connectionId,
     queryUrl: cfg.queryUrl,

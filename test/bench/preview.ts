@@ -9,12 +9,13 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Agent, request } from 'undici';
 import type { PreviewOutcome } from '../../src/preview';
-import { webviewAsset } from '../../src/shared/webviewAssets';
 import { PreviewPanel } from '../../src/preview/panel';
+import { SvgReferencePanel } from './svgReference';
 import { checkoutDashboard, weekOfMinutes } from '../support/previewData';
 import { rawQuery, stats, useQueryEndpoint, type QueryEndpointConfig } from './harness';
 
@@ -24,8 +25,7 @@ export async function measurePreview(
   const ext = vscode.extensions.getExtension('obs-tools.observability-explorer');
   if (!ext) throw new Error('the extension is not loaded');
   const dist = path.join(ext.extensionPath, 'dist');
-  // A production build packs the webview files into dist/webviews.br; count the text each one holds.
-  const size = (f: 'preview.js' | 'preview.css') => Buffer.byteLength(webviewAsset(dist, f), 'utf8');
+  const size = (f: 'preview.js' | 'preview.css') => fs.statSync(path.join(dist, f)).size;
   const bundle = { previewJsBytes: size('preview.js'), previewCssBytes: size('preview.css') };
 
   const data = weekOfMinutes(Date.now());
@@ -50,12 +50,13 @@ export async function measurePreview(
   };
 
   const panel = new PreviewPanel(ext.extensionUri, 'preview');
+  const svgPanel = new SvgReferencePanel();
   try {
     // Warm-up: the panel opens, the bundle loads, the JIT warms.
     await panel.show(data);
     await panel.show(data);
     await fetchParse();
-    await panel.benchSvg(json);
+    await svgPanel.draw(json);
     const drawn: number[] = [];
     const parse: number[] = [];
     const draw: number[] = [];
@@ -81,7 +82,7 @@ export async function measurePreview(
       showCall.push(call);
       reference.push(ref);
       ratios.push(r.ms / ref);
-      svg.push((await panel.benchSvg(json)).ms);
+      svg.push((await svgPanel.draw(json)).ms);
     }
     // A 12-tile dashboard of fixed data (5 charts, numbers, a table, log lines, Markdown, a notice).
     const dashboard: number[] = [];
@@ -105,7 +106,7 @@ export async function measurePreview(
         "canvasDrawnMs = the same to the end of uPlot's canvas drawing (before the frame); ofWhichBuildMs = the synchronous DOM and chart build; " +
         "showCallMs = PreviewPanel.show() in the extension host to the webview's report (adds postMessage across the processes); " +
         'rawFetchParseMs = bare undici GET of the same JSON from a loopback server + body.json(), right after each run; ' +
-        "svgPolylineMs = the same series drawn as SVG polylines (the query results chart's way) in the same webview, same timing",
+        "svgPolylineMs = the same series drawn as SVG polylines (the query results chart's way) in a webview of the bench beside it, same timing",
       data: { ...summary, jsonKB: kb(Buffer.byteLength(json)) },
       drawnMs: stats(drawn),
       ofWhichParseMs: stats(parse),
@@ -126,6 +127,7 @@ export async function measurePreview(
     };
   } finally {
     panel.dispose();
+    svgPanel.dispose();
     await agent.close();
     server.close();
   }

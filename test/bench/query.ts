@@ -136,7 +136,7 @@ export async function measureQuery(cfg: QueryBenchConfig): Promise<Record<string
   await agent.close();
   await vscode.workspace
     .getConfiguration('observability')
-    .update('query.rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
+    .update('rateLimit.requestsPerWindow', undefined, vscode.ConfigurationTarget.Global);
   const ratioStats = stats(ratios);
   const overheadStats = stats(overhead);
   return {

@@ -4,8 +4,8 @@
  * dashboard previewed on its grid and the backtest of its firing p95 latency alert (threshold, fired windows,
  * transitions), both drawn from the emulator's seeded telemetry through the extension's commands
  * (test/e2e/previewSetup.ts). Checks what a user sees, picks a range with the keyboard and sees the panel answer, and
- * saves screenshots in the dark and the light theme: media/screenshot-preview-{dashboard,backtest}-{dark,light}.png
- * (self-hosted: out/self-hosted/).
+ * saves screenshots in the dark and the light theme: out/preview-wide/{cloud,oss}/screenshot-preview-*.png (the
+ * README's pictures come from charts.e2e.ts).
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/preview.e2e.js`.
  */
@@ -17,7 +17,10 @@ import { openWorkbench, REPO_ROOT, type Workbench } from '../host/runInCodeServe
 import { forEachFlavor, runCommand, shoot, START_TIMEOUT, UI_TIMEOUT, withTimeout, type UiFlavor } from './ui';
 
 forEachFlavor((flavor: UiFlavor) => {
-  const shot = (name: string) => flavor.screenshot(`screenshot-preview-${name}.png`);
+  // The README's preview pictures are taken by charts.e2e.ts (the panels in one column beside a document); these, of
+  // the panels over the whole window, go to out/.
+  const shot = (name: string) =>
+    path.join(REPO_ROOT, 'out', 'preview-wide', flavor.emulatorFlavor, `screenshot-preview-${name}.png`);
 
   let workbench: Workbench;
   let page: Page;
@@ -30,8 +33,8 @@ forEachFlavor((flavor: UiFlavor) => {
       userSettings: {
         'workbench.colorTheme': 'Default Dark Modern',
         'window.commandCenter': false,
-        // The emulator has no query budget; the panels answer each range change at once.
-        'observability.query.rateLimit.requestsPerWindow': 100,
+        // The emulator has no rate limit; with a large key budget the panels answer each range change at once.
+        'observability.rateLimit.requestsPerWindow': 100,
       },
       extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'e2e', 'previewSetup.js'),
       env: { OBS_E2E_FLAVOR: flavor.emulatorFlavor },
@@ -108,7 +111,7 @@ forEachFlavor((flavor: UiFlavor) => {
         await view().locator('.verdict').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         assert.match(
           await view().locator('.verdict').innerText(),
-          /^Would have fired \d+× in this range \(last at \d{4}-\d\d-\d\d \d\d:\d\d\)\.$/,
+          /^Would have fired \d+× in this range \(last at \d{4}-\d\d-\d\d \d\d:\d\d UTC([+−]\d\d:\d\d)?\)\.$/,
         );
         assert.match(await view().locator('.legend .threshold').innerText(), /fires above 1[.,]?5/);
         const states = await view().locator('.transitions tbody td.state').allInnerTexts();

@@ -17,7 +17,7 @@ import type { ServiceData } from '../emulator/types';
 const LABEL = 'Northwind (emulator)';
 
 /** Cloud: a connection to the first service, its queries sent to the emulator's query host through the endpoint. */
-async function connectCloud(
+export async function connectCloud(
   emulator: Emulator,
 ): Promise<{ connectionId: string; serviceId: string; data: ServiceData }> {
   const serviceId = emulator.serviceIds[0]!;

@@ -82,7 +82,8 @@ async function drive(): Promise<void> {
   await quickInput(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 
   await runCommand(page, 'Observability: New Query');
-  const tab = page.locator('.tab.active', { hasText: 'Untitled' });
+  // The new document is named after its service, not after its comment line.
+  const tab = page.locator('.tab.active', { hasText: `${service.name}.sql` });
   await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await page
     .locator('.statusbar-item', { hasText: service.name })

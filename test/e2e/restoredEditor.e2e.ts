@@ -17,8 +17,8 @@ import {
   editorLine,
   forEachFlavor,
   openTestWorkbench,
+  reloadWindow,
   reportingFailure,
-  runCommand,
   treeRow,
   UI_TIMEOUT,
   type UiFlavor,
@@ -69,8 +69,7 @@ forEachFlavor((flavor: UiFlavor) => {
         const readsBefore = reads();
 
         // As a user reloads: the workbench saves what it shows (open editors, the sidebar) before it goes.
-        await runCommand(page, 'Developer: Reload Window');
-        await page.waitForLoadState('load', { timeout: RELOAD_TIMEOUT });
+        await reloadWindow(page, RELOAD_TIMEOUT);
         await page.locator('.statusbar').first().waitFor({ state: 'visible', timeout: RELOAD_TIMEOUT });
         await tab.waitFor({ state: 'visible', timeout: RELOAD_TIMEOUT });
         await editorLine(page, `"name": "${name}",`).waitFor({ state: 'visible', timeout: RELOAD_TIMEOUT });

@@ -7,7 +7,7 @@
  * - `setup`: the workbench runs out/test/e2e/workbenchSetup.js as its test entry, which adds the connection and then
  *   stays pending (extension-test mode: the workbench refuses modal dialogs);
  * - `demo`: the extension runs in development mode without a test entry and adds the connection from
- *   `$OBS_DEMO_CONNECTION` (src/demo.ts) once activated; modal dialogs show as they do for a user.
+ *   `$OBS_DEMO_CONNECTION` (the demo helper extension, test/demo/connection.ts) once activated; modal dialogs show as they do for a user.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -242,6 +242,24 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await quickInputBox(page).fill(`>${title}`);
   await quickInputRows(page).filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await page.keyboard.press('Enter');
+}
+
+/**
+ * Runs Developer: Reload Window and returns once the new page has loaded. Until the reload begins the old page stays
+ * loaded and keeps showing what the new one will show, so the wait must see the new page: a mark left on the old
+ * page's window is gone only from a new document.
+ */
+export async function reloadWindow(page: Page, timeout: number): Promise<void> {
+  await page.evaluate(() => {
+    (globalThis as { obsBeforeReload?: boolean }).obsBeforeReload = true;
+  });
+  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout });
+  await runCommand(page, 'Developer: Reload Window');
+  await navigated;
+  await page.waitForFunction(() => (globalThis as { obsBeforeReload?: boolean }).obsBeforeReload !== true, undefined, {
+    timeout,
+  });
+  await page.waitForLoadState('load', { timeout });
 }
 
 /** Opens a workspace file with Quick Open and waits until its editor is the active one. */

@@ -4,7 +4,8 @@
  * Options: --port <n> (default 8787), --segment <name> (default observability), --no-rate-limit,
  * --rate-limit-header none|x-ratelimit-reset|retry-after, --empty, --alerts <n>, --extra-services <n>,
  * --future-fields (answer like a newer server), --page-cap <n> (paged lists return at most n items),
- * --source-get-by-id (serve GET …/sources/{id}, which the live Cloud has been seen not to serve).
+ * --source-get-by-id (serve GET …/sources/{id}, which the live Cloud has been seen not to serve),
+ * --now <ISO 8601 time | ms since the epoch | start> (freeze the sample data's clock; by default it moves with now).
  */
 import { startEmulator } from './server';
 import type { EmulatorFlavor, EmulatorOptions, RateLimitHeaderMode } from './types';
@@ -55,6 +56,12 @@ function parseArgs(argv: string[]): EmulatorOptions {
       case '--source-get-by-id':
         opts.sourceGetById = true;
         break;
+      case '--now': {
+        const now = next();
+        opts.now = now === 'start' ? 'start' : /^\d+$/.test(now) ? Number(now) : Date.parse(now);
+        if (Number.isNaN(opts.now)) throw new Error(`--now must be an ISO 8601 time, ms since the epoch or start`);
+        break;
+      }
       default:
         throw new Error(`Unknown option ${String(arg)}`);
     }

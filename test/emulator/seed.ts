@@ -168,7 +168,7 @@ function dashboards(
         ],
         groupBy: 'SpanName',
         fillNulls: true,
-        numberFormat: { output: 'duration', mantissa: 0 },
+        numberFormat: { output: 'duration', factor: 0.001 }, // the values are milliseconds
       }),
       tile(rng, at, 'Requests by status code', [12, 0, 12, 4], {
         displayType: 'stacked_bar',
@@ -349,6 +349,61 @@ function dashboards(
     ],
   };
   return [service, nodes, ingest];
+}
+
+/**
+ * Tiles of the kinds the other dashboards do not cover: metric tiles with several series, and a cumulative counter
+ * that rises steadily with resets (as a time series, a number and a table). Made after every other seeded resource,
+ * so their IDs stay as they were.
+ */
+function runtimeDashboard(s: ServiceSeed, src: { metric: string }): StoredDashboard {
+  const { rng } = s;
+  const at = s.start + hours(120);
+  const jobs = { metricName: 'app.jobs.processed', metricType: 'sum', valueExpression: 'Value' };
+  return {
+    filters: [],
+    savedQuery: null,
+    savedQueryLanguage: null,
+    savedFilterValues: [],
+    containers: [],
+    id: rng.objectId(at),
+    name: 'Runtime',
+    tags: ['runtime', 'workers'],
+    tiles: [
+      tile(rng, at, 'Jobs processed per worker', [0, 0, 12, 4], {
+        displayType: 'line',
+        sourceId: src.metric,
+        select: [{ aggFn: 'sum', ...jobs }],
+        groupBy: "ResourceAttributes['service.instance.id']",
+      }),
+      tile(rng, at, 'Jobs processed', [12, 0, 4, 4], {
+        displayType: 'number',
+        sourceId: src.metric,
+        select: [{ aggFn: 'sum', ...jobs }],
+        numberFormat: { output: 'number', thousandSeparated: true },
+      }),
+      tile(rng, at, 'Jobs by worker', [16, 0, 8, 4], {
+        displayType: 'table',
+        sourceId: src.metric,
+        select: [{ aggFn: 'sum', ...jobs, alias: 'jobs' }],
+        groupBy: "ResourceAttributes['service.instance.id']",
+      }),
+      tile(rng, at, 'Collector load', [0, 4, 24, 4], {
+        displayType: 'line',
+        sourceId: src.metric,
+        select: [
+          { aggFn: 'max', metricName: 'otelcol_exporter_queue_size', metricType: 'gauge', valueExpression: 'Value' },
+          {
+            aggFn: 'sum',
+            metricName: 'otelcol_receiver_accepted_log_records',
+            metricType: 'sum',
+            valueExpression: 'Value',
+            alias: 'accepted',
+          },
+        ],
+      }),
+    ],
+  };
 }
 
 function webhooks(s: ServiceSeed): StoredWebhook[] {
@@ -672,6 +727,7 @@ function serviceData(s: ServiceSeed, teamId: string, full: boolean): ServiceData
       }),
     );
   }
+  if (full) dash.push(runtimeDashboard(s, src));
   return {
     teamId,
     dashboards: new Map(dash.map((d) => [d.id, d])),

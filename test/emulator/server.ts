@@ -27,6 +27,24 @@ import type {
   ResponseIssue,
 } from './types';
 
+/**
+ * The frozen "now" of EmulatorOptions.now or OBS_EMULATOR_NOW, in whole seconds (as ms), or undefined for the wall
+ * clock. Accepts ms since the epoch, an ISO 8601 time or 'start' (the moment of the call).
+ */
+export function frozenNowOf(value: number | string | false | undefined): number | undefined {
+  if (value === undefined || value === false || value === '') return undefined;
+  const ms =
+    value === 'start'
+      ? Date.now()
+      : typeof value === 'number'
+        ? value
+        : /^\d+$/.test(value)
+          ? Number(value)
+          : Date.parse(value);
+  if (!Number.isFinite(ms) || ms <= 0) throw new Error(`Invalid emulator clock "${String(value)}"`);
+  return Math.floor(ms / 1000) * 1000;
+}
+
 /** Page cap used by OBS_EMULATOR_FUTURE=1 when the options do not set one. */
 export const FUTURE_PAGE_CAP = 7;
 
@@ -75,6 +93,12 @@ export interface Emulator {
   readonly flavor: EmulatorFlavor;
   /** The self-hosted flavor's personal API key (Bearer); present in both flavors, accepted only by 'oss'. */
   readonly ossApiKey: string;
+  /** The frozen "now" of the sample data in ms (EmulatorOptions.now), or undefined when it moves with the wall clock. */
+  readonly frozenNow: number | undefined;
+  /** The emulator's "now" in ms: where its sample data ends (the frozen time, else the wall clock). */
+  now(): number;
+  /** Sets the clock as EmulatorOptions.now does: a fixed time or 'start' (this moment) freezes it, false lets it move. */
+  setClock(now: number | 'start' | false): void;
   /** Restores the initial data and clears faults, the request log and rate-limit windows. */
   reset(): void;
   close(): Promise<void>;
@@ -172,6 +196,7 @@ class EmulatorServer implements Emulator {
   readonly pageCap: number;
   readonly flavor: EmulatorFlavor;
   readonly ossApiKey = SAMPLE_OSS_API_KEY;
+  private frozen: number | undefined;
 
   private routes: Route[];
   private limiter: KeyRateLimiter | null;
@@ -189,6 +214,7 @@ class EmulatorServer implements Emulator {
     this.futureFields = opts.futureFields ?? future;
     const cap = opts.pageCap ?? (future ? FUTURE_PAGE_CAP : 0);
     this.pageCap = cap === false ? 0 : Math.max(0, Math.floor(cap));
+    this.frozen = frozenNowOf(opts.now ?? process.env.OBS_EMULATOR_NOW);
     this.flavor = opts.flavor ?? 'cloud';
     if (this.flavor !== 'cloud' && this.flavor !== 'oss') throw new Error(`Unknown flavor "${String(this.flavor)}"`);
     this.segment = opts.segment ?? 'observability';
@@ -225,7 +251,20 @@ class EmulatorServer implements Emulator {
       keyUuid: SAMPLE_KEY_UUID,
       takeFault: (method, path) => this.faults.take(method, path),
       requests: this.requests,
+      frozenNow: () => this.frozenNow,
     });
+  }
+
+  get frozenNow(): number | undefined {
+    return this.frozen;
+  }
+
+  now(): number {
+    return this.frozen ?? Date.now();
+  }
+
+  setClock(now: number | 'start' | false): void {
+    this.frozen = frozenNowOf(now);
   }
 
   async listen(): Promise<void> {
@@ -390,6 +429,7 @@ class EmulatorServer implements Emulator {
         authorization: headers.authorization,
         contentType: headers['content-type'],
         now: Date.now(),
+        frozenNow: this.frozenNow,
         ...(this.pageCap > 0 ? { pageCap: this.pageCap } : {}),
         futureFields: this.futureFields,
         limiter: this.limiter,
@@ -592,6 +632,7 @@ class EmulatorServer implements Emulator {
               apiKey: this.ossApiKey,
               teamId: this.state.data.get(this.serviceIds[0] ?? '')?.teamId,
               pageCap: this.pageCap,
+              frozenNow: this.frozenNow ?? null,
             });
           }
           return json(200, {
@@ -605,6 +646,7 @@ class EmulatorServer implements Emulator {
             segment: this.segment,
             futureFields: this.futureFields,
             pageCap: this.pageCap,
+            frozenNow: this.frozenNow ?? null,
           });
         case 'GET /__emulator/requests':
           return json(200, this.requests);

@@ -43,6 +43,15 @@ export interface EmulatorOptions {
    * 404 page, like any unserved route), so a client must not need it.
    */
   sourceGetById?: boolean;
+  /**
+   * The emulator's clock for its sample data: the embedded ClickHouse's data ends at this "now" (its 7 days lead up
+   * to it) and the answers relative to now (a self-hosted search without `endTime`) use it. A number is a fixed time
+   * in ms since the epoch; 'start' freezes the clock when the emulator starts; both are taken to the whole second
+   * below. Default: the environment's OBS_EMULATOR_NOW (the same values: an ISO 8601 time, ms since the epoch or
+   * `start`), else none: the data moves with the wall clock; `false` makes it move whatever the environment says.
+   * Stored resources' own times (`createdAt`, `updatedAt`, ObjectIds) always follow the wall clock.
+   */
+  now?: number | 'start' | false;
 }
 
 /** A 200 response (or a 4xx error body) of the emulator that does not fit the spec. */

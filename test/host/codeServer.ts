@@ -219,6 +219,7 @@ function findRipgrep(env: NodeJS.ProcessEnv): string {
 
 function acquireLock(lockDir: string, log: (l: string) => void): () => void {
   const deadline = Date.now() + 30 * 60_000;
+  let waiting = false;
   for (;;) {
     try {
       fs.mkdirSync(lockDir);
@@ -247,6 +248,12 @@ function acquireLock(lockDir: string, log: (l: string) => void): () => void {
         log(`removing stale lock ${lockDir} (process ${owner} is gone)`);
         fs.rmSync(lockDir, { recursive: true, force: true });
         continue;
+      }
+      if (!waiting) {
+        waiting = true;
+        log(
+          `waiting for the code-server install lock ${lockDir} (held by process ${owner || 'unknown'}, installing it)`,
+        );
       }
       if (Date.now() > deadline) throw new Error(`Timed out waiting for ${lockDir}`);
       execFileSync('sleep', ['2']);

@@ -12,7 +12,8 @@
  * Environment:
  * - OBS_CHROMIUM          Chromium executable (default /usr/bin/chromium).
  * - OBS_CODE_SERVER_DIR   code-server install folder (see codeServer.ts).
- * - OBS_TEST_TIMEOUT_MS   overall limit for a test run (default 900000 = 15 min).
+ * - OBS_TEST_TIMEOUT_MS   overall limit for a test run (default 3600000 = 60 min: a guard against a hung run; a whole
+ *                         integration pass takes 15–20 min on a busy 2-core machine).
  * - OBS_TEST_VERBOSE=1    also print code-server's own output and the browser console.
  * - OBS_KEEP_TEMP=1       keep the temporary user data / workspace folders.
  * Every variable of the caller's environment (and `env` given in the options) reaches the extension host, because the
@@ -23,11 +24,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { format } from 'node:util';
+import { DEMO_CONNECTION_ENV, writeDemoExtension } from '../demo/install';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { codeServerNodeFor, ensureCodeServer } from './codeServer';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
-const DEFAULT_TIMEOUT_MS = 15 * 60_000;
+const DEFAULT_TIMEOUT_MS = 60 * 60_000;
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -86,10 +88,12 @@ export interface WorkbenchOptions {
   readonly workspaceTrust?: boolean;
   /** Extension folders (each with a package.json) installed as user extensions beside the one in development. */
   readonly installedExtensions?: readonly string[];
+  /** User data folder to use and keep (a later window of the same profile); a temporary one when omitted. */
+  readonly userDataDir?: string;
 }
 
 /** Copies extension folders into the extensions folder and lists them in its extensions.json, as an install would. */
-function installExtensions(extensionsDir: string, folders: readonly string[]): void {
+export function installExtensions(extensionsDir: string, folders: readonly string[]): void {
   if (folders.length === 0) return;
   const entries = folders.map((folder) => {
     const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as {
@@ -235,13 +239,15 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   }
 
   const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-workbench-'));
-  const userDataDir = path.join(tempRoot, 'user-data');
+  const userDataDir = opts.userDataDir ?? path.join(tempRoot, 'user-data');
   const extensionsDir = path.join(tempRoot, 'extensions');
   const workspace = path.resolve(opts.workspace ?? path.join(tempRoot, 'workspace'));
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
   fs.mkdirSync(workspace, { recursive: true });
-  installExtensions(extensionsDir, opts.installedExtensions ?? []);
+  // A demo connection in the environment is added by the demo helper extension (test/demo/connection.ts).
+  const demo = opts.env?.[DEMO_CONNECTION_ENV] ? [writeDemoExtension(path.join(tempRoot, 'demo-extension'))] : [];
+  installExtensions(extensionsDir, [...(opts.installedExtensions ?? []), ...demo]);
   fs.writeFileSync(
     path.join(userDataDir, 'User', 'settings.json'),
     JSON.stringify(
@@ -379,7 +385,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
 export interface RunTestsOptions extends Omit<WorkbenchOptions, 'extensionTestsPath' | 'onExit' | 'signal'> {
   /** Compiled test entry exporting `run()`. */
   readonly extensionTestsPath: string;
-  /** Overall limit; `$OBS_TEST_TIMEOUT_MS` or 15 minutes. */
+  /** Overall limit; `$OBS_TEST_TIMEOUT_MS` or 60 minutes. */
   readonly timeoutMs?: number;
 }
 

@@ -1,17 +1,16 @@
 /**
  * The extension activates offline and fast, contributes its view container, view and commands, and logs its
  * activation. No connection is configured in the test workspace, so activation has nothing to reach out to.
- * Activation evaluates only the small entry bundle; the features (dist/features.js) load on first use, for example
- * when the explorer first asks for its items, and the editor features (dist/documents.js) on top of them when one of
- * their documents is shown or one of their commands runs. These suites run first in the host, before anything used
- * the features.
+ * Activation evaluates only the small entry bundle; the features (dist/features.js, the one bundle behind it) load on
+ * first use: when the explorer first asks for its items, one of the commands runs, or one of the extension's documents
+ * is shown. These suites run first in the host, before anything used the features.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LazyFileSystemProvider } from '../../src/lazy';
+import { LazyFileSystemProvider, LazyTreeProvider } from '../../src/lazy';
 import { EXTENSION_ID, LOG_FILE, extension, readIfExists, sleep } from './support';
 
 interface ExtensionApi {
@@ -62,14 +61,12 @@ async function activate(): Promise<ExtensionApi> {
 }
 
 describe('Activation', () => {
-  it('activates quickly without a connection and exports its timing and log folder', async () => {
-    const started = performance.now();
+  // How fast is the benchmark's (scripts/bench.mjs: activation in fresh hosts against its targets); a busy machine
+  // would only make a timed test here flaky.
+  it('activates without a connection and exports its timing and log folder', async () => {
     const api = await activate();
-    const elapsed = performance.now() - started;
     assert.ok(extension().isActive, 'extension is not active');
-    assert.ok(api.activationMs >= 0 && api.activationMs < 500, `activate() took ${api.activationMs} ms`);
-    // Loading the bundle plus activate(), measured from here; generous for slow CI machines.
-    assert.ok(elapsed < 10_000, `activation took ${elapsed.toFixed(0)} ms`);
+    assert.ok(Number.isFinite(api.activationMs) && api.activationMs >= 0, `activationMs ${api.activationMs}`);
     assert.equal(api.logUri.scheme, 'file');
     assert.ok(api.logUri.path.includes(EXTENSION_ID), `log folder ${api.logUri.toString()} is not the extension's`);
   });
@@ -86,23 +83,6 @@ describe('Activation', () => {
     assert.deepEqual(loaded, [entry], 'only the entry bundle of the extension is loaded');
     const kb = fs.statSync(entry).size / 1024;
     assert.ok(kb <= 100, `dist/extension.js is ${kb.toFixed(1)} KB`);
-  });
-
-  it('loads the features for the explorer, and leaves the editor features and their commands waiting', async () => {
-    const api = await activate();
-    const dist = path.join(extension().extensionPath, 'dist');
-    assert.equal(require.cache[path.join(dist, 'features.js')], undefined, 'the features were already loaded');
-    // What the view's first question for its items does.
-    assert.ok(api.tree.provider, 'the explorer has no provider');
-    assert.ok(require.cache[path.join(dist, 'features.js')], 'the explorer did not load the features');
-    assert.equal(require.cache[path.join(dist, 'documents.js')], undefined, 'the explorer loaded the editor features');
-    // Every command is there all the same: the editor features' ones as stand-ins that load them when run.
-    const contributed = (contributions().commands ?? []).map((c) => c.command);
-    const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepEqual(
-      contributed.filter((id) => !registered.has(id)),
-      [],
-    );
   });
 
   it('gives an alert file shown in an editor its CodeLens and checks, with no command run', async () => {
@@ -130,11 +110,11 @@ describe('Activation', () => {
     );
     const uri = vscode.Uri.file(file);
     try {
-      // The alert files' checks and lenses are part of the editor features, which nothing has loaded yet.
+      // The alert files' checks and lenses are part of the features, which nothing has loaded yet.
       assert.equal(
-        require.cache[path.join(extension().extensionPath, 'dist', 'documents.js')],
+        require.cache[path.join(extension().extensionPath, 'dist', 'features.js')],
         undefined,
-        'the editor features were already loaded',
+        'the features were already loaded',
       );
       await vscode.window.showTextDocument(uri);
       const deadline = Date.now() + 15_000;
@@ -153,7 +133,7 @@ describe('Activation', () => {
         titles.some((t) => t.includes('No connection to this organization: Add Connection')),
         `lenses: ${JSON.stringify(titles)}`,
       );
-      const loadedLine = /\[info\] Loaded the editor features for an alert file in \d+(\.\d+)? ms/;
+      const loadedLine = /\[info\] Loaded the features for an alert file in \d+(\.\d+)? ms/;
       let log: string | undefined;
       while (Date.now() < deadline + 5000) {
         log = await readIfExists(vscode.Uri.joinPath(api.logUri, LOG_FILE));
@@ -167,7 +147,57 @@ describe('Activation', () => {
     }
   });
 
-  it('serves a document of its file system opened before the editor features loaded, by loading them', async () => {
+  it('serves the explorer from the features, with every contributed command registered', async () => {
+    const api = await activate();
+    const dist = path.join(extension().extensionPath, 'dist');
+    // What the view's first question for its items does (the alert file above loaded them already).
+    assert.ok(api.tree.provider, 'the explorer has no provider');
+    assert.ok(require.cache[path.join(dist, 'features.js')], 'the features are not loaded');
+    // One bundle behind the entry: nothing else of dist/ was evaluated.
+    const loaded = Object.keys(require.cache)
+      .filter((f) => f.startsWith(dist + path.sep))
+      .map((f) => path.relative(dist, f))
+      .sort();
+    assert.deepEqual(loaded, ['extension.js', 'features.js']);
+    const contributed = (contributions().commands ?? []).map((c) => c.command);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepEqual(
+      contributed.filter((id) => !registered.has(id)),
+      [],
+    );
+  });
+
+  it('answers the view from a tree provider that loads on its first question, once', async () => {
+    // The stand-in the entry gives the explorer view at activation, over a provider of this test's own.
+    const changes = new vscode.EventEmitter<string | undefined>();
+    const real: vscode.TreeDataProvider<string> = {
+      onDidChangeTreeData: changes.event,
+      getTreeItem: (element) => new vscode.TreeItem(element),
+      getChildren: (element) => (element ? [] : ['first', 'second']),
+      getParent: () => undefined,
+    };
+    let loads = 0;
+    const lazy = new LazyTreeProvider<string>(() => {
+      loads++;
+      lazy.attach(real);
+    });
+    const fired: (string | undefined | null | void | string[])[] = [];
+    const subscription = lazy.onDidChangeTreeData((e) => fired.push(e));
+    try {
+      assert.equal(loads, 0, 'creating the stand-in loaded something');
+      assert.deepEqual(await lazy.getChildren(), ['first', 'second']);
+      assert.equal(((await lazy.getTreeItem('first')) as vscode.TreeItem).label, 'first');
+      assert.equal(loads, 1, 'the stand-in loaded more than once');
+      changes.fire('second');
+      assert.deepEqual(fired, ['second']);
+    } finally {
+      subscription.dispose();
+      lazy.dispose();
+      changes.dispose();
+    }
+  });
+
+  it('serves a document of its file system opened before the features loaded, by loading them', async () => {
     // The stand-in the entry registers for the `observability` scheme at activation, on a scheme of this test's own
     // (the extension's scheme has its one provider for the window's lifetime), over a file system in memory.
     const texts = new Map([['/a.json', '{"name":"first"}']]);

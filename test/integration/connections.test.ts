@@ -57,6 +57,28 @@ describe('Connections', function () {
     await emulator?.close();
   });
 
+  it('finds the same connection saved already (address, organization and key), which the walk-through warns about', async () => {
+    const id = await add({ label: 'Twice' });
+    const cloud = (overrides: Record<string, unknown> = {}) => ({
+      label: 'Another label',
+      baseUrl: `${emulator.url}/`,
+      organizationId: emulator.organizationId.toUpperCase(),
+      serviceIds: [emulator.serviceIds[1]!],
+      services: [],
+      keyId: emulator.keyId,
+      pathSegment: 'observability',
+      ...overrides,
+    });
+    assert.equal((await api.connections.findSame(cloud(), 'any secret'))?.id, id, 'same address, organization, key');
+    assert.equal(await api.connections.findSame(cloud({ keyId: 'another-key' }), emulator.keySecret), undefined);
+    assert.equal(
+      await api.connections.findSame(cloud({ organizationId: '00000000-0000-4000-8000-000000000000' }), 'x'),
+      undefined,
+    );
+    await api.connections.remove(id);
+    assert.equal(await api.connections.findSame(cloud(), 'any secret'), undefined, 'none once removed');
+  });
+
   it('adds a connection from an argument object after one checking request', async () => {
     const before = emulator.requests.length;
     const id = await add();

@@ -585,7 +585,13 @@ describe('Resource editors', function () {
       times: 1,
       delayMs: 1000,
     });
-    const [a, b] = await Promise.all([apply(uri), new Promise((r) => setTimeout(r, 100)).then(() => apply(uri))]);
+    // The second Apply starts once the service has the first one's request (answered a second later, within the
+    // request timeout), not after a pause that a busy host may spend before the first one even started.
+    const mark = emulator.requests.length;
+    const first = Promise.resolve(apply(uri));
+    await waitFor('the first Apply’s request', () => emulator.requests.slice(mark).some((r) => r.method === 'POST'));
+    const b = await apply(uri);
+    const a = await first;
     assert.equal(a.outcome, 'applied', JSON.stringify(a));
     assert.equal(b.outcome, 'busy');
     assert.equal([...data(serviceA).alerts.values()].filter((x) => x.name === 'Slow create').length, 1, 'created once');

@@ -27,8 +27,11 @@ import {
 } from './support';
 
 const TIMEOUT_S = 2;
-/** The longest a faulted operation may take: the request timeout plus the retries' backoff, with room for a slow host. */
-const SETTLE_BOUND_MS = 15_000;
+/**
+ * The longest a faulted operation may take before it counts as stuck: the request timeout plus the retries' backoff,
+ * with room for a busy host, where opening an editor alone took up to 14 s (a guard against hangs, not a speed target).
+ */
+const SETTLE_BOUND_MS = 60_000;
 const TEN_MB = 10 * 1024 * 1024;
 
 interface TreeNodeLike {
@@ -309,7 +312,8 @@ describe('Fault matrix', function () {
 
   /** Error lines the log received after `mark` characters, waiting a little for the log to be flushed. */
   async function logErrorsSince(mark: number, pattern: RegExp): Promise<string[]> {
-    const until = Date.now() + 3000;
+    // The log is written asynchronously, later on a busy host: wait for the line, not for a fixed time.
+    const until = Date.now() + 10_000;
     for (;;) {
       const lines = (await logText(api))
         .slice(mark)

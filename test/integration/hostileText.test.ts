@@ -137,7 +137,7 @@ describe('Hostile server text in the tree', function () {
     assertPlain(drawn.description, 'description');
     assert.match(String(drawn.description), /\[Open settings\] \(command :workbench/, 'the webhook name is plain text');
 
-    const resolved = tree().resolveTreeItem(drawn, node);
+    const resolved = await tree().resolveTreeItem(drawn, node);
     assertTooltipOptions(resolved.tooltip, 'alert tooltip');
     const markdown = markdownOutsideCode(resolved.tooltip);
     assertInert(markdown, 'alert tooltip');

@@ -8,15 +8,25 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { PreviewPanel } from '../../src/preview/panel';
 import { checkoutBacktest, checkoutDashboard, singleTiles } from '../support/previewData';
+import { waitFor } from './support';
 
 const EXTENSION_ID = 'obs-tools.observability-explorer';
 const END = Date.UTC(2026, 10, 22, 14, 0);
 const pad = (n: number) => String(n).padStart(2, '0');
-/** The webview's time label (viewer's time zone; the host and the webview run on the same machine). */
-const label = (ms: number) => {
+/** The zone the webview names beside times (the host and the webview run on the same machine). */
+const zoneOf = (ms: number) => {
+  const offset = -new Date(ms).getTimezoneOffset();
+  return offset === 0
+    ? 'UTC'
+    : `UTC${offset > 0 ? '+' : '−'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+};
+/** The webview's time in a table row (viewer's time zone; the table's header names the zone). */
+const time = (ms: number) => {
   const d = new Date(ms);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
+/** A time standing on its own, with its zone. */
+const label = (ms: number) => `${time(ms)} ${zoneOf(ms)}`;
 
 describe('Chart previews', function () {
   this.timeout(120_000);
@@ -114,7 +124,8 @@ describe('Chart previews', function () {
     assert.match(s.text, /3\.42%/);
     assert.match(s.text, /7\.0 GiB/);
     assert.match(s.text, /Cannot preview: formulas are not previewed yet/);
-    assert.ok(r.ms < 2000, `drawn in ${r.ms} ms`);
+    // How fast it is drawn is the benchmark's (scripts/bench.mjs, previewDrawnMs).
+    assert.ok(Number.isFinite(r.ms) && r.ms >= 0, `drawn in ${r.ms} ms`);
   });
 
   it('shows a backtest: threshold, windows that would have fired, transitions with times', async () => {
@@ -133,7 +144,15 @@ describe('Chart previews', function () {
       s.text,
     );
     assert.match(s.text, /fires above 40/);
-    assert.ok(s.text.includes(`Transitions Time From To Value ${label(transitions[0]!.time)} OK ALERT`), s.text);
+    // The rule beside the count, and the series of each transition.
+    assert.match(s.text, /Rule: fires above 40 · on the first window over the threshold/);
+    const t0 = transitions[0]!.time;
+    assert.ok(
+      s.text.includes(
+        `Transitions Time (${zoneOf(t0)}) Series From To Value Decided by ${time(t0)} ${data.series[0]!.name} OK ALERT`,
+      ),
+      s.text,
+    );
 
     const band = checkoutBacktest(END, { type: 'not_between', value: 5, max: 60 });
     const rb = (await backtest.show(band))!.summary;
@@ -153,8 +172,8 @@ describe('Chart previews', function () {
     // Another editor in the panel's group hides it; its webview is destroyed.
     const doc = await vscode.workspace.openTextDocument({ content: 'hide the preview' });
     await vscode.window.showTextDocument(doc, { viewColumn: preview.viewColumn, preview: false });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.equal(preview.visible, false, 'the preview is hidden');
+    // The workbench tells the panel it is hidden a moment later (later still on a busy host).
+    await waitFor('the preview to be hidden', () => !preview.visible);
     // Shown again without new data: the rebuilt webview asks, the panel sends what it showed last.
     const redrawn = preview.nextRender();
     preview.reveal();

@@ -22,7 +22,7 @@ describe('Dashboard preview batches (emulator, default query budget)', function 
   let twelve: { id: string; name: string; tiles: { id: string; name: string; config: Record<string, unknown> }[] };
 
   before(async () => {
-    await configure('query.rateLimit.requestsPerWindow', undefined);
+    await configure('rateLimit.requestsPerWindow', undefined);
     emulator = await startEmulator({ rateLimit: false });
     await activate();
     serviceId = emulator.serviceIds[0]!;

@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
-import { applyDemoQueryHost, type RunOutcome } from '../../src/query';
+import type { RunOutcome } from '../../src/query';
+import { applyDemoQueryHost, parseDemoConnection, type DemoApi } from '../demo/connection';
 import { activate, configure, exportedApi as api } from './support';
 
 const OTHER_KEY = '9e2b6d4f-1a3c-4e5b-8d7f-6a0c2e4b8d19';
@@ -26,7 +27,7 @@ describe('Run Query', function () {
   const queryRuns = () => emulator.requests.filter((r) => r.path.endsWith('/run'));
 
   before(async () => {
-    await configure('query.rateLimit.requestsPerWindow', 1000);
+    await configure('rateLimit.requestsPerWindow', 1000);
     emulator = await startEmulator({ rateLimit: false });
     await activate();
     [serviceA, serviceB] = emulator.serviceIds as [string, string];
@@ -57,7 +58,7 @@ describe('Run Query', function () {
     if (connectionId) {
       await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
     }
-    await configure('query.rateLimit.requestsPerWindow', undefined);
+    await configure('rateLimit.requestsPerWindow', undefined);
     await emulator?.close();
   });
 
@@ -75,6 +76,12 @@ describe('Run Query', function () {
     });
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri);
     assert.equal(vscode.window.activeTextEditor?.document.languageId, 'sql');
+    // Named after the service, not after its first line.
+    assert.equal(
+      vscode.Uri.parse(uri).path,
+      `${api().query.targets.serviceName({ connectionId, serviceId: serviceA })}.sql`,
+    );
+    assert.equal(vscode.window.activeTextEditor?.document.getText(), sql);
     const out = await run();
     assert.ok(out.ok, out.error);
     assert.deepEqual(out.columns, [
@@ -363,9 +370,15 @@ describe('Run Query', function () {
       organizationId: emulator.organizationId,
       queryUrl: emulator.queryUrl,
     };
-    const sub = applyDemoQueryHost(api().connections, targets, JSON.stringify(demo));
+    const demoApi = api() as unknown as DemoApi;
+    const parsed = (raw: object) => {
+      const args = parseDemoConnection(JSON.stringify(raw));
+      if (typeof args === 'string') assert.fail(args);
+      return args;
+    };
+    const sub = applyDemoQueryHost(demoApi, parsed(demo));
     try {
-      const until = Date.now() + 5000;
+      const until = Date.now() + 20_000;
       while (targets.queryHost(connectionId) !== emulator.queryUrl && Date.now() < until) {
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -378,9 +391,8 @@ describe('Run Query', function () {
       await vscode.commands.executeCommand('observability.setQueryHost', { connectionId, queryUrl: emulator.queryUrl });
     }
     const ignored = applyDemoQueryHost(
-      api().connections,
-      targets,
-      JSON.stringify({ ...demo, baseUrl: 'http://127.0.0.1:1', queryUrl: 'http://127.0.0.1:9' }),
+      demoApi,
+      parsed({ ...demo, baseUrl: 'http://127.0.0.1:1', queryUrl: 'http://127.0.0.1:9' }),
     );
     ignored.dispose();
     assert.equal(

@@ -14,6 +14,7 @@ import {
   activate,
   configure,
   describeEachFlavor,
+  extension,
   iconOf,
   labelOf,
   tooltipText,
@@ -35,6 +36,24 @@ const STATE_ICONS: Record<string, string> = {
   INSUFFICIENT_DATA: 'question',
   DISABLED: 'circle-slash',
 };
+/** A silenced alert and one whose last run failed have icons of their own, whatever the state underneath. */
+const SILENCED_ICON = 'bell-slash';
+const EXECUTION_ERROR_ICON = 'warning';
+/** The part of package.json the menu checks read. */
+interface PackageJson {
+  readonly contributes: { readonly menus: Record<string, readonly { command: string; when?: string }[]> };
+}
+/** The icon a stored alert is drawn with. */
+const expectedIcon = (a: {
+  silenced?: unknown;
+  state: string;
+  executionErrors: readonly unknown[];
+}): string | undefined =>
+  a.silenced
+    ? SILENCED_ICON
+    : a.state === 'OK' && a.executionErrors.length > 0
+      ? EXECUTION_ERROR_ICON
+      : STATE_ICONS[a.state];
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 describe('Explorer tree', function () {
@@ -111,6 +130,8 @@ describe('Explorer tree', function () {
     const root = roots.find((n) => n.type === 'connection' && n.connection.id === connectionId);
     assert.ok(root);
     assert.equal(labelOf(item(root)), 'Northwind (emulator)');
+    // At the default sidebar width the row leads with what identifies it: the label, then the host.
+    assert.equal(String(item(root).description).split(' · ')[0], new URL(emulator.url).host);
     assert.match(item(root).contextValue ?? '', /\bconnection\b/);
     const services = await children(root);
     assert.deepEqual(
@@ -128,6 +149,32 @@ describe('Explorer tree', function () {
     );
     for (const f of folders) assert.equal(item(f).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     assert.equal(emulator.requests.length, mark, 'no request before a folder is expanded');
+  });
+
+  it('leads a connection row with its label, then the host, then an organization name that differs', async () => {
+    const host = new URL(emulator.url).host;
+    const descriptionOf = async (label: string) => {
+      const id = await vscode.commands.executeCommand<string>('observability.addConnection', {
+        baseUrl: emulator.url,
+        keyId: emulator.keyId,
+        keySecret: emulator.keySecret,
+        organizationId: orgId,
+        organizationName: 'Northwind Traders',
+        serviceIds: [serviceA],
+        label,
+        skipCheck: true,
+      });
+      try {
+        const node = (await children()).find((n) => n.type === 'connection' && n.connection.id === id);
+        assert.ok(node, 'the connection is listed');
+        assert.equal(labelOf(item(node)), label);
+        return item(node).description;
+      } finally {
+        await vscode.commands.executeCommand('observability.removeConnection', { connectionId: id, noPrompt: true });
+      }
+    };
+    assert.equal(await descriptionOf('Production'), `${host} · Northwind Traders`);
+    assert.equal(await descriptionOf('Northwind Traders'), host, 'the organization is not repeated');
   });
 
   it('lists dashboards by name with one request, cached until refresh', async () => {
@@ -171,19 +218,34 @@ describe('Explorer tree', function () {
       expected.map(label),
     );
     for (const [i, n] of nodes.entries()) {
-      assert.equal(iconOf(item(n)), STATE_ICONS[expected[i]!.state], `icon of ${label(expected[i]!)}`);
+      const a = expected[i]!;
+      assert.equal(iconOf(item(n)), expectedIcon(a), `icon of ${label(a)}`);
     }
+    assert.equal(
+      new Set(nodes.map((n) => iconOf(item(n)))).size,
+      7,
+      'firing, silenced, pending, OK, insufficient data, disabled and execution error: seven icons',
+    );
     const latency = nodes.find((n) => labelOf(item(n)) === 'Checkout p95 latency above 1.5 s');
     assert.ok(latency);
     assert.equal(item(latency).description, 'above 1500 · 5m · #oncall-checkout');
     assert.match(item(latency).contextValue ?? '', /\balert firing\b/);
     const silenced = nodes.find((n) => labelOf(item(n)) === 'Payment declines spike');
     assert.ok(silenced);
-    assert.match(String(item(silenced).description), /^silenced · above 25 · 1m · PagerDuty/);
+    // The condition first (what a narrow sidebar still shows), then the silence.
+    assert.match(String(item(silenced).description), /^above 25 · silenced · 1m · PagerDuty/);
     assert.match(item(silenced).contextValue ?? '', /\bsilenced\b/);
-    const resolved = tree().resolveTreeItem(item(latency), latency);
+    const resolved = await tree().resolveTreeItem(item(latency), latency);
     assert.match(tooltipText(resolved), /Firing/);
     assert.match(tooltipText(resolved), /#oncall\\-checkout/);
+    // Tooltips escape Markdown; read them as the user does.
+    const silencedTip = tooltipText(await tree().resolveTreeItem(item(silenced), silenced)).replace(/\\(.)/g, '$1');
+    assert.match(silencedTip, /Silenced \(firing\)/);
+    assert.match(silencedTip, /Silenced by maria\.keller@example\.com until /, 'words around the silence keep spaces');
+    assert.equal(silenced.type, 'alert');
+    const search = data.savedSearches.get(String(silenced.alert.savedSearchId));
+    assert.ok(search?.name);
+    assert.ok(silencedTip.includes(`Saved search: ${search.name}`), `the saved search by its name: ${silencedTip}`);
     const folderItem = item(folder);
     assert.match(String(folderItem.description), new RegExp(`^${stored.length}\\b`));
   });
@@ -459,13 +521,20 @@ describe('Explorer tree', function () {
     assert.ok(parent && parent.type === 'folder' && parent.kind === 'alerts');
   });
 
-  it('counts firing alerts in the status bar from the cache', async () => {
+  it('counts firing alerts in the status bar from the cache, silenced ones apart', async () => {
     await api.tree.status.tick();
-    const firing = api.tree.status.firing;
-    const expected = [serviceA, serviceB].flatMap((s) =>
+    const stored = [serviceA, serviceB].flatMap((s) =>
       [...emulator.state.data.get(s)!.alerts.values()].filter((a) => a.state === 'ALERT'),
     );
-    assert.equal(firing.length, expected.length);
+    const loud = stored.filter((a) => !a.silenced);
+    const quiet = stored.filter((a) => a.silenced);
+    assert.ok(loud.length > 0 && quiet.length > 0, 'the sample data has firing and silenced firing alerts');
+    assert.deepEqual(api.tree.status.firing.map((f) => f.alert.id).sort(), loud.map((a) => a.id).sort());
+    assert.deepEqual(api.tree.status.silenced.map((f) => f.alert.id).sort(), quiet.map((a) => a.id).sort());
+    // Show Firing Alerts lists them (and ends once the list shows, so automation is not held by it).
+    const shown = await vscode.commands.executeCommand('observability.showFiringAlerts');
+    assert.deepEqual(shown, { firing: loud.length, silenced: quiet.length });
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   });
 
   describe('with 10 000 alerts', () => {
@@ -491,22 +560,18 @@ describe('Explorer tree', function () {
       await big.close();
     });
 
-    it('loads, sorts and draws the alerts folder quickly', async () => {
+    // How fast is the benchmark's (scripts/bench.mjs: 1,000 and 10,000 alerts against their targets).
+    it('loads, sorts and draws the alerts folder', async () => {
       const roots = await children();
       const root = roots.find((n) => n.type === 'connection' && n.connection.id === bigConnection)!;
       const [service] = await children(root);
       const folder = (await children(service)).find((n) => n.type === 'folder' && n.kind === 'alerts')!;
-      let started = performance.now();
       const nodes = await children(folder);
-      const loadMs = performance.now() - started;
       const total = big.state.data.get(big.serviceIds[0]!)!.alerts.size;
       assert.equal(nodes.filter((n) => n.type === 'alert').length, total);
-      started = performance.now();
       const again = await children(folder);
+      assert.equal(again.length, nodes.length, 'the folder lists the same alerts again');
       for (const n of again) item(n);
-      const drawMs = performance.now() - started;
-      assert.ok(loadMs < 10_000, `loading took ${loadMs.toFixed(0)} ms`);
-      assert.ok(drawMs < 1_500, `building ${again.length} items took ${drawMs.toFixed(0)} ms`);
       const firstQuiet = nodes.findIndex((n) => n.type === 'alert' && n.alert.state !== 'ALERT');
       assert.ok(
         nodes.slice(firstQuiet).every((n) => n.type !== 'alert' || n.alert.state !== 'ALERT'),
@@ -530,6 +595,13 @@ describeEachFlavor('Explorer tree journey', (run) => {
     );
     assert.equal(run.emulator.requests.length - mark, 0, 'no request before a folder is expanded');
 
+    // The connection's row: its label, then the host at the start of the description.
+    const root = (await children()).find((n) => n.type === 'connection' && n.connection?.id === run.connectionId);
+    assert.ok(root, 'the connection is listed');
+    const host = new URL(run.emulator.url).host;
+    assert.equal(String(item(root).description).split(' · ')[0], host);
+    assert.ok(!labelOf(item(root)).includes(host), 'the host is not repeated in the label');
+
     const dashboards = await children(await run.folder('Dashboards'));
     assert.deepEqual(
       dashboards.map((n) => labelOf(item(n))),
@@ -550,7 +622,8 @@ describeEachFlavor('Explorer tree journey', (run) => {
       (stored.tiles as unknown as StoredTile[]).map((t) => t.id),
     );
     const tile = tiles.find((t) => t.tile?.id === watched.tileId)!;
-    assert.match(String(item(tile).description), /alert/);
+    // The alerts watching a tile lead its description (its icon shows the display type).
+    assert.match(String(item(tile).description), /^\d+ alerts? · /);
     const onTile = (await children(tile)).map((a) => a.alert?.id);
     const expectedOnTile = [...run.data().alerts.values()]
       .filter((a) => a.dashboardId === watched.dashboardId && a.tileId === watched.tileId)
@@ -559,7 +632,7 @@ describeEachFlavor('Explorer tree journey', (run) => {
 
     const alerts = (await children(await run.folder('Alerts'))).filter((n) => n.type === 'alert');
     assert.deepEqual(alerts.map((a) => a.alert?.id).sort(), [...run.data().alerts.keys()].sort());
-    for (const a of alerts) assert.equal(iconOf(item(a)), STATE_ICONS[run.data().alerts.get(a.alert!.id)!.state]);
+    for (const a of alerts) assert.equal(iconOf(item(a)), expectedIcon(run.data().alerts.get(a.alert!.id)!));
 
     const before = run.emulator.requests.length;
     const uri = await vscode.commands.executeCommand<vscode.Uri>('observability.openJson', {
@@ -572,5 +645,45 @@ describeEachFlavor('Explorer tree journey', (run) => {
     const doc = await vscode.workspace.openTextDocument(uri);
     assert.equal((JSON.parse(doc.getText()) as { id: string }).id, watched.id);
     assert.equal(run.emulator.requests.length, before, 'served from the cache');
+  });
+
+  it('offers Open in Web App on dashboards, alerts and saved searches of a self-hosted deployment only', async () => {
+    // The tree's context menu shows the command where the row's contextValue fits the menu's `when` clause.
+    const menus = (extension().packageJSON as PackageJson).contributes.menus['view/item/context'];
+    const when = menus.find((m) => m.command === 'observability.openInWebApp')?.when ?? '';
+    const pattern = /viewItem =~ \/(.+)\/$/.exec(when)?.[1];
+    assert.ok(pattern, `the menu's when clause tests the row's contextValue: ${when}`);
+    const offered = (node: JourneyNode) => new RegExp(pattern).test(item(node).contextValue ?? '');
+
+    const dashboard = (await children(await run.folder('Dashboards'))).find((n) => n.type === 'dashboard');
+    const alert = (await children(await run.folder('Alerts'))).find((n) => n.type === 'alert');
+    const search = (await children(await run.folder('Saved Searches'))).find((n) => n.kind === 'savedSearch');
+    assert.ok(dashboard?.dashboard && alert?.alert && search, 'a dashboard, an alert and a saved search are listed');
+    const searchId = (search as unknown as Node & { item: { id: string } }).item.id;
+    const source = (await children(await run.folder('Sources')))[0];
+    assert.ok(source && !offered(source), 'never offered on a source');
+
+    const open = (node: JourneyNode) =>
+      vscode.commands.executeCommand<string | undefined>('observability.openInWebApp', node);
+    if (run.flavor.emulatorFlavor === 'oss') {
+      for (const node of [dashboard, alert, search]) assert.ok(offered(node), `offered on ${item(node).contextValue}`);
+      // The command returns the address it opened in the browser: the deployment's own pages.
+      assert.equal(await open(dashboard), `${run.emulator.url}/dashboards/${dashboard.dashboard.id}`);
+      assert.equal(await open(alert), `${run.emulator.url}/alerts`);
+      assert.equal(await open(search), `${run.emulator.url}/search/${searchId}`);
+      assert.equal(
+        await vscode.commands.executeCommand('observability.openInWebApp', {
+          connectionId: run.connectionId,
+          savedSearchId: searchId,
+        }),
+        `${run.emulator.url}/search/${searchId}`,
+      );
+    } else {
+      // A Cloud console's address for the service is not known: not offered, and nothing opened when invoked anyway.
+      for (const node of [dashboard, alert, search]) {
+        assert.ok(!offered(node), `not offered on ${item(node).contextValue}`);
+      }
+      for (const node of [dashboard, alert, search]) assert.equal(await open(node), undefined);
+    }
   });
 });

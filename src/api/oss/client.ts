@@ -7,6 +7,7 @@
  * The personal API key is read with `await getSecret()` for every request and never kept; it travels only in the
  * `Authorization: Bearer` header to the configured origin.
  */
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import {
   alertWriteSchema,
@@ -21,6 +22,7 @@ import {
   sourceSchema,
 } from '../../schema';
 import type { dashboardUpdateSchema, dashboardValidationSchema } from '../../schema';
+import { SERIES_AGG_FNS } from '../../schema/aggregation';
 import { plainHttpProblem } from '../connection';
 import {
   RequestEngine,
@@ -58,7 +60,7 @@ export interface SelfHostedClientOptions extends EngineTuning {
   connection: SelfHostedConnection;
   /** The personal API key, read per request from secret storage. */
   getSecret: () => string | Promise<string>;
-  /** Default: one limiter per deployment origin with HyperDX's limit (OSS_RATE_LIMIT). */
+  /** Default: one limiter per personal API key with HyperDX's limit (OSS_RATE_LIMIT), whatever the address. */
   limiter?: RateLimiter;
 }
 
@@ -93,12 +95,17 @@ export function selfHostedConnectionIssues(cfg: SelfHostedConnection): ApiErrorI
 
 const limiters = new Map<string, RateLimiter>();
 
-/** The shared limiter of a deployment (one personal key per connection; HyperDX counts per key). */
-function limiterForOrigin(origin: string): RateLimiter {
-  let limiter = limiters.get(origin);
+/**
+ * The limiter of a personal API key, shared by every connection that uses it (HyperDX counts requests per key: two
+ * connections to one deployment under two addresses still spend one budget). Kept by a digest of the key, never the
+ * key itself.
+ */
+function limiterForKey(key: string): RateLimiter {
+  const id = createHash('sha256').update(`observability-explorer rate budget\0${key}`, 'utf8').digest('base64url');
+  let limiter = limiters.get(id);
   if (!limiter) {
     limiter = new RateLimiter(OSS_RATE_LIMIT);
-    limiters.set(origin, limiter);
+    limiters.set(id, limiter);
   }
   return limiter;
 }
@@ -146,20 +153,7 @@ export const teamMemberSchema = lazySchema(() =>
 );
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
-/** Aggregations the chart series route accepts (HyperDX `AggregateFunctionSchema`; `increase` on sum metrics only). */
-export const SERIES_AGG_FNS = [
-  'avg',
-  'count',
-  'count_distinct',
-  'last_value',
-  'max',
-  'min',
-  'quantile',
-  'sum',
-  'any',
-  'none',
-  'increase',
-] as const;
+export { SERIES_AGG_FNS };
 
 /** Bucket sizes of the chart series route. */
 export const SERIES_GRANULARITIES = [
@@ -295,7 +289,6 @@ export class SelfHostedClient {
     }
     this.connection = Object.freeze({ ...options.connection });
     const { connection, getSecret, limiter, ...tuning } = options;
-    const origin = new URL(connection.baseUrl).origin;
     this.engine = new RequestEngine({
       ...tuning,
       flavor: ossFlavor,
@@ -309,7 +302,7 @@ export class SelfHostedClient {
         }
         return secret;
       },
-      limiter: limiter ?? limiterForOrigin(origin),
+      ...(limiter ? { limiter } : { limiterForCredential: (cred) => limiterForKey(cred.secret) }),
     });
     this.ctx = { engine: this.engine, scope: {}, params: [] };
   }

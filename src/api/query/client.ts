@@ -9,14 +9,22 @@
  *   the row cap or the byte cap (the result says which) or when the caller's signal aborts.
  * - Failures are `QueryError`s (an `ApiError`): ClickHouse's own `Code: N. DB::Exception: … (NAME)` text with the
  *   HTTP status and the query ID; `reason` tells the caller what it can offer (enable the key, wake the service).
- * - Its own rate limiter, separate from the management API's budget.
+ * - The rate budget of the key, shared with the management API: ClickHouse Cloud documents 10 requests per 10 s per
+ *   API key, so both clients of a key take their slots from the one limiter of that key (`limiterFor`), and a 429 from
+ *   either holds back both. A slot counts from when the host can have seen the query (see `acquireSlot`).
+ * - Server text is bounded and linear to read: ClickHouse's error text is taken from a bounded prefix and made plain;
+ *   the query ID is shown only when it has the shape of an ID and does not echo the key; JSON lines are counted
+ *   before they are parsed, so no row and no result builds more than its bound of objects and arrays.
  */
 import { isLoopbackHost, isUuid } from '../connection';
+import { rateLimitWaitMs } from '../engine';
 import { ApiError, kindForStatus, type ApiErrorInit, type ApiErrorIssue } from '../errors';
 import { headerValue, TransportError } from '../http';
+import { formatCount, MAX_RESULT_CONTAINERS, MAX_ROW_CONTAINERS, scanLines } from '../jsonBounds';
 import { createDispatcher } from '../proxy';
-import { RateLimiter } from '../rateLimiter';
+import { DEFAULT_RATE_LIMIT, limiterFor, type Grant, type RateLimiter } from '../rateLimiter';
 import { redact } from '../redact';
+import { cleanRequestId, sanitizeServerText } from '../sanitize';
 import type { Dispatcher } from '../undici';
 import { sendStreaming, type StreamingResponse } from './stream';
 
@@ -28,7 +36,7 @@ export const RESULT_FORMAT = 'JSONCompactEachRowWithNamesAndTypes';
  * (`output_format_json_quote_64bit_integers = 1`); the client turns the ones a JavaScript number holds exactly back
  * into numbers and keeps the rest as text, and reads bare ones beyond 2^53 as exact text too (`readWideIntegers`).
  */
-export const DEFAULT_QUERY_RATE_LIMIT = { requests: 10, windowMs: 10_000 } as const;
+export const DEFAULT_QUERY_RATE_LIMIT = DEFAULT_RATE_LIMIT;
 
 export type QueryFailureReason =
   /** ClickHouse rejected or failed the statement (see `clickHouseCode`). */
@@ -115,7 +123,7 @@ export interface QueryClientOptions {
   keyId: string;
   getSecret: () => string | Promise<string>;
   dispatcher?: Dispatcher;
-  /** Default: one limiter per key for the query host, separate from the management API's. */
+  /** Default: the key's one limiter (`limiterFor(keyId)`), shared with the management API. */
   limiter?: RateLimiter;
   userAgent?: string;
   /** Until the response headers arrive (default 60 000 ms; a query runs before its first byte). */
@@ -130,16 +138,21 @@ const STOPPED_SERVICE_MESSAGE = 'ClickHouse service is currently unavailable. Pl
 const DEFAULT_MAX_ROWS = 10_000;
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
-const queryLimiters = new Map<string, RateLimiter>();
+/** Longest ClickHouse error text kept (characters), after it is made plain. */
+export const MAX_CLICKHOUSE_TEXT = 1000;
+/** Characters of an error body looked at for ClickHouse's error text. */
+const ERROR_SCAN = 16 * 1024;
+/** Wait after a 429 that names none (ms). */
+const DEFAULT_RATE_LIMIT_WAIT_MS = 1000;
+/** Longest wait a 429 can impose (ms). */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
-/** The query host's limiter of a key (shared by every QueryClient of that key). */
+/**
+ * The limiter of a key for queries: the key's one limiter, shared with the management API (`limiterFor`). Options,
+ * when given, reconfigure it.
+ */
 export function queryLimiterFor(keyId: string, options?: { requests?: number; windowMs?: number }): RateLimiter {
-  let limiter = queryLimiters.get(keyId);
-  if (!limiter) {
-    limiter = new RateLimiter({ ...DEFAULT_QUERY_RATE_LIMIT, ...options });
-    queryLimiters.set(keyId, limiter);
-  } else if (options) limiter.configure(options);
-  return limiter;
+  return limiterFor(keyId, options);
 }
 
 /** Problems with a query host URL; empty when it is usable. */
@@ -185,19 +198,40 @@ export function parseClickHouseError(body: string): ClickHouseErrorInfo | undefi
       }
     }
   } catch {
-    const m = /Code: (\d+)\.\s*([\s\S]*)$/.exec(body.trim());
+    const head = body.slice(0, ERROR_SCAN);
+    const at = head.indexOf('Code: ');
+    const m = at < 0 ? null : /^Code: (\d{1,9})\./.exec(head.slice(at, at + 20));
     if (m) {
       code = Number(m[1]);
-      details = (m[2] as string).trim();
+      details = head.slice(at + m[0].length).trim();
     }
   }
   if (code === undefined || details === undefined) return undefined;
+  details = details.slice(0, ERROR_SCAN);
   const prefixed = /^Code: \d+\./.test(details)
     ? details
-    : `Code: ${code}. ${/^DB::Exception/.test(details) ? details : `DB::Exception: ${details}`}`;
-  const text = prefixed.replace(/\s*\(version [^)]*\)\s*$/, '');
-  const name = /\(([A-Z][A-Z0-9_]+)\)\s*$/.exec(text)?.[1];
+    : `Code: ${code}. ${details.startsWith('DB::Exception') ? details : `DB::Exception: ${details}`}`;
+  const stripped = withoutVersion(prefixed);
+  const name = /\(([A-Z][A-Z0-9_]{1,100})\)$/.exec(stripped.slice(-110))?.[1];
+  const text = sanitizeServerText(stripped, MAX_CLICKHOUSE_TEXT);
+  if (!text) return undefined;
   return { code, ...(name ? { name } : {}), text };
+}
+
+/** The text without the closing `<size> <tag>__exception__` line of a tagged error, if it ends with one (linear). */
+function withoutExceptionTrailer(text: string): string {
+  const t = text.trimEnd();
+  if (!t.endsWith('__exception__')) return t.trim();
+  const lineStart = t.lastIndexOf('\n') + 1;
+  return /^\d+ \S+__exception__$/.test(t.slice(lineStart)) ? t.slice(0, lineStart).trim() : t.trim();
+}
+
+/** The text without ClickHouse's trailing `(version …)` (found with indexOf: linear in any input). */
+function withoutVersion(text: string): string {
+  const t = text.trimEnd();
+  const at = t.lastIndexOf('(version ');
+  if (at >= 0 && t.indexOf(')', at) === t.length - 1) return t.slice(0, at).trimEnd();
+  return t;
 }
 
 function jsonError(body: string): string | undefined {
@@ -238,7 +272,7 @@ export class QueryClient {
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher({ connectTimeoutMs: 10_000 });
-    this.limiter = options.limiter ?? queryLimiterFor(options.keyId);
+    this.limiter = options.limiter ?? limiterFor(options.keyId);
     this.userAgent = options.userAgent ?? 'observability-explorer';
   }
 
@@ -265,25 +299,24 @@ export class QueryClient {
     const maxRows = opts.maxRows ?? DEFAULT_MAX_ROWS;
     const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
     const signal = opts.signal;
-    let secret = '';
+    let secrets: string[] = [];
     const fail = (
       init: ApiErrorInit & { reason: QueryFailureReason; clickHouse?: ClickHouseErrorInfo; rowsBeforeError?: number },
     ): QueryError => {
       const clean = { ...init };
-      const secrets = secret ? [secret] : [];
       if (clean.serverMessage !== undefined) clean.serverMessage = redact(clean.serverMessage, secrets);
       if (clean.detail !== undefined) clean.detail = redact(clean.detail, secrets);
       if (clean.clickHouse) clean.clickHouse = { ...clean.clickHouse, text: redact(clean.clickHouse.text, secrets) };
+      if (clean.requestId !== undefined) {
+        const id = cleanRequestId(clean.requestId, secrets);
+        if (id) clean.requestId = id;
+        else delete clean.requestId;
+      }
       if (clean.cause instanceof Error) clean.cause = new Error(redact(clean.cause.message, secrets));
       return new QueryError(clean);
     };
     if (signal?.aborted) throw fail({ ...base, kind: 'cancelled', reason: 'other', detail: 'cancelled' });
-    try {
-      await this.limiter.acquire(signal);
-    } catch (e) {
-      if (signal?.aborted) throw fail({ ...base, kind: 'cancelled', reason: 'other', detail: 'cancelled' });
-      throw e;
-    }
+    let secret: string;
     try {
       secret = await this.options.getSecret();
     } catch (e) {
@@ -303,16 +336,25 @@ export class QueryClient {
         detail: 'no API key secret is stored for this connection',
       });
     }
+    const basic = Buffer.from(`${this.options.keyId}:${secret}`, 'utf8').toString('base64');
+    secrets = [secret, basic];
 
     const body: Record<string, string> = { sql: opts.sql };
     if (opts.database) body.database = opts.database;
     const headers: Record<string, string> = {
-      authorization: `Basic ${Buffer.from(`${this.options.keyId}:${secret}`, 'utf8').toString('base64')}`,
+      authorization: `Basic ${basic}`,
       'content-type': 'application/json',
       accept: 'application/x-ndjson, application/json, text/plain',
       'user-agent': this.userAgent,
     };
     if (opts.wakeService) headers['wake-service'] = 'true';
+    let grant: Grant;
+    try {
+      grant = await this.limiter.acquireSlot(signal);
+    } catch (e) {
+      if (signal?.aborted) throw fail({ ...base, kind: 'cancelled', reason: 'other', detail: 'cancelled' });
+      throw e;
+    }
     const started = performance.now();
     let res: StreamingResponse;
     try {
@@ -328,8 +370,14 @@ export class QueryClient {
       });
     } catch (e) {
       throw this.transportFailure(e, base, fail);
+    } finally {
+      // The host has seen the query once it answers (or the attempt failed): the window counts from here.
+      grant.done();
     }
-    const queryId = headerValue(res.headers, 'x-clickhouse-query-id') ?? headerValue(res.headers, 'x-request-id');
+    // A query ID only in the shape of one, and never one that echoes the key (as request IDs are treated).
+    const queryId =
+      cleanRequestId(headerValue(res.headers, 'x-clickhouse-query-id'), secrets) ??
+      cleanRequestId(headerValue(res.headers, 'x-request-id'), secrets);
     const withId = queryId ? { requestId: queryId } : {};
 
     if (res.status < 200 || res.status >= 300 || res.status === 206) {
@@ -347,6 +395,26 @@ export class QueryClient {
         // The status says enough.
       } finally {
         res.cancel();
+      }
+      if (res.status === 429) {
+        const wait = rateLimitWaitMs(res.headers, MAX_RATE_LIMIT_WAIT_MS);
+        // The key's budget is spent: every client of the key waits, as after a 429 to the management API.
+        this.limiter.penalizeFor(wait ?? DEFAULT_RATE_LIMIT_WAIT_MS);
+        const message = jsonError(text) ?? (text.trim().slice(0, 300) || undefined);
+        throw fail({
+          ...base,
+          ...withId,
+          kind: 'rateLimited',
+          reason: 'other',
+          status: 429,
+          ...(message ? { serverMessage: message } : {}),
+          ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+          hint: `The API key's rate budget is spent (it is shared by the management API and the query endpoint). ${
+            wait !== undefined
+              ? `Try again in ${Math.max(1, Math.ceil(wait / 1000))} s.`
+              : 'Wait a few seconds and try again.'
+          }`,
+        });
       }
       throw this.statusFailure(
         res.status,
@@ -387,7 +455,18 @@ export class QueryClient {
     let stop: 'rows' | 'bytes' | undefined;
     let nextProgress = 1000;
     /** Bytes after the last newline seen (an incomplete line; a newline byte never occurs inside a UTF-8 sequence). */
-    let rest: Buffer | undefined;
+    let rest: Buffer[] = [];
+    let restBytes = 0;
+    /** The incomplete line, joined once (never re-joined per chunk: a long line would be copied again and again). */
+    const takeRest = (): Buffer | undefined => {
+      if (restBytes === 0) return undefined;
+      const joined = rest.length === 1 ? (rest[0] as Buffer) : Buffer.concat(rest, restBytes);
+      rest = [];
+      restBytes = 0;
+      return joined;
+    };
+    /** Objects and arrays counted in the lines read so far (see `scanLines`). */
+    let containers = 0;
     /** ClickHouse ≥ 25.11 frames an error in the middle of a result: `__exception__<tag>`, message lines, `<size> <tag>__exception__`. */
     const exceptionTag = headerValue(res.headers, 'x-clickhouse-exception-tag');
     let exceptionLines: string[] | undefined;
@@ -443,6 +522,11 @@ export class QueryClient {
         return;
       }
       if (line.startsWith('Code: ') || (line[0] !== '[' && /^\s*Code: \d+\./.test(line))) throw sqlFailure(line);
+      if (lineNo >= 2 && result.rows.length >= maxRows) {
+        // A row past the cap: the result is longer than what is read.
+        stop = 'rows';
+        return;
+      }
       lineNo++;
       let value: unknown;
       try {
@@ -478,12 +562,32 @@ export class QueryClient {
      * (an error line, a blank line, a line that is not a row), so every failure is still found and named by line.
      */
     const handleBlock = (text: string): void => {
+      // What parsing can build is bounded before anything is parsed: per row, and per result.
+      const scan = scanLines(text, MAX_ROW_CONTAINERS, MAX_RESULT_CONTAINERS - containers);
+      containers += scan.containers;
+      if (scan.overLine !== undefined || containers > MAX_RESULT_CONTAINERS) {
+        throw fail({
+          ...base,
+          ...withId,
+          kind: 'invalidResponse',
+          reason: 'other',
+          status: 200,
+          detail:
+            scan.overLine !== undefined
+              ? `line ${lineNo + scan.overLine + 1} of the result holds more than ${formatCount(MAX_ROW_CONTAINERS)} objects and arrays (the bound per row)`
+              : `the result holds more than ${formatCount(MAX_RESULT_CONTAINERS)} objects and arrays (the bound per result) and was not read further`,
+          hint: 'The result holds more than the extension reads at once: select fewer rows or columns, or aggregate.',
+          rowsBeforeError: result.rows.length,
+        });
+      }
+      let lines = scan.lines;
       let from = 0;
       while (lineNo < 2 || exceptionLines) {
         const nl = text.indexOf('\n', from);
         handleLine(text.slice(from, nl < 0 ? text.length : nl));
         if (nl < 0) return;
         from = nl + 1;
+        lines--;
       }
       const block = from === 0 ? text : text.slice(from);
       if (block.length === 0) return;
@@ -493,32 +597,28 @@ export class QueryClient {
       } catch {
         parsed = undefined;
       }
-      if (Array.isArray(parsed) && parsed.every(Array.isArray)) {
+      // One row per line: a line holding two rows (`[1],[2]`) is not what the format writes and is read line by line.
+      if (Array.isArray(parsed) && parsed.length === lines && parsed.every(Array.isArray)) {
         const take = Math.min(parsed.length, maxRows - result.rows.length);
         for (let i = 0; i < take; i++) addRow(parsed[i] as unknown[]);
         lineNo += take;
+        if (take < parsed.length) stop = 'rows';
       } else {
         let at = 0;
-        while (at <= block.length && result.rows.length < maxRows) {
+        while (at <= block.length && !stop) {
           const nl = block.indexOf('\n', at);
           handleLine(block.slice(at, nl < 0 ? block.length : nl));
           if (nl < 0) break;
           at = nl + 1;
         }
       }
-      if (result.rows.length >= maxRows && !exceptionLines) stop = 'rows';
       progress();
     };
     /** What is left unread, when it holds ClickHouse's error text (the host may drop the connection after it). */
     const trailingError = (): QueryError | undefined => {
-      const tail = rest?.toString('utf8') ?? '';
+      const tail = takeRest()?.toString('utf8') ?? '';
       if (exceptionLines) {
-        return sqlFailure(
-          [...exceptionLines, tail]
-            .join('\n')
-            .replace(/\n?\d+ \S+__exception__\s*$/, '')
-            .trim(),
-        );
+        return sqlFailure(withoutExceptionTrailer([...exceptionLines, tail].join('\n')));
       }
       if (/^\s*Code: \d+\./.test(tail)) return sqlFailure(tail.trim());
       return undefined;
@@ -534,20 +634,29 @@ export class QueryClient {
         result.bytes += usable.length;
         const last = usable.lastIndexOf(0x0a);
         if (last < 0) {
-          rest = rest ? Buffer.concat([rest, usable]) : usable;
+          if (usable.length > 0) {
+            rest.push(usable);
+            restBytes += usable.length;
+          }
         } else {
-          const text = rest
-            ? Buffer.concat([rest, usable.subarray(0, last)]).toString('utf8')
-            : usable.toString('utf8', 0, last);
-          rest = last + 1 < usable.length ? usable.subarray(last + 1) : undefined;
+          const head = usable.subarray(0, last);
+          const text =
+            restBytes > 0
+              ? Buffer.concat([...rest, head], restBytes + head.length).toString('utf8')
+              : head.toString('utf8');
+          rest = [];
+          restBytes = 0;
+          if (last + 1 < usable.length) {
+            rest.push(usable.subarray(last + 1));
+            restBytes = usable.length - last - 1;
+          }
           handleBlock(text);
         }
         if (stop) break;
       }
       if (stop) res.cancel();
-      else if (rest && rest.length > 0) {
-        const tail = rest.toString('utf8').trimEnd();
-        rest = undefined;
+      else {
+        const tail = takeRest()?.toString('utf8').trimEnd();
         if (tail) handleBlock(tail);
       }
       if (exceptionLines && !stop) throw sqlFailure(exceptionLines.join('\n'));

@@ -25,6 +25,7 @@ import {
   describeServices,
   hostOf,
   command,
+  confirmNotDuplicate,
   type ConnectionCommandDeps,
 } from './common';
 
@@ -111,19 +112,18 @@ async function addInteractive(deps: ConnectionCommandDeps): Promise<string | und
   }
   const draft = emptyDraft();
   if (!(await wizardUntilChecked(deps, draft, { mode: 'add' }))) return undefined;
-  const saved = await deps.connections.add(
-    {
-      label: draft.label,
-      baseUrl: draft.baseUrl,
-      organizationId: draft.organizationId,
-      ...(draft.organizationName ? { organizationName: draft.organizationName } : {}),
-      serviceIds: draft.serviceIds,
-      services: draft.services,
-      keyId: draft.keyId,
-      pathSegment: draft.pathSegment,
-    },
-    draft.keySecret,
-  );
+  const connection = {
+    label: draft.label,
+    baseUrl: draft.baseUrl,
+    organizationId: draft.organizationId,
+    ...(draft.organizationName ? { organizationName: draft.organizationName } : {}),
+    serviceIds: draft.serviceIds,
+    services: draft.services,
+    keyId: draft.keyId,
+    pathSegment: draft.pathSegment,
+  };
+  if (!(await confirmNotDuplicate(deps, connection, draft.keySecret))) return undefined;
+  const saved = await deps.connections.add(connection, draft.keySecret);
   void vscode.window.showInformationMessage(vscode.l10n.t('Connection "{0}" added.', saved.label));
   return saved.id;
 }

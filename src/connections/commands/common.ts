@@ -333,3 +333,28 @@ export function command<T>(
     }
   };
 }
+
+/**
+ * Before saving a connection typed in the walk-through: when the same one is saved already (same address,
+ * organization and key), says so and asks whether to add it again. True to go on.
+ */
+export async function confirmNotDuplicate(
+  deps: ConnectionCommandDeps,
+  connection: Parameters<ConnectionManager['add']>[0],
+  secret: string,
+): Promise<boolean> {
+  const same = await deps.connections.findSame(connection, secret);
+  if (!same) return true;
+  const again = vscode.l10n.t('Add Again');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('"{0}" already connects to {1} with this key.', same.label, hostOf(same.baseUrl)),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        'Adding it again shows the same organization and services twice in the Observability view, and both use one rate limit.',
+      ),
+    },
+    again,
+  );
+  return choice === again;
+}

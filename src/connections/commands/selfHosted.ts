@@ -12,7 +12,7 @@ import { errorMessage } from '../../errors';
 import { hostOf } from '../pick';
 import type { NewConnection, StoredConnection } from '../types';
 import { normalizeBaseUrl, validateLabel } from '../validation';
-import { COMMAND_IDS, fieldCheck, parseArgs, type ConnectionCommandDeps } from './common';
+import { COMMAND_IDS, confirmNotDuplicate, fieldCheck, parseArgs, type ConnectionCommandDeps } from './common';
 
 /**
  * Adding a self-hosted ClickStack / HyperDX deployment: its base URL and a personal API key (Bearer). The deployment
@@ -188,6 +188,8 @@ export async function addSelfHostedInteractive(deps: ConnectionCommandDeps): Pro
       return undefined;
     }
     const label = teamName || hostOf(baseUrl);
-    return deps.connections.add(selfHostedConnection(baseUrl, label, allowPlainHttp), apiKey);
+    const connection = selfHostedConnection(baseUrl, label, allowPlainHttp);
+    if (!(await confirmNotDuplicate(deps, connection, apiKey))) return undefined;
+    return deps.connections.add(connection, apiKey);
   }
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Dashboard, TileResponse, Webhook } from '../../schema';
 import { toText } from '../../shared/documents';
+import { sortByName } from '../../shared/plainFormat';
 import { parseUri, refKey, uriFor, type ResourceRef } from '../../shared/uris';
 import { applyEdits, modify } from 'jsonc-parser/lib/esm/main';
 import type { CreatedResource } from '../apply';
@@ -49,8 +50,9 @@ export function registerCreateAlert(context: vscode.ExtensionContext, deps: Edit
           );
           return undefined;
         }
+        // In the tree's order (by name), so the dashboard is where the user saw it.
         const picked = await vscode.window.showQuickPick(
-          withTiles.map((d) => ({
+          sortByName(withTiles).map((d) => ({
             label: d.name || d.id,
             description: d.id,
             id: d.id,
@@ -102,7 +104,7 @@ export function registerCreateAlert(context: vscode.ExtensionContext, deps: Edit
         const webhooks: readonly Webhook[] = (await live.webhooks(connectionId, serviceId)) ?? [];
         if (webhooks.length > 0) {
           const picked = await vscode.window.showQuickPick(
-            webhooks.map((w) => ({
+            sortByName(webhooks).map((w) => ({
               label: w.name || w.id,
               description: w.service,
               detail: w.id,

@@ -16,10 +16,14 @@
  *   (group-by alerts) the state is ALERT when the value crosses, else OK.
  * - Comparisons: above `>=`, below `<`, above_exclusive `>`, below_or_equal `<=`, equal `===`, not_equal `!==`,
  *   between `threshold <= v <= thresholdMax`, not_between `v < threshold || v > thresholdMax`.
- * - `numConsecutiveWindows` M > 1: a crossing is ALERT only if the previous M − 1 evaluations of that group were
- *   ALERT or PENDING; otherwise PENDING.
+ * - `numConsecutiveWindows` M > 1: a crossing at W is ALERT only if the group has a recorded state ALERT or PENDING
+ *   in each of the M − 1 windows just before (evaluations at W − interval … W − (M − 1) × interval: the scheduler
+ *   reads the histories created in [W − (M − 1) × interval, W)); a group missing from one of them stays PENDING.
  * - Group-by: a group that was ALERT/PENDING and has no rows in an evaluation resolves to OK (when 0 does not
  *   cross). An evaluation with no state at all records OK.
+ * - The scheduler runs once a minute, on the minute: the window ending at W is evaluated at the first whole minute at
+ *   or after W (a start time with seconds puts W between two minutes), so a range includes it only if that minute is
+ *   in the range.
  * Assumed: the scheduler ran at every boundary (no missed runs that it would backfill) and the alert was neither
  * silenced nor edited during the range.
  */
@@ -75,6 +79,11 @@ export interface Transition {
   from: BacktestState;
   to: BacktestState;
   value: number | undefined;
+  /**
+   * What decided a change to ALERT: the ends of the windows whose crossings made it fire (the M − 1 windows before
+   * and this one; just this one when M = 1).
+   */
+  windows?: number[] | undefined;
 }
 
 export interface BacktestResult {
@@ -168,8 +177,13 @@ export function evaluationTimes(alert: BacktestAlert, range: { from: number; to:
   const from = Math.max(range.from, start ?? -Infinity);
   let w = anchor + Math.ceil((from + size - anchor) / size) * size;
   const out: number[] = [];
-  for (; w <= range.to; w += size) out.push(w);
+  for (; evaluatedAt(w) <= range.to; w += size) out.push(w);
   return out;
+}
+
+/** When the scheduler (a cron job at second 0 of every minute) evaluates the window ending at `windowEnd`. */
+export function evaluatedAt(windowEnd: number): number {
+  return Math.ceil(windowEnd / 60_000) * 60_000;
 }
 
 /**
@@ -213,19 +227,25 @@ export function evaluateBacktest(
     if (list) list.push(p);
     else buckets.set(p.bucket, [p]);
   }
-  // Each group's last M − 1 states, newest last.
-  const history = new Map<string, BacktestState[]>();
+  // Each group's recorded states (window end and state), newest last; only the last M − 1 windows are read.
+  const history = new Map<string, { at: number; state: BacktestState }[]>();
   const previous = new Map<string, BacktestState>();
   const evaluations: Evaluation[] = [];
   const transitions: Transition[] = [];
+  let at = 0;
   const fires = (group: string) => {
     if (m <= 1) return true;
-    const h = history.get(group) ?? [];
-    const recent = h.slice(-(m - 1));
-    return recent.length === m - 1 && recent.every((s) => s === 'ALERT' || s === 'PENDING');
+    const earliest = at - (m - 1) * size;
+    const recent = (history.get(group) ?? []).filter((h) => h.at >= earliest && h.at < at);
+    return recent.length === m - 1 && recent.every((h) => h.state === 'ALERT' || h.state === 'PENDING');
+  };
+  const decidingWindows = (group: string) => {
+    const earliest = at - (m - 1) * size;
+    return [...(history.get(group) ?? []).filter((h) => h.at >= earliest && h.at < at).map((h) => h.at), at];
   };
 
-  for (const at of evaluationTimes(alert, range)) {
+  for (const windowEnd of evaluationTimes(alert, range)) {
+    at = windowEnd;
     const windowStart = at - size;
     const buckets = byWindow.get(windowStart) ?? new Map<number, BacktestPoint[]>();
     const current = new Map<string, GroupEvaluation>();
@@ -276,10 +296,20 @@ export function evaluateBacktest(
     const groups = [...current.values()].sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
     for (const g of groups) {
       const before = previous.get(g.group) ?? 'OK';
-      if (before !== g.state) transitions.push({ at, group: g.group, from: before, to: g.state, value: g.value });
+      if (before !== g.state) {
+        const windows = g.state === 'ALERT' ? decidingWindows(g.group) : undefined;
+        transitions.push({
+          at,
+          group: g.group,
+          from: before,
+          to: g.state,
+          value: g.value,
+          ...(windows ? { windows } : {}),
+        });
+      }
       previous.set(g.group, g.state);
       const h = history.get(g.group) ?? [];
-      h.push(g.state);
+      h.push({ at, state: g.state });
       if (h.length > m) h.shift();
       history.set(g.group, h);
     }

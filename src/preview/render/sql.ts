@@ -116,8 +116,16 @@ const AUTO_STEPS: [number, string][] = [
   [2592000, '30 day'],
 ];
 
-/** ClickStack's automatic granularity: the smallest step that gives at most `maxBuckets` (60) buckets. */
-export function autoGranularity(fromMs: number, toMs: number, maxBuckets = 60): Granularity {
+/** Most buckets of an automatic granularity in ClickStack's renderer (`DEFAULT_AUTO_GRANULARITY_MAX_BUCKETS`). */
+export const RENDER_MAX_BUCKETS = 60;
+/** Most buckets of an automatic granularity on a dashboard's time charts (HyperDX `getTimeChartGranularity`). */
+export const TIME_CHART_MAX_BUCKETS = 80;
+
+/**
+ * ClickStack's automatic granularity: the smallest step that gives at most `maxBuckets` buckets (60 inside the
+ * renderer, e.g. a metric's per-series buckets on a number tile; 80 for a dashboard's time charts).
+ */
+export function autoGranularity(fromMs: number, toMs: number, maxBuckets = RENDER_MAX_BUCKETS): Granularity {
   const diffSeconds = Math.floor((toMs - fromMs) / 1000);
   const size = Math.ceil(diffSeconds / maxBuckets);
   for (const [seconds, sql] of AUTO_STEPS) {
@@ -142,4 +150,44 @@ export function parseGranularity(text: string): Granularity | undefined {
   const n = Number(m[1]);
   const unit = { second: 1, minute: 60, hour: 3600, day: 86400 }[m[2] as 'second' | 'minute' | 'hour' | 'day'];
   return n > 0 ? { seconds: n * unit, sql: `${n} ${m[2]}` } : undefined;
+}
+
+/**
+ * The start of the bucket holding `ms`, as HyperDX rounds in JavaScript (`toStartOfInterval` in common-utils): seconds
+ * within the minute, minutes within the hour, hours within the day (UTC), days since the epoch. For the sizes
+ * ClickStack picks this is ClickHouse's `toStartOfInterval` too.
+ */
+export function bucketStart(ms: number, g: Granularity): number {
+  const m = /^(\d+) (second|minute|hour|day)$/.exec(g.sql);
+  const n = m ? Number(m[1]) : g.seconds;
+  const unit = m ? m[2] : 'second';
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  const mo = d.getUTCMonth();
+  const day = d.getUTCDate();
+  switch (unit) {
+    case 'minute':
+      return Date.UTC(y, mo, day, d.getUTCHours(), Math.floor(d.getUTCMinutes() / n) * n);
+    case 'hour':
+      return Date.UTC(y, mo, day, Math.floor(d.getUTCHours() / n) * n);
+    case 'day': {
+      const dayMs = 86_400_000;
+      return Math.floor(ms / dayMs / n) * n * dayMs;
+    }
+    default:
+      return m
+        ? Date.UTC(y, mo, day, d.getUTCHours(), d.getUTCMinutes(), Math.floor(d.getUTCSeconds() / n) * n)
+        : Math.floor(ms / (n * 1000)) * n * 1000;
+  }
+}
+
+/**
+ * A dashboard time chart's range (HyperDX `getAlignedDateRange`): the start rounded down and the end rounded up to
+ * bucket boundaries; the chart then reads it with the end excluded.
+ */
+export function alignedRange(fromMs: number, toMs: number, g: Granularity): { from: number; to: number } {
+  const from = bucketStart(fromMs, g);
+  let to = bucketStart(toMs, g);
+  if (to < toMs) to += g.seconds * 1000;
+  return { from, to };
 }

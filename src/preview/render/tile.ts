@@ -8,7 +8,17 @@
 import { dashboardFiltersForTile, type DashboardLike, type FilterSelection, type TileFilter } from './filters';
 import { LuceneError, luceneToSql } from './lucene';
 import { bindParams, expandMacros, MacroError } from './macros';
-import { autoGranularity, parseGranularity, splitTopLevel, sqlString, tableRef, type Granularity } from './sql';
+import {
+  alignedRange,
+  autoGranularity,
+  parseGranularity,
+  RENDER_MAX_BUCKETS,
+  splitTopLevel,
+  sqlString,
+  tableRef,
+  TIME_CHART_MAX_BUCKETS,
+  type Granularity,
+} from './sql';
 
 export type TileShape = 'timeseries' | 'number' | 'table' | 'categories' | 'search' | 'markdown';
 
@@ -32,6 +42,11 @@ export type RenderResult =
       columns: ResultColumns;
       /** Bucket size of a time series. */
       granularity?: Granularity | undefined;
+      /**
+       * The range the query reads (a time series: the picked range aligned to its buckets, end excluded, as a
+       * dashboard's time chart reads it).
+       */
+      range?: { from: number; to: number } | undefined;
       /** The markdown of a markdown tile (no SQL). */
       markdown?: string | undefined;
       /** What the preview left out or assumed (e.g. an ignored saved filter). */
@@ -72,7 +87,10 @@ export interface RenderOptions {
   dashboard?: DashboardLike | undefined;
   /** Filter selections by filter expression; override the dashboard's saved ones. */
   filterSelections?: ReadonlyMap<string, FilterSelection> | Readonly<Record<string, FilterSelection>> | undefined;
-  /** Include the end of the range (ClickStack's charts do; alert windows do not). Default true. */
+  /**
+   * Include the end of the range (number, table and pie tiles do; time charts and alert windows do not). Default
+   * true; time series set it from the tile (aligned: excluded).
+   */
   endInclusive?: boolean | undefined;
   /** Rows of a search tile (default 200). */
   searchLimit?: number | undefined;
@@ -187,9 +205,9 @@ function bucketColumn(ctx: Ctx): string {
   return first;
 }
 
-function granularityOf(opts: RenderOptions): Granularity {
+function granularityOf(opts: RenderOptions, maxBuckets = RENDER_MAX_BUCKETS): Granularity {
   const g = opts.granularity;
-  if (g === undefined || g === 'auto') return autoGranularity(ms(opts.range.from), ms(opts.range.to));
+  if (g === undefined || g === 'auto') return autoGranularity(ms(opts.range.from), ms(opts.range.to), maxBuckets);
   const parsed = parseGranularity(g);
   if (!parsed) throw new Unsupported(`the granularity "${g}" is not one ClickStack uses (e.g. "1 minute", "1 hour")`);
   return parsed;
@@ -227,9 +245,20 @@ interface BuilderQuery {
   tableFilter?: boolean;
   /**
    * Metric sums only: the query stands for one query per bucket (an alert's windows), each reading the source from
-   * one bucket before its own, so a reading's increase is taken only from a previous reading in that span.
+   * `perBucket` buckets before its own (1 on the interval grid, 2 off it), so a reading's increase is taken only from
+   * a previous reading in that span.
    */
-  perBucket?: boolean;
+  perBucket?: number;
+  /**
+   * Metric sums only: read the source one bucket beyond each end (ClickStack does when the chart has a
+   * granularity: time charts and alerts, not number, table or pie tiles).
+   */
+  widen?: boolean;
+  /**
+   * Metric gauges only: keep the rows whose bucket starts within their alert window (anchor + k × size, seconds),
+   * as one query per window off the interval grid sees them.
+   */
+  rowWindow?: { anchorSeconds: number; sizeSeconds: number };
 }
 
 /** The WHERE condition: time range, tile filter, series filters (when every series has one), other filters. */
@@ -256,6 +285,11 @@ function whereSql(
   ]
     .filter((s) => s)
     .join(' AND ');
+}
+
+/** The start of the alert window (anchor + k × size, seconds) holding the time `col`. */
+function windowStartSql(col: string, w: { anchorSeconds: number; sizeSeconds: number }): string {
+  return `toDateTime(${w.anchorSeconds} + intDiv(toInt64(toUnixTimestamp(toDateTime(${col}))) - ${w.anchorSeconds}, ${w.sizeSeconds}) * ${w.sizeSeconds})`;
 }
 
 /** Renders a builder query against the source (the core of ClickStack's renderChartConfig). */
@@ -317,9 +351,7 @@ function renderBuilder(ctx: Ctx, q: BuilderQuery): { sql: string; columns: Resul
     columns.time = { index: selectParts.length + (groupCols.length > 0 ? groupCols.length - 1 : 0), name: TIME_BUCKET };
     selectParts.push(bucket);
   }
-  const windowCol = q.window
-    ? `toDateTime(${q.window.anchorSeconds} + intDiv(toInt64(toUnixTimestamp(toDateTime(${bucketColumn(ctx)}))) - ${q.window.anchorSeconds}, ${q.window.sizeSeconds}) * ${q.window.sizeSeconds}) AS \`${WINDOW}\``
-    : '';
+  const windowCol = q.window ? `${windowStartSql(bucketColumn(ctx), q.window)} AS \`${WINDOW}\`` : '';
   if (windowCol) {
     columns.window = { index: (columns.time?.index ?? selectParts.length - 1) + 1, name: WINDOW };
     selectParts.push(windowCol);
@@ -464,8 +496,12 @@ function renderGauge(
     fromMs,
     toMs,
   );
-  const bucket2 = `toStartOfInterval(toDateTime(${bucketColumn(gaugeCtx)}), INTERVAL ${bucketGranularity.sql}) AS \`__hdx_time_bucket2\``;
-  const source = `Source AS (SELECT *, cityHash64(ScopeAttributes, ResourceAttributes, Attributes) AS AttributesHash FROM ${tableRef(str(ctx.source.from?.databaseName), table)} WHERE ${where})`;
+  const bucketExpr = `toStartOfInterval(toDateTime(${bucketColumn(gaugeCtx)}), INTERVAL ${bucketGranularity.sql})`;
+  const bucket2 = `${bucketExpr} AS \`__hdx_time_bucket2\``;
+  // Off the interval grid, one alert query per window reads only that window: a bucket's last value comes from
+  // the rows of the window its start falls in.
+  const inWindow = q.rowWindow ? ` AND ${bucketExpr} >= ${windowStartSql(bucketColumn(gaugeCtx), q.rowWindow)}` : '';
+  const source = `Source AS (SELECT *, cityHash64(ScopeAttributes, ResourceAttributes, Attributes) AS AttributesHash FROM ${tableRef(str(ctx.source.from?.databaseName), table)} WHERE ${where}${inWindow})`;
   const bucketed =
     `Bucketed AS (SELECT ${bucket2}, AttributesHash, last_value(Value) AS LastValue, ${GAUGE_ANY_COLUMNS.map((c) => `any(${c}) AS ${c}`).join(', ')} ` +
     'FROM Source GROUP BY AttributesHash, __hdx_time_bucket2 ORDER BY AttributesHash, __hdx_time_bucket2)';
@@ -479,6 +515,7 @@ function renderGauge(
   };
   return renderBuilder(outerCtx, {
     ...q,
+    rowWindow: undefined,
     select: [{ ...item, valueExpression: 'LastValue', where: '' }],
     extraFilters: [],
     with: [source, bucketed],
@@ -508,7 +545,8 @@ const SUM_ANY_COLUMNS = [
 /**
  * A sum (counter) metric series, as ClickStack translates it: per-row increases (delta temporality as is,
  * cumulative as the clamped difference to the previous reading of the same time series), summed per bucket, then
- * the tile's aggregation over those per-series increases. The source is read one bucket beyond each end.
+ * the tile's aggregation over those per-series increases. With a granularity (time charts, alerts) the source is
+ * read one bucket beyond each end; number, table and pie tiles read the range itself.
  */
 function renderSum(
   ctx: Ctx,
@@ -526,7 +564,8 @@ function renderSum(
   const fromMs = ms(ctx.opts.range.from);
   const toMs = ms(ctx.opts.range.to);
   const col = splitTopLevel(tve)[0] ?? tve;
-  const widened = `(${col} >= toStartOfInterval(fromUnixTimestamp64Milli(${fromMs}), INTERVAL ${g}) - INTERVAL ${g} AND ${col} <= toStartOfInterval(fromUnixTimestamp64Milli(${toMs}), INTERVAL ${g}) + INTERVAL ${g})`;
+  const endOp = ctx.opts.endInclusive === false ? '<' : '<=';
+  const widened = `(${col} >= toStartOfInterval(fromUnixTimestamp64Milli(${fromMs}), INTERVAL ${g}) - INTERVAL ${g} AND ${col} ${endOp} toStartOfInterval(fromUnixTimestamp64Milli(${toMs}), INTERVAL ${g}) + INTERVAL ${g})`;
   const rest = whereSql(
     sumCtx,
     { extraFilters: [...q.extraFilters, { language: 'sql', condition: `MetricName = ${sqlString(item.metricName)}` }] },
@@ -536,11 +575,12 @@ function renderSum(
   );
   // Replace the plain time filter (the first part) by the widened one.
   const plain = timeFilter(sumCtx, fromMs, toMs);
-  const where = rest.startsWith(plain) ? `${widened}${rest.slice(plain.length)}` : rest;
+  const where = q.widen && rest.startsWith(plain) ? `${widened}${rest.slice(plain.length)}` : rest;
   const previous = 'lagInFrame(toNullable(Value), 1, NULL) OVER (PARTITION BY AttributesHash ORDER BY TimeUnix)';
-  // One query per bucket reads from one bucket before it: an older previous reading is not in that query (NULL).
+  // One query per bucket reads from one or two buckets before it: an older previous reading is not in that query
+  // (NULL).
   const previousInSpan = q.perBucket
-    ? `IF(lagInFrame(toNullable(${col}), 1, NULL) OVER (PARTITION BY AttributesHash ORDER BY TimeUnix) >= toStartOfInterval(${col}, INTERVAL ${g}) - INTERVAL ${g}, ${previous}, NULL)`
+    ? `IF(lagInFrame(toNullable(${col}), 1, NULL) OVER (PARTITION BY AttributesHash ORDER BY TimeUnix) >= toStartOfInterval(${col}, INTERVAL ${g})${` - INTERVAL ${g}`.repeat(q.perBucket)}, ${previous}, NULL)`
     : previous;
   const source =
     'Source AS (SELECT *, cityHash64(ScopeAttributes, ResourceAttributes, Attributes) AS AttributesHash, ' +
@@ -568,18 +608,114 @@ function renderSum(
   });
 }
 
-/** Metric tiles: one gauge or sum series. */
+/** One metric series (gauge or sum). */
+function renderMetricSeries(
+  ctx: Ctx,
+  item: SelectItem,
+  q: Omit<BuilderQuery, 'select'>,
+  bucketGranularity: Granularity,
+): { sql: string; columns: ResultColumns } {
+  const type = (item as { metricType?: string }).metricType;
+  if (type === 'gauge') return renderGauge(ctx, [item], q, bucketGranularity);
+  if (type === 'sum') return renderSum(ctx, [item], q, bucketGranularity);
+  throw new Unsupported(`${type ?? 'untyped'} metric series are not previewed yet (gauge and sum only)`);
+}
+
+const MULTI_VALUE = '__hdx_value';
+const MULTI_INDEX = '__hdx_series_idx';
+
+/** The name ClickStack gives a metric series' value column when a tile has several (`setChartSelectsAlias`). */
+function metricSeriesName(item: SelectItem & { metricType?: string; isDelta?: boolean }): string {
+  if (nonEmpty(item.alias)) return item.alias;
+  if (item.aggFn === 'increase') return `increase(${item.metricName ?? ''})`;
+  if (item.isDelta === true) return `${item.aggFn ?? ''}(delta(${item.metricName ?? ''}))`;
+  return `${item.aggFn ?? ''}(${item.metricName ?? ''})`;
+}
+
+function quotedName(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * A metric tile with several series, as ClickStack composes it: each series rendered on its own (its value as
+ * `__hdx_value`), the results stacked with UNION ALL and tagged with the series' index, then pivoted back into one
+ * column per series (`anyOrNullIf`: a series with no row for a group and bucket is NULL), grouped by the group and
+ * bucket columns (GROUP BY ALL). HAVING, ORDER BY and LIMIT apply to the pivoted rows.
+ */
+function renderMultiMetric(
+  ctx: Ctx,
+  items: SelectItem[],
+  q: Omit<BuilderQuery, 'select'>,
+  bucketGranularity: Granularity,
+): { sql: string; columns: ResultColumns } {
+  const seen = new Set<string>();
+  const names = items.map((item, i) => {
+    const base = metricSeriesName(item);
+    const name = seen.has(base) ? `${base}__${i}` : base;
+    seen.add(name);
+    return name;
+  });
+  const branchQuery = { ...q, having: undefined, orderBy: undefined, limit: undefined };
+  const settings = new Set<string>();
+  let groups: ResultColumns['groups'] = [];
+  let hasTime = false;
+  let hasWindow = false;
+  const branches = items.map((item, i) => {
+    const r = renderMetricSeries(ctx, { ...item, alias: MULTI_VALUE }, branchQuery, bucketGranularity);
+    const m = / SETTINGS (.*)$/.exec(r.sql);
+    if (m) settings.add(m[1] as string);
+    const sql = m ? r.sql.slice(0, m.index) : r.sql;
+    groups = r.columns.groups;
+    hasTime = r.columns.time !== undefined;
+    hasWindow = r.columns.window !== undefined;
+    return `SELECT * REPLACE (toFloat64(\`${MULTI_VALUE}\`) AS \`${MULTI_VALUE}\`), ${i} AS \`${MULTI_INDEX}\` FROM (${sql})`;
+  });
+  const pick = (i: number) => `anyOrNullIf(\`${MULTI_VALUE}\`, \`${MULTI_INDEX}\` = ${i})`;
+  const projection: string[] = [];
+  const columns: ResultColumns = { values: [], groups: [] };
+  if (q.ratio && items.length === 2) {
+    const name = `${names[0]}/${(names[1] as string).replace(/__\d+$/, '')}`;
+    projection.push(`coalesce(${pick(0)}, 0) / nullif(${pick(1)}, 0) AS ${quotedName(name)}`);
+    columns.values.push({ index: 0, label: name });
+  } else {
+    names.forEach((name, i) => {
+      projection.push(`${pick(i)} AS ${quotedName(name)}`);
+      columns.values.push({ index: i, label: name });
+    });
+  }
+  const passthrough = groups.length > 0 || hasTime || hasWindow;
+  if (passthrough) {
+    projection.push(`* EXCEPT (\`${MULTI_VALUE}\`, \`${MULTI_INDEX}\`)`);
+    const base = columns.values.length;
+    groups.forEach((g, i) => columns.groups.push({ index: base + i, label: g.label }));
+    if (hasTime) columns.time = { index: base + groups.length, name: TIME_BUCKET };
+    if (hasWindow) columns.window = { index: base + groups.length + (hasTime ? 1 : 0), name: WINDOW };
+  }
+  const having = nonEmpty(q.having) ? condition(ctx, q.having, 'sql', 'having') : '';
+  const order = [...(hasTime ? [`\`${TIME_BUCKET}\``] : []), ...(nonEmpty(q.orderBy) ? [q.orderBy] : [])];
+  const sql = [
+    `SELECT ${projection.join(', ')} FROM (${branches.join(' UNION ALL ')})`,
+    passthrough ? 'GROUP BY ALL' : '',
+    having ? `HAVING ${having}` : '',
+    order.length > 0 ? `ORDER BY ${order.join(',')}` : '',
+    q.limit !== undefined ? `LIMIT ${q.limit}` : '',
+    settings.size > 0 ? `SETTINGS ${[...settings].join(', ')}` : '',
+  ]
+    .filter((x) => x)
+    .join(' ');
+  return { sql, columns };
+}
+
+/** Metric tiles: gauge and sum series (several series composed as ClickStack composes them). */
 function renderMetric(
   ctx: Ctx,
   items: SelectItem[],
   q: Omit<BuilderQuery, 'select'>,
   bucketGranularity: Granularity,
 ): { sql: string; columns: ResultColumns } {
-  const types = items.map((i) => (i as { metricType?: string }).metricType);
-  if (items.length !== 1) throw new Unsupported('metric tiles with more than one series are not previewed yet');
-  if (types[0] === 'gauge') return renderGauge(ctx, items, q, bucketGranularity);
-  if (types[0] === 'sum') return renderSum(ctx, items, q, bucketGranularity);
-  throw new Unsupported(`${types[0] ?? 'untyped'} metric series are not previewed yet (gauge and sum only)`);
+  if (items.length === 0) throw new Unsupported('the tile has no series (select)');
+  if (items.length > 1) return renderMultiMetric(ctx, items, q, bucketGranularity);
+  return renderMetricSeries(ctx, items[0] as SelectItem, q, bucketGranularity);
 }
 
 function renderRawSql(config: Record<string, unknown>, opts: RenderOptions, notes: string[]): RenderResult {
@@ -634,10 +770,13 @@ function renderRawSql(config: Record<string, unknown>, opts: RenderOptions, note
         throw new Unsupported(`dashboard variable references ($${name}) in raw SQL are not previewed yet`);
       }
     }
-    const granularity = timeSeries ? granularityOf(opts) : undefined;
+    // A raw SQL time chart reads the aligned range too (HyperDX converts every time chart's config).
+    const time = timeSeries ? timeChart(ctx, config) : undefined;
+    const granularity = time?.granularity;
+    const range = time?.range ?? { from: ms(opts.range.from), to: ms(opts.range.to) };
     const sql = bindParams(
       expanded,
-      { startMs: ms(opts.range.from), endMs: ms(opts.range.to), intervalSeconds: granularity?.seconds },
+      { startMs: range.from, endMs: range.to, intervalSeconds: granularity?.seconds },
       timeSeries,
     );
     const shape: TileShape = timeSeries
@@ -649,11 +788,30 @@ function renderRawSql(config: Record<string, unknown>, opts: RenderOptions, note
           : 'table';
     // Raw SQL columns are only known once the query ran: ClickStack takes the first Date column as time, numeric
     // columns as values and the rest as groups. The UI applies the same rule to the result's meta.
-    return { ok: true, sql, shape, columns: { values: [], groups: [] }, granularity, notes };
+    return { ok: true, sql, shape, columns: { values: [], groups: [] }, granularity, range, notes };
   } catch (e) {
     if (e instanceof MacroError || e instanceof Unsupported) return { ok: false, reason: e.message, notes };
     throw e;
   }
+}
+
+/**
+ * A dashboard time chart's granularity and range (HyperDX `convertToTimeChartConfig`): the automatic granularity
+ * allows 80 buckets; unless the tile turns `alignDateRangeToGranularity` off, the range is aligned to the buckets
+ * and its end excluded (not aligned: excluded unless the tile says `dateRangeEndInclusive`).
+ */
+function timeChart(
+  ctx: Ctx,
+  config: Record<string, unknown>,
+): { granularity: Granularity; range: { from: number; to: number }; ctx: Ctx } {
+  const opts = ctx.opts;
+  const granularity = granularityOf(opts, TIME_CHART_MAX_BUCKETS);
+  const aligned = config.alignDateRangeToGranularity !== false;
+  const from = ms(opts.range.from);
+  const to = ms(opts.range.to);
+  const range = aligned ? alignedRange(from, to, granularity) : { from, to };
+  const endInclusive = aligned ? false : config.dateRangeEndInclusive === true;
+  return { granularity, range, ctx: { ...ctx, opts: { ...opts, range, endInclusive } } };
 }
 
 /** Why a tile without a `config` object is not previewed (by either route). */
@@ -700,7 +858,7 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
       case 'stacked_bar': {
         const items = selectItems(config);
         if (config.compareToPreviousPeriod === true) notes.push('the previous-period comparison is not drawn');
-        const granularity = granularityOf(opts);
+        const { granularity, range, ctx: timeCtx } = timeChart(ctx, config);
         const seriesLimit = typeof config.seriesLimit === 'number' ? config.seriesLimit : undefined;
         const query = {
           groupBy: str(config.groupBy),
@@ -710,9 +868,9 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
           extraFilters,
         };
         const r = isMetric
-          ? renderMetric(ctx, items, query, granularity)
-          : renderBuilder(ctx, { ...query, select: items });
-        return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, notes };
+          ? renderMetric(timeCtx, items, { ...query, widen: true }, granularity)
+          : renderBuilder(timeCtx, { ...query, select: items });
+        return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, range, notes };
       }
       case 'number': {
         const items = selectItems(config);
@@ -790,6 +948,32 @@ export interface SavedSearchLike {
   where?: string | null | undefined;
   whereLanguage?: string | null | undefined;
   source?: string | undefined;
+  /** Pinned filters (`{type: 'sql' | 'lucene', condition}` or `{type: 'sql_ast', operator, left, right}`). */
+  filters?: readonly unknown[] | null | undefined;
+}
+
+const SQL_AST_OPERATORS = new Set(['=', '<', '>', '!=', '<=', '>=']);
+
+/** A saved search's pinned filters as the scheduler adds them to the alert's query (each one ANDed). */
+function savedSearchFilters(filters: readonly unknown[] | null | undefined): TileFilter[] {
+  return (filters ?? []).map((f, i) => {
+    const filter = (f !== null && typeof f === 'object' ? f : {}) as Record<string, unknown>;
+    if ((filter.type === 'sql' || filter.type === 'lucene') && typeof filter.condition === 'string') {
+      return { language: filter.type, condition: filter.condition };
+    }
+    if (
+      filter.type === 'sql_ast' &&
+      typeof filter.operator === 'string' &&
+      SQL_AST_OPERATORS.has(filter.operator) &&
+      typeof filter.left === 'string' &&
+      typeof filter.right === 'string'
+    ) {
+      return { language: 'sql', condition: `${filter.left} ${filter.operator} ${filter.right}` };
+    }
+    throw new Unsupported(
+      `the saved search's filter ${i + 1} is not one the scheduler reads ({type: "sql" | "lucene", condition} or {type: "sql_ast", operator, left, right})`,
+    );
+  });
 }
 
 /** Internal: renders a builder query for the backtest (count per window, or a tile's series per window). */
@@ -814,7 +998,8 @@ export function renderWindowedQuery(
         granularity,
         window: opts.window,
         tableFilter: true,
-        extraFilters: [],
+        // The scheduler adds the saved search's pinned filters to the alert's query.
+        extraFilters: savedSearchFilters(input.savedSearch.filters),
       });
       return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, notes };
     }
@@ -843,13 +1028,18 @@ export function renderWindowedQuery(
     let r: { sql: string; columns: ResultColumns };
     if (ctx.source.kind === 'metric') {
       // The scheduler renders a metric tile as the chart does (gauge: last value per time series and bucket; sum:
-      // per-period increase), one window at a time, in buckets of the interval.
-      if (opts.window) {
-        throw new Unsupported(
-          'the alert is evaluated off the interval grid (schedule offset or start time), so its windows span two partial buckets; metric values (last value per time series, increase per period) are taken per bucket and do not add up into them',
-        );
-      }
-      r = renderMetric(ctx, selectItems(config), { ...query, window: undefined, perBucket: true }, granularity);
+      // per-period increase, the source read one bucket beyond each end), one window [W − interval, W) at a time, in
+      // buckets of the interval aligned to the epoch, and keeps the buckets that start in the window. On the grid
+      // a window is one bucket. Off it (an offset or start time) a window keeps one bucket, the one starting inside
+      // it: a gauge's last value from the rows of that bucket up to the window's end; a sum's increases over the
+      // whole bucket, a reading's previous one looked for back to two buckets before it (the window's read span).
+      const off = opts.window;
+      r = renderMetric(
+        ctx,
+        selectItems(config),
+        { ...query, window: off, perBucket: off ? 2 : 1, widen: true, ...(off ? { rowWindow: off } : {}) },
+        granularity,
+      );
     } else {
       r = renderBuilder(ctx, { ...query, select: selectItems(config) });
     }

@@ -26,6 +26,41 @@ import type { SourceLike } from '../render/tile';
 import type { SeriesRow } from './data';
 import { NotOnSeriesRoute, SERIES_STEPS, seriesOf } from './plan';
 
+/**
+ * A saved search's filter with its pinned filters added (each ANDed, as the scheduler adds them). The API takes one
+ * filter per series, in one language: pinned filters in another language than the filter are refused.
+ */
+function pinnedFilters(
+  filters: readonly unknown[] | null | undefined,
+  where: string,
+  whereLanguage: string | null | undefined,
+): { where: string; language: 'sql' | 'lucene' } {
+  let out = where;
+  let language: 'sql' | 'lucene' = whereLanguage === 'sql' ? 'sql' : 'lucene';
+  for (const [i, f] of (filters ?? []).entries()) {
+    const filter = (f !== null && typeof f === 'object' ? f : {}) as Record<string, unknown>;
+    let lang: 'sql' | 'lucene';
+    let condition: string;
+    if ((filter.type === 'sql' || filter.type === 'lucene') && typeof filter.condition === 'string') {
+      lang = filter.type;
+      condition = filter.condition;
+    } else if (filter.type === 'sql_ast' && typeof filter.left === 'string' && typeof filter.right === 'string') {
+      lang = 'sql';
+      condition = `${filter.left} ${String(filter.operator)} ${filter.right}`;
+    } else {
+      throw new NotOnSeriesRoute(`the saved search's filter ${i + 1} is not one the scheduler reads`);
+    }
+    if (out.trim() !== '' && lang !== language) {
+      throw new NotOnSeriesRoute(
+        `the saved search's pinned filter ${i + 1} (${lang === 'sql' ? 'SQL' : 'Lucene'}) cannot be combined with its ${language === 'sql' ? 'SQL' : 'Lucene'} filter in one request of the chart series API`,
+      );
+    }
+    out = out.trim() === '' ? condition : `(${out}) AND (${condition})`;
+    language = lang;
+  }
+  return { where: out, language };
+}
+
 export type SeriesBacktestPlan =
   | {
       ok: true;
@@ -70,8 +105,12 @@ export function planSeriesBacktest(
         );
       }
       groupBy = nonEmpty(target.groupBy) ? splitTopLevel(target.groupBy) : [];
-      const language = target.savedSearch.whereLanguage === 'sql' ? 'sql' : 'lucene';
-      series = [{ sourceId, aggFn: 'count', where: target.savedSearch.where ?? '', whereLanguage: language, groupBy }];
+      const pinned = pinnedFilters(
+        target.savedSearch.filters,
+        target.savedSearch.where ?? '',
+        target.savedSearch.whereLanguage,
+      );
+      series = [{ sourceId, aggFn: 'count', where: pinned.where, whereLanguage: pinned.language, groupBy }];
     } else {
       const config = target.tile.config;
       if (!config) throw new NotOnSeriesRoute('the tile has no config');

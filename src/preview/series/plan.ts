@@ -19,7 +19,13 @@
  */
 import { SERIES_AGG_FNS, type SearchRequest, type SeriesQuery, type SeriesRequest } from '../../api/oss';
 import { dashboardFiltersForTile, type DashboardLike, type TileFilter } from '../render/filters';
-import { autoGranularity, splitTopLevel } from '../render/sql';
+import {
+  alignedRange,
+  autoGranularity,
+  granularityFromSeconds,
+  splitTopLevel,
+  TIME_CHART_MAX_BUCKETS,
+} from '../render/sql';
 import { noConfigReason, type SourceLike, type TileLike } from '../render/tile';
 
 /** The API's bucket sizes in seconds (without `auto`: the preview picks the size, so it knows the buckets). */
@@ -112,9 +118,12 @@ export function seriesStepFor(seconds: number): readonly [SeriesGranularityName,
   return SERIES_STEPS.find(([, s]) => s >= seconds) ?? SERIES_STEPS[SERIES_STEPS.length - 1]!;
 }
 
-/** The granularity of a time-series preview: ClickStack's automatic choice, rounded up to a bucket the API has. */
+/**
+ * The granularity of a time-series preview: a dashboard time chart's automatic choice (at most 80 buckets), rounded
+ * up to a bucket the API has (15 seconds becomes 30).
+ */
 export function seriesGranularity(range: { from: number; to: number }): readonly [SeriesGranularityName, number] {
-  return seriesStepFor(autoGranularity(range.from, range.to).seconds);
+  return seriesStepFor(autoGranularity(range.from, range.to, TIME_CHART_MAX_BUCKETS).seconds);
 }
 
 /** The smallest day-multiple bucket (epoch-aligned) holding [from, to]; undefined when none does. */
@@ -338,8 +347,15 @@ export function planTile(tile: TileLike, opts: SeriesPlanOptions): SeriesPlan {
     });
     const labels = items.map((item) => labelOf(item, opts.source));
     let step: readonly [SeriesGranularityName, number];
+    let asked = range;
     if (shape === 'timeseries') {
       step = seriesGranularity(range);
+      // As a dashboard's time chart: the range aligned to the buckets, its end excluded (the API includes the end it
+      // is given, so it is asked up to the last millisecond before it).
+      if (config.alignDateRangeToGranularity !== false) {
+        const aligned = alignedRange(range.from, range.to, granularityFromSeconds(step[1]));
+        asked = { from: aligned.from, to: aligned.to - 1 };
+      }
       if (config.compareToPreviousPeriod === true) notes.push('the previous-period comparison is not drawn');
       if (typeof config.seriesLimit === 'number' && groupBy.length > 0) {
         notes.push(`every group is drawn: the chart series API has no series limit (${config.seriesLimit})`);
@@ -360,8 +376,8 @@ export function planTile(tile: TileLike, opts: SeriesPlanOptions): SeriesPlan {
     }
     const body: SeriesRequest = {
       series,
-      startTime: Math.floor(range.from),
-      endTime: Math.ceil(range.to),
+      startTime: Math.floor(asked.from),
+      endTime: Math.ceil(asked.to),
       granularity: step[0],
     };
     const table = shape === 'table' || shape === 'categories';

@@ -2,6 +2,7 @@
  * Pure helpers of the preview webview (no DOM): number formats, time labels, a small safe Markdown parser producing
  * a tree of plain nodes (never HTML), and the y range that keeps thresholds in view.
  */
+import { formatTime } from '../../shared/chartTime';
 import type { NumberFormat, Threshold } from '../protocol';
 
 const BYTE_UNITS_IEC = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
@@ -34,6 +35,11 @@ export function formatNumber(value: number | null | undefined, format?: NumberFo
   };
   const unit = typeof f.unit === 'string' && f.unit ? ` ${f.unit}` : '';
   switch (f.output) {
+    case 'duration':
+      // As ClickStack shows durations: the value (times the factor) in seconds, in an adaptive unit.
+      return formatDurationMs(
+        value * (typeof f.factor === 'number' && Number.isFinite(f.factor) ? f.factor : 1) * 1000,
+      );
     case 'percent':
       return `${plain(v * 100, mantissa ?? 1)}%`;
     case 'currency':
@@ -54,12 +60,19 @@ export function formatNumber(value: number | null | undefined, format?: NumberFo
   }
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/** `2026-11-22 14:05` in the viewer's time zone. */
-export function formatTime(ms: number, seconds = false): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}${seconds ? `:${pad(d.getSeconds())}` : ''}`;
+/** A duration in milliseconds as ClickStack writes it: `45ms`, `1.5s`, `2.25min`, `3µs`. */
+export function formatDurationMs(ms: number): string {
+  if (ms < 0) return `-${formatDurationMs(-ms)}`;
+  if (ms === 0) return '0ms';
+  if (ms < 1) {
+    const us = ms * 1000;
+    if (us < 10) return `${parseFloat(us.toPrecision(2))}µs`;
+    if (Math.round(us) < 1000) return `${Math.round(us)}µs`;
+  }
+  if (ms < 1000) return ms < 10 ? `${parseFloat(ms.toPrecision(3))}ms` : `${parseFloat(ms.toFixed(1))}ms`;
+  if (ms < 60_000) return `${parseFloat((ms / 1000).toFixed(2))}s`;
+  if (ms < 3_600_000) return `${parseFloat((ms / 60_000).toFixed(2))}min`;
+  return `${parseFloat((ms / 3_600_000).toFixed(2))}h`;
 }
 
 /** The value of a `datetime-local` input for a time. */

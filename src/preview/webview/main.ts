@@ -21,7 +21,9 @@ import type {
   TimeseriesData,
   WebviewState,
 } from '../protocol';
-import { formatNumber, formatTime, parseMarkdown, toLocalInput, yRange, type Inline } from './format';
+import { seriesColors } from '../../shared/chartColors';
+import { axisTimeLabels, formatTime, formatTimeZoned, zoneOfRange } from '../../shared/chartTime';
+import { formatNumber, parseMarkdown, toLocalInput, yRange, type Inline } from './format';
 
 declare function acquireVsCodeApi(): {
   postMessage(message: unknown): void;
@@ -33,21 +35,12 @@ const vscode = acquireVsCodeApi();
 const post = (m: FromWebview): void => vscode.postMessage(m);
 const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
 
-const PALETTE = [
-  '--vscode-charts-blue',
-  '--vscode-charts-orange',
-  '--vscode-charts-green',
-  '--vscode-charts-purple',
-  '--vscode-charts-yellow',
-  '--vscode-charts-red',
-];
-const FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#cca700', '#f14c4c'];
 /** Rows of a table or lines of a search tile drawn at most (the rest is counted). */
 const MAX_ROWS = 500;
 /** Rows of a chart's data table built per task when it is opened. */
 const TABLE_CHUNK = 1000;
-/** Height of one row of the dashboard grid, px. */
-const GRID_ROW = 48;
+/** Height of one row of the dashboard grid, px (a 4-row chart tile leaves its plot about 190 px). */
+const GRID_ROW = 64;
 const GRID_COLUMNS = 24;
 
 type ViewState = WebviewState;
@@ -99,7 +92,6 @@ function themeKind(): string {
 
 /** Colours of the current theme (read on every draw, so a theme change redraws in the new colours). */
 function theme(): {
-  series: string[];
   fg: string;
   muted: string;
   grid: string;
@@ -111,7 +103,6 @@ function theme(): {
   const css = getComputedStyle(document.body);
   const v = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback;
   return {
-    series: PALETTE.map((p, i) => v(p, FALLBACK[i] as string)),
     fg: v('--vscode-editor-foreground', v('--vscode-foreground', '#cccccc')),
     muted: v('--vscode-descriptionForeground', '#9d9d9d'),
     grid: v('--vscode-charts-lines', v('--vscode-panel-border', '#80808059')),
@@ -120,6 +111,12 @@ function theme(): {
     threshold: v('--vscode-editorWarning-foreground', v('--vscode-charts-orange', '#cca700')),
     bg: v('--vscode-editor-background', '#1e1e1e'),
   };
+}
+
+/** The colours of a chart's series in the current theme: by series name, the same in every view. */
+function colorsOf(names: readonly string[]): string[] {
+  const css = getComputedStyle(document.body);
+  return seriesColors(names, themeKind(), (name) => css.getPropertyValue(name));
 }
 
 /** A colour with an alpha channel, for fills (hex and rgb() colours; others are returned as they are). */
@@ -154,8 +151,8 @@ function button(text: string, onClick: () => void, title?: string): HTMLButtonEl
 function plotSize(box: HTMLElement): { width: number; height: number } {
   const width = Math.max(200, Math.floor(box.clientWidth || 600));
   const height = box.classList.contains('fill')
-    ? Math.max(60, Math.floor(box.clientHeight || 160))
-    : Math.max(180, Math.min(360, Math.round(width * 0.4)));
+    ? Math.max(120, Math.floor(box.clientHeight || 160))
+    : Math.max(220, Math.min(420, Math.round(width * 0.45)));
   return { width, height };
 }
 
@@ -194,7 +191,7 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
       }
     }
   }
-  const colors = d.series.map((_, i) => t.series[i % t.series.length] as string);
+  const colors = colorsOf(d.series.map((s) => s.name));
   const threshold = d.threshold;
   const fired = d.firedWindows ?? [];
   const transitions = d.transitions ?? [];
@@ -209,11 +206,12 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
           ? fill(
               l('firedCount', 'Would have fired {0}× in this range (last at {1}).'),
               fired.length,
-              formatTime(last!.start),
+              formatTimeZoned(last!.start),
             )
           : l('neverFired', 'Would not have fired in this range.'),
       ),
     );
+    if (threshold) host.appendChild(el('p', 'rule', ruleText(threshold, d)));
   }
 
   const box = el('div', compact ? 'plot fill' : 'plot');
@@ -227,13 +225,20 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
       d.title ?? '',
       d.series.length,
       n,
-      first === undefined ? '—' : formatTime(first),
-      lastTime === undefined ? '—' : formatTime(lastTime),
+      first === undefined ? '—' : formatTimeZoned(first),
+      lastTime === undefined ? '—' : formatTimeZoned(lastTime),
       formatNumber(Number.isFinite(min) ? min : null, d.numberFormat),
       formatNumber(Number.isFinite(max) ? max : null, d.numberFormat),
     ),
   );
   host.appendChild(box);
+  const readout = el('div', 'readout');
+  readout.setAttribute('aria-live', 'polite');
+  // A tile of a dashboard keeps its room for the plot: the hint is the chart's tooltip there.
+  const hint = l('readoutHint', 'Hover the chart, or focus it and press ← →, to read the values.');
+  if (compact) box.title = hint;
+  else readout.textContent = hint;
+  host.appendChild(readout);
 
   // Stacked bars: the tallest (cumulative) series is drawn first so each lower one covers its own part.
   const order = stacked ? d.series.map((_, i) => d.series.length - 1 - i) : d.series.map((_, i) => i);
@@ -243,7 +248,7 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
     ...plotSize(box),
     pxAlign: 0,
     legend: { show: false },
-    cursor: { drag: { x: false, y: false }, points: { show: false } },
+    cursor: { drag: { x: false, y: false }, points: { show: !stacked } },
     scales: { x: { time: true }, y: { range: (_u, lo, hi) => yRange(lo, hi, threshold) } },
     axes: [
       {
@@ -251,6 +256,12 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
         font: axisFont,
         grid: { stroke: withAlpha(t.grid, 0.35), width: 1 },
         ticks: { stroke: withAlpha(t.grid, 0.5), width: 1 },
+        // The charts' one time format (24-hour, the date where the day changes); the zone is in the legend.
+        values: (_u, splits, _axis, _space, incr) =>
+          axisTimeLabels(
+            splits.map((v) => v * 1000),
+            incr * 1000,
+          ),
       },
       {
         stroke: t.muted,
@@ -274,6 +285,7 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
       })),
     ],
     hooks: {
+      setCursor: [(u: uPlot) => showReadout(u, d, colors, readout)],
       drawAxes: [(u: uPlot) => drawUnder(u, t, fired, threshold)],
       draw: [
         (u: uPlot) => {
@@ -288,6 +300,7 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
   (box as HTMLElement & { plot?: uPlot }).plot = plot;
   resizeObserver.observe(box);
   plots.push(plot);
+  keyboardCursor(box, plot, d);
 
   const legend = el('div', 'legend');
   legend.setAttribute('aria-hidden', 'true');
@@ -297,6 +310,9 @@ function drawTimeseries(d: TimeseriesData, host: HTMLElement, compact: boolean, 
     legend.appendChild(item);
   });
   if (threshold) legend.appendChild(el('span', 'threshold', thresholdText(threshold, d)));
+  const zone = el('span', 'zone', zoneOfRange(d.times[0] as number, d.times.at(-1) as number));
+  zone.title = l('zoneTitle', 'Times are in this time zone');
+  legend.appendChild(zone);
   host.appendChild(legend);
   host.appendChild(dataTable(d));
   if (mode === 'backtest') host.appendChild(transitionsTable(d));
@@ -367,6 +383,69 @@ function thresholdText(th: NonNullable<TimeseriesData['threshold']>, d: Timeseri
     default:
       return fill(l('thresholdNotBetween', 'fires outside {0} to {1}'), v, max);
   }
+}
+
+/** The rule a backtest replays, beside its fired count: threshold, window and consecutive windows. */
+function ruleText(th: NonNullable<TimeseriesData['threshold']>, d: TimeseriesData): string {
+  const parts = [thresholdText(th, d)];
+  if (d.rule?.interval) parts.push(fill(l('ruleWindow', 'windows of {0}'), d.rule.interval));
+  const n = d.rule?.numConsecutiveWindows ?? 1;
+  parts.push(
+    n > 1
+      ? fill(l('ruleConsecutive', 'after {0} consecutive windows over the threshold'), n)
+      : l('ruleOneWindow', 'on the first window over the threshold'),
+  );
+  return `${l('rule', 'Rule')}: ${parts.join(' · ')}`;
+}
+
+/** The index of the time in `times` (sorted) nearest to `t`. */
+function nearestIndex(times: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = times.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((times[mid] as number) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  const before = times[lo - 1];
+  return lo > 0 && before !== undefined && t - before < (times[lo] as number) - t ? lo - 1 : lo;
+}
+
+/** The values at the cursor: its time (with the zone) and each series' value, named, in the series' colour. */
+function showReadout(u: uPlot, d: TimeseriesData, colors: readonly string[], readout: HTMLElement): void {
+  const left = u.cursor.left;
+  if (left === undefined || left < 0 || d.times.length === 0) return;
+  const i = nearestIndex(d.times, u.posToVal(left, 'x') * 1000);
+  readout.textContent = '';
+  readout.appendChild(el('strong', 'when', formatTimeZoned(d.times[i] as number)));
+  d.series.forEach((s, k) => {
+    const item = readout.appendChild(el('span', 'item'));
+    item.style.setProperty('--swatch', colors[k] as string);
+    item.append(el('span', 'name', s.name), el('span', 'value', formatNumber(s.values[i], d.numberFormat)));
+  });
+  (readout as HTMLElement & { index?: number }).index = i;
+}
+
+/** ← → Home End on the focused chart move the cursor from point to point (the readout says the values). */
+function keyboardCursor(box: HTMLElement, plot: uPlot, d: TimeseriesData): void {
+  box.tabIndex = 0;
+  let index = -1;
+  box.addEventListener('keydown', (e) => {
+    const n = d.times.length;
+    const moves: Record<string, number> = {
+      ArrowLeft: Math.max(0, (index < 0 ? n : index) - 1),
+      ArrowRight: Math.min(n - 1, index + 1),
+      Home: 0,
+      End: n - 1,
+    };
+    const next = moves[e.key];
+    if (next === undefined || n === 0) return;
+    e.preventDefault();
+    index = next;
+    const left = plot.valToPos((d.times[index] as number) / 1000, 'x');
+    plot.setCursor({ left, top: plot.bbox.height / (devicePixelRatio || 1) / 2 });
+  });
+  box.addEventListener('blur', () => (index = -1));
 }
 
 /** Under the series: the windows that would have fired, and the threshold band. */
@@ -458,7 +537,8 @@ function dataTable(d: TimeseriesData): HTMLElement {
     if (!details.open || details.querySelector('table')) return;
     const table = el('table');
     const head = table.createTHead().insertRow();
-    for (const h of [l('time', 'Time'), ...d.series.map((s) => s.name)]) {
+    const zone = zoneOfRange(d.times[0] as number, d.times.at(-1) as number);
+    for (const h of [`${l('time', 'Time')} (${zone})`, ...d.series.map((s) => s.name)]) {
       head.appendChild(el('th', undefined, h)).setAttribute('scope', 'col');
     }
     const body = table.createTBody();
@@ -495,16 +575,26 @@ function transitionsTable(d: TimeseriesData): HTMLElement {
   }
   const table = el('table');
   const head = table.createTHead().insertRow();
-  for (const h of [l('time', 'Time'), l('from', 'From'), l('to', 'To'), l('value', 'Value')]) {
+  const zone = zoneOfRange((list[0] as { time: number }).time, (list.at(-1) as { time: number }).time);
+  for (const h of [
+    `${l('time', 'Time')} (${zone})`,
+    l('series', 'Series'),
+    l('transitionFrom', 'From'),
+    l('transitionTo', 'To'),
+    l('value', 'Value'),
+    l('decidedBy', 'Decided by'),
+  ]) {
     head.appendChild(el('th', undefined, h)).setAttribute('scope', 'col');
   }
   const body = table.createTBody();
   for (const tr of list) {
     const row = body.insertRow();
     row.appendChild(el('th', undefined, formatTime(tr.time))).setAttribute('scope', 'row');
+    row.appendChild(el('td', 'series', tr.series ?? d.series[0]?.name ?? ''));
     row.appendChild(el('td', `state ${tr.from.toLowerCase()}`, tr.from));
     row.appendChild(el('td', `state ${tr.to.toLowerCase()}`, tr.to));
     row.appendChild(el('td', 'num', formatNumber(tr.value ?? null, d.numberFormat)));
+    row.appendChild(el('td', 'decided', tr.rule ?? ''));
   }
   section.appendChild(table);
   return section;
@@ -595,6 +685,16 @@ function renderTable(d: Extract<TileData, { kind: 'table' }>, host: HTMLElement)
 }
 
 function renderSearch(d: Extract<TileData, { kind: 'search' }>, host: HTMLElement): void {
+  const times = d.lines.map((line) => line.time).filter((t): t is number => typeof t === 'number');
+  if (times.length > 0) {
+    host.appendChild(
+      el(
+        'p',
+        'muted zone-note',
+        fill(l('timesIn', 'Times in {0}'), zoneOfRange(Math.min(...times), Math.max(...times))),
+      ),
+    );
+  }
   const list = el('div', 'logs');
   list.setAttribute('role', 'list');
   list.tabIndex = 0;
@@ -666,15 +766,20 @@ function renderTile(d: TileData, host: HTMLElement, compact: boolean, mode: Pane
 }
 
 function renderDashboard(d: DashboardData, host: HTMLElement, mode: PanelMode): void {
+  // The dashboard's own grid when the panel is wide; in a narrow column (preview.css) tiles flow two to a row, then
+  // one, in reading order, each keeping its height.
   const grid = host.appendChild(el('div', 'grid'));
   const columns = Math.max(GRID_COLUMNS, ...d.tiles.map((t) => t.x + t.w));
-  grid.style.gridTemplateColumns = `repeat(${columns}, minmax(0, 1fr))`;
-  grid.style.gridAutoRows = `${GRID_ROW}px`;
+  grid.style.setProperty('--columns', String(columns));
+  grid.style.setProperty('--row', `${GRID_ROW}px`);
   const tiles = [...d.tiles].sort((a, b) => a.y - b.y || a.x - b.x);
   for (const tile of tiles) {
     const section = grid.appendChild(el('section', `tile tile-${tile.data.kind}`));
     const area = `${tile.y + 1} / ${tile.x + 1} / span ${Math.max(1, tile.h)} / span ${Math.max(1, tile.w)}`;
-    section.style.gridArea = area;
+    section.style.setProperty('--area', area);
+    section.style.setProperty('--rows', String(Math.max(1, tile.h)));
+    // Two to a row when narrow: a tile of at most half the dashboard's width takes one of two columns.
+    section.style.setProperty('--half-span', tile.w * 2 <= columns ? '1' : '2');
     section.dataset.tileId = tile.id;
     const header = section.appendChild(el('header'));
     const name = header.appendChild(el('h2', undefined, tile.name ?? tile.data.title ?? ''));
@@ -835,46 +940,6 @@ function applyLabels(): void {
   $('to').setAttribute('aria-label', l('to', 'To'));
 }
 
-/** The comparison of the bench: the same series as SVG polylines, as the query results chart draws them. */
-function benchSvg(seq: number, dataJson: string, arrived: number): void {
-  const t0 = performance.now();
-  const d = JSON.parse(dataJson) as TimeseriesData;
-  const parseMs = performance.now() - t0;
-  const content = $('content');
-  content.textContent = '';
-  const width = Math.max(360, content.clientWidth - 24 || 640);
-  const height = 260;
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('width', String(width));
-  svg.setAttribute('height', String(height));
-  const x0 = d.times[0] as number;
-  const x1 = d.times.at(-1) as number;
-  const ys = d.series.flatMap((s) => s.values.filter((v): v is number => typeof v === 'number'));
-  const y0 = Math.min(0, ...ys);
-  const y1 = Math.max(...ys) || 1;
-  const t = theme();
-  d.series.forEach((s, i) => {
-    const line = document.createElementNS(ns, 'polyline');
-    line.setAttribute('fill', 'none');
-    line.setAttribute('stroke', t.series[i % t.series.length] as string);
-    line.setAttribute(
-      'points',
-      d.times
-        .map(
-          (x, j) =>
-            `${(((x - x0) / (x1 - x0 || 1)) * width).toFixed(1)},${(height - (((s.values[j] ?? 0) - y0) / (y1 - y0 || 1)) * height).toFixed(1)}`,
-        )
-        .join(' '),
-    );
-    svg.appendChild(line);
-  });
-  content.appendChild(svg);
-  afterPaint(() =>
-    post({ type: 'benchSvg', seq, ms: performance.now() - arrived, parseMs, elements: svg.childElementCount }),
-  );
-}
-
 // ─── Wiring ──────────────────────────────────────────────────────────────────
 
 $('refresh').addEventListener('click', () => post({ type: 'refresh' }));
@@ -896,10 +961,6 @@ window.addEventListener('message', (e: MessageEvent) => {
   const arrived = performance.now();
   const m = e.data as { type?: string };
   if (m?.type === 'show') onShow(m as ShowMessage, arrived);
-  else if (m?.type === 'benchSvg') {
-    const b = m as { seq: number; dataJson: string };
-    benchSvg(b.seq, b.dataJson, arrived);
-  }
 });
 
 post({ type: 'ready' });

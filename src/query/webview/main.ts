@@ -4,6 +4,9 @@
  * scroll as smoothly as 10. A chart tab appears when the result has a time column and numeric columns; it comes
  * with the same data as a table.
  */
+import { seriesColors } from '../../shared/chartColors';
+import { formatTime, formatTimeZoned, zoneOfRange } from '../../shared/chartTime';
+
 interface Column {
   name: string;
   type: string;
@@ -39,14 +42,15 @@ declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
 const ROW_HEIGHT = 22;
 const OVERSCAN = 20;
-const COLORS = [
-  '--vscode-charts-blue',
-  '--vscode-charts-orange',
-  '--vscode-charts-green',
-  '--vscode-charts-purple',
-  '--vscode-charts-red',
-  '--vscode-charts-yellow',
-];
+
+/** The theme kind VS Code sets on the body (vscode-light, vscode-dark, vscode-high-contrast(-light)). */
+function themeKind(): string {
+  const c = document.body.classList;
+  for (const k of ['vscode-high-contrast-light', 'vscode-high-contrast', 'vscode-light', 'vscode-dark']) {
+    if (c.contains(k)) return k;
+  }
+  return 'vscode-dark';
+}
 
 const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
 const viewport = $('viewport');
@@ -230,13 +234,20 @@ function renderChart(m: ResultMessage, series: Series[]): void {
     Math.abs(n) >= 1000 ? n.toLocaleString(undefined, { maximumFractionDigits: 0 }) : String(Math.round(n * 100) / 100);
   label(pad.l - 4, sy(y1) + 4, fmt(y1), 'end');
   label(pad.l - 4, sy(y0), fmt(y0), 'end');
-  const iso = (x: number): string => new Date(x).toISOString().replace('T', ' ').slice(0, 16);
-  label(pad.l, height - 8, iso(x0), 'start');
-  label(width - pad.r, height - 8, iso(x1), 'end');
+  // The charts' one time format, in the viewer's zone, named.
+  label(pad.l, height - 8, formatTimeZoned(x0), 'start');
+  label(width - pad.r, height - 8, formatTimeZoned(x1), 'end');
   const legend = document.createElement('div');
   legend.className = 'legend';
+  // Colours by series name: the same series has the same colour here as in tile previews.
+  const css = getComputedStyle(document.body);
+  const colors = seriesColors(
+    series.map((s) => s.name),
+    themeKind(),
+    (name) => css.getPropertyValue(name),
+  );
   series.forEach((s, i) => {
-    const color = `var(${COLORS[i % COLORS.length]})`;
+    const color = colors[i] as string;
     svg.appendChild(
       svgEl('polyline', {
         fill: 'none',
@@ -252,6 +263,9 @@ function renderChart(m: ResultMessage, series: Series[]): void {
   });
   chartEl.appendChild(legend);
   chartEl.appendChild(svg);
+  const times = [...new Set(xs)].sort((a, b) => a - b);
+  const lookup = series.map((s) => new Map(s.points));
+  chartEl.appendChild(readout(svg, times, series, lookup, colors, { sx, top: pad.t, bottom: height - pad.b }, fmt));
   // The same data as a table (screen readers, exact values).
   const details = document.createElement('details');
   const summary = document.createElement('summary');
@@ -260,21 +274,91 @@ function renderChart(m: ResultMessage, series: Series[]): void {
   const table = document.createElement('table');
   table.className = 'data';
   const head = table.createTHead().insertRow();
-  for (const h of ['time', ...series.map((s) => s.name)]) {
+  for (const h of [`time (${zoneOfRange(x0, x1)})`, ...series.map((s) => s.name)]) {
     const th = document.createElement('th');
     th.textContent = h;
     head.appendChild(th);
   }
-  const times = [...new Set(xs)].sort((a, b) => a - b).slice(0, 2000);
-  const lookup = series.map((s) => new Map(s.points));
   const body = table.createTBody();
-  for (const x of times) {
+  for (const x of times.slice(0, 2000)) {
     const tr = body.insertRow();
-    tr.insertCell().textContent = iso(x);
+    tr.insertCell().textContent = formatTime(x);
     for (const l of lookup) tr.insertCell().textContent = l.has(x) ? fmt(l.get(x) as number) : '';
   }
   details.appendChild(table);
   chartEl.appendChild(details);
+}
+
+/**
+ * The values at the cursor: a line at the nearest time and, below the chart, that time (with the zone) and each
+ * series' value, named, in the series' colour. The chart takes the focus; ← → Home End move from time to time.
+ */
+function readout(
+  svg: SVGSVGElement,
+  times: readonly number[],
+  series: readonly Series[],
+  lookup: readonly Map<number, number>[],
+  colors: readonly string[],
+  plot: { sx: (x: number) => number; top: number; bottom: number },
+  fmt: (n: number) => string,
+): HTMLElement {
+  const box = document.createElement('div');
+  box.className = 'readout';
+  box.setAttribute('aria-live', 'polite');
+  box.textContent = current?.labels.readoutHint ?? '';
+  const cursor = svgEl('line', { class: 'cursor', y1: plot.top, y2: plot.bottom, x1: -10, x2: -10 });
+  svg.appendChild(cursor);
+  let index = -1;
+  const show = (i: number): void => {
+    index = i;
+    const t = times[i] as number;
+    const x = plot.sx(t).toFixed(1);
+    cursor.setAttribute('x1', x);
+    cursor.setAttribute('x2', x);
+    box.textContent = '';
+    const when = document.createElement('strong');
+    when.textContent = formatTimeZoned(t);
+    box.appendChild(when);
+    series.forEach((s, k) => {
+      const item = document.createElement('span');
+      item.className = 'item';
+      item.style.setProperty('--swatch', colors[k] as string);
+      const v = lookup[k]?.get(t);
+      item.textContent = `${s.name} ${v === undefined ? '—' : fmt(v)}`;
+      box.appendChild(item);
+    });
+  };
+  const nearest = (t: number): number => {
+    let best = 0;
+    for (let i = 1; i < times.length; i++) {
+      if (Math.abs((times[i] as number) - t) < Math.abs((times[best] as number) - t)) best = i;
+    }
+    return best;
+  };
+  svg.addEventListener('mousemove', (e) => {
+    const r = svg.getBoundingClientRect();
+    const x = e.clientX - r.left;
+    const t0 = times[0] as number;
+    const t1 = times.at(-1) as number;
+    const px0 = plot.sx(t0);
+    const px1 = plot.sx(t1);
+    show(nearest(t0 + ((x - px0) / (px1 - px0 || 1)) * (t1 - t0)));
+  });
+  svg.setAttribute('tabindex', '0');
+  svg.addEventListener('keydown', (e) => {
+    const n = times.length;
+    const next: Record<string, number> = {
+      ArrowLeft: Math.max(0, (index < 0 ? n : index) - 1),
+      ArrowRight: Math.min(n - 1, index + 1),
+      Home: 0,
+      End: n - 1,
+    };
+    const i = next[e.key];
+    if (i === undefined || n === 0) return;
+    e.preventDefault();
+    show(i);
+  });
+  return box;
 }
 
 function select(tab: 'table' | 'chart'): void {

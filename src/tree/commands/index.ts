@@ -13,6 +13,7 @@ import { registerDeleteWebhook } from './deleteWebhook';
 import { registerDeleteSavedSearch } from './deleteSavedSearch';
 import { registerDeleteSource } from './deleteSource';
 import { registerDeleteRole } from './deleteRole';
+import { registerOpenInWebApp } from './openInWebApp';
 
 export * from './common';
 
@@ -31,4 +32,5 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Resourc
   registerDeleteSavedSearch(context, deps);
   registerDeleteSource(context, deps);
   registerDeleteRole(context, deps);
+  registerOpenInWebApp(context, deps);
 }

@@ -13,7 +13,7 @@
 export const ANCHOR_SECONDS = 947289600;
 const WEEK = 7 * 86400;
 /** Bump when the generated data changes (part of the cache key). */
-export const DATA_VERSION = 4;
+export const DATA_VERSION = 5;
 
 export const LOG_ROWS = 1_000_000;
 export const SPAN_ROWS = 600_000;
@@ -226,6 +226,27 @@ FROM (
   FROM numbers(${fiveMin * 13})
 )`;
 
+  // A cumulative counter that rises steadily and resets: jobs processed by three workers, read every minute; worker
+  // w adds 7 + w jobs a minute and restarts (from 0) every 240 + 60 × w minutes.
+  const jobMinutes = WEEK / 60;
+  const jobs = `
+SELECT
+  map('service.instance.id', concat('worker-', toString(w))) AS ResourceAttributes,
+  '' AS ResourceSchemaUrl, 'jobs' AS ScopeName, '1.0.0' AS ScopeVersion, map() AS ScopeAttributes,
+  toUInt32(0) AS ScopeDroppedAttrCount, '' AS ScopeSchemaUrl, 'jobs' AS ServiceName,
+  'app.jobs.processed' AS MetricName, 'Jobs processed since the worker started.' AS MetricDescription, '{job}' AS MetricUnit,
+  map('queue', 'default') AS Attributes,
+  toDateTime(t - 60 * (m % (240 + 60 * w)), 'UTC') AS StartTimeUnix, toDateTime(t, 'UTC') AS TimeUnix,
+  toFloat64((7 + w) * (m % (240 + 60 * w))) AS Value,
+  toUInt32(0) AS Flags,
+  CAST([], 'Array(Map(String, String))') AS \`Exemplars.FilteredAttributes\`, CAST([], 'Array(DateTime)') AS \`Exemplars.TimeUnix\`,
+  CAST([], 'Array(Float64)') AS \`Exemplars.Value\`, CAST([], 'Array(String)') AS \`Exemplars.SpanId\`, CAST([], 'Array(String)') AS \`Exemplars.TraceId\`,
+  toInt32(2) AS AggregationTemporality, true AS IsMonotonic
+FROM (
+  SELECT number % 3 AS w, intDiv(number, 3) AS m, ${ANCHOR_SECONDS - WEEK} + 60 * (m + 1) AS t
+  FROM numbers(${jobMinutes * 3})
+)`;
+
   const histogram = `
 SELECT
   map('service.name', svc) AS ResourceAttributes, '' AS ResourceSchemaUrl, 'io.opentelemetry.http' AS ScopeName, '1.38.0' AS ScopeVersion,
@@ -265,6 +286,7 @@ FROM (
     { table: 'otel_traces', sql: spans },
     { table: 'otel_metrics_gauge', sql: gauge },
     { table: 'otel_metrics_sum', sql: sum },
+    { table: 'otel_metrics_sum', sql: jobs },
     { table: 'otel_metrics_histogram', sql: histogram },
     { table: 'hyperdx_sessions', sql: sessions },
   ];

@@ -6,7 +6,9 @@
  * temporary engine directory (an engine locks its directory, so emulators in several processes cannot share one)
  * and reads them through views that shift every time column by `now - anchor` at query time, so the data always
  * covers the last 7 days however old the cache is (see data.ts). Nothing writes to the cached tables after they
- * are generated.
+ * are generated. An emulator with a frozen clock (EmulatorOptions.now) runs its queries with a fixed "now" instead:
+ * the views are redefined with that time before its query runs (queries run one at a time), and back to `now()`
+ * before a query of an emulator whose clock moves.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -49,6 +51,8 @@ function quoteIdent(s: string): string {
 export class ClickHouseEngine {
   private readonly databases = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Where the data views end: a fixed time in whole seconds since the epoch, undefined for `now()`, null before. */
+  private viewsNow: number | undefined | null = null;
 
   private constructor(
     private readonly session: Session,
@@ -91,21 +95,32 @@ export class ClickHouseEngine {
     });
     session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(BASE_DATABASE)}`);
     session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(DATA_DATABASE)}`);
-    const shift = `(toInt64(toUnixTimestamp(now())) - ${ANCHOR_SECONDS})`;
     for (const t of TABLES) {
       session.query(
         `ATTACH TABLE ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)} ${baseTableDefinition(t, dir, key)}`,
       );
+    }
+    const engine = new ClickHouseEngine(session, { generateMs, loadMs: 0, cacheDir: dir });
+    engine.defineViews(undefined);
+    engine.stats.loadMs = Date.now() - started;
+    engine.databases.add(DATA_DATABASE);
+    return engine;
+  }
+
+  /** (Re)defines the data database's views so the data ends at `nowSeconds` (undefined: at `now()` of each query). */
+  private defineViews(nowSeconds: number | undefined): void {
+    if (nowSeconds === this.viewsNow) return;
+    const now = nowSeconds === undefined ? 'toInt64(toUnixTimestamp(now()))' : `toInt64(${nowSeconds})`;
+    const shift = `(${now} - ${ANCHOR_SECONDS})`;
+    for (const t of TABLES) {
       const cols = t.insertColumns.map((c) =>
         t.timeColumns.includes(c) ? `addSeconds(${quoteIdent(c)}, ${shift}) AS ${quoteIdent(c)}` : quoteIdent(c),
       );
-      session.query(
-        `CREATE VIEW ${quoteIdent(DATA_DATABASE)}.${quoteIdent(t.name)} AS SELECT ${cols.join(', ')} FROM ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`,
+      this.session.query(
+        `CREATE OR REPLACE VIEW ${quoteIdent(DATA_DATABASE)}.${quoteIdent(t.name)} AS SELECT ${cols.join(', ')} FROM ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`,
       );
     }
-    const engine = new ClickHouseEngine(session, { generateMs, loadMs: Date.now() - started, cacheDir: dir });
-    engine.databases.add(DATA_DATABASE);
-    return engine;
+    this.viewsNow = nowSeconds;
   }
 
   /** Creates `database` with the schema's tables (empty) unless it exists. */
@@ -120,7 +135,8 @@ export class ClickHouseEngine {
    * Runs a query in `database`, handing each chunk of its output to `onChunk` (which returns false to stop).
    * `onStart` is called once the engine accepted the statement, before the first chunk; errors of the statement
    * itself reject before it. One query runs at a time: an engine session holds one stream (and one current
-   * database), so queries queue.
+   * database), so queries queue. `frozenNowMs` is the asking emulator's frozen clock (EmulatorOptions.now): the
+   * sample data ends at that time for this query; without it the data ends at the query's `now()`.
    */
   run(
     sql: string,
@@ -130,9 +146,11 @@ export class ClickHouseEngine {
     onStart: () => void,
     onChunk: (bytes: Uint8Array) => Promise<boolean>,
     settings: Record<string, string> = {},
+    frozenNowMs?: number,
   ): Promise<void> {
     const task = async (): Promise<void> => {
       if (signal.aborted) return;
+      this.defineViews(frozenNowMs === undefined ? undefined : Math.floor(frozenNowMs / 1000));
       this.session.query(`USE ${quoteIdent(database)}`);
       // Settings of this query only (ClickHouse takes them from the URL of an HTTP request); reset afterwards.
       const names = Object.keys(settings);
@@ -221,9 +239,11 @@ async function generateCache(
     for (const t of TABLES) {
       const name = `${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`;
       session.query(`CREATE TABLE ${name} ${baseTableDefinition(t, tmp, key)}`);
-      const g = gens.find((x) => x.table === t.name);
-      if (!g) continue;
-      await session.queryAsync(`INSERT INTO ${name} (${t.insertColumns.map(quoteIdent).join(', ')}) ${g.sql}`);
+      const own = gens.filter((x) => x.table === t.name);
+      if (own.length === 0) continue;
+      for (const g of own) {
+        await session.queryAsync(`INSERT INTO ${name} (${t.insertColumns.map(quoteIdent).join(', ')}) ${g.sql}`);
+      }
       await session.queryAsync(`OPTIMIZE TABLE ${name} FINAL`);
     }
     // Detach so the parts are final on disk before the directory moves.

@@ -27,6 +27,8 @@ export interface QueryHostDeps {
   keyUuid: string;
   takeFault(method: string, path: string): FaultSpec | undefined;
   requests: RecordedRequest[];
+  /** The emulator's frozen clock (EmulatorOptions.now) in ms, or undefined when its data moves with the wall clock. */
+  frozenNow?(): number | undefined;
 }
 
 const RUN_PATH = /^\/service\/([0-9a-fA-F-]{36})\/run\/?$/;
@@ -256,7 +258,7 @@ export class QueryHost {
       res.flushHeaders();
     };
     try {
-      await engine.run(sql, format, database, abort.signal, startReply, write, settings);
+      await engine.run(sql, format, database, abort.signal, startReply, write, settings, this.deps.frozenNow?.());
       if (!res.destroyed) res.end();
     } catch (e) {
       if (res.destroyed || abort.signal.aborted) return;

@@ -167,7 +167,13 @@ function aggregate(s: SeriesInput, ts: string): string {
   }
 }
 
-async function rows(engine: ClickHouseEngine, sql: string, database: string): Promise<JsonObject[]> {
+/** The rows of `sql`; `frozenNow` is the emulator's frozen clock (EmulatorOptions.now), if any. */
+async function rows(
+  engine: ClickHouseEngine,
+  sql: string,
+  database: string,
+  frozenNow?: number,
+): Promise<JsonObject[]> {
   const chunks: Uint8Array[] = [];
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), 30_000);
@@ -182,6 +188,8 @@ async function rows(engine: ClickHouseEngine, sql: string, database: string): Pr
         chunks.push(bytes);
         return Promise.resolve(true);
       },
+      {},
+      frozenNow,
     );
   } finally {
     clearTimeout(timer);
@@ -391,7 +399,11 @@ function metricSeriesSql(
 }
 
 /** Answers a series request (already checked against the OSS spec) with the `data` rows. */
-export async function chartSeries(state: EmulatorState, body: SeriesRequest): Promise<JsonObject[]> {
+export async function chartSeries(
+  state: EmulatorState,
+  body: SeriesRequest,
+  frozenNow?: number,
+): Promise<JsonObject[]> {
   const { series, startTime, endTime } = body;
   for (const [name, v] of [
     ['startTime', startTime],
@@ -450,7 +462,7 @@ export async function chartSeries(state: EmulatorState, body: SeriesRequest): Pr
           ].join(' ');
     let out: JsonObject[];
     try {
-      out = await rows(engine, sql, database);
+      out = await rows(engine, sql, database, frozenNow);
     } catch (e) {
       if (e instanceof ApiFailure) throw e;
       throw new ChartsFailure(400, clickHouseError(e).details);
@@ -482,12 +494,16 @@ export interface SearchRequest {
   offset?: number;
 }
 
-/** Answers a search request (already checked against the OSS spec) with `{data, rows}`. */
+/**
+ * Answers a search request (already checked against the OSS spec) with `{data, rows}`. `frozenNow` is the emulator's
+ * frozen clock (EmulatorOptions.now), if any: the end of a search without `endTime` and the end of the data.
+ */
 export async function searchRows(
   state: EmulatorState,
   body: SearchRequest,
-  now = Date.now(),
+  frozenNow?: number,
 ): Promise<{ data: JsonObject[]; rows: number }> {
+  const now = frozenNow ?? Date.now();
   const source = ossData(state).sources.get(body.sourceId);
   if (!source) throw new ApiFailure(404, 'Source not found');
   if (source.kind !== 'log' && source.kind !== 'trace') {
@@ -534,7 +550,7 @@ export async function searchRows(
   ].join(' ');
   let out: JsonObject[];
   try {
-    out = await rows(engine, sql, database);
+    out = await rows(engine, sql, database, frozenNow);
   } catch (e) {
     const details = clickHouseError(e).details;
     const type = /\(([A-Z_]+)\)\s*$/.exec(details.split('\n')[0] ?? '')?.[1] ?? 'QUERY_ERROR';

@@ -40,6 +40,8 @@ export interface OssRequest {
   authorization: string | undefined;
   contentType: string | undefined;
   now: number;
+  /** The emulator's frozen clock for its sample data (EmulatorOptions.now); undefined when it moves. */
+  frozenNow?: number;
   pageCap?: number;
   /** Answer like a newer server (EmulatorOptions.futureFields): unknown fields at every level of what the store returns. */
   futureFields?: boolean;
@@ -87,6 +89,7 @@ interface OwnContext {
   state: EmulatorState;
   id: string | undefined;
   body: unknown;
+  frozenNow: number | undefined;
 }
 
 const route = (
@@ -141,9 +144,13 @@ const ROUTES: OssRoute[] = [
   route('DELETE', '/saved-searches/{id}', 'empty', { cloud: (id) => `/saved-searches/${id}` }),
 
   // Chart data from the embedded ClickHouse.
-  route('POST', '/charts/series', 'list', { ownAsync: ({ state, body }) => chartSeries(state, body as SeriesRequest) }),
+  route('POST', '/charts/series', 'list', {
+    ownAsync: ({ state, body, frozenNow }) => chartSeries(state, body as SeriesRequest, frozenNow),
+  }),
   // Rows of a log or trace source; answers `{data, rows}` itself.
-  route('POST', '/search', 'raw', { ownAsync: ({ state, body }) => searchRows(state, body as SearchRequest) }),
+  route('POST', '/search', 'raw', {
+    ownAsync: ({ state, body, frozenNow }) => searchRows(state, body as SearchRequest, frozenNow),
+  }),
 
   // The team, read-only.
   route('GET', '/team', 'one', { own: ({ state }) => ({ id: ossData(state).teamId, name: SAMPLE_OSS_TEAM_NAME }) }),
@@ -283,8 +290,9 @@ export async function ossApi(req: OssRequest): Promise<OssReply | null> {
 
   let value: unknown;
   try {
-    if (matched.ownAsync) value = await matched.ownAsync({ state: req.state, id, body });
-    else if (matched.own) value = matched.own({ state: req.state, id, body });
+    const own = { state: req.state, id, body, frozenNow: req.frozenNow };
+    if (matched.ownAsync) value = await matched.ownAsync(own);
+    else if (matched.own) value = matched.own(own);
     else value = runCloud(req, (matched.cloud as (id: string | undefined) => string)(id), body);
   } catch (e) {
     if (e instanceof ChartsFailure) return json(e.status, { error: e.message });

@@ -420,7 +420,7 @@ describe('QueryClient against the emulator query host', () => {
     assert.equal(err.reason, 'gatewayTimeout');
   });
 
-  it('waits for its own rate-limit budget', async () => {
+  it('waits for the rate-limit budget of its limiter', async () => {
     const limited = new QueryClient({
       queryUrl: emu.queryUrl,
       keyId: emu.keyId,

@@ -202,6 +202,42 @@ describe('Alert backtest evaluator', () => {
     );
   });
 
+  it('numConsecutiveWindows counts only the windows just before: a group seen now and then stays PENDING', () => {
+    // Below 5: a group missing from a window is not resolved (0 is below too), so nothing is recorded for it there.
+    const alert = { interval: '5m', threshold: 5, thresholdType: 'below', numConsecutiveWindows: 3 };
+    const points = [
+      ...series([1, null, 1, null, 1, null, 1], 'g:sporadic'),
+      ...series([1, 1, 1, 1, 20, 20, 20], 'g:steady'),
+    ];
+    const r = evaluateBacktest(alert, points, range(7), { grouped: true });
+    const stateOf = (group: string) =>
+      r.evaluations.map((e) => e.groups.find((g) => g.group === group)?.state ?? '-').join(' ');
+    // Its crossings are never in three windows in a row, however many it has.
+    assert.equal(stateOf('g:sporadic'), 'PENDING - PENDING - PENDING - PENDING');
+    assert.equal(stateOf('g:steady'), 'PENDING PENDING ALERT ALERT OK OK OK');
+    // The firing names the windows that decided it: the two before and its own.
+    assert.deepEqual(
+      r.transitions.filter((t) => t.to === 'ALERT').map((t) => [t.group, t.at, t.windows]),
+      [['g:steady', T0 + 3 * W, [T0 + W, T0 + 2 * W, T0 + 3 * W]]],
+    );
+  });
+
+  it('a window is evaluated at the first whole minute at or after its end (the scheduler runs on the minute)', () => {
+    // A start time with seconds: windows end at hh:mm:30 and are evaluated 30 s later.
+    const alert = {
+      interval: '5m',
+      threshold: 1,
+      thresholdType: 'above',
+      scheduleStartAt: new Date(T0 + 30_000).toISOString(),
+    };
+    const ends = evaluationTimes(alert, { from: T0, to: T0 + 10 * MIN + 30_000 });
+    assert.deepEqual(ends, [T0 + 5 * MIN + 30_000]);
+    assert.deepEqual(evaluationTimes(alert, { from: T0, to: T0 + 11 * MIN }), [
+      T0 + 5 * MIN + 30_000,
+      T0 + 10 * MIN + 30_000,
+    ]);
+  });
+
   it('a 1-hour interval evaluates once per hour', () => {
     const alert = { interval: '1h', threshold: 1, thresholdType: 'above' };
     assert.equal(evaluationTimes(alert, { from: T0, to: T0 + 24 * 60 * MIN }).length, 24);
@@ -234,6 +270,45 @@ describe('Alert backtest query on ClickHouse', () => {
       result.evaluations.map((e) => e.groups[0]?.value),
       q.evaluations.map((at) => errorsBetween(at - 5 * MIN, at)),
     );
+  });
+
+  it('a saved search alert counts only the rows its pinned filters keep, as the scheduler adds them', async () => {
+    const alert = { interval: '5m', threshold: 5, thresholdType: 'above' };
+    const r0 = { from: T0, to: T0 + 60 * MIN };
+    const savedSearch = {
+      where: "SeverityText = 'error'",
+      whereLanguage: 'sql',
+      filters: [
+        { type: 'sql', condition: "ServiceName IN ('api', 'web')" },
+        { type: 'lucene', condition: 'LogAttributes.status:200' },
+        { type: 'sql_ast', operator: '<', left: "toFloat64(LogAttributes['duration'])", right: '40' },
+      ],
+    };
+    const q = backtestQuery(alert, { kind: 'savedSearch', savedSearch }, { source: SOURCE, range: r0 });
+    assert.ok(q.ok, q.ok ? '' : q.reason);
+    const result = evaluateBacktest(alert, pointsFromRows(await query(q.sql), q.columns), r0, { grouped: q.grouped });
+    const kept = (at: number) =>
+      data.filter(
+        (x) =>
+          x.severity === 'error' &&
+          (x.service === 'api' || x.service === 'web') &&
+          x.status === '200' &&
+          x.duration < 40 &&
+          x.ts >= at - 5 * MIN &&
+          x.ts < at,
+      ).length;
+    assert.deepEqual(
+      result.evaluations.map((e) => e.groups[0]?.value),
+      q.evaluations.map(kept),
+    );
+    assert.ok(q.evaluations.some((at) => kept(at) > 0 && kept(at) < errorsBetween(at - 5 * MIN, at)));
+    const bad = backtestQuery(
+      alert,
+      { kind: 'savedSearch', savedSearch: { ...savedSearch, filters: [{ condition: 'x = 1' }] } },
+      { source: SOURCE, range: r0 },
+    );
+    assert.ok(!bad.ok);
+    assert.match(bad.reason, /filter 1 is not one the scheduler reads/);
   });
 
   it('with an offset each row carries its window, and partial buckets are evaluated as the scheduler does', async () => {
@@ -395,23 +470,69 @@ describe('Alert backtest query on ClickHouse', () => {
     );
   });
 
-  it('a metric tile alert off the interval grid says why it is not backtested', () => {
-    const tile = {
-      config: {
-        displayType: 'line',
-        sourceId: METRIC_SOURCE.id,
-        select: [{ aggFn: 'avg', metricName: 'cpu', metricType: 'gauge', valueExpression: 'Value' }],
-      },
-    };
-    const q = backtestQuery(
-      { interval: '1h', threshold: 1, thresholdType: 'above', scheduleOffsetMinutes: 5 },
-      { kind: 'tile', tile },
-      { source: METRIC_SOURCE, range: { from: T0, to: T0 + 6 * 60 * MIN } },
+  // Off the interval grid (offset 2 min, 5-minute windows [w, w + 5 min)): the scheduler queries each window on its
+  // own, in 5-minute buckets aligned to the epoch, and keeps the bucket that starts inside the window (b = w + 3 min).
+  const offGrid = { interval: '5m', threshold: 1000, thresholdType: 'above', scheduleOffsetMinutes: 2 };
+  const offRange = { from: T0, to: T0 + 60 * MIN };
+  const metricTile = (item: Record<string, unknown>) => ({
+    config: { displayType: 'line', sourceId: METRIC_SOURCE.id, select: [{ valueExpression: 'Value', ...item }] },
+  });
+
+  it('a gauge metric alert off the interval grid: each window is the last reading per host in its bucket, up to the window end', async () => {
+    const tile = metricTile({ aggFn: 'avg', metricName: 'cpu', metricType: 'gauge' });
+    const q = backtestQuery(offGrid, { kind: 'tile', tile }, { source: METRIC_SOURCE, range: offRange });
+    assert.ok(q.ok, q.ok ? '' : q.reason);
+    assert.equal(q.evaluations.length, 11);
+    const result = evaluateBacktest(offGrid, pointsFromRows(await query(q.sql), q.columns), offRange, {
+      grouped: q.grouped,
+    });
+    const readings = gauge();
+    const expected = q.evaluations.map((end) => {
+      const b = end - 2 * MIN; // the bucket that starts in [end − 5 min, end)
+      const last = ['a', 'b'].map((h) => readings.filter((x) => x.host === h && x.ts >= b && x.ts < end).pop());
+      const values = last.filter((x) => x !== undefined).map((x) => x.value);
+      return values.reduce((a, v) => a + v, 0) / values.length;
+    });
+    assert.deepEqual(
+      result.evaluations.map((e) => e.groups[0]?.value),
+      expected,
     );
-    assert.equal(q.ok, false);
-    assert.equal(
-      !q.ok && q.reason,
-      'the alert is evaluated off the interval grid (schedule offset or start time), so its windows span two partial buckets; metric values (last value per time series, increase per period) are taken per bucket and do not add up into them',
+    // A window's first bucket (starting before it) has no rows in its query: the value 0 is evaluated first.
+    assert.ok(result.evaluations.every((e) => e.state === 'OK'));
+  });
+
+  it('a sum metric alert off the interval grid: each window is the increase over its bucket, previous readings looked for two buckets back', async () => {
+    const alert = { ...offGrid, threshold: 70, thresholdType: 'below' };
+    const where = "Attributes['host'] = 'a' OR toMinute(TimeUnix) NOT BETWEEN 5 AND 14";
+    const tile = metricTile({ aggFn: 'sum', metricName: 'requests', metricType: 'sum', where, whereLanguage: 'sql' });
+    const q = backtestQuery(alert, { kind: 'tile', tile }, { source: METRIC_SOURCE, range: offRange });
+    assert.ok(q.ok, q.ok ? '' : q.reason);
+    const result = evaluateBacktest(alert, pointsFromRows(await query(q.sql), q.columns), offRange, {
+      grouped: q.grouped,
+    });
+    const readings = Array.from({ length: 60 }, (_, m) => [
+      { m, ts: T0 + m * MIN + 30_000, host: 'a', value: 10 * m },
+      { m, ts: T0 + m * MIN + 30_000, host: 'b', value: 5 * m },
+    ])
+      .flat()
+      .filter((x) => x.host === 'a' || x.m < 5 || x.m > 14);
+    // The window [w, W) reads [floor(w) − 5 min, floor(W) + 5 min) and keeps the bucket b = floor(W).
+    const expected = q.evaluations.map((end) => {
+      const b = end - 2 * MIN;
+      let total = 0;
+      for (const h of ['a', 'b']) {
+        const seen = readings.filter((x) => x.host === h && x.ts >= b - 10 * MIN && x.ts < b + 5 * MIN);
+        seen.forEach((x, i) => {
+          const prev = seen[i - 1];
+          if (x.ts >= b && prev) total += Math.max(x.value - prev.value, 0);
+        });
+      }
+      return total;
+    });
+    assert.deepEqual(expected, [50, 50, 70, 75, 75, 75, 75, 75, 75, 75, 75]);
+    assert.deepEqual(
+      result.evaluations.map((e) => e.groups[0]?.value),
+      expected,
     );
   });
 

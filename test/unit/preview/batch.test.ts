@@ -75,7 +75,8 @@ describe('Dashboard preview batches on the emulator query host', { timeout: 300_
   };
 
   before(async () => {
-    emu = await startEmulator({ rateLimit: false });
+    // The sample data's clock is frozen, so statements run in different seconds read the same rows.
+    emu = await startEmulator({ rateLimit: false, now: 'start' });
     svc = emu.serviceIds[0] as string;
     emu.state.data.get(svc)!.queryEndpoint = {
       id: 'b1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b',
@@ -98,7 +99,7 @@ describe('Dashboard preview batches on the emulator query host', { timeout: 300_
 
   it('gives every seeded dashboard tile the columns, types and rows of its own statement, in one request', async () => {
     const data = emu.state.data.get(svc)!;
-    const now = Date.now();
+    const now = emu.now();
     const range = { from: now - 24 * 3600_000, to: now };
     const sources = [...data.sources.values()] as unknown as SourceLike[];
     const tables = sources.flatMap((s) => (tableOfSource(s) ? [tableOfSource(s)!] : []));
@@ -129,54 +130,45 @@ describe('Dashboard preview batches on the emulator query host', { timeout: 300_
       [...kinds].some((k) => k.startsWith('sql ')),
       'a raw SQL tile is in the batch',
     );
-    // The sample data follows the clock (its times shift with now(), second by second), and `quantile` samples (its
-    // value depends on how ClickHouse happens to split the work, so it varies from run to run and between a tile's own
-    // statement and the batch even when two own runs agree): the tiles run on their own before and after the batch,
-    // all three within one second. A tile without a sampled quantile whose two own runs agree must get exactly that
-    // from the batch; the others must get the same columns and types, as many rows, and the same text cells (groups,
-    // times).
+    // The emulator's clock is frozen (the data does not move between the runs), but `quantile` samples: its value
+    // depends on how ClickHouse happens to split the work, so it varies from run to run and between a tile's own
+    // statement and the batch even when two own runs agree. The tiles run on their own before and after the batch. A
+    // tile without a sampled quantile whose two own runs agree must get exactly that from the batch; the others must
+    // get the same columns and types, as many rows, and the same text cells (groups, times).
     const sampled = sqls.map((sql) => /\bquantiles?\(/i.test(sql));
     const textCells = (r: Settled) =>
       r.ok ? r.result.rows.map((row) => JSON.stringify(row.filter((c) => typeof c !== 'number'))).sort() : [];
+    const want = await own(sqls);
+    assert.ok(
+      want.every((w) => w.ok),
+      'every seeded tile runs on its own',
+    );
+    assert.ok(want.filter((w) => w.ok && w.result.rows.length > 0).length >= 4, 'most tiles have rows');
+    sent = [];
+    const got = await batched(sqls);
+    assert.equal(sent.length, 1, 'one request for all the tiles');
+    const again = await own(sqls);
+    const stable = want.map((w, i) => {
+      try {
+        same([again[i]!], [w], [names[i]!]);
+        return true;
+      } catch {
+        return false;
+      }
+    });
     let exact = 0;
-    for (let attempt = 1; ; attempt++) {
-      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-      const second = Math.floor(Date.now() / 1000);
-      const want = await own(sqls);
-      assert.ok(
-        want.every((w) => w.ok),
-        'every seeded tile runs on its own',
-      );
-      assert.ok(want.filter((w) => w.ok && w.result.rows.length > 0).length >= 4, 'most tiles have rows');
-      sent = [];
-      const got = await batched(sqls);
-      assert.equal(sent.length, 1, 'one request for all the tiles');
-      const again = await own(sqls);
-      // The three runs must see the same data: all within one second of the clock.
-      if (Math.floor(Date.now() / 1000) !== second && attempt < 15) continue;
-      const stable = want.map((w, i) => {
-        try {
-          same([again[i]!], [w], [names[i]!]);
-          return true;
-        } catch {
-          return false;
-        }
-      });
-      exact = 0;
-      want.forEach((w, i) => {
-        const g = got[i]!;
-        if (stable[i] && !sampled[i]) {
-          sameUpToTies(g, w, names[i]!);
-          exact++;
-        } else {
-          assert.ok(g.ok && w.ok, names[i]);
-          assert.deepEqual(g.result.columns, w.result.columns, `${names[i]!}: columns and types`);
-          assert.equal(g.result.rows.length, w.result.rows.length, `${names[i]!}: rows`);
-          assert.deepEqual(textCells(g), textCells(w), `${names[i]!}: groups and times`);
-        }
-      });
-      break;
-    }
+    want.forEach((w, i) => {
+      const g = got[i]!;
+      if (stable[i] && !sampled[i]) {
+        sameUpToTies(g, w, names[i]!);
+        exact++;
+      } else {
+        assert.ok(g.ok && w.ok, names[i]);
+        assert.deepEqual(g.result.columns, w.result.columns, `${names[i]!}: columns and types`);
+        assert.equal(g.result.rows.length, w.result.rows.length, `${names[i]!}: rows`);
+        assert.deepEqual(textCells(g), textCells(w), `${names[i]!}: groups and times`);
+      }
+    });
     assert.ok(exact >= 5, `${exact} of ${sqls.length} tiles compared exactly`);
   });
 

@@ -71,6 +71,7 @@ async function exec(
   sql: string,
   settings: Record<string, string> = {},
   database = DATABASE,
+  frozenNowMs?: number,
 ): Promise<string> {
   let out = '';
   await engine.run(
@@ -84,6 +85,7 @@ async function exec(
       return true;
     },
     settings,
+    frozenNowMs,
   );
   return out;
 }
@@ -129,7 +131,12 @@ export function engine(): Promise<ClickHouseEngine> {
 }
 
 /** Runs SQL on the table (or in another database of the engine); times come back as Unix seconds. */
-export async function query(sql: string, database = DATABASE): Promise<Record<string, unknown>[]> {
+/** Rows of `sql`; `frozenNowMs` reads the sample data as an emulator whose clock is frozen there does. */
+export async function query(
+  sql: string,
+  database = DATABASE,
+  frozenNowMs?: number,
+): Promise<Record<string, unknown>[]> {
   const e = await engine();
   if (database !== DATABASE) e.ensureDatabase(database);
   const text = await exec(
@@ -137,6 +144,7 @@ export async function query(sql: string, database = DATABASE): Promise<Record<st
     sql,
     { date_time_output_format: 'unix_timestamp', output_format_json_quote_64bit_integers: '0' },
     database,
+    frozenNowMs,
   );
   return text
     .split('\n')

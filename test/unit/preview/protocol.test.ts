@@ -12,6 +12,7 @@ import {
   resolveRange,
   toTsv,
 } from '../../../src/preview/protocol';
+import { backtestDataOf } from '../../../src/preview/data';
 import { formatNumber, parseInline, parseMarkdown, yRange } from '../../../src/preview/webview/format';
 
 describe('preview protocol', () => {
@@ -158,5 +159,54 @@ describe('preview formats', () => {
       [4.45, 5.55],
       'a flat series gets room above and below',
     );
+  });
+});
+
+describe('what the backtest panel is sent', () => {
+  it('each transition names its series, and the rule (window, consecutive windows) comes with the threshold', () => {
+    const at = Date.UTC(2026, 10, 26, 11, 55);
+    const group = (g: string, state: 'OK' | 'ALERT', value: number) => ({ group: g, state, value });
+    const evaluation = {
+      at,
+      windowStart: at - 300_000,
+      windowEnd: at,
+      state: 'ALERT' as const,
+      groups: [group('SpanName:checkout', 'ALERT', 2), group('SpanName:pay', 'ALERT', 3)],
+    };
+    const data = backtestDataOf(
+      { threshold: 1.5, thresholdType: 'above', interval: '5m', numConsecutiveWindows: 2 },
+      {
+        evaluations: [evaluation],
+        fired: [evaluation],
+        transitions: [
+          { at, group: 'SpanName:checkout', from: 'PENDING', to: 'ALERT', value: 2 },
+          { at, group: 'SpanName:pay', from: 'PENDING', to: 'ALERT', value: 3 },
+        ],
+        lastState: 'ALERT',
+        lastFiredAt: at,
+      },
+    );
+    assert.equal(data.kind, 'timeseries');
+    if (data.kind !== 'timeseries') return;
+    assert.deepEqual([data.rule?.interval, data.rule?.numConsecutiveWindows], ['5m', 2]);
+    assert.deepEqual(
+      data.transitions?.map((t) => [t.series, t.from, t.to]),
+      [
+        ['SpanName:checkout', 'OK', 'ALERT'],
+        ['SpanName:pay', 'OK', 'ALERT'],
+      ],
+    );
+    assert.deepEqual(
+      data.series.map((s) => s.name),
+      ['SpanName:checkout', 'SpanName:pay'],
+    );
+  });
+
+  it('shows durations as ClickStack does (the value in seconds, times the factor)', () => {
+    assert.equal(formatNumber(0.045, { output: 'duration' }), '45ms');
+    assert.equal(formatNumber(1.5, { output: 'duration' }), '1.5s');
+    assert.equal(formatNumber(1500, { output: 'duration', factor: 0.001 }), '1.5s');
+    assert.equal(formatNumber(135, { output: 'duration' }), '2.25min');
+    assert.equal(formatNumber(0.000003, { output: 'duration' }), '3µs');
   });
 });

@@ -244,7 +244,7 @@ describe('Tile preview SQL (golden, executed on ClickHouse)', () => {
             { aggFn: 'max', valueExpression: 'Value', metricName: 'y', metricType: 'gauge' },
           ],
         },
-        'metric tiles with more than one series are not previewed yet',
+        'the metric source has no gauge table',
         { ...opts, source: { ...SOURCE, id: 'm', kind: 'metric' } },
       ],
       [

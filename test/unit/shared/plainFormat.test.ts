@@ -2,10 +2,13 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Alert, Source, TileResponse } from '../../../src/resources/model';
 import {
+  ALERT_STATUS_ICONS,
+  alertStatus,
   collator,
   conditionText,
   contextState,
   isFiring,
+  isFiringUnsilenced,
   isSilenced,
   nameOf,
   sortByName,
@@ -180,5 +183,48 @@ describe('Tree icons', () => {
     assert.equal(sourceIconId(source({ id: 's', kind: 'profile' })), 'database');
     assert.equal(sourceIconId(source({ id: 's', kind: null })), 'database');
     assert.equal(sourceIconId(source({ id: 's', kind: 'toString' })), 'database', 'no inherited property is an icon');
+  });
+});
+
+describe('Tree text: what an alert shows', () => {
+  const now = Date.parse('2026-06-01T12:00:00.000Z');
+  const silence = { by: 'ops', until: '2026-06-01T13:00:00.000Z' };
+  const failed = [{ type: 'QUERY_ERROR', message: 'boom' }];
+
+  it('tells seven states apart: firing, silenced, pending, OK, insufficient data, disabled, execution error', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ state: 'ALERT' }, 'firing'],
+      [{ state: 'ALERT', silenced: silence }, 'silenced'],
+      [{ state: 'OK', silenced: silence }, 'silenced'],
+      [{ state: 'PENDING' }, 'pending'],
+      [{ state: 'OK' }, 'ok'],
+      [{ state: 'INSUFFICIENT_DATA' }, 'insufficientData'],
+      [{ state: 'DISABLED', silenced: silence, executionErrors: failed }, 'disabled'],
+      [{ state: 'OK', executionErrors: failed }, 'error'],
+      [{ state: 'PENDING', executionErrors: failed }, 'error'],
+      [{ state: 'ALERT', executionErrors: failed }, 'firing'],
+      [{ state: 'OK', executionErrors: [] }, 'ok'],
+      [{ state: 'SNOOZED' }, 'unknown'],
+      [{}, 'unknown'],
+    ];
+    for (const [extra, status] of cases) assert.equal(alertStatus(alert(extra), now), status, JSON.stringify(extra));
+  });
+
+  it('ends the silenced look when the silence ends', () => {
+    const ended = { by: 'ops', until: '2026-06-01T11:00:00.000Z' };
+    assert.equal(alertStatus(alert({ state: 'ALERT', silenced: ended }), now), 'firing');
+  });
+
+  it('gives each status its own icon', () => {
+    const icons = Object.values(ALERT_STATUS_ICONS).map((look) => look.icon);
+    assert.equal(new Set(icons).size, icons.length);
+    assert.equal(ALERT_STATUS_ICONS.silenced.icon, 'bell-slash');
+    assert.notEqual(ALERT_STATUS_ICONS.silenced.color, ALERT_STATUS_ICONS.firing.color, 'silenced is not red');
+  });
+
+  it('counts only firing alerts that are not silenced', () => {
+    assert.equal(isFiringUnsilenced(alert({ state: 'ALERT' }), now), true);
+    assert.equal(isFiringUnsilenced(alert({ state: 'ALERT', silenced: silence }), now), false);
+    assert.equal(isFiringUnsilenced(alert({ state: 'OK' }), now), false);
   });
 });

@@ -75,18 +75,32 @@ describe('structure check', () => {
     const r = checkTree({
       ...good,
       'src/shared/format.ts': "import { ObservabilityTreeProvider } from '../tree/provider';\n",
-      'src/demo.ts': "export { registerQuery } from './query';\n",
+      'src/helper.ts': "export { registerQuery } from './query';\n",
       'src/query/index.ts': 'export function registerQuery() {}\n',
     });
     assert.equal(r.code, 1);
     assert.match(
       r.output,
-      /src\/shared\/format\.ts imports '\.\.\/tree\/provider': only src\/extension\.ts, src\/features\.ts, src\/documents\.ts may import feature folder src\/tree/,
+      /src\/shared\/format\.ts imports '\.\.\/tree\/provider': only src\/extension\.ts, src\/features\.ts may import feature folder src\/tree/,
     );
     assert.match(
       r.output,
-      /src\/demo\.ts imports '\.\/query': only src\/extension\.ts, src\/features\.ts, src\/documents\.ts may import feature folder src\/query/,
+      /src\/helper\.ts imports '\.\/query': only src\/extension\.ts, src\/features\.ts may import feature folder src\/query/,
     );
+  });
+
+  it('fails when the thin entry loads code of a feature folder; naming its types is fine', () => {
+    const r = checkTree({
+      ...good,
+      'src/extension.ts': "import type { TreeHandle } from './tree';\nimport { registerEditors } from './editors';\n",
+    });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.output,
+      /src\/extension\.ts imports '\.\/editors' \(code, not only types\): the thin entry loads feature folder src\/editors through src\/features\.ts/,
+    );
+    assert.doesNotMatch(r.output, /imports '\.\/tree'/);
+    assert.match(r.output, /Structure check failed \(1 problem\(s\)\)/);
   });
 
   it('fails when src/api, src/schema or src/resources import vscode', () => {
