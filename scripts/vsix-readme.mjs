@@ -1,25 +1,56 @@
 #!/usr/bin/env node
-// The README the VSIX carries (`npm run package` passes it to vsce with --readme-path): README.md with its pictures
-// (media/readme-*.jpg) written into it as data: URLs. VS Code's extension details page draws the README in a webview
-// whose policy allows pictures from https: and data: only, so a relative path would show a broken picture there;
-// the repository's README.md keeps the relative paths. Writes out/vsix/README.md.
-//   node scripts/vsix-readme.mjs
+// The README the VSIX carries (`npm run package` passes it to vsce with --readme-path), written to out/vsix/README.md.
+// VS Code's extension details page draws an installed VSIX's README in a webview whose policy allows pictures from
+// https: and data: only; newer versions' Markdown sanitizer also drops every picture whose address is not http: or
+// https: (VS Code 1.117 removes a relative path or a data: URL; 1.100 kept data: URLs). So the pictures (media/readme-*.jpg) are given as https
+// addresses under `$OBS_README_IMAGES_URL` (where the release publishes its media/ folder; what vsce's
+// --baseImagesUrl does for a repository). Without it they are written in as data: URLs, which older VS Code versions
+// show and newer ones leave out (a notice says so). The repository's README.md keeps the relative paths.
+//   OBS_README_IMAGES_URL=https://…/ node scripts/vsix-readme.mjs
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TYPES = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png' };
-let inlined = 0;
+
+/** The https base the pictures are published under, or undefined. */
+function imagesBase() {
+  const given = process.env.OBS_README_IMAGES_URL?.trim();
+  if (!given) return undefined;
+  let url;
+  try {
+    url = new URL(given.endsWith('/') ? given : `${given}/`);
+  } catch {
+    url = undefined;
+  }
+  if (!url || url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) {
+    console.error(`OBS_README_IMAGES_URL must be a plain https: address (got ${JSON.stringify(given)})`);
+    process.exit(2);
+  }
+  return url;
+}
+
+const base = imagesBase();
+let count = 0;
 const readme = fs
   .readFileSync(path.join(ROOT, 'README.md'), 'utf8')
   .replace(/!\[([^\]]*)\]\((media\/[\w.-]+\.(?:jpe?g|png))\)/g, (_all, alt, file) => {
+    count++;
+    if (base) return `![${alt}](${new URL(file, base).href})`;
     const type = TYPES[path.extname(file).toLowerCase()];
     const data = fs.readFileSync(path.join(ROOT, file)).toString('base64');
-    inlined++;
     return `![${alt}](data:${type};base64,${data})`;
   });
 const out = path.join(ROOT, 'out', 'vsix', 'README.md');
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, readme);
-console.log(`out/vsix/README.md: ${inlined} pictures inlined, ${(fs.statSync(out).size / 1024).toFixed(1)} KB`);
+const size = `${(fs.statSync(out).size / 1024).toFixed(1)} KB`;
+if (base) {
+  console.log(`out/vsix/README.md: ${count} pictures at ${base.href}media/, ${size}`);
+} else {
+  console.log(`out/vsix/README.md: ${count} pictures written in as data: URLs, ${size}`);
+  console.log(
+    "Notice: newer VS Code versions (1.117) show only https: pictures in an installed VSIX's README; set OBS_README_IMAGES_URL to where media/ is published.",
+  );
+}

@@ -72,6 +72,8 @@ export interface WorkbenchOptions {
   readonly codeServerEntry?: string;
   /** Chromium executable; `$OBS_CHROMIUM` or /usr/bin/chromium. */
   readonly chromiumPath?: string;
+  /** Chromium switches added to the default ones (e.g. a host mapping for a loopback server). */
+  readonly chromiumArgs?: readonly string[];
   /** Browser viewport (default 1400×900). */
   readonly viewport?: { width: number; height: number };
   /** Settings written to the user settings.json before start. */
@@ -254,6 +256,8 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
       {
         'workbench.startupEditor': 'none',
         'workbench.tips.enabled': false,
+        // VS Code 1.101 and later open the Chat view in a secondary side bar by default; the tests' layout has none.
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
         'extensions.autoCheckUpdates': false,
         'extensions.autoUpdate': false,
         'telemetry.telemetryLevel': 'off',
@@ -330,7 +334,11 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     await throwIfClosed();
     const authority = new URL(server.serverUrl).host;
 
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...(opts.chromiumArgs ?? [])],
+    });
     await throwIfClosed();
     const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
     const page = await context.newPage();
