@@ -104,6 +104,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     tileData: (scope, tile, range) => preview.tileData(scope, tile, range),
     backtest: (scope, alertId, range) => preview.backtestSummary(scope, alertId, range),
     planAlertFiles: (token) => alertFiles.plan({}, token),
+    planServiceFolders: () => serviceFolders.planWorkspace(),
     applyAlertPlan: () => alertFiles.applyPlan({ confirm: true }),
   });
   return { connections, tree: { ...tree, status }, query, preview, agent };

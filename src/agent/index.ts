@@ -23,7 +23,7 @@ import { getAlert } from './tools/getAlert';
 import { listAlerts } from './tools/listAlerts';
 import { listConnections } from './tools/listConnections';
 import { listDashboards } from './tools/listDashboards';
-import { planAlertFiles } from './tools/planAlertFiles';
+import { planResourceFiles } from './tools/planResourceFiles';
 import { previewTile } from './tools/previewTile';
 import { runSql } from './tools/runSql';
 import { searchEvents } from './tools/searchEvents';
@@ -41,7 +41,7 @@ export const TOOLS: readonly AgentTool[] = [
   describeTables,
   runSql,
   searchEvents,
-  planAlertFiles,
+  planResourceFiles,
   createAlert,
   applyAlertPlan,
 ];

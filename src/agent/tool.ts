@@ -68,6 +68,26 @@ export interface AlertPlanView {
   readonly counts: Readonly<Record<string, number>>;
 }
 
+/** One service folder's plan, as the service folders feature builds it (the fields the tools read). */
+export interface ServiceFolderPlanView {
+  /** The folder, relative to the workspace. */
+  readonly folder: string;
+  readonly plan?: {
+    readonly serviceLabel: string;
+    readonly steps: readonly {
+      readonly kind: string;
+      readonly name: string;
+      readonly action: string;
+      readonly path?: string;
+      readonly changes: readonly { readonly path: string }[];
+      readonly cascade: readonly string[];
+    }[];
+    readonly problems: readonly { readonly path?: string; readonly message: string }[];
+  };
+  /** Why the folder could not be planned. */
+  readonly error?: string;
+}
+
 export interface AppliedPlanView {
   readonly outcome: string;
   readonly done: readonly { readonly label: string; readonly action: string; readonly id: string }[];
@@ -92,6 +112,8 @@ export interface AgentDeps {
   backtest(scope: ServiceRef, alertId: string, range: TimeRange): Promise<BacktestSummary>;
   /** Plans the workspace's alert files (read-only; the alert files feature). */
   planAlertFiles(token?: vscode.CancellationToken): Promise<AlertPlanView>;
+  /** Plans the workspace's service folders against their services (read-only; the service folders feature). */
+  planServiceFolders(): Promise<readonly ServiceFolderPlanView[]>;
   /** Applies the plan (already confirmed; the alert files feature). */
   applyAlertPlan(): Promise<AppliedPlanView>;
 }

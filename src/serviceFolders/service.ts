@@ -298,6 +298,28 @@ export class ServiceFolderService implements vscode.Disposable {
     return { plan, files, live, options, target, folder };
   }
 
+  /**
+   * Plans every service folder of the workspace against its own service (read-only: the services are read, nothing is
+   * sent). A folder that cannot be planned (no connection serves it, an unreadable target file, a failed read) gives
+   * its reason instead of a plan.
+   */
+  async planWorkspace(
+    limit = 50,
+  ): Promise<{ readonly folder: string; readonly plan?: FolderPlan; readonly error?: string }[]> {
+    const found = await vscode.workspace.findFiles(`**/${TARGET_FILE}`, '**/node_modules/**', limit);
+    const folders = found.map((f) => vscode.Uri.joinPath(f, '..')).sort((a, b) => a.path.localeCompare(b.path));
+    const plans: { folder: string; plan?: FolderPlan; error?: string }[] = [];
+    for (const folder of folders) {
+      const label = vscode.workspace.asRelativePath(folder);
+      try {
+        plans.push({ folder: label, plan: (await this.plan(folder)).plan });
+      } catch (error) {
+        plans.push({ folder: label, error: errorMessage(error) });
+      }
+    }
+    return plans;
+  }
+
   /** Opens the plan as a read-only Markdown document. */
   async showPlan(result: PlanResult): Promise<void> {
     const uri = this.plans.create(

@@ -2,7 +2,7 @@
  * The tools for the editor's agent, invoked as an agent invokes them (`vscode.lm.invokeTool`) against the emulator, on
  * both connection kinds: connections, alerts with state and conditions, one alert with its backtest, dashboards and
  * tiles, a tile's data, tables, read-only SQL with its caps and refusals, event search (with a hostile log line that
- * comes back framed and sanitised), the alert plan; the write tools' confirmations (what exactly is sent), nothing sent
+ * comes back framed and sanitised), the plan of the alert files and service folders; the write tools' confirmations (what exactly is sent), nothing sent
  * unconfirmed, and the setting that switches every tool off.
  */
 import * as assert from 'node:assert/strict';
@@ -28,10 +28,15 @@ function textOf(result: vscode.LanguageModelToolResult): string {
   return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 }
 
+/** Every result the tools gave in this file's tests (checked for secrets at the end). */
+const results: string[] = [];
+
 async function invoke(name: string, input: Record<string, unknown>): Promise<string> {
-  return textOf(
+  const text = textOf(
     await vscode.lm.invokeTool(`observability_${name}`, { input, toolInvocationToken: undefined }, token()),
   );
+  results.push(text);
+  return text;
 }
 
 /** The framed data part of a result (between the markers with the result's own tag). */
@@ -298,7 +303,7 @@ describeEachFlavor('Agent tools', (run) => {
     const fresh = vscode.Uri.joinPath(dir, 'fresh.alert.json');
     await writeFile(fresh, `${JSON.stringify(value, null, 2)}\n`);
 
-    const planned = dataOf(await invoke('planAlertFiles', {}));
+    const planned = dataOf(await invoke('planResourceFiles', {}));
     assert.match(planned, new RegExp(`fresh\\.alert\\.json \\| create \\| Agent planned ${run.flavor.emulatorFlavor}`));
     assert.match(planned, /managed\.alert\.json \| unchanged/);
 
@@ -326,6 +331,44 @@ describeEachFlavor('Agent tools', (run) => {
     const done = textOf(await agent().invoke('observability_applyAlertPlan', {}, token(), true));
     assert.match(done, /Alert plan applied: 1 done, 0 failed/, done);
     assert.equal(run.data().alerts.size, alertsBefore + 1);
+  });
+
+  it("plans the workspace's service folders too: the edited resource with its fields, and sends nothing", async () => {
+    const folder = vscode.Uri.joinPath(dir, 'service-folder');
+    await vscode.commands.executeCommand('observability.pullServiceToFolder', {
+      connectionId: run.connectionId,
+      serviceId: run.serviceId,
+      folder: folder.toString(),
+      noPrompt: true,
+    });
+    const alertsDir = vscode.Uri.joinPath(folder, 'alerts');
+    let edited: { path: string; name: string } | undefined;
+    for (const [file] of await vscode.workspace.fs.readDirectory(alertsDir)) {
+      const uri = vscode.Uri.joinPath(alertsDir, file);
+      const value = JSON.parse(await readFile(uri)) as Record<string, unknown>;
+      if (typeof value.threshold !== 'number' || typeof value.name !== 'string') continue;
+      value.threshold += 7;
+      await writeFile(uri, `${JSON.stringify(value, null, 2)}\n`);
+      edited = { path: `alerts/${file}`, name: value.name };
+      break;
+    }
+    assert.ok(edited, 'the pulled folder holds an alert with a name and a threshold');
+
+    const mark = run.emulator.requests.length;
+    const text = await invoke('planResourceFiles', {});
+    assert.match(text, /service folders: 1 update, \d+ unchanged\. Nothing was changed\./, text);
+    const data = dataOf(text);
+    const row = data.split('\n').find((l) => l.includes(`| ${edited.path} |`));
+    assert.ok(row, `the edited file is planned:\n${data}`);
+    assert.match(row, new RegExp(`\\| alert \\| ${edited.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\| update \\|`));
+    assert.match(row, /fields: threshold$/);
+    // The alert files of the folder belong to it: the alert plan leaves them out.
+    assert.doesNotMatch(data, /^\d+ \| [^|]+ \| [^|]*service-folder[^|]* \| /m);
+    assert.deepEqual(
+      run.emulator.requests.slice(mark).filter((r) => r.method !== 'GET' && !/\/(charts\/series|search)$/.test(r.path)),
+      [],
+      'planning sends no change',
+    );
   });
 
   it('creates an alert only with the exact body confirmed; a body that breaks the rules is answered without sending', async () => {
@@ -373,7 +416,7 @@ describeEachFlavor('Agent tools', (run) => {
     assert.equal(run.data().alerts.size, count);
   });
 
-  it('is switched off by one setting; no result or log line holds the key', async () => {
+  it('is switched off by one setting; no result, setting, state or log line holds the key', async () => {
     await configure('agent.enabled', false);
     try {
       const before = run.emulator.requests.length;
@@ -390,6 +433,17 @@ describeEachFlavor('Agent tools', (run) => {
       await invoke('describeTables', scope()),
     ].join('\n');
     assert.ok(!all.includes(secret), 'no key in a result');
-    assert.ok(!(await readLog(exportedApi())).includes(secret), 'no key in the log');
+    const state = (exportedApi().connections as unknown as { globalState: vscode.Memento }).globalState;
+    const secrets = [secret, ...(cloud() ? [Buffer.from(`${run.emulator.keyId}:${secret}`).toString('base64')] : [])];
+    const places: [string, string][] = [
+      ['a result of this suite', results.join('\n')],
+      ['settings', JSON.stringify(vscode.workspace.getConfiguration('observability'))],
+      ['settings (mcp)', JSON.stringify(vscode.workspace.getConfiguration('mcp'))],
+      ['global state', JSON.stringify(state.keys().map((k) => [k, state.get<unknown>(k)]))],
+      ['the log', await readLog(exportedApi())],
+    ];
+    for (const [where, text] of places) {
+      for (const s of secrets) assert.ok(!text.includes(s), `no key in ${where}`);
+    }
   });
 });

@@ -7,7 +7,7 @@ import { escapeMarkdown, sanitizeServerText } from '../../api';
 import { errorResult } from '../failure';
 import { cellText, tableText } from '../text';
 import type { AlertPlanView, WriteTool } from '../tool';
-import { countsText } from './planAlertFiles';
+import { countsText } from './planResourceFiles';
 
 function changes(
   plan: AlertPlanView,
