@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 // The README the VSIX carries (`npm run package` passes it to vsce with --readme-path), written to out/vsix/README.md.
 // VS Code's extension details page draws an installed VSIX's README in a webview whose policy allows pictures from
-// https: and data: only; newer versions' Markdown sanitizer also drops every picture whose address is not http: or
-// https: (VS Code 1.117 removes a relative path or a data: URL; 1.100 kept data: URLs). So the pictures (media/readme-*.jpg) are given as https
-// addresses under `$OBS_README_IMAGES_URL` (where the release publishes its media/ folder; what vsce's
-// --baseImagesUrl does for a repository). Without it they are written in as data: URLs, which older VS Code versions
-// show and newer ones leave out (a notice says so). The repository's README.md keeps the relative paths.
+// https: and data: only, and newer versions' Markdown sanitizer also drops every picture whose address is not http: or
+// https: (VS Code 1.117 removes a relative path or a data: URL; 1.100 kept data: URLs). So the pictures
+// (media/readme-*.jpg) are given as https addresses under `$OBS_README_IMAGES_URL` (where the release publishes its
+// media/ folder; what vsce's --baseImagesUrl does for a repository). Without it the pictures are left out of the
+// VSIX's README (an empty frame helps no one, and data: URLs would take the VSIX over its 400 KB cap); a notice says
+// so. The repository's README.md keeps the relative paths.
 //   OBS_README_IMAGES_URL=https://…/ node scripts/vsix-readme.mjs
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TYPES = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png' };
 
 /** The https base the pictures are published under, or undefined. */
 function imagesBase() {
@@ -35,12 +35,9 @@ const base = imagesBase();
 let count = 0;
 const readme = fs
   .readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-  .replace(/!\[([^\]]*)\]\((media\/[\w.-]+\.(?:jpe?g|png))\)/g, (_all, alt, file) => {
+  .replace(/!\[([^\]]*)\]\((media\/[\w.-]+\.(?:jpe?g|png))\)\n*/g, (_all, alt, file) => {
     count++;
-    if (base) return `![${alt}](${new URL(file, base).href})`;
-    const type = TYPES[path.extname(file).toLowerCase()];
-    const data = fs.readFileSync(path.join(ROOT, file)).toString('base64');
-    return `![${alt}](data:${type};base64,${data})`;
+    return base ? `![${alt}](${new URL(file, base).href})\n\n` : '';
   });
 const out = path.join(ROOT, 'out', 'vsix', 'README.md');
 fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -49,8 +46,8 @@ const size = `${(fs.statSync(out).size / 1024).toFixed(1)} KB`;
 if (base) {
   console.log(`out/vsix/README.md: ${count} pictures at ${base.href}media/, ${size}`);
 } else {
-  console.log(`out/vsix/README.md: ${count} pictures written in as data: URLs, ${size}`);
+  console.log(`out/vsix/README.md: ${size}, without its ${count} pictures`);
   console.log(
-    "Notice: newer VS Code versions (1.117) show only https: pictures in an installed VSIX's README; set OBS_README_IMAGES_URL to where media/ is published.",
+    "Notice: VS Code shows only https: pictures in an installed VSIX's README; set OBS_README_IMAGES_URL to where media/ is published to include them.",
   );
 }
