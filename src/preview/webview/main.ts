@@ -24,6 +24,7 @@ import type {
 import { seriesColors } from '../../shared/chartColors';
 import { axisTimeLabels, formatTime, formatTimeZoned, zoneOfRange } from '../../shared/chartTime';
 import { formatNumber, parseMarkdown, toLocalInput, yRange, type Inline } from './format';
+import { drawHeatmap } from './heatmap';
 
 declare function acquireVsCodeApi(): {
   postMessage(message: unknown): void;
@@ -737,6 +738,26 @@ function renderTile(d: TileData, host: HTMLElement, compact: boolean, mode: Pane
       if (d.title) big.setAttribute('aria-label', `${d.title}: ${big.textContent}`);
       break;
     }
+    case 'heatmap':
+      if (d.cells.length === 0) host.appendChild(el('p', 'muted', l('noData', 'No data in this range.')));
+      else {
+        const t = theme();
+        const cell = getComputedStyle(document.body).getPropertyValue('--vscode-charts-blue').trim() || '#3794ff';
+        const colors = { ...t, cell };
+        drawHeatmap(d, host, compact, {
+          el,
+          l,
+          fill,
+          colors,
+          withAlpha,
+          drawn: () => (lastCanvasDraw = performance.now()),
+        });
+        acc.charts++;
+        acc.series++;
+        acc.points += d.cells.length;
+        acc.dataTables++;
+      }
+      break;
     case 'table':
       renderTable(d, host);
       break;
