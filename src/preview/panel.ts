@@ -359,7 +359,6 @@ function labels(): Record<string, string> {
     heatmapAbove: vscode.l10n.t('{0} and above'),
     heatmapValue: vscode.l10n.t('Value'),
     heatmapCount: vscode.l10n.t('Rows'),
-    heatmapRows: vscode.l10n.t('rows'),
     zoneTitle: vscode.l10n.t('Times are in this time zone'),
     timesIn: vscode.l10n.t('Times in {0}'),
     series: vscode.l10n.t('Series'),

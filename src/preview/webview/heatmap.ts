@@ -158,12 +158,12 @@ export function drawHeatmap(d: HeatmapData, host: HTMLElement, compact: boolean,
     const from = row >= 1 ? edge(Math.min(row, d.buckets + 1) - 1, d) : null;
     const to = row <= d.buckets ? edge(Math.max(row, 0), d) : null;
     readout.textContent = '';
-    readout.appendChild(el('strong', 'when', formatTimeZoned(time)));
+    readout.appendChild(el('strong', 'when', formatTimeZoned(time, d.stepMs < 60_000)));
     const item = readout.appendChild(el('span', 'item'));
     item.style.setProperty('--swatch', h.colors.cell);
     item.append(
       el('span', 'name', rangeText({ from, to }, d, h)),
-      el('span', 'value', `${(cell?.count ?? 0).toLocaleString('en-US')} ${h.l('heatmapRows', 'rows')}`),
+      el('span', 'value', `${h.l('heatmapCount', 'Rows')}: ${(cell?.count ?? 0).toLocaleString('en-US')}`),
     );
     draw();
   };
@@ -239,7 +239,7 @@ function heatmapTable(d: HeatmapData, h: HeatmapHost): HTMLElement {
     const body = table.createTBody();
     for (const c of d.cells) {
       const tr = body.insertRow();
-      tr.appendChild(el('th', undefined, formatTime(c.time))).setAttribute('scope', 'row');
+      tr.appendChild(el('th', undefined, formatTime(c.time, d.stepMs < 60_000))).setAttribute('scope', 'row');
       tr.appendChild(el('td', undefined, rangeText(c, d, h)));
       tr.appendChild(el('td', 'num', c.count.toLocaleString('en-US')));
     }
