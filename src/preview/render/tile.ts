@@ -956,7 +956,9 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
       case 'heatmap':
         return renderHeatmap(ctx, config, extraFilters);
       case 'event_patterns':
-        throw new Unsupported('event pattern tiles are not previewed yet');
+        throw new Unsupported(
+          'event pattern tiles are not previewed: HyperDX mines their patterns from a random sample of rows, so its numbers change with every load',
+        );
       default:
         throw new Unsupported(`the display type "${displayType ?? '(none)'}" is not previewed`);
     }
