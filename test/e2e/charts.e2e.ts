@@ -8,6 +8,7 @@
  * time and its zone; plots are tall enough to read; the dashboard reflows in the narrow column without wrapping its
  * buttons; the backtest names the series of each transition and the rule beside the count. Saves the README's
  * preview pictures of this layout, dark and light: media/screenshot-preview-{dashboard,backtest}-{dark,light}.png.
+ * Last, the seeded heatmap tile: its canvas, a keyboard readout of a cell and the cells as a table.
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/charts.e2e.js`.
  */
