@@ -42,6 +42,8 @@ describe('Cloud', () => {
   let dashboardShown: Promise<void>;
   let heatmapReady: () => void = () => undefined;
   const heatmapShown = new Promise<void>((resolve) => (heatmapReady = resolve));
+  let heatmapDashboardReady: () => void = () => undefined;
+  const heatmapDashboardShown = new Promise<void>((resolve) => (heatmapDashboardReady = resolve));
 
   before(async () => {
     let ready: () => void = () => undefined;
@@ -60,6 +62,7 @@ describe('Cloud', () => {
       onLog: (line: string) => {
         if (line.includes('E2E CHARTS READY')) ready();
         else if (line.includes('E2E CHARTS DASHBOARD')) dashboardReady();
+        else if (line.includes('E2E CHARTS HEATMAP DASHBOARD')) heatmapDashboardReady();
         else if (line.includes('E2E CHARTS HEATMAP')) heatmapReady();
         else if (process.env.OBS_TEST_VERBOSE) process.stdout.write(`${line}\n`);
       },
@@ -262,6 +265,17 @@ describe('Cloud', () => {
         assert.deepEqual((await view().locator('details.data thead th').allInnerTexts()).slice(1), ['Value', 'Rows']);
         assert.match(await view().locator('details.data tbody tr td.num').first().innerText(), /^[\d,]+$/);
         await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'charts.heatmap.png') });
+        // On its dashboard the heatmap fills its tile.
+        fs.writeFileSync(`${signal}-heatmap-dashboard`, 'show');
+        await withTimeout(heatmapDashboardShown, UI_TIMEOUT * 2, 'the heatmap dashboard preview did not open');
+        await showTab(/Preview: Ingest pipeline/);
+        const heatTile = view().getByRole('region', { name: 'Span duration distribution', exact: true });
+        await heatTile.locator('.plot.heatmap canvas').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        await page.waitForTimeout(500);
+        const tileCanvas = (await heatTile.locator('canvas').boundingBox())!;
+        assert.ok(tileCanvas.height >= 150, `the heatmap tile's plot is ${tileCanvas.height} px tall`);
+        await heatTile.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'charts.heatmap-dashboard.png') });
       } catch (error) {
         await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'charts.failed.png') }).catch(() => undefined);
         throw error;

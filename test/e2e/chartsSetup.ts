@@ -123,5 +123,16 @@ export async function run(): Promise<void> {
     }),
   );
   console.log('E2E CHARTS HEATMAP');
+  // Then its dashboard, the heatmap as one tile of the grid.
+  while (!fs.existsSync(`${signal}-heatmap-dashboard`)) await new Promise((resolve) => setTimeout(resolve, 200));
+  check(
+    'the heatmap dashboard preview',
+    await vscode.commands.executeCommand<PreviewOutcome>('observability.previewDashboard', {
+      connectionId,
+      serviceId,
+      dashboardId: withHeatmap.id,
+    }),
+  );
+  console.log('E2E CHARTS HEATMAP DASHBOARD');
   await new Promise<void>(() => undefined);
 }
