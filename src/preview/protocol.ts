@@ -370,6 +370,11 @@ export function dataAsTable(data: TileData): { columns: string[]; rows: unknown[
           l.body,
         ]),
       };
+    case 'heatmap':
+      return {
+        columns: ['time', 'bucket', 'from', 'to', 'count'],
+        rows: data.cells.map((c) => [new Date(c.time).toISOString(), c.bucket, c.from, c.to, c.count]),
+      };
     default:
       return undefined;
   }

@@ -806,7 +806,7 @@ function renderDashboard(d: DashboardData, host: HTMLElement, mode: PanelMode): 
     const name = header.appendChild(el('h2', undefined, tile.name ?? tile.data.title ?? ''));
     name.id = `tile-${tiles.indexOf(tile)}`;
     section.setAttribute('aria-labelledby', name.id);
-    if (['timeseries', 'table', 'search', 'number'].includes(tile.data.kind)) {
+    if (['timeseries', 'table', 'search', 'number', 'heatmap'].includes(tile.data.kind)) {
       header.appendChild(
         button(
           l('openTable', 'Open as Table'),
@@ -905,7 +905,7 @@ function render(msg: ShowMessage, data: PreviewData): void {
   $('title').textContent = data.title ?? '';
   $('subtitle').textContent = data.subtitle ?? '';
   const single = data.kind !== 'dashboard';
-  const hasTable = single && ['timeseries', 'table', 'search', 'number'].includes(data.kind);
+  const hasTable = single && ['timeseries', 'table', 'search', 'number', 'heatmap'].includes(data.kind);
   $('open-table').hidden = !hasTable;
   $('copy').hidden = !hasTable;
   document.body.dataset.mode = msg.mode;
