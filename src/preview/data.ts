@@ -5,6 +5,7 @@
  */
 import type { BacktestResult } from './backtest';
 import type { RenderResult, ResultColumns } from './render';
+import { heatmapOf } from './heatmapData';
 import type { AlertRule, FiredWindow, LogLine, NumberFormat, Threshold, TileData, Transition } from './protocol';
 
 export interface ResultLike {
@@ -149,6 +150,11 @@ export function tileDataOf(
       return searchOf(result);
     case 'markdown':
       return { kind: 'markdown', text: rendered.markdown ?? '' };
+    case 'heatmap': {
+      const range = rendered.range ?? opts.range;
+      if (!range) return tableOf(result);
+      return { ...heatmapOf(rendered, result, range), ...numberFormat };
+    }
     default:
       return tableOf(result);
   }

@@ -139,13 +139,49 @@ export interface ErrorData extends Titled {
   message: string;
 }
 
+/** A heatmap cell: how many rows fell in one time bucket and one value bucket. */
+export interface HeatmapCell {
+  /** Start of the time bucket. */
+  time: number;
+  /** Value bucket: 1…buckets between the bounds, 0 below the lower bound, buckets + 1 at or above the upper one. */
+  bucket: number;
+  /** Lower and upper edge of the value bucket (bucket 0 has no lower edge, the last one no upper edge). */
+  from: number | null;
+  to: number | null;
+  count: number;
+}
+
+/** A heatmap tile: counts per time bucket × value bucket (HyperDX's heatmap). */
+export interface HeatmapData extends Titled {
+  kind: 'heatmap';
+  scale: 'log' | 'linear';
+  /** Starts of the time buckets drawn (the whole range), and their size. */
+  times: number[];
+  stepMs: number;
+  /** Value bounds and the number of value buckets between them. */
+  lo: number;
+  hi: number;
+  buckets: number;
+  /** Cells with a count (others are empty), by time then bucket. */
+  cells: HeatmapCell[];
+  numberFormat?: NumberFormat;
+}
+
 /** Data of a tile that is still on its way. */
 export interface LoadingData extends Titled {
   kind: 'loading';
 }
 
 export type TileData =
-  TimeseriesData | NumberData | TableData | SearchData | MarkdownData | UnsupportedData | ErrorData | LoadingData;
+  | TimeseriesData
+  | NumberData
+  | TableData
+  | SearchData
+  | MarkdownData
+  | UnsupportedData
+  | ErrorData
+  | LoadingData
+  | HeatmapData;
 
 /** A tile of a dashboard, placed on the dashboard's grid (24 columns, as ClickStack lays dashboards out). */
 export interface DashboardTile {
@@ -333,6 +369,11 @@ export function dataAsTable(data: TileData): { columns: string[]; rows: unknown[
           l.service ?? null,
           l.body,
         ]),
+      };
+    case 'heatmap':
+      return {
+        columns: ['time', 'bucket', 'from', 'to', 'count'],
+        rows: data.cells.map((c) => [new Date(c.time).toISOString(), c.bucket, c.from, c.to, c.count]),
       };
     default:
       return undefined;

@@ -8,6 +8,7 @@
  * time and its zone; plots are tall enough to read; the dashboard reflows in the narrow column without wrapping its
  * buttons; the backtest names the series of each transition and the rule beside the count. Saves the README's
  * preview pictures of this layout, dark and light: media/screenshot-preview-{dashboard,backtest}-{dark,light}.png.
+ * Last, the seeded heatmap tile: its canvas, a keyboard readout of a cell and the cells as a table.
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/charts.e2e.js`.
  */
@@ -39,6 +40,10 @@ describe('Cloud', () => {
   const signal = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'obs-charts-')), 'show-dashboard');
   let dashboardReady: () => void = () => undefined;
   let dashboardShown: Promise<void>;
+  let heatmapReady: () => void = () => undefined;
+  const heatmapShown = new Promise<void>((resolve) => (heatmapReady = resolve));
+  let heatmapDashboardReady: () => void = () => undefined;
+  const heatmapDashboardShown = new Promise<void>((resolve) => (heatmapDashboardReady = resolve));
 
   before(async () => {
     let ready: () => void = () => undefined;
@@ -57,6 +62,8 @@ describe('Cloud', () => {
       onLog: (line: string) => {
         if (line.includes('E2E CHARTS READY')) ready();
         else if (line.includes('E2E CHARTS DASHBOARD')) dashboardReady();
+        else if (line.includes('E2E CHARTS HEATMAP DASHBOARD')) heatmapDashboardReady();
+        else if (line.includes('E2E CHARTS HEATMAP')) heatmapReady();
         else if (process.env.OBS_TEST_VERBOSE) process.stdout.write(`${line}\n`);
       },
     });
@@ -239,6 +246,36 @@ describe('Cloud', () => {
         await view().locator('section.tile').nth(5).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         await page.waitForTimeout(1500);
         await shoot(page, shot('dashboard-light'));
+
+        // The heatmap tile: its cells on a canvas, a readout of the cell under the cursor, its cells as a table.
+        fs.writeFileSync(`${signal}-heatmap`, 'show');
+        await withTimeout(heatmapShown, UI_TIMEOUT * 2, 'the heatmap preview did not open');
+        await showTab(/Preview: Span duration distribution/);
+        const heat = view().locator('.plot.heatmap canvas');
+        await heat.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        const heatBox = (await heat.boundingBox())!;
+        assert.ok(heatBox.height >= 200, `heatmap height ${heatBox.height}`);
+        await view().locator('.plot.heatmap').focus();
+        await page.keyboard.press('ArrowRight');
+        const cell = await view().locator('.readout').innerText();
+        assert.match(cell, /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/, 'a 15-second cell reads its time to the second');
+        assert.match(cell, /Rows: [\d,]+/, `the readout names the cell's count: ${cell}`);
+        await view().locator('details.data summary').click();
+        await view().locator('details.data tbody tr').first().waitFor({ state: 'attached', timeout: UI_TIMEOUT });
+        assert.deepEqual((await view().locator('details.data thead th').allInnerTexts()).slice(1), ['Value', 'Rows']);
+        assert.match(await view().locator('details.data tbody tr td.num').first().innerText(), /^[\d,]+$/);
+        await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'charts.heatmap.png') });
+        // On its dashboard the heatmap fills its tile.
+        fs.writeFileSync(`${signal}-heatmap-dashboard`, 'show');
+        await withTimeout(heatmapDashboardShown, UI_TIMEOUT * 2, 'the heatmap dashboard preview did not open');
+        await showTab(/Preview: Ingest pipeline/);
+        const heatTile = view().getByRole('region', { name: 'Span duration distribution', exact: true });
+        await heatTile.locator('.plot.heatmap canvas').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        await page.waitForTimeout(500);
+        const tileCanvas = (await heatTile.locator('canvas').boundingBox())!;
+        assert.ok(tileCanvas.height >= 150, `the heatmap tile's plot is ${tileCanvas.height} px tall`);
+        await heatTile.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'charts.heatmap-dashboard.png') });
       } catch (error) {
         await page.screenshot({ path: path.join(REPO_ROOT, 'out', 'charts.failed.png') }).catch(() => undefined);
         throw error;

@@ -105,5 +105,34 @@ export async function run(): Promise<void> {
     }),
   );
   console.log('E2E CHARTS DASHBOARD');
+  // Then, when asked (the same file name with "-heatmap"), the seeded heatmap tile.
+  while (!fs.existsSync(`${signal}-heatmap`)) await new Promise((resolve) => setTimeout(resolve, 200));
+  const withHeatmap = [...data.dashboards.values()].find((d) =>
+    (d.tiles as { config?: { displayType?: string } }[]).some((t) => t.config?.displayType === 'heatmap'),
+  )!;
+  const heatmap = (withHeatmap.tiles as { id: string; config?: { displayType?: string } }[]).find(
+    (t) => t.config?.displayType === 'heatmap',
+  )!;
+  check(
+    'the heatmap preview',
+    await vscode.commands.executeCommand<PreviewOutcome>('observability.previewTile', {
+      connectionId,
+      serviceId,
+      dashboardId: withHeatmap.id,
+      tileId: heatmap.id,
+    }),
+  );
+  console.log('E2E CHARTS HEATMAP');
+  // Then its dashboard, the heatmap as one tile of the grid.
+  while (!fs.existsSync(`${signal}-heatmap-dashboard`)) await new Promise((resolve) => setTimeout(resolve, 200));
+  check(
+    'the heatmap dashboard preview',
+    await vscode.commands.executeCommand<PreviewOutcome>('observability.previewDashboard', {
+      connectionId,
+      serviceId,
+      dashboardId: withHeatmap.id,
+    }),
+  );
+  console.log('E2E CHARTS HEATMAP DASHBOARD');
   await new Promise<void>(() => undefined);
 }

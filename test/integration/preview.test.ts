@@ -223,4 +223,34 @@ describe('Chart previews', function () {
     assert.equal(doc.lineAt(0).text, 'time,POST /api/checkout,GET /api/cart,POST /api/payment');
     assert.equal(await preview.copy('t08'), undefined, 'Markdown has no table');
   });
+
+  it('draws a heatmap as a canvas chart with its cells as a table, and copies its cells', async () => {
+    const t = END - 3_600_000;
+    const r = await preview.show({
+      kind: 'heatmap',
+      title: 'Span duration',
+      scale: 'log',
+      times: Array.from({ length: 4 }, (_, i) => t + i * 900_000),
+      stepMs: 900_000,
+      lo: 1,
+      hi: 10_000,
+      buckets: 80,
+      cells: [
+        { time: t, bucket: 20, from: 1.5848931924611136, to: 1.7782794100389228, count: 12 },
+        { time: t + 900_000, bucket: 40, from: 89.12509381337455, to: 100, count: 3 },
+        { time: t + 2_700_000, bucket: 81, from: 10_000, to: null, count: 1 },
+      ],
+    });
+    assert.ok(r);
+    const s = r.summary;
+    assert.equal(s.kind, 'heatmap');
+    assert.equal(s.charts, 1);
+    assert.equal(s.points, 3, 'three cells with a count');
+    assert.equal(s.dataTables, 1);
+    assert.match(s.text, /^Span duration .*Rows per cell \(log scale\).*Chart data as a table \(3 rows\)/);
+    const text = await preview.copy();
+    assert.equal(text?.split('\n')[0], 'time\tbucket\tfrom\tto\tcount');
+    assert.equal(text?.split('\n').length, 4);
+    assert.match(text?.split('\n')[3] ?? '', /\t81\t10000\t\t1$/, 'the cell above the maximum has no upper edge');
+  });
 });

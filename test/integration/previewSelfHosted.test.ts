@@ -208,6 +208,25 @@ describe('Previews and backtests on a self-hosted deployment (chart series API)'
     assert.equal(shown, undefined);
   });
 
+  it('says in the panel why the heatmap tile is not previewed through the chart series API, and sends nothing', async () => {
+    const dash = dashboards().find((d) => d.tiles.some((t) => t.config.displayType === 'heatmap'));
+    assert.ok(dash, 'a seeded dashboard with a heatmap tile');
+    const heatmap = dash.tiles.find((t) => t.config.displayType === 'heatmap')!;
+    const since = Date.now();
+    const out = await preview('observability.previewTile', {
+      connectionId,
+      serviceId: SELF_HOSTED_SERVICE_ID,
+      dashboardId: dash.id,
+      tileId: heatmap.id,
+    });
+    assert.equal(out.rendered?.kind, 'unsupported');
+    assert.match(
+      out.rendered?.text ?? '',
+      /Cannot preview: heatmap tiles are not previewed through the chart series API: it has no 15-second buckets/,
+    );
+    assert.equal(seriesRequests(since).length, 0, 'nothing sent for it');
+  });
+
   it('backtests the seeded alerts through the chart series API, agreeing with their states on the last window', async () => {
     const alerts = [...data().alerts.values()] as unknown as {
       id: string;

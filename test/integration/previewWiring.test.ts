@@ -94,6 +94,45 @@ describe('Tile previews and alert backtests (emulator)', function () {
     assert.match(s.text, /Error rate Open as Table Copy \d+ /, 'the big number is drawn');
   });
 
+  it('previews a heatmap tile: its cells from the real data, a readout and the cells as a table', async () => {
+    const all = [...emulator.state.data.get(serviceId)!.dashboards.values()] as unknown as (typeof dashboard)[];
+    const withHeatmap = all.find((d) => d.tiles.some((t) => t.config.displayType === 'heatmap'))!;
+    assert.ok(withHeatmap, 'a seeded dashboard with a heatmap tile');
+    const tile = withHeatmap.tiles.find((t) => t.config.displayType === 'heatmap')!;
+    const out = await preview('observability.previewTile', {
+      connectionId,
+      serviceId,
+      dashboardId: withHeatmap.id,
+      tileId: tile.id,
+    });
+    assert.equal(out.ok, true, out.error);
+    assert.equal(out.rendered?.kind, 'heatmap');
+    assert.equal(out.rendered.charts, 1);
+    assert.ok(out.rendered.points > 0, 'cells with a count are drawn');
+    assert.equal(out.rendered.dataTables, 1, 'the cells as a table');
+    assert.match(out.rendered.text, /^Span duration distribution/);
+    assert.match(out.rendered.text, /Rows per cell \(log scale\)/);
+    assert.match(
+      out.rendered.text,
+      new RegExp(`Chart data as a table \\(${out.rendered.points.toLocaleString('en-US')} rows\\)`),
+    );
+    assert.match(out.sql ?? '', /quantileIf\(0\.01\)/, 'the bounds: the 1 % quantile of the values');
+    assert.match(
+      out.sql ?? '',
+      /widthBucket\(log\(greatest\(toFloat64\(Duration \/ 1e6\)/,
+      '80 buckets on a log scale',
+    );
+
+    const dash = await preview('observability.previewDashboard', {
+      connectionId,
+      serviceId,
+      dashboardId: withHeatmap.id,
+    });
+    assert.equal(dash.ok, true, dash.error);
+    const kinds = Object.fromEntries(dash.rendered!.tiles.map((t) => [t.id, t.kind]));
+    assert.equal(kinds[tile.id], 'heatmap', JSON.stringify(dash.rendered!.tiles));
+  });
+
   it('comes back after a window reload: restored panels draw their tile, dashboard or alert again, in their range', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const api = exportedApi<{ preview: PreviewApi }>();

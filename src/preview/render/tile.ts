@@ -19,8 +19,20 @@ import {
   TIME_CHART_MAX_BUCKETS,
   type Granularity,
 } from './sql';
+import {
+  boundsSelect,
+  boundsWith,
+  heatmapScale,
+  HEATMAP_MAX_TIME_BUCKETS,
+  HEATMAP_VALUE_BUCKETS,
+  isAggregateExpression,
+  valueBucketSql,
+  HEATMAP_HI,
+  HEATMAP_LO,
+  type HeatmapScale,
+} from './heatmap';
 
-export type TileShape = 'timeseries' | 'number' | 'table' | 'categories' | 'search' | 'markdown';
+export type TileShape = 'timeseries' | 'number' | 'table' | 'categories' | 'search' | 'markdown' | 'heatmap';
 
 /** Where each part of a result row is: column positions (0-based) and labels. */
 export interface ResultColumns {
@@ -49,10 +61,21 @@ export type RenderResult =
       range?: { from: number; to: number } | undefined;
       /** The markdown of a markdown tile (no SQL). */
       markdown?: string | undefined;
+      /** A heatmap: its scale and where the value bounds are in each row. */
+      heatmap?: HeatmapColumns | undefined;
       /** What the preview left out or assumed (e.g. an ignored saved filter). */
       notes: string[];
     }
   | { ok: false; reason: string; notes: string[] };
+
+/** Where a heatmap's value bounds are in its rows (counts are the value column, `x_bucket` the group). */
+export interface HeatmapColumns {
+  scale: HeatmapScale;
+  /** Value buckets between the bounds (80). */
+  buckets: number;
+  lo: number;
+  hi: number;
+}
 
 /** The source fields the renderer reads (a source response carries them; unknown ones are ignored). */
 export interface SourceLike {
@@ -931,9 +954,11 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
         };
       }
       case 'heatmap':
-        throw new Unsupported('heatmap tiles are not previewed yet');
+        return renderHeatmap(ctx, config, extraFilters);
       case 'event_patterns':
-        throw new Unsupported('event pattern tiles are not previewed yet');
+        throw new Unsupported(
+          'event pattern tiles are not previewed: HyperDX mines their patterns from a random sample of rows, so its numbers change with every load',
+        );
       default:
         throw new Unsupported(`the display type "${displayType ?? '(none)'}" is not previewed`);
     }
@@ -941,6 +966,49 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
     if (e instanceof Unsupported) return { ok: false, reason: e.message, notes };
     throw e;
   }
+}
+
+/**
+ * A heatmap tile: the bounds query (over the range as picked, both ends included) as a scalar subquery, then the
+ * counts per value bucket and time bucket (automatic granularity of at most 245 buckets), as HyperDX's dashboard.
+ */
+function renderHeatmap(ctx: Ctx, config: Record<string, unknown>, extraFilters: TileFilter[]): RenderResult {
+  const item = selectItems(config)[0] as (SelectItem & { heatmapScaleType?: unknown }) | undefined;
+  const value = item?.valueExpression;
+  if (!nonEmpty(value)) throw new Unsupported('the heatmap has no value expression');
+  if (isAggregateExpression(value)) {
+    throw new Unsupported('heatmaps of an aggregate value expression are not previewed yet');
+  }
+  const scale = heatmapScale(item);
+  const where = { where: str(config.where), whereLanguage: str(config.whereLanguage) ?? 'lucene' };
+  const bounds = renderBuilder(ctx, { select: boundsSelect(value, scale), ...where, extraFilters });
+  const granularity = autoGranularity(ms(ctx.opts.range.from), ms(ctx.opts.range.to), HEATMAP_MAX_TIME_BUCKETS);
+  const count = nonEmpty(item?.countExpression) ? item.countExpression : 'count()';
+  const counts = renderBuilder(ctx, {
+    select: `${count} AS "count", \`${HEATMAP_LO}\`, \`${HEATMAP_HI}\``,
+    ...where,
+    groupBy: valueBucketSql(value, scale),
+    orderBy: 'x_bucket ASC',
+    granularity,
+    with: boundsWith(bounds.sql, scale),
+    // HyperDX runs the counts query only when the bounds leave room for buckets.
+    extraFilters: [...extraFilters, { language: 'sql', condition: `\`${HEATMAP_HI}\` > \`${HEATMAP_LO}\`` }],
+  });
+  const range = { from: ms(ctx.opts.range.from), to: ms(ctx.opts.range.to) };
+  return {
+    ok: true,
+    sql: counts.sql,
+    shape: 'heatmap',
+    columns: {
+      values: [{ index: 0, label: 'count' }],
+      groups: [{ index: 3, label: 'x_bucket' }],
+      time: { index: 4, name: TIME_BUCKET },
+    },
+    heatmap: { scale, buckets: HEATMAP_VALUE_BUCKETS, lo: 1, hi: 2 },
+    granularity,
+    range,
+    notes: ctx.notes,
+  };
 }
 
 /** The query of a saved search alert: count() of matching rows per window. */

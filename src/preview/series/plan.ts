@@ -315,8 +315,16 @@ export function planTile(tile: TileLike, opts: SeriesPlanOptions): SeriesPlan {
       const timeKey = splitTopLevel(str(opts.source.timestampValueExpression) ?? '')[0];
       return { ok: true, route: 'search', body, timeKey, notes };
     }
-    if (displayType === 'heatmap') throw new NotOnSeriesRoute('heatmap tiles are not previewed yet');
-    if (displayType === 'event_patterns') throw new NotOnSeriesRoute('event pattern tiles are not previewed yet');
+    if (displayType === 'heatmap') {
+      throw new NotOnSeriesRoute(
+        'heatmap tiles are not previewed through the chart series API: it has no 15-second buckets (a heatmap of up to an hour uses them) and no value buckets between bounds read first',
+      );
+    }
+    if (displayType === 'event_patterns') {
+      throw new NotOnSeriesRoute(
+        'event pattern tiles are not previewed: HyperDX mines their patterns from a random sample of rows, so its numbers change with every load',
+      );
+    }
     const shape: SeriesShape | undefined =
       displayType === 'line' || displayType === 'stacked_bar'
         ? 'timeseries'

@@ -24,6 +24,7 @@ import type {
 import { seriesColors } from '../../shared/chartColors';
 import { axisTimeLabels, formatTime, formatTimeZoned, zoneOfRange } from '../../shared/chartTime';
 import { formatNumber, parseMarkdown, toLocalInput, yRange, type Inline } from './format';
+import { drawHeatmap } from './heatmap';
 
 declare function acquireVsCodeApi(): {
   postMessage(message: unknown): void;
@@ -737,6 +738,26 @@ function renderTile(d: TileData, host: HTMLElement, compact: boolean, mode: Pane
       if (d.title) big.setAttribute('aria-label', `${d.title}: ${big.textContent}`);
       break;
     }
+    case 'heatmap':
+      if (d.cells.length === 0) host.appendChild(el('p', 'muted', l('noData', 'No data in this range.')));
+      else {
+        const t = theme();
+        const cell = getComputedStyle(document.body).getPropertyValue('--vscode-charts-blue').trim() || '#3794ff';
+        const colors = { ...t, cell };
+        drawHeatmap(d, host, compact, {
+          el,
+          l,
+          fill,
+          colors,
+          withAlpha,
+          drawn: () => (lastCanvasDraw = performance.now()),
+        });
+        acc.charts++;
+        acc.series++;
+        acc.points += d.cells.length;
+        acc.dataTables++;
+      }
+      break;
     case 'table':
       renderTable(d, host);
       break;
@@ -785,7 +806,7 @@ function renderDashboard(d: DashboardData, host: HTMLElement, mode: PanelMode): 
     const name = header.appendChild(el('h2', undefined, tile.name ?? tile.data.title ?? ''));
     name.id = `tile-${tiles.indexOf(tile)}`;
     section.setAttribute('aria-labelledby', name.id);
-    if (['timeseries', 'table', 'search', 'number'].includes(tile.data.kind)) {
+    if (['timeseries', 'table', 'search', 'number', 'heatmap'].includes(tile.data.kind)) {
       header.appendChild(
         button(
           l('openTable', 'Open as Table'),
@@ -884,7 +905,7 @@ function render(msg: ShowMessage, data: PreviewData): void {
   $('title').textContent = data.title ?? '';
   $('subtitle').textContent = data.subtitle ?? '';
   const single = data.kind !== 'dashboard';
-  const hasTable = single && ['timeseries', 'table', 'search', 'number'].includes(data.kind);
+  const hasTable = single && ['timeseries', 'table', 'search', 'number', 'heatmap'].includes(data.kind);
   $('open-table').hidden = !hasTable;
   $('copy').hidden = !hasTable;
   document.body.dataset.mode = msg.mode;

@@ -102,6 +102,32 @@ describe('preview protocol', () => {
     assert.equal(toTsv({ columns: ['body'], rows: [['a\tb\nc']] }), 'body\na b c');
     assert.equal(dataAsTable({ kind: 'markdown', text: '# hi' }), undefined);
   });
+
+  it('turns a heatmap into one row per cell with a count: time, value bucket, its edges, rows', () => {
+    const t = Date.UTC(2026, 10, 22, 14, 0);
+    const table = dataAsTable({
+      kind: 'heatmap',
+      scale: 'linear',
+      times: [t, t + 15_000],
+      stepMs: 15_000,
+      lo: 0,
+      hi: 80,
+      buckets: 80,
+      cells: [
+        { time: t, bucket: 0, from: null, to: 0, count: 2 },
+        { time: t, bucket: 3, from: 2, to: 3, count: 5 },
+        { time: t + 15_000, bucket: 81, from: 80, to: null, count: 1 },
+      ],
+    });
+    assert.deepEqual(table, {
+      columns: ['time', 'bucket', 'from', 'to', 'count'],
+      rows: [
+        ['2026-11-22T14:00:00.000Z', 0, null, 0, 2],
+        ['2026-11-22T14:00:00.000Z', 3, 2, 3, 5],
+        ['2026-11-22T14:00:15.000Z', 81, 80, null, 1],
+      ],
+    });
+  });
 });
 
 describe('preview formats', () => {
