@@ -84,7 +84,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   const attachFileSystem = (fs: vscode.FileSystemProvider) => shell.attachFileSystem(fs);
   registerEditors(context, { connections, live, refresh, log, attachFileSystem });
   registerAlertFiles(context, { connections, live, refresh, log });
-  registerServiceFolders(context, { connections, refresh, log });
+  registerServiceFolders(context, { connections, refresh, log, refreshedAll: tree.provider.onDidRefreshAll });
   const query = registerQuery(context, { connections, refresh, log });
   const preview = registerPreview(context, {
     connections,

@@ -45,6 +45,12 @@ export interface PlanResult {
   readonly folder: vscode.Uri;
 }
 
+/** A pull or apply of a folder, and (pull) the service's lists it read. */
+export interface FolderChange {
+  readonly folder: vscode.Uri;
+  readonly live?: Snapshot;
+}
+
 export interface ApplyResult {
   readonly outcome: 'applied' | 'partial' | 'nothing' | 'refused' | 'cancelled';
   readonly plan: FolderPlan;
@@ -66,15 +72,22 @@ const encoder = new TextEncoder();
 /** Pull, plan, apply and promote of service folders (the vscode side; the logic is in the pure modules). */
 export class ServiceFolderService implements vscode.Disposable {
   readonly plans = new ReadonlyDocuments(PLAN_SCHEME);
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  /** Fires with the folder after a pull, plan or apply (decorations and the changes list refresh). */
+  private readonly changed = new vscode.EventEmitter<FolderChange>();
+  /**
+   * Fires with the folder after a pull (with the lists it read: the service as the files now are) or an apply (the
+   * service changed: decorations and the changes list read it again).
+   */
   readonly onDidChange = this.changed.event;
+  private readonly planned = new vscode.EventEmitter<PlanResult>();
+  /** Fires with each plan made by Plan, Apply or Promote (the changes list takes its own service's lists from it). */
+  readonly onDidPlan = this.planned.event;
 
   constructor(private readonly deps: Deps) {}
 
   dispose(): void {
     this.plans.dispose();
     this.changed.dispose();
+    this.planned.dispose();
   }
 
   private client(connectionId: string): ObservabilityApi {
@@ -248,7 +261,7 @@ export class ServiceFolderService implements vscode.Disposable {
     this.deps.log.info(
       `Pulled ${pulled.length} resources into ${folder.fsPath}: ${written.length} file(s) written, ${conflicts.length} conflict(s), ${gone.length} no longer on the service`,
     );
-    this.changed.fire(folder);
+    this.changed.fire({ folder, live: snapshot });
     return { folder: folder.toString(), written, conflicts, gone };
   }
 
@@ -257,6 +270,16 @@ export class ServiceFolderService implements vscode.Disposable {
    * webhook URLs are taken from the folder's own service when it can be reached).
    */
   async plan(folder: vscode.Uri, other?: ServiceRef): Promise<PlanResult> {
+    const result = await this.planQuietly(folder, other);
+    this.planned.fire(result);
+    return result;
+  }
+
+  /**
+   * The plan of `plan`, announced to nobody. `live`: the lists of the service read before (then nothing is requested;
+   * used when only the files changed).
+   */
+  async planQuietly(folder: vscode.Uri, other?: ServiceRef, known?: Snapshot): Promise<PlanResult> {
     const own = await this.readTarget(folder);
     const files = await this.readFiles(folder);
     const home = this.serviceOf(own);
@@ -271,9 +294,9 @@ export class ServiceFolderService implements vscode.Disposable {
     }
     const ownTarget = !other || (home !== undefined && sameTarget(own, this.targetOf(other)));
     const client = this.client(target.connectionId);
-    const live = await withProgress(vscode.l10n.t('Reading the service…'), () =>
-      readSnapshot(client, target.serviceId),
-    );
+    const live =
+      known ??
+      (await withProgress(vscode.l10n.t('Reading the service…'), () => readSnapshot(client, target.serviceId)));
     let webhookUrl: PlanOptions['webhookUrl'];
     if (!ownTarget && home && files.some((f) => f.kind === 'webhook')) {
       try {
@@ -294,8 +317,22 @@ export class ServiceFolderService implements vscode.Disposable {
       ...(webhookUrl ? { webhookUrl } : {}),
     };
     const plan = planFolder(files, live, options);
-    this.changed.fire(folder);
     return { plan, files, live, options, target, folder };
+  }
+
+  /** The five lists of a folder's own service (no progress shown: the caller shows its own). */
+  async readOwnService(folder: vscode.Uri): Promise<Snapshot> {
+    const own = await this.readTarget(folder);
+    const home = this.serviceOf(own);
+    if (!home) {
+      throw new Error(
+        vscode.l10n.t(
+          "No connection serves the folder's service ({0}): add a connection to it first.",
+          own.serviceLabel ?? own.baseUrl ?? own.serviceId,
+        ),
+      );
+    }
+    return readSnapshot(this.client(home.connectionId), home.serviceId);
   }
 
   /** Opens the plan as a read-only Markdown document. */
@@ -411,7 +448,7 @@ export class ServiceFolderService implements vscode.Disposable {
       else void vscode.window.showErrorMessage(message);
     }
     if (outcome === 'partial') this.deps.log.error(message);
-    this.changed.fire(folder);
+    this.changed.fire({ folder });
     return { outcome, plan, report, message };
   }
 }
