@@ -11,4 +11,5 @@ export * from './role';
 export * from './queryEndpoint';
 export * from './cloud';
 export * from './knownKeys';
+export * from './serviceTarget';
 export { lazySchema } from './lazySchema';
