@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser/lib/esm/main';
+import { DIAGNOSTIC_SOURCE } from '../shared/diagnostics';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
 import { SERVICE_FOLDER_TARGET_FILE } from '../shared/serviceFolderFiles';
 import { driftOf, type DriftEntry, type DriftState } from './drift';
 import type { Snapshot } from './files';
+import type { FolderFile } from './plan';
 import { kindOfFile, TARGET_FILE } from './layout';
 import type { PlanResult, ServiceFolderService } from './service';
 
@@ -31,6 +34,7 @@ export interface FolderDriftReport {
 interface FolderState {
   readonly folder: vscode.Uri;
   readonly live?: Snapshot;
+  readonly files?: readonly FolderFile[];
   readonly serviceLabel: string;
   readonly entries: readonly DriftEntry[];
   readonly error?: string;
@@ -66,6 +70,11 @@ export class ServiceFolderDrift
   readonly onDidChangeFileDecorations = this.decorationsChanged.event;
   private readonly textChanged = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.textChanged.event;
+  private readonly updated = new vscode.EventEmitter<void>();
+  /** Fires when a folder was compared again (CodeLens redraw). */
+  readonly onDidUpdate = this.updated.event;
+  /** Problems of the plan (a name that resolves to nothing, a body the service refuses) on the files. */
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('observability-service-folders');
   /** Refreshes run one after the other (a save during a refresh waits for it). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -75,10 +84,33 @@ export class ServiceFolderDrift
   ) {}
 
   dispose(): void {
+    if (this.typing) clearTimeout(this.typing);
     for (const control of this.controls.values()) control.scm.dispose();
     this.controls.clear();
     this.decorationsChanged.dispose();
     this.textChanged.dispose();
+    this.updated.dispose();
+    this.diagnostics.dispose();
+  }
+
+  /** What is known of the folder of a file: its files and its service's lists (read last), for completion and hover. */
+  contextOf(
+    uri: vscode.Uri,
+  ): { readonly files: readonly FolderFile[]; readonly live?: Snapshot; readonly serviceLabel: string } | undefined {
+    const folder = this.folderOfFile(uri);
+    const state = folder ? this.states.get(folder.toString()) : undefined;
+    if (!state) return undefined;
+    return { files: state.files ?? [], ...(state.live ? { live: state.live } : {}), serviceLabel: state.serviceLabel };
+  }
+
+  /** The service's version of a file that differs from it (for Compare), when there is one. */
+  serviceVersionOf(uri: vscode.Uri): vscode.Uri | undefined {
+    const folder = this.folderOfFile(uri);
+    const state = folder ? this.states.get(folder.toString()) : undefined;
+    const entry = state?.entries.find(
+      (e) => e.state === 'changed' && this.fileUri(state.folder, e.path).toString() === uri.toString(),
+    );
+    return state && entry ? this.serviceUri(state.folder, entry.path) : undefined;
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
@@ -154,6 +186,7 @@ export class ServiceFolderDrift
       state = {
         folder,
         live,
+        files: planned.files,
         serviceLabel: planned.options.serviceLabel,
         entries: driftOf(planned.files, live, planned.options),
       };
@@ -163,6 +196,8 @@ export class ServiceFolderDrift
       state = { folder, serviceLabel: previous?.serviceLabel ?? '', entries: [], error: message };
     }
     this.show(state, previous);
+    await this.showProblems(state, previous);
+    this.updated.fire();
     return this.reportOf(state);
   }
 
@@ -170,6 +205,7 @@ export class ServiceFolderDrift
     const previous = this.states.get(folder.toString());
     if (!previous) return;
     this.show({ folder, serviceLabel: previous.serviceLabel, entries: [] }, previous);
+    for (const entry of previous.entries) this.diagnostics.delete(this.fileUri(folder, entry.path));
     this.states.delete(folder.toString());
     this.texts.delete(folder.toString());
     this.controls.get(folder.toString())?.scm.dispose();
@@ -277,6 +313,30 @@ export class ServiceFolderDrift
     if (touched.size > 0) this.decorationsChanged.fire([...touched.values()]);
   }
 
+  /** The plan's problems as diagnostics, at the field they name (`sourceName: no source named …`). */
+  private async showProblems(state: FolderState, previous: FolderState | undefined): Promise<void> {
+    for (const entry of previous?.entries ?? []) this.diagnostics.delete(this.fileUri(state.folder, entry.path));
+    for (const entry of state.entries) {
+      if (entry.state !== 'problem' || !entry.kind) continue;
+      const uri = this.fileUri(state.folder, entry.path);
+      let text = '';
+      try {
+        const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+        text = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      } catch {
+        text = '';
+      }
+      this.diagnostics.set(
+        uri,
+        entry.details.map((message) => {
+          const diagnostic = new vscode.Diagnostic(rangeIn(text, message), message, vscode.DiagnosticSeverity.Error);
+          diagnostic.source = DIAGNOSTIC_SOURCE;
+          return diagnostic;
+        }),
+      );
+    }
+  }
+
   private controlOf(state: FolderState): FolderControl {
     const key = state.folder.toString();
     const known = this.controls.get(key);
@@ -333,8 +393,40 @@ export class ServiceFolderDrift
     if (folder) void this.refresh(folder, 'files');
   }
 
+  private typing: ReturnType<typeof setTimeout> | undefined;
+
+  /** A file of a folder is being edited: compared again (with the lists read last) once typing pauses. */
+  typed(doc: vscode.TextDocument): void {
+    const folder = this.folderOfFile(doc.uri);
+    if (!folder) return;
+    if (this.typing) clearTimeout(this.typing);
+    this.typing = setTimeout(() => void this.refresh(folder, 'files'), 400);
+  }
+
   /** A pull (with the lists it read) or an apply (its service is read again) changed a folder. */
   changed(folder: vscode.Uri, live?: Snapshot): void {
     void this.enqueue(() => this.update(folder, live ?? 'read')).catch((error) => this.log.warn(errorMessage(error)));
   }
+}
+
+/** Where in a file's text a problem is: the field its message starts with (`tiles.0.config.sourceName: …`), else the top. */
+export function rangeIn(text: string, message: string): vscode.Range {
+  const at = /^([\w$]+(?:\.[\w$]+)*): /.exec(message)?.[1];
+  const root = text ? parseTree(text) : undefined;
+  if (!at || !root) return new vscode.Range(0, 0, 0, 0);
+  const path = at.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  for (let n = path.length; n > 0; n--) {
+    const node = findNodeAtLocation(root, path.slice(0, n));
+    if (!node) continue;
+    const start = positionIn(text, node.offset);
+    const end = positionIn(text, node.offset + node.length);
+    return new vscode.Range(start, end);
+  }
+  return new vscode.Range(0, 0, 0, 0);
+}
+
+function positionIn(text: string, offset: number): vscode.Position {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return new vscode.Position(line, offset - (before.lastIndexOf('\n') + 1));
 }

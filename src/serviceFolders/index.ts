@@ -6,6 +6,7 @@ import { registerCommands } from './commands';
 import { PLAN_SCHEME, ServiceFolderService } from './service';
 import { ServiceFolderCodeLensProvider } from './codeLens';
 import { DRIFT_SCHEME, ServiceFolderDrift } from './driftView';
+import { ServiceFolderNameHelp } from './editorHelp';
 import { LAYOUT, FOLDER_KINDS, TARGET_FILE } from './layout';
 
 export interface ServiceFolderRegistrationDeps {
@@ -27,6 +28,7 @@ export function registerServiceFolders(
 ): ServiceFolderService {
   const service = new ServiceFolderService({ ...deps, state: context.workspaceState });
   const drift = new ServiceFolderDrift(service, deps.log);
+  const nameHelp = new ServiceFolderNameHelp(drift);
   context.subscriptions.push(
     service,
     drift,
@@ -45,8 +47,13 @@ export function registerServiceFolders(
           pattern: `**/${LAYOUT[kind].folder}/*${LAYOUT[kind].suffix}`,
         })),
       ],
-      new ServiceFolderCodeLensProvider(),
+      new ServiceFolderCodeLensProvider((uri) => drift.serviceVersionOf(uri), drift.onDidUpdate),
     ),
+    vscode.languages.registerCompletionItemProvider(ServiceFolderNameHelp.selector(), nameHelp, '"'),
+    vscode.languages.registerHoverProvider(ServiceFolderNameHelp.selector(), nameHelp),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length > 0) drift.typed(e.document);
+    }),
   );
   registerCommands(context, { connections: deps.connections, service, drift });
   if (vscode.workspace.isTrusted) void drift.refreshAll();
