@@ -13,7 +13,8 @@ import { FOLDER_KINDS, kindOfFile, LAYOUT, TARGET_FILE } from './layout';
 import { merge3 } from './merge';
 import { planFolder, type FolderFile, type FolderPlan, type PlanOptions } from './plan';
 import { readSnapshot, writeClientOf } from './remote';
-import { planSummary, renderPlan, renderReport } from './render';
+import { renderPlan, renderReport } from './render';
+import { applyConfirmation } from './confirm';
 import { parseTarget, sameTarget, targetFileValue, type FolderTarget } from './schema';
 import { parseFileText, withIdText } from './text';
 
@@ -372,18 +373,11 @@ export class ServiceFolderService implements vscode.Disposable {
       return { outcome: 'nothing', plan, message };
     }
     if (!options.noPrompt) {
-      const deletions = changing.filter((s) => s.action === 'delete');
-      const detail = [
-        planSummary(plan),
-        ...deletions.map(
-          (s) =>
-            `${vscode.l10n.t('Deletes')} ${LAYOUT[s.kind].label} "${s.name}"${s.cascade.length > 0 ? ` ${vscode.l10n.t('and with it')} ${s.cascade.join(', ')}` : ''}`,
-        ),
-      ].join('\n');
+      const confirmation = applyConfirmation(plan);
       const go = vscode.l10n.t('Apply');
       const answer = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Apply {0} change(s) to {1}?', changing.length, plan.serviceLabel),
-        { modal: true, detail },
+        confirmation.message,
+        { modal: true, detail: confirmation.detail },
         go,
       );
       if (answer !== go) return { outcome: 'cancelled', plan, message: vscode.l10n.t('Cancelled: nothing was sent.') };
