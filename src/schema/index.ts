@@ -12,4 +12,5 @@ export * from './queryEndpoint';
 export * from './cloud';
 export * from './knownKeys';
 export * from './serviceTarget';
+export * from './serverRules';
 export { lazySchema } from './lazySchema';

@@ -312,6 +312,7 @@ export class ServiceFolderService implements vscode.Disposable {
     }
     const serviceLabel = this.targetOf(target).serviceLabel ?? target.serviceId;
     const options: PlanOptions = {
+      server: this.deps.connections.get(target.connectionId)?.kind === 'selfHosted' ? 'selfHosted' : 'cloud',
       ownTarget,
       prune: own.prune && ownTarget,
       serviceLabel,
