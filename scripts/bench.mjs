@@ -32,7 +32,8 @@ const { values: opts } = parseOptions('Usage: node scripts/bench.mjs [options]  
   only: {
     type: 'string',
     placeholder: 'list',
-    description: 'sections of the first host: browse,alerts,overhead,query,preview (none: activation and first use)',
+    description:
+      'sections of the first host: browse,alerts,overhead,query,preview,serviceFolder (none: activation and first use; serviceFolder only when named)',
   },
 });
 const require = createRequire(import.meta.url);
@@ -309,6 +310,7 @@ async function main() {
     listPaging,
     query: main.query,
     preview: main.preview,
+    ...(main.serviceFolder ? { serviceFolder: main.serviceFolder } : {}),
     hostExitCode: main.hostExitCode ?? 0,
     durationS: Math.round((Date.now() - started) / 1000),
   };

@@ -87,7 +87,12 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   const attachFileSystem = (fs: vscode.FileSystemProvider) => shell.attachFileSystem(fs);
   registerEditors(context, { connections, live, refresh, log, attachFileSystem });
   const alertFiles = registerAlertFiles(context, { connections, live, refresh, log });
-  const serviceFolders = registerServiceFolders(context, { connections, refresh, log });
+  const serviceFolders = registerServiceFolders(context, {
+    connections,
+    refresh,
+    log,
+    refreshedAll: tree.provider.onDidRefreshAll,
+  });
   const query = registerQuery(context, { connections, refresh, log });
   const preview = registerPreview(context, {
     connections,

@@ -14,7 +14,7 @@
  * No vscode import: used by the build (JSON Schema) and by unit tests.
  */
 import * as z from 'zod';
-import { alertWriteSchema, lazySchema, resourceIdSchema, uuidSchema } from '../schema';
+import { alertWriteSchema, checkServiceTarget, lazySchema, resourceIdSchema, uuidSchema } from '../schema';
 import { SELF_HOSTED_ORGANIZATION_ID } from '../api/oss';
 
 /** Keys that belong to the file and are never sent to the service. */
@@ -51,35 +51,7 @@ export const alertFileSchema = lazySchema(() =>
     })
     // The write body keeps unknown keys (newer server fields); a file written by hand stays strict at its top level.
     .strict()
-    .superRefine((file, ctx) => {
-      const cloud = file.organizationId !== undefined || file.serviceId !== undefined;
-      if (file.baseUrl !== undefined) {
-        if (cloud) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['baseUrl'],
-            message: 'name either a self-hosted deployment (baseUrl) or a Cloud service (organizationId, serviceId)',
-          });
-        }
-        return;
-      }
-      for (const key of ['organizationId', 'serviceId'] as const) {
-        if (file[key] === undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [key],
-            message: `${key} is required (or baseUrl for a self-hosted deployment)`,
-          });
-        }
-      }
-      if (file.organizationId?.toLowerCase() === SELF_HOSTED_ORGANIZATION_ID) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['organizationId'],
-          message: 'name a self-hosted deployment by its baseUrl',
-        });
-      }
-    })
+    .superRefine((file, ctx) => checkServiceTarget(file, ctx, SELF_HOSTED_ORGANIZATION_ID))
     .describe('Alert file: one alert of a service, applied with "Create on …" / "Update …" or the alert plan.'),
 );
 

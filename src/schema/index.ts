@@ -11,4 +11,6 @@ export * from './role';
 export * from './queryEndpoint';
 export * from './cloud';
 export * from './knownKeys';
+export * from './serviceTarget';
+export * from './serverRules';
 export { lazySchema } from './lazySchema';

@@ -76,6 +76,8 @@ export async function applyFolderPlan(
 ): Promise<ApplyReport> {
   if (plan.problems.length > 0) throw new Error(`The plan has ${plan.problems.length} problem(s): nothing was sent.`);
   const { entries } = matchFiles(files, live, options);
+  // The rules of the server written to, as the plan checked the bodies.
+  const serverRules = options.server ? { server: options.server } : {};
   const byPath = new Map(entries.map((e) => [e.path, e]));
   const byName = new Map(
     entries.filter((e) => e.name !== '' && e.kind !== 'alert').map((e) => [key(e.kind, e.name), e]),
@@ -98,7 +100,7 @@ export async function applyFolderPlan(
       const entry = byPath.get(step.path!)!;
       const id = names.written.get(key(step.kind, step.name))?.id;
       if (!id) continue;
-      const built = bodyFor({ ...entry, live: names.written.get(key(step.kind, step.name))! }, names);
+      const built = bodyFor({ ...entry, live: names.written.get(key(step.kind, step.name))! }, names, serverRules);
       if (!built.ok) {
         fail(step, 'failed', `links to other sources not set: ${built.problems.join('; ')}`);
         continue;
@@ -137,6 +139,7 @@ export async function applyFolderPlan(
       const entry = byPath.get(step.path!)!;
       const built = bodyFor(entry, names, {
         ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
+        ...serverRules,
         omitPending: step.kind === 'source',
       });
       if (!built.ok) {
@@ -174,7 +177,7 @@ export async function applyFolderPlan(
     if (index < 0) {
       index = sourceSteps.findIndex((s) => {
         const entry = byPath.get(s.path!);
-        return entry !== undefined && bodyFor(entry, names, { omitPending: true }).ok;
+        return entry !== undefined && bodyFor(entry, names, { ...serverRules, omitPending: true }).ok;
       });
     }
     const [step] = sourceSteps.splice(Math.max(index, 0), 1);

@@ -5,6 +5,8 @@ import type { ResourceRefresher } from '../resources/model';
 import { registerCommands } from './commands';
 import { PLAN_SCHEME, ServiceFolderService } from './service';
 import { ServiceFolderCodeLensProvider } from './codeLens';
+import { DRIFT_SCHEME, ServiceFolderDrift } from './driftView';
+import { ServiceFolderNameHelp } from './editorHelp';
 import { LAYOUT, FOLDER_KINDS, TARGET_FILE } from './layout';
 
 export interface ServiceFolderRegistrationDeps {
@@ -12,6 +14,8 @@ export interface ServiceFolderRegistrationDeps {
   /** Reloads what the tree shows after a change (the explorer's provider). */
   readonly refresh: ResourceRefresher;
   readonly log: Logger;
+  /** Fires when the explorer reloads everything (its Refresh): the folders' services are read again. */
+  readonly refreshedAll?: vscode.Event<void>;
 }
 
 /**
@@ -23,8 +27,17 @@ export function registerServiceFolders(
   deps: ServiceFolderRegistrationDeps,
 ): ServiceFolderService {
   const service = new ServiceFolderService({ ...deps, state: context.workspaceState });
+  const drift = new ServiceFolderDrift(service, deps.log);
+  const nameHelp = new ServiceFolderNameHelp(drift);
   context.subscriptions.push(
     service,
+    drift,
+    vscode.window.registerFileDecorationProvider(drift),
+    vscode.workspace.registerTextDocumentContentProvider(DRIFT_SCHEME, drift),
+    vscode.workspace.onDidSaveTextDocument((doc) => drift.saved(doc)),
+    service.onDidChange((change) => drift.changed(change.folder, change.live)),
+    service.onDidPlan((result) => drift.planned(result)),
+    ...(deps.refreshedAll ? [deps.refreshedAll(() => void drift.refreshAll())] : []),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, service.plans),
     vscode.languages.registerCodeLensProvider(
       [
@@ -34,9 +47,15 @@ export function registerServiceFolders(
           pattern: `**/${LAYOUT[kind].folder}/*${LAYOUT[kind].suffix}`,
         })),
       ],
-      new ServiceFolderCodeLensProvider(),
+      new ServiceFolderCodeLensProvider((uri) => drift.serviceVersionOf(uri), drift.onDidUpdate),
     ),
+    vscode.languages.registerCompletionItemProvider(ServiceFolderNameHelp.selector(), nameHelp, '"'),
+    vscode.languages.registerHoverProvider(ServiceFolderNameHelp.selector(), nameHelp),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length > 0) drift.typed(e.document);
+    }),
   );
-  registerCommands(context, { connections: deps.connections, service });
+  registerCommands(context, { connections: deps.connections, service, drift });
+  if (vscode.workspace.isTrusted) void drift.refreshAll();
   return service;
 }

@@ -6,6 +6,7 @@
  * request. Pure (no vscode import): the caller reads the files and the service's lists.
  */
 import { schemaCheck } from '../shared/checks';
+import type { ServerKind } from '../schema/serverRules';
 import { unmaskWebhookBody } from '../resources/kinds';
 import { MASK } from '../resources/dependents';
 import { lookUpByName, quotedName } from '../resources/nameLookup';
@@ -85,6 +86,8 @@ export interface PlanOptions {
    * same name on the folder's own service. Without it such a webhook cannot be created.
    */
   readonly webhookUrl?: (name: string) => string | undefined;
+  /** The kind of server written to: its rules decide what only some server versions accept (schema/serverRules.ts). */
+  readonly server?: ServerKind;
 }
 
 const key = (kind: RefKind | FolderKind, name: string) => `${kind}\u0000${name}`;
@@ -215,9 +218,9 @@ function withServiceIds(items: readonly unknown[], liveItems: unknown): unknown[
 export function bodyFor(
   entry: Pick<Entry, 'kind' | 'name' | 'value' | 'live'>,
   names: Resolver,
-  options: { webhookUrl?: (name: string) => string | undefined; omitPending?: boolean } = {},
+  options: { webhookUrl?: (name: string) => string | undefined; omitPending?: boolean; server?: ServerKind } = {},
 ):
-  | { ok: true; body: Record<string, unknown>; dependsOn: Dependency[]; pending: Dependency[] }
+  | { ok: true; body: Record<string, unknown>; dependsOn: Dependency[]; pending: Dependency[]; warnings: string[] }
   | { ok: false; problems: string[] } {
   const { kind, live } = entry;
   const value = { ...entry.value };
@@ -252,7 +255,7 @@ export function bodyFor(
     const server = editableBody(kind, live);
     for (const k of unknownTopKeys(kind, false, server)) if (!(k in body)) body[k] = server[k];
   }
-  const checked = schemaCheck(kind, !live, body as never);
+  const checked = schemaCheck(kind, !live, body as never, options.server);
   if (!checked.ok) problems.push(...checked.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`));
   if (problems.length > 0 || !checked.ok) return { ok: false, problems };
   return {
@@ -260,6 +263,7 @@ export function bodyFor(
     body: checked.data as Record<string, unknown>,
     dependsOn: resolved.dependsOn,
     pending: resolved.pending,
+    warnings: checked.warnings.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`),
   };
 }
 
@@ -380,13 +384,17 @@ export function planFolder(files: readonly FolderFile[], live: Snapshot, options
         .filter(([k]) => !(FILE_ONLY_KEYS as readonly string[]).includes(k))
         .map(([k, v]) => ({ path: k, before: undefined, after: v }));
     }
-    const built = bodyFor(entry, names, options.webhookUrl ? { webhookUrl: options.webhookUrl } : {});
+    const built = bodyFor(entry, names, {
+      ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
+      ...(options.server ? { server: options.server } : {}),
+    });
     if (!built.ok) {
       for (const message of built.problems) problems.push({ path: entry.path, message });
       continue;
     }
+    const notes = [...entry.notes, ...built.warnings];
     const dependsOn = built.dependsOn.filter((d) => byName.has(key(d.kind, d.name)));
-    steps.push({ ...base, ...(entry.live ? { live: entry.live } : {}), action, changes, dependsOn });
+    steps.push({ ...base, notes, ...(entry.live ? { live: entry.live } : {}), action, changes, dependsOn });
   }
   if (options.prune) {
     const kept = new Set(entries.filter((e) => e.live).map((e) => `${e.kind}:${e.live!.id}`));

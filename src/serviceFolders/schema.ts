@@ -4,7 +4,7 @@
  * IDs (or the address) decide. No vscode import: used by the build (JSON Schema) and by unit tests.
  */
 import * as z from 'zod';
-import { lazySchema, uuidSchema } from '../schema';
+import { checkServiceTarget, lazySchema, uuidSchema } from '../schema';
 import { SELF_HOSTED_ORGANIZATION_ID, SELF_HOSTED_SERVICE_ID } from '../api/oss';
 import { deploymentAddress } from '../api/connection';
 
@@ -31,26 +31,7 @@ export const targetFileSchema = lazySchema(() =>
         ),
     })
     .strict()
-    .superRefine((file, ctx) => {
-      const cloud = file.organizationId !== undefined || file.serviceId !== undefined;
-      if (file.baseUrl !== undefined) {
-        if (cloud) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['baseUrl'],
-            message: 'name either a self-hosted deployment (baseUrl) or a Cloud service (organizationId, serviceId)',
-          });
-        } else if (deploymentAddress(file.baseUrl) === undefined) {
-          ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: 'must be an http(s) URL' });
-        }
-        return;
-      }
-      for (const key of ['organizationId', 'serviceId'] as const) {
-        if (file[key] === undefined) {
-          ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required (or baseUrl)` });
-        }
-      }
-    })
+    .superRefine((file, ctx) => checkServiceTarget(file, ctx, SELF_HOSTED_ORGANIZATION_ID))
     .describe(
       'Service folder target: the service whose dashboards, alerts, webhooks, saved searches and sources the folder holds.',
     ),

@@ -13,7 +13,8 @@ import { FOLDER_KINDS, kindOfFile, LAYOUT, TARGET_FILE } from './layout';
 import { merge3 } from './merge';
 import { planFolder, type FolderFile, type FolderPlan, type PlanOptions } from './plan';
 import { readSnapshot, writeClientOf } from './remote';
-import { planSummary, renderPlan, renderReport } from './render';
+import { renderPlan, renderReport } from './render';
+import { applyConfirmation } from './confirm';
 import { parseTarget, sameTarget, targetFileValue, type FolderTarget } from './schema';
 import { parseFileText, withIdText } from './text';
 
@@ -45,6 +46,12 @@ export interface PlanResult {
   readonly folder: vscode.Uri;
 }
 
+/** A pull or apply of a folder, and (pull) the service's lists it read. */
+export interface FolderChange {
+  readonly folder: vscode.Uri;
+  readonly live?: Snapshot;
+}
+
 export interface ApplyResult {
   readonly outcome: 'applied' | 'partial' | 'nothing' | 'refused' | 'cancelled';
   readonly plan: FolderPlan;
@@ -66,15 +73,22 @@ const encoder = new TextEncoder();
 /** Pull, plan, apply and promote of service folders (the vscode side; the logic is in the pure modules). */
 export class ServiceFolderService implements vscode.Disposable {
   readonly plans = new ReadonlyDocuments(PLAN_SCHEME);
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  /** Fires with the folder after a pull, plan or apply (decorations and the changes list refresh). */
+  private readonly changed = new vscode.EventEmitter<FolderChange>();
+  /**
+   * Fires with the folder after a pull (with the lists it read: the service as the files now are) or an apply (the
+   * service changed: decorations and the changes list read it again).
+   */
   readonly onDidChange = this.changed.event;
+  private readonly planned = new vscode.EventEmitter<PlanResult>();
+  /** Fires with each plan made by Plan, Apply or Promote (the changes list takes its own service's lists from it). */
+  readonly onDidPlan = this.planned.event;
 
   constructor(private readonly deps: Deps) {}
 
   dispose(): void {
     this.plans.dispose();
     this.changed.dispose();
+    this.planned.dispose();
   }
 
   private client(connectionId: string): ObservabilityApi {
@@ -248,7 +262,7 @@ export class ServiceFolderService implements vscode.Disposable {
     this.deps.log.info(
       `Pulled ${pulled.length} resources into ${folder.fsPath}: ${written.length} file(s) written, ${conflicts.length} conflict(s), ${gone.length} no longer on the service`,
     );
-    this.changed.fire(folder);
+    this.changed.fire({ folder, live: snapshot });
     return { folder: folder.toString(), written, conflicts, gone };
   }
 
@@ -257,6 +271,16 @@ export class ServiceFolderService implements vscode.Disposable {
    * webhook URLs are taken from the folder's own service when it can be reached).
    */
   async plan(folder: vscode.Uri, other?: ServiceRef): Promise<PlanResult> {
+    const result = await this.planQuietly(folder, other);
+    this.planned.fire(result);
+    return result;
+  }
+
+  /**
+   * The plan of `plan`, announced to nobody. `live`: the lists of the service read before (then nothing is requested;
+   * used when only the files changed).
+   */
+  async planQuietly(folder: vscode.Uri, other?: ServiceRef, known?: Snapshot): Promise<PlanResult> {
     const own = await this.readTarget(folder);
     const files = await this.readFiles(folder);
     const home = this.serviceOf(own);
@@ -271,9 +295,9 @@ export class ServiceFolderService implements vscode.Disposable {
     }
     const ownTarget = !other || (home !== undefined && sameTarget(own, this.targetOf(other)));
     const client = this.client(target.connectionId);
-    const live = await withProgress(vscode.l10n.t('Reading the service…'), () =>
-      readSnapshot(client, target.serviceId),
-    );
+    const live =
+      known ??
+      (await withProgress(vscode.l10n.t('Reading the service…'), () => readSnapshot(client, target.serviceId)));
     let webhookUrl: PlanOptions['webhookUrl'];
     if (!ownTarget && home && files.some((f) => f.kind === 'webhook')) {
       try {
@@ -288,13 +312,13 @@ export class ServiceFolderService implements vscode.Disposable {
     }
     const serviceLabel = this.targetOf(target).serviceLabel ?? target.serviceId;
     const options: PlanOptions = {
+      server: this.deps.connections.get(target.connectionId)?.kind === 'selfHosted' ? 'selfHosted' : 'cloud',
       ownTarget,
       prune: own.prune && ownTarget,
       serviceLabel,
       ...(webhookUrl ? { webhookUrl } : {}),
     };
     const plan = planFolder(files, live, options);
-    this.changed.fire(folder);
     return { plan, files, live, options, target, folder };
   }
 
@@ -318,6 +342,21 @@ export class ServiceFolderService implements vscode.Disposable {
       }
     }
     return plans;
+  }
+
+  /** The five lists of a folder's own service (no progress shown: the caller shows its own). */
+  async readOwnService(folder: vscode.Uri): Promise<Snapshot> {
+    const own = await this.readTarget(folder);
+    const home = this.serviceOf(own);
+    if (!home) {
+      throw new Error(
+        vscode.l10n.t(
+          "No connection serves the folder's service ({0}): add a connection to it first.",
+          own.serviceLabel ?? own.baseUrl ?? own.serviceId,
+        ),
+      );
+    }
+    return readSnapshot(this.client(home.connectionId), home.serviceId);
   }
 
   /** Opens the plan as a read-only Markdown document. */
@@ -357,18 +396,11 @@ export class ServiceFolderService implements vscode.Disposable {
       return { outcome: 'nothing', plan, message };
     }
     if (!options.noPrompt) {
-      const deletions = changing.filter((s) => s.action === 'delete');
-      const detail = [
-        planSummary(plan),
-        ...deletions.map(
-          (s) =>
-            `${vscode.l10n.t('Deletes')} ${LAYOUT[s.kind].label} "${s.name}"${s.cascade.length > 0 ? ` ${vscode.l10n.t('and with it')} ${s.cascade.join(', ')}` : ''}`,
-        ),
-      ].join('\n');
+      const confirmation = applyConfirmation(plan);
       const go = vscode.l10n.t('Apply');
       const answer = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Apply {0} change(s) to {1}?', changing.length, plan.serviceLabel),
-        { modal: true, detail },
+        confirmation.message,
+        { modal: true, detail: confirmation.detail },
         go,
       );
       if (answer !== go) return { outcome: 'cancelled', plan, message: vscode.l10n.t('Cancelled: nothing was sent.') };
@@ -433,7 +465,7 @@ export class ServiceFolderService implements vscode.Disposable {
       else void vscode.window.showErrorMessage(message);
     }
     if (outcome === 'partial') this.deps.log.error(message);
-    this.changed.fire(folder);
+    this.changed.fire({ folder });
     return { outcome, plan, report, message };
   }
 }

@@ -1,4 +1,6 @@
 import {
+  followServer,
+  type ServerKind,
   ALERT_INTERVALS,
   ALERTABLE_DISPLAY_TYPES,
   QUERY_ENDPOINT_ROLES,
@@ -270,20 +272,26 @@ export function schemaCheck(
   kind: DocumentKind,
   isNew: boolean,
   value: Json,
-): { ok: true; data: unknown } | { ok: false; issues: DocumentIssue[] } {
+  server?: ServerKind,
+): { ok: true; data: unknown; warnings: DocumentIssue[] } | { ok: false; issues: DocumentIssue[] } {
   const schema = schemaFor(kind, isNew);
   const unknown = unknownKeyPaths(schema, value);
   const result = schema.safeParse(withoutKeys(value, unknown));
-  if (result.success) return { ok: true, data: restoreKeys(result.data, value, unknown) };
-  return {
-    ok: false,
-    issues: schemaIssues(result.error).map((i) => ({
-      path: i.path === '' ? [] : i.path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
-      message: i.message,
-      severity: 'error' as const,
-      atKey: i.message.startsWith('unknown field'),
-    })),
-  };
+  const local: DocumentIssue[] = result.success
+    ? []
+    : schemaIssues(result.error).map((i) => ({
+        path: i.path === '' ? [] : i.path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+        message: i.message,
+        severity: 'error' as const,
+        atKey: i.message.startsWith('unknown field'),
+      }));
+  // What only some server versions accept: blocked on Cloud, a warning on a self-hosted deployment (serverRules.ts).
+  const issues = followServer(kind, value, local, server);
+  const errors = issues.filter((i) => i.severity === 'error');
+  const warnings = issues.filter((i) => i.severity !== 'error');
+  if (errors.length > 0) return { ok: false, issues };
+  // A body the local schema refused only for what this server may accept is sent as written.
+  return { ok: true, data: result.success ? restoreKeys(result.data, value, unknown) : value, warnings };
 }
 
 /**

@@ -59,6 +59,9 @@ const FOLDER_WHAT: Record<FolderKind, () => string> = {
 export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly refreshedAll = new vscode.EventEmitter<void>();
+  /** Fires when everything is reloaded (the view's Refresh). */
+  readonly onDidRefreshAll = this.refreshedAll.event;
   private readonly disposables: vscode.Disposable[] = [];
   private roots: ConnectionNode[] | undefined;
   private readonly servicesByConnection = new Map<string, ServiceNode[]>();
@@ -71,6 +74,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   ) {
     this.disposables.push(
       this.changed,
+      this.refreshedAll,
       connections.onDidChange((e) => {
         if (e.connectionId) cache.forget(e.connectionId);
         else cache.forgetAll();
@@ -460,6 +464,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
       this.roots = undefined;
       this.servicesByConnection.clear();
       this.changed.fire(undefined);
+      this.refreshedAll.fire();
       return;
     }
     switch (node.type) {

@@ -26,6 +26,7 @@ import type { Node } from '../../src/tree/nodes';
 import type { ResourceKind } from '../../src/resources/model';
 import { measureQuery } from './query';
 import { measurePreview } from './preview';
+import { measureServiceFolder } from './serviceFolder';
 
 export interface BenchConfig {
   url: string;
@@ -527,6 +528,18 @@ export async function run(): Promise<void> {
             connectionId: current.id,
           }
         : {}),
+    });
+    write();
+  }
+  if (cfg.sections?.includes('serviceFolder')) {
+    // Only when asked for (`--only serviceFolder`): at the default rate budget it takes minutes.
+    const current = api.connections.list()[0];
+    if (!current) throw new Error('the connection is gone');
+    results.serviceFolder = await measureServiceFolder({
+      connectionId: current.id,
+      serviceId: cfg.dataServiceIds[0] as string,
+      requests: () => emulatorRequests(cfg),
+      setRateLimit: setRateLimitSetting,
     });
     write();
   }

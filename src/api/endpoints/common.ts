@@ -7,6 +7,7 @@ import { pathParamIssues, type PathParam } from '../connection';
 import type { ApiResponse, ListResponse, PageOptions, RequestEngine, RequestOptions } from '../engine';
 import { invalidInput, zodIssues } from '../engine';
 import type { ResourceKind, ResourceScope } from '../flavor';
+import { followServer } from '../../schema/serverRules';
 
 /** Where the resources of one service live, and the path parameters that name it (checked before sending). */
 export interface ServiceContext {
@@ -70,18 +71,58 @@ export async function getResource<T>(
   );
 }
 
+/** The kinds of body whose checks follow the server (schema/serverRules.ts), by their collection. */
+const RULED_KINDS: Partial<Record<ResourceKind, string>> = { dashboards: 'dashboard', alerts: 'alert' };
+
+/**
+ * A body the schema refuses only for what a self-hosted deployment's newer versions accept (a series `aggFn:
+ * "increase"`, newer filter types, inline alerts) is sent as written: that server decides. Anything else is checked.
+ */
+function checkBodyFor<S extends z.ZodType>(
+  ctx: ServiceContext,
+  kind: ResourceKind,
+  operation: string,
+  method: string,
+  schema: S,
+  body: unknown,
+  params: readonly PathParam[],
+): z.output<S> {
+  const ruled = RULED_KINDS[kind];
+  if (ruled && ctx.engine.flavor.kind === 'oss' && pathParamIssues(params).length === 0) {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({
+        path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
+        message: i.message,
+        severity: 'error' as const,
+      }));
+      if (!followServer(ruled, body, issues, 'selfHosted').some((i) => i.severity === 'error')) {
+        return body as z.output<S>;
+      }
+    }
+  }
+  return checkBody(operation, method, schema, body, params);
+}
+
 /** Checks a body with its path parameters, then sends it once per attempt the retry policy allows. */
 async function sendBody<T>(
   ctx: ServiceContext,
   operation: string,
-  target: { method: 'POST' | 'PUT'; path: string; params: readonly PathParam[]; retry: 'unsafe' | 'idempotent' },
+  target: {
+    method: 'POST' | 'PUT';
+    path: string;
+    params: readonly PathParam[];
+    retry: 'unsafe' | 'idempotent';
+    kind: ResourceKind;
+  },
   schema: z.ZodType,
   body: unknown,
   result: z.ZodType<T>,
   opts: RequestOptions | undefined,
 ): Promise<ApiResponse<T>> {
-  const checked = checkBody(operation, target.method, schema, body, target.params);
-  return ctx.engine.call({ operation, ...target, body: checked, result }, opts);
+  const { kind, ...request } = target;
+  const checked = checkBodyFor(ctx, kind, operation, request.method, schema, body, request.params);
+  return ctx.engine.call({ operation, ...request, body: checked, result }, opts);
 }
 
 /** POST to the collection; sent once unless the server cannot have acted. */
@@ -98,7 +139,7 @@ export async function createResource<T>(
   return sendBody(
     ctx,
     operation,
-    { method: 'POST', path, params: ctx.params, retry: 'unsafe' },
+    { method: 'POST', path, params: ctx.params, retry: 'unsafe', kind },
     schema,
     body,
     result,
@@ -123,6 +164,7 @@ export async function updateResource<T>(
     path: ctx.engine.flavor.resourcePath(ctx.scope, kind, id),
     params: withId(ctx, idName, id),
     retry: 'idempotent' as const,
+    kind,
   };
   return sendBody(ctx, operation, target, schema, body, result, opts);
 }

@@ -4,6 +4,7 @@ import { pickConnection } from '../../connections/pick';
 import { argsOf, nodeOf, scopeOfNode } from '../../shared/commandArgs';
 import { TARGET_FILE } from '../layout';
 import type { ServiceFolderService, ServiceRef } from '../service';
+import type { ServiceFolderDrift } from '../driftView';
 
 /**
  * Commands of service folders. Each takes what VS Code passes (a tree node, a folder or file URI) or an argument object
@@ -13,6 +14,7 @@ import type { ServiceFolderService, ServiceRef } from '../service';
 export interface ServiceFolderCommandDeps {
   readonly connections: ConnectionManager;
   readonly service: ServiceFolderService;
+  readonly drift: ServiceFolderDrift;
 }
 
 export interface FolderArgs {
@@ -45,7 +47,9 @@ async function isServiceFolder(uri: vscode.Uri): Promise<boolean> {
  * editor's file, else the only one of the workspace, else the one the user picks.
  */
 export async function serviceFolderOf(arg: unknown): Promise<vscode.Uri | undefined> {
-  const given = arg instanceof vscode.Uri ? arg : toUri(folderArgs(arg).folder);
+  // A Source Control list's title menu passes its source control (whose root is the folder).
+  const root = (arg as { rootUri?: unknown } | undefined)?.rootUri;
+  const given = arg instanceof vscode.Uri ? arg : root instanceof vscode.Uri ? root : toUri(folderArgs(arg).folder);
   const start = given ?? vscode.window.activeTextEditor?.document.uri;
   if (start && start.scheme === 'file') {
     for (let uri = start, i = 0; i < 3; i++, uri = vscode.Uri.joinPath(uri, '..')) {

@@ -4,6 +4,7 @@ import { registerPullServiceToFolder } from './pullServiceToFolder';
 import { registerPlanServiceFolder } from './planServiceFolder';
 import { registerApplyServiceFolder } from './applyServiceFolder';
 import { registerPromoteServiceFolder } from './promoteServiceFolder';
+import { registerRefreshServiceFolderChanges } from './refreshServiceFolderChanges';
 
 export * from './common';
 
@@ -13,4 +14,5 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Service
   registerPlanServiceFolder(context, deps);
   registerApplyServiceFolder(context, deps);
   registerPromoteServiceFolder(context, deps);
+  registerRefreshServiceFolderChanges(context, deps);
 }

@@ -1,0 +1,195 @@
+/**
+ * Drift of a service folder in a real VS Code against the emulator, once per connection kind: a pulled folder shows no
+ * change; a file edited and saved is marked (Explorer badge and tooltip, Source Control list) without a request; a
+ * change made through the service's API shows on the view's Refresh (one list per kind, not one request per file) and
+ * Pull brings it back; a resource with no file is listed as only on the service.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ObservabilityApi } from '../../src/api/client';
+import { editableBody } from '../../src/serviceFolders/files';
+import type { FolderDriftReport } from '../../src/serviceFolders/driftView';
+import type { PullResult } from '../../src/serviceFolders/service';
+import { describeEachFlavor, exportedApi, readFile, replaceText, waitFor } from './support';
+
+type Json = Record<string, unknown>;
+
+describeEachFlavor('Service folder drift', (run) => {
+  let folder: vscode.Uri;
+
+  const fileOf = (path: string) => vscode.Uri.joinPath(folder, ...path.split('/'));
+  const read = async (path: string) => JSON.parse(await readFile(fileOf(path))) as Json;
+  const filesOf = async (sub: string) =>
+    (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(folder, sub))).map(([name]) => `${sub}/${name}`);
+  const pull = () =>
+    vscode.commands.executeCommand<PullResult>('observability.pullServiceToFolder', {
+      connectionId: run.connectionId,
+      serviceId: run.serviceId,
+      folder: folder.toString(),
+      noPrompt: true,
+    });
+  const mine = (reports: FolderDriftReport[]) => {
+    const report = reports.find((r) => r.folder === folder.toString());
+    assert.ok(report, 'the folder is compared with its service');
+    return report;
+  };
+  const shown = async () =>
+    mine(
+      await vscode.commands.executeCommand<FolderDriftReport[]>('observability.refreshServiceFolderChanges', {
+        shown: true,
+      }),
+    );
+  const client = () =>
+    (exportedApi().connections as unknown as { clientFor(id: string): ObservabilityApi }).clientFor(run.connectionId);
+  const gets = (from: number) =>
+    run.emulator.requests
+      .slice(from)
+      .filter((r) => r.method === 'GET')
+      .map((r) => r.path);
+
+  let searchPath = '';
+  let searchId = '';
+  let dashboardPath = '';
+
+  before(async () => {
+    const workspace = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(workspace, 'the test host opens a workspace folder');
+    folder = vscode.Uri.joinPath(workspace.uri, `service-drift-${run.flavor.emulatorFlavor}-${Date.now()}`);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (folder) await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false });
+    await vscode.commands.executeCommand('observability.refreshServiceFolderChanges');
+  });
+
+  it('a folder just pulled differs in nothing', async () => {
+    await pull();
+    const pulled = await shown();
+    assert.deepEqual(pulled.changes, [], 'compared with the lists the pull read');
+    const mark = run.emulator.requests.length;
+    const [report] = await vscode.commands.executeCommand<FolderDriftReport[]>(
+      'observability.refreshServiceFolderChanges',
+      { folder: folder.toString() },
+    );
+    assert.equal(report?.error, undefined);
+    assert.deepEqual(report?.changes, []);
+    // One list per kind (its pages), not one request per file.
+    const read = gets(mark);
+    assert.equal(new Set(read.map((p) => p.split('?')[0])).size, 5, read.join('\n'));
+    for (const collection of ['dashboards', 'alerts', 'webhooks', 'sources']) {
+      assert.ok(
+        read.some((p) => p.split('?')[0] === run.path(collection)),
+        `${collection} listed: ${read.join(', ')}`,
+      );
+    }
+  });
+
+  it('a file edited and saved is marked in the Explorer and listed as differing, without a request', async () => {
+    [searchPath] = await filesOf('saved-searches');
+    const value = await read(searchPath);
+    searchId = String(value.id);
+    const doc = await vscode.workspace.openTextDocument(fileOf(searchPath));
+    await vscode.window.showTextDocument(doc);
+    const mark = run.emulator.requests.length;
+    await replaceText(doc, `${JSON.stringify({ ...value, where: 'SeverityText:error AND drift' }, null, 2)}\n`);
+    assert.ok(await doc.save(), 'saved');
+    const report = await waitFor('the saved file marked', async () => {
+      const r = await shown();
+      return r.changes.some((c) => c.path === searchPath) ? r : undefined;
+    });
+    assert.deepEqual(
+      report.changes.map((c) => [c.path, c.state, c.group, c.badge]),
+      [[searchPath, 'changed', 'changed', 'M']],
+    );
+    assert.match(report.changes[0]!.tooltip, /^Differs from .+: where$/);
+    assert.deepEqual(gets(mark), [], 'a save compares with the lists read last');
+  });
+
+  it("a change made on the service shows on the view's Refresh, and Pull brings it back", async () => {
+    const dashboards = await filesOf('dashboards');
+    let dashboard: Json | undefined;
+    for (const p of dashboards) {
+      const v = await read(p);
+      if (typeof v.name === 'string') {
+        dashboardPath = p;
+        dashboard = v;
+        break;
+      }
+    }
+    assert.ok(dashboard, 'a dashboard file');
+    const live = (await client().getDashboard(run.serviceId, String(dashboard.id))).data;
+    const body = editableBody('dashboard', live);
+    await client().updateDashboard(run.serviceId, String(dashboard.id), {
+      ...body,
+      tags: ['changed-on-the-service'],
+    } as never);
+
+    await vscode.commands.executeCommand('observability.refresh');
+    const report = await waitFor('the service change shown', async () => {
+      const r = await shown();
+      return r.changes.some((c) => c.path === dashboardPath) ? r : undefined;
+    });
+    assert.deepEqual(
+      report.changes.map((c) => [c.path, c.state, c.badge]),
+      [
+        [dashboardPath, 'changed', 'M'],
+        [searchPath, 'changed', 'M'],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    assert.match(report.changes.find((c) => c.path === dashboardPath)!.tooltip, /: tags$/);
+
+    const pulled = await pull();
+    assert.deepEqual(pulled.written, [dashboardPath], 'the edited saved search keeps its edit');
+    assert.deepEqual((await read(dashboardPath)).tags, ['changed-on-the-service']);
+    const after = await waitFor('the pulled file no longer marked', async () => {
+      const r = await shown();
+      return r.changes.some((c) => c.path === dashboardPath) ? undefined : r;
+    });
+    assert.deepEqual(
+      after.changes.map((c) => c.path),
+      [searchPath],
+    );
+  });
+
+  it('a resource with no file is listed as only on the service; a file for nothing there as only in the folder', async () => {
+    const [webhookPath] = await filesOf('webhooks');
+    const webhook = await read(webhookPath!);
+    await vscode.workspace.fs.delete(fileOf(webhookPath!));
+    const newPath = 'saved-searches/Drift only here.savedsearch.json';
+    await vscode.workspace.fs.writeFile(
+      fileOf(newPath),
+      new TextEncoder().encode(
+        `${JSON.stringify({ ...(await read(searchPath)), id: undefined, name: 'Drift only here' }, null, 2)}\n`,
+      ),
+    );
+    const [report] = await vscode.commands.executeCommand<FolderDriftReport[]>(
+      'observability.refreshServiceFolderChanges',
+      { folder: folder.toString() },
+    );
+    const byPath = new Map(report!.changes.map((c) => [c.path, c]));
+    const gone = byPath.get(webhookPath!);
+    assert.equal(gone?.state, 'serviceOnly');
+    assert.equal(gone?.group, 'serviceOnly');
+    assert.equal(gone?.badge, undefined, 'no file, no Explorer mark');
+    const added = byPath.get(newPath);
+    assert.equal(added?.state, 'folderOnly', added?.tooltip);
+    assert.equal(added?.badge, 'A');
+    assert.match(added!.tooltip, /Apply creates it/);
+
+    await vscode.workspace.fs.delete(fileOf(newPath));
+    await pull();
+    assert.equal((await read(webhookPath!)).id, webhook.id, 'Pull writes the file again');
+    // The saved search is put back as the service has it: nothing differs.
+    const doc = await vscode.workspace.openTextDocument(fileOf(searchPath));
+    const live = (await client().getSavedSearch(run.serviceId, searchId)).data as Json;
+    const value = JSON.parse(doc.getText()) as Json;
+    await replaceText(doc, `${JSON.stringify({ ...value, where: live.where }, null, 2)}\n`);
+    await doc.save();
+    const clean = await waitFor('nothing differs', async () => {
+      const r = await shown();
+      return r.changes.length === 0 ? r : undefined;
+    });
+    assert.deepEqual(clean.changes, []);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * Checks that follow the server, in a real VS Code against the emulator: a series `aggFn: "increase"` (accepted by
+ * HyperDX for sum metrics, not listed by the Cloud API) is sent to a self-hosted deployment with a warning in the plan,
+ * and blocked before sending on Cloud. The self-hosted server's answer decides.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { FolderPlan } from '../../src/serviceFolders/plan';
+import type { ApplyResult } from '../../src/serviceFolders/service';
+import { describeEachFlavor, readFile, writeFile } from './support';
+
+type Json = Record<string, unknown>;
+
+describeEachFlavor('Service folder checks that follow the server', (run) => {
+  let folder: vscode.Uri;
+  const fileOf = (path: string) => vscode.Uri.joinPath(folder, ...path.split('/'));
+  const read = async (path: string) => JSON.parse(await readFile(fileOf(path))) as Json;
+  const writes = (from: number) =>
+    run.emulator.requests
+      .slice(from)
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.path}`);
+
+  before(async () => {
+    const workspace = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(workspace, 'the test host opens a workspace folder');
+    folder = vscode.Uri.joinPath(workspace.uri, `service-rules-${run.flavor.emulatorFlavor}-${Date.now()}`);
+    await vscode.commands.executeCommand('observability.pullServiceToFolder', {
+      connectionId: run.connectionId,
+      serviceId: run.serviceId,
+      folder: folder.toString(),
+      noPrompt: true,
+    });
+  });
+
+  after(async () => {
+    if (folder) await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false });
+    await vscode.commands.executeCommand('observability.refreshServiceFolderChanges');
+  });
+
+  it('a series aggFn "increase": a warning and sent on a self-hosted deployment, blocked before sending on Cloud', async () => {
+    const dir = vscode.Uri.joinPath(folder, 'dashboards');
+    let path = '';
+    let dashboard: Json | undefined;
+    for (const [name] of await vscode.workspace.fs.readDirectory(dir)) {
+      const v = await read(`dashboards/${name}`);
+      const tiles = (v.tiles as Json[] | undefined) ?? [];
+      const tile = tiles.find((t) => Array.isArray((t.config as Json | undefined)?.select));
+      if (tile) {
+        const select = (tile.config as Json).select as Json[];
+        select[0] = { ...select[0], aggFn: 'increase', valueExpression: 'Value' };
+        path = `dashboards/${name}`;
+        dashboard = v;
+        break;
+      }
+    }
+    assert.ok(dashboard, 'a dashboard with a builder tile');
+    await writeFile(fileOf(path), `${JSON.stringify(dashboard, null, 2)}\n`);
+
+    const planned = await vscode.commands.executeCommand<FolderPlan>('observability.planServiceFolder', {
+      folder: folder.toString(),
+      noPrompt: true,
+    });
+    const mark = run.emulator.requests.length;
+    const applied = await vscode.commands.executeCommand<ApplyResult>('observability.applyServiceFolder', {
+      folder: folder.toString(),
+      noPrompt: true,
+    });
+    if (run.flavor.emulatorFlavor === 'oss') {
+      assert.deepEqual(planned.problems, []);
+      const step = planned.steps.find((s) => s.path === path)!;
+      assert.equal(step.action, 'update');
+      assert.ok(
+        step.notes.some((n) => /aggFn "increase" is accepted by newer HyperDX versions only/.test(n)),
+        step.notes.join('\n'),
+      );
+      // Not blocked here: the request is sent once, and the server's answer decides (this emulator follows the
+      // OpenAPI document, which does not list "increase", and refuses it; a HyperDX b52a6fa8 server accepts it).
+      assert.equal(writes(mark).length, 1, writes(mark).join('\n'));
+      if (applied.outcome !== 'applied') {
+        assert.equal(applied.outcome, 'partial');
+        assert.match(applied.message, /HTTP 400 — Body validation failed: tiles\.\d+\.config\.select\.0\.aggFn/);
+      }
+    } else {
+      assert.ok(
+        planned.problems.some(
+          (p) => p.path === path && /aggFn "increase" is not accepted by ClickHouse Cloud/.test(p.message),
+        ),
+        JSON.stringify(planned.problems),
+      );
+      assert.equal(applied.outcome, 'refused');
+      assert.deepEqual(writes(mark), [], 'nothing is sent');
+    }
+  });
+});
