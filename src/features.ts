@@ -12,6 +12,7 @@ import { ResourceCache } from './resources/cache';
 import { LiveData } from './resources/live';
 import { registerAlertFiles } from './alertFiles';
 import { registerEditors } from './editors';
+import { WritePipeline } from './writes/pipeline';
 import { registerServiceFolders } from './serviceFolders';
 import { registerPreview, type PreviewApi } from './preview';
 import { registerQuery, type QueryApi } from './query';
@@ -82,8 +83,9 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
 
   // What opens in the editor area.
   const attachFileSystem = (fs: vscode.FileSystemProvider) => shell.attachFileSystem(fs);
-  registerEditors(context, { connections, live, refresh, log, attachFileSystem });
-  registerAlertFiles(context, { connections, live, refresh, log });
+  const writes = new WritePipeline({ clientFor: (id) => connections.clientFor(id), tree: refresh, log });
+  registerEditors(context, { connections, live, refresh, log, writes, attachFileSystem });
+  registerAlertFiles(context, { connections, live, refresh, log, writes });
   registerServiceFolders(context, { connections, refresh, log });
   const query = registerQuery(context, { connections, refresh, log });
   const preview = registerPreview(context, {

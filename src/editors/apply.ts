@@ -1,16 +1,15 @@
 import * as vscode from 'vscode';
-import { redact, sanitizeServerText, type ObservabilityApi as ObservabilityClient } from '../api';
+import { redact, sanitizeServerText } from '../api';
 import type { ConnectionManager } from '../connections/manager';
 import {
   isAlertableDisplayType,
   type Alert,
-  type AlertWrite,
+  type Dashboard,
   type DashboardUpdate,
-  type DashboardWrite,
   type QueryEndpoint,
   type QueryEndpointWrite,
 } from '../schema';
-import type { ResourceKind, ResourceRefresher } from '../resources/model';
+import type { ResourceRefresher } from '../resources/model';
 import {
   KINDS,
   maskedWebhookBody,
@@ -19,7 +18,14 @@ import {
   webhookFieldsClearedByUpdate,
   webhookSecrets,
 } from '../resources/kinds';
-import { dedupeIssues, knownPart, schemaCheck, semanticIssues, type DocumentIssue } from '../shared/checks';
+import {
+  dedupeIssues,
+  knownPart,
+  schemaCheck,
+  semanticIssues,
+  type DocumentIssue,
+  type IssuePath,
+} from '../shared/checks';
 import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from '../shared/diagnostics';
 import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from '../shared/documents';
 import type { ResourceFileSystem } from './fileSystem';
@@ -28,7 +34,8 @@ import { SERVER_SCHEME, type ServerDocuments } from '../shared/serverDocuments';
 import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from '../shared/uris';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
-import { reportFailure, withProgress } from '../shared/writes';
+import { withProgress } from '../shared/writes';
+import type { WriteGate, WriteHooks, WritePipeline } from '../writes/pipeline';
 
 /**
  * Apply: send a resource document to the service. Nothing invalid is sent (syntax, schema and live checks first);
@@ -100,6 +107,8 @@ export interface ApplyDeps {
   readonly live: LiveData;
   readonly server: ServerDocuments;
   readonly log: Logger;
+  /** The write pipeline every feature creates and updates resources through. */
+  readonly writes: WritePipeline;
 }
 
 /** The kind's name in messages. */
@@ -127,7 +136,6 @@ function nameOfValue(value: unknown): string | undefined {
 
 export class ResourceApplier {
   private readonly running = new Set<string>();
-  private readonly dashboardQueues = new Map<string, Promise<unknown>>();
   /** Per document, the "after apply" text its last diff showed (closed with the diff). */
   private readonly afterDiffs = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
@@ -148,32 +156,13 @@ export class ResourceApplier {
   async compare(doc: vscode.TextDocument): Promise<boolean> {
     const ref = parseUri(doc.uri);
     if (!ref || isNew(ref)) return false;
-    const client = this.deps.connections.clientFor(ref.connectionId);
     try {
-      const requests = KINDS[ref.kind].requests;
-      const current = requests
-        ? (
-            await this.progress(vscode.l10n.t('Reading the {0} from the service…', kindName(ref.kind)), () =>
-              requests.get(client, ref.serviceId, ref.id as string),
-            )
-          ).data
-        : ref.kind === 'alert'
-          ? (
-              await this.progress(vscode.l10n.t('Reading the alert from the service…'), () =>
-                client.getAlert(ref.serviceId, ref.id as string),
-              )
-            ).data
-          : ref.kind === 'dashboard'
-            ? (
-                await this.progress(vscode.l10n.t('Reading the dashboard from the service…'), () =>
-                  client.getDashboard(ref.serviceId, ref.id as string),
-                )
-              ).data
-            : (
-                await this.progress(vscode.l10n.t('Reading the query endpoint from the service…'), () =>
-                  client.getQueryEndpoint(ref.serviceId),
-                )
-              ).data;
+      const current = await this.deps.writes.read({
+        kind: ref.kind,
+        connectionId: ref.connectionId,
+        serviceId: ref.serviceId,
+        id: ref.id,
+      });
       const held = this.deps.fs.get(ref);
       const changedOnServer =
         held?.base !== undefined &&
@@ -260,121 +249,198 @@ export class ResourceApplier {
       return this.refuse(doc, diagnostics);
     }
     const body = schema.data;
-    const client = this.deps.connections.clientFor(ref.connectionId);
-    try {
-      switch (ref.kind) {
-        case 'alert':
-          return ref.id === undefined
-            ? await this.createAlert(doc, ref, client, body as AlertWrite)
-            : await this.updateAlert(doc, ref, ref.id, client, body as AlertWrite, options);
-        case 'dashboard':
-          if (ref.id === undefined) return await this.createDashboard(doc, ref, client, body as DashboardWrite);
-          return await this.serialized(refKey(ref), () =>
-            this.updateDashboard(doc, ref, ref.id as string, client, body as DashboardUpdate, options),
-          );
-        case 'queryEndpoint':
-          return await this.upsertQueryEndpoint(doc, ref, client, body as QueryEndpointWrite, options);
-        default:
-          return await this.applyPlain(doc, ref, parsed.root, client, body as Record<string, unknown>, options);
-      }
-    } catch (error) {
-      return this.failed(doc, parsed.root, this.withoutSecrets(ref, error, parsed.value));
+    const target = { kind: ref.kind, connectionId: ref.connectionId, serviceId: ref.serviceId, id: ref.id };
+    const steps = this.stepsOf(doc, ref, parsed.root, parsed.value, options);
+    const outcome = await this.deps.writes.write(target, body, steps.hooks);
+    if (outcome.status === 'stopped') return outcome.result;
+    if (outcome.status === 'failed') {
+      return {
+        outcome: 'failed',
+        error: outcome.error,
+        ...(outcome.requestId ? { requestId: outcome.requestId } : {}),
+      };
     }
+    const { action, data, requestId } = outcome;
+    if (action === 'create' && !KINDS[ref.kind].singleton) {
+      const uri = steps.createdUri ?? doc.uri.toString();
+      this.created.fire({ draft: ref, id: data.id, kind: ref.kind, uri });
+      return { outcome: 'applied', uri, id: data.id, requestId };
+    }
+    return {
+      outcome: 'applied',
+      uri: doc.uri.toString(),
+      id: data.id,
+      requestId,
+      diffShown: ref.kind === 'queryEndpoint' ? action === 'update' : true,
+      ...(steps.alerts ? { alerts: steps.alerts } : {}),
+      ...(steps.kept ? { kept: steps.kept } : {}),
+    };
   }
 
-  // ---- webhooks, saved searches, sources, roles ----
-
   /**
-   * Create or update of a kind with plain requests (`KINDS[kind].requests`). Webhooks: the document shows the URL
-   * masked; an unchanged mask is replaced by the service's URL before sending, a changed one is refused.
+   * What applying a document adds to the write pipeline: the checks and confirmations before the request (per kind),
+   * the document becoming the saved resource afterwards, and the words of the notification.
    */
-  private async applyPlain(
+  private stepsOf(
     doc: vscode.TextDocument,
     ref: ResourceRef,
     root: ReturnType<typeof parseDocument>['root'],
-    client: ObservabilityClient,
-    typed: Record<string, unknown>,
+    typed: unknown,
     options: ApplyOptions,
-  ): Promise<ApplyResult> {
+  ): { hooks: WriteHooks<ApplyResult>; createdUri?: string; alerts?: string[]; kept?: string[] } {
     const spec = KINDS[ref.kind];
-    const requests = spec.requests;
-    if (!requests) return { outcome: 'notResource' };
     const what = spec.label;
-    let current: { readonly id: string } | undefined;
-    if (ref.id !== undefined) {
-      current = (
-        await this.progress(vscode.l10n.t('Reading the {0} from the service…', what), () =>
-          requests.get(client, ref.serviceId, ref.id as string),
-        )
-      ).data;
+    const state: { hooks: WriteHooks<ApplyResult>; createdUri?: string; alerts?: string[]; kept?: string[] } = {
+      hooks: {
+        document: { doc, root, publish: (d, diagnostics) => this.deps.checks.publish(d, diagnostics) },
+        redact: (error) => this.withoutSecrets(ref, error, typed),
+        alsoRefresh: ref.kind === 'dashboard' && ref.id !== undefined ? ['alerts'] : [],
+        before: async (current, body, action) => {
+          const gate = await this.before(doc, ref, root, current, body, action, options);
+          if ('alerts' in gate && gate.alerts) state.alerts = gate.alerts;
+          if ('kept' in gate && gate.kept) state.kept = gate.kept;
+          return gate.gate;
+        },
+        written: async (data, action) => {
+          if (action === 'create' && !spec.singleton) {
+            const name = nameOfValue(data) ?? nameOfValue(typed);
+            const created: ResourceRef = { ...ref, id: data.id };
+            const uri = await this.replaceDraft(doc, ref, created, name, editableText(ref.kind, data), data);
+            state.createdUri = uri.toString();
+          } else {
+            await this.becomeSaved(doc, ref, data);
+          }
+          // Saved searches are kept apart from the tree's cache (for the alert checks): a new one must be known at once.
+          if (spec.treeKind === 'savedSearches') this.deps.live.forget(ref.connectionId);
+        },
+        message: (data, action) => {
+          if (ref.kind === 'queryEndpoint') return vscode.l10n.t('Query endpoint saved: id {0}.', data.id);
+          if (action === 'create') {
+            const name = nameOfValue(data) ?? nameOfValue(typed) ?? data.id;
+            return vscode.l10n.t('{0} "{1}" created (ID {2}).', capitalized(what), name, data.id);
+          }
+          const updated = vscode.l10n.t('{0} "{1}" updated.', capitalized(what), nameOfValue(data) ?? data.id);
+          const names = state.alerts ?? [];
+          return names.length > 0
+            ? `${updated} ${vscode.l10n.t('The service deleted {0} alert(s): {1}.', names.length, names.join(', '))}`
+            : updated;
+        },
+      },
+    };
+    return state;
+  }
+
+  /**
+   * The checks and confirmations of one kind before its request: a read-only resource is refused; a webhook's masked
+   * URL is put back (a changed mask is refused); an update shows the diff and asks, naming what it takes away (alerts
+   * the service deletes, API keys that lose access, a webhook's stored secrets).
+   */
+  private async before(
+    doc: vscode.TextDocument,
+    ref: ResourceRef,
+    root: ReturnType<typeof parseDocument>['root'],
+    current: unknown,
+    typed: unknown,
+    action: 'create' | 'update',
+    options: ApplyOptions,
+  ): Promise<{ gate: WriteGate<ApplyResult>; alerts?: string[]; kept?: string[] }> {
+    const spec = KINDS[ref.kind];
+    const refuse = (path: IssuePath, message: string): { gate: WriteGate<ApplyResult> } => {
+      const diagnostics = issueDiagnostics(doc, root, [{ path, message, severity: 'error' }]);
+      this.deps.checks.publish(doc, diagnostics);
+      return { gate: { stop: this.refuse(doc, diagnostics) } };
+    };
+    const go = (body: unknown = typed): { gate: WriteGate<ApplyResult> } => ({ gate: { body } });
+    if (action === 'update') {
       const readOnly = spec.readOnly?.(current);
-      if (readOnly) {
-        const diagnostics = issueDiagnostics(doc, root, [{ path: [], message: readOnly, severity: 'error' }]);
-        this.deps.checks.publish(doc, diagnostics);
-        return this.refuse(doc, diagnostics);
+      if (readOnly) return refuse([], readOnly);
+    }
+    switch (ref.kind) {
+      case 'webhook': {
+        const unmasked = unmaskWebhookBody(
+          typed as Record<string, unknown>,
+          current as { url?: string | null } | undefined,
+        );
+        if (!unmasked.ok) return refuse(unmasked.path, unmasked.message);
+        if (action === 'create') return go(unmasked.body);
+        const body = unmasked.body;
+        // The diff shows the masked form of both sides (a webhook's secrets never appear in it).
+        const shown = ordered(maskedWebhookBody(body), spec.order);
+        const cleared = webhookFieldsClearedByUpdate(current as Record<string, unknown> | undefined, body);
+        const gate = await this.confirmUpdate(
+          doc,
+          ref,
+          current,
+          body,
+          options,
+          [],
+          [],
+          { after: shown, kept: [] },
+          cleared,
+        );
+        return gate ? { gate: { stop: gate } } : go(body);
+      }
+      case 'alert': {
+        if (action === 'create') return go();
+        // The service keeps optional fields an update leaves out: compare and show what it will hold afterwards.
+        const { after, kept } = alertAfterUpdate(editableValue('alert', current), typed as Record<string, unknown>);
+        const gate = await this.confirmUpdate(doc, ref, current, typed, options, [], [], { after, kept });
+        if (gate) return { gate: { stop: gate.outcome === 'unchanged' ? { ...gate, kept } : gate }, kept };
+        return { ...go(), kept };
+      }
+      case 'dashboard': {
+        if (action === 'create') return go();
+        const alerts = await this.alertsDeletedBy(ref, current as Dashboard, typed as DashboardUpdate);
+        const gate = await this.confirmUpdate(doc, ref, current, typed, options, alerts);
+        return gate ? { gate: { stop: gate } } : { ...go(), alerts };
+      }
+      case 'queryEndpoint': {
+        if (current) {
+          const keys = await this.keysLosingAccess(ref, current as QueryEndpoint, typed as QueryEndpointWrite);
+          const gate = await this.confirmUpdate(doc, ref, current, typed, options, [], keys);
+          return gate ? { gate: { stop: gate } } : go();
+        }
+        if (this.deps.fs.get(ref)?.exists && !options.overwrite && !options.confirm) {
+          // Opened while it existed, deleted on the service meanwhile: saying so is enough, applying recreates it.
+          const recreate = vscode.l10n.t('Create It Again');
+          const answer = await vscode.window.showWarningMessage(
+            vscode.l10n.t('The query endpoint was deleted on the service since you opened it.'),
+            { modal: true },
+            recreate,
+          );
+          if (answer !== recreate) return { gate: { stop: { outcome: 'cancelled' } } };
+        }
+        return go();
+      }
+      default: {
+        if (action === 'create') return go();
+        const gate = await this.confirmUpdate(doc, ref, current, typed, options, [], []);
+        return gate ? { gate: { stop: gate } } : go();
       }
     }
-    let body = typed;
-    if (ref.kind === 'webhook') {
-      const unmasked = unmaskWebhookBody(typed, current as { url?: string | null } | undefined);
-      if (!unmasked.ok) {
-        const diagnostics = issueDiagnostics(doc, root, [
-          { path: unmasked.path, message: unmasked.message, severity: 'error' },
-        ]);
-        this.deps.checks.publish(doc, diagnostics);
-        return this.refuse(doc, diagnostics);
-      }
-      body = unmasked.body;
-    }
-    if (ref.id === undefined) {
-      const response = await this.progress(vscode.l10n.t('Creating {0}…', what), () =>
-        requests.create(client, ref.serviceId, body),
-      );
-      const createdValue = response.data;
-      const name = nameOfValue(createdValue) ?? nameOfValue(body);
-      const uri = await this.replaceDraft(
-        doc,
-        ref,
-        { connectionId: ref.connectionId, serviceId: ref.serviceId, kind: ref.kind, id: createdValue.id },
-        name,
-        editableText(ref.kind, createdValue),
-        createdValue,
-      );
-      this.afterSuccess(ref, [spec.treeKind]);
-      this.notify(
-        vscode.l10n.t('{0} "{1}" created (ID {2}).', capitalized(what), name ?? createdValue.id, createdValue.id),
-        response.requestId,
-      );
-      this.created.fire({ draft: ref, id: createdValue.id, kind: ref.kind, uri: uri.toString() });
-      return { outcome: 'applied', uri: uri.toString(), id: createdValue.id, requestId: response.requestId };
-    }
-    const id = ref.id;
-    // The diff shows the masked form of both sides (a webhook's secrets never appear in it).
-    const shown = ref.kind === 'webhook' ? ordered(maskedWebhookBody(body), spec.order) : undefined;
-    const cleared =
-      ref.kind === 'webhook' ? webhookFieldsClearedByUpdate(current as Record<string, unknown> | undefined, body) : [];
-    const gate = await this.confirmUpdate(
-      doc,
-      ref,
-      current,
-      body,
-      options,
-      [],
-      [],
-      shown ? { after: shown, kept: [] } : undefined,
-      cleared,
+  }
+
+  /** Alerts (names) on tiles that disappear, change ID or can no longer carry an alert: the service deletes them. */
+  private async alertsDeletedBy(ref: ResourceRef, current: Dashboard, body: DashboardUpdate): Promise<string[]> {
+    const kept = new Map((body.tiles ?? []).filter((t) => typeof t.id === 'string').map((t) => [t.id as string, t]));
+    const lost = new Set(
+      (current.tiles ?? [])
+        .filter((t) => {
+          const next = kept.get(t.id);
+          return !next || !isAlertableDisplayType((next.config as { displayType?: unknown } | undefined)?.displayType);
+        })
+        .map((t) => t.id),
     );
-    if (gate) return gate;
-    const response = await this.progress(vscode.l10n.t('Updating {0}…', what), () =>
-      requests.update(client, ref.serviceId, id, body),
-    );
-    await this.becomeSaved(doc, ref, response.data);
-    this.afterSuccess(ref, [spec.treeKind]);
-    this.notify(
-      vscode.l10n.t('{0} "{1}" updated.', capitalized(what), nameOfValue(response.data) ?? id),
-      response.requestId,
-    );
-    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, diffShown: true };
+    if (lost.size === 0) return [];
+    const client = this.deps.connections.clientFor(ref.connectionId);
+    const alerts: Alert[] = (
+      await withProgress(vscode.l10n.t('Checking which alerts watch the dashboard…'), () =>
+        client.listAlerts(ref.serviceId),
+      )
+    ).data;
+    return alerts
+      .filter((a) => a.dashboardId === ref.id && typeof a.tileId === 'string' && lost.has(a.tileId))
+      .map((a) => a.name ?? a.id);
   }
 
   /** A failure of a webhook request with the webhook's secrets (URL, header values) taken out of its text. */
@@ -388,216 +454,6 @@ export class ResourceApplier {
     if (typeof e.serverMessage === 'string') e.serverMessage = redact(e.serverMessage, secrets);
     if (typeof e.detail === 'string') e.detail = redact(e.detail, secrets);
     return e;
-  }
-
-  // ---- alerts ----
-
-  private async createAlert(
-    doc: vscode.TextDocument,
-    ref: ResourceRef,
-    client: ObservabilityClient,
-    body: AlertWrite,
-  ): Promise<ApplyResult> {
-    const response = await this.progress(vscode.l10n.t('Creating alert…'), () =>
-      client.createAlert(ref.serviceId, body),
-    );
-    const alert = response.data;
-    const created: ResourceRef = {
-      connectionId: ref.connectionId,
-      serviceId: ref.serviceId,
-      kind: 'alert',
-      id: alert.id,
-    };
-    const uri = await this.replaceDraft(
-      doc,
-      ref,
-      created,
-      alert.name ?? body.name,
-      editableText('alert', alert),
-      alert,
-    );
-    this.afterSuccess(ref, ['alerts']);
-    this.notify(vscode.l10n.t('Alert "{0}" created (ID {1}).', alert.name ?? alert.id, alert.id), response.requestId);
-    return { outcome: 'applied', uri: uri.toString(), id: alert.id, requestId: response.requestId };
-  }
-
-  private async updateAlert(
-    doc: vscode.TextDocument,
-    ref: ResourceRef,
-    id: string,
-    client: ObservabilityClient,
-    body: AlertWrite,
-    options: ApplyOptions,
-  ): Promise<ApplyResult> {
-    const current = (
-      await this.progress(vscode.l10n.t('Reading the alert from the service…'), () =>
-        client.getAlert(ref.serviceId, id),
-      )
-    ).data;
-    // The service keeps optional fields an update leaves out: compare and show what it will hold afterwards.
-    const { after, kept } = alertAfterUpdate(editableValue('alert', current), body as Record<string, unknown>);
-    const gate = await this.confirmUpdate(doc, ref, current, body, options, [], [], { after, kept });
-    if (gate) return gate.outcome === 'unchanged' ? { ...gate, kept } : gate;
-    const response = await this.progress(vscode.l10n.t('Updating alert…'), () =>
-      client.updateAlert(ref.serviceId, id, body),
-    );
-    await this.becomeSaved(doc, ref, response.data);
-    this.afterSuccess(ref, ['alerts']);
-    this.notify(vscode.l10n.t('Alert "{0}" updated.', response.data.name ?? id), response.requestId);
-    return { outcome: 'applied', uri: doc.uri.toString(), id, requestId: response.requestId, diffShown: true, kept };
-  }
-
-  // ---- dashboards ----
-
-  private async createDashboard(
-    doc: vscode.TextDocument,
-    ref: ResourceRef,
-    client: ObservabilityClient,
-    body: DashboardWrite,
-  ): Promise<ApplyResult> {
-    const response = await this.progress(vscode.l10n.t('Creating dashboard…'), () =>
-      client.createDashboard(ref.serviceId, body),
-    );
-    const dashboard = response.data;
-    const created: ResourceRef = {
-      connectionId: ref.connectionId,
-      serviceId: ref.serviceId,
-      kind: 'dashboard',
-      id: dashboard.id,
-    };
-    const uri = await this.replaceDraft(
-      doc,
-      ref,
-      created,
-      dashboard.name,
-      editableText('dashboard', dashboard),
-      dashboard,
-    );
-    this.afterSuccess(ref, ['dashboards']);
-    this.notify(vscode.l10n.t('Dashboard "{0}" created (ID {1}).', dashboard.name, dashboard.id), response.requestId);
-    return { outcome: 'applied', uri: uri.toString(), id: dashboard.id, requestId: response.requestId };
-  }
-
-  private async updateDashboard(
-    doc: vscode.TextDocument,
-    ref: ResourceRef,
-    id: string,
-    client: ObservabilityClient,
-    body: DashboardUpdate,
-    options: ApplyOptions,
-  ): Promise<ApplyResult> {
-    const current = (
-      await this.progress(vscode.l10n.t('Reading the dashboard from the service…'), () =>
-        client.getDashboard(ref.serviceId, id),
-      )
-    ).data;
-    // Alerts on tiles that disappear, change ID or can no longer carry an alert are deleted by the service.
-    const kept = new Map((body.tiles ?? []).filter((t) => typeof t.id === 'string').map((t) => [t.id as string, t]));
-    const lost = new Set(
-      (current.tiles ?? [])
-        .filter((t) => {
-          const next = kept.get(t.id);
-          return !next || !isAlertableDisplayType((next.config as { displayType?: unknown } | undefined)?.displayType);
-        })
-        .map((t) => t.id),
-    );
-    let doomed: Alert[] = [];
-    if (lost.size > 0) {
-      const alerts = (
-        await this.progress(vscode.l10n.t('Checking which alerts watch the dashboard…'), () =>
-          client.listAlerts(ref.serviceId),
-        )
-      ).data;
-      doomed = alerts.filter((a) => a.dashboardId === id && typeof a.tileId === 'string' && lost.has(a.tileId));
-    }
-    const names = doomed.map((a) => a.name ?? a.id);
-    const gate = await this.confirmUpdate(doc, ref, current, body, options, names);
-    if (gate) return gate;
-    const response = await this.progress(vscode.l10n.t('Updating dashboard…'), () =>
-      client.updateDashboard(ref.serviceId, id, body),
-    );
-    await this.becomeSaved(doc, ref, response.data);
-    this.afterSuccess(ref, ['dashboards', 'alerts']);
-    const extra =
-      names.length > 0
-        ? ` ${vscode.l10n.t('The service deleted {0} alert(s): {1}.', names.length, names.join(', '))}`
-        : '';
-    this.notify(vscode.l10n.t('Dashboard "{0}" updated.', response.data.name) + extra, response.requestId);
-    return {
-      outcome: 'applied',
-      uri: doc.uri.toString(),
-      id,
-      requestId: response.requestId,
-      alerts: names,
-      diffShown: true,
-    };
-  }
-
-  /** Runs dashboard updates one after another: the service has no concurrency control on dashboards. */
-  private serialized<T>(key: string, run: () => Promise<T>): Promise<T> {
-    const previous = this.dashboardQueues.get(key) ?? Promise.resolve();
-    const next = previous.then(run, run);
-    const settled = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.dashboardQueues.set(key, settled);
-    void settled.then(() => {
-      if (this.dashboardQueues.get(key) === settled) this.dashboardQueues.delete(key);
-    });
-    return next;
-  }
-
-  // ---- query endpoint ----
-
-  private async upsertQueryEndpoint(
-    doc: vscode.TextDocument,
-    ref: ResourceRef,
-    client: ObservabilityClient,
-    body: QueryEndpointWrite,
-    options: ApplyOptions,
-  ): Promise<ApplyResult> {
-    const current = (
-      await this.progress(vscode.l10n.t('Reading the query endpoint from the service…'), () =>
-        client.getQueryEndpoint(ref.serviceId),
-      )
-    ).data;
-    if (current) {
-      const gate = await this.confirmUpdate(
-        doc,
-        ref,
-        current,
-        body,
-        options,
-        [],
-        await this.keysLosingAccess(ref, current, body),
-      );
-      if (gate) return gate;
-    } else if (this.deps.fs.get(ref)?.exists) {
-      // Opened while it existed, deleted on the service meanwhile: saying so is enough, applying recreates it.
-      if (!options.overwrite && !options.confirm) {
-        const recreate = vscode.l10n.t('Create It Again');
-        const answer = await vscode.window.showWarningMessage(
-          vscode.l10n.t('The query endpoint was deleted on the service since you opened it.'),
-          { modal: true },
-          recreate,
-        );
-        if (answer !== recreate) return { outcome: 'cancelled' };
-      }
-    }
-    const response = await this.progress(vscode.l10n.t('Saving the query endpoint…'), () =>
-      client.upsertQueryEndpoint(ref.serviceId, body),
-    );
-    await this.becomeSaved(doc, ref, response.data);
-    this.afterSuccess(ref, ['queryEndpoint']);
-    this.notify(vscode.l10n.t('Query endpoint saved: id {0}.', response.data.id), response.requestId);
-    return {
-      outcome: 'applied',
-      uri: doc.uri.toString(),
-      id: response.data.id,
-      requestId: response.requestId,
-      diffShown: current !== null,
-    };
   }
 
   /** The API keys (by name) that have access to the endpoint now and lose it with `body` (it replaces the list). */
@@ -871,19 +727,6 @@ export class ResourceApplier {
     return uri;
   }
 
-  private afterSuccess(ref: ResourceRef, kinds: ResourceKind[]): void {
-    this.deps.tree.refreshKinds(ref.connectionId, ref.serviceId, kinds);
-    // Saved searches are kept apart from the tree's cache (for the alert checks): a new one must be known at once.
-    if (kinds.includes('savedSearches')) this.deps.live.forget(ref.connectionId);
-  }
-
-  private notify(message: string, requestId: string | undefined): void {
-    this.deps.log.info(`${message}${requestId ? ` (requestId ${requestId})` : ''}`);
-    void vscode.window.showInformationMessage(
-      sanitizeServerText(requestId ? `${message} ${vscode.l10n.t('Request ID: {0}', requestId)}` : message, 1000),
-    );
-  }
-
   private refuse(doc: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]): ApplyResult {
     const first = diagnostics[0];
     const where = first ? vscode.l10n.t('line {0}: {1}', first.range.start.line + 1, first.message) : '';
@@ -896,20 +739,5 @@ export class ResourceApplier {
       if (editor) editor.selection = new vscode.Selection(first.range.start, first.range.start);
     }
     return { outcome: 'invalid', problems: diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`) };
-  }
-
-  private failed(
-    doc: vscode.TextDocument,
-    root: ReturnType<typeof parseDocument>['root'],
-    error: unknown,
-  ): ApplyResult {
-    const { message, requestId } = reportFailure(doc, root, error, this.deps.log, (d, diagnostics) =>
-      this.deps.checks.publish(d, diagnostics),
-    );
-    return { outcome: 'failed', error: message, ...(requestId ? { requestId } : {}) };
-  }
-
-  private progress<T>(title: string, task: () => Promise<T>): Promise<T> {
-    return withProgress(title, task);
   }
 }

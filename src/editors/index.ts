@@ -10,10 +10,11 @@ import { editableText, editableValue } from '../shared/documents';
 import { ResourceFileSystem, type Loaded } from './fileSystem';
 import type { LiveData } from '../resources/live';
 import type { ResourceRefresher } from '../resources/model';
-import { KINDS } from '../resources/kinds';
 import { SERVER_SCHEME, ServerDocuments } from '../shared/serverDocuments';
 import { RESOURCE_SCHEME, useServiceNames, type ResourceRef } from '../shared/uris';
 import type { Logger } from '../log';
+import type { WritePipeline } from '../writes/pipeline';
+import { WRITE_REQUESTS } from '../resources/requests';
 import { DashboardValidator } from './validateDashboard';
 import { registerValidateDashboard } from './commands/validateDashboard';
 
@@ -25,6 +26,8 @@ export interface EditorDeps {
   /** Reloads what the tree shows after a change (the explorer's provider). */
   readonly refresh: ResourceRefresher;
   readonly log: Logger;
+  /** Creates and updates resources on the service (src/writes). */
+  readonly writes: WritePipeline;
   /**
    * Serves the documents' file system under the `observability` scheme: the entry registered it for the scheme at
    * activation, so that documents of the scheme opened before these features loaded load them.
@@ -37,7 +40,7 @@ export interface EditorDeps {
  * and completion, the "what will change" diffs, and the commands that open and apply documents.
  */
 export function registerEditors(context: vscode.ExtensionContext, deps: EditorDeps): void {
-  const { connections, live, refresh, log } = deps;
+  const { connections, live, refresh, log, writes } = deps;
   // Tabs and breadcrumbs name the connection and the service instead of showing their IDs.
   useServiceNames({
     namesOf: (connectionId, serviceId) => {
@@ -61,26 +64,9 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
 
   const load = async (ref: ResourceRef): Promise<Loaded> => {
     const client = connections.clientFor(ref.connectionId);
-    switch (ref.kind) {
-      case 'alert': {
-        const alert = (await client.getAlert(ref.serviceId, ref.id as string)).data;
-        return { text: editableText('alert', alert), base: alert, exists: true };
-      }
-      case 'dashboard': {
-        const dashboard = (await client.getDashboard(ref.serviceId, ref.id as string)).data;
-        return { text: editableText('dashboard', dashboard), base: dashboard, exists: true };
-      }
-      case 'queryEndpoint': {
-        const endpoint = (await client.getQueryEndpoint(ref.serviceId)).data;
-        return { text: editableText('queryEndpoint', endpoint), base: endpoint, exists: endpoint !== null };
-      }
-      default: {
-        const requests = KINDS[ref.kind].requests;
-        if (!requests) throw new Error(`No way to read a ${KINDS[ref.kind].label}.`);
-        const value = (await requests.get(client, ref.serviceId, ref.id as string)).data;
-        return { text: editableText(ref.kind, value), base: value, exists: true };
-      }
-    }
+    // A singleton (the query endpoint) may not exist yet: its document then starts as the template.
+    const value = (await WRITE_REQUESTS[ref.kind].get(client, ref.serviceId, ref.id)).data;
+    return { text: editableText(ref.kind, value), base: value, exists: value !== null };
   };
 
   const fs = new ResourceFileSystem(load);
@@ -91,7 +77,7 @@ export function registerEditors(context: vscode.ExtensionContext, deps: EditorDe
     }),
   );
   const server = new ServerDocuments();
-  const applier = new ResourceApplier({ connections, tree: refresh, fs, checks, live, server, log });
+  const applier = new ResourceApplier({ connections, tree: refresh, fs, checks, live, server, log, writes });
   void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
 
   const lenses = new ApplyCodeLensProvider(fs, live, applier);
