@@ -11,7 +11,7 @@ import type { Logger } from './log';
 import { ResourceCache } from './resources/cache';
 import { LiveData } from './resources/live';
 import { registerAlertFiles } from './alertFiles';
-import { registerEditors } from './editors';
+import { registerEditors } from './resourceDocuments';
 import { WritePipeline } from './writes/pipeline';
 import { registerServiceFolders } from './serviceFolders';
 import { registerPreview, type PreviewApi } from './preview';

@@ -1,7 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTree } from 'jsonc-parser';
-import { idsInMessage, locateServerProblem, pathInMessage, serverPathSegments } from '../../../src/editors/serverPaths';
+import {
+  idsInMessage,
+  locateServerProblem,
+  pathInMessage,
+  serverPathSegments,
+} from '../../../src/resourceDocuments/serverPaths';
 
 /** A dashboard document as the editors write it (two-space JSON). */
 const DOC = `${JSON.stringify(
