@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { registerCommands as registerAlertFileCommands } from './commands';
 import type { ConnectionManager } from '../connections/manager';
-import { LiveCompletionProvider } from '../shared/completion';
-import { IdNameInlayHintsProvider } from '../shared/inlayHints';
+import { LiveCompletionProvider } from '../jsonDocuments/completion';
+import { IdNameInlayHintsProvider } from '../jsonDocuments/inlayHints';
 import type { LiveData } from '../resources/live';
 import type { ResourceRefresher } from '../resources/model';
 import { AlertFileChecks } from './checks';

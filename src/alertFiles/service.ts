@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { ApiError, sanitizeServerText, type ObservabilityApi as ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
-import { dedupeIssues, type DocumentIssue } from '../shared/checks';
-import { fileLabel } from '../shared/uris';
+import { dedupeIssues, type DocumentIssue } from '../jsonDocuments/checks';
+import { fileLabel } from '../jsonDocuments/uris';
 import type { Alert } from '../schema';
 import type { ResourceRefresher } from '../resources/model';
 import type { AlertFileChecks } from './checks';
@@ -26,13 +26,13 @@ import {
   type NameLists,
   type ResolvedReference,
 } from './names';
-import { issueDiagnostics } from '../shared/diagnostics';
+import { issueDiagnostics } from '../jsonDocuments/diagnostics';
 import { parseAlertFile, withId } from './text';
 import { connectionFor } from '../connections/fileTarget';
 import { isAlertFileUri, readText, relativeLabel, writeText, type PreviewDocuments } from './workspace';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
-import { withProgress } from '../shared/writes';
+import { withProgress } from '../jsonDocuments/writes';
 import type { WritePipeline } from '../writes/pipeline';
 
 /**

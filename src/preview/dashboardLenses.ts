@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/manager';
-import { parseUri } from '../shared/uris';
+import { parseUri } from '../jsonDocuments/uris';
 import { isObject, str } from './context';
 
 /** CodeLens on a dashboard document: Preview Dashboard at the top; Preview Tile and Show SQL on each tile. */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/manager';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
-import { parseUri } from '../shared/uris';
+import { parseUri } from '../jsonDocuments/uris';
 import type { Backtests } from './backtests';
 import { FAILED_TTL_MS, FIRED_TTL_MS, FOLLOW_DELAY_MS, isObject, type AlertSource, type Scope } from './context';
 import { parseAlertText, type PreviewTargets } from './targets';

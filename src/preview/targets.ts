@@ -4,7 +4,7 @@ import { SELF_HOSTED_SERVICE_ID } from '../api/oss';
 import { connectionFor } from '../connections/fileTarget';
 import type { ConnectionManager } from '../connections/manager';
 import type { LiveData } from '../resources/live';
-import { parseUri } from '../shared/uris';
+import { parseUri } from '../jsonDocuments/uris';
 import { isObject, str, type AlertSource, type DashboardSource, type Scope } from './context';
 
 /**

@@ -25,16 +25,16 @@ import {
   semanticIssues,
   type DocumentIssue,
   type IssuePath,
-} from '../shared/checks';
-import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from '../shared/diagnostics';
-import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from '../shared/documents';
+} from '../jsonDocuments/checks';
+import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from '../jsonDocuments/diagnostics';
+import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from '../jsonDocuments/documents';
 import type { ResourceFileSystem } from './fileSystem';
 import type { LiveData } from '../resources/live';
-import { SERVER_SCHEME, type ServerDocuments } from '../shared/serverDocuments';
-import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from '../shared/uris';
+import { SERVER_SCHEME, type ServerDocuments } from '../jsonDocuments/serverDocuments';
+import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from '../jsonDocuments/uris';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
-import { withProgress } from '../shared/writes';
+import { withProgress } from '../jsonDocuments/writes';
 import type { WriteGate, WriteHooks, WritePipeline } from '../writes/pipeline';
 
 /**

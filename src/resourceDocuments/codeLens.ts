@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { ResourceApplier } from './apply';
-import { parseDocument } from '../shared/diagnostics';
-import { editableValue, sameJson } from '../shared/documents';
+import { parseDocument } from '../jsonDocuments/diagnostics';
+import { editableValue, sameJson } from '../jsonDocuments/documents';
 import type { ResourceFileSystem } from './fileSystem';
 import type { LiveData } from '../resources/live';
-import { isNew, parseUri } from '../shared/uris';
+import { isNew, parseUri } from '../jsonDocuments/uris';
 
 /**
  * A line above each resource document saying where it goes and whether it differs from the version it was opened

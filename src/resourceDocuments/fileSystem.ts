@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { RESOURCE_SCHEME, isNew, parseUri, refKey, type ResourceRef } from '../shared/uris';
+import { RESOURCE_SCHEME, isNew, parseUri, refKey, type ResourceRef } from '../jsonDocuments/uris';
 import { errorMessage } from '../errors';
 
 /**

@@ -3,22 +3,22 @@ import { registerCommands as registerEditorCommands } from './commands';
 import type { ConnectionManager } from '../connections/manager';
 import { APPLYING_CONTEXT_KEY, ResourceApplier } from './apply';
 import { ApplyCodeLensProvider } from './codeLens';
-import { LiveCompletionProvider } from '../shared/completion';
-import { IdNameInlayHintsProvider } from '../shared/inlayHints';
-import { DocumentChecks, resourceDocuments } from '../shared/diagnostics';
-import { editableText, editableValue } from '../shared/documents';
+import { LiveCompletionProvider } from '../jsonDocuments/completion';
+import { IdNameInlayHintsProvider } from '../jsonDocuments/inlayHints';
+import { DocumentChecks, resourceDocuments } from '../jsonDocuments/diagnostics';
+import { editableText, editableValue } from '../jsonDocuments/documents';
 import { ResourceFileSystem, type Loaded } from './fileSystem';
 import type { LiveData } from '../resources/live';
 import type { ResourceRefresher } from '../resources/model';
-import { SERVER_SCHEME, ServerDocuments } from '../shared/serverDocuments';
-import { RESOURCE_SCHEME, useServiceNames, type ResourceRef } from '../shared/uris';
+import { SERVER_SCHEME, ServerDocuments } from '../jsonDocuments/serverDocuments';
+import { RESOURCE_SCHEME, useServiceNames, type ResourceRef } from '../jsonDocuments/uris';
 import type { Logger } from '../log';
 import type { WritePipeline } from '../writes/pipeline';
 import { WRITE_REQUESTS } from '../resources/requests';
 import { DashboardValidator } from './validateDashboard';
 import { registerValidateDashboard } from './commands/validateDashboard';
 
-export { RESOURCE_SCHEME } from '../shared/uris';
+export { RESOURCE_SCHEME } from '../jsonDocuments/uris';
 
 export interface EditorDeps {
   readonly connections: ConnectionManager;

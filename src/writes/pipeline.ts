@@ -6,7 +6,7 @@ import type { DocumentKind, ResourceKind, ResourceRefresher } from '../resources
 import { WRITE_REQUESTS } from '../resources/requests';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
-import { reportFailure, withProgress } from '../shared/writes';
+import { reportFailure, withProgress } from '../jsonDocuments/writes';
 
 /**
  * The one way a resource is created or updated on the service, for every kind and every feature that writes (resource

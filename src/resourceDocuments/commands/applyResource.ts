@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApplyOptions, ApplyResult } from '../apply';
-import { parseUri, RESOURCE_SCHEME } from '../../shared/uris';
+import { parseUri, RESOURCE_SCHEME } from '../../jsonDocuments/uris';
 import { ApplyArgs, EditorCommandDeps, asObject } from './common';
 import { noPrompt } from '../../shared/commandArgs';
 

@@ -5,7 +5,7 @@ import type { ConnectionManager } from '../../connections/manager';
 import type { ResourceApplier, ApplyOptions } from '../apply';
 import type { ResourceFileSystem } from '../fileSystem';
 import type { LiveData } from '../../resources/live';
-import { isNew, parseUri, type ResourceRef } from '../../shared/uris';
+import { isNew, parseUri, type ResourceRef } from '../../jsonDocuments/uris';
 import type { DocumentKind, ResourceRefresher } from '../../resources/model';
 import type { Logger } from '../../log';
 

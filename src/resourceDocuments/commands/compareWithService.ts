@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseUri } from '../../shared/uris';
+import { parseUri } from '../../jsonDocuments/uris';
 import { ApplyArgs, EditorCommandDeps, asObject } from './common';
 
 /** `observability.compareWithService`. */

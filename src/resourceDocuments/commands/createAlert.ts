@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { Dashboard, TileResponse, Webhook } from '../../schema';
-import { toText } from '../../shared/documents';
+import { toText } from '../../jsonDocuments/documents';
 import { sortByName } from '../../shared/plainFormat';
-import { parseUri, refKey, uriFor, type ResourceRef } from '../../shared/uris';
+import { parseUri, refKey, uriFor, type ResourceRef } from '../../jsonDocuments/uris';
 import { applyEdits, modify } from 'jsonc-parser/lib/esm/main';
 import type { CreatedResource } from '../apply';
 import { openNewResource } from './createResource';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { dashboardTemplate, toText } from '../../shared/documents';
-import { uriFor, type ResourceRef } from '../../shared/uris';
+import { dashboardTemplate, toText } from '../../jsonDocuments/documents';
+import { uriFor, type ResourceRef } from '../../jsonDocuments/uris';
 import { EditorCommandDeps, ResourceCommandArgs, asObject, editorCommandHelpers, nextDraftKey } from './common';
 
 /** `observability.createDashboard`. */

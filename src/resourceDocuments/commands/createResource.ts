@@ -7,8 +7,8 @@ import {
   SOURCE_TEMPLATE_KINDS,
   type SourceTemplateKind,
 } from '../../resources/kinds';
-import { toText } from '../../shared/documents';
-import { uriFor, type ResourceRef } from '../../shared/uris';
+import { toText } from '../../jsonDocuments/documents';
+import { uriFor, type ResourceRef } from '../../jsonDocuments/uris';
 import { EditorCommandDeps, asObject, editorCommandHelpers, nextDraftKey } from './common';
 
 /** Kinds with a Create command of this file. */

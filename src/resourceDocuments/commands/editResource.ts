@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { uriFor, type ResourceRef } from '../../shared/uris';
+import { uriFor, type ResourceRef } from '../../jsonDocuments/uris';
 import { EditorCommandDeps, ResourceCommandArgs, asObject, editorCommandHelpers, isNodeLike } from './common';
 import { errorMessage } from '../../errors';
 import { KINDS } from '../../resources/kinds';

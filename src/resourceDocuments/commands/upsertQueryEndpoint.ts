@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { uriFor } from '../../shared/uris';
+import { uriFor } from '../../jsonDocuments/uris';
 import { EditorCommandDeps, editorCommandHelpers } from './common';
 import { errorMessage } from '../../errors';
 

@@ -10,7 +10,7 @@ import {
   unknownKeyIssues,
   type DocumentIssue,
   type LiveFacts,
-} from '../../../src/shared/checks';
+} from '../../../src/jsonDocuments/checks';
 import {
   DASHBOARD_ID,
   SAVED_SEARCH_ID,

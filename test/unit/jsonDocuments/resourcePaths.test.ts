@@ -11,7 +11,7 @@ import {
   useServiceNames,
   type ResourceRef,
   type ServiceNames,
-} from '../../../src/shared/resourcePaths';
+} from '../../../src/jsonDocuments/resourcePaths';
 
 const CONN = '3f6a1c2e-8b4d-4e7a-9c15-0d2b8f6e4a71';
 const OTHER_CONN = '7b2d9e4f-1c3a-4b5e-8f6d-2a0c4e6b8d13';
