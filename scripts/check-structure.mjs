@@ -15,7 +15,16 @@ import { fileURLToPath } from 'node:url';
 import { parseOptions, ROOT } from './shared.mjs';
 
 /** Folders of src/ that hold services every feature may use; every other folder of src/ is a feature folder. */
-export const LAYERS = new Set(['api', 'schema', 'connections', 'resources', 'shared', 'jsonDocuments', 'writes']);
+export const LAYERS = new Set([
+  'api',
+  'schema',
+  'connections',
+  'resources',
+  'shared',
+  'jsonDocuments',
+  'panels',
+  'writes',
+]);
 /** Files that wire the features together. */
 export const ENTRY_FILES = new Set(['extension.ts', 'features.ts']);
 /** The thin entry: it may name the features' types, never load their code. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { axisTimeLabels, formatTime, formatTimeZoned, zoneLabel } from '../../../src/shared/chartTime';
+import { axisTimeLabels, formatTime, formatTimeZoned, zoneLabel } from '../../../src/panels/chartTime';
 
 const T = Date.UTC(2026, 10, 26, 12, 2, 9); // 2026-11-26 12:02:09 UTC
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nameHash, SERIES_PALETTE, seriesColors, seriesSlots } from '../../../src/shared/chartColors';
+import { nameHash, SERIES_PALETTE, seriesColors, seriesSlots } from '../../../src/panels/chartColors';
 
 /** CIE L*a*b* of an sRGB hex colour (D65). */
 function lab(hex: string): [number, number, number] {
