@@ -22,6 +22,7 @@ export const LAYERS = new Set([
   'resources',
   'shared',
   'jsonDocuments',
+  'labels',
   'panels',
   'writes',
 ]);

@@ -14,7 +14,7 @@ import {
   tileIconId,
   tileLabel,
   type FailurePresentation,
-} from '../shared/format';
+} from '../labels/format';
 import type {
   Alert,
   ConnectionView,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Dashboard, TileResponse, Webhook } from '../../schema';
 import { toText } from '../../jsonDocuments/documents';
-import { sortByName } from '../../shared/plainFormat';
+import { sortByName } from '../../labels/plainFormat';
 import { parseUri, refKey, uriFor, type ResourceRef } from '../../jsonDocuments/uris';
 import { applyEdits, modify } from 'jsonc-parser/lib/esm/main';
 import type { CreatedResource } from '../apply';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { sanitizeServerText } from '../../api';
 import { VIEW_ID } from '../../constants';
-import { alertLabel, nameOf } from '../../shared/format';
+import { alertLabel, nameOf } from '../../labels/format';
 import { asRequestFailure, type ConnectionSource } from '../../resources/model';
 import type { Node } from '../nodes';
 import type { ObservabilityTreeProvider } from '../provider';

@@ -14,7 +14,7 @@ import {
   sortByName,
   sourceIconId,
   tileIconId,
-} from '../../../src/shared/plainFormat';
+} from '../../../src/labels/plainFormat';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_OR_BIDI = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
