@@ -20,7 +20,6 @@ export const LAYERS = new Set([
   'schema',
   'connections',
   'resources',
-  'shared',
   'jsonDocuments',
   'labels',
   'panels',

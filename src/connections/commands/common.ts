@@ -10,7 +10,7 @@ import { validateOrganizationId } from '../validation';
 import { checkFingerprint, runConnectionWizard, WIZARD_STEPS, type ConnectionDraft } from '../wizard';
 import type { Logger } from '../../log';
 import { hostOf, pickConnection } from '../pick';
-import { commandArgument, scopeOfNode } from '../../shared/commandArgs';
+import { commandArgument, scopeOfNode } from '../../commandArgs';
 import { errorMessage } from '../../errors';
 
 export const COMMAND_IDS = {

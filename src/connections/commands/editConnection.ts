@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { commandArgument } from '../../shared/commandArgs';
+import { commandArgument } from '../../commandArgs';
 import * as z from 'zod';
 import { lazySchema } from '../../schema/lazySchema';
 import { validateConnection } from '../../api';

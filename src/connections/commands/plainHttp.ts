@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { argsOf, noPrompt } from '../../shared/commandArgs';
+import { argsOf, noPrompt } from '../../commandArgs';
 import { hostOf } from '../pick';
 import { isSelfHosted, type StoredConnection } from '../types';
 import { command, resolveConnection, type ConnectionCommandDeps } from './common';

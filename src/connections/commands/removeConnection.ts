@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { COMMAND_IDS, resolveConnection, command, type ConnectionCommandDeps } from './common';
-import { argsOf, noPrompt } from '../../shared/commandArgs';
+import { argsOf, noPrompt } from '../../commandArgs';
 
 async function removeConnection(deps: ConnectionCommandDeps, arg: unknown): Promise<boolean> {
   const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection to remove'));

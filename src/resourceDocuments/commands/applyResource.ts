@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ApplyOptions, ApplyResult } from '../apply';
 import { parseUri, RESOURCE_SCHEME } from '../../jsonDocuments/uris';
 import { ApplyArgs, EditorCommandDeps, asObject } from './common';
-import { noPrompt } from '../../shared/commandArgs';
+import { noPrompt } from '../../commandArgs';
 
 /** `observability.applyResource`. */
 export function registerApplyResource(context: vscode.ExtensionContext, deps: EditorCommandDeps): void {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { argsOf, nodeOf, scopeOfNode, type ExplorerNode } from '../../shared/commandArgs';
+import { argsOf, nodeOf, scopeOfNode, type ExplorerNode } from '../../commandArgs';
 import { pickConnection as pickStoredConnection } from '../../connections/pick';
 import type { ConnectionManager } from '../../connections/manager';
 import type { ResourceApplier, ApplyOptions } from '../apply';

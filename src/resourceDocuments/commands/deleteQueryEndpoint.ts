@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { sanitizeServerText } from '../../api';
 import { EditorCommandDeps, ResourceCommandArgs, asObject, editorCommandHelpers } from './common';
 import { errorMessage } from '../../errors';
-import { noPrompt } from '../../shared/commandArgs';
+import { noPrompt } from '../../commandArgs';
 
 /** `observability.deleteQueryEndpoint`. */
 export function registerDeleteQueryEndpoint(context: vscode.ExtensionContext, deps: EditorCommandDeps): void {

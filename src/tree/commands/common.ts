@@ -7,7 +7,7 @@ import type { Node } from '../nodes';
 import type { ObservabilityTreeProvider } from '../provider';
 import { ReadonlyJsonProvider, type JsonItemKind } from '../readonlyDocuments';
 import type { Logger } from '../../log';
-import { commandArgument, noPrompt } from '../../shared/commandArgs';
+import { commandArgument, noPrompt } from '../../commandArgs';
 
 /**
  * Commands on tree items: refresh, retry, filter, copy ID, open as JSON, delete dashboard / alert.

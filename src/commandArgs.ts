@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Alert, Dashboard, Source, TileResponse } from '../schema';
+import type { Alert, Dashboard, Source, TileResponse } from './schema';
 
 /**
  * How every command reads its argument. VS Code passes a tree node (context menus, inline actions), a file URI
