@@ -5,7 +5,7 @@
  * (src/extension.ts) loads on first use, so activating the extension evaluates none of it.
  */
 import * as vscode from 'vscode';
-import { registerConnectionCommands } from './connections/commands';
+import { registerConnectionCommands } from './connectionSetup/commands';
 import { ConnectionManager } from './connections/manager';
 import type { Logger } from './log';
 import { ResourceCache } from './resources/cache';

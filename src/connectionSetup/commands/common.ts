@@ -3,13 +3,13 @@ import * as z from 'zod';
 import { lazySchema } from '../../schema/lazySchema';
 import { ApiError, validateConnection, type ConnectionConfig } from '../../api';
 import { checkConnection, detectPathSegment, explainCheckFailure, NoSegmentServedError } from '../check';
-import { SecretStorageError, showSecretStorageError } from '../keyring';
-import type { ConnectionManager } from '../manager';
-import { isSelfHosted, toServiceSummary, type ServiceSummary, type StoredConnection } from '../types';
-import { validateOrganizationId } from '../validation';
+import { SecretStorageError, showSecretStorageError } from '../../connections/keyring';
+import type { ConnectionManager } from '../../connections/manager';
+import { isSelfHosted, toServiceSummary, type ServiceSummary, type StoredConnection } from '../../connections/types';
+import { validateOrganizationId } from '../../connections/validation';
 import { checkFingerprint, runConnectionWizard, WIZARD_STEPS, type ConnectionDraft } from '../wizard';
 import type { Logger } from '../../log';
-import { hostOf, pickConnection } from '../pick';
+import { hostOf, pickConnection } from '../../connections/pick';
 import { commandArgument, scopeOfNode } from '../../commandArgs';
 import { errorMessage } from '../../errors';
 
@@ -262,7 +262,7 @@ export async function describeServices(
   return [...byId.values()];
 }
 
-export { hostOf } from '../pick';
+export { hostOf } from '../../connections/pick';
 
 /** The walk-through step to reopen after a failed check, chosen from the kind of failure. */
 export function stepForFailure(error: unknown): number {

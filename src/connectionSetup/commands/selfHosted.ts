@@ -9,9 +9,9 @@ import {
   selfHostedConnectionIssues,
 } from '../../api/oss';
 import { errorMessage } from '../../errors';
-import { hostOf } from '../pick';
-import type { NewConnection, StoredConnection } from '../types';
-import { normalizeBaseUrl, validateLabel } from '../validation';
+import { hostOf } from '../../connections/pick';
+import type { NewConnection, StoredConnection } from '../../connections/types';
+import { normalizeBaseUrl, validateLabel } from '../../connections/validation';
 import { COMMAND_IDS, confirmNotDuplicate, fieldCheck, parseArgs, type ConnectionCommandDeps } from './common';
 
 /**

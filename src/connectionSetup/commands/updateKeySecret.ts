@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import * as z from 'zod';
 import { lazySchema } from '../../schema/lazySchema';
 import { inputStep } from '../prompts';
-import { type StoredConnection } from '../types';
-import { validateKeySecret } from '../validation';
+import { type StoredConnection } from '../../connections/types';
+import { validateKeySecret } from '../../connections/validation';
 import {
   COMMAND_IDS,
   fieldCheck,

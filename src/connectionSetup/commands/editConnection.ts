@@ -3,7 +3,7 @@ import { commandArgument } from '../../commandArgs';
 import * as z from 'zod';
 import { lazySchema } from '../../schema/lazySchema';
 import { validateConnection } from '../../api';
-import { type StoredConnection } from '../types';
+import { type StoredConnection } from '../../connections/types';
 import {
   normalizeBaseUrl,
   sameOrigin,
@@ -12,7 +12,7 @@ import {
   validateKeySecret,
   validateLabel,
   validatePathSegment,
-} from '../validation';
+} from '../../connections/validation';
 import { type ConnectionDraft } from '../wizard';
 import {
   wizardUntilChecked,

@@ -2,10 +2,10 @@ import * as vscode from 'vscode';
 import * as z from 'zod';
 import { lazySchema } from '../../schema/lazySchema';
 import { explainCheckFailure } from '../check';
-import { SecretStorageError } from '../keyring';
+import { SecretStorageError } from '../../connections/keyring';
 import { BACK, inputStep, multiPickStep } from '../prompts';
-import { toServiceSummary, type ServiceSummary, type StoredConnection } from '../types';
-import { parseServiceIds, validateServiceIds } from '../validation';
+import { toServiceSummary, type ServiceSummary, type StoredConnection } from '../../connections/types';
+import { parseServiceIds, validateServiceIds } from '../../connections/validation';
 import {
   COMMAND_IDS,
   uuidText,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiError, type ConnectionConfig, type ObservabilityClient } from '../api';
-import { CLICKSTACK_PATH_SEGMENT, DEFAULT_BASE_URL, DEFAULT_PATH_SEGMENT } from './types';
-import { sameOrigin } from './validation';
+import { CLICKSTACK_PATH_SEGMENT, DEFAULT_BASE_URL, DEFAULT_PATH_SEGMENT } from '../connections/types';
+import { sameOrigin } from '../connections/validation';
 import { errorMessage } from '../errors';
 
 /**

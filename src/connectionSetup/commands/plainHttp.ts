@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { argsOf, noPrompt } from '../../commandArgs';
-import { hostOf } from '../pick';
-import { isSelfHosted, type StoredConnection } from '../types';
+import { hostOf } from '../../connections/pick';
+import { isSelfHosted, type StoredConnection } from '../../connections/types';
 import { command, resolveConnection, type ConnectionCommandDeps } from './common';
 import { needsPlainHttpConsent, plainHttpWarning } from './selfHosted';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { hostOf } from './pick';
+import { hostOf } from '../connections/pick';
 import type { ConnectionConfig, ObservabilityClient } from '../api';
 import { checkConnection, detectPathSegment, explainCheckFailure, type SegmentDetection } from './check';
 import { BACK, inputStep, multiPickStep, pickStep, type Back } from './prompts';
@@ -9,7 +9,7 @@ import {
   DEFAULT_PATH_SEGMENT,
   toServiceSummary,
   type ServiceSummary,
-} from './types';
+} from '../connections/types';
 import {
   normalizeBaseUrl,
   parseServiceIds,
@@ -21,7 +21,7 @@ import {
   validateOrganizationId,
   validatePathSegment,
   validateServiceIds,
-} from './validation';
+} from '../connections/validation';
 
 /** Everything typed in the connection walk-through. Kept across retries so nothing is typed twice. */
 export interface ConnectionDraft {

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { lazySchema } from '../../schema/lazySchema';
 import { validateConnection, type ConnectionConfig } from '../../api';
 import { assumedPathSegment } from '../check';
-import { DEFAULT_BASE_URL, type ServiceSummary } from '../types';
+import { DEFAULT_BASE_URL, type ServiceSummary } from '../../connections/types';
 import {
   normalizeBaseUrl,
   validateBaseUrl,
@@ -11,7 +11,7 @@ import {
   validateKeySecret,
   validateLabel,
   validatePathSegment,
-} from '../validation';
+} from '../../connections/validation';
 import { emptyDraft } from '../wizard';
 import { addSelfHostedFromArgs, addSelfHostedInteractive } from './selfHosted';
 import {
