@@ -15,7 +15,16 @@ import { fileURLToPath } from 'node:url';
 import { parseOptions, ROOT } from './shared.mjs';
 
 /** Folders of src/ that hold services every feature may use; every other folder of src/ is a feature folder. */
-export const LAYERS = new Set(['api', 'schema', 'connections', 'resources', 'shared']);
+export const LAYERS = new Set([
+  'api', // HTTP clients of the service (no vscode)
+  'schema', // zod schemas, the single source of types (no vscode)
+  'resources', // resource kinds, their requests, cache and live data (no vscode)
+  'connections', // the connection store: saved connections, SecretStorage, the stored-connection picker
+  'jsonDocuments', // the JSON-document kit: checks, diagnostics, completion, inlay hints, URIs, server documents
+  'writes', // the write pipeline every create and update goes through
+  'labels', // labels, icons, descriptions and tooltips of resources (tree and status bar)
+  'panels', // what the webview panels share: their column, chart colours and times
+]);
 /** Files that wire the features together. */
 export const ENTRY_FILES = new Set(['extension.ts', 'features.ts']);
 /** The thin entry: it may name the features' types, never load their code. */
@@ -120,7 +129,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error(`Structure check failed (${problems.length} problem(s)):`);
     for (const p of problems) console.error(`  ${p}`);
     console.error(
-      'Layers: feature folders import service layers (src/api, src/schema, src/connections, src/resources, src/shared) and top-level helpers, never each other; src/features.ts wires them, and the thin entry src/extension.ts only names their types.',
+      `Layers: feature folders import service layers (${[...LAYERS].map((l) => `src/${l}`).join(', ')}) and top-level helpers, never each other; src/features.ts wires them, and the thin entry src/extension.ts only names their types.`,
     );
     process.exit(1);
   }

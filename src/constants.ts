@@ -11,7 +11,7 @@ export const CONNECTIONS_STATE_KEY = 'observability.connections';
 export const CONTEXT_HAS_CONNECTIONS = 'observability.hasConnections';
 /** Every URI scheme the extension serves starts with this (`observability`, `observability-server`, …). */
 export const SCHEME_PREFIX = 'observability';
-/** The file system of the editable resource documents (src/shared/resourcePaths.ts). */
+/** The file system of the editable resource documents (src/jsonDocuments/resourcePaths.ts). */
 export const RESOURCE_SCHEME = 'observability';
 /** How long the firing-alerts status item waits before its first background refresh (STATUS_REFRESH_MINUTES). */
 export const STATUS_FIRST_REFRESH_MS = 5 * 60_000;

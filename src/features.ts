@@ -5,14 +5,15 @@
  * (src/extension.ts) loads on first use, so activating the extension evaluates none of it.
  */
 import * as vscode from 'vscode';
-import { registerConnectionCommands } from './connections/commands';
+import { registerConnectionCommands } from './connectionSetup/commands';
 import { ConnectionManager } from './connections/manager';
 import type { Logger } from './log';
 import { ResourceCache } from './resources/cache';
 import { LiveData } from './resources/live';
 import { registerAgent, type AgentApi } from './agent';
 import { registerAlertFiles } from './alertFiles';
-import { registerEditors } from './editors';
+import { registerEditors } from './resourceDocuments';
+import { WritePipeline } from './writes/pipeline';
 import { registerServiceFolders } from './serviceFolders';
 import { registerPreview, type PreviewApi } from './preview';
 import { registerQuery, type QueryApi } from './query';
@@ -85,8 +86,9 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
 
   // What opens in the editor area.
   const attachFileSystem = (fs: vscode.FileSystemProvider) => shell.attachFileSystem(fs);
-  registerEditors(context, { connections, live, refresh, log, attachFileSystem });
-  const alertFiles = registerAlertFiles(context, { connections, live, refresh, log });
+  const writes = new WritePipeline({ clientFor: (id) => connections.clientFor(id), tree: refresh, log });
+  registerEditors(context, { connections, live, refresh, log, writes, attachFileSystem });
+  const alertFiles = registerAlertFiles(context, { connections, live, refresh, log, writes });
   const serviceFolders = registerServiceFolders(context, {
     connections,
     refresh,

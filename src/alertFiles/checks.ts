@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/manager';
-import { dedupeIssues, semanticIssues, type DocumentIssue, type LiveFacts } from '../shared/checks';
-import { DocumentChecks, issueDiagnostics, syntaxDiagnostics } from '../shared/diagnostics';
+import { dedupeIssues, semanticIssues, type DocumentIssue, type LiveFacts } from '../jsonDocuments/checks';
+import { DocumentChecks, issueDiagnostics, syntaxDiagnostics } from '../jsonDocuments/diagnostics';
 import type { LiveData } from '../resources/live';
 import type { Alert } from '../schema';
 import { checkAlertFile, fileValueOf, knownFilePart, targetOf, unknownFileKeyIssues } from './format';

@@ -2,9 +2,9 @@
  * Reading, comparing and writing alert files. Pure functions (no vscode import): the editor, the plan and the unit
  * tests share them.
  */
-import { editableValue } from '../shared/documents';
+import { editableValue } from '../jsonDocuments/documents';
 import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../schema/unknownKeys';
-import type { DocumentIssue } from '../shared/checks';
+import type { DocumentIssue } from '../jsonDocuments/checks';
 import { alertWriteSchema, schemaIssues, type Alert, type AlertWrite } from '../schema';
 import { alertFileSchema, FILE_ONLY_FIELDS } from './schema';
 import { SELF_HOSTED_ORGANIZATION_ID, SELF_HOSTED_SERVICE_ID } from '../api/oss';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { registerCommands as registerAlertFileCommands } from './commands';
 import type { ConnectionManager } from '../connections/manager';
-import { LiveCompletionProvider } from '../shared/completion';
-import { IdNameInlayHintsProvider } from '../shared/inlayHints';
+import { LiveCompletionProvider } from '../jsonDocuments/completion';
+import { IdNameInlayHintsProvider } from '../jsonDocuments/inlayHints';
 import type { LiveData } from '../resources/live';
 import type { ResourceRefresher } from '../resources/model';
 import { AlertFileChecks } from './checks';
@@ -14,6 +14,7 @@ import { parseAlertFile } from './text';
 import { connectionFor } from '../connections/fileTarget';
 import { isAlertFileUri, PREVIEW_SCHEME, PreviewDocuments } from './workspace';
 import type { Logger } from '../log';
+import type { WritePipeline } from '../writes/pipeline';
 
 export interface AlertFileRegistrationDeps {
   readonly connections: ConnectionManager;
@@ -21,6 +22,8 @@ export interface AlertFileRegistrationDeps {
   /** Reloads what the tree shows after a change (the explorer's provider). */
   readonly refresh: ResourceRefresher;
   readonly log: Logger;
+  /** Creates and updates resources on the service (src/writes). */
+  readonly writes: WritePipeline;
 }
 
 /** Alert files in the workspace (`*.alert.json`): diagnostics, live completion, CodeLens, apply, plan, export. */
@@ -31,7 +34,7 @@ export function registerAlertFiles(
   const { connections, live, refresh, log } = deps;
   const checks = new AlertFileChecks(connections, live);
   const previews = new PreviewDocuments();
-  const service = new AlertFileService({ connections, tree: refresh, checks, previews, log });
+  const service = new AlertFileService({ connections, tree: refresh, checks, previews, log, writes: deps.writes });
   const lenses = new AlertFileCodeLensProvider(connections, service);
   const nameWhere = (doc: vscode.TextDocument) => {
     if (!vscode.workspace.isTrusted || !isAlertFileUri(doc.uri)) return undefined;

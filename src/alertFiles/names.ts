@@ -10,7 +10,7 @@
  *
  * Pure (no vscode import): the checks, the plan and the unit tests share it.
  */
-import type { DocumentIssue } from '../shared/checks';
+import type { DocumentIssue } from '../jsonDocuments/checks';
 import { lookUpByName, quotedName as quoted, type NamedItem } from '../resources/nameLookup';
 
 export type NamedKind = 'webhook' | 'savedSearch';

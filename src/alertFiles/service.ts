@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { ApiError, sanitizeServerText, type ObservabilityApi as ObservabilityClient } from '../api';
 import type { ConnectionManager } from '../connections/manager';
-import { dedupeIssues, type DocumentIssue } from '../shared/checks';
-import { fileLabel } from '../shared/uris';
+import { dedupeIssues, type DocumentIssue } from '../jsonDocuments/checks';
+import { fileLabel } from '../jsonDocuments/uris';
 import type { Alert } from '../schema';
 import type { ResourceRefresher } from '../resources/model';
 import type { AlertFileChecks } from './checks';
@@ -26,13 +26,14 @@ import {
   type NameLists,
   type ResolvedReference,
 } from './names';
-import { issueDiagnostics } from '../shared/diagnostics';
+import { issueDiagnostics } from '../jsonDocuments/diagnostics';
 import { parseAlertFile, withId } from './text';
 import { connectionFor } from '../connections/fileTarget';
 import { isAlertFileUri, readText, relativeLabel, writeText, type PreviewDocuments } from './workspace';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
-import { reportFailure, withProgress } from '../shared/writes';
+import { withProgress } from '../jsonDocuments/writes';
+import type { WritePipeline } from '../writes/pipeline';
 
 /**
  * Alert files against the service: create or update one file's alert, compare it with the live alert, plan the whole
@@ -54,6 +55,8 @@ export interface FileResult {
   readonly id?: string;
   readonly problems?: readonly string[];
   readonly error?: string;
+  /** The request ID of a failed request, when the service gave one. */
+  readonly requestId?: string;
 }
 
 export interface PlanOptions {
@@ -75,6 +78,8 @@ export interface AlertFileDeps {
   readonly checks: AlertFileChecks;
   readonly previews: PreviewDocuments;
   readonly log: Logger;
+  /** Creates and updates alerts on the service (src/writes). */
+  readonly writes: WritePipeline;
 }
 
 const EXCLUDE = '{**/node_modules/**,**/.git/**}';
@@ -193,92 +198,99 @@ export class AlertFileService implements vscode.Disposable {
       void this.offerConnection(target.organizationId, target.baseUrl);
       return { outcome: 'noConnection' };
     }
-    const client = this.clientOf(connection.connectionId);
     const label = relativeLabel(uri);
-    try {
-      if (!target.id) {
-        const response = await this.progress(vscode.l10n.t('Creating alert from {0}…', label), () =>
-          client.createAlert(target.serviceId, body),
-        );
-        await writeText(uri, withId(await readText(uri), response.data.id));
-        this.afterChange(connection.connectionId, target.serviceId);
-        this.notify(
+    const id = target.id;
+    const write = {
+      kind: 'alert' as const,
+      connectionId: connection.connectionId,
+      serviceId: target.serviceId,
+      ...(id ? { id } : {}),
+      from: label,
+    };
+    const outcome = await this.deps.writes.write<FileResult>(write, body, {
+      document: {
+        doc,
+        root: parseAlertFile(doc.getText()).root,
+        publish: (d, found) => this.deps.checks.publish(d, found),
+      },
+      readFailed: (error) => {
+        if (!ApiError.is(error) || error.kind !== 'notFound' || !id) return undefined;
+        void vscode.window.showErrorMessage(
           vscode.l10n.t(
-            'Alert "{0}" created on {1} (ID {2}); the ID was written to {3}.',
-            response.data.name ?? response.data.id,
+            'Alert "{0}" does not exist on {1} (deleted?). Remove "id" from {2} to create it again.',
+            id,
             connection.serviceLabel,
-            response.data.id,
             label,
           ),
-          response.requestId,
         );
-        return { outcome: 'created', id: response.data.id };
-      }
-      const id = target.id;
-      let current: Alert;
-      try {
-        current = (
-          await this.progress(vscode.l10n.t('Reading the alert from the service…'), () =>
-            client.getAlert(target.serviceId, id),
-          )
-        ).data;
-      } catch (error) {
-        if (ApiError.is(error) && error.kind === 'notFound') {
-          void vscode.window.showErrorMessage(
+        return { outcome: 'missing', error: errorMessage(error) };
+      },
+      before: async (live, sent, action) => {
+        if (action === 'create' || !id) return { body: sent };
+        const current = live as Alert;
+        if (sameConfiguration(body, current)) {
+          void vscode.window.showInformationMessage(
             vscode.l10n.t(
-              'Alert "{0}" does not exist on {1} (deleted?). Remove "id" from {2} to create it again.',
-              id,
+              'Nothing to apply: alert "{0}" on {1} is the same as {2}.',
+              sanitizeServerText(current.name ?? id),
               connection.serviceLabel,
               label,
             ),
           );
-          return { outcome: 'missing', error: errorMessage(error) };
+          return { stop: { outcome: 'unchanged', id } };
         }
-        throw error;
-      }
-      if (sameConfiguration(body, current)) {
-        void vscode.window.showInformationMessage(
-          vscode.l10n.t(
-            'Nothing to apply: alert "{0}" on {1} is the same as {2}.',
-            sanitizeServerText(current.name ?? id),
-            connection.serviceLabel,
-            label,
-          ),
-        );
-        return { outcome: 'unchanged', id };
-      }
-      if (!options.confirm) {
-        await this.showDiff(uri, current, target.organizationId, target.serviceId, target.baseUrl, {
-          value: parsed.value,
-          ...(lists ? { lists } : {}),
-          references: checked.references,
-        });
-        const update = vscode.l10n.t('Update');
-        const answer = await vscode.window.showWarningMessage(
-          vscode.l10n.t('Update alert "{0}" on {1} from {2}?', current.name ?? id, connection.serviceLabel, label),
-          {
-            modal: true,
-            detail: vscode.l10n.t(
-              "The diff shows the service's version (left) and the file (right). Fields the file sets replace the service's; optional fields the file leaves out keep their current value on the service (set one to null to clear it).",
+        if (!options.confirm) {
+          await this.showDiff(uri, current, target.organizationId, target.serviceId, target.baseUrl, {
+            value: parsed.value,
+            ...(lists ? { lists } : {}),
+            references: checked.references,
+          });
+          const update = vscode.l10n.t('Update');
+          const answer = await vscode.window.showWarningMessage(
+            vscode.l10n.t(
+              'Update alert "{0}" on {1} from {2}?',
+              sanitizeServerText(current.name ?? id),
+              connection.serviceLabel,
+              label,
             ),
-          },
-          update,
-        );
-        if (answer !== update) return { outcome: 'cancelled', id };
-      }
-      const response = await this.progress(vscode.l10n.t('Updating alert from {0}…', label), () =>
-        client.updateAlert(target.serviceId, id, body),
-      );
-      if (doc.isDirty) await doc.save();
-      this.afterChange(connection.connectionId, target.serviceId);
-      this.notify(
-        vscode.l10n.t('Alert "{0}" on {1} updated from {2}.', response.data.name ?? id, connection.serviceLabel, label),
-        response.requestId,
-      );
-      return { outcome: 'updated', id };
-    } catch (error) {
-      return this.failed(doc, error);
+            {
+              modal: true,
+              detail: vscode.l10n.t(
+                "The diff shows the service's version (left) and the file (right). Fields the file sets replace the service's; optional fields the file leaves out keep their current value on the service (set one to null to clear it).",
+              ),
+            },
+            update,
+          );
+          if (answer !== update) return { stop: { outcome: 'cancelled', id } };
+        }
+        return { body: sent };
+      },
+      written: async (data, action) => {
+        // Written at once: the file names its alert from now on (a second Apply updates instead of creating).
+        if (action === 'create') await writeText(uri, withId(await readText(uri), data.id));
+        else if (doc.isDirty) await doc.save();
+        this.changed.fire();
+      },
+      message: (data, action) =>
+        action === 'create'
+          ? vscode.l10n.t(
+              'Alert "{0}" created on {1} (ID {2}); the ID was written to {3}.',
+              data.name ?? data.id,
+              connection.serviceLabel,
+              data.id,
+              label,
+            )
+          : vscode.l10n.t('Alert "{0}" on {1} updated from {2}.', data.name ?? data.id, connection.serviceLabel, label),
+    });
+    if (outcome.status === 'stopped') return outcome.result;
+    if (outcome.status === 'failed') {
+      return {
+        outcome: 'failed',
+        error: outcome.error,
+        ...(outcome.requestId ? { requestId: outcome.requestId } : {}),
+      };
     }
+    return { outcome: outcome.action === 'create' ? 'created' : 'updated', id: outcome.data.id };
   }
 
   /** Shows the live alert (as a file) against the file. */
@@ -645,17 +657,20 @@ export class AlertFileService implements vscode.Disposable {
     if (checked.target.serviceId !== serviceId) {
       throw new Error(vscode.l10n.t('the file now targets another service; plan again'));
     }
-    const client = this.clientOf(connectionId);
-    if (!checked.target.id) {
-      const created = (await client.createAlert(serviceId, checked.body, { signal })).data;
+    const id = checked.target.id;
+    const written = await this.deps.writes.send(
+      { kind: 'alert', connectionId, serviceId, ...(id ? { id } : {}) },
+      checked.body,
+      signal,
+    );
+    if (!id) {
       // Written at once: a later failure or cancellation must not lead to a duplicate on the next run.
-      await writeText(uri, withId(await readText(uri), created.id));
-      return created.id;
+      await writeText(uri, withId(await readText(uri), written.id));
+      return written.id;
     }
-    await client.updateAlert(serviceId, checked.target.id, checked.body, { signal });
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (doc?.isDirty) await doc.save();
-    return checked.target.id;
+    return id;
   }
 
   // ---- export ----
@@ -779,18 +794,6 @@ export class AlertFileService implements vscode.Disposable {
   private afterChange(connectionId: string, serviceId: string): void {
     this.deps.tree.refreshKinds(connectionId, serviceId, ['alerts']);
     this.changed.fire();
-  }
-
-  private notify(text: string, requestId: string | undefined): void {
-    this.deps.log.info(`${text}${requestId ? ` (requestId ${requestId})` : ''}`);
-    void vscode.window.showInformationMessage(sanitizeServerText(text, 1000));
-  }
-
-  private failed(doc: vscode.TextDocument, error: unknown): FileResult {
-    const { message } = reportFailure(doc, parseAlertFile(doc.getText()).root, error, this.deps.log, (d, diagnostics) =>
-      this.deps.checks.publish(d, diagnostics),
-    );
-    return { outcome: 'failed', error: message };
   }
 
   private progress<T>(title: string, task: () => Promise<T>): Promise<T> {

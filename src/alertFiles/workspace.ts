@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { RESOURCE_SCHEME } from '../shared/uris';
-import { SERVER_SCHEME } from '../shared/serverDocuments';
+import { RESOURCE_SCHEME } from '../jsonDocuments/uris';
+import { SERVER_SCHEME } from '../jsonDocuments/serverDocuments';
 import { ALERT_FILE_SUFFIX } from './schema';
-import { ReadonlyDocuments } from '../shared/serverDocuments';
-import { inServiceFolder } from '../shared/serviceFolderFiles';
+import { ReadonlyDocuments } from '../jsonDocuments/serverDocuments';
+import { inServiceFolder } from '../jsonDocuments/serviceFolderFiles';
 
 /** Workspace side of alert files: which documents are alert files, reading and writing them, their connection. */
 

@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import { PREVIEW_VIEW_TYPES } from '../constants';
-import { panelColumn, trackPanel } from '../shared/panelColumn';
+import { panelColumn, trackPanel } from '../panels/panelColumn';
 import {
   dataAsTable,
   parseFromWebview,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { QueryResult } from '../api/query';
 import type { LiveData } from '../resources/live';
-import { isExplorerNode } from '../shared/commandArgs';
+import { isExplorerNode } from '../commandArgs';
 import { errorMessage } from '../errors';
 import { sanitizeServerText } from '../api';
 import type { SavedSearchLike } from './savedSearchRows';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { toCsv, toJsonObjects, toMarkdown, type QueryResult } from '../api/query';
-import { panelColumn, trackPanel } from '../shared/panelColumn';
+import { panelColumn, trackPanel } from '../panels/panelColumn';
 
 /** One statement of a run and its result. */
 export interface StatementResult {

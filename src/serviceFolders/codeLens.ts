@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { inServiceFolder, SERVICE_FOLDER_TARGET_FILE } from '../shared/serviceFolderFiles';
+import { inServiceFolder, SERVICE_FOLDER_TARGET_FILE } from '../jsonDocuments/serviceFolderFiles';
 import { kindOfFile } from './layout';
 
 /** The folder a file of a service folder belongs to (the target file's folder, or its kind sub-folder's parent). */

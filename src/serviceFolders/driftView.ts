@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser/lib/esm/main';
-import { DIAGNOSTIC_SOURCE } from '../shared/diagnostics';
+import { DIAGNOSTIC_SOURCE } from '../jsonDocuments/diagnostics';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
-import { SERVICE_FOLDER_TARGET_FILE } from '../shared/serviceFolderFiles';
+import { SERVICE_FOLDER_TARGET_FILE } from '../jsonDocuments/serviceFolderFiles';
 import { driftOf, type DriftEntry, type DriftState } from './drift';
 import type { Snapshot } from './files';
 import type { FolderFile } from './plan';

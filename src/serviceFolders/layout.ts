@@ -11,7 +11,7 @@
  * <folder>/alerts/Checkout errors.alert.json
  * ```
  */
-import { SERVICE_FOLDER_TARGET_FILE } from '../shared/serviceFolderFiles';
+import { SERVICE_FOLDER_TARGET_FILE } from '../jsonDocuments/serviceFolderFiles';
 
 /** The kinds a service folder holds, in dependency order (what a kind refers to comes before it). */
 export const FOLDER_KINDS = ['source', 'savedSearch', 'webhook', 'dashboard', 'alert'] as const;

@@ -5,7 +5,7 @@
  * checked, a name that resolves to nothing on the service, two files for one resource — is found here, before any
  * request. Pure (no vscode import): the caller reads the files and the service's lists.
  */
-import { schemaCheck } from '../shared/checks';
+import { schemaCheck } from '../jsonDocuments/checks';
 import type { ServerKind } from '../schema/serverRules';
 import { unmaskWebhookBody } from '../resources/kinds';
 import { MASK } from '../resources/dependents';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { sanitizeServerText } from '../api';
 import { readSettings, type AlertWatchSettings } from '../config';
-import { alertLabel, conditionText } from '../shared/format';
+import { alertLabel, conditionText } from '../labels/format';
 import type { FiringAlert, FiringStatus } from './firingStatus';
 
 /** Whether a connection (label) or service (name or ID) is among those the user asked to hear about. */

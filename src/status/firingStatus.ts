@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { affectsStatusBar, readSettings, type AlertWatchSettings } from '../config';
 import type { ResourceCache } from '../resources/cache';
 import { markdownText } from '../api';
-import { alertLabel, isFiring, isSilenced } from '../shared/format';
+import { alertLabel, isFiring, isSilenced } from '../labels/format';
 import type { Alert, ConnectionSource } from '../resources/model';
 
 export interface FiringAlert {

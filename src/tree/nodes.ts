@@ -14,7 +14,7 @@ import {
   tileIconId,
   tileLabel,
   type FailurePresentation,
-} from '../shared/format';
+} from '../labels/format';
 import type {
   Alert,
   ConnectionView,
@@ -29,7 +29,7 @@ import type {
   Webhook,
 } from '../resources/model';
 import { maskWebhookUrl } from '../resources/dependents';
-import { EXPLORER_NODE, type ExplorerNode } from '../shared/commandArgs';
+import { EXPLORER_NODE, type ExplorerNode } from '../commandArgs';
 
 /**
  * Tree nodes. Each node keeps its parent (for `getParent`/`reveal`) and a stable `id` derived from the path of

@@ -11,7 +11,7 @@ import {
   sortAlerts,
   sortByName,
   tileLabel,
-} from '../shared/format';
+} from '../labels/format';
 import type { Alert, ConnectionSource, FolderKind, ResourceKind, Webhook } from '../resources/model';
 import {
   AlertNode,

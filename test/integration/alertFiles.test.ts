@@ -358,6 +358,31 @@ describe('Alert files', function () {
     assert.equal(alertCount(serviceA), before + 1);
   });
 
+  it('says a refused create in the words of every write (operation, HTTP status, message, request ID) and keeps the file as typed', async () => {
+    const dir = await folder('refused');
+    const uri = vscode.Uri.joinPath(dir, 'refused.alert.json');
+    const typed = `${JSON.stringify(alertFile(serviceA), null, 2)}\n`;
+    await writeFile(uri, typed);
+    const before = alertCount(serviceA);
+    emulator.faults.add({
+      method: 'POST',
+      path: /\/alerts$/,
+      times: 1,
+      status: 400,
+      body: { status: 400, error: 'Alert refused <b>here</b>', requestId: '00000000-0000-4000-8000-000000000401' },
+    });
+    const result = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', {
+      uri: uri.toString(),
+    });
+    assert.equal(result.outcome, 'failed', JSON.stringify(result));
+    assert.match(result.error ?? '', /^Create alert failed: HTTP 400/);
+    assert.match(result.error ?? '', /Alert refused/);
+    assert.match(result.error ?? '', /requestId 00000000-0000-4000-8000-000000000401/);
+    assert.equal(result.requestId, '00000000-0000-4000-8000-000000000401');
+    assert.equal(await readFile(uri), typed, 'the file is left as typed (no id written)');
+    assert.equal(alertCount(serviceA), before);
+  });
+
   it('plans create, update, unchanged and drift per service; Export to File writes a managed file', async () => {
     const dir = await folder('plan');
     const live = [...data(serviceB).alerts.values()].filter((a) => a.source === 'tile');

@@ -9,7 +9,7 @@ import { alertResponse } from '../emulator/alerts';
 import { dashboardResponse } from '../emulator/dashboards';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { StoredAlert, StoredDashboard } from '../emulator/types';
-import type { ApplyResult } from '../../src/editors/apply';
+import type { ApplyResult } from '../../src/resourceDocuments/apply';
 import {
   activate,
   alertTarget as alertTargetOf,

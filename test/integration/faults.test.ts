@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { FaultSpec } from '../emulator/types';
-import type { ApplyResult } from '../../src/editors/apply';
+import type { ApplyResult } from '../../src/resourceDocuments/apply';
 import type { DeleteResult } from '../../src/tree/commands';
 import {
   activate,

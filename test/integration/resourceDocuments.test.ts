@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
-import type { ApplyResult } from '../../src/editors/apply';
+import type { ApplyResult } from '../../src/resourceDocuments/apply';
 import type { DeleteResult } from '../../src/tree/commands';
 import {
   activate,

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
-import type { ApplyResult } from '../../src/editors/apply';
+import type { ApplyResult } from '../../src/resourceDocuments/apply';
 import type { DeleteResult } from '../../src/tree/commands';
 import {
   EXTENSION_ID,

@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ValidateResult } from '../../src/editors/validateDashboard';
+import type { ValidateResult } from '../../src/resourceDocuments/validateDashboard';
 import { EXTENSION_ID, describeEachFlavor, exportedApi, replaceText, waitFor, waitForLog } from './support';
 
 describeEachFlavor('Dashboard validation', (run) => {

@@ -1,7 +1,7 @@
 /** How the alert tools describe an alert: its state in words, its condition and what it watches. */
 import { sanitizeServerText } from '../../api';
 import type { Alert, Dashboard, SavedSearch } from '../../resources/model';
-import { conditionText, isSilenced } from '../../shared/plainFormat';
+import { conditionText, isSilenced } from '../../labels/plainFormat';
 
 const STATES: Record<string, string> = {
   ALERT: 'firing',

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AlertFileCommandDeps, FileArgs, fileOf, objectArg } from './common';
-import { noPrompt } from '../../shared/commandArgs';
+import { noPrompt } from '../../commandArgs';
 
 /** `observability.applyAlertFile`. */
 export function registerApplyAlertFile(context: vscode.ExtensionContext, deps: AlertFileCommandDeps): void {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AlertFileCommandDeps, PlanArgs, objectArg, toUri } from './common';
-import { noPrompt } from '../../shared/commandArgs';
+import { noPrompt } from '../../commandArgs';
 
 /** `observability.applyAlertPlan`. */
 export function registerApplyAlertPlan(context: vscode.ExtensionContext, deps: AlertFileCommandDeps): void {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ConnectionManager } from '../../connections/manager';
 import type { AlertFileService } from '../service';
 import { isAlertFileUri } from '../workspace';
-import { argsOf } from '../../shared/commandArgs';
+import { argsOf } from '../../commandArgs';
 
 /**
  * Commands of alert files. Each takes what VS Code passes (a file URI, a tree node) or an argument object for

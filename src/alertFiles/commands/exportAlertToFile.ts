@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AlertFileCommandDeps, ExportArgs, objectArg, toUri } from './common';
-import { nodeOf } from '../../shared/commandArgs';
+import { nodeOf } from '../../commandArgs';
 
 /** `observability.exportAlertToFile`. */
 export function registerExportAlertToFile(context: vscode.ExtensionContext, deps: AlertFileCommandDeps): void {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AlertFileCommandDeps, FileArgs, fileOf, objectArg } from './common';
-import { noPrompt } from '../../shared/commandArgs';
+import { noPrompt } from '../../commandArgs';
 
 /** `observability.validateAlertFile`. */
 export function registerValidateAlertFile(context: vscode.ExtensionContext, deps: AlertFileCommandDeps): void {

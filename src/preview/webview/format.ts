@@ -2,7 +2,7 @@
  * Pure helpers of the preview webview (no DOM): number formats, time labels, a small safe Markdown parser producing
  * a tree of plain nodes (never HTML), and the y range that keeps thresholds in view.
  */
-import { formatTime } from '../../shared/chartTime';
+import { formatTime } from '../../panels/chartTime';
 import type { NumberFormat, Threshold } from '../protocol';
 
 const BYTE_UNITS_IEC = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];

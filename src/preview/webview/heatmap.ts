@@ -6,7 +6,7 @@
  * count. The cells are also a table (*Chart data as a table*).
  */
 import type { HeatmapCell, HeatmapData } from '../protocol';
-import { axisTimeLabels, formatTime, formatTimeZoned, zoneOfRange } from '../../shared/chartTime';
+import { axisTimeLabels, formatTime, formatTimeZoned, zoneOfRange } from '../../panels/chartTime';
 import { formatNumber } from './format';
 
 /** What the heatmap borrows from the page's script: element helpers, labels and theme colours. */

@@ -21,8 +21,8 @@ import type {
   TimeseriesData,
   WebviewState,
 } from '../protocol';
-import { seriesColors } from '../../shared/chartColors';
-import { axisTimeLabels, formatTime, formatTimeZoned, zoneOfRange } from '../../shared/chartTime';
+import { seriesColors } from '../../panels/chartColors';
+import { axisTimeLabels, formatTime, formatTimeZoned, zoneOfRange } from '../../panels/chartTime';
 import { formatNumber, parseMarkdown, toLocalInput, yRange, type Inline } from './format';
 import { drawHeatmap } from './heatmap';
 

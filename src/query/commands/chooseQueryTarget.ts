@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { commandArgument } from '../../shared/commandArgs';
+import { commandArgument } from '../../commandArgs';
 import { targetOf, type QueryContext } from '../context';
 
 /** Arguments of `observability.chooseQueryTarget`: the document (default: the active one) and, to skip the pick, a service. */

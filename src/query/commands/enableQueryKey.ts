@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../errors';
-import { commandArgument, noPrompt, scopeOfNode, type NoPromptArgs } from '../../shared/commandArgs';
+import { commandArgument, noPrompt, scopeOfNode, type NoPromptArgs } from '../../commandArgs';
 import { targetOf, type QueryContext } from '../context';
 import type { QueryTarget } from '../targets';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { commandArgument, scopeOfNode } from '../../shared/commandArgs';
+import { commandArgument, scopeOfNode } from '../../commandArgs';
 import { targetOf, type QueryContext } from '../context';
 
 /** Arguments of `observability.newQuery` (from automation; the explorer passes its service node). */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { isReadOnlyStatement, QueryError, splitStatements, type QueryColumn, type Statement } from '../../api/query';
 import { errorMessage } from '../../errors';
-import { commandArgument, noPrompt, type NoPromptArgs } from '../../shared/commandArgs';
+import { commandArgument, noPrompt, type NoPromptArgs } from '../../commandArgs';
 import { querySettings } from '../clients';
 import type { QueryContext } from '../context';
 import type { PanelState, StatementResult } from '../panel';

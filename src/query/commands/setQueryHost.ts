@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../errors';
-import { commandArgument, scopeOfNode } from '../../shared/commandArgs';
+import { commandArgument, scopeOfNode } from '../../commandArgs';
 import type { QueryContext } from '../context';
 
 /** Arguments of `observability.setQueryHost`; an empty `queryUrl` restores the Cloud default. */

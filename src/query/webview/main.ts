@@ -4,8 +4,8 @@
  * scroll as smoothly as 10. A chart tab appears when the result has a time column and numeric columns; it comes
  * with the same data as a table.
  */
-import { seriesColors } from '../../shared/chartColors';
-import { formatTime, formatTimeZoned, zoneOfRange } from '../../shared/chartTime';
+import { seriesColors } from '../../panels/chartColors';
+import { formatTime, formatTimeZoned, zoneOfRange } from '../../panels/chartTime';
 
 interface Column {
   name: string;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../../connections/manager';
 import { pickConnection } from '../../connections/pick';
-import { argsOf, nodeOf, scopeOfNode } from '../../shared/commandArgs';
+import { argsOf, nodeOf, scopeOfNode } from '../../commandArgs';
 import { TARGET_FILE } from '../layout';
 import type { ServiceFolderService, ServiceRef } from '../service';
 import type { ServiceFolderDrift } from '../driftView';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { VIEW_ID } from '../../constants';
-import { alertLabel, conditionText } from '../../shared/format';
+import { alertLabel, conditionText } from '../../labels/format';
 import { sanitizeServerText } from '../../api';
 import type { FiringAlert, FiringStatus } from '../firingStatus';
 

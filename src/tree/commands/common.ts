@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { sanitizeServerText } from '../../api';
 import { VIEW_ID } from '../../constants';
-import { alertLabel, nameOf } from '../../shared/format';
+import { alertLabel, nameOf } from '../../labels/format';
 import { asRequestFailure, type ConnectionSource } from '../../resources/model';
 import type { Node } from '../nodes';
 import type { ObservabilityTreeProvider } from '../provider';
 import { ReadonlyJsonProvider, type JsonItemKind } from '../readonlyDocuments';
 import type { Logger } from '../../log';
-import { commandArgument, noPrompt } from '../../shared/commandArgs';
+import { commandArgument, noPrompt } from '../../commandArgs';
 
 /**
  * Commands on tree items: refresh, retry, filter, copy ID, open as JSON, delete dashboard / alert.

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { alertLabel } from '../../shared/format';
+import { alertLabel } from '../../labels/format';
 import { DeleteResult, ResourceCommandDeps, resourceCommandHelpers, targetOf } from './common';
 
 /** `observability.deleteDashboard`. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { alertsOnSavedSearch } from '../../resources/dependents';
-import { alertLabel } from '../../shared/format';
+import { alertLabel } from '../../labels/format';
 import { DeleteResult, ResourceCommandDeps, resourceCommandHelpers, targetOf } from './common';
 import { bulletList } from './dependents';
 

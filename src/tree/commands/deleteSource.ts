@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { sourceDependents } from '../../resources/dependents';
-import { alertLabel, nameOf } from '../../shared/format';
+import { alertLabel, nameOf } from '../../labels/format';
 import { DeleteResult, ResourceCommandDeps, resourceCommandHelpers, targetOf } from './common';
 import { bulletList } from './dependents';
 

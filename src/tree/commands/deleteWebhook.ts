@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { sanitizeServerText } from '../../api';
 import { alertsUsingWebhook } from '../../resources/dependents';
-import { alertLabel } from '../../shared/format';
+import { alertLabel } from '../../labels/format';
 import { DeleteResult, ResourceCommandDeps, resourceCommandHelpers, targetOf } from './common';
 import { bulletList, pickAndOpenAlerts } from './dependents';
 

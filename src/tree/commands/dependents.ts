@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { sanitizeServerText } from '../../api';
 import type { Alert } from '../../resources/model';
-import { alertLabel } from '../../shared/format';
+import { alertLabel } from '../../labels/format';
 
 /** A bulleted list of names (at most 15, then "… and N more"). */
 export function bulletList(names: readonly string[]): string {

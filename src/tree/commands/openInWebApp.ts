@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ResourceCommandDeps } from './common';
 import { webAppUrl, type WebAppTarget } from '../webAppUrl';
-import { isExplorerNode } from '../../shared/commandArgs';
+import { isExplorerNode } from '../../commandArgs';
 import type { Node } from '../nodes';
 
 interface OpenInWebAppArgs {

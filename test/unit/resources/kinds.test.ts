@@ -13,7 +13,7 @@ import {
   webhookTemplate,
   webhookFieldsClearedByUpdate,
 } from '../../../src/resources/kinds';
-import { parseResourcePath, resourcePath, type ResourceRef } from '../../../src/shared/resourcePaths';
+import { parseResourcePath, resourcePath, type ResourceRef } from '../../../src/jsonDocuments/resourcePaths';
 import type { Source } from '../../../src/schema';
 
 const CONN = '3f6a1c2e-8b4d-4e7a-9c15-0d2b8f6e4a71';

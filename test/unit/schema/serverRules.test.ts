@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { schemaCheck } from '../../../src/shared/checks';
+import { schemaCheck } from '../../../src/jsonDocuments/checks';
 import type { ServerKind } from '../../../src/schema';
 import { dashboardBody, seedAlertBody, SOURCE_ID } from './fixtures';
 

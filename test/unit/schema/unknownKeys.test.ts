@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { knownPart, schemaCheck, unknownKeyIssues } from '../../../src/shared/checks';
+import { knownPart, schemaCheck, unknownKeyIssues } from '../../../src/jsonDocuments/checks';
 import { knownKeysAt, presentIn, unknownKeyPaths } from '../../../src/schema/unknownKeys';
 import { alertWriteSchema, dashboardUpdateSchema } from '../../../src/schema';
 

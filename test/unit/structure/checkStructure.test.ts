@@ -32,12 +32,12 @@ const good: Record<string, string> = {
   'src/features.ts':
     "import { registerTree } from './tree';\nimport { registerEditors } from './editors';\nimport { ResourceCache } from './resources/cache';\n",
   'src/tree/index.ts':
-    "import * as vscode from 'vscode';\nimport { ResourceCache } from '../resources/cache';\nimport { alertLabel } from '../shared/format';\nexport function registerTree() {}\n",
+    "import * as vscode from 'vscode';\nimport { ResourceCache } from '../resources/cache';\nimport { alertLabel } from '../labels/format';\nexport function registerTree() {}\n",
   'src/editors/index.ts':
     "import { LiveData } from '../resources/live';\nimport { errorMessage } from '../errors';\nexport function registerEditors() {}\n",
   'src/resources/cache.ts': "import type { Alert } from '../schema';\nexport class ResourceCache {}\n",
   'src/resources/live.ts': 'export class LiveData {}\n',
-  'src/shared/format.ts': "import * as vscode from 'vscode';\nexport const alertLabel = 1;\n",
+  'src/labels/format.ts': "import * as vscode from 'vscode';\nexport const alertLabel = 1;\n",
   'src/schema/index.ts': "import * as z from 'zod';\nexport type Alert = unknown;\n",
   'src/errors.ts': 'export const errorMessage = 1;\n',
 };
@@ -46,6 +46,16 @@ describe('structure check', () => {
   it('passes the repository itself', () => {
     const r = spawnSync(process.execPath, [SCRIPT, ROOT], { encoding: 'utf8' });
     assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+  });
+
+  it('names as service layers exactly the folders of src/ that hold them, and src/ has no catch-all folder', async () => {
+    const { LAYERS } = (await import(SCRIPT)) as { LAYERS: ReadonlySet<string> };
+    const folders = fs
+      .readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    for (const layer of LAYERS) assert.ok(folders.includes(layer), `src/${layer} exists`);
+    for (const vague of ['shared', 'common', 'utils', 'misc']) assert.ok(!folders.includes(vague), `no src/${vague}`);
   });
 
   it('passes a tree that follows the rules', () => {
@@ -74,14 +84,14 @@ describe('structure check', () => {
   it('fails when a service layer or a top-level helper imports a feature folder', () => {
     const r = checkTree({
       ...good,
-      'src/shared/format.ts': "import { ObservabilityTreeProvider } from '../tree/provider';\n",
+      'src/labels/format.ts': "import { ObservabilityTreeProvider } from '../tree/provider';\n",
       'src/helper.ts': "export { registerQuery } from './query';\n",
       'src/query/index.ts': 'export function registerQuery() {}\n',
     });
     assert.equal(r.code, 1);
     assert.match(
       r.output,
-      /src\/shared\/format\.ts imports '\.\.\/tree\/provider': only src\/extension\.ts, src\/features\.ts may import feature folder src\/tree/,
+      /src\/labels\/format\.ts imports '\.\.\/tree\/provider': only src\/extension\.ts, src\/features\.ts may import feature folder src\/tree/,
     );
     assert.match(
       r.output,
