@@ -13,6 +13,7 @@
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../errors';
+import type { ToolHost } from '../lazyTools';
 import { ScopeError } from './scope';
 import { framedText, type ToolText } from './text';
 import type { AgentDeps, AgentTool, PlannedWrite, ToolContext } from './tool';
@@ -49,21 +50,14 @@ export const TOOLS: readonly AgentTool[] = [
 /** How long a confirmed write waits for its invocation. */
 const PENDING_MS = 10 * 60_000;
 
-export interface AgentApi {
+/**
+ * The tools, for the entry's stand-ins (`ToolHost`): `prepare` is VS Code's `prepareInvocation` (the progress message
+ * and, for a write, the confirmation naming what is sent); `invoke` runs after the user confirmed. A write runs only
+ * when `fromChat` (the call carries an invocation token): outside a chat (another extension calling
+ * `vscode.lm.invokeTool`) VS Code shows no confirmation, so nothing is sent.
+ */
+export interface AgentApi extends ToolHost {
   readonly toolNames: readonly string[];
-  /** VS Code's `prepareInvocation`: the progress message and, for a write, the confirmation naming what is sent. */
-  prepare(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation>;
-  /**
-   * VS Code's `invoke`, after the user confirmed (when a confirmation was asked for). `fromChat`: the call came from a
-   * chat (it carries an invocation token); a write runs only then — outside a chat (another extension calling
-   * `vscode.lm.invokeTool`) VS Code shows no confirmation, so nothing is sent.
-   */
-  invoke(
-    name: string,
-    input: unknown,
-    token: vscode.CancellationToken,
-    fromChat: boolean,
-  ): Promise<vscode.LanguageModelToolResult>;
 }
 
 function inputOf(input: unknown): Record<string, unknown> {
