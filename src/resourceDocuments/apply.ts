@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { redact, sanitizeServerText } from '../api';
 import type { ConnectionManager } from '../connections/manager';
+import { isSelfHosted } from '../connections/types';
 import {
   isAlertableDisplayType,
   type Alert,
@@ -230,7 +231,10 @@ export class ResourceApplier {
       checks.publish(doc, diagnostics);
       return this.refuse(doc, diagnostics);
     }
-    const schema = schemaCheck(ref.kind, isNew(ref), parsed.value);
+    // What only some server versions accept is blocked on Cloud and a warning on a self-hosted deployment.
+    const connection = this.deps.connections.get(ref.connectionId);
+    const server = connection && isSelfHosted(connection) ? 'selfHosted' : 'cloud';
+    const schema = schemaCheck(ref.kind, isNew(ref), parsed.value, server);
     let facts;
     try {
       facts = await live.facts(ref.connectionId, ref.serviceId, ref.kind, ref.id);
@@ -247,6 +251,10 @@ export class ResourceApplier {
       const diagnostics = issueDiagnostics(doc, parsed.root, dedupeIssues(blocking));
       checks.publish(doc, diagnostics);
       return this.refuse(doc, diagnostics);
+    }
+    if (schema.warnings.length > 0) {
+      checks.publish(doc, issueDiagnostics(doc, parsed.root, schema.warnings));
+      for (const w of schema.warnings) this.deps.log.warn(`${ref.kind} ${ref.id ?? '(new)'}: ${w.message}`);
     }
     const body = schema.data;
     const target = { kind: ref.kind, connectionId: ref.connectionId, serviceId: ref.serviceId, id: ref.id };

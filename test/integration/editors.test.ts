@@ -16,7 +16,9 @@ import {
   configure,
   describeEachFlavor,
   docOf,
+  exportedApi,
   extension,
+  readLog,
   replaceText,
   setField,
   waitFor,
@@ -966,6 +968,42 @@ describeEachFlavor('Resource editors journey', (run) => {
     assert.equal(put.path, `${run.path('dashboards')}/${dashboard.id}`);
     assert.equal(run.data().dashboards.get(dashboard.id)?.name, `${dashboard.name} (edited)`);
     assert.equal(doc.isDirty, false);
+  });
+
+  it('a series aggFn "increase": sent with a warning to a self-hosted deployment, refused before sending on Cloud', async () => {
+    const dashboard = [...run.data().dashboards.values()].find((d) =>
+      (d.tiles as { config?: { select?: unknown } }[]).some((t) => Array.isArray(t.config?.select)),
+    )!;
+    const { uri, doc } = await open({ dashboardId: dashboard.id });
+    const value = JSON.parse(doc.getText()) as { tiles: { config?: { select?: Record<string, unknown>[] } }[] };
+    const tile = value.tiles.find((t) => Array.isArray(t.config?.select))!;
+    tile.config!.select![0] = { ...tile.config!.select![0], aggFn: 'increase', valueExpression: 'Value' };
+    await replaceText(doc, `${JSON.stringify(value, null, 2)}\n`);
+    const mark = run.emulator.requests.length;
+    const result = await apply(uri, { confirm: true });
+    const sent = run.emulator.requests.slice(mark).filter((r) => r.method === 'PUT');
+    if (run.flavor.emulatorFlavor === 'oss') {
+      // Not blocked here: sent once, and the server's answer decides (HyperDX b52a6fa8 accepts it; this emulator
+      // follows the OpenAPI document, which does not list it).
+      assert.equal(sent.length, 1, JSON.stringify(result));
+      const select = (sent[0]!.body as typeof value).tiles.flatMap((t) => t.config?.select ?? []);
+      assert.ok(
+        select.some((s) => s.aggFn === 'increase'),
+        'the body is sent as typed',
+      );
+      const log = await readLog(exportedApi());
+      assert.match(log, /aggFn "increase" is accepted by newer HyperDX versions only/);
+    } else {
+      // Refused before sending, the field named in the editor.
+      assert.equal(result.outcome, 'invalid', JSON.stringify(result));
+      assert.deepEqual(sent, [], 'nothing is sent');
+      const diagnostics = vscode.languages.getDiagnostics(doc.uri).map((d) => d.message);
+      assert.ok(
+        diagnostics.some((m) => /aggFn "increase" is not accepted by ClickHouse Cloud/.test(m)),
+        diagnostics.join('\n'),
+      );
+    }
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('opens an alert, edits its threshold and applies it after a diff', async () => {
