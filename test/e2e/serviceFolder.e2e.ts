@@ -115,11 +115,25 @@ describe('Cloud', () => {
       await page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^alerts$/ }).click();
     }
     await explorerRow.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await explorerRow
-      .locator('.monaco-icon-label[class*="monaco-decoration-itemColor"], .monaco-icon-label[title*="threshold"]')
-      .or(explorerRow.locator('[class*="monaco-decoration"]'))
-      .first()
-      .waitFor({ state: 'attached', timeout: 60_000 });
+    // The letter badge (`M`) is drawn as the CSS content of the label's decoration.
+    await page.waitForFunction(
+      (name: string) => {
+        interface El {
+          textContent: string | null;
+          querySelectorAll(selector: string): Iterable<El>;
+        }
+        const g = globalThis as unknown as {
+          document: El;
+          getComputedStyle(el: El, pseudo: string): { content: string };
+        };
+        const rows = [...g.document.querySelectorAll('.explorer-folders-view .monaco-list-row')];
+        const row = rows.find((r) => (r.textContent ?? '').includes(name));
+        if (!row) return false;
+        return [...row.querySelectorAll('*')].some((el) => /\bM\b/.test(g.getComputedStyle(el, '::after').content));
+      },
+      FILE,
+      { timeout: 60_000 },
+    );
     await page.keyboard.press('Control+Shift+g');
     const scmRow = page.locator('.scm-view .monaco-list-row', { hasText: FILE });
     await scmRow.first().waitFor({ state: 'visible', timeout: 60_000 });
