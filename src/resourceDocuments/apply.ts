@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { redact, sanitizeServerText } from '../api';
 import type { ConnectionManager } from '../connections/manager';
-import { isSelfHosted } from '../connections/types';
 import {
   isAlertableDisplayType,
   type Alert,
@@ -232,8 +231,7 @@ export class ResourceApplier {
       return this.refuse(doc, diagnostics);
     }
     // What only some server versions accept is blocked on Cloud and a warning on a self-hosted deployment.
-    const connection = this.deps.connections.get(ref.connectionId);
-    const server = connection && isSelfHosted(connection) ? 'selfHosted' : 'cloud';
+    const server = this.deps.connections.get(ref.connectionId)?.kind ?? 'cloud';
     const schema = schemaCheck(ref.kind, isNew(ref), parsed.value, server);
     let facts;
     try {
