@@ -8,8 +8,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { tileDataOf } from '../../../src/preview/data';
 import { groupPatterns, reconstructTemplate, stripAnsi, TemplateMiner } from '../../../src/preview/patterns';
-import { RANGES, seededRows, seededTotal } from './patternsSeeded';
+import type { PatternsData } from '../../../src/preview/protocol';
+import { renderTile, type SourceLike, type TileLike } from '../../../src/preview/render';
+import { buildState } from '../../emulator/seed';
+import { query } from './golden';
+import { NOW, RANGES, seededRows, seededTotal } from './patternsSeeded';
 
 interface Golden {
   drain3: { version: string; commit: string };
@@ -69,6 +74,40 @@ describe('Event patterns (drain3 0.9.11 as HyperDX runs it)', () => {
       assert.deepEqual(reordered.patterns.map(key).sort(), got.patterns.map(key).sort());
     });
   }
+
+  it("previews the seeded tile on the SQL route with HyperDX's patterns, counts, levels and trends", async () => {
+    const state = buildState('sample', 0);
+    const data = [...state.data.values()][0]!;
+    const dashboard = [...data.dashboards.values()].find((d) => d.name === 'Runtime')!;
+    const tile = (dashboard.tiles as TileLike[]).find((t) => t.name === 'Payment log patterns')!;
+    const source = data.sources.get(String(tile.config?.sourceId)) as SourceLike;
+    for (const range of RANGES) {
+      const expected = golden.seeded.find((s) => s.name === range.name)!;
+      const rendered = renderTile(tile, { range, source, dashboard: dashboard as never });
+      assert.ok(rendered.ok && rendered.shape === 'patterns', JSON.stringify(rendered));
+      assert.match(rendered.sql, /ORDER BY rand\(\) DESC LIMIT 10000$/);
+      const rows = await query(rendered.sql, 'otel', NOW);
+      const result = { columns: [], rows: rows.map((r) => Object.values(r)) };
+      const drawn = tileDataOf(rendered, result, { displayType: 'event_patterns' }) as PatternsData;
+      assert.equal(drawn.kind, 'patterns');
+      assert.equal(drawn.sampled, expected.sampled);
+      assert.equal(drawn.total, expected.total);
+      assert.deepEqual(drawn.times, expected.times);
+      // The rows come in random order (ORDER BY rand()): cluster IDs follow the order, the patterns do not.
+      const key = (p: { pattern: string; count: number; level?: string | undefined; trend: number[] }) =>
+        JSON.stringify([p.pattern, p.count, p.level, p.trend]);
+      assert.deepEqual(drawn.patterns.map(key).sort(), expected.patterns.map(key).sort());
+      assert.deepEqual(
+        drawn.patterns.map((p) => p.count),
+        expected.patterns.map((p) => p.count),
+      );
+      assert.ok(drawn.patterns.every((p) => p.countText === `~${p.count}`));
+      // The total counts the range aligned to the count chart's buckets: more rows than were mined, so the counts
+      // are extrapolated and the subtitle says so.
+      assert.ok(expected.total > expected.sampled);
+      assert.equal(drawn.subtitle, `~ counts extrapolated from ${expected.sampled} rows to ${expected.total} in total`);
+    }
+  });
 
   it('counts the sample as it is when the total is unknown or zero, and never below 1', () => {
     const range = { from: 0, to: 3600_000 };
