@@ -1026,7 +1026,7 @@ function renderHeatmap(ctx: Ctx, config: Record<string, unknown>, extraFilters: 
 }
 
 /** The expression of an event's text: a log's body, a span's name (the first of several), as HyperDX's getEventBody. */
-function eventBodyOf(source: SourceLike): string | undefined {
+export function eventBodyOf(source: SourceLike): string | undefined {
   const expr =
     source.kind === 'trace'
       ? str(source.spanNameExpression)
@@ -1034,6 +1034,24 @@ function eventBodyOf(source: SourceLike): string | undefined {
         ? (str(source.bodyExpression) ?? str(source.implicitColumnExpression))
         : undefined;
   return nonEmpty(expr) ? splitTopLevel(expr)[0] : undefined;
+}
+
+/** The level HyperDX shows beside a pattern: a log's severity, a span's status code (when the source names one). */
+export function eventLevelOf(source: SourceLike): string | undefined {
+  const expr =
+    source.kind === 'log'
+      ? str(source.severityTextExpression)
+      : source.kind === 'trace'
+        ? str(source.statusCodeExpression)
+        : undefined;
+  return nonEmpty(expr) ? expr : undefined;
+}
+
+/** The column an event pattern tile mines: its `select` when that is one expression, else the event's body. */
+export function patternColumnOf(select: unknown, source: SourceLike): string | undefined {
+  return typeof select === 'string' && select.trim() !== '' && splitTopLevel(select).length <= 1
+    ? select
+    : eventBodyOf(source);
 }
 
 /**
@@ -1045,20 +1063,12 @@ function eventBodyOf(source: SourceLike): string | undefined {
  */
 function renderPatterns(ctx: Ctx, config: Record<string, unknown>, extraFilters: TileFilter[]): RenderResult {
   const select = config.select;
-  const body =
-    typeof select === 'string' && select.trim() !== '' && splitTopLevel(select).length <= 1
-      ? select
-      : eventBodyOf(ctx.source);
+  const body = patternColumnOf(select, ctx.source);
   if (!nonEmpty(body)) throw new Unsupported('the source has no body expression for the patterns (bodyExpression)');
   const tve = splitTopLevel(str(ctx.source.timestampValueExpression) ?? '')[0];
   if (!tve) throw new Unsupported('the source has no timestamp expression');
-  const levelExpr =
-    ctx.source.kind === 'log'
-      ? str(ctx.source.severityTextExpression)
-      : ctx.source.kind === 'trace'
-        ? str(ctx.source.statusCodeExpression)
-        : undefined;
-  const level = nonEmpty(levelExpr);
+  const levelExpr = eventLevelOf(ctx.source);
+  const level = levelExpr !== undefined;
   const where = { where: str(config.where), whereLanguage: str(config.whereLanguage) ?? 'lucene' };
   const { ctx: countCtx } = timeChart({ ...ctx, opts: { ...ctx.opts, granularity: 'auto' } }, config);
   const total = renderBuilder(countCtx, { select: 'count() AS total', ...where, extraFilters });
