@@ -12,6 +12,11 @@
  * - The rate budget of the key, shared with the management API: ClickHouse Cloud documents 10 requests per 10 s per
  *   API key, so both clients of a key take their slots from the one limiter of that key (`limiterFor`), and a 429 from
  *   either holds back both. A slot counts from when the host can have seen the query (see `acquireSlot`).
+ * - The second transport, ClickHouse's own HTTP interface (`transport: 'clickhouseHttp'`, for a self-hosted deployment's
+ *   ClickHouse): `POST <address>/?default_format=JSONCompactEachRowWithNamesAndTypes[&database=…]`, HTTP Basic with the
+ *   ClickHouse user and password, the SQL as the body. Streaming, bounds, error parsing and redaction are the same;
+ *   its rate budget is per address and user (`clickHouseHttpLimiterFor`), and plain http beyond loopback needs the
+ *   caller's explicit permission (`allowPlainHttp`).
  * - Server text is bounded and linear to read: ClickHouse's error text is taken from a bounded prefix and made plain;
  *   the query ID is shown only when it has the shape of an ID and does not echo the key; JSON lines are counted
  *   before they are parsed, so no row and no result builds more than its bound of objects and arrays.
@@ -49,6 +54,8 @@ export type QueryFailureReason =
   | 'serviceStopped'
   /** The query host gave up waiting; the statement may still be running on the service. */
   | 'gatewayTimeout'
+  /** 401/403 from a ClickHouse HTTP interface: the user or password is wrong, or the user may not run this. */
+  | 'accessDenied'
   | 'other';
 
 export interface ClickHouseErrorInfo {
@@ -103,7 +110,8 @@ export interface QueryResult {
 }
 
 export interface RunQueryOptions {
-  serviceId: string;
+  /** The Cloud service (required by the query endpoint; not used by the ClickHouse HTTP interface). */
+  serviceId?: string;
   sql: string;
   database?: string;
   /** Stop after this many rows (default 10 000). */
@@ -117,11 +125,19 @@ export interface RunQueryOptions {
   onRows?: (rowsSoFar: number) => void;
 }
 
+export type QueryTransport = 'queryEndpoint' | 'clickhouseHttp';
+
 export interface QueryClientOptions {
-  /** Query host, default https://queries.clickhouse.cloud. */
+  /** Query host, default https://queries.clickhouse.cloud; for `clickhouseHttp`, the HTTP interface's address. */
   queryUrl?: string;
+  /** The API key ID; for `clickhouseHttp`, the ClickHouse user. */
   keyId: string;
+  /** The API key secret; for `clickhouseHttp`, the ClickHouse user's password. */
   getSecret: () => string | Promise<string>;
+  /** Default `queryEndpoint` (ClickHouse Cloud's query endpoint). */
+  transport?: QueryTransport;
+  /** Plain http to a host other than loopback, after the user confirmed it (never the default). */
+  allowPlainHttp?: boolean;
   dispatcher?: Dispatcher;
   /** Default: the key's one limiter (`limiterFor(keyId)`), shared with the management API. */
   limiter?: RateLimiter;
@@ -155,8 +171,16 @@ export function queryLimiterFor(keyId: string, options?: { requests?: number; wi
   return limiterFor(keyId, options);
 }
 
+/** Requests per window a ClickHouse HTTP interface is sent per address and user (the server sets no documented budget). */
+export const CLICKHOUSE_HTTP_RATE_LIMIT = { requests: 20, windowMs: 1000 } as const;
+
+/** The limiter of a ClickHouse HTTP interface address and user, shared by every client of that pair. */
+export function clickHouseHttpLimiterFor(origin: string, user: string): RateLimiter {
+  return limiterFor(`clickhouse-http ${origin} ${user}`, CLICKHOUSE_HTTP_RATE_LIMIT);
+}
+
 /** Problems with a query host URL; empty when it is usable. */
-export function queryHostIssues(queryUrl: string): ApiErrorIssue[] {
+export function queryHostIssues(queryUrl: string, opts: { allowPlainHttp?: boolean } = {}): ApiErrorIssue[] {
   const issues: ApiErrorIssue[] = [];
   let url: URL;
   try {
@@ -164,7 +188,10 @@ export function queryHostIssues(queryUrl: string): ApiErrorIssue[] {
   } catch {
     return [{ path: 'queryUrl', message: `must be an absolute URL such as ${DEFAULT_QUERY_HOST}` }];
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+  if (
+    url.protocol !== 'https:' &&
+    !(url.protocol === 'http:' && (opts.allowPlainHttp === true || isLoopbackHost(url.hostname)))
+  ) {
     issues.push({
       path: 'queryUrl',
       message: 'must use https (plain http is allowed only for localhost, 127.0.0.0/8 and ::1)',
@@ -230,7 +257,8 @@ function withoutExceptionTrailer(text: string): string {
 function withoutVersion(text: string): string {
   const t = text.trimEnd();
   const at = t.lastIndexOf('(version ');
-  if (at >= 0 && t.indexOf(')', at) === t.length - 1) return t.slice(0, at).trimEnd();
+  // `(version 24.8.4.13)`, or as ClickHouse's HTTP interface writes it, `(version 24.8.4.13 (official build))`.
+  if (at >= 0 && /^\(version [^()]{0,100}(?:\([^()]{0,100}\))?\)$/.test(t.slice(at))) return t.slice(0, at).trimEnd();
   return t;
 }
 
@@ -252,10 +280,12 @@ export class QueryClient {
   private readonly ownsDispatcher: boolean;
   private readonly limiter: RateLimiter;
   private readonly userAgent: string;
+  readonly transport: QueryTransport;
 
   constructor(private readonly options: QueryClientOptions) {
+    this.transport = options.transport ?? 'queryEndpoint';
     const queryUrl = options.queryUrl ?? DEFAULT_QUERY_HOST;
-    const issues = queryHostIssues(queryUrl);
+    const issues = queryHostIssues(queryUrl, { allowPlainHttp: options.allowPlainHttp === true });
     if (issues.length > 0) {
       throw new QueryError({
         kind: 'invalidInput',
@@ -272,7 +302,11 @@ export class QueryClient {
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher({ connectTimeoutMs: 10_000 });
-    this.limiter = options.limiter ?? limiterFor(options.keyId);
+    this.limiter =
+      options.limiter ??
+      (this.transport === 'clickhouseHttp'
+        ? clickHouseHttpLimiterFor(this.origin, options.keyId)
+        : limiterFor(options.keyId));
     this.userAgent = options.userAgent ?? 'observability-explorer';
   }
 
@@ -282,9 +316,10 @@ export class QueryClient {
 
   /** Runs one statement and reads its result up to the caps. */
   async run(opts: RunQueryOptions): Promise<QueryResult> {
-    const path = `${this.prefix}/service/${encodeURIComponent(opts.serviceId)}/run`;
+    const http = this.transport === 'clickhouseHttp';
+    const path = http ? `${this.prefix}/` : `${this.prefix}/service/${encodeURIComponent(opts.serviceId ?? '')}/run`;
     const base = { operation: OPERATION, method: 'POST', path };
-    if (!isUuid(opts.serviceId)) {
+    if (!http && !isUuid(opts.serviceId ?? '')) {
       throw new QueryError({
         ...base,
         kind: 'invalidInput',
@@ -324,7 +359,7 @@ export class QueryClient {
         ...base,
         kind: 'unauthorized',
         reason: 'other',
-        detail: 'the API key secret could not be read',
+        detail: http ? 'the ClickHouse password could not be read' : 'the API key secret could not be read',
         cause: e,
       });
     }
@@ -333,7 +368,9 @@ export class QueryClient {
         ...base,
         kind: 'unauthorized',
         reason: 'other',
-        detail: 'no API key secret is stored for this connection',
+        detail: http
+          ? 'no ClickHouse password is stored for this connection'
+          : 'no API key secret is stored for this connection',
       });
     }
     const basic = Buffer.from(`${this.options.keyId}:${secret}`, 'utf8').toString('base64');
@@ -341,13 +378,15 @@ export class QueryClient {
 
     const body: Record<string, string> = { sql: opts.sql };
     if (opts.database) body.database = opts.database;
+    const params = new URLSearchParams(http ? { default_format: RESULT_FORMAT } : { format: RESULT_FORMAT });
+    if (http && opts.database) params.set('database', opts.database);
     const headers: Record<string, string> = {
       authorization: `Basic ${basic}`,
-      'content-type': 'application/json',
+      'content-type': http ? 'text/plain; charset=utf-8' : 'application/json',
       accept: 'application/x-ndjson, application/json, text/plain',
       'user-agent': this.userAgent,
     };
-    if (opts.wakeService) headers['wake-service'] = 'true';
+    if (opts.wakeService && !http) headers['wake-service'] = 'true';
     let grant: Grant;
     try {
       grant = await this.limiter.acquireSlot(signal);
@@ -360,10 +399,10 @@ export class QueryClient {
     try {
       res = await sendStreaming(this.dispatcher, {
         origin: this.origin,
-        path: `${path}?format=${RESULT_FORMAT}`,
+        path: `${path}?${params.toString()}`,
         method: 'POST',
         headers,
-        body: JSON.stringify(body),
+        body: http ? opts.sql : JSON.stringify(body),
         ...(signal ? { signal } : {}),
         headersTimeoutMs: this.options.headersTimeoutMs ?? 60_000,
         bodyTimeoutMs: this.options.bodyTimeoutMs ?? 60_000,
@@ -409,7 +448,7 @@ export class QueryClient {
           status: 429,
           ...(message ? { serverMessage: message } : {}),
           ...(wait !== undefined ? { retryAfterMs: wait } : {}),
-          hint: `The API key's rate budget is spent (it is shared by the management API and the query endpoint). ${
+          hint: `${http ? 'The ClickHouse server refused more queries for now.' : "The API key's rate budget is spent (it is shared by the management API and the query endpoint)."} ${
             wait !== undefined
               ? `Try again in ${Math.max(1, Math.ceil(wait / 1000))} s.`
               : 'Wait a few seconds and try again.'
@@ -750,6 +789,22 @@ export class QueryClient {
         status,
         serverMessage: text.slice(0, 300) || undefined,
         detail: 'the query host answered 206 without a known service state',
+      });
+    }
+    if ((status === 401 || status === 403) && this.transport === 'clickhouseHttp') {
+      const ch =
+        parseClickHouseError(text) ??
+        (exceptionCode && /^\d+$/.test(exceptionCode) && text.trim()
+          ? parseClickHouseError(`Code: ${exceptionCode}. ${text.trim()}`)
+          : undefined);
+      return fail({
+        ...base,
+        kind: status === 401 ? 'unauthorized' : 'forbidden',
+        reason: 'accessDenied',
+        status,
+        serverMessage: ch?.text ?? (text.trim().slice(0, 300) || undefined),
+        ...(ch ? { clickHouse: ch } : {}),
+        hint: 'ClickHouse refused the user or password (or this user may not run the statement). Set the ClickHouse access again, then retry.',
       });
     }
     if (status === 401 || status === 403) {
