@@ -12,6 +12,7 @@ import { buildRoutes, type Route } from './routes';
 import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET, SAMPLE_KEY_UUID } from './seed';
 import { QueryHost } from './clickhouse/queryHost';
 import { adaptStateForOss, SAMPLE_OSS_API_KEY } from './oss/seed';
+import { ClickHouseHttp, SAMPLE_CLICKHOUSE_PASSWORD, SAMPLE_CLICKHOUSE_USER } from './oss/clickhouseHttp';
 import { ossApi, ossFaultReply } from './oss/routes';
 import { warmUpOssSchemas } from './oss/schemas';
 import type { EmulatorFlavor } from './types';
@@ -93,6 +94,11 @@ export interface Emulator {
   readonly flavor: EmulatorFlavor;
   /** The self-hosted flavor's personal API key (Bearer); present in both flavors, accepted only by 'oss'. */
   readonly ossApiKey: string;
+  /** The self-hosted flavor's ClickHouse HTTP interface (oss/clickhouseHttp.ts); '' in the Cloud flavor. */
+  clickHouseHttpUrl: string;
+  /** Its user and password. */
+  readonly clickHouseUser: string;
+  readonly clickHousePassword: string;
   /** The frozen "now" of the sample data in ms (EmulatorOptions.now), or undefined when it moves with the wall clock. */
   readonly frozenNow: number | undefined;
   /** The emulator's "now" in ms: where its sample data ends (the frozen time, else the wall clock). */
@@ -196,6 +202,10 @@ class EmulatorServer implements Emulator {
   readonly pageCap: number;
   readonly flavor: EmulatorFlavor;
   readonly ossApiKey = SAMPLE_OSS_API_KEY;
+  clickHouseHttpUrl = '';
+  readonly clickHouseUser = SAMPLE_CLICKHOUSE_USER;
+  readonly clickHousePassword = SAMPLE_CLICKHOUSE_PASSWORD;
+  private clickHouseHttp: ClickHouseHttp | undefined;
   private frozen: number | undefined;
 
   private routes: Route[];
@@ -279,6 +289,11 @@ class EmulatorServer implements Emulator {
     this.url = `http://${shownHost}:${addr.port}`;
     await this.queryHost.listen(host);
     this.queryUrl = this.queryHost.url;
+    if (this.flavor === 'oss') {
+      this.clickHouseHttp = new ClickHouseHttp({ requests: this.requests, frozenNow: () => this.frozenNow });
+      await this.clickHouseHttp.listen(host);
+      this.clickHouseHttpUrl = this.clickHouseHttp.url;
+    }
   }
 
   reset(data?: 'sample' | 'empty', alertCount?: number): void {
@@ -302,7 +317,7 @@ class EmulatorServer implements Emulator {
       this.server.close(() => resolve());
       for (const s of this.sockets) s.destroy();
     });
-    return Promise.all([api, this.queryHost.close()]).then(() => undefined);
+    return Promise.all([api, this.queryHost.close(), this.clickHouseHttp?.close()]).then(() => undefined);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
