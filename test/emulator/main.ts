@@ -77,6 +77,7 @@ async function main(): Promise<void> {
           'Self-hosted HyperDX API (External API v2) emulator is running.',
           `  Base URL:        ${emulator.url}`,
           `  API key:         ${emulator.ossApiKey} (Authorization: Bearer <key>)`,
+          `  ClickHouse HTTP: ${emulator.clickHouseHttpUrl} (user ${emulator.clickHouseUser}, password ${emulator.clickHousePassword})`,
           `  Control:         ${emulator.url}/__emulator/info (faults, requests, reset, response-issues)`,
           'Press Ctrl+C to stop.',
         ]

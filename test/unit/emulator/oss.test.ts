@@ -335,6 +335,9 @@ describe('emulator: self-hosted (OSS) rate limit', () => {
       const body = (await res.json()) as Record<string, unknown>;
       assert.equal(body.flavor, 'oss');
       assert.equal(body.apiKey, info.ossApiKey);
+      assert.equal(body.clickHouseHttpUrl, info.clickHouseHttpUrl);
+      assert.match(String(body.clickHouseHttpUrl), /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(body.clickHouseUser, info.clickHouseUser);
     } finally {
       await info.close();
     }
