@@ -90,6 +90,33 @@ describe('QueryClient over the self-hosted emulator ClickHouse HTTP interface', 
     assert.ok(err.requestId, 'the query ID is named');
   });
 
+  it(
+    'takes the user and password from X-ClickHouse-User/Key too, and refuses an unknown URL setting',
+    { timeout: 60_000 },
+    async () => {
+      const headers = { 'x-clickhouse-user': oss.clickHouseUser, 'x-clickhouse-key': oss.clickHousePassword };
+      const ok = await fetch(`${oss.clickHouseHttpUrl}/?default_format=JSONCompactEachRowWithNamesAndTypes`, {
+        method: 'POST',
+        headers,
+        body: 'SELECT 1 AS one',
+      });
+      assert.equal(ok.status, 200);
+      assert.ok(ok.headers.get('x-clickhouse-query-id'));
+      assert.equal(await ok.text(), '["one"]\n["UInt8"]\n[1]\n');
+      const bad = await fetch(`${oss.clickHouseHttpUrl}/?no_such_setting=1`, {
+        method: 'POST',
+        headers,
+        body: 'SELECT 1',
+      });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.headers.get('x-clickhouse-exception-code'), '115');
+      assert.match(
+        await bad.text(),
+        /^Code: 115\. DB::Exception: Unknown setting 'no_such_setting'\. \(UNKNOWN_SETTING\)/,
+      );
+    },
+  );
+
   it('refuses a wrong password as ClickHouse does, without showing it', { timeout: 60_000 }, async () => {
     const wrong = new QueryClient({
       transport: 'clickhouseHttp',
