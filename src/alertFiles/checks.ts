@@ -160,7 +160,7 @@ export class AlertFileChecks implements vscode.Disposable {
     const lists = fresh ?? (await this.namesFor(parsed.value));
     const schema = checkAlertFile(parsed.value, lists);
     const issues = dedupeIssues([
-      ...(schema.ok ? [] : schema.issues.filter((i) => lists || i.severity === 'error')),
+      ...(schema.ok ? schema.warnings : schema.issues.filter((i) => lists || i.severity === 'error')),
       ...(await this.liveIssues(parsed.value, fresh)),
     ]);
     const diagnostics = issueDiagnostics(doc, parsed.root, issues);
