@@ -31,6 +31,7 @@ describeEachFlavor('Alert files that follow the server', (run) => {
   });
 
   after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     if (dir) await vscode.workspace.fs.delete(dir, { recursive: true, useTrash: false });
   });
 
@@ -87,6 +88,14 @@ describeEachFlavor('Alert files that follow the server', (run) => {
     const typed = `${JSON.stringify(inlineFile(), null, 2)}\n`;
     await writeFile(uri, typed);
     const sourceLine = typed.split('\n').findIndex((l) => l.includes('"source": "inline"'));
+
+    // As you type (the file open in an editor, no Validate): the same finding at the same place.
+    await vscode.window.showTextDocument(uri);
+    const typing = await waitFor('the check made while typing', () =>
+      vscode.languages.getDiagnostics(uri).find((d) => /inline alert/.test(d.message)),
+    );
+    assert.equal(typing.range.start.line, sourceLine);
+    assert.equal(typing.severity, selfHosted() ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
 
     const diagnostics = await diagnosticsOf(uri);
     const about = diagnostics.filter((d) => /inline alert/.test(d.message));
