@@ -7,7 +7,8 @@
  * Accepted by some HyperDX versions, not by the Cloud spec:
  * - a series `aggFn: "increase"` (sum metrics; HyperDX `AggregateFunctionSchema` since #2246);
  * - dashboard filters of type `STATIC_LIST` and `PROMETHEUS_LABEL` (#3017, #3053);
- * - alerts with `source: "inline"` and a `chartConfig` (#3010, #3043; the Cloud gateway refuses them).
+ * - alerts with `source: "inline"` and a `chartConfig` (#3010, #3043; the Cloud gateway refuses them);
+ * - an alert's `displayName` (at most 512 characters) and `tags` (#3063, #3065, #3067; the Cloud spec lists neither).
  * Pure (no vscode import).
  */
 
@@ -69,6 +70,11 @@ export function versionedUses(kind: string, value: unknown): VersionedUse[] {
       what: 'an inline alert (source "inline" with a chartConfig)',
       covers: [['source'], ['chartConfig'], ['dashboardId'], ['tileId'], ['savedSearchId'], ['groupBy'], []],
     });
+  }
+  if (kind === 'alert') {
+    for (const key of ['displayName', 'tags'] as const) {
+      if (value[key] !== undefined) out.push({ path: [key], what: `an alert "${key}"`, covers: [[key]] });
+    }
   }
   return out;
 }

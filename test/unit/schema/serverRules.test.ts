@@ -83,6 +83,27 @@ describe('Checks that follow the server a body is sent to', () => {
     );
   });
 
+  for (const key of ['displayName', 'tags'] as const) {
+    it(`an alert "${key}": blocked on Cloud, a warning on a self-hosted deployment, kept as an unknown field without a server`, () => {
+      const body = { ...seedAlertBody(), [key]: key === 'tags' ? ['checkout'] : 'Checkout latency' };
+      const cloud = verdict('alert', body, 'cloud');
+      assert.equal(cloud.ok, false);
+      assert.deepEqual(
+        cloud.errors!.map((e) => e.split(':')[0]),
+        [key],
+      );
+      assert.match(cloud.errors![0]!, /not accepted by ClickHouse Cloud/);
+      const selfHosted = verdict('alert', body, 'selfHosted');
+      assert.equal(selfHosted.ok, true);
+      assert.equal(selfHosted.warnings!.length, 1);
+      assert.match(selfHosted.warnings![0]!, new RegExp(`^${key}: .*newer HyperDX versions only`));
+      const checked = schemaCheck('alert', true, body, 'selfHosted');
+      assert.ok(checked.ok);
+      assert.deepEqual((checked.data as Json)[key], body[key], 'sent as written');
+      assert.deepEqual(verdict('alert', body, undefined), { ok: true, warnings: [] });
+    });
+  }
+
   it('a body every version accepts has no warning on either kind', () => {
     for (const server of ['cloud', 'selfHosted'] as const) {
       assert.deepEqual(verdict('dashboard', dashboardBody(), server), { ok: true, warnings: [] });
