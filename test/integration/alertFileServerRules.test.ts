@@ -17,10 +17,11 @@ describeEachFlavor('Alert files that follow the server', (run) => {
   let dir: vscode.Uri;
   let counter = 0;
   const selfHosted = () => run.flavor.emulatorFlavor === 'oss';
+  // Writes only: a self-hosted deployment's reads of data (the fired-count lens's chart series, searches) are POSTs too.
   const writes = (from: number) =>
     run.emulator.requests
       .slice(from)
-      .filter((r) => r.method !== 'GET')
+      .filter((r) => r.method !== 'GET' && !/\/(charts\/series|search)$/.test(r.path))
       .map((r) => `${r.method} ${r.path}`);
 
   before(async () => {
@@ -147,7 +148,7 @@ describeEachFlavor('Alert files that follow the server', (run) => {
     assert.equal(await readFile(uri), typed, 'the file is left as typed (no id written)');
   });
 
-  it('an alert displayName and tags: warnings and created on a self-hosted deployment; errors and nothing sent on Cloud', async () => {
+  it('an alert displayName and tags: warnings and created on both kinds (a server that does not know them drops them)', async () => {
     const uri = vscode.Uri.joinPath(dir, 'named.alert.json');
     const typed = `${JSON.stringify(alertFile({ displayName: 'Checkout latency', tags: ['checkout'] }), null, 2)}\n`;
     await writeFile(uri, typed);
@@ -161,22 +162,21 @@ describeEachFlavor('Alert files that follow the server', (run) => {
     const result = await vscode.commands.executeCommand<FileResult>('observability.applyAlertFile', {
       uri: uri.toString(),
     });
-    if (selfHosted()) {
-      assert.ok(about.every((d) => d.severity === vscode.DiagnosticSeverity.Warning));
-      assert.equal(result.outcome, 'created', JSON.stringify(result));
-      assert.deepEqual(writes(mark), [`POST ${run.path('alerts')}`]);
-      const sent = run.emulator.requests.slice(mark).find((r) => r.method === 'POST')?.body as Json;
-      assert.equal(sent.displayName, 'Checkout latency');
-      assert.deepEqual(sent.tags, ['checkout']);
-      assert.equal(run.data().alerts.size, before + 1);
-      await waitFor('the id written back', async () => (JSON.parse(await readFile(uri)) as Json).id === result.id);
-    } else {
-      assert.ok(about.every((d) => d.severity === vscode.DiagnosticSeverity.Error));
-      assert.ok(about.every((d) => /not accepted by ClickHouse Cloud/.test(d.message)));
-      assert.equal(result.outcome, 'invalid', JSON.stringify(result));
-      assert.deepEqual(writes(mark), [], 'nothing is sent');
-      assert.equal(run.data().alerts.size, before);
-      assert.equal(await readFile(uri), typed);
-    }
+    assert.ok(about.every((d) => d.severity === vscode.DiagnosticSeverity.Warning));
+    assert.ok(
+      about.every((d) =>
+        selfHosted()
+          ? /kept by newer HyperDX versions only: an older deployment drops it/.test(d.message)
+          : /not in ClickHouse Cloud's API: the service may drop it/.test(d.message),
+      ),
+      about.map((d) => d.message).join('\n'),
+    );
+    assert.equal(result.outcome, 'created', JSON.stringify(result));
+    assert.deepEqual(writes(mark), [`POST ${run.path('alerts')}`]);
+    const sent = run.emulator.requests.slice(mark).find((r) => r.method === 'POST')?.body as Json;
+    assert.equal(sent.displayName, 'Checkout latency', 'sent as written');
+    assert.deepEqual(sent.tags, ['checkout']);
+    assert.equal(run.data().alerts.size, before + 1);
+    await waitFor('the id written back', async () => (JSON.parse(await readFile(uri)) as Json).id === result.id);
   });
 });

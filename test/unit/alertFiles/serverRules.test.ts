@@ -27,10 +27,11 @@ function inlineAlert(): Json {
   };
 }
 
-const CASES: [string, () => Json, string][] = [
-  ['an inline alert', inlineAlert, 'source'],
-  ['an alert displayName', () => ({ ...seedAlertBody(), displayName: 'Checkout latency' }), 'displayName'],
-  ['alert tags', () => ({ ...seedAlertBody(), tags: ['checkout', 'slo'] }), 'tags'],
+/** What it is, the body, the path of the finding, and whether Cloud refuses it or drops it (a warning there). */
+const CASES: [string, () => Json, string, 'refused' | 'dropped'][] = [
+  ['an inline alert', inlineAlert, 'source', 'refused'],
+  ['an alert displayName', () => ({ ...seedAlertBody(), displayName: 'Checkout latency' }), 'displayName', 'dropped'],
+  ['alert tags', () => ({ ...seedAlertBody(), tags: ['checkout', 'slo'] }), 'tags', 'dropped'],
 ];
 
 describe('alert files: checks that follow the server the file targets', () => {
@@ -39,9 +40,19 @@ describe('alert files: checks that follow the server the file targets', () => {
     assert.equal(serverKindOf({ ...CLOUD, ...seedAlertBody() }), 'cloud');
   });
 
-  for (const [what, body, path] of CASES) {
-    it(`${what}: an error on a Cloud file, saying the Cloud API does not accept it; nothing to send`, () => {
+  for (const [what, body, path, onCloud] of CASES) {
+    it(`${what}: on a Cloud file, ${onCloud === 'refused' ? 'an error saying the Cloud API does not accept it; nothing to send' : 'a warning that the service may drop it; sent as written'}`, () => {
       const checked = checkAlertFile({ ...CLOUD, ...body() });
+      if (onCloud === 'dropped') {
+        assert.ok(checked.ok, JSON.stringify(checked));
+        assert.deepEqual(
+          checked.warnings.map((w) => [w.path.join('.'), w.severity]),
+          [[path, 'warning']],
+        );
+        assert.match(checked.warnings[0]!.message, /not in ClickHouse Cloud's API: the service may drop it/);
+        assert.deepEqual(checked.body, body());
+        return;
+      }
       assert.equal(checked.ok, false);
       const errors = checked.ok ? [] : checked.issues.filter((i) => i.severity === 'error');
       assert.ok(
@@ -58,7 +69,7 @@ describe('alert files: checks that follow the server the file targets', () => {
         checked.warnings.map((w) => [w.path.join('.'), w.severity]),
         [[path, 'warning']],
       );
-      assert.match(checked.warnings[0]!.message, /accepted by newer HyperDX versions only/);
+      assert.match(checked.warnings[0]!.message, /(accepted|kept) by newer HyperDX versions only/);
       assert.deepEqual(checked.target, {
         organizationId: SELF_HOSTED_ORGANIZATION_ID,
         serviceId: SELF_HOSTED_SERVICE_ID,
