@@ -47,6 +47,27 @@ describeEachFlavor('Service folder drift', (run) => {
       .filter((r) => r.method === 'GET')
       .map((r) => r.path);
 
+  interface TreeNode {
+    readonly type: string;
+    readonly item?: { readonly id: string };
+    readonly parent?: TreeNode;
+  }
+  const tree = () =>
+    exportedApi().tree.provider as unknown as {
+      folder(connectionId: string, serviceId: string, kind: string): TreeNode | undefined;
+      getChildren(node?: TreeNode): Promise<TreeNode[]>;
+      getTreeItem(node: TreeNode): vscode.TreeItem;
+    };
+  /** The Observability tree's item of a webhook or saved search of the service, as the view draws it. */
+  const treeItemOf = async (folderKind: 'savedSearches' | 'webhooks', id: string) => {
+    const provider = tree();
+    const parent = provider.folder(run.connectionId, run.serviceId, folderKind);
+    assert.ok(parent, `the ${folderKind} folder`);
+    const node = (await provider.getChildren(parent)).find((n) => n.item?.id === id);
+    assert.ok(node, `${folderKind} ${id} in the tree`);
+    return provider.getTreeItem(node);
+  };
+
   let searchPath = '';
   let searchId = '';
   let dashboardPath = '';
@@ -104,6 +125,26 @@ describeEachFlavor('Service folder drift', (run) => {
     );
     assert.match(report.changes[0]!.tooltip, /^Differs from .+: where$/);
     assert.deepEqual(gets(mark), [], 'a save compares with the lists read last');
+
+    // The Observability tree marks the saved search (and its service) through the same decoration provider.
+    const item = await treeItemOf('savedSearches', searchId);
+    assert.equal(item.label, value.name, 'the label stays the name');
+    assert.ok(item.iconPath instanceof vscode.ThemeIcon, 'the icon stays the one set');
+    assert.ok(item.resourceUri, 'the tree item carries its drift URI');
+    const marks = new Map((report.treeMarks ?? []).map((m) => [m.uri, m]));
+    const searchMark = marks.get(item.resourceUri.toString());
+    assert.equal(searchMark?.badge, 'M', JSON.stringify(report.treeMarks));
+    assert.match(searchMark!.tooltip, /^Differs from .+: where$/);
+    const serviceNode = tree().folder(run.connectionId, run.serviceId, 'savedSearches')!.parent!;
+    const serviceItem = tree().getTreeItem(serviceNode);
+    assert.ok(serviceItem.resourceUri, 'the service item carries its drift URI');
+    assert.match(marks.get(serviceItem.resourceUri.toString())?.tooltip ?? '', /^1 file of a service folder differs/);
+    // An unchanged resource is not marked.
+    const [webhookFile] = await filesOf('webhooks');
+    const webhookItem = await treeItemOf('webhooks', String((await read(webhookFile!)).id));
+    assert.ok(webhookItem.resourceUri);
+    assert.equal(marks.get(webhookItem.resourceUri.toString()), undefined, 'an unchanged webhook has no mark');
+    assert.equal(marks.size, 2, JSON.stringify(report.treeMarks));
   });
 
   it("a change made on the service shows on the view's Refresh, and Pull brings it back", async () => {
