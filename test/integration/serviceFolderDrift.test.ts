@@ -50,6 +50,7 @@ describeEachFlavor('Service folder drift', (run) => {
   interface TreeNode {
     readonly type: string;
     readonly item?: { readonly id: string };
+    readonly dashboard?: { readonly id: string };
     readonly parent?: TreeNode;
   }
   const tree = () =>
@@ -59,11 +60,11 @@ describeEachFlavor('Service folder drift', (run) => {
       getTreeItem(node: TreeNode): vscode.TreeItem;
     };
   /** The Observability tree's item of a webhook or saved search of the service, as the view draws it. */
-  const treeItemOf = async (folderKind: 'savedSearches' | 'webhooks', id: string) => {
+  const treeItemOf = async (folderKind: 'savedSearches' | 'webhooks' | 'dashboards', id: string) => {
     const provider = tree();
     const parent = provider.folder(run.connectionId, run.serviceId, folderKind);
     assert.ok(parent, `the ${folderKind} folder`);
-    const node = (await provider.getChildren(parent)).find((n) => n.item?.id === id);
+    const node = (await provider.getChildren(parent)).find((n) => (n.item ?? n.dashboard)?.id === id);
     assert.ok(node, `${folderKind} ${id} in the tree`);
     return provider.getTreeItem(node);
   };
@@ -179,6 +180,13 @@ describeEachFlavor('Service folder drift', (run) => {
       ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     );
     assert.match(report.changes.find((c) => c.path === dashboardPath)!.tooltip, /: tags$/);
+    const dashboardUri = (await treeItemOf('dashboards', String(dashboard.id))).resourceUri?.toString();
+    assert.ok(dashboardUri, 'the dashboard item carries its drift URI');
+    assert.match(
+      report.treeMarks?.find((m) => m.uri === dashboardUri)?.tooltip ?? '',
+      /: tags$/,
+      'the Refresh marks the dashboard in the tree',
+    );
 
     const pulled = await pull();
     assert.deepEqual(pulled.written, [dashboardPath], 'the edited saved search keeps its edit');
@@ -190,6 +198,11 @@ describeEachFlavor('Service folder drift', (run) => {
     assert.deepEqual(
       after.changes.map((c) => c.path),
       [searchPath],
+    );
+    assert.equal(
+      after.treeMarks?.find((m) => m.uri === dashboardUri),
+      undefined,
+      'the pulled dashboard is no longer marked in the tree',
     );
   });
 
@@ -232,5 +245,6 @@ describeEachFlavor('Service folder drift', (run) => {
       return r.changes.length === 0 ? r : undefined;
     });
     assert.deepEqual(clean.changes, []);
+    assert.deepEqual(clean.treeMarks, [], 'nothing marked in the tree either');
   });
 });
