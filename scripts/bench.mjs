@@ -35,10 +35,16 @@ const { values: opts } = parseOptions('Usage: node scripts/bench.mjs [options]  
     description:
       'sections of the first host: browse,alerts,overhead,query,preview,serviceFolder (none: activation and first use; serviceFolder only when named)',
   },
+  out: {
+    type: 'string',
+    default: 'bench/results.json',
+    placeholder: 'file',
+    description: 'where the results are written (relative to the repository)',
+  },
 });
 const require = createRequire(import.meta.url);
 const VSIX = path.join(ROOT, 'observability-explorer.vsix');
-const RESULTS = path.join(ROOT, 'bench', 'results.json');
+const RESULTS = path.resolve(ROOT, opts.out);
 const verbose = !!process.env.OBS_TEST_VERBOSE;
 const RUNS = positiveInteger(opts.runs, 'runs');
 const ACTIVATION_SAMPLES = positiveInteger(opts['activation-samples'], 'activation-samples');
@@ -51,7 +57,6 @@ const TARGETS = {
   activationRatioToEmpty: 1.5,
   evaluatedKB: 100,
   coldFirstExpandMs: 175,
-  bundleKB: 350,
   // "VSIX under 400 KB" (it was ≤ 250 KB before the README's pictures, the icon and the walkthrough were shipped), in
   // this script's unit (KB = 1,024 bytes, as everywhere in the bench).
   vsixKB: 400,
@@ -63,6 +68,9 @@ const TARGETS = {
   queryClientRatio: 1.15,
   previewDrawnMs: 200,
   previewBundleKB: 150,
+  // A dashboard preview on the emulator (12 tiles): cold (panel closed, sources and columns not looked up) and warm.
+  dashboardPreviewColdMs: 2000,
+  dashboardPreviewWarmMs: 500,
 };
 
 /** Runs a command in the repository (printed to stderr; its output only with OBS_TEST_VERBOSE). */
@@ -151,7 +159,9 @@ async function main() {
     'all JavaScript files in dist/, production (minified) build: the entry evaluated at activation, the features ' +
     'bundle loaded on first use and the webview scripts';
 
-  const { ensureCodeServer } = require(path.join(ROOT, 'out', 'test', 'host', 'codeServer.js'));
+  const { ensureCodeServer, CODE_SERVER_VERSION, CODE_SERVER_NODE_VERSION } = require(
+    path.join(ROOT, 'out', 'test', 'host', 'codeServer.js'),
+  );
   const { runTestsInCodeServer, closeAllWorkbenches } = require(
     path.join(ROOT, 'out', 'test', 'host', 'runInCodeServer.js'),
   );
@@ -211,7 +221,8 @@ async function main() {
         installedExtensions: emptyExtensions,
         ...(userDataDir ? { userDataDir } : {}),
         env: { OBS_BENCH_CONFIG: JSON.stringify(config) },
-        timeoutMs: 10 * 60_000,
+        // Every section of the first host takes about 12 minutes on a quiet 2-core machine.
+        timeoutMs: 40 * 60_000,
         onLog: (line) => {
           if (verbose || /^\[(error|warn)\]/.test(line)) console.error(line);
         },
@@ -240,7 +251,8 @@ async function main() {
   const emptyExtensionCallMsMedian = median(activations.map((a) => a.emptyExtensionCallMs));
   const activation = {
     method:
-      'fresh extension host per sample (code-server 4.100.3 / VS Code 1.100.3); activateCallMs = wall time from ' +
+      `fresh extension host per sample (code-server ${CODE_SERVER_VERSION}, its extension host on Node ${CODE_SERVER_NODE_VERSION}); ` +
+      'activateCallMs = wall time from ' +
       'vscode.extensions.getExtension(id).activate() to its resolution (loads and evaluates dist/extension.js, runs activate); ' +
       'emptyExtensionCallMs = the mean of the same for two empty extensions (main with an empty activate) activated in the ' +
       "same host right before and right after this one, all three after a third empty extension took the host's first " +
@@ -374,24 +386,36 @@ function evaluate(r) {
       TARGETS.coldFirstExpandMs,
       'ms',
     ),
-    check('bundles in dist/, all', r.sizes.bundleKB, TARGETS.bundleKB, 'KB'),
     ...(r.sizes.vsixKB !== undefined ? [check('VSIX', r.sizes.vsixKB, TARGETS.vsixKB, 'KB')] : []),
-    check('1,000 alerts, slower of provider/view (median)', worst('1000'), TARGETS.alerts1000Ms, 'ms'),
-    check('10,000 alerts, slower of provider/view (median)', worst('10000'), TARGETS.alerts10000Ms, 'ms'),
-    check('429 errors shown while browsing', r.browse?.rateLimitErrorsShown, TARGETS.shown429, ''),
-    check('client overhead vs bare undici (median ratio)', r.requestOverhead?.ratio, TARGETS.overheadRatio, '×'),
-    check(
-      'Run Query, 10,000 rows to rendered table (median)',
-      r.query?.runQueryToRenderedMs?.median,
-      TARGETS.queryRenderedMs,
-      'ms',
-    ),
-    check(
-      'query client vs raw fetch+parse, same query (median ratio)',
-      r.query?.clientVsRaw?.ratio,
-      TARGETS.queryClientRatio,
-      '×',
-    ),
+    // A section run with --only leaves the others out: their targets are not listed (rather than listed as missed).
+    ...(a?.['1000']
+      ? [
+          check('1,000 alerts, slower of provider/view (median)', worst('1000'), TARGETS.alerts1000Ms, 'ms'),
+          check('10,000 alerts, slower of provider/view (median)', worst('10000'), TARGETS.alerts10000Ms, 'ms'),
+        ]
+      : []),
+    ...(r.browse
+      ? [check('429 errors shown while browsing', r.browse.rateLimitErrorsShown, TARGETS.shown429, '')]
+      : []),
+    ...(r.requestOverhead
+      ? [check('client overhead vs bare undici (median ratio)', r.requestOverhead.ratio, TARGETS.overheadRatio, '×')]
+      : []),
+    ...(r.query
+      ? [
+          check(
+            'Run Query, 10,000 rows to rendered table (median)',
+            r.query.runQueryToRenderedMs?.median,
+            TARGETS.queryRenderedMs,
+            'ms',
+          ),
+          check(
+            'query client vs raw fetch+parse, same query (median ratio)',
+            r.query.clientVsRaw?.ratio,
+            TARGETS.queryClientRatio,
+            '×',
+          ),
+        ]
+      : []),
     ...(r.preview
       ? [
           check(
@@ -406,6 +430,22 @@ function evaluate(r) {
             TARGETS.previewBundleKB,
             'KB',
           ),
+          ...(r.preview.dashboard12TilesFromEmulator
+            ? [
+                check(
+                  'dashboard preview on the emulator, 12 tiles, cold',
+                  r.preview.dashboard12TilesFromEmulator.coldMs,
+                  TARGETS.dashboardPreviewColdMs,
+                  'ms',
+                ),
+                check(
+                  'dashboard preview on the emulator, 12 tiles, warm (median)',
+                  r.preview.dashboard12TilesFromEmulator.warmMs?.median,
+                  TARGETS.dashboardPreviewWarmMs,
+                  'ms',
+                ),
+              ]
+            : []),
         ]
       : []),
   ];

@@ -1,24 +1,7 @@
 import * as vscode from 'vscode';
-import { redact, sanitizeServerText } from '../api';
-import type { ConnectionManager } from '../connections/manager';
-import { isSelfHosted } from '../connections/types';
-import {
-  isAlertableDisplayType,
-  type Alert,
-  type Dashboard,
-  type DashboardUpdate,
-  type QueryEndpoint,
-  type QueryEndpointWrite,
-} from '../schema';
-import type { ResourceRefresher } from '../resources/model';
-import {
-  KINDS,
-  maskedWebhookBody,
-  ordered,
-  unmaskWebhookBody,
-  webhookFieldsClearedByUpdate,
-  webhookSecrets,
-} from '../resources/kinds';
+import { sanitizeServerText } from '../api';
+import type { Dashboard, DashboardUpdate, QueryEndpoint, QueryEndpointWrite } from '../schema';
+import { KINDS, maskedWebhookBody, ordered, unmaskWebhookBody, webhookFieldsClearedByUpdate } from '../resources/kinds';
 import {
   dedupeIssues,
   knownPart,
@@ -27,16 +10,14 @@ import {
   type DocumentIssue,
   type IssuePath,
 } from '../jsonDocuments/checks';
-import { issueDiagnostics, parseDocument, syntaxDiagnostics, type DocumentChecks } from '../jsonDocuments/diagnostics';
-import { alertAfterUpdate, editableText, editableValue, sameJson, toText } from '../jsonDocuments/documents';
-import type { ResourceFileSystem } from './fileSystem';
-import type { LiveData } from '../resources/live';
-import { SERVER_SCHEME, type ServerDocuments } from '../jsonDocuments/serverDocuments';
-import { fileLabel, isNew, parseUri, refKey, uriFor, type ResourceRef } from '../jsonDocuments/uris';
+import { issueDiagnostics, parseDocument, syntaxDiagnostics } from '../jsonDocuments/diagnostics';
+import { alertAfterUpdate, editableText, editableValue, sameJson } from '../jsonDocuments/documents';
+import { isNew, parseUri, refKey, uriFor, type ResourceRef } from '../jsonDocuments/uris';
 import { errorMessage } from '../errors';
-import type { Logger } from '../log';
-import { withProgress } from '../jsonDocuments/writes';
-import type { WriteGate, WriteHooks, WritePipeline } from '../writes/pipeline';
+import type { WriteGate, WriteHooks } from '../writes/pipeline';
+import { ApplyDiffs } from './applyDiffs';
+import type { ApplyDeps, ApplyOptions, ApplyResult, CreatedResource } from './applyTypes';
+import { alertsDeletedBy, confirmLoss, keysLosingAccess, withoutSecrets } from './losses';
 
 /**
  * Apply: send a resource document to the service. Nothing invalid is sent (syntax, schema and live checks first);
@@ -53,64 +34,7 @@ import type { WriteGate, WriteHooks, WritePipeline } from '../writes/pipeline';
 
 export const APPLYING_CONTEXT_KEY = 'observability.applying';
 
-/** How long Apply waits for the "what will change" diff editor to open before it goes on. */
-const DIFF_OPEN_WAIT_MS = 5000;
-
-export interface ApplyOptions {
-  readonly confirm?: boolean;
-  readonly confirmAlertDeletion?: boolean;
-  /** Confirms that API keys lose access to the query endpoint. */
-  readonly confirmKeyRemoval?: boolean;
-  /** Confirms that a webhook update to a new URL or service clears its stored headers and query parameters. */
-  readonly confirmSecretRemoval?: boolean;
-  readonly overwrite?: boolean;
-}
-
-export type ApplyOutcome =
-  | 'applied'
-  | 'busy'
-  | 'notResource'
-  | 'invalid'
-  | 'unchanged'
-  | 'cancelled'
-  | 'conflict'
-  | 'alertsWouldBeDeleted'
-  | 'keysWouldLoseAccess'
-  | 'secretsWouldBeCleared'
-  | 'failed';
-
-export interface ApplyResult {
-  readonly outcome: ApplyOutcome;
-  /** The document that holds the resource afterwards (a created resource opens under its new ID). */
-  readonly uri?: string;
-  readonly id?: string;
-  readonly requestId?: string;
-  readonly error?: string;
-  /** Problems that blocked the request. */
-  readonly problems?: readonly string[];
-  /** Alerts the service deletes with this dashboard update (names). */
-  readonly alerts?: readonly string[];
-  /** API keys (names) that lose access to the query endpoint with this upsert. */
-  readonly keys?: readonly string[];
-  /** A webhook's write-only fields (`headers`, `queryParams`) the service clears with this update. */
-  readonly cleared?: readonly string[];
-  /** Optional alert fields the document leaves out, so the service keeps their current values. */
-  readonly kept?: readonly string[];
-  /** Whether a diff against the service's version was shown. */
-  readonly diffShown?: boolean;
-}
-
-export interface ApplyDeps {
-  readonly connections: ConnectionManager;
-  readonly tree: ResourceRefresher;
-  readonly fs: ResourceFileSystem;
-  readonly checks: DocumentChecks;
-  readonly live: LiveData;
-  readonly server: ServerDocuments;
-  readonly log: Logger;
-  /** The write pipeline every feature creates and updates resources through. */
-  readonly writes: WritePipeline;
-}
+export type { ApplyDeps, ApplyOptions, ApplyOutcome, ApplyResult, CreatedResource } from './applyTypes';
 
 /** The kind's name in messages. */
 function kindName(kind: ResourceRef['kind']): string {
@@ -121,15 +45,6 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A resource created from a draft document. */
-export interface CreatedResource {
-  readonly draft: ResourceRef;
-  readonly kind: ResourceRef['kind'];
-  readonly id: string;
-  /** The document that now holds it. */
-  readonly uri: string;
-}
-
 function nameOfValue(value: unknown): string | undefined {
   const name = (value as { name?: unknown } | null)?.name;
   return typeof name === 'string' && name.trim() !== '' ? name : undefined;
@@ -137,8 +52,7 @@ function nameOfValue(value: unknown): string | undefined {
 
 export class ResourceApplier {
   private readonly running = new Set<string>();
-  /** Per document, the "after apply" text its last diff showed (closed with the diff). */
-  private readonly afterDiffs = new Map<string, string>();
+  private readonly diffs: ApplyDiffs;
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   /** Fires after an apply of a document ended (whatever the outcome). */
   readonly onDidApply = this.changed.event;
@@ -146,7 +60,9 @@ export class ResourceApplier {
   /** Fires when a draft of a webhook, saved search, source or role became a resource on the service. */
   readonly onDidCreate = this.created.event;
 
-  constructor(private readonly deps: ApplyDeps) {}
+  constructor(private readonly deps: ApplyDeps) {
+    this.diffs = new ApplyDiffs(deps);
+  }
 
   dispose(): void {
     this.changed.dispose();
@@ -169,32 +85,12 @@ export class ResourceApplier {
         held?.base !== undefined &&
         held.exists &&
         !sameJson(editableValue(ref.kind, held.base), editableValue(ref.kind, current));
-      await this.showDiff(doc, ref, nameOfValue(current) ?? kindName(ref.kind), current, changedOnServer);
+      await this.diffs.show(doc, ref, nameOfValue(current) ?? kindName(ref.kind), current, changedOnServer);
       return true;
     } catch (error) {
       const message = errorMessage(error);
       void vscode.window.showErrorMessage(message);
       return false;
-    }
-  }
-
-  private async closeDiffs(uri: vscode.Uri): Promise<void> {
-    const target = uri.toString();
-    const after = this.afterDiffs.get(target);
-    this.afterDiffs.delete(target);
-    const tabs = vscode.window.tabGroups.all
-      .flatMap((g) => g.tabs)
-      .filter(
-        (t) =>
-          t.input instanceof vscode.TabInputTextDiff &&
-          t.input.original.scheme === SERVER_SCHEME &&
-          (t.input.modified.toString() === target || t.input.modified.toString() === after),
-      );
-    if (tabs.length === 0) return;
-    try {
-      await vscode.window.tabGroups.close(tabs, true);
-    } catch {
-      // Already closed by the user.
     }
   }
 
@@ -215,7 +111,7 @@ export class ResourceApplier {
       return result;
     } finally {
       // The diff served the confirmation; keep it only when it shows a conflict to resolve.
-      if (result?.outcome !== 'conflict') await this.closeDiffs(doc.uri);
+      if (result?.outcome !== 'conflict') await this.diffs.close(doc.uri);
       this.running.delete(key);
       this.changed.fire(doc.uri);
       if (this.running.size === 0) void vscode.commands.executeCommand('setContext', APPLYING_CONTEXT_KEY, false);
@@ -232,8 +128,7 @@ export class ResourceApplier {
       return this.refuse(doc, diagnostics);
     }
     // What only some server versions accept is blocked on Cloud and a warning on a self-hosted deployment.
-    const connection = this.deps.connections.get(ref.connectionId);
-    const server = connection && isSelfHosted(connection) ? 'selfHosted' : 'cloud';
+    const server = this.deps.connections.get(ref.connectionId)?.kind ?? 'cloud';
     const schema = schemaCheck(ref.kind, isNew(ref), parsed.value, server);
     let facts;
     try {
@@ -301,7 +196,7 @@ export class ResourceApplier {
     const state: { hooks: WriteHooks<ApplyResult>; createdUri?: string; alerts?: string[]; kept?: string[] } = {
       hooks: {
         document: { doc, root, publish: (d, diagnostics) => this.deps.checks.publish(d, diagnostics) },
-        redact: (error) => this.withoutSecrets(ref, error, typed),
+        redact: (error) => withoutSecrets(this.deps.fs, ref, error, typed),
         alsoRefresh: ref.kind === 'dashboard' && ref.id !== undefined ? ['alerts'] : [],
         before: async (current, body, action) => {
           const gate = await this.before(doc, ref, root, current, body, action, options);
@@ -398,13 +293,23 @@ export class ResourceApplier {
       }
       case 'dashboard': {
         if (action === 'create') return go();
-        const alerts = await this.alertsDeletedBy(ref, current as Dashboard, typed as DashboardUpdate);
+        const alerts = await alertsDeletedBy(
+          this.deps.connections,
+          ref,
+          current as Dashboard,
+          typed as DashboardUpdate,
+        );
         const gate = await this.confirmUpdate(doc, ref, current, typed, options, alerts);
         return gate ? { gate: { stop: gate } } : { ...go(), alerts };
       }
       case 'queryEndpoint': {
         if (current) {
-          const keys = await this.keysLosingAccess(ref, current as QueryEndpoint, typed as QueryEndpointWrite);
+          const keys = await keysLosingAccess(
+            this.deps.live,
+            ref,
+            current as QueryEndpoint,
+            typed as QueryEndpointWrite,
+          );
           const gate = await this.confirmUpdate(doc, ref, current, typed, options, [], keys);
           return gate ? { gate: { stop: gate } } : go();
         }
@@ -426,58 +331,6 @@ export class ResourceApplier {
         return gate ? { gate: { stop: gate } } : go();
       }
     }
-  }
-
-  /** Alerts (names) on tiles that disappear, change ID or can no longer carry an alert: the service deletes them. */
-  private async alertsDeletedBy(ref: ResourceRef, current: Dashboard, body: DashboardUpdate): Promise<string[]> {
-    const kept = new Map((body.tiles ?? []).filter((t) => typeof t.id === 'string').map((t) => [t.id as string, t]));
-    const lost = new Set(
-      (current.tiles ?? [])
-        .filter((t) => {
-          const next = kept.get(t.id);
-          return !next || !isAlertableDisplayType((next.config as { displayType?: unknown } | undefined)?.displayType);
-        })
-        .map((t) => t.id),
-    );
-    if (lost.size === 0) return [];
-    const client = this.deps.connections.clientFor(ref.connectionId);
-    const alerts: Alert[] = (
-      await withProgress(vscode.l10n.t('Checking which alerts watch the dashboard…'), () =>
-        client.listAlerts(ref.serviceId),
-      )
-    ).data;
-    return alerts
-      .filter((a) => a.dashboardId === ref.id && typeof a.tileId === 'string' && lost.has(a.tileId))
-      .map((a) => a.name ?? a.id);
-  }
-
-  /** A failure of a webhook request with the webhook's secrets (URL, header values) taken out of its text. */
-  private withoutSecrets(ref: ResourceRef, error: unknown, typed: unknown): unknown {
-    if (ref.kind !== 'webhook' || !(error instanceof Error)) return error;
-    const held = this.deps.fs.get(ref)?.base as Record<string, unknown> | undefined;
-    const secrets = [...webhookSecrets(typed as Record<string, unknown> | undefined), ...webhookSecrets(held)];
-    if (secrets.length === 0) return error;
-    const e = error as Error & { serverMessage?: string; detail?: string };
-    e.message = redact(e.message, secrets);
-    if (typeof e.serverMessage === 'string') e.serverMessage = redact(e.serverMessage, secrets);
-    if (typeof e.detail === 'string') e.detail = redact(e.detail, secrets);
-    return e;
-  }
-
-  /** The API keys (by name) that have access to the endpoint now and lose it with `body` (it replaces the list). */
-  private async keysLosingAccess(
-    ref: ResourceRef,
-    current: QueryEndpoint,
-    body: QueryEndpointWrite,
-  ): Promise<string[]> {
-    const kept = new Set(body.openApiKeys ?? []);
-    const lost = (current.openApiKeys ?? []).filter((k) => !kept.has(k));
-    if (lost.length === 0) return [];
-    const keys = await this.deps.live.listApiKeys(ref.connectionId);
-    return lost.map((id) => {
-      const name = keys?.find((k) => k.id === id)?.name;
-      return name ? vscode.l10n.t('{0} ({1})', name, id) : id;
-    });
   }
 
   // ---- shared steps ----
@@ -525,7 +378,7 @@ export class ResourceApplier {
       void vscode.window.showInformationMessage(keptNote ? `${same} ${keptNote}` : same);
       return { outcome: 'unchanged' };
     }
-    await this.showDiff(doc, ref, name, current, changedOnServer, partial?.after);
+    await this.diffs.show(doc, ref, name, current, changedOnServer, partial?.after);
     let overwriteChosen = false;
     if (changedOnServer) {
       const message = vscode.l10n.t(
@@ -550,7 +403,7 @@ export class ResourceApplier {
       }
     }
     if (doomedAlerts.length > 0) {
-      const gate = await this.confirmLoss({
+      const gate = await confirmLoss({
         names: doomedAlerts,
         confirmed: options.confirmAlertDeletion === true,
         automated: options.confirm === true,
@@ -563,7 +416,7 @@ export class ResourceApplier {
       return gate ? { outcome: 'alertsWouldBeDeleted', alerts: doomedAlerts } : undefined;
     }
     if (keysLosingAccess.length > 0) {
-      const gate = await this.confirmLoss({
+      const gate = await confirmLoss({
         names: keysLosingAccess,
         confirmed: options.confirmKeyRemoval === true,
         automated: options.confirm === true,
@@ -576,7 +429,7 @@ export class ResourceApplier {
       return gate ? { outcome: 'keysWouldLoseAccess', keys: keysLosingAccess } : undefined;
     }
     if (clearedSecrets.length > 0) {
-      const gate = await this.confirmLoss({
+      const gate = await confirmLoss({
         names: clearedSecrets.map((f) =>
           f === 'headers' ? vscode.l10n.t('headers') : vscode.l10n.t('query parameters'),
         ),
@@ -599,87 +452,6 @@ export class ResourceApplier {
       apply,
     );
     return answer === apply ? undefined : { outcome: 'cancelled' };
-  }
-
-  /**
-   * One modal question naming what an update takes away (alerts the service deletes, API keys that lose access); with
-   * the diff open it is the confirmation of the update. Returns true when the update must not go ahead. Automation
-   * (`automated`) gets a warning and a refusal unless `confirmed`.
-   */
-  private async confirmLoss(loss: {
-    names: readonly string[];
-    confirmed: boolean;
-    automated: boolean;
-    message: string;
-    intro: string;
-    button: string;
-  }): Promise<boolean> {
-    if (loss.confirmed) return false;
-    if (loss.automated) {
-      void vscode.window.showWarningMessage(`${loss.message} ${sanitizeServerText(loss.names.join(', '), 1000)}`);
-      return true;
-    }
-    const shown = loss.names
-      .slice(0, 15)
-      .map((n) => `• ${sanitizeServerText(n)}`)
-      .join('\n');
-    const more = loss.names.length > 15 ? `\n${vscode.l10n.t('… and {0} more', loss.names.length - 15)}` : '';
-    return (
-      (await vscode.window.showWarningMessage(
-        loss.message,
-        { modal: true, detail: `${loss.intro}\n${shown}${more}` },
-        loss.button,
-      )) !== loss.button
-    );
-  }
-
-  /**
-   * The diff of the service's version (left) against the document, or against `after` (what the service will hold
-   * after the update, when that differs from the text: an alert update keeps the optional fields it leaves out).
-   */
-  private async showDiff(
-    doc: vscode.TextDocument,
-    ref: ResourceRef,
-    name: string,
-    current: unknown,
-    changedOnServer: boolean,
-    after?: Record<string, unknown>,
-  ): Promise<void> {
-    const label = fileLabel(name, kindName(ref.kind));
-    const left = this.deps.server.create(`${label} (service).json`, editableText(ref.kind, current));
-    const parsed = parseDocument(doc.getText()).value;
-    const right =
-      after && !sameJson(after, parsed)
-        ? this.deps.server.create(`${label} (after apply).json`, toText(after))
-        : doc.uri;
-    if (right !== doc.uri) this.afterDiffs.set(doc.uri.toString(), right.toString());
-    const title = changedOnServer
-      ? vscode.l10n.t('{0}: changed on the service ↔ yours', name)
-      : ref.kind === 'webhook' && right !== doc.uri
-        ? vscode.l10n.t('{0}: service ↔ yours (secrets masked)', name)
-        : right !== doc.uri
-          ? vscode.l10n.t('{0}: service ↔ after apply (fields left out are kept)', name)
-          : vscode.l10n.t('{0}: service ↔ yours', name);
-    const shown = Promise.resolve(
-      vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: false }),
-    ).then(
-      () => true,
-      (error: unknown) => {
-        this.deps.log.warn(`Could not show the diff: ${errorMessage(error)}`);
-        return true;
-      },
-    );
-    // The diff informs; it must never hold up Apply (the workbench can leave an editor open pending while other
-    // editors open at the same moment).
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), DIFF_OPEN_WAIT_MS);
-    });
-    const opened = await Promise.race([shown, late]);
-    clearTimeout(timer);
-    if (!opened) {
-      this.deps.log.warn(`The diff editor did not open within ${DIFF_OPEN_WAIT_MS / 1000} s; going on without it.`);
-    }
   }
 
   /** After an update: the document holds the server's version and is saved (locally; no request). */
