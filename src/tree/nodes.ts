@@ -128,6 +128,9 @@ export class ConnectionNode {
     }
     item.tooltip = tooltip;
     item.contextValue = `connection selfHosted refreshable copyable${plain ? ' plainHttp' : ''}`;
+    // The deployment's one service is not drawn: the connection carries its drift mark.
+    const serviceId = this.connection.serviceIds[0];
+    if (serviceId !== undefined) item.resourceUri = driftUriOf(this.connection.id, serviceId);
     return item;
   }
 }

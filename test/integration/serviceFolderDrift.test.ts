@@ -140,6 +140,9 @@ describeEachFlavor('Service folder drift', (run) => {
     const serviceItem = tree().getTreeItem(serviceNode);
     assert.ok(serviceItem.resourceUri, 'the service item carries its drift URI');
     assert.match(marks.get(serviceItem.resourceUri.toString())?.tooltip ?? '', /^1 file of a service folder differs/);
+    // The row drawn for the service carries that mark: the service on Cloud, the connection on self-hosted.
+    const drawn = tree().getTreeItem((await run.folderParent()) as unknown as TreeNode);
+    assert.equal(drawn.resourceUri?.toString(), serviceItem.resourceUri.toString(), 'the drawn service row is marked');
     // An unchanged resource is not marked.
     const [webhookFile] = await filesOf('webhooks');
     const webhookItem = await treeItemOf('webhooks', String((await read(webhookFile!)).id));
