@@ -220,11 +220,25 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, message: s
   }
 }
 
-/** Polls `check` until it holds (for state outside the page, such as files on disk or the emulator's data). */
+/**
+ * Polls `check` until it holds (for state outside the page, such as files on disk or the emulator's data). A check
+ * that throws does not hold yet: a file read while the editor saves it may be empty for a moment. The last error is
+ * named when the wait ends.
+ */
 export async function until(check: () => boolean, message: string, ms = UI_TIMEOUT): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${message} (waited ${ms} ms)`);
+  for (;;) {
+    let failure: unknown;
+    try {
+      if (check()) return;
+    } catch (error) {
+      failure = error;
+    }
+    if (Date.now() > deadline) {
+      const why =
+        failure === undefined ? '' : `; last: ${failure instanceof Error ? failure.message : String(failure)}`;
+      throw new Error(`${message} (waited ${ms} ms${why})`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
