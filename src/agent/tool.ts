@@ -26,6 +26,8 @@ export interface TileResult {
     readonly body: string;
   }[];
   readonly text?: string;
+  /** Event patterns, most frequent first (`countText` as HyperDX shows it, e.g. "~12"). */
+  readonly patterns?: readonly { readonly pattern: string; readonly countText: string; readonly level?: string }[];
   readonly reason?: string;
   readonly message?: string;
 }

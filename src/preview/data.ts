@@ -6,6 +6,7 @@
 import type { BacktestResult } from './backtest';
 import type { RenderResult, ResultColumns } from './render';
 import { heatmapOf } from './heatmapData';
+import { patternsOfResult } from './patternsData';
 import type { AlertRule, FiredWindow, LogLine, NumberFormat, Threshold, TileData, Transition } from './protocol';
 
 export interface ResultLike {
@@ -154,6 +155,11 @@ export function tileDataOf(
       const range = rendered.range ?? opts.range;
       if (!range) return tableOf(result);
       return { ...heatmapOf(rendered, result, range), ...numberFormat };
+    }
+    case 'patterns': {
+      const range = rendered.range ?? opts.range;
+      if (!range || !rendered.patterns) return tableOf(result);
+      return patternsOfResult(result, range, { ...rendered.patterns, timeOf });
     }
     default:
       return tableOf(result);

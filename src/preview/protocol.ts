@@ -167,6 +167,30 @@ export interface HeatmapData extends Titled {
   numberFormat?: NumberFormat;
 }
 
+/** A pattern of an event pattern tile: HyperDX's pattern table row. */
+export interface PatternRow {
+  pattern: string;
+  count: number;
+  /** The count as HyperDX shows it ("~12"). */
+  countText: string;
+  /** Severity (logs) or status code (traces) of the pattern's last row. */
+  level?: string;
+  /** Count per trend bucket (`PatternsData.times`), scaled as the count. */
+  trend: number[];
+}
+
+/** An event pattern tile: log patterns mined as HyperDX mines them, most frequent first. */
+export interface PatternsData extends Titled {
+  kind: 'patterns';
+  /** Starts of the trend buckets and their size. */
+  times: number[];
+  stepMs: number;
+  patterns: PatternRow[];
+  /** Rows mined, and the total count the counts are scaled to (absent: unknown, counts are the sample's). */
+  sampled: number;
+  total?: number;
+}
+
 /** Data of a tile that is still on its way. */
 export interface LoadingData extends Titled {
   kind: 'loading';
@@ -181,7 +205,8 @@ export type TileData =
   | UnsupportedData
   | ErrorData
   | LoadingData
-  | HeatmapData;
+  | HeatmapData
+  | PatternsData;
 
 /** A tile of a dashboard, placed on the dashboard's grid (24 columns, as ClickStack lays dashboards out). */
 export interface DashboardTile {
@@ -374,6 +399,11 @@ export function dataAsTable(data: TileData): { columns: string[]; rows: unknown[
       return {
         columns: ['time', 'bucket', 'from', 'to', 'count'],
         rows: data.cells.map((c) => [new Date(c.time).toISOString(), c.bucket, c.from, c.to, c.count]),
+      };
+    case 'patterns':
+      return {
+        columns: ['pattern', 'count', 'level', ...data.times.map((t) => new Date(t).toISOString())],
+        rows: data.patterns.map((p) => [p.pattern, p.count, p.level ?? null, ...p.trend]),
       };
     default:
       return undefined;

@@ -97,7 +97,7 @@ export function createTileData(reads: ServiceReads, log: Logger): TileDataReader
         ...(numberFormat ? { numberFormat } : {}),
       });
       const notes = rendered.notes.length ? rendered.notes.join('; ') : undefined;
-      const sub = [subtitle, rendered.granularity?.sql, notes].filter((x) => x).join(' · ');
+      const sub = [subtitle, rendered.granularity?.sql, notes, data.subtitle].filter((x) => x).join(' · ');
       return { data: { ...data, ...(title ? { title } : {}), ...(sub ? { subtitle: sub } : {}) }, sql: rendered.sql };
     };
     return { query: { sql: rendered.sql, finish } };

@@ -353,10 +353,11 @@ function dashboards(
 
 /**
  * Tiles of the kinds the other dashboards do not cover: metric tiles with several series, and a cumulative counter
- * that rises steadily with resets (as a time series, a number and a table). Made after every other seeded resource,
+ * that rises steadily with resets (as a time series, a number and a table), and the event patterns of the payment
+ * service's logs. Made after every other seeded resource,
  * so their IDs stay as they were.
  */
-function runtimeDashboard(s: ServiceSeed, src: { metric: string }): StoredDashboard {
+function runtimeDashboard(s: ServiceSeed, src: { metric: string; log: string }): StoredDashboard {
   const { rng } = s;
   const at = s.start + hours(120);
   const jobs = { metricName: 'app.jobs.processed', metricType: 'sum', valueExpression: 'Value' };
@@ -401,6 +402,13 @@ function runtimeDashboard(s: ServiceSeed, src: { metric: string }): StoredDashbo
             alias: 'accepted',
           },
         ],
+      }),
+      // HyperDX's event patterns of the payment service's logs (last: the tiles above keep their IDs).
+      tile(rng, at, 'Payment log patterns', [0, 8, 24, 6], {
+        displayType: 'event_patterns',
+        sourceId: src.log,
+        where: "ServiceName = 'payment'",
+        whereLanguage: 'sql',
       }),
     ],
   };

@@ -1,4 +1,7 @@
-/** A tile's data (as the preview draws it) as a table: time series newest first, numbers, tables, log lines. */
+/**
+ * A tile's data (as the preview draws it) as a table: time series newest first, numbers, tables, log lines, event
+ * patterns.
+ */
 import { tableText, cellText, type TableCaps } from '../text';
 import type { TileResult } from '../tool';
 
@@ -32,6 +35,17 @@ export function tileText(data: TileResult, caps: TableCaps): { data: string; ok:
               l.service ?? '',
               l.body,
             ]),
+          },
+          { maxCell: 500, ...caps },
+        ),
+      };
+    case 'patterns':
+      return {
+        ok: true,
+        data: tableText(
+          {
+            columns: ['count', 'level', 'pattern'],
+            rows: (data.patterns ?? []).map((p) => [p.countText, p.level ?? '', p.pattern]),
           },
           { maxCell: 500, ...caps },
         ),

@@ -32,7 +32,8 @@ import {
   type HeatmapScale,
 } from './heatmap';
 
-export type TileShape = 'timeseries' | 'number' | 'table' | 'categories' | 'search' | 'markdown' | 'heatmap';
+export type TileShape =
+  'timeseries' | 'number' | 'table' | 'categories' | 'search' | 'markdown' | 'heatmap' | 'patterns';
 
 /** Where each part of a result row is: column positions (0-based) and labels. */
 export interface ResultColumns {
@@ -63,6 +64,8 @@ export type RenderResult =
       markdown?: string | undefined;
       /** A heatmap: its scale and where the value bounds are in each row. */
       heatmap?: HeatmapColumns | undefined;
+      /** An event pattern tile: whether its rows carry a level (column 3). */
+      patterns?: PatternColumns | undefined;
       /** What the preview left out or assumed (e.g. an ignored saved filter). */
       notes: string[];
     }
@@ -76,6 +79,19 @@ export interface HeatmapColumns {
   lo: number;
   hi: number;
 }
+
+/**
+ * Where an event pattern tile's sample rows hold their parts: 0 the pattern column's text, 1 the first timestamp,
+ * 2 the total count (the same in every row), 3 the severity or status code when the source has one.
+ */
+export interface PatternColumns {
+  level: boolean;
+  /** Rows sampled (HyperDX's 10,000). */
+  samples: number;
+}
+
+/** Rows HyperDX's pattern table mines. */
+export const PATTERN_SAMPLES = 10_000;
 
 /** The source fields the renderer reads (a source response carries them; unknown ones are ignored). */
 export interface SourceLike {
@@ -956,9 +972,7 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
       case 'heatmap':
         return renderHeatmap(ctx, config, extraFilters);
       case 'event_patterns':
-        throw new Unsupported(
-          'event pattern tiles are not previewed: HyperDX mines their patterns from a random sample of rows, so its numbers change with every load',
-        );
+        return renderPatterns(ctx, config, extraFilters);
       default:
         throw new Unsupported(`the display type "${displayType ?? '(none)'}" is not previewed`);
     }
@@ -1006,6 +1020,78 @@ function renderHeatmap(ctx: Ctx, config: Record<string, unknown>, extraFilters: 
     },
     heatmap: { scale, buckets: HEATMAP_VALUE_BUCKETS, lo: 1, hi: 2 },
     granularity,
+    range,
+    notes: ctx.notes,
+  };
+}
+
+/** The expression of an event's text: a log's body, a span's name (the first of several), as HyperDX's getEventBody. */
+export function eventBodyOf(source: SourceLike): string | undefined {
+  const expr =
+    source.kind === 'trace'
+      ? str(source.spanNameExpression)
+      : source.kind === 'log'
+        ? (str(source.bodyExpression) ?? str(source.implicitColumnExpression))
+        : undefined;
+  return nonEmpty(expr) ? splitTopLevel(expr)[0] : undefined;
+}
+
+/** The level HyperDX shows beside a pattern: a log's severity, a span's status code (when the source names one). */
+export function eventLevelOf(source: SourceLike): string | undefined {
+  const expr =
+    source.kind === 'log'
+      ? str(source.severityTextExpression)
+      : source.kind === 'trace'
+        ? str(source.statusCodeExpression)
+        : undefined;
+  return nonEmpty(expr) ? expr : undefined;
+}
+
+/** The column an event pattern tile mines: its `select` when that is one expression, else the event's body. */
+export function patternColumnOf(select: unknown, source: SourceLike): string | undefined {
+  return typeof select === 'string' && select.trim() !== '' && splitTopLevel(select).length <= 1
+    ? select
+    : eventBodyOf(source);
+}
+
+/**
+ * An event pattern tile as HyperDX's dashboard reads it: a random sample of up to 10,000 rows of the range as picked
+ * (the pattern column — the tile's `select` when it is one expression, else the event's body —, the first timestamp,
+ * the severity of a log or status code of a span), and the total count of the tile's rows as its count chart reads
+ * it (the range aligned to the automatic 80-bucket granularity unless the tile turns alignment off, end excluded),
+ * as a scalar in every row. The patterns are mined from the rows afterwards (`src/preview/patterns`).
+ */
+function renderPatterns(ctx: Ctx, config: Record<string, unknown>, extraFilters: TileFilter[]): RenderResult {
+  const select = config.select;
+  const body = patternColumnOf(select, ctx.source);
+  if (!nonEmpty(body)) throw new Unsupported('the source has no body expression for the patterns (bodyExpression)');
+  const tve = splitTopLevel(str(ctx.source.timestampValueExpression) ?? '')[0];
+  if (!tve) throw new Unsupported('the source has no timestamp expression');
+  const levelExpr = eventLevelOf(ctx.source);
+  const level = levelExpr !== undefined;
+  const where = { where: str(config.where), whereLanguage: str(config.whereLanguage) ?? 'lucene' };
+  const { ctx: countCtx } = timeChart({ ...ctx, opts: { ...ctx.opts, granularity: 'auto' } }, config);
+  const total = renderBuilder(countCtx, { select: 'count() AS total', ...where, extraFilters });
+  const sample = renderBuilder(ctx, {
+    select: [
+      `${body} AS __hdx_pattern_field`,
+      `${tve} AS __hdx_timestamp`,
+      '`__hdx_total_count`',
+      ...(level ? [`${levelExpr} AS __hdx_severity_text`] : []),
+    ].join(', '),
+    ...where,
+    orderBy: 'rand() DESC',
+    limit: PATTERN_SAMPLES,
+    extraFilters,
+    with: [`(SELECT total FROM (${total.sql})) AS \`__hdx_total_count\``],
+  });
+  const range = { from: ms(ctx.opts.range.from), to: ms(ctx.opts.range.to) };
+  return {
+    ok: true,
+    sql: sample.sql,
+    shape: 'patterns',
+    columns: { values: [], groups: [] },
+    patterns: { level, samples: PATTERN_SAMPLES },
     range,
     notes: ctx.notes,
   };

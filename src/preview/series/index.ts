@@ -15,6 +15,7 @@ import type { DashboardLike } from '../render/filters';
 import type { SourceLike, TileLike } from '../render/tile';
 import { planSeriesBacktest, pointsFromSeries } from './backtest';
 import { searchTileData, seriesTileData, type SeriesRow } from './data';
+import { patternsBySeries } from './patterns';
 import { planTile } from './plan';
 
 export { planTile, seriesGranularity, singleBucket, NotOnSeriesRoute, type SeriesPlan } from './plan';
@@ -49,6 +50,15 @@ export async function previewBySeries(
   if (!plan.ok) return { data: { kind: 'unsupported', reason: plan.reason }, notes };
   if (plan.route === 'markdown') return { data: { kind: 'markdown', text: plan.markdown }, notes };
   const config = isObject(tile.config) ? tile.config : {};
+  if (plan.route === 'patterns') {
+    const request = `${requestText('/api/v2/search', plan.search)}\n\n${requestText('/api/v2/charts/series', plan.count)}`;
+    try {
+      const { data, note } = await patternsBySeries(route, plan);
+      return { data, request, notes: note ? [...notes, note] : notes };
+    } catch (e) {
+      return { data: { kind: 'error', message: describeError(e) }, request, notes };
+    }
+  }
   if (plan.route === 'search') {
     const request = requestText('/api/v2/search', plan.body);
     try {

@@ -9,10 +9,11 @@
  * - number, table, pie and bar tiles need one value per group over the whole range: they are asked in a single bucket
  *   (the smallest of 1, 2, 7 or 30 days, aligned as the server aligns them, that holds the range); a range that no
  *   bucket holds is refused;
- * - search tiles go through the search API (rows of the source, newest first).
+ * - search tiles go through the search API (rows of the source, newest first); event pattern tiles through the
+ *   search API (a random sample of up to 2,000 rows) and a count series (the total the counts are scaled to).
  * What it cannot express is refused with the reason (never shown as other numbers): raw SQL tiles, formulas, ratio
  * tiles, HAVING, more than 5 series, a value expression with a "." (the server reads it as a text literal), gauge
- * series with a per-period delta, heatmaps, event patterns, dashboard filters in another language than the series
+ * series with a per-period delta, heatmaps, dashboard filters in another language than the series
  * filter, and metric number, table, pie and bar tiles (the server keeps only the metric buckets that start within the
  * range, so no single bucket holds it). What it leaves out is said in the notes (the series limit, the previous-period comparison, an order of a
  * table it cannot apply).
@@ -26,7 +27,7 @@ import {
   splitTopLevel,
   TIME_CHART_MAX_BUCKETS,
 } from '../render/sql';
-import { noConfigReason, type SourceLike, type TileLike } from '../render/tile';
+import { eventLevelOf, noConfigReason, patternColumnOf, type SourceLike, type TileLike } from '../render/tile';
 
 /** The API's bucket sizes in seconds (without `auto`: the preview picks the size, so it knows the buckets). */
 export const SERIES_STEPS: readonly (readonly [SeriesGranularityName, number])[] = [
@@ -82,6 +83,18 @@ export type SeriesPlan =
       timeKey: string | undefined;
       notes: string[];
     }
+  | {
+      ok: true;
+      route: 'patterns';
+      /** A random sample of the tile's rows (pattern column, first timestamp, level when the source has one). */
+      search: SearchRequest;
+      /** The tile's count over the range as HyperDX's count chart reads it (the buckets are summed). */
+      count: SeriesRequest;
+      /** The range as picked (the trend's buckets). */
+      range: { from: number; to: number };
+      level: boolean;
+      notes: string[];
+    }
   | { ok: true; route: 'markdown'; markdown: string; notes: string[] }
   | { ok: false; reason: string; notes: string[] };
 
@@ -111,6 +124,69 @@ interface SelectItem {
   metricName?: string;
   metricType?: string;
   periodAggFn?: string;
+}
+
+/** Rows one search request returns at most (the API's `maxResults` maximum). */
+export const PATTERN_SEARCH_ROWS = 2000;
+
+/**
+ * An event pattern tile through the self-hosted API: the rows of the range as picked, in random order as HyperDX's
+ * sample query orders them (`orderBy: "rand() DESC"`; the search API takes a ClickHouse ORDER BY expression), up to
+ * the API's 2,000 (HyperDX's dashboard samples 10,000); and the total count as a count series over the range aligned
+ * to the 80-bucket granularity (end excluded: asked to the millisecond before it), its buckets summed.
+ */
+function planPatterns(
+  config: Record<string, unknown>,
+  sourceId: string,
+  source: SourceLike,
+  range: { from: number; to: number },
+  filters: readonly TileFilter[],
+  notes: string[],
+): SeriesPlan {
+  if (source.kind !== 'log' && source.kind !== 'trace') {
+    throw new NotOnSeriesRoute(
+      `event pattern tiles on ${source.kind ?? 'unknown'} sources are not previewed (the search API reads logs and traces)`,
+    );
+  }
+  const body = patternColumnOf(config.select, source);
+  if (!nonEmpty(body)) {
+    throw new NotOnSeriesRoute('the source has no body expression for the patterns (bodyExpression)');
+  }
+  const ts = splitTopLevel(str(source.timestampValueExpression) ?? '')[0];
+  if (!ts) throw new NotOnSeriesRoute('the source has no timestamp expression');
+  const level = eventLevelOf(source);
+  const filtered = withFilters(
+    str(config.where) ?? '',
+    str(config.whereLanguage) === 'sql' ? 'sql' : 'lucene',
+    filters,
+  );
+  const where = filtered.where.trim()
+    ? { where: filtered.where, whereLanguage: filtered.whereLanguage ?? 'lucene' }
+    : {};
+  const search: SearchRequest = {
+    sourceId,
+    startTime: new Date(range.from).toISOString(),
+    endTime: new Date(range.to).toISOString(),
+    ...where,
+    select: [
+      `${body} AS __hdx_pattern_field`,
+      `${ts} AS __hdx_timestamp`,
+      ...(level ? [`${level} AS __hdx_severity_text`] : []),
+    ].join(', '),
+    orderBy: 'rand() DESC',
+    maxResults: PATTERN_SEARCH_ROWS,
+  };
+  const g = autoGranularity(range.from, range.to, TIME_CHART_MAX_BUCKETS);
+  const aligned = config.alignDateRangeToGranularity !== false;
+  const counted = aligned ? alignedRange(range.from, range.to, g) : range;
+  const endInclusive = !aligned && config.dateRangeEndInclusive === true;
+  const count: SeriesRequest = {
+    series: [{ sourceId, aggFn: 'count', groupBy: [], where: '', ...where }],
+    startTime: Math.floor(counted.from),
+    endTime: Math.ceil(endInclusive ? counted.to : counted.to - 1),
+    granularity: seriesStepFor(g.seconds)[0],
+  };
+  return { ok: true, route: 'patterns', search, count, range, level: level !== undefined, notes };
 }
 
 /** The API bucket that is at least `seconds` long (the largest when none is). */
@@ -321,9 +397,7 @@ export function planTile(tile: TileLike, opts: SeriesPlanOptions): SeriesPlan {
       );
     }
     if (displayType === 'event_patterns') {
-      throw new NotOnSeriesRoute(
-        'event pattern tiles are not previewed: HyperDX mines their patterns from a random sample of rows, so its numbers change with every load',
-      );
+      return planPatterns(config, sourceId, opts.source, range, dashboard.filters, notes);
     }
     const shape: SeriesShape | undefined =
       displayType === 'line' || displayType === 'stacked_bar'

@@ -25,6 +25,7 @@ import { seriesColors } from '../../panels/chartColors';
 import { axisTimeLabels, formatTime, formatTimeZoned, zoneOfRange } from '../../panels/chartTime';
 import { formatNumber, parseMarkdown, toLocalInput, yRange, type Inline } from './format';
 import { drawHeatmap } from './heatmap';
+import { drawPatterns } from './patterns';
 
 declare function acquireVsCodeApi(): {
   postMessage(message: unknown): void;
@@ -764,6 +765,10 @@ function renderTile(d: TileData, host: HTMLElement, compact: boolean, mode: Pane
     case 'search':
       renderSearch(d, host);
       break;
+    case 'patterns':
+      drawPatterns(d, host, { el, l, fill });
+      if (d.patterns.length > 0) acc.dataTables++;
+      break;
     case 'markdown':
       renderMarkdown(d.text, host);
       break;
@@ -905,7 +910,7 @@ function render(msg: ShowMessage, data: PreviewData): void {
   $('title').textContent = data.title ?? '';
   $('subtitle').textContent = data.subtitle ?? '';
   const single = data.kind !== 'dashboard';
-  const hasTable = single && ['timeseries', 'table', 'search', 'number', 'heatmap'].includes(data.kind);
+  const hasTable = single && ['timeseries', 'table', 'search', 'number', 'heatmap', 'patterns'].includes(data.kind);
   $('open-table').hidden = !hasTable;
   $('copy').hidden = !hasTable;
   document.body.dataset.mode = msg.mode;

@@ -220,9 +220,9 @@ describe('Tile preview SQL (golden, executed on ClickHouse)', () => {
         opts,
       ],
       [
-        { displayType: 'event_patterns', sourceId: 'src-logs', select: 'Body' },
-        'event pattern tiles are not previewed: HyperDX mines their patterns from a random sample of rows, so its numbers change with every load',
-        opts,
+        { displayType: 'event_patterns', sourceId: 'src-logs' },
+        'the source has no body expression for the patterns (bodyExpression)',
+        { ...opts, source: { ...SOURCE, kind: 'trace', implicitColumnExpression: '' } },
       ],
       [
         {

@@ -15,7 +15,6 @@ const KNOWN_REASONS = [
   /^metric tiles with more than one series are not previewed yet$/,
   /tiles on metric sources are not previewed yet$/,
   /^gauge series with a per-period delta are not previewed yet$/,
-  /^event pattern tiles are not previewed: HyperDX mines their patterns from a random sample/,
   /^tiles on session sources are not previewed yet$/,
   /^PromQL tiles are not previewed yet$/,
   /^tiles in the legacy "series" format are not previewed yet$/,

@@ -1,0 +1,3 @@
+export { TemplateMiner, tokensOf, PARAM, PUNCTUATION, type MinedMessage } from './drain';
+export { stripAnsi, reconstructTemplate } from './text';
+export { groupPatterns, trendTimes, type EventPattern, type EventPatterns, type SampledRow } from './group';
