@@ -220,9 +220,9 @@ forEachFlavor((flavor: UiFlavor) => {
     await clearNotifications(page);
     await serviceRow.click({ button: 'right' });
     await clickMenuItem(page, 'Pull to Folder…');
-    const again2 = quickInput(page).locator('.monaco-button', { hasText: 'Pull into This Folder' });
-    await again2.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await again2.click();
+    const pullAgain = quickInput(page).locator('.monaco-button', { hasText: 'Pull into This Folder' });
+    await pullAgain.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await pullAgain.click();
     await notification(page, /Pulled into .*: 1 file\(s\) written\./).waitFor({ state: 'visible', timeout: 60_000 });
     await until(
       () =>
