@@ -4,7 +4,16 @@ import { dedupeIssues, semanticIssues, type DocumentIssue, type LiveFacts } from
 import { DocumentChecks, issueDiagnostics, syntaxDiagnostics } from '../jsonDocuments/diagnostics';
 import type { LiveData } from '../resources/live';
 import type { Alert } from '../schema';
-import { checkAlertFile, fileValueOf, knownFilePart, targetOf, unknownFileKeyIssues } from './format';
+import {
+  bodyOf,
+  checkAlertFile,
+  fileValueOf,
+  knownFilePart,
+  serverKindOf,
+  targetOf,
+  unknownFileKeyIssues,
+} from './format';
+import { followServer } from '../schema/serverRules';
 import { parseAlertFile } from './text';
 import { connectionFor } from '../connections/fileTarget';
 import { isAlertFileUri } from './workspace';
@@ -109,6 +118,10 @@ export class AlertFileChecks implements vscode.Disposable {
     const nameIssues = lists || facts ? names.issues : names.issues.filter((i) => i.severity === 'error');
     const resolved = names.value;
     const issues = semanticIssues('alert', knownFilePart(resolved), facts);
+    // What only some server versions accept, as you type: an error in a Cloud file, a warning in a self-hosted one.
+    if (resolved !== null && typeof resolved === 'object' && !Array.isArray(resolved)) {
+      issues.push(...followServer('alert', bodyOf(resolved as Record<string, unknown>), [], serverKindOf(value)));
+    }
     const target = targetOf(value);
     // Keys the service sent are never reported; for a file that manages an alert, that needs the live alert.
     if (!target.id) issues.push(...unknownFileKeyIssues(resolved, undefined));
@@ -160,7 +173,7 @@ export class AlertFileChecks implements vscode.Disposable {
     const lists = fresh ?? (await this.namesFor(parsed.value));
     const schema = checkAlertFile(parsed.value, lists);
     const issues = dedupeIssues([
-      ...(schema.ok ? [] : schema.issues.filter((i) => lists || i.severity === 'error')),
+      ...(schema.ok ? schema.warnings : schema.issues.filter((i) => lists || i.severity === 'error')),
       ...(await this.liveIssues(parsed.value, fresh)),
     ]);
     const diagnostics = issueDiagnostics(doc, parsed.root, issues);

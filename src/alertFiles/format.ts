@@ -6,6 +6,7 @@ import { editableValue } from '../jsonDocuments/documents';
 import { presentIn, restoreKeys, unknownKeyPaths, withoutKeys } from '../schema/unknownKeys';
 import type { DocumentIssue } from '../jsonDocuments/checks';
 import { alertWriteSchema, schemaIssues, type Alert, type AlertWrite } from '../schema';
+import { followServer, versionedUses, type ServerKind } from '../schema/serverRules';
 import { alertFileSchema, FILE_ONLY_FIELDS } from './schema';
 import { SELF_HOSTED_ORGANIZATION_ID, SELF_HOSTED_SERVICE_ID } from '../api/oss';
 import { issuesAtNames, resolveNames, type NameLists, type ResolvedReference } from './names';
@@ -54,6 +55,14 @@ function selfHostedTarget(baseUrl: string): { organizationId: string; serviceId:
   return { organizationId: SELF_HOSTED_ORGANIZATION_ID, serviceId: SELF_HOSTED_SERVICE_ID, baseUrl };
 }
 
+/**
+ * The kind of server a file is sent to, from its target alone: a file that names a base URL goes to a self-hosted
+ * deployment, any other to ClickHouse Cloud (its checks follow that server, schema/serverRules.ts).
+ */
+export function serverKindOf(value: unknown): ServerKind {
+  return targetOf(value).baseUrl !== undefined ? 'selfHosted' : 'cloud';
+}
+
 /** The write body of a file value: everything except the file-only fields. */
 export function bodyOf(value: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = { ...value };
@@ -69,6 +78,10 @@ function toIssuePath(path: string): (string | number)[] {
  * Checks a file value against the file schema (write body rules plus the target fields). Keys this version does not
  * know never block: they are left out of the check and travel in the body unchanged.
  *
+ * What only some server versions accept (an inline alert, `displayName`, `tags`: schema/serverRules.ts) follows the
+ * server the file targets: on ClickHouse Cloud it is an error, on a self-hosted deployment a warning (in `warnings`)
+ * and the body is sent as written: that server decides.
+ *
  * Webhooks and saved searches named by name are looked up in `lists` (the target service's); the body carries the IDs
  * they stand for, never the names. Without lists (no connection) the rest of the file is checked and the result is
  * not ok: nothing may be sent before the names are resolved.
@@ -83,28 +96,46 @@ export function checkAlertFile(
       body: AlertWrite;
       /** Names resolved to IDs (empty when the file names everything by ID). */
       references: readonly ResolvedReference[];
+      /** What the target server may refuse (a self-hosted deployment decides); never blocking. */
+      warnings: DocumentIssue[];
     }
   | { ok: false; issues: DocumentIssue[] } {
   const names = resolveNames(value, lists, { placeholder: true });
   const resolved = names.value;
   const unknown = unknownKeyPaths(alertFileSchema, resolved);
   const result = alertFileSchema.safeParse(withoutKeys(resolved, unknown));
-  if (!result.success || !names.complete) {
-    const schemaProblems = result.success
-      ? []
-      : schemaIssues(result.error).map((i) => ({
-          path: toIssuePath(i.path),
-          message: i.message,
-          severity: 'error' as const,
-          atKey: i.message.startsWith('unknown field'),
-        }));
-    return { ok: false, issues: [...names.issues, ...issuesAtNames(schemaProblems, names.references)] };
-  }
-  const { organizationId, serviceId, baseUrl, id } = result.data;
-  const body = restoreKeys(alertWriteSchema.parse(bodyOf(result.data as Record<string, unknown>)), resolved, unknown);
+  const local: DocumentIssue[] = result.success
+    ? []
+    : schemaIssues(result.error).map((i) => ({
+        path: toIssuePath(i.path),
+        message: i.message,
+        severity: 'error' as const,
+        atKey: i.message.startsWith('unknown field'),
+      }));
+  const issues = issuesAtNames(
+    followServer('alert', bodyOf(isObject(resolved) ? resolved : {}), local, serverKindOf(value)),
+    names.references,
+  );
+  const errors = issues.filter((i) => i.severity === 'error');
+  if (errors.length > 0 || !names.complete) return { ok: false, issues: [...names.issues, ...issues] };
+  const warnings = issues.filter((i) => i.severity !== 'error');
+  const file = resolved as Record<string, unknown>;
+  const target = targetOf(file);
+  // A body the local schema refused only for what this server may accept is sent as written.
+  const body = result.success
+    ? restoreKeys(alertWriteSchema.parse(bodyOf(result.data as Record<string, unknown>)), resolved, unknown)
+    : (bodyOf(file) as AlertWrite);
   const where =
-    baseUrl !== undefined ? selfHostedTarget(baseUrl) : { organizationId: organizationId!, serviceId: serviceId! };
-  return { ok: true, target: { ...where, ...(id ? { id } : {}) }, body, references: names.resolved };
+    target.baseUrl !== undefined
+      ? selfHostedTarget(target.baseUrl)
+      : { organizationId: target.organizationId!, serviceId: target.serviceId! };
+  return {
+    ok: true,
+    target: { ...where, ...(target.id ? { id: target.id } : {}) },
+    body,
+    references: names.resolved,
+    warnings,
+  };
 }
 
 /**
@@ -112,7 +143,10 @@ export function checkAlertFile(
  * either: likely typos. Keys the service sent are never reported.
  */
 export function unknownFileKeyIssues(value: unknown, live: unknown): DocumentIssue[] {
+  // Fields only some server versions know are reported as such (checkAlertFile), never as typos.
+  const versioned = versionedUses('alert', isObject(value) ? bodyOf(value) : value).flatMap((u) => u.covers);
   return unknownKeyPaths(alertFileSchema, value)
+    .filter((path) => !versioned.some((c) => c.length > 0 && c.every((p, i) => path[i] === p)))
     .filter((path) => live === undefined || !presentIn(live, value, path))
     .map((path) => ({
       path,

@@ -17,6 +17,7 @@ export function buildJsonSchemas(): Record<string, object> {
     },
   });
   withNames(json as JsonObject);
+  withNewerFields(json as JsonObject);
   // The target: a Cloud service (organizationId and serviceId) or a self-hosted deployment (baseUrl).
   const target = { anyOf: [{ required: ['organizationId', 'serviceId'] }, { required: ['baseUrl'] }] };
   return { 'alert-file': { ...json, ...target, title: 'Alert file (*.alert.json)' } };
@@ -29,6 +30,33 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 const NAME_TEXT = { type: 'string', minLength: 1 };
+
+const NEWER_ONLY =
+  'Self-hosted HyperDX (newer versions) only: ClickHouse Cloud refuses it, an older deployment refuses or ignores it (the extension warns; the server decides).';
+
+/**
+ * Fields only newer self-hosted HyperDX versions accept (schema/serverRules.ts): offered here so that editing them is
+ * helped; the extension's own checks say, per target, whether they are an error (Cloud) or a warning (self-hosted).
+ */
+function withNewerFields(root: JsonObject): void {
+  const properties = root.properties as JsonObject;
+  const source = properties.source;
+  if (isObject(source) && Array.isArray(source.enum)) {
+    source.enum = [...(source.enum as string[]), 'inline'];
+    source.description = `${String(source.description ?? '')} "inline" (with a chartConfig): ${NEWER_ONLY}`;
+  }
+  properties.chartConfig = {
+    type: 'object',
+    description: `The chart an inline alert watches (source "inline"; a line, stacked_bar or number chart). ${NEWER_ONLY}`,
+  };
+  properties.displayName = {
+    type: 'string',
+    minLength: 1,
+    maxLength: 512,
+    description: `Name shown for the alert (1–512 characters; derived from the saved search or tile when omitted). ${NEWER_ONLY}`,
+  };
+  properties.tags = { type: 'array', items: { type: 'string' }, description: `Tags of the alert. ${NEWER_ONLY}` };
+}
 
 /**
  * The by-name forms of the file (see names.ts): `webhookName` beside `webhookId` in each webhook channel, and

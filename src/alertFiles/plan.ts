@@ -34,6 +34,8 @@ export interface PlanFileInput {
   readonly problems?: readonly string[];
   /** Names the file uses, resolved on its service. */
   readonly references?: readonly PlanReference[];
+  /** What the target server may refuse (a self-hosted deployment's version decides); sent as written. */
+  readonly warnings?: readonly string[];
 }
 
 /** A name in a file and the ID it stands for on the file's service. */
@@ -54,6 +56,8 @@ export interface PlanEntry {
   readonly detail?: string;
   /** Names the file uses and the IDs they stand for on this service. */
   readonly references?: readonly PlanReference[];
+  /** What the target server may refuse; the file is sent as written and the server decides. */
+  readonly warnings?: readonly string[];
 }
 
 export interface ServiceInput {
@@ -134,6 +138,7 @@ export function buildPlan(files: readonly PlanFileInput[], services: readonly Se
         label: file.label,
         ...(file.target.id ? { alertId: file.target.id } : {}),
         ...(file.references && file.references.length > 0 ? { references: file.references } : {}),
+        ...(file.warnings && file.warnings.length > 0 ? { warnings: file.warnings } : {}),
       };
       const fileName = file.target.name;
       if (!service?.connectionId) {
@@ -288,6 +293,7 @@ export function renderPlan(plan: AlertPlan, when: Date): RenderedPlan {
         for (const r of e.references ?? []) {
           lines.push(`  - ${text(r.field)} ${markdownCode(r.name)} → id ${markdownCode(r.id)}`);
         }
+        for (const w of e.warnings ?? []) lines.push(`  - Warning: ${text(w)}`);
       }
     }
     if (service.drift.length > 0) {

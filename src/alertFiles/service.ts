@@ -472,6 +472,9 @@ export class AlertFileService implements vscode.Disposable {
           target,
           body: checked.body,
           ...(checked.references.length > 0 ? { references: checked.references.map(planReference) } : {}),
+          ...(checked.warnings.length > 0
+            ? { warnings: checked.warnings.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`) }
+            : {}),
         });
       }
     }

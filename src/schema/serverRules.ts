@@ -7,7 +7,11 @@
  * Accepted by some HyperDX versions, not by the Cloud spec:
  * - a series `aggFn: "increase"` (sum metrics; HyperDX `AggregateFunctionSchema` since #2246);
  * - dashboard filters of type `STATIC_LIST` and `PROMETHEUS_LABEL` (#3017, #3053);
- * - alerts with `source: "inline"` and a `chartConfig` (#3010, #3043; the Cloud gateway refuses them).
+ * - alerts with `source: "inline"` and a `chartConfig` (#3010, #3043; the Cloud gateway refuses them);
+ * - an alert's `displayName` (at most 512 characters) and `tags` (#3063, #3065, #3067; the Cloud spec lists neither).
+ *   These two are dropped, not refused, where they are unknown: HyperDX's alert body schema (`b52a6fa8`) and the Cloud
+ *   spec's alert body are not strict, so an older deployment and Cloud accept the body without them — a warning on
+ *   both kinds, never a block.
  * Pure (no vscode import).
  */
 
@@ -24,6 +28,8 @@ export interface VersionedUse {
   readonly what: string;
   /** Issues at these paths (or below them) are what the local schema says about it. */
   readonly covers: readonly Path[];
+  /** A server that does not know it drops it and accepts the rest of the body (rather than refusing the body). */
+  readonly droppedWhereUnknown?: boolean;
 }
 
 /** A check's issue, as `schemaCheck` reports it. */
@@ -70,6 +76,13 @@ export function versionedUses(kind: string, value: unknown): VersionedUse[] {
       covers: [['source'], ['chartConfig'], ['dashboardId'], ['tileId'], ['savedSearchId'], ['groupBy'], []],
     });
   }
+  if (kind === 'alert') {
+    for (const key of ['displayName', 'tags'] as const) {
+      if (value[key] !== undefined) {
+        out.push({ path: [key], what: `an alert "${key}"`, covers: [[key]], droppedWhereUnknown: true });
+      }
+    }
+  }
   return out;
 }
 
@@ -93,17 +106,26 @@ export function followServer(
   if (uses.length === 0) return [...issues];
   const kept = issues.filter((issue) => !uses.some((u) => u.covers.some((c) => under(issue.path, c))));
   const added: RuleIssue[] = uses.map((u) =>
-    server === 'cloud'
+    u.droppedWhereUnknown
       ? {
           path: u.path,
-          severity: 'error',
-          message: `${u.what} is not accepted by ClickHouse Cloud (its API does not list it); self-hosted HyperDX accepts it in newer versions`,
-        }
-      : {
-          path: u.path,
           severity: 'warning',
-          message: `${u.what} is accepted by newer HyperDX versions only: an older deployment refuses it, and the server's answer decides`,
-        },
+          message:
+            server === 'cloud'
+              ? `${u.what} is not in ClickHouse Cloud's API: the service may drop it (newer self-hosted HyperDX keeps it)`
+              : `${u.what} is kept by newer HyperDX versions only: an older deployment drops it`,
+        }
+      : server === 'cloud'
+        ? {
+            path: u.path,
+            severity: 'error',
+            message: `${u.what} is not accepted by ClickHouse Cloud (its API does not list it); self-hosted HyperDX accepts it in newer versions`,
+          }
+        : {
+            path: u.path,
+            severity: 'warning',
+            message: `${u.what} is accepted by newer HyperDX versions only: an older deployment refuses it, and the server's answer decides`,
+          },
   );
   return [...kept, ...added];
 }

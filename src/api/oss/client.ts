@@ -23,8 +23,10 @@ import {
 } from '../../schema';
 import type { dashboardUpdateSchema, dashboardValidationSchema } from '../../schema';
 import { SERIES_AGG_FNS } from '../../schema/aggregation';
+import { followServer } from '../../schema/serverRules';
 import { plainHttpProblem } from '../connection';
 import {
+  invalidInput,
   RequestEngine,
   type ApiResponse,
   type EngineTuning,
@@ -112,34 +114,63 @@ function limiterForKey(key: string): RateLimiter {
 
 /** HyperDX OSS alert channels are webhooks only, and its intervals have no `30s`. */
 const OSS_INTERVALS: ReadonlySet<string> = new Set(['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d']);
+
+/** What every self-hosted server refuses beyond the shared alert rules: `30s`, channels other than webhooks. */
+function selfHostedAlertIssues(alert: unknown): { path: (string | number)[]; message: string }[] {
+  const out: { path: (string | number)[]; message: string }[] = [];
+  if (typeof alert !== 'object' || alert === null) return out;
+  const a = alert as { interval?: unknown; channel?: { type?: unknown }; channels?: unknown };
+  if (typeof a.interval === 'string' && !OSS_INTERVALS.has(a.interval)) {
+    out.push({ path: ['interval'], message: `a self-hosted server accepts ${[...OSS_INTERVALS].join(', ')}` });
+  }
+  if (a.channel && typeof a.channel === 'object' && a.channel.type !== 'webhook') {
+    out.push({ path: ['channel', 'type'], message: 'a self-hosted server sends alerts to webhooks only' });
+  }
+  (Array.isArray(a.channels) ? (a.channels as { type?: unknown }[]) : []).forEach((c, i) => {
+    if (c?.type !== 'webhook') {
+      out.push({ path: ['channels', i, 'type'], message: 'a self-hosted server sends alerts to webhooks only' });
+    }
+  });
+  return out;
+}
+
 export const ossAlertWriteSchema = lazySchema(() =>
   alertWriteSchema.superRefine((alert, ctx) => {
-    const a = alert as { interval?: unknown; channel?: { type?: unknown }; channels?: { type?: unknown }[] };
-    if (typeof a.interval === 'string' && !OSS_INTERVALS.has(a.interval)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['interval'],
-        message: `a self-hosted server accepts ${[...OSS_INTERVALS].join(', ')}`,
-      });
-    }
-    if (a.channel && a.channel.type !== 'webhook') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['channel', 'type'],
-        message: 'a self-hosted server sends alerts to webhooks only',
-      });
-    }
-    (a.channels ?? []).forEach((c, i) => {
-      if (c?.type !== 'webhook') {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['channels', i, 'type'],
-          message: 'a self-hosted server sends alerts to webhooks only',
-        });
-      }
-    });
+    for (const issue of selfHostedAlertIssues(alert)) ctx.addIssue({ code: 'custom', ...issue });
   }),
 );
+
+/**
+ * Checks an alert body for a self-hosted server. What only newer HyperDX versions accept (an inline alert; see
+ * schema/serverRules.ts) is sent as written and the server decides; what every version refuses is refused here.
+ */
+function checkSelfHostedAlert(operation: string, method: string, body: unknown): void {
+  const parsed = ossAlertWriteSchema.safeParse(body);
+  if (parsed.success) return;
+  const issues = [
+    ...parsed.error.issues.map((i) => ({
+      path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
+      message: i.message,
+      severity: 'error' as const,
+    })),
+    // The shared rules stop at a field they refuse; these hold for every version whatever else the body says.
+    ...selfHostedAlertIssues(body).map((i) => ({ ...i, severity: 'error' as const })),
+  ];
+  const seen = new Set<string>();
+  const errors = followServer('alert', body, issues, 'selfHosted').filter((i) => {
+    const key = `${i.path.join('.')} ${i.message}`;
+    if (i.severity !== 'error' || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (errors.length > 0) {
+    throw invalidInput(
+      operation,
+      method,
+      errors.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    );
+  }
+}
 
 export const teamSchema = lazySchema(() => z.looseObject({ id: z.string().min(1), name: z.string() }));
 export type Team = z.infer<typeof teamSchema>;
@@ -356,12 +387,12 @@ export class SelfHostedClient {
 
   /** Checked against what a self-hosted server accepts (webhook channels only, no `30s`) before anything is sent. */
   async createAlert(body: AlertWrite, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
-    checkBody('Create alert', 'POST', ossAlertWriteSchema, body, []);
+    checkSelfHostedAlert('Create alert', 'POST', body);
     return await alerts.createAlert(this.ctx, body, opts);
   }
 
   async updateAlert(id: string, body: AlertWrite, opts?: RequestOptions): Promise<ApiResponse<Alert>> {
-    checkBody('Update alert', 'PUT', ossAlertWriteSchema, body, []);
+    checkSelfHostedAlert('Update alert', 'PUT', body);
     return await alerts.updateAlert(this.ctx, id, body, opts);
   }
 

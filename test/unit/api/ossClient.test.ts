@@ -158,6 +158,47 @@ describe('self-hosted client against the OSS emulator', () => {
     assert.equal(emu.requests.length, sent, 'nothing was sent');
   });
 
+  it('sends an inline alert as written (newer HyperDX accepts it; the server decides) and still refuses what every version refuses', async () => {
+    const sourceId = (await client.listSources()).data[0]?.id ?? '';
+    const inline = {
+      source: 'inline',
+      chartConfig: { displayType: 'line', sourceId, select: [{ aggFn: 'count', where: '', whereLanguage: 'lucene' }] },
+      threshold: 4,
+      thresholdType: 'above',
+      interval: '5m',
+      channel: { type: 'webhook', webhookId },
+      name: 'Inline',
+      displayName: 'Inline latency',
+    } as unknown as AlertWrite;
+    const sent = emu.requests.length;
+    // This emulator answers like an older deployment (its OpenAPI document): the server's refusal, not a local one.
+    const refused = await rejection(client.createAlert(inline));
+    assert.equal(refused.kind, 'invalidRequest');
+    assert.equal(refused.status, 400);
+    assert.match(refused.serverMessage ?? '', /^Body validation failed: source/);
+    const request = emu.requests.slice(sent).find((r) => r.method === 'POST');
+    assert.deepEqual(
+      [(request?.body as Record<string, unknown>).source, (request?.body as Record<string, unknown>).displayName],
+      ['inline', 'Inline latency'],
+    );
+
+    const before = emu.requests.length;
+    const email = await rejection(
+      client.createAlert({
+        ...inline,
+        channel: { type: 'email', emailRecipients: ['oncall@example.com'] },
+      } as unknown as AlertWrite),
+    );
+    assert.equal(email.kind, 'invalidInput');
+    assert.deepEqual(
+      email.issues?.map((i) => i.path),
+      ['channel.type'],
+    );
+    const thirty = await rejection(client.createAlert({ ...inline, interval: '30s' } as unknown as AlertWrite));
+    assert.ok(thirty.issues?.some((i) => i.path === 'interval'));
+    assert.equal(emu.requests.length, before, 'nothing was sent');
+  });
+
   it('turns the OSS error shapes into errors that name operation, status, server message and request ID', async () => {
     emu.faults.add({
       path: '/api/v2/alerts',

@@ -83,6 +83,27 @@ describe('Checks that follow the server a body is sent to', () => {
     );
   });
 
+  for (const key of ['displayName', 'tags'] as const) {
+    it(`an alert "${key}": a warning on both kinds (a server that does not know it drops it), kept as an unknown field without a server`, () => {
+      const body = { ...seedAlertBody(), [key]: key === 'tags' ? ['checkout'] : 'Checkout latency' };
+      const cloud = verdict('alert', body, 'cloud');
+      assert.equal(cloud.ok, true);
+      assert.equal(cloud.warnings!.length, 1);
+      assert.match(
+        cloud.warnings![0]!,
+        new RegExp(`^${key}: .*not in ClickHouse Cloud's API: the service may drop it`),
+      );
+      const selfHosted = verdict('alert', body, 'selfHosted');
+      assert.equal(selfHosted.ok, true);
+      assert.equal(selfHosted.warnings!.length, 1);
+      assert.match(selfHosted.warnings![0]!, new RegExp(`^${key}: .*newer HyperDX versions only`));
+      const checked = schemaCheck('alert', true, body, 'selfHosted');
+      assert.ok(checked.ok);
+      assert.deepEqual((checked.data as Json)[key], body[key], 'sent as written');
+      assert.deepEqual(verdict('alert', body, undefined), { ok: true, warnings: [] });
+    });
+  }
+
   it('a body every version accepts has no warning on either kind', () => {
     for (const server of ['cloud', 'selfHosted'] as const) {
       assert.deepEqual(verdict('dashboard', dashboardBody(), server), { ok: true, warnings: [] });
