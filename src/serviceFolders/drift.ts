@@ -15,6 +15,8 @@ export interface DriftEntry {
   readonly path: string;
   readonly kind?: FolderKind;
   readonly name: string;
+  /** The id of the service's resource the file describes (changed). */
+  readonly id?: string;
   /** Fields that differ (changed), or the problems (problem). */
   readonly details: readonly string[];
   /** The service's version of the resource as a file would hold it (changed, service only). */
@@ -53,6 +55,7 @@ export function driftOf(files: readonly FolderFile[], live: Snapshot, options: P
         path: step.path,
         kind: step.kind,
         name: step.name,
+        ...(step.live ? { id: step.live.id } : {}),
         details: step.changes.map((c) => c.path),
         ...(serviceText !== undefined ? { serviceText } : {}),
       });

@@ -8,7 +8,8 @@ import { driftOf, type DriftEntry, type DriftState } from './drift';
 import type { Snapshot } from './files';
 import type { FolderFile } from './plan';
 import { kindOfFile, TARGET_FILE } from './layout';
-import type { PlanResult, ServiceFolderService } from './service';
+import type { PlanResult, ServiceFolderService, ServiceRef } from './service';
+import { resourceDriftUri } from '../resources/driftUri';
 
 /** Read-only documents with the service's version of a file that drifted (the left side of its diff). */
 export const DRIFT_SCHEME = 'observability-service-folder-drift';
@@ -29,6 +30,8 @@ export interface FolderDriftReport {
     readonly badge?: string;
     readonly tooltip: string;
   }[];
+  /** The Observability tree items of the folder's service that are marked (the service, each drifted resource). */
+  readonly treeMarks?: readonly { readonly uri: string; readonly badge?: string; readonly tooltip: string }[];
 }
 
 interface FolderState {
@@ -38,6 +41,8 @@ interface FolderState {
   readonly serviceLabel: string;
   readonly entries: readonly DriftEntry[];
   readonly error?: string;
+  /** The folder's own service (its items in the Observability tree are marked too). */
+  readonly target?: ServiceRef;
 }
 
 interface FolderControl {
@@ -64,6 +69,8 @@ export class ServiceFolderDrift
   private readonly states = new Map<string, FolderState>();
   private readonly controls = new Map<string, FolderControl>();
   private readonly decorations = new Map<string, vscode.FileDecoration>();
+  /** The keys of `decorations` that mark Observability tree items (resource drift URIs). */
+  private readonly treeMarks = new Set<string>();
   /** The service's versions of the drifted files, per folder. */
   private readonly texts = new Map<string, Map<string, string>>();
   private readonly decorationsChanged = new vscode.EventEmitter<vscode.Uri[]>();
@@ -189,6 +196,7 @@ export class ServiceFolderDrift
         files: planned.files,
         serviceLabel: planned.options.serviceLabel,
         entries: driftOf(planned.files, live, planned.options),
+        target: planned.target,
       };
     } catch (error) {
       const message = errorMessage(error);
@@ -310,7 +318,52 @@ export class ServiceFolderDrift
       group.resourceStates = resources[id as keyof FolderControl['groups']];
     }
     control.scm.count = state.entries.length;
+    this.showInTree(touched);
     if (touched.size > 0) this.decorationsChanged.fire([...touched.values()]);
+  }
+
+  /**
+   * The Observability tree's marks: each resource whose file differs from it, and the service of a folder with any
+   * drift. Marks are recomputed from every folder (two folders may be pulled from the same service).
+   */
+  private showInTree(touched: Map<string, vscode.Uri>): void {
+    for (const key of this.treeMarks) {
+      this.decorations.delete(key);
+      touched.set(key, vscode.Uri.parse(key));
+    }
+    this.treeMarks.clear();
+    const services = new Map<string, { uri: vscode.Uri; count: number; label: string }>();
+    for (const folder of this.states.values()) {
+      if (!folder.target || folder.entries.length === 0) continue;
+      const { connectionId, serviceId } = folder.target;
+      const service = vscode.Uri.parse(resourceDriftUri(connectionId, serviceId));
+      const seen = services.get(service.toString()) ?? { uri: service, count: 0, label: folder.serviceLabel };
+      seen.count += folder.entries.length;
+      services.set(service.toString(), seen);
+      for (const entry of folder.entries) {
+        if (entry.state !== 'changed' || !entry.kind || entry.id === undefined) continue;
+        const uri = vscode.Uri.parse(resourceDriftUri(connectionId, serviceId, { kind: entry.kind, id: entry.id }));
+        const decoration = this.decorationOf(entry, this.tooltipOf(entry, folder.serviceLabel));
+        if (!decoration) continue;
+        this.decorations.set(uri.toString(), decoration);
+        this.treeMarks.add(uri.toString());
+        touched.set(uri.toString(), uri);
+      }
+    }
+    for (const [key, { uri, count, label }] of services) {
+      this.decorations.set(
+        key,
+        new vscode.FileDecoration(
+          'M',
+          count === 1
+            ? vscode.l10n.t('1 file of a service folder differs from {0}', label)
+            : vscode.l10n.t('{0} files of a service folder differ from {1}', count, label),
+          new vscode.ThemeColor('gitDecoration.modifiedResourceForeground'),
+        ),
+      );
+      this.treeMarks.add(key);
+      touched.set(key, uri);
+    }
   }
 
   /** The plan's problems as diagnostics, at the field they name (`sourceName: no source named …`). */
@@ -380,10 +433,25 @@ export class ServiceFolderDrift
         });
       }
     }
+    const treeMarks: { uri: string; badge?: string; tooltip: string }[] = [];
+    if (state.target) {
+      const service = vscode.Uri.parse(resourceDriftUri(state.target.connectionId, state.target.serviceId)).toString();
+      for (const key of [...this.treeMarks].sort()) {
+        if (key !== service && !key.startsWith(`${service}/`)) continue;
+        const decoration = this.provideFileDecoration(vscode.Uri.parse(key));
+        if (!decoration) continue;
+        treeMarks.push({
+          uri: key,
+          ...(decoration.badge ? { badge: decoration.badge } : {}),
+          tooltip: decoration.tooltip ?? '',
+        });
+      }
+    }
     return {
       folder: state.folder.toString(),
       ...(state.error !== undefined ? { error: state.error } : {}),
       changes: changes.sort((a, b) => a.path.localeCompare(b.path)),
+      treeMarks,
     };
   }
 

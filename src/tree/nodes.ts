@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { resourceDriftUri, type DriftResourceKind } from '../resources/driftUri';
 import { escapeMarkdown, markdownCode, sanitizeServerText } from '../api';
 import {
   alertDescription,
@@ -127,6 +128,9 @@ export class ConnectionNode {
     }
     item.tooltip = tooltip;
     item.contextValue = `connection selfHosted refreshable copyable${plain ? ' plainHttp' : ''}`;
+    // The deployment's one service is not drawn: the connection carries its drift mark.
+    const serviceId = this.connection.serviceIds[0];
+    if (serviceId !== undefined) item.resourceUri = driftUriOf(this.connection.id, serviceId);
     return item;
   }
 }
@@ -164,6 +168,7 @@ export class ServiceNode implements ServiceScope {
         .join(' · ') || undefined;
     item.tooltip = `${name}\n${vscode.l10n.t('Service ID')}: ${sanitizeServerText(this.serviceId)}`;
     item.contextValue = 'service refreshable copyable';
+    item.resourceUri = driftUriOf(this.connectionId, this.serviceId);
     return item;
   }
 }
@@ -292,6 +297,7 @@ export class DashboardNode implements ServiceScope {
       .join(' · ');
     item.tooltip = `${this.label}\n${vscode.l10n.t('Dashboard ID')}: ${sanitizeServerText(this.dashboard.id)}${tags.length ? `\n${vscode.l10n.t('Tags')}: ${tags.join(', ')}` : ''}`;
     item.contextValue = `dashboard copyable json deletable${this.parent.webAppToken}`;
+    item.resourceUri = driftUriOf(this.connectionId, this.serviceId, 'dashboard', this.dashboard.id);
     return item;
   }
 }
@@ -380,6 +386,7 @@ export class AlertNode implements ServiceScope {
     const error = alertStatus(this.alert, now) === 'error' ? ' executionError' : '';
     const folder = this.parent.type === 'folder' ? this.parent : this.parent.parent.parent;
     item.contextValue = `alert ${contextState(this.alert.state)}${silenced}${error} copyable json deletable${folder.webAppToken}`;
+    item.resourceUri = driftUriOf(this.connectionId, this.serviceId, 'alert', this.alert.id);
     return item;
   }
 }
@@ -413,6 +420,7 @@ export class SourceNode implements ServiceScope {
     item.description = sourceDescription(this.source);
     item.tooltip = `${this.label}\n${vscode.l10n.t('Source ID')}: ${sanitizeServerText(this.source.id)}\n${vscode.l10n.t('Kind')}: ${sanitizeServerText(this.source.kind) || '?'}`;
     item.contextValue = 'source copyable json deletable editable';
+    item.resourceUri = driftUriOf(this.connectionId, this.serviceId, 'source', this.source.id);
     return item;
   }
 }
@@ -527,6 +535,9 @@ export class ItemNode<K extends ItemKind = ItemKind> implements ServiceScope {
     ].join('\n');
     const webApp = this.kind === 'savedSearch' ? this.parent.webAppToken : '';
     item.contextValue = `${this.kind} ${p.context(this.item)}${this.uses > 0 ? ' inUse' : ''}${webApp}`;
+    if (this.kind !== 'role') {
+      item.resourceUri = driftUriOf(this.connectionId, this.serviceId, this.kind as DriftResourceKind, this.item.id);
+    }
     return item;
   }
 }
@@ -653,3 +664,13 @@ export function scopeOf(node: Node): ServiceScope | undefined {
 export type NodeSatisfiesExplorerNode = Node extends ExplorerNode ? true : never;
 const nodesAreExplorerNodes: NodeSatisfiesExplorerNode = true;
 void nodesAreExplorerNodes;
+
+/**
+ * The URI that the service folders' drift decorates for a service or one of its resources (a mark when a pulled file
+ * differs from it). The label and icon stay the ones set explicitly: a `resourceUri` only adds the decoration.
+ */
+function driftUriOf(connectionId: string, serviceId: string, kind?: DriftResourceKind, id?: string): vscode.Uri {
+  return vscode.Uri.parse(
+    resourceDriftUri(connectionId, serviceId, kind && id !== undefined ? { kind, id } : undefined),
+  );
+}

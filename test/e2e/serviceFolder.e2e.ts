@@ -1,29 +1,35 @@
 /**
  * UI test of the service-folder journey in a real workbench (code-server + headless Chromium), against the local
- * emulator, on Cloud: right-click the service in the tree → "Pull to Folder…" and accept the workspace folder in the
- * real folder dialog; type a new threshold into an alert's file and save; the Explorer decorates the file and the
- * Source Control view lists it; "Observability: Plan Service Folder" shows exactly that update; "Observability: Apply
- * Service Folder" asks in a modal dialog and, once answered, sends exactly one write (the alert's PUT); a second plan
- * shows no changes. Failure: out/service-folder-cloud.failed.png.
+ * emulator, once per connection kind (Cloud, self-hosted): right-click the service in the tree (the connection on
+ * self-hosted) → "Pull to Folder…" and accept the workspace folder in the real folder dialog; "Observability: Plan
+ * Service Folder" shows no changes; type a new threshold into an alert's file and save; the Explorer decorates the
+ * file and the Source Control view lists it; the plan shows exactly that update; "Observability: Apply Service
+ * Folder" asks in a modal dialog and, once answered, sends exactly one write (the alert's PUT); a second plan shows no
+ * changes. Then a dashboard changed on the service: the Observability view's Refresh marks its file in the Explorer,
+ * lists it in Source Control and marks the dashboard and its service in the Observability tree; "Pull to Folder…"
+ * again brings the change into the file and every mark goes. Failure: out/service-folder-<cloud|oss>.failed.png.
  *
- * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/serviceFolder.e2e.js`.
+ * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/serviceFolder.e2e.js` (`OBS_E2E_FLAVOR=cloud|oss`
+ * for one kind).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import { after, before, test } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { Workbench } from '../host/runInCodeServer';
 import {
-  CLOUD,
+  clearNotifications,
   clickMenuItem,
   confirmDialog,
   dialog,
   editorLine,
   editorLines,
   exactly,
+  expand,
+  forEachFlavor,
   notification,
   openFile,
   openTestWorkbench,
@@ -36,14 +42,17 @@ import {
   treeRow,
   UI_TIMEOUT,
   until,
+  type UiFlavor,
 } from './ui';
+
+/** The page's own function, for the code run in the workbench (`evaluate`); the tests compile without the DOM types. */
+declare function getComputedStyle(element: unknown, pseudo?: string): { content: string };
 
 const LABEL = 'Northwind (emulator)';
 const ALERT = 'Request volume drop';
 const FILE = `${ALERT}.alert.json`;
 
-describe('Cloud', () => {
-  const flavor = CLOUD;
+forEachFlavor((flavor: UiFlavor) => {
   let emulator: Emulator;
   let workbench: Workbench;
   let page: Page;
@@ -63,7 +72,7 @@ describe('Cloud', () => {
   });
 
   test(
-    'Service folder: pull from the tree, edit a file, the Explorer and Source Control show it, plan, apply one update, plan again shows nothing',
+    'Service folder: pull from the tree, plan shows nothing, edit a file, the Explorer and Source Control show it, plan, apply one update, plan again shows nothing; a change on the service is marked in the Explorer, Source Control and the tree on Refresh, and pulls back',
     { timeout: 300_000 },
     async () => {
       await reportingFailure(page, emulator, `service-folder-${flavor.emulatorFlavor}`, drive);
@@ -92,6 +101,16 @@ describe('Cloud', () => {
     await until(() => fs.existsSync(file), `the pull wrote alerts/${FILE}`);
     assert.equal(flavor.writes(emulator.requests).length, 0, 'the pull sends no write');
 
+    // A plan right after the pull: nothing to change.
+    await runCommand(page, 'Observability: Plan Service Folder');
+    const planTab = `${path.basename(workspace)}.md`;
+    await page.locator('.tab.active', { hasText: planTab }).waitFor({ state: 'visible', timeout: 60_000 });
+    await editorLine(page, /^0\sto\screate,\s0\sto\supdate,\s\d+\sunchanged$/).waitFor({
+      state: 'visible',
+      timeout: 60_000,
+    });
+    assert.equal(flavor.writes(emulator.requests).length, 0, 'the plan sends no write');
+
     // Edit the threshold in the editor and save.
     await openFile(page, FILE);
     const lines = onDisk().split('\n');
@@ -109,31 +128,8 @@ describe('Cloud', () => {
     );
 
     // The Explorer marks the file as differing from the service; the Source Control view lists it.
-    await page.keyboard.press('Control+Shift+e');
-    const explorerRow = page.locator('.explorer-folders-view .monaco-list-row', { hasText: FILE });
-    if (!(await explorerRow.isVisible())) {
-      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^alerts$/ }).click();
-    }
-    await explorerRow.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    // The letter badge (`M`) is drawn as the CSS content of the label's decoration.
-    await page.waitForFunction(
-      (name: string) => {
-        interface El {
-          textContent: string | null;
-          querySelectorAll(selector: string): Iterable<El>;
-        }
-        const g = globalThis as unknown as {
-          document: El;
-          getComputedStyle(el: El, pseudo: string): { content: string };
-        };
-        const rows = [...g.document.querySelectorAll('.explorer-folders-view .monaco-list-row')];
-        const row = rows.find((r) => (r.textContent ?? '').includes(name));
-        if (!row) return false;
-        return [...row.querySelectorAll('*')].some((el) => /\bM\b/.test(g.getComputedStyle(el, '::after').content));
-      },
-      FILE,
-      { timeout: 60_000 },
-    );
+    const explorerRow = await showInExplorer('alerts', FILE);
+    await waitForMark(explorerRow, true, `the Explorer marks ${FILE}`);
     await page.keyboard.press('Control+Shift+g');
     const scmRow = page.locator('.scm-view .monaco-list-row', { hasText: FILE });
     await scmRow.first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -145,9 +141,8 @@ describe('Cloud', () => {
     // Plan: exactly that update.
     const marker = emulator.requests.length;
     await runCommand(page, 'Observability: Plan Service Folder');
-    const planTab = `${path.basename(workspace)}.md`;
     await page.locator('.tab.active', { hasText: planTab }).waitFor({ state: 'visible', timeout: 60_000 });
-    await editorLine(page, /to\supdate/).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await editorLine(page, /1\sto\supdate/).waitFor({ state: 'visible', timeout: 60_000 });
     const plan = (await editorLines(page)).join('\n');
     assert.match(plan, /^0 to create, 1 to update, \d+ unchanged$/m, plan);
     const updates = plan.split('\n').filter((l) => l.startsWith('- **update**'));
@@ -179,5 +174,95 @@ describe('Cloud', () => {
       timeout: 60_000,
     });
     assert.equal(flavor.writes(emulator.requests.slice(again)).length, 0, 'the second plan sends no write');
+
+    // A dashboard changed on the service shows as drift on the Observability view's Refresh: in the tree (the
+    // dashboard and its service), in the Explorer and in the Source Control list.
+    const dashboards = [...data.dashboards.values()];
+    const dashboard = dashboards.find(
+      (d) =>
+        dashboards.filter((o) => o.name === d.name).length === 1 &&
+        fs.existsSync(path.join(workspace, 'dashboards', `${d.name}.dashboard.json`)),
+    );
+    assert.ok(dashboard, 'a pulled dashboard with a name of its own');
+    const dashboardFileName = `${dashboard.name}.dashboard.json`;
+    const dashboardFile = path.join(workspace, 'dashboards', dashboardFileName);
+    const changedTags = ['changed-on-the-service'];
+    dashboard.tags = [...changedTags];
+
+    await showObservabilityView(page, LABEL);
+    await expand(page, exactly('Dashboards'));
+    const serviceRow = treeRow(page, exactly(path0[path0.length - 1]!));
+    const dashboardRow = treeRow(page, exactly(dashboard.name));
+    await dashboardRow.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await waitForMark(serviceRow, false, 'once applied, nothing differs: the service is not marked');
+    assert.equal(await marked(dashboardRow), false, 'the dashboard is not marked before the Refresh');
+    await page
+      .locator('#workbench\\.parts\\.sidebar .title-actions .action-label[aria-label^="Refresh"]')
+      .first()
+      .click();
+    await waitForMark(dashboardRow, true, 'the Refresh marks the dashboard in the Observability tree');
+    await waitForMark(serviceRow, true, 'the Refresh marks its service in the Observability tree');
+    // The mark is all that changes: the row keeps its own icon, no file icon comes with the mark.
+    assert.equal(await dashboardRow.locator('.codicon-dashboard').count(), 1, 'the dashboard keeps its icon');
+    assert.equal(await dashboardRow.locator('.file-icon').count(), 0, 'no file icon on the dashboard row');
+    assert.equal(await serviceRow.locator('.file-icon').count(), 0, 'no file icon on the service row');
+
+    const dashboardExplorerRow = await showInExplorer('dashboards', dashboardFileName);
+    await waitForMark(dashboardExplorerRow, true, `the Explorer marks ${dashboardFileName}`);
+    await waitForMark(explorerRow, false, `the applied ${FILE} is no longer marked`);
+    await page.keyboard.press('Control+Shift+g');
+    const scmDashboardRow = page.locator('.scm-view .monaco-list-row', { hasText: dashboardFileName });
+    await scmDashboardRow.first().waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal(await scmRow.count(), 0, `the applied ${FILE} is no longer listed`);
+
+    // Pull again from the tree: the service's change comes into the file and every mark goes.
+    await showObservabilityView(page, LABEL);
+    await clearNotifications(page);
+    await serviceRow.click({ button: 'right' });
+    await clickMenuItem(page, 'Pull to Folder…');
+    const pullAgain = quickInput(page).locator('.monaco-button', { hasText: 'Pull into This Folder' });
+    await pullAgain.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await pullAgain.click();
+    await notification(page, /Pulled into .*: 1 file\(s\) written\./).waitFor({ state: 'visible', timeout: 60_000 });
+    await until(
+      () =>
+        JSON.stringify((JSON.parse(fs.readFileSync(dashboardFile, 'utf8')) as { tags?: unknown }).tags) ===
+        JSON.stringify(changedTags),
+      'the pull wrote the tags changed on the service into the file',
+    );
+    await waitForMark(dashboardRow, false, 'the pulled dashboard is no longer marked in the tree');
+    await waitForMark(serviceRow, false, 'its service is no longer marked in the tree');
+    await showInExplorer('dashboards', dashboardFileName);
+    await waitForMark(dashboardExplorerRow, false, `the pulled ${dashboardFileName} is no longer marked`);
+    await page.keyboard.press('Control+Shift+g');
+    await scmDashboardRow.first().waitFor({ state: 'detached', timeout: 60_000 });
+  }
+
+  /** Shows the Explorer, opens the folder `folder` of the workspace unless its file `name` shows, and returns its row. */
+  async function showInExplorer(folder: string, name: string): Promise<Locator> {
+    await page.keyboard.press('Control+Shift+e');
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: name });
+    if (!(await row.isVisible())) {
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: exactly(folder) }).click();
+    }
+    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    return row;
   }
 });
+
+/** Whether a row of a tree or list shows the letter badge `M`: drawn as the CSS content of its label's decoration. */
+async function marked(row: Locator): Promise<boolean> {
+  return row.evaluate((el) =>
+    [el, ...el.querySelectorAll('*')].some((e) => /\bM\b/.test(getComputedStyle(e, '::after').content)),
+  );
+}
+
+/** Waits until the row shows the mark (or no longer does); the row is found afresh each time (rows are re-rendered). */
+async function waitForMark(row: Locator, shown: boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if ((await marked(row).catch(() => undefined)) === shown) return;
+    if (Date.now() > deadline) throw new Error(`${what} (waited 60 s)`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -37,7 +37,8 @@ export const START_TIMEOUT = 120_000;
  * first), resourceFolders (the kind's own folder: Roles on Cloud, Team on self-hosted; then Delete Alert from the tree,
  * in the same workbench), alertFile and alertFileFreshWindow (the file names its service, or its deployment by base
  * URL), untrusted (such a file in Restricted Mode gets schema help only), preview (dashboard preview and backtest: SQL
- * through the query endpoint on Cloud, the chart series API on self-hosted).
+ * through the query endpoint on Cloud, the chart series API on self-hosted), serviceFolder (pull, plan, apply, drift
+ * marks in the Explorer, Source Control and the tree).
  *
  * Cloud only: queryEndpoint (the service query endpoint) and queryResults (SQL documents run through it), which a
  * self-hosted deployment's API does not have (its previews use the chart series API: see preview); addConnection (the
@@ -220,11 +221,25 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, message: s
   }
 }
 
-/** Polls `check` until it holds (for state outside the page, such as files on disk or the emulator's data). */
+/**
+ * Polls `check` until it holds (for state outside the page, such as files on disk or the emulator's data). A check
+ * that throws does not hold yet: a file read while the editor saves it may be empty for a moment. The last error is
+ * named when the wait ends.
+ */
 export async function until(check: () => boolean, message: string, ms = UI_TIMEOUT): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${message} (waited ${ms} ms)`);
+  for (;;) {
+    let failure: unknown;
+    try {
+      if (check()) return;
+    } catch (error) {
+      failure = error;
+    }
+    if (Date.now() > deadline) {
+      const why =
+        failure === undefined ? '' : `; last: ${failure instanceof Error ? failure.message : String(failure)}`;
+      throw new Error(`${message} (waited ${ms} ms${why})`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -47,6 +47,28 @@ describeEachFlavor('Service folder drift', (run) => {
       .filter((r) => r.method === 'GET')
       .map((r) => r.path);
 
+  interface TreeNode {
+    readonly type: string;
+    readonly item?: { readonly id: string };
+    readonly dashboard?: { readonly id: string };
+    readonly parent?: TreeNode;
+  }
+  const tree = () =>
+    exportedApi().tree.provider as unknown as {
+      folder(connectionId: string, serviceId: string, kind: string): TreeNode | undefined;
+      getChildren(node?: TreeNode): Promise<TreeNode[]>;
+      getTreeItem(node: TreeNode): vscode.TreeItem;
+    };
+  /** The Observability tree's item of a webhook or saved search of the service, as the view draws it. */
+  const treeItemOf = async (folderKind: 'savedSearches' | 'webhooks' | 'dashboards', id: string) => {
+    const provider = tree();
+    const parent = provider.folder(run.connectionId, run.serviceId, folderKind);
+    assert.ok(parent, `the ${folderKind} folder`);
+    const node = (await provider.getChildren(parent)).find((n) => (n.item ?? n.dashboard)?.id === id);
+    assert.ok(node, `${folderKind} ${id} in the tree`);
+    return provider.getTreeItem(node);
+  };
+
   let searchPath = '';
   let searchId = '';
   let dashboardPath = '';
@@ -104,6 +126,29 @@ describeEachFlavor('Service folder drift', (run) => {
     );
     assert.match(report.changes[0]!.tooltip, /^Differs from .+: where$/);
     assert.deepEqual(gets(mark), [], 'a save compares with the lists read last');
+
+    // The Observability tree marks the saved search (and its service) through the same decoration provider.
+    const item = await treeItemOf('savedSearches', searchId);
+    assert.equal(item.label, value.name, 'the label stays the name');
+    assert.ok(item.iconPath instanceof vscode.ThemeIcon, 'the icon stays the one set');
+    assert.ok(item.resourceUri, 'the tree item carries its drift URI');
+    const marks = new Map((report.treeMarks ?? []).map((m) => [m.uri, m]));
+    const searchMark = marks.get(item.resourceUri.toString());
+    assert.equal(searchMark?.badge, 'M', JSON.stringify(report.treeMarks));
+    assert.match(searchMark!.tooltip, /^Differs from .+: where$/);
+    const serviceNode = tree().folder(run.connectionId, run.serviceId, 'savedSearches')!.parent!;
+    const serviceItem = tree().getTreeItem(serviceNode);
+    assert.ok(serviceItem.resourceUri, 'the service item carries its drift URI');
+    assert.match(marks.get(serviceItem.resourceUri.toString())?.tooltip ?? '', /^1 file of a service folder differs/);
+    // The row drawn for the service carries that mark: the service on Cloud, the connection on self-hosted.
+    const drawn = tree().getTreeItem((await run.folderParent()) as unknown as TreeNode);
+    assert.equal(drawn.resourceUri?.toString(), serviceItem.resourceUri.toString(), 'the drawn service row is marked');
+    // An unchanged resource is not marked.
+    const [webhookFile] = await filesOf('webhooks');
+    const webhookItem = await treeItemOf('webhooks', String((await read(webhookFile!)).id));
+    assert.ok(webhookItem.resourceUri);
+    assert.equal(marks.get(webhookItem.resourceUri.toString()), undefined, 'an unchanged webhook has no mark');
+    assert.equal(marks.size, 2, JSON.stringify(report.treeMarks));
   });
 
   it("a change made on the service shows on the view's Refresh, and Pull brings it back", async () => {
@@ -138,6 +183,13 @@ describeEachFlavor('Service folder drift', (run) => {
       ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     );
     assert.match(report.changes.find((c) => c.path === dashboardPath)!.tooltip, /: tags$/);
+    const dashboardUri = (await treeItemOf('dashboards', String(dashboard.id))).resourceUri?.toString();
+    assert.ok(dashboardUri, 'the dashboard item carries its drift URI');
+    assert.match(
+      report.treeMarks?.find((m) => m.uri === dashboardUri)?.tooltip ?? '',
+      /: tags$/,
+      'the Refresh marks the dashboard in the tree',
+    );
 
     const pulled = await pull();
     assert.deepEqual(pulled.written, [dashboardPath], 'the edited saved search keeps its edit');
@@ -149,6 +201,11 @@ describeEachFlavor('Service folder drift', (run) => {
     assert.deepEqual(
       after.changes.map((c) => c.path),
       [searchPath],
+    );
+    assert.equal(
+      after.treeMarks?.find((m) => m.uri === dashboardUri),
+      undefined,
+      'the pulled dashboard is no longer marked in the tree',
     );
   });
 
@@ -191,5 +248,6 @@ describeEachFlavor('Service folder drift', (run) => {
       return r.changes.length === 0 ? r : undefined;
     });
     assert.deepEqual(clean.changes, []);
+    assert.deepEqual(clean.treeMarks, [], 'nothing marked in the tree either');
   });
 });
