@@ -13,9 +13,9 @@
  * registered for path `/service/<id>/run` apply (delay, reset before headers or mid-body, replaced reply).
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newRequestId } from '../ids';
+import { LoopbackServer } from '../loopbackServer';
 import type { EmulatorState, FaultSpec, JsonObject, RecordedRequest } from '../types';
 import { ClickHouseEngine, DATA_DATABASE } from './engine';
 
@@ -63,38 +63,13 @@ export function clickHouseError(e: unknown): { code: string; details: string } {
   return { code: '1001', details: `DB::Exception: ${text.replace(/^Query failed: /, '')} (STD_EXCEPTION)` };
 }
 
-export class QueryHost {
-  url = '';
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
-
+export class QueryHost extends LoopbackServer {
   constructor(private readonly deps: QueryHostDeps) {
-    this.server = createServer((req, res) => {
-      this.handle(req, res).catch((e: unknown) => {
-        if (!res.headersSent) this.json(res, 500, { error: e instanceof Error ? e.message : 'Internal error.' });
-        else res.destroy();
-      });
-    });
-    this.server.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
+    super();
   }
 
-  async listen(host: string): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(0, host, () => resolve());
-    });
-    const addr = this.server.address() as AddressInfo;
-    this.url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server.close(() => resolve());
-      for (const s of this.sockets) s.destroy();
-    });
+  protected fail(res: ServerResponse, message: string | undefined): void {
+    this.json(res, 500, { error: message ?? 'Internal error.' });
   }
 
   private json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
@@ -107,7 +82,7 @@ export class QueryHost {
     res.end(body);
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://query-host.local');
     const method = (req.method ?? 'GET').toUpperCase();
     const queryId = newRequestId();

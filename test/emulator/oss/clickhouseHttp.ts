@@ -7,9 +7,9 @@
  * - errors are plain text `Code: N. DB::Exception: … (NAME) (version …)` with `X-ClickHouse-Exception-Code`; every
  *   reply carries `X-ClickHouse-Query-Id`; an error after the first rows is written into the body as ClickHouse does.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newRequestId } from '../ids';
+import { LoopbackServer } from '../loopbackServer';
 import type { RecordedRequest } from '../types';
 import { ClickHouseEngine, DATA_DATABASE } from '../clickhouse/engine';
 import { clickHouseError } from '../clickhouse/queryHost';
@@ -32,38 +32,13 @@ export interface ClickHouseHttpDeps {
   frozenNow(): number | undefined;
 }
 
-export class ClickHouseHttp {
-  url = '';
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
-
+export class ClickHouseHttp extends LoopbackServer {
   constructor(private readonly deps: ClickHouseHttpDeps) {
-    this.server = createServer((req, res) => {
-      this.handle(req, res).catch((e: unknown) => {
-        if (!res.headersSent) this.error(res, 500, '1001', e instanceof Error ? e.message : 'Internal error', '');
-        else res.destroy();
-      });
-    });
-    this.server.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
+    super();
   }
 
-  async listen(host: string): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(0, host, () => resolve());
-    });
-    const addr = this.server.address() as AddressInfo;
-    this.url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server.close(() => resolve());
-      for (const s of this.sockets) s.destroy();
-    });
+  protected fail(res: ServerResponse, message: string | undefined): void {
+    this.error(res, 500, '1001', message ?? 'Internal error', '');
   }
 
   private error(res: ServerResponse, status: number, code: string, details: string, queryId: string): void {
@@ -76,7 +51,7 @@ export class ClickHouseHttp {
     res.end(text);
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://clickhouse.local');
     const method = (req.method ?? 'GET').toUpperCase();
     const queryId = newRequestId();
