@@ -3,6 +3,7 @@ import { createDispatcher, limiterFor } from '../api';
 import { QueryClient } from '../api/query';
 import { readSettings } from '../config';
 import type { ConnectionManager } from '../connections/manager';
+import { isSelfHosted } from '../connections/types';
 import type { QueryTargets } from './targets';
 
 /**
@@ -40,6 +41,16 @@ export class QueryClients implements vscode.Disposable {
   ) {}
 
   clientFor(connectionId: string): QueryClient {
+    const self = this.connections.get(connectionId);
+    if (self && isSelfHosted(self)) {
+      // Its API key belongs to its own address: never sent to a query host (a Cloud one by default).
+      throw new Error(
+        vscode.l10n.t(
+          '"{0}" is a self-hosted deployment: its API runs no SQL, so SQL runs on ClickHouse Cloud services only.',
+          self.label,
+        ),
+      );
+    }
     const host = this.targets.queryHost(connectionId);
     const key = `${connectionId} ${host}`;
     let client = this.clients.get(key);

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_QUERY_HOST, queryHostIssues } from '../api/query';
 import { isLoopbackHost } from '../api';
 import type { ConnectionManager } from '../connections/manager';
+import { isSelfHosted } from '../connections/types';
 
 export interface QueryTarget {
   connectionId: string;
@@ -110,6 +111,8 @@ export class QueryTargets implements vscode.Disposable {
     type Item = vscode.QuickPickItem & { target: QueryTarget };
     const items: Item[] = [];
     for (const c of this.connections.list()) {
+      // A self-hosted deployment runs no SQL through its API.
+      if (isSelfHosted(c)) continue;
       for (const id of c.serviceIds) {
         const s = c.services.find((x) => x.id === id);
         const target = { connectionId: c.id, serviceId: id };

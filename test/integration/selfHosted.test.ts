@@ -7,6 +7,8 @@
  * editors.test.ts and alertFiles.test.ts (`describeEachFlavor`).
  */
 import * as assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { ossData, SAMPLE_OSS_MEMBERS, SAMPLE_OSS_TEAM_NAME } from '../emulator/oss/seed';
@@ -305,6 +307,41 @@ describe('Self-hosted connections', function () {
     await assert.rejects(client.getQueryEndpoint(serviceId), /no service query endpoint/);
     await assert.rejects(client.listRoles(serviceId), /no roles/);
     assert.equal(emulator.requests.length, mark, 'nothing was sent');
+  });
+
+  it('never runs a SQL document on a self-hosted deployment: its key is not sent to any query host', async () => {
+    const capture: string[] = [];
+    const server = createServer((req, res) => {
+      capture.push(`${req.method} ${req.url} ${req.headers.authorization ? 'with credentials' : ''}`);
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const serviceId = api.connections.get(connectionId)!.serviceIds[0]!;
+      await vscode.commands.executeCommand('observability.setQueryHost', {
+        connectionId,
+        queryUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      });
+      const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT 1' });
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('observability.chooseQueryTarget', {
+        uri: doc.uri.toString(),
+        connectionId,
+        serviceId,
+      });
+      const mark = emulator.requests.length;
+      const outcome = await vscode.commands.executeCommand<{ ok: boolean; error?: string }>('observability.runQuery', {
+        uri: doc.uri.toString(),
+      });
+      assert.equal(outcome?.ok, false);
+      assert.match(String(outcome?.error), /is a self-hosted deployment: its API runs no SQL/);
+      assert.deepEqual(capture, [], 'nothing reached the query host');
+      assert.equal(emulator.requests.length, mark, 'nothing was sent');
+    } finally {
+      await vscode.commands.executeCommand('observability.setQueryHost', { connectionId, queryUrl: '' });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      server.close();
+    }
   });
 
   it('refuses the Cloud-only connection commands on a self-hosted connection, saying what to do instead', async () => {
