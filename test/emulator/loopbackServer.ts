@@ -45,3 +45,21 @@ export abstract class LoopbackServer {
     });
   }
 }
+
+const MAX_BODY = 1024 * 1024;
+
+/** A request's body as text; null when it is over 1 MiB (read to its end, so the answer can still be sent). */
+export function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) tooBig = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

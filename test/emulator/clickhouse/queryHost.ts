@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newRequestId } from '../ids';
-import { LoopbackServer } from '../loopbackServer';
+import { LoopbackServer, readBody } from '../loopbackServer';
 import type { EmulatorState, FaultSpec, JsonObject, RecordedRequest } from '../types';
 import { ClickHouseEngine, DATA_DATABASE } from './engine';
 
@@ -34,7 +34,6 @@ export interface QueryHostDeps {
 const RUN_PATH = /^\/service\/([0-9a-fA-F-]{36})\/run\/?$/;
 const READ_STATEMENT =
   /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*\(?\s*(select|with|show|describe|desc|explain|exists)\b/i;
-const MAX_BODY = 1024 * 1024;
 /** ClickHouse output settings the query host passes on from the URL. */
 const OUTPUT_SETTINGS = new Set([
   'output_format_json_quote_64bit_integers',
@@ -263,19 +262,4 @@ function defaultDatabase(sources: Map<string, JsonObject> | undefined): string {
     if (typeof from?.databaseName === 'string' && from.databaseName) return from.databaseName;
   }
   return sources && sources.size > 0 ? DATA_DATABASE : 'default';
-}
-
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) tooBig = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

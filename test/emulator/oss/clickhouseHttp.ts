@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newRequestId } from '../ids';
-import { LoopbackServer } from '../loopbackServer';
+import { LoopbackServer, readBody } from '../loopbackServer';
 import type { RecordedRequest } from '../types';
 import { ClickHouseEngine, DATA_DATABASE } from '../clickhouse/engine';
 import { clickHouseError } from '../clickhouse/queryHost';
@@ -18,7 +18,6 @@ export const SAMPLE_CLICKHOUSE_USER = 'hyperdx_reader';
 export const SAMPLE_CLICKHOUSE_PASSWORD = 'ch-Reader-Pa55-for-tests';
 
 const VERSION = '(version 24.8.4.13 (official build))';
-const MAX_BODY = 1024 * 1024;
 /** Settings taken from the URL (anything else is refused as ClickHouse refuses an unknown setting). */
 const URL_SETTINGS = new Set([
   'output_format_json_quote_64bit_integers',
@@ -144,19 +143,4 @@ function credentials(req: IncomingMessage): { user: string; password: string } {
   const user = req.headers['x-clickhouse-user'];
   const key = req.headers['x-clickhouse-key'];
   return { user: typeof user === 'string' ? user : '', password: typeof key === 'string' ? key : '' };
-}
-
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) tooBig = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
