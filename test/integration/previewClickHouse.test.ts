@@ -293,7 +293,7 @@ describe('Previews on a self-hosted deployment with ClickHouse access (SQL on it
       assert.ok(tiles >= 15, `${tiles} tiles compared`);
       assert.ok(exact >= tiles - 4, `${exact} of ${tiles} compared value for value`);
       console.log(
-        `ClickHouse route, ${range.name}: ${tiles} tiles, kinds ${JSON.stringify([...kinds.values()].sort())}`,
+        `ClickHouse route, ${range.name}: ${tiles} tiles (${exact} value for value), kinds ${JSON.stringify([...kinds.values()].sort())}`,
       );
     });
   }
