@@ -17,12 +17,14 @@ import { affectsRequests, readSettings } from '../config';
 import type { Logger } from '../log';
 import { SecretStorageError } from './keyring';
 import {
+  clickHouseSecretKeyFor,
   CONNECTIONS_STATE_KEY,
   connectionIdOfSecretKey,
   isSelfHosted,
   SECRET_KEY_PREFIX,
   secretKeyFor,
   storedConnectionSchema,
+  type ClickHouseAccess,
   type ConnectionPatch,
   type NewConnection,
   type StoredConnection,
@@ -73,6 +75,8 @@ export class ConnectionManager implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Secrets read or written in this session, for redaction and to avoid keyring round trips. */
   private readonly secretCache = new Map<string, string>();
+  /** ClickHouse passwords (ClickHouse access for previews) read or written in this session, by connection. */
+  private readonly clickHousePasswords = new Map<string, string>();
   /** Secrets being tried before they are saved (the check while adding). */
   private readonly transientSecrets = new Map<number, string>();
   private transientCounter = 0;
@@ -171,7 +175,13 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** Every secret this window knows, for scrubbing log lines and messages. */
   secretsInUse(): string[] {
-    return [...new Set([...this.secretCache.values(), ...this.transientSecrets.values()])];
+    return [
+      ...new Set([
+        ...this.secretCache.values(),
+        ...this.clickHousePasswords.values(),
+        ...this.transientSecrets.values(),
+      ]),
+    ];
   }
 
   /** The API connection settings of a saved connection. */
@@ -559,9 +569,91 @@ export class ConnectionManager implements vscode.Disposable {
     await this.mutate((entries) => entries.filter((e) => entryId(e) !== id));
     try {
       await this.deleteSecret(id);
+      if (current?.clickHouse) await this.deleteClickHousePassword(id);
     } finally {
       this.log.info(`Removed connection ${current ? `"${current.label}" ` : ''}(${id}) and its key secret`);
       this.changeEmitter.fire({ connectionId: id });
+    }
+  }
+
+  /** The ClickHouse password of a self-hosted connection's ClickHouse access, or undefined when none is stored. */
+  async getClickHousePassword(id: string): Promise<string | undefined> {
+    const cached = this.clickHousePasswords.get(id);
+    if (cached !== undefined) return cached;
+    let password: string | undefined;
+    try {
+      password = await this.secrets.get(clickHouseSecretKeyFor(id));
+    } catch (error) {
+      throw new SecretStorageError('read', error);
+    }
+    if (password) this.clickHousePasswords.set(id, password);
+    return password || undefined;
+  }
+
+  /**
+   * Gives a self-hosted connection ClickHouse access for previews: the address and user in its record, the password
+   * in SecretStorage (stored first, so a keyring failure leaves the record as it was).
+   */
+  async setClickHouseAccess(id: string, access: ClickHouseAccess, password: string): Promise<StoredConnection> {
+    const current = this.get(id);
+    if (!current) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', id));
+    if (!isSelfHosted(current)) {
+      throw new Error(vscode.l10n.t('"{0}" is not a self-hosted connection.', current.label));
+    }
+    if (password === '') throw new Error(vscode.l10n.t('The ClickHouse password is empty.'));
+    const key = clickHouseSecretKeyFor(id);
+    const previous = this.clickHousePasswords.get(id);
+    this.expectOwnWrite(key);
+    try {
+      await this.secrets.store(key, password);
+    } catch (error) {
+      this.forgetOwnWrite(key);
+      throw new SecretStorageError('store', error);
+    }
+    if (previous !== undefined && previous !== password) this.transientSecrets.set(++this.transientCounter, previous);
+    this.clickHousePasswords.set(id, password);
+    const clickHouse = { url: access.url, user: access.user };
+    await this.mutate((entries) =>
+      entries.map((e) => (entryId(e) === id ? { ...(e as Record<string, unknown>), clickHouse } : e)),
+    );
+    this.log.info(
+      `Set ClickHouse access for previews of "${current.label}" (${id}): ${clickHouse.url} as ${clickHouse.user}`,
+    );
+    await this.announce();
+    this.changeEmitter.fire({ connectionId: id });
+    return { ...current, clickHouse };
+  }
+
+  /** Removes a connection's ClickHouse access: the address and user from its record, the password from SecretStorage. */
+  async removeClickHouseAccess(id: string): Promise<void> {
+    const current = this.get(id);
+    await this.mutate((entries) =>
+      entries.map((e) => {
+        if (entryId(e) !== id) return e;
+        const { clickHouse: _dropped, ...rest } = e as Record<string, unknown>;
+        return rest;
+      }),
+    );
+    try {
+      await this.deleteClickHousePassword(id);
+    } finally {
+      this.log.info(`Removed ClickHouse access for previews of ${current ? `"${current.label}" ` : ''}(${id})`);
+      await this.announce();
+      this.changeEmitter.fire({ connectionId: id });
+    }
+  }
+
+  private async deleteClickHousePassword(id: string): Promise<void> {
+    const key = clickHouseSecretKeyFor(id);
+    const previous = this.clickHousePasswords.get(id);
+    this.clickHousePasswords.delete(id);
+    if (previous !== undefined) this.transientSecrets.set(++this.transientCounter, previous);
+    this.expectOwnWrite(key);
+    try {
+      await this.secrets.delete(key);
+    } catch (error) {
+      this.forgetOwnWrite(key);
+      throw new SecretStorageError('delete', error);
     }
   }
 
@@ -613,6 +705,9 @@ export class ConnectionManager implements vscode.Disposable {
     if (connection.kind === 'selfHosted') {
       result.kind = 'selfHosted';
       result.allowPlainHttp = connection.allowPlainHttp === true;
+      if (connection.clickHouse) {
+        result.clickHouse = { url: connection.clickHouse.url, user: connection.clickHouse.user };
+      }
     }
     return result;
   }
@@ -670,6 +765,15 @@ export class ConnectionManager implements vscode.Disposable {
     if (key !== REVISION_KEY && !key.startsWith(SECRET_KEY_PREFIX)) return;
     // Our own writes were announced when they happened.
     if (this.forgetOwnWrite(key)) return;
+    const clickHouseOf = /^observability\.connection\.([^.]+)\.clickhouse$/.exec(key)?.[1];
+    if (clickHouseOf !== undefined) {
+      const previous = this.clickHousePasswords.get(clickHouseOf);
+      if (previous !== undefined) this.transientSecrets.set(++this.transientCounter, previous);
+      this.clickHousePasswords.delete(clickHouseOf);
+      this.log.debug(`The ClickHouse password of connection ${clickHouseOf} changed in another window`);
+      this.changeEmitter.fire({ connectionId: clickHouseOf });
+      return;
+    }
     const connectionId = connectionIdOfSecretKey(key);
     if (connectionId !== undefined) {
       const previous = this.secretCache.get(connectionId);

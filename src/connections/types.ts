@@ -19,6 +19,11 @@ export function secretKeyFor(connectionId: string): string {
   return `${SECRET_KEY_PREFIX}${connectionId}.secret`;
 }
 
+/** SecretStorage key of a self-hosted connection's ClickHouse password (ClickHouse access for previews). */
+export function clickHouseSecretKeyFor(connectionId: string): string {
+  return `${SECRET_KEY_PREFIX}${connectionId}.clickhouse`;
+}
+
 /** The connection ID named by a SecretStorage key, if the key is one of ours. */
 export function connectionIdOfSecretKey(key: string): string | undefined {
   const match = /^observability\.connection\.([^.]+)\.secret$/.exec(key);
@@ -69,6 +74,17 @@ export interface StoredConnection {
   kind?: ConnectionKind;
   /** Self-hosted only: the user confirmed that the key may travel unencrypted to this plain-http, non-loopback host. */
   allowPlainHttp?: boolean;
+  /**
+   * Self-hosted only: ClickHouse access for previews (the address of ClickHouse's HTTP interface and the user; the
+   * password lives in SecretStorage). With it, previews and backtests run SQL there instead of the chart series API.
+   */
+  clickHouse?: ClickHouseAccess;
+}
+
+/** Where a self-hosted deployment's ClickHouse answers SQL for previews, and as whom. */
+export interface ClickHouseAccess {
+  url: string;
+  user: string;
 }
 
 export type ConnectionKind = 'cloud' | 'selfHosted';
@@ -107,5 +123,9 @@ export const storedConnectionSchema = lazySchema(() =>
     pathSegment: z.string().min(1).catch(DEFAULT_PATH_SEGMENT),
     kind: z.enum(['cloud', 'selfHosted']).optional(),
     allowPlainHttp: z.boolean().optional(),
+    clickHouse: z
+      .object({ url: z.string().min(1), user: z.string().min(1) })
+      .optional()
+      .catch(undefined),
   }),
 );

@@ -9,6 +9,7 @@ import { backtestQuery, evaluateBacktest, pointsFromRows, type BacktestAlert, ty
 import { backtestDataOf } from './data';
 import { backtestBySeries, SeriesBacktestRefused } from './series';
 import type { ServiceReads } from './serviceReads';
+import { routeLabel, withClickHouseHint } from './routeNotes';
 import type { PreviewTargets } from './targets';
 
 /** Backtest Alert: an alert replayed over a range (its statement, or the series route), drawn in the backtest panel. */
@@ -28,7 +29,7 @@ export function createBacktests(
 ): Backtests {
   const { backtestPanel, now, showData, restoreArgs, follow, failed } = panels;
   const { alertFrom } = targets;
-  const { run, seriesRouteOf, sourcesOf, columnsOf } = reads;
+  const { run, seriesRouteOf, selfHostedRouteOf, sourcesOf, columnsOf } = reads;
 
   async function backtest(
     a: AlertSource,
@@ -67,11 +68,15 @@ export function createBacktests(
       const { result, request } = await backtestBySeries(seriesRoute, withGroup, target, { source, range }).catch(
         (e: unknown) => {
           throw e instanceof SeriesBacktestRefused
-            ? new Error(vscode.l10n.t('This alert cannot be backtested: {0}.', e.message))
+            ? new Error(vscode.l10n.t('This alert cannot be backtested: {0}.', withClickHouseHint(e.message)))
             : e;
         },
       );
-      return { result, sql: request, data: backtestDataOf(alert as unknown as BacktestAlert, result) };
+      return {
+        result,
+        sql: request,
+        data: routed(backtestDataOf(alert as unknown as BacktestAlert, result), 'series'),
+      };
     }
     const columns = source ? await columnsOf(a, source) : undefined;
     const q = backtestQuery(alert as unknown as BacktestAlert, target, { source, columns, range });
@@ -83,7 +88,19 @@ export function createBacktests(
       rows.columns.map((c) => c.name),
     );
     const result = evaluateBacktest(alert as unknown as BacktestAlert, points, range, { grouped: q.grouped });
-    return { result, sql: q.sql, data: backtestDataOf(alert as unknown as BacktestAlert, result) };
+    return {
+      result,
+      sql: q.sql,
+      data: routed(backtestDataOf(alert as unknown as BacktestAlert, result), selfHostedRouteOf(a)),
+    };
+  }
+
+  /** The backtest's drawing with the route it was read by in its subtitle (self-hosted connections). */
+  function routed(data: TileData, route: ReturnType<typeof selfHostedRouteOf>): TileData {
+    const label = routeLabel(route);
+    if (!label) return data;
+    const sub = [data.subtitle, label].filter((x) => x).join(' · ');
+    return { ...data, subtitle: sub };
   }
 
   async function backtestAlert(raw: unknown, quiet = false): Promise<PreviewOutcome> {

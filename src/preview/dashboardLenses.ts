@@ -41,8 +41,10 @@ export function dashboardLenses(
           .map((t) => str(t.id))
           .filter((x) => x),
       );
-      // A self-hosted deployment runs no SQL from its API: no "Show SQL" there (its previews use the series API).
-      const showSql = connections.get(ref.connectionId)?.kind !== 'selfHosted';
+      // A self-hosted deployment runs no SQL from its API: no "Show SQL" there (its previews use the series API),
+      // unless the connection has ClickHouse access for previews (they run SQL there).
+      const connection = connections.get(ref.connectionId);
+      const showSql = connection?.kind !== 'selfHosted' || connection.clickHouse !== undefined;
       for (let m = re.exec(text); m; m = re.exec(text)) {
         const id = m[1]!;
         if (!tileIds.has(id)) continue;

@@ -61,7 +61,13 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
   const lensChanged = new vscode.EventEmitter<void>();
 
   context.subscriptions.push(lensChanged);
-  context.subscriptions.push(connections.onDidChange(() => reads.clear()));
+  context.subscriptions.push(
+    connections.onDidChange(() => {
+      reads.clear();
+      // Show SQL follows a self-hosted connection's ClickHouse access.
+      lensChanged.fire();
+    }),
+  );
   const lenses = dashboardLenses(connections, lensChanged);
   registerFiredLenses(context, connections, log, targets, backtests);
 

@@ -1,6 +1,7 @@
 import { SelfHostedServiceClient } from '../api/oss';
 import { QueryError, type QueryResult } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
+import { isSelfHosted } from '../connections/types';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
 import { COLUMNS_TTL_MS, SOURCE_TTL_MS, TILE_LIMITS, type PreviewDeps, type Scope } from './context';
@@ -23,6 +24,11 @@ import type { SeriesRoute } from './series';
 export interface ServiceReads {
   run(scope: Scope, sql: string, maxRows?: number, maxBytes?: number): Promise<QueryResult>;
   seriesRouteOf(scope: Scope): SeriesRoute | undefined;
+  /**
+   * Which route a self-hosted connection's previews take: `clickhouse` (SQL on its ClickHouse access) or `series` (the
+   * chart series API); undefined for the Cloud (SQL on the query endpoint).
+   */
+  selfHostedRouteOf(scope: Scope): 'clickhouse' | 'series' | undefined;
   sourcesOf(scope: Scope): Promise<readonly SourceLike[]>;
   columnsOf(scope: Scope, source: SourceLike): Promise<Record<string, string> | undefined>;
   columnsOfTables(scope: Scope, tables: readonly TableName[]): Promise<Map<string, Record<string, string> | undefined>>;
@@ -53,8 +59,18 @@ export function createServiceReads(
     return deps.runSql(scope.connectionId, { serviceId: scope.serviceId, sql, maxRows, maxBytes });
   }
 
-  /** The series route of a self-hosted deployment's connection; undefined for the Cloud (SQL route). */
+  function selfHostedRouteOf(scope: Scope): 'clickhouse' | 'series' | undefined {
+    const connection = connections.get(scope.connectionId);
+    if (!connection || !isSelfHosted(connection)) return undefined;
+    return connection.clickHouse ? 'clickhouse' : 'series';
+  }
+
+  /**
+   * The series route of a self-hosted deployment's connection; undefined for the Cloud and for a self-hosted
+   * connection with ClickHouse access (both take the SQL route).
+   */
   function seriesRouteOf(scope: Scope): SeriesRoute | undefined {
+    if (selfHostedRouteOf(scope) === 'clickhouse') return undefined;
     let client: unknown;
     try {
       client = connections.clientFor(scope.connectionId);
@@ -154,6 +170,7 @@ export function createServiceReads(
   return {
     run,
     seriesRouteOf,
+    selfHostedRouteOf,
     sourcesOf,
     columnsOf,
     columnsOfTables,

@@ -26,7 +26,7 @@ export function createShowTileSql(
     if (seriesRouteOf(d)) {
       void vscode.window.showInformationMessage(
         vscode.l10n.t(
-          'A self-hosted deployment runs no SQL from its API: its previews go through the chart series and search API, so there is no SQL to show.',
+          'A self-hosted deployment runs no SQL from its API: its previews go through the chart series and search API, so there is no SQL to show. With ClickHouse access for previews ("Observability: Set ClickHouse Access for Previews…") they run SQL, and Show SQL shows it.',
         ),
       );
       return undefined;

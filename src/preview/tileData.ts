@@ -17,6 +17,7 @@ import { tileDataOf } from './data';
 import { planTile, previewBySeries, type SeriesRoute } from './series';
 import { recordsToResult, savedSearchTile, type SavedSearchLike } from './savedSearchRows';
 import type { ServiceReads } from './serviceReads';
+import { routeLabel, withClickHouseHint } from './routeNotes';
 
 /**
  * Rendering and running tiles: one tile (its statement on the query endpoint, or the series route of a self-hosted
@@ -41,7 +42,7 @@ export interface TileDataReader {
 }
 
 export function createTileData(reads: ServiceReads, log: Logger): TileDataReader {
-  const { run, seriesRouteOf, sourcesOf, columnsOf, columnsOfTables } = reads;
+  const { run, seriesRouteOf, selfHostedRouteOf, sourcesOf, columnsOf, columnsOfTables } = reads;
 
   async function tileData(
     d: DashboardSource,
@@ -84,7 +85,9 @@ export function createTileData(reads: ServiceReads, log: Logger): TileDataReader
     const config = isObject(tile.config) ? tile.config : undefined;
     const rendered: RenderResult = renderTile(tile as TileLike, { range, source, columns, dashboard: d.dashboard });
     const title = str(tile.name);
-    const subtitle = source ? str(source.name) : undefined;
+    const subtitle = [source ? str(source.name) : undefined, routeLabel(selfHostedRouteOf(d))]
+      .filter((x) => x)
+      .join(' · ');
     const titled = { ...(title ? { title } : {}), ...(subtitle ? { subtitle } : {}) };
     if (!rendered.ok) return { data: { kind: 'unsupported', reason: rendered.reason, ...titled } };
     if (rendered.shape === 'markdown') return { data: { kind: 'markdown', text: rendered.markdown ?? '', ...titled } };
@@ -152,9 +155,10 @@ export function createTileData(reads: ServiceReads, log: Logger): TileDataReader
       errorMessage,
     );
     const title = str(tile.name);
-    const sub = [source ? str(source.name) : undefined, ...notes].filter((x) => x).join(' · ');
+    const sub = [source ? str(source.name) : undefined, routeLabel('series'), ...notes].filter((x) => x).join(' · ');
+    const drawn = data.kind === 'unsupported' ? { ...data, reason: withClickHouseHint(data.reason) } : data;
     return {
-      data: { ...data, ...(title ? { title } : {}), ...(sub ? { subtitle: sub } : {}) },
+      data: { ...drawn, ...(title ? { title } : {}), ...(sub ? { subtitle: sub } : {}) },
       ...(request ? { request } : {}),
     };
   }

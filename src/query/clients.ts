@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { createDispatcher, limiterFor } from '../api';
 import { QueryClient } from '../api/query';
 import { readSettings } from '../config';
+import { clickHousePlainHttpAllowed } from '../connections/clickHouseAccess';
 import type { ConnectionManager } from '../connections/manager';
 import { isSelfHosted } from '../connections/types';
 import type { QueryTargets } from './targets';
@@ -41,21 +42,22 @@ export class QueryClients implements vscode.Disposable {
   ) {}
 
   clientFor(connectionId: string): QueryClient {
-    const self = this.connections.get(connectionId);
-    if (self && isSelfHosted(self)) {
+    const connection = this.connections.get(connectionId);
+    // A self-hosted connection's SQL goes to its ClickHouse access (ClickHouse's HTTP interface), when it has one.
+    const clickHouse = connection && isSelfHosted(connection) ? connection.clickHouse : undefined;
+    if (connection && isSelfHosted(connection) && !clickHouse) {
       // Its API key belongs to its own address: never sent to a query host (a Cloud one by default).
       throw new Error(
         vscode.l10n.t(
-          '"{0}" is a self-hosted deployment: its API runs no SQL, so SQL runs on ClickHouse Cloud services only.',
-          self.label,
+          '"{0}" is a self-hosted deployment: its API runs no SQL. Run "Set ClickHouse Access for Previews…" on it to run SQL on its ClickHouse.',
+          connection.label,
         ),
       );
     }
-    const host = this.targets.queryHost(connectionId);
-    const key = `${connectionId} ${host}`;
+    const host = clickHouse ? clickHouse.url : this.targets.queryHost(connectionId);
+    const key = `${connectionId} ${clickHouse ? `clickhouse ${clickHouse.user} ` : ''}${host}`;
     let client = this.clients.get(key);
     if (!client) {
-      const connection = this.connections.get(connectionId);
       if (!connection) throw new Error(vscode.l10n.t('The connection no longer exists.'));
       const s = querySettings();
       const { proxy, rateLimit } = readSettings();
@@ -66,27 +68,49 @@ export class QueryClients implements vscode.Disposable {
         connectTimeoutMs: 15_000,
       });
       this.dispatchers.set(key, dispatcher);
-      client = new QueryClient({
-        queryUrl: host,
-        keyId: connection.keyId,
-        getSecret: async () => {
-          const secret = await this.connections.getSecret(connectionId);
-          if (secret === undefined) {
-            throw new Error(
-              vscode.l10n.t(
-                'No key secret is stored for the connection "{0}". Run "Update Key Secret".',
-                connection.label,
-              ),
-            );
-          }
-          return secret;
-        },
-        dispatcher,
-        // The key's one limiter, shared with the management API (ClickHouse Cloud counts requests per API key).
-        limiter: limiterFor(connection.keyId, { requests: rateLimit.requests, windowMs: rateLimit.windowMs }),
-        headersTimeoutMs: s.timeoutMs,
-        bodyTimeoutMs: s.timeoutMs,
-      });
+      client = clickHouse
+        ? new QueryClient({
+            transport: 'clickhouseHttp',
+            queryUrl: clickHouse.url,
+            keyId: clickHouse.user,
+            allowPlainHttp: clickHousePlainHttpAllowed(connection, clickHouse.url),
+            getSecret: async () => {
+              const password = await this.connections.getClickHousePassword(connectionId);
+              if (password === undefined) {
+                throw new Error(
+                  vscode.l10n.t(
+                    'No ClickHouse password is stored for the connection "{0}". Run "Set ClickHouse Access for Previews…".',
+                    connection.label,
+                  ),
+                );
+              }
+              return password;
+            },
+            dispatcher,
+            headersTimeoutMs: s.timeoutMs,
+            bodyTimeoutMs: s.timeoutMs,
+          })
+        : new QueryClient({
+            queryUrl: host,
+            keyId: connection.keyId,
+            getSecret: async () => {
+              const secret = await this.connections.getSecret(connectionId);
+              if (secret === undefined) {
+                throw new Error(
+                  vscode.l10n.t(
+                    'No key secret is stored for the connection "{0}". Run "Update Key Secret".',
+                    connection.label,
+                  ),
+                );
+              }
+              return secret;
+            },
+            dispatcher,
+            // The key's one limiter, shared with the management API (ClickHouse Cloud counts requests per API key).
+            limiter: limiterFor(connection.keyId, { requests: rateLimit.requests, windowMs: rateLimit.windowMs }),
+            headersTimeoutMs: s.timeoutMs,
+            bodyTimeoutMs: s.timeoutMs,
+          });
       this.clients.set(key, client);
     }
     return client;

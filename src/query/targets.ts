@@ -111,8 +111,8 @@ export class QueryTargets implements vscode.Disposable {
     type Item = vscode.QuickPickItem & { target: QueryTarget };
     const items: Item[] = [];
     for (const c of this.connections.list()) {
-      // A self-hosted deployment runs no SQL through its API.
-      if (isSelfHosted(c)) continue;
+      // A self-hosted deployment runs no SQL through its API: only with ClickHouse access of its own.
+      if (isSelfHosted(c) && !c.clickHouse) continue;
       for (const id of c.serviceIds) {
         const s = c.services.find((x) => x.id === id);
         const target = { connectionId: c.id, serviceId: id };

@@ -80,6 +80,8 @@ export interface ConnectionView {
   readonly kind?: 'cloud' | 'selfHosted';
   /** Self-hosted: the user allowed the key to travel over plain http to this host. */
   readonly allowPlainHttp?: boolean;
+  /** Self-hosted: ClickHouse access for previews (address and user; the password is never here). */
+  readonly clickHouse?: { readonly url: string; readonly user: string };
 }
 
 /** The part of the connection manager the tree uses. `ConnectionManager` satisfies it. */

@@ -126,8 +126,14 @@ export class ConnectionNode {
         `\n$(warning) ${escapeMarkdown(vscode.l10n.t('Plain http allowed: the personal API key and all data travel unencrypted. Withdraw with "Observability: Withdraw Plain HTTP Permission".'))}`,
       );
     }
+    const clickHouse = this.connection.clickHouse;
+    if (clickHouse) {
+      tooltip.appendMarkdown(
+        `- ${vscode.l10n.t('ClickHouse access for previews')}: ${escapeMarkdown(sanitizeServerText(`${clickHouse.user} @ ${clickHouse.url}`))}\n`,
+      );
+    }
     item.tooltip = tooltip;
-    item.contextValue = `connection selfHosted refreshable copyable${plain ? ' plainHttp' : ''}`;
+    item.contextValue = `connection selfHosted refreshable copyable${plain ? ' plainHttp' : ''}${clickHouse ? ' clickHouse' : ''}`;
     // The deployment's one service is not drawn: the connection carries its drift mark.
     const serviceId = this.connection.serviceIds[0];
     if (serviceId !== undefined) item.resourceUri = driftUriOf(this.connection.id, serviceId);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { CONTEXT_HAS_CONNECTIONS } from '../../constants';
 import { registerAddConnection } from './addConnection';
+import { registerClickHouseAccessCommands } from './clickHouseAccess';
 import type { ConnectionCommandDeps } from './common';
 import { registerEditConnection } from './editConnection';
 import { registerPlainHttpCommands } from './plainHttp';
@@ -33,5 +34,6 @@ export function registerConnectionCommands(deps: ConnectionCommandDeps): vscode.
     registerRemoveConnection(deps),
     registerSelectServices(deps),
     registerPlainHttpCommands(deps),
+    registerClickHouseAccessCommands(deps),
   );
 }
