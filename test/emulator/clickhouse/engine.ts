@@ -93,6 +93,9 @@ export class ClickHouseEngine {
         // The process is ending; removing the temporary directory is best effort.
       }
     });
+    // One thread per query: ClickHouse's sampling aggregates (`quantile` keeps a reservoir of 8,192 values) then give
+    // the same answer every run, whichever thread reads which rows; tests compare them value for value.
+    session.query('SET max_threads = 1');
     session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(BASE_DATABASE)}`);
     session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(DATA_DATABASE)}`);
     for (const t of TABLES) {
