@@ -62,7 +62,7 @@ export function newerSchemas(schemas: JsonObject): JsonObject {
   alert.properties = {
     ...alert.properties,
     chartConfig: ref('InlineAlertChartConfig'),
-    displayName: { type: 'string', minLength: 1, maxLength: 512 },
+    displayName: { type: 'string', maxLength: 512 },
     tags: { type: 'array', items: { type: 'string' } },
   };
   return out;

@@ -45,6 +45,13 @@ function newerDashboard(metricSourceId: string, logSourceId: string): Json {
     filters: [
       { type: 'STATIC_LIST', name: 'Region', expression: 'region', sourceId: logSourceId, values: ['eu', 'us'] },
       { type: 'QUERY_EXPRESSION', name: 'Service', expression: 'ServiceName', sourceId: logSourceId },
+      {
+        type: 'PROMETHEUS_LABEL',
+        name: 'Job',
+        isBroadcastEnabled: false,
+        isVariableEnabled: true,
+        variableName: 'job',
+      },
     ],
   };
 }
@@ -111,6 +118,7 @@ for (const version of ['newest', 'older'] as HyperdxVersion[]) {
           [
             ['STATIC_LIST', 'Region'],
             ['QUERY_EXPRESSION', 'Service'],
+            ['PROMETHEUS_LABEL', 'Job'],
           ],
         );
         assert.deepEqual(filters[0]!.values, ['eu', 'us'], 'the new filter type is kept whole');
