@@ -72,7 +72,7 @@ const THRESHOLD_TYPES = [
  * packages/common-utils/src/types.ts), on top of the OpenAPI schema. The spec allows `null` for several fields the
  * server refuses it for (thresholdMax, scheduleOffsetMinutes, channel, channels, savedSearchId, tileId, dashboardId).
  */
-export function alertBodyIssues(body: JsonObject, now: number): ZodIssue[] {
+export function alertBodyIssues(body: JsonObject, now: number, newer = false): ZodIssue[] {
   const issues: ZodIssue[] = [];
   const add = (path: string, message: string): void => {
     issues.push({ path, message });
@@ -141,7 +141,12 @@ export function alertBodyIssues(body: JsonObject, now: number): ZodIssue[] {
     nonEmpty('savedSearchId') &&
     (body.groupBy === undefined || body.groupBy === null || typeof body.groupBy === 'string');
   const tileFits = body.source === 'tile' && nonEmpty('tileId') && nonEmpty('dashboardId');
-  if (!savedSearchFits && !tileFits) add('', 'Invalid input');
+  // The newest HyperDX (oss/newer.ts): an inline alert carries its chart; no other source takes one.
+  const inlineFits = newer && body.source === 'inline' && isObject(body.chartConfig);
+  if (newer && body.source !== 'inline' && body.chartConfig !== undefined) {
+    add('chartConfig', "chartConfig is only allowed when source is 'inline'");
+  }
+  if (!savedSearchFits && !tileFits && !inlineFits) add('', 'Invalid input');
   if (issues.length > 0) return issues;
 
   // Refinements (they run once the fields themselves are valid).
@@ -197,10 +202,11 @@ export function alertFromBody(
   data: ServiceData,
   existing?: StoredAlert,
   now = Date.now(),
+  newer = false,
 ): StoredAlert {
-  const issues = alertBodyIssues(body, now);
+  const issues = alertBodyIssues(body, now, newer);
   if (issues.length > 0) zodFail(issues);
-  const source = body.source === 'tile' ? 'tile' : 'saved_search';
+  const source = body.source === 'tile' || body.source === 'inline' ? body.source : 'saved_search';
   const channels: JsonObject[] = Array.isArray(body.channels)
     ? (body.channels as JsonObject[])
     : [body.channel as JsonObject];
@@ -222,7 +228,7 @@ export function alertFromBody(
     }
     dashboardId = id;
     tileId = String(body.tileId);
-  } else {
+  } else if (source === 'saved_search') {
     const id = String(body.savedSearchId);
     if (!OBJECT_ID.test(id)) throw badRequest('Invalid saved search ID');
     if (!data.savedSearches.has(id)) throw badRequest('Saved search not found');
@@ -250,7 +256,7 @@ export function alertFromBody(
   const offsetSent = typeof body.scheduleOffsetMinutes === 'number' ? body.scheduleOffsetMinutes : undefined;
   const offset = hasStart && start != null ? 0 : hasStart && offsetSent === undefined ? 0 : offsetSent;
   const stamp = new Date(now).toISOString();
-  return {
+  const alert: StoredAlert = {
     id: existing?.id ?? newObjectId(now),
     teamId: data.teamId,
     source,
@@ -280,6 +286,41 @@ export function alertFromBody(
     updatedAt: stamp,
     extra: futureKeys(body),
   };
+  if (!newer) return alert;
+  alert.chartConfig = source === 'inline' ? inlineChart(body.chartConfig as JsonObject) : null;
+  const derived = derivedLabels(alert, data);
+  alert.displayName = typeof body.displayName === 'string' ? body.displayName : derived.displayName;
+  alert.tags = Array.isArray(body.tags) ? (body.tags as string[]) : derived.tags;
+  return alert;
+}
+
+/**
+ * The display name and tags the newest HyperDX gives an alert that was sent without them (and backfills on stored
+ * alerts): "dashboard – tile" and the dashboard's tags on a tile, the saved search's name and tags on a saved search;
+ * an inline alert's name (or "Inline alert") and no tags — the documents found do not say more for inline alerts.
+ */
+export function derivedLabels(a: StoredAlert, data: ServiceData): { displayName: string; tags: string[] } {
+  const named = (displayName: string, tags: unknown): { displayName: string; tags: string[] } => ({
+    displayName: displayName.slice(0, 512),
+    tags: Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [],
+  });
+  if (a.source === 'tile') {
+    const dashboard = data.dashboards.get(a.dashboardId ?? '');
+    const tile = dashboard?.tiles.find((t) => t.id === a.tileId);
+    return named(`${dashboard?.name ?? ''} – ${String(tile?.name ?? '')}`, dashboard?.tags);
+  }
+  if (a.source === 'saved_search') {
+    const savedSearch = data.savedSearches.get(a.savedSearchId ?? '');
+    return named(savedSearch?.name ?? '', savedSearch?.tags);
+  }
+  return named(a.name ?? 'Inline alert', []);
+}
+
+/** An inline alert's chart as stored: a raw SQL chart takes no chart-level `where` (dropped, as zod drops a key). */
+function inlineChart(config: JsonObject): JsonObject {
+  if (config.configType !== 'sql') return config;
+  const { where: _where, whereLanguage: _language, ...rest } = config;
+  return rest;
 }
 
 function fail(path: string, message: string): never {
@@ -287,8 +328,12 @@ function fail(path: string, message: string): never {
 }
 
 /** The alert as the API returns it: unset links omitted, note/numConsecutiveWindows always present. */
-export function alertResponse(a: StoredAlert): JsonObject {
+export function alertResponse(a: StoredAlert, listed = false): JsonObject {
   const out: JsonObject = { id: a.id, name: a.name, message: a.message, source: a.source };
+  // The newest HyperDX: one alert carries its inline chart (the list omits it), every alert its name and tags.
+  if (a.chartConfig && !listed) out.chartConfig = a.chartConfig;
+  if (a.displayName !== undefined) out.displayName = a.displayName;
+  if (a.tags !== undefined) out.tags = a.tags;
   if (a.dashboardId !== null) out.dashboardId = a.dashboardId;
   if (a.tileId !== null) out.tileId = a.tileId;
   if (a.savedSearchId !== null) out.savedSearchId = a.savedSearchId;

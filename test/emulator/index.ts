@@ -12,6 +12,7 @@ export type {
   EmulatorState,
   FaultController,
   FaultSpec,
+  HyperdxVersion,
   RecordedRequest,
   RateLimitHeaderMode,
   ResponseIssue,

@@ -1,6 +1,7 @@
 /**
  * `npm run emulator`: starts the local API emulator and prints how to connect. `--flavor oss` serves a self-hosted
- * HyperDX External API v2 (Bearer personal API key) instead of the Cloud API.
+ * HyperDX External API v2 (Bearer personal API key) instead of the Cloud API, answering as the newest HyperDX;
+ * `--hyperdx-older` answers as an older deployment (the OSS OpenAPI document's rules only).
  * Options: --port <n> (default 8787), --segment <name> (default observability), --no-rate-limit,
  * --rate-limit-header none|x-ratelimit-reset|retry-after, --empty, --alerts <n>, --extra-services <n>,
  * --future-fields (answer like a newer server), --page-cap <n> (paged lists return at most n items),
@@ -43,6 +44,9 @@ function parseArgs(argv: string[]): EmulatorOptions {
         break;
       case '--future-fields':
         opts.futureFields = true;
+        break;
+      case '--hyperdx-older':
+        opts.hyperdxVersion = 'older';
         break;
       case '--flavor': {
         const flavor = next();

@@ -30,6 +30,16 @@ export interface RouteContext {
   now: number;
   /** Most items a paged list returns, whatever `limit` asks for (future-fields mode); default: `limit`. */
   pageCap?: number;
+  /** Set by the self-hosted flavor when it answers as the newest HyperDX (oss/newer.ts). */
+  newer?: NewerHyperdx;
+}
+
+/** How the newest self-hosted HyperDX's additions pass the Cloud schema (the OSS layer has checked them already). */
+export interface NewerHyperdx {
+  /** The body as the Cloud schema can judge it. */
+  cloudView(body: unknown): unknown;
+  /** The stripped body with the newer parts put back as sent. */
+  keepNewer(sent: unknown, stripped: JsonObject): JsonObject;
 }
 
 /** `result` for a 200 envelope; `undefined` means a DELETE-style `{status, requestId}` body. */
@@ -48,10 +58,11 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 /** The body checked against the spec, with the keys the schema does not declare dropped (as the server does). */
-function validBody(name: RequestSchemaName, body: unknown): JsonObject {
-  const issue = checkSchema(name, body);
+function validBody(name: RequestSchemaName, body: unknown, newer?: NewerHyperdx): JsonObject {
+  const issue = checkSchema(name, newer ? newer.cloudView(body) : body);
   if (issue) throw badRequest(formatIssue(issue));
-  return stripUnknown(name, body as JsonObject);
+  const stripped = stripUnknown(name, body as JsonObject);
+  return newer ? newer.keepNewer(body, stripped) : stripped;
 }
 
 function organization(ctx: RouteContext): EmulatorState['organization'] {
@@ -524,18 +535,22 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
     }),
     r('POST', `${base}/dashboards/validate`, (ctx) => {
       const data = serviceData(ctx);
-      const issue = checkSchema('ClickStackCreateDashboardRequest', ctx.body);
+      const issue = checkSchema(
+        'ClickStackCreateDashboardRequest',
+        ctx.newer ? ctx.newer.cloudView(ctx.body) : ctx.body,
+      );
       const errors = issue ? [issue] : dashboardIssues(ctx.body as JsonObject, 'create', data);
       // The answer's paths are dot-separated (`tiles.0.w`), empty for a problem of the whole body.
       const dotted = errors.map((e) => ({ path: dottedIssuePath(e.path), message: e.message }));
       if (errors.length > 0) return ok({ valid: false, errors: dotted, normalized: null });
-      const body = stripUnknown('ClickStackCreateDashboardRequest', ctx.body as JsonObject);
+      const stripped = stripUnknown('ClickStackCreateDashboardRequest', ctx.body as JsonObject);
+      const body = ctx.newer ? ctx.newer.keepNewer(ctx.body, stripped) : stripped;
       const { id: _id, ...normalized } = dashboardResponse(dashboardFromCreate(body, true));
       return ok({ valid: true, errors: [], normalized });
     }),
     r('POST', `${base}/dashboards`, (ctx) => {
       const data = serviceData(ctx);
-      const body = validBody('ClickStackCreateDashboardRequest', ctx.body);
+      const body = validBody('ClickStackCreateDashboardRequest', ctx.body, ctx.newer);
       const issues = dashboardIssues(ctx.body as JsonObject, 'create', data);
       if (issues[0]) throw badRequest(dashboardIssueMessage(issues[0]));
       const dashboard = dashboardFromCreate(body);
@@ -553,7 +568,7 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       const id = objectId(ctx, 2);
       const existing = data.dashboards.get(id);
       if (!existing) throw notFound('Dashboard not found');
-      const body = validBody('ClickStackUpdateDashboardRequest', ctx.body);
+      const body = validBody('ClickStackUpdateDashboardRequest', ctx.body, ctx.newer);
       const issues = dashboardIssues(ctx.body as JsonObject, 'update', data, existing);
       if (issues[0]) throw badRequest(dashboardIssueMessage(issues[0]));
       const next = dashboardFromUpdate(existing, body);
@@ -572,11 +587,17 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
     // Alerts.
     r('GET', `${base}/alerts`, (ctx) => {
       const data = serviceData(ctx);
-      return ok(paginate([...data.alerts.values()], ctx.query, ctx.pageCap).map(alertResponse));
+      return ok(paginate([...data.alerts.values()], ctx.query, ctx.pageCap).map((a) => alertResponse(a, true)));
     }),
     r('POST', `${base}/alerts`, (ctx) => {
       const data = serviceData(ctx);
-      const alert = alertFromBody(validBody('ClickStackCreateAlertRequest', ctx.body), data, undefined, ctx.now);
+      const alert = alertFromBody(
+        validBody('ClickStackCreateAlertRequest', ctx.body, ctx.newer),
+        data,
+        undefined,
+        ctx.now,
+        !!ctx.newer,
+      );
       data.alerts.set(alert.id, alert);
       return ok(alertResponse(alert));
     }),
@@ -591,7 +612,13 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       const id = objectId(ctx, 2);
       const existing = data.alerts.get(id);
       if (!existing) throw notFound('Alert not found');
-      const alert = alertFromBody(validBody('ClickStackUpdateAlertRequest', ctx.body), data, existing, ctx.now);
+      const alert = alertFromBody(
+        validBody('ClickStackUpdateAlertRequest', ctx.body, ctx.newer),
+        data,
+        existing,
+        ctx.now,
+        !!ctx.newer,
+      );
       data.alerts.set(id, alert);
       return ok(alertResponse(alert));
     }),

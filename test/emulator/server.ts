@@ -11,11 +11,12 @@ import { KeyRateLimiter } from './rateLimit';
 import { buildRoutes, type Route } from './routes';
 import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET, SAMPLE_KEY_UUID } from './seed';
 import { QueryHost } from './clickhouse/queryHost';
-import { adaptStateForOss, SAMPLE_OSS_API_KEY } from './oss/seed';
+import { adaptStateForOss, ossData, SAMPLE_OSS_API_KEY } from './oss/seed';
+import { derivedLabels } from './alerts';
 import { ClickHouseHttp, SAMPLE_CLICKHOUSE_PASSWORD, SAMPLE_CLICKHOUSE_USER } from './oss/clickhouseHttp';
 import { ossApi, ossFaultReply } from './oss/routes';
 import { warmUpOssSchemas } from './oss/schemas';
-import type { EmulatorFlavor } from './types';
+import type { EmulatorFlavor, HyperdxVersion } from './types';
 import { addFutureFields } from './future';
 import { checkErrorResponse, checkResponse, warmUpSchemas } from './schemas';
 import type {
@@ -92,6 +93,8 @@ export interface Emulator {
   readonly pageCap: number;
   /** Which API this emulator serves (EmulatorOptions.flavor). */
   readonly flavor: EmulatorFlavor;
+  /** The HyperDX version the self-hosted flavor answers as (EmulatorOptions.hyperdxVersion). */
+  readonly hyperdxVersion: HyperdxVersion;
   /** The self-hosted flavor's personal API key (Bearer); present in both flavors, accepted only by 'oss'. */
   readonly ossApiKey: string;
   /** The self-hosted flavor's ClickHouse HTTP interface (oss/clickhouseHttp.ts); '' in the Cloud flavor. */
@@ -201,6 +204,7 @@ class EmulatorServer implements Emulator {
   readonly futureFields: boolean;
   readonly pageCap: number;
   readonly flavor: EmulatorFlavor;
+  readonly hyperdxVersion: HyperdxVersion;
   readonly ossApiKey = SAMPLE_OSS_API_KEY;
   clickHouseHttpUrl = '';
   readonly clickHouseUser = SAMPLE_CLICKHOUSE_USER;
@@ -227,6 +231,10 @@ class EmulatorServer implements Emulator {
     this.frozen = frozenNowOf(opts.now ?? process.env.OBS_EMULATOR_NOW);
     this.flavor = opts.flavor ?? 'cloud';
     if (this.flavor !== 'cloud' && this.flavor !== 'oss') throw new Error(`Unknown flavor "${String(this.flavor)}"`);
+    this.hyperdxVersion = opts.hyperdxVersion ?? 'newest';
+    if (this.hyperdxVersion !== 'newest' && this.hyperdxVersion !== 'older') {
+      throw new Error(`Unknown HyperDX version "${String(this.hyperdxVersion)}"`);
+    }
     this.segment = opts.segment ?? 'observability';
     if (!/^[a-z][a-z0-9-]{0,63}$/.test(this.segment)) throw new Error(`Invalid path segment "${this.segment}"`);
     this.routes = buildRoutes(this.segment, { sourceGetById: opts.sourceGetById === true });
@@ -309,6 +317,13 @@ class EmulatorServer implements Emulator {
   private build(): EmulatorState {
     const state = buildState(this.dataMode, this.alertCount, this.extraServices);
     if (this.flavor === 'oss') adaptStateForOss(state);
+    if (this.flavor === 'oss' && this.hyperdxVersion === 'newest') {
+      // The newest HyperDX backfills every stored alert's display name and tags.
+      const data = ossData(state);
+      for (const alert of data.alerts.values()) {
+        Object.assign(alert, { chartConfig: null, ...derivedLabels(alert, data) });
+      }
+    }
     return state;
   }
 
@@ -447,6 +462,7 @@ class EmulatorServer implements Emulator {
         frozenNow: this.frozenNow,
         ...(this.pageCap > 0 ? { pageCap: this.pageCap } : {}),
         futureFields: this.futureFields,
+        hyperdxVersion: this.hyperdxVersion,
         limiter: this.limiter,
         record,
         onResponseIssues: (operation, issues) => {
@@ -735,7 +751,7 @@ function corrupt(body: string): string {
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const emulator = new EmulatorServer(opts);
   await warmUpSchemas();
-  if (emulator.flavor === 'oss') await warmUpOssSchemas();
+  if (emulator.flavor === 'oss') await warmUpOssSchemas(emulator.hyperdxVersion);
   await emulator.listen();
   return emulator;
 }

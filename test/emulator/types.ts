@@ -6,12 +6,21 @@ export type RateLimitHeaderMode = 'none' | 'x-ratelimit-reset' | 'retry-after';
 
 export type EmulatorFlavor = 'cloud' | 'oss';
 
+export type HyperdxVersion = 'newest' | 'older';
+
 export interface EmulatorOptions {
   /**
    * Which API to serve: 'cloud' (default) is the ClickHouse Cloud API with Managed ClickStack; 'oss' is a self-hosted
    * HyperDX External API v2 (`/api/v2/...`, Bearer personal API key) over the same sample data (see oss/routes.ts).
    */
   flavor?: EmulatorFlavor;
+  /**
+   * The self-hosted flavor's HyperDX version: 'newest' (default) accepts what HyperDX accepts after the OSS OpenAPI
+   * document was written (`aggFn: "increase"`, STATIC_LIST / PROMETHEUS_LABEL filters, inline alerts, alert
+   * `displayName` and `tags`; see oss/newer.ts); 'older' follows the OSS OpenAPI document only, refusing those in
+   * HyperDX's 400 shape `{message}` and dropping `displayName` / `tags`. Ignored by the Cloud flavor.
+   */
+  hyperdxVersion?: HyperdxVersion;
   /** TCP port; 0 or omitted picks a free port. */
   port?: number;
   /** Loopback address to bind; default 127.0.0.1. Non-loopback addresses are refused. */
@@ -114,7 +123,7 @@ export interface AlertExecutionError {
 export interface StoredAlert {
   id: string;
   teamId: string;
-  source: 'tile' | 'saved_search';
+  source: 'tile' | 'saved_search' | 'inline';
   dashboardId: string | null;
   tileId: string | null;
   savedSearchId: string | null;
@@ -137,6 +146,10 @@ export interface StoredAlert {
   updatedAt: string;
   /** Fields of a newer server (`futureField_…`) sent back by a client; returned as they are. */
   extra?: JsonObject;
+  /** The newest self-hosted HyperDX only (oss/newer.ts): an inline alert's chart, and the alert's display name and tags. */
+  chartConfig?: JsonObject | null;
+  displayName?: string;
+  tags?: string[];
 }
 
 /** A dashboard as the API returns it (tiles carry `config`, never `series`). */

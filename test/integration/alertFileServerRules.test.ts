@@ -1,19 +1,27 @@
 /**
  * Alert files follow the server they target, in a real VS Code against the emulator: an inline alert (`source:
  * "inline"` with a `chartConfig`) and an alert `displayName` / `tags` are accepted by newer self-hosted HyperDX only.
- * A self-hosted file shows a warning, is planned and sent as written, and the server's answer decides (this emulator
- * answers like an older deployment: it refuses an inline alert, shown with operation, status and the server's message,
- * the file kept as typed). A Cloud file shows an error and nothing is sent.
+ * A self-hosted file shows a warning, is planned and sent as written, and the server's answer decides: the newest
+ * HyperDX creates the inline alert (its id written back) and keeps the display name and tags; an older deployment
+ * (the emulator's `hyperdxVersion: 'older'`) refuses the inline alert, shown with operation, status and the server's
+ * message, the file kept as typed, and drops the display name and tags. A Cloud file shows an error and nothing is sent.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AlertPlan } from '../../src/alertFiles/plan';
 import type { FileResult } from '../../src/alertFiles/service';
-import { describeEachFlavor, readFile, waitFor, writeFile } from './support';
+import { describeEachFlavor, readFile, SELF_HOSTED_FLAVOR, waitFor, writeFile, type FlavorRun } from './support';
 
 type Json = Record<string, unknown>;
 
-describeEachFlavor('Alert files that follow the server', (run) => {
+describeEachFlavor('Alert files that follow the server', (run) => rules(run, 'newest'));
+describeEachFlavor('Alert files that follow the server', (run) => rules(run, 'older'), {
+  flavors: [SELF_HOSTED_FLAVOR],
+  hyperdxVersion: 'older',
+});
+
+/** The journeys, on the newest HyperDX (and Cloud) or on an older self-hosted deployment. */
+function rules(run: FlavorRun, deployment: 'newest' | 'older'): void {
   let dir: vscode.Uri;
   let counter = 0;
   const selfHosted = () => run.flavor.emulatorFlavor === 'oss';
@@ -27,7 +35,10 @@ describeEachFlavor('Alert files that follow the server', (run) => {
   before(async () => {
     const workspace = vscode.workspace.workspaceFolders?.[0];
     assert.ok(workspace, 'the test host opens a workspace folder');
-    dir = vscode.Uri.joinPath(workspace.uri, `alert-file-rules-${run.flavor.emulatorFlavor}-${Date.now()}`);
+    dir = vscode.Uri.joinPath(
+      workspace.uri,
+      `alert-file-rules-${run.flavor.emulatorFlavor}-${deployment}-${Date.now()}`,
+    );
     await vscode.workspace.fs.createDirectory(dir);
   });
 
@@ -84,7 +95,11 @@ describeEachFlavor('Alert files that follow the server', (run) => {
     return vscode.languages.getDiagnostics(uri);
   }
 
-  it('an inline alert: a warning, planned and sent on a self-hosted deployment (an older one refuses it, shown in full; the file is kept); an error and nothing sent on Cloud', async () => {
+  const inlineTitle =
+    deployment === 'older'
+      ? 'an inline alert: a warning, planned and sent; an older deployment refuses it, shown in full, and the file is kept'
+      : 'an inline alert: a warning, planned, sent and created on a self-hosted deployment; an error and nothing sent on Cloud';
+  it(inlineTitle, async () => {
     const uri = vscode.Uri.joinPath(dir, 'inline.alert.json');
     const typed = `${JSON.stringify(inlineFile(), null, 2)}\n`;
     await writeFile(uri, typed);
@@ -128,11 +143,22 @@ describeEachFlavor('Alert files that follow the server', (run) => {
         entry.warnings?.some((w) => /newer HyperDX versions only/.test(w)),
         JSON.stringify(entry),
       );
-      // Sent once as written; this emulator answers like an older deployment and refuses it.
+      // Sent once as written; the server's answer decides.
       assert.deepEqual(writes(mark), [`POST ${run.path('alerts')}`]);
       const sent = run.emulator.requests.slice(mark).find((r) => r.method === 'POST');
       assert.equal((sent?.body as Json | undefined)?.source, 'inline');
       assert.ok((sent?.body as Json | undefined)?.chartConfig, 'the chartConfig is sent as written');
+      if (deployment === 'newest') {
+        // The newest HyperDX creates it; the id is written back to the file.
+        assert.equal(result.outcome, 'created', JSON.stringify(result));
+        const stored = run.data().alerts.get(result.id ?? '');
+        assert.equal(stored?.source, 'inline');
+        assert.deepEqual(stored?.chartConfig, (sent?.body as Json).chartConfig);
+        assert.equal(run.data().alerts.size, before + 1);
+        await waitFor('the id written back', async () => (JSON.parse(await readFile(uri)) as Json).id === result.id);
+        return;
+      }
+      // An older deployment refuses it.
       assert.equal(result.outcome, 'failed', JSON.stringify(result));
       assert.match(result.error ?? '', /^Create alert failed: HTTP 400/);
       // HyperDX answers `{message}` and no request ID: the message is shown as the server wrote it.
@@ -178,5 +204,13 @@ describeEachFlavor('Alert files that follow the server', (run) => {
     assert.deepEqual(sent.tags, ['checkout']);
     assert.equal(run.data().alerts.size, before + 1);
     await waitFor('the id written back', async () => (JSON.parse(await readFile(uri)) as Json).id === result.id);
+    const stored = run.data().alerts.get(result.id ?? '');
+    if (selfHosted() && deployment === 'newest') {
+      assert.equal(stored?.displayName, 'Checkout latency', 'the newest HyperDX keeps them');
+      assert.deepEqual(stored?.tags, ['checkout']);
+    } else {
+      assert.equal(stored?.displayName, undefined, 'a server that does not know them drops them');
+      assert.equal(stored?.tags, undefined);
+    }
   });
-});
+}

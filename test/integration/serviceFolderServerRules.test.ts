@@ -1,17 +1,26 @@
 /**
  * Checks that follow the server, in a real VS Code against the emulator: a series `aggFn: "increase"` (accepted by
- * HyperDX for sum metrics, not listed by the Cloud API) is sent to a self-hosted deployment with a warning in the plan,
- * and blocked before sending on Cloud. The self-hosted server's answer decides.
+ * HyperDX for sum metrics, not listed by the Cloud API) and a `STATIC_LIST` dashboard filter (newer HyperDX) are sent to
+ * a self-hosted deployment with a warning in the plan, and blocked before sending on Cloud. The self-hosted server's
+ * answer decides: the newest HyperDX stores them; an older deployment (the emulator's `hyperdxVersion: 'older'`)
+ * refuses the write, and the apply says so.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FolderPlan } from '../../src/serviceFolders/plan';
 import type { ApplyResult } from '../../src/serviceFolders/service';
-import { describeEachFlavor, readFile, writeFile } from './support';
+import { describeEachFlavor, readFile, SELF_HOSTED_FLAVOR, writeFile, type FlavorRun } from './support';
 
 type Json = Record<string, unknown>;
 
-describeEachFlavor('Service folder checks that follow the server', (run) => {
+describeEachFlavor('Service folder checks that follow the server', (run) => rules(run, 'newest'));
+describeEachFlavor('Service folder checks that follow the server', (run) => rules(run, 'older'), {
+  flavors: [SELF_HOSTED_FLAVOR],
+  hyperdxVersion: 'older',
+});
+
+/** The journey on the newest HyperDX (and Cloud), or on an older self-hosted deployment. */
+function rules(run: FlavorRun, deployment: 'newest' | 'older'): void {
   let folder: vscode.Uri;
   const fileOf = (path: string) => vscode.Uri.joinPath(folder, ...path.split('/'));
   const read = async (path: string) => JSON.parse(await readFile(fileOf(path))) as Json;
@@ -24,7 +33,10 @@ describeEachFlavor('Service folder checks that follow the server', (run) => {
   before(async () => {
     const workspace = vscode.workspace.workspaceFolders?.[0];
     assert.ok(workspace, 'the test host opens a workspace folder');
-    folder = vscode.Uri.joinPath(workspace.uri, `service-rules-${run.flavor.emulatorFlavor}-${Date.now()}`);
+    folder = vscode.Uri.joinPath(
+      workspace.uri,
+      `service-rules-${run.flavor.emulatorFlavor}-${deployment}-${Date.now()}`,
+    );
     await vscode.commands.executeCommand('observability.pullServiceToFolder', {
       connectionId: run.connectionId,
       serviceId: run.serviceId,
@@ -38,7 +50,11 @@ describeEachFlavor('Service folder checks that follow the server', (run) => {
     await vscode.commands.executeCommand('observability.refreshServiceFolderChanges');
   });
 
-  it('a series aggFn "increase": a warning and sent on a self-hosted deployment, blocked before sending on Cloud', async () => {
+  const title =
+    deployment === 'older'
+      ? 'a series aggFn "increase": a warning and sent; an older deployment refuses it and the apply says so'
+      : 'a series aggFn "increase" and a STATIC_LIST filter: warnings, sent and stored on a self-hosted deployment, blocked before sending on Cloud';
+  it(title, async () => {
     const dir = vscode.Uri.joinPath(folder, 'dashboards');
     let path = '';
     let dashboard: Json | undefined;
@@ -56,6 +72,17 @@ describeEachFlavor('Service folder checks that follow the server', (run) => {
     }
     assert.ok(dashboard, 'a dashboard with a builder tile');
     await writeFile(fileOf(path), `${JSON.stringify(dashboard, null, 2)}\n`);
+    // The newest HyperDX's filter type, on a new dashboard (an older deployment is only sent the increase, so its
+    // refusal is that one).
+    const regionsPath = 'dashboards/Regions.dashboard.json';
+    if (deployment === 'newest') {
+      const regions = {
+        name: 'Regions',
+        tiles: [],
+        filters: [{ type: 'STATIC_LIST', name: 'Region', values: ['eu', 'us'] }],
+      };
+      await writeFile(fileOf(regionsPath), `${JSON.stringify(regions, null, 2)}\n`);
+    }
 
     const planned = await vscode.commands.executeCommand<FolderPlan>('observability.planServiceFolder', {
       folder: folder.toString(),
@@ -74,11 +101,31 @@ describeEachFlavor('Service folder checks that follow the server', (run) => {
         step.notes.some((n) => /aggFn "increase" is accepted by newer HyperDX versions only/.test(n)),
         step.notes.join('\n'),
       );
-      // Not blocked here: the request is sent once, and the server's answer decides (this emulator follows the
-      // OpenAPI document, which does not list "increase", and refuses it; a HyperDX b52a6fa8 server accepts it).
-      assert.equal(writes(mark).length, 1, writes(mark).join('\n'));
-      if (applied.outcome !== 'applied') {
-        assert.equal(applied.outcome, 'partial');
+      // Not blocked here: each request is sent once, and the server's answer decides.
+      assert.equal(writes(mark).length, deployment === 'newest' ? 2 : 1, writes(mark).join('\n'));
+      if (deployment === 'newest') {
+        const created = planned.steps.find((s) => s.path === regionsPath)!;
+        assert.equal(created.action, 'create');
+        assert.ok(
+          created.notes.some((n) => /filter type "STATIC_LIST" is accepted by newer HyperDX versions only/.test(n)),
+          created.notes.join('\n'),
+        );
+        // The newest HyperDX (HyperDX b52a6fa8 already accepts "increase") stores both as sent.
+        assert.equal(applied.outcome, 'applied', applied.message);
+        const stored = run.data().dashboards.get(String(step.live?.id ?? ''));
+        assert.ok(stored, 'the dashboard is on the service');
+        assert.ok(
+          stored.tiles.some(
+            (t) => ((t.config as Json | undefined)?.select as Json[] | undefined)?.[0]?.aggFn === 'increase',
+          ),
+          'the increase tile is stored',
+        );
+        const regions = [...run.data().dashboards.values()].find((d) => d.name === 'Regions');
+        const filter = regions?.filters.find((f) => f.type === 'STATIC_LIST');
+        assert.deepEqual([filter?.name, filter?.values], ['Region', ['eu', 'us']]);
+      } else {
+        // An older deployment follows its OpenAPI document, which does not list "increase", and refuses it.
+        assert.equal(applied.outcome, 'partial', applied.message);
         assert.match(applied.message, /HTTP 400 — Body validation failed: tiles\.\d+\.config\.select\.0\.aggFn/);
       }
     } else {
@@ -92,4 +139,4 @@ describeEachFlavor('Service folder checks that follow the server', (run) => {
       assert.deepEqual(writes(mark), [], 'nothing is sent');
     }
   });
-});
+}

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { ossData } from '../emulator/oss/seed';
 import { startEmulator, type Emulator } from '../emulator/server';
-import type { ServiceData } from '../emulator/types';
+import type { HyperdxVersion, ServiceData } from '../emulator/types';
 
 export type { ExtensionApi };
 
@@ -313,14 +313,26 @@ export interface FlavorRun {
   folder(label: string): Promise<JourneyNode>;
 }
 
+/** How `describeEachFlavor` runs its suites. */
+export interface FlavorOptions {
+  /** The connection kinds to run on; default `FLAVORS` (both). */
+  readonly flavors?: readonly Flavor[];
+  /**
+   * The HyperDX version the self-hosted emulator answers as (EmulatorOptions.hyperdxVersion): default the newest;
+   * 'older' follows the OSS OpenAPI document only (refuses `increase`, the newer filter types and inline alerts).
+   */
+  readonly hyperdxVersion?: HyperdxVersion;
+}
+
 /**
  * Runs the same journeys once per connection kind (`FLAVORS`): `describe('<title> (<flavor>)')` with an emulator of
  * that flavor, a connection to its first service, and the editors' settings (autosave off, short timeouts). The body
  * registers its tests with the run it is given (read it inside the tests: `before` fills it in).
  */
-export function describeEachFlavor(title: string, body: (run: FlavorRun) => void): void {
-  for (const flavor of FLAVORS) {
-    describe(`${title} (${flavor.name})`, function () {
+export function describeEachFlavor(title: string, body: (run: FlavorRun) => void, options: FlavorOptions = {}): void {
+  for (const flavor of options.flavors ?? FLAVORS) {
+    const older = options.hyperdxVersion === 'older' && flavor.emulatorFlavor === 'oss';
+    describe(`${title} (${flavor.name}${older ? ', older HyperDX' : ''})`, function () {
       this.timeout(120_000);
       let emulator: Emulator | undefined;
       let connectionId = '';
@@ -366,7 +378,11 @@ export function describeEachFlavor(title: string, body: (run: FlavorRun) => void
         await configure('rateLimit.windowSeconds', 1);
         await configure('requestTimeoutSeconds', 5);
         await configure('autoSave', 'off', 'files');
-        emulator = await startEmulator({ flavor: flavor.emulatorFlavor, rateLimit: false });
+        emulator = await startEmulator({
+          flavor: flavor.emulatorFlavor,
+          rateLimit: false,
+          ...(older ? { hyperdxVersion: 'older' as const } : {}),
+        });
         await activate();
         ({ connectionId, serviceId } = await flavor.connect(emulator, `${title} (${flavor.name})`));
         assert.equal(typeof connectionId, 'string');

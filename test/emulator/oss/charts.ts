@@ -19,7 +19,9 @@
  * - gauge: the last value of each time series in each bucket, then `aggFn` over those values;
  * - sum: the increase of each reading (delta temporality: the value; cumulative: the difference to the previous
  *   reading of the same time series, negative differences clamped to 0), read one bucket beyond each end of the range,
- *   summed per time series and bucket, then `aggFn` over those increases.
+ *   summed per time series and bucket, then `aggFn` over those increases; `increase` (the newest HyperDX only) sums
+ *   them across the time series of each group, as `renderChartConfig` does (its top-groups limit for a grouped
+ *   `increase` is not modelled); on any other metric type it fails with 500 as on the server.
  * The outer query keeps the buckets that start within [startTime, endTime] (both ends inclusive, as the server's time
  * filter): a bucket that starts before `startTime` is left out. `field` is not used for gauges and sums (the server
  * aggregates the bucketed values). Without a metric name or a type the server fails the request with 500
@@ -226,6 +228,9 @@ function metricAggregate(s: SeriesInput, value: string): string {
     case 'sum':
     case 'last_value':
       return `${s.aggFn}(${num})`;
+    // A sum metric's increase: the per-bucket increases summed across the time series of a group.
+    case 'increase':
+      return `sum(${num})`;
     default:
       throw new ChartsFailure(400, `Unknown aggFn ${s.aggFn}`);
   }
@@ -336,6 +341,12 @@ function metricSeriesSql(
   }
   if (type !== 'gauge' && type !== 'sum' && type !== 'histogram') {
     throw new ChartsFailure(500, `no query support for metric type=${type}`);
+  }
+  if (s.aggFn === 'increase' && type !== 'sum') {
+    throw new ChartsFailure(
+      500,
+      `aggFn 'increase' is only supported for Sum (counter) metrics (got metricType=${String(type)})`,
+    );
   }
   if (type === 'histogram') {
     if (q.groups.length > 0) {

@@ -12,7 +12,8 @@
  * - no organization or service: one team per key (the first sample service's data, see seed.ts).
  *
  * Every request body is checked against the OSS spec before the shared handler runs, and every 200 body against the
- * OSS spec's response schema (see schemas.ts).
+ * OSS spec's response schema (see schemas.ts), both as the HyperDX version answered as extends them: by default the
+ * newest (oss/newer.ts), with `hyperdxVersion: 'older'` the OSS document as it is.
  */
 import { STATUS_CODES } from 'node:http';
 import { ApiFailure } from '../errors';
@@ -20,7 +21,8 @@ import { OBJECT_ID_PATTERN } from '../ids';
 import type { KeyRateLimiter } from '../rateLimit';
 import { addFutureFields } from '../future';
 import { buildRoutes, type Route } from '../routes';
-import type { EmulatorState, JsonObject, RecordedRequest } from '../types';
+import type { EmulatorState, HyperdxVersion, JsonObject, RecordedRequest } from '../types';
+import { cloudView, keepNewer } from './newer';
 import { chartSeries, ChartsFailure, searchRows, type SearchRequest, type SeriesRequest } from './charts';
 import { checkOssRequest, checkOssResponse, dottedPath, formatOssIssue, hasOssResponseSchema } from './schemas';
 import { ossData, SAMPLE_OSS_API_KEY, SAMPLE_OSS_INVITATIONS, SAMPLE_OSS_MEMBERS, SAMPLE_OSS_TEAM_NAME } from './seed';
@@ -45,6 +47,8 @@ export interface OssRequest {
   pageCap?: number;
   /** Answer like a newer server (EmulatorOptions.futureFields): unknown fields at every level of what the store returns. */
   futureFields?: boolean;
+  /** The HyperDX version answered as (EmulatorOptions.hyperdxVersion); default 'newest'. */
+  hyperdxVersion?: HyperdxVersion;
   limiter: KeyRateLimiter | null;
   record: RecordedRequest;
   /** Called with every 200 body that does not fit the OSS spec. */
@@ -211,6 +215,7 @@ function bearerKey(header: string | undefined): string | null {
 /** The reply of a self-hosted HyperDX server, or null when the path is not an API v2 route (the caller's 404 page). */
 export async function ossApi(req: OssRequest): Promise<OssReply | null> {
   const { method, path } = req;
+  const version = req.hyperdxVersion ?? 'newest';
   const resource = /^\/api\/v2\/([^/]+)/.exec(path)?.[1];
   if (resource === undefined || !MOUNTED.has(resource)) {
     if (/^\/api\/v2\/?$/.test(path) && method === 'GET') {
@@ -273,12 +278,12 @@ export async function ossApi(req: OssRequest): Promise<OssReply | null> {
   }
   // Validate answers 200 with the problems; every other write is refused with 400.
   if (matched.shape !== 'validate' && body !== undefined) {
-    const issue = checkOssRequest(matched.operation, body);
+    const issue = checkOssRequest(matched.operation, body, version);
     if (issue) return ossError(400, formatOssIssue(issue));
   }
 
   if (matched.shape === 'validate') {
-    const issue = checkOssRequest(matched.operation, body);
+    const issue = checkOssRequest(matched.operation, body, version);
     if (issue) {
       return reply200(req, matched, {
         valid: false,
@@ -334,7 +339,7 @@ export async function ossApi(req: OssRequest): Promise<OssReply | null> {
 
 function reply200(req: OssRequest, r: OssRoute, value: unknown, headers: Record<string, string> = {}): OssReply {
   if (hasOssResponseSchema(r.operation)) {
-    const issues = checkOssResponse(r.operation, value);
+    const issues = checkOssResponse(r.operation, value, 5, req.hyperdxVersion ?? 'newest');
     if (issues.length > 0) req.onResponseIssues(r.operation, issues);
   }
   return json(200, value, headers);
@@ -356,6 +361,7 @@ function runCloud(req: OssRequest, resourcePath: string, body: unknown): unknown
       body,
       now: req.now,
       ...(req.pageCap !== undefined && req.pageCap > 0 ? { pageCap: req.pageCap } : {}),
+      ...((req.hyperdxVersion ?? 'newest') === 'newest' ? { newer: { cloudView, keepNewer } } : {}),
     });
     return req.futureFields && out !== undefined ? addFutureFields(r.spec, out.result) : out?.result;
   }

@@ -3,13 +3,16 @@
  * in oss-openapi-schemas.json, made from hyperdx-oss-openapi.json with descriptions and examples dropped):
  * - request bodies, with errors that read like the server's zod middleware: `Body validation failed: threshold: …`;
  * - the emulator's own 200 responses (checkOssResponse), so a lenient emulator cannot hide a client's blind spot.
+ * Both follow the HyperDX version the emulator answers as: 'newest' adds what later HyperDX accepts (oss/newer.ts),
+ * 'older' is the document as it is.
  *
  * OpenAPI 3.0 specifics: `nullable: true` admits null (Ajv understands the keyword beside `type`; an `enum` on such a
  * type also admits null); `discriminator` is only a hint, so `oneOf` decides.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import trimmed from './oss-openapi-schemas.json';
-import type { JsonObject } from '../types';
+import type { HyperdxVersion, JsonObject } from '../types';
+import { newerSchemas } from './newer';
 import type { SchemaIssue } from '../schemas';
 
 interface Operation {
@@ -57,12 +60,6 @@ function normalise(node: unknown): unknown {
 /** `METHOD /api/v2/...` of every operation, as plain JSON-pointer segments. */
 const slot = (key: string): string => key.replace(/[^A-Za-z0-9_-]/g, '_');
 
-const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, inlineRefs: false });
-ajv.addFormat('date-time', {
-  type: 'string',
-  validate: (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)),
-});
-ajv.addFormat('uri', { type: 'string', validate: (s: string) => /^[a-z][a-z0-9+.-]*:\S+$/i.test(s) });
 const requests: JsonObject = {};
 const responses: JsonObject = {};
 for (const [path, ops] of Object.entries(doc.paths)) {
@@ -72,16 +69,41 @@ for (const [path, ops] of Object.entries(doc.paths)) {
     if (op.response) responses[key] = normalise(op.response);
   }
 }
-ajv.addSchema({ $id: DOC_ID, components: { schemas: normalise(doc.schemas) }, requests, responses });
 
-const compiled = new Map<string, ValidateFunction>();
-function validatorAt(pointer: string): ValidateFunction {
-  let fn = compiled.get(pointer);
-  if (!fn) {
-    fn = ajv.compile({ $ref: `${DOC_ID}#${pointer}` });
-    compiled.set(pointer, fn);
+/** The validators of one HyperDX version: 'older' is the OSS document as it is, 'newest' with oss/newer.ts. */
+interface Dialect {
+  validatorAt(pointer: string): ValidateFunction;
+}
+
+function makeDialect(schemas: JsonObject): Dialect {
+  const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, inlineRefs: false });
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)),
+  });
+  ajv.addFormat('uri', { type: 'string', validate: (s: string) => /^[a-z][a-z0-9+.-]*:\S+$/i.test(s) });
+  ajv.addSchema({ $id: DOC_ID, components: { schemas: normalise(schemas) }, requests, responses });
+  const compiled = new Map<string, ValidateFunction>();
+  return {
+    validatorAt(pointer) {
+      let fn = compiled.get(pointer);
+      if (!fn) {
+        fn = ajv.compile({ $ref: `${DOC_ID}#${pointer}` });
+        compiled.set(pointer, fn);
+      }
+      return fn;
+    },
+  };
+}
+
+const dialects = new Map<HyperdxVersion, Dialect>();
+function dialect(version: HyperdxVersion): Dialect {
+  let d = dialects.get(version);
+  if (!d) {
+    d = makeDialect(version === 'older' ? doc.schemas : newerSchemas(doc.schemas));
+    dialects.set(version, d);
   }
-  return fn;
+  return d;
 }
 
 /** Whether the spec documents a JSON body for the operation (`METHOD /api/v2/path/{id}`). */
@@ -118,9 +140,13 @@ function describe(e: ErrorObject): SchemaIssue {
 }
 
 /** The first problem of a request body against the operation's documented body, or null. */
-export function checkOssRequest(operation: string, body: unknown): SchemaIssue | null {
+export function checkOssRequest(
+  operation: string,
+  body: unknown,
+  version: HyperdxVersion = 'newest',
+): SchemaIssue | null {
   if (!hasOssRequestSchema(operation)) return null;
-  const fn = validatorAt(`/requests/${slot(operation)}`);
+  const fn = dialect(version).validatorAt(`/requests/${slot(operation)}`);
   if (fn(body)) return null;
   const errors = fn.errors ?? [];
   const useful = errors.find((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf') ?? errors[0];
@@ -134,30 +160,40 @@ export function formatOssIssue(issue: SchemaIssue, what = 'Body'): string {
 }
 
 /** Every problem (at most `max`) of a 200 response body against the spec, or [] when it fits. */
-export function checkOssResponse(operation: string, body: unknown, max = 5): SchemaIssue[] {
+export function checkOssResponse(
+  operation: string,
+  body: unknown,
+  max = 5,
+  version: HyperdxVersion = 'newest',
+): SchemaIssue[] {
   if (!hasOssResponseSchema(operation)) {
     return [{ path: '/', message: `no 200 response schema for ${operation} in the OSS spec` }];
   }
-  const fn = validatorAt(`/responses/${slot(operation)}`);
+  const fn = dialect(version).validatorAt(`/responses/${slot(operation)}`);
   if (fn(body)) return [];
   const errors = fn.errors ?? [];
   const useful = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
   return (useful.length > 0 ? useful : errors).slice(0, max).map(describe);
 }
 
-let warmed: Promise<void> | undefined;
+const warmed = new Map<HyperdxVersion, Promise<void>>();
 
-/** Compiles every OSS validator once per process, yielding between them (see warmUpSchemas in ../schemas.ts). */
-export function warmUpOssSchemas(): Promise<void> {
-  warmed ??= (async () => {
-    for (const key of Object.keys(requests)) {
-      validatorAt(`/requests/${key}`);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    for (const key of Object.keys(responses)) {
-      validatorAt(`/responses/${key}`);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  })();
-  return warmed;
+/** Compiles every validator of a version once per process, yielding between them (see warmUpSchemas in ../schemas.ts). */
+export function warmUpOssSchemas(version: HyperdxVersion = 'newest'): Promise<void> {
+  let done = warmed.get(version);
+  if (!done) {
+    done = (async () => {
+      const d = dialect(version);
+      for (const key of Object.keys(requests)) {
+        d.validatorAt(`/requests/${key}`);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      for (const key of Object.keys(responses)) {
+        d.validatorAt(`/responses/${key}`);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    })();
+    warmed.set(version, done);
+  }
+  return done;
 }

@@ -159,28 +159,51 @@ describe('self-hosted client against the OSS emulator', () => {
   });
 
   it('sends an inline alert as written (newer HyperDX accepts it; the server decides) and still refuses what every version refuses', async () => {
-    const sourceId = (await client.listSources()).data[0]?.id ?? '';
-    const inline = {
-      source: 'inline',
-      chartConfig: { displayType: 'line', sourceId, select: [{ aggFn: 'count', where: '', whereLanguage: 'lucene' }] },
-      threshold: 4,
-      thresholdType: 'above',
-      interval: '5m',
-      channel: { type: 'webhook', webhookId },
-      name: 'Inline',
-      displayName: 'Inline latency',
-    } as unknown as AlertWrite;
-    const sent = emu.requests.length;
-    // This emulator answers like an older deployment (its OpenAPI document): the server's refusal, not a local one.
-    const refused = await rejection(client.createAlert(inline));
-    assert.equal(refused.kind, 'invalidRequest');
-    assert.equal(refused.status, 400);
-    assert.match(refused.serverMessage ?? '', /^Body validation failed: source/);
-    const request = emu.requests.slice(sent).find((r) => r.method === 'POST');
-    assert.deepEqual(
-      [(request?.body as Record<string, unknown>).source, (request?.body as Record<string, unknown>).displayName],
-      ['inline', 'Inline latency'],
-    );
+    const inlineOn = (source: string, webhook: string) =>
+      ({
+        source: 'inline',
+        chartConfig: {
+          displayType: 'line',
+          sourceId: source,
+          select: [{ aggFn: 'count', where: '', whereLanguage: 'lucene' }],
+        },
+        threshold: 4,
+        thresholdType: 'above',
+        interval: '5m',
+        channel: { type: 'webhook', webhookId: webhook },
+        name: 'Inline',
+        displayName: 'Inline latency',
+      }) as unknown as AlertWrite;
+    const inline = inlineOn((await client.listSources()).data[0]?.id ?? '', webhookId);
+
+    // An older deployment (its OpenAPI document): the server's refusal, not a local one.
+    const older = await startEmulator({ flavor: 'oss', rateLimit: false, hyperdxVersion: 'older' });
+    const { client: olderClient } = clientFor(older);
+    try {
+      const olderInline = inlineOn(
+        (await olderClient.listSources()).data[0]?.id ?? '',
+        (await olderClient.listWebhooks()).data[0]?.id ?? '',
+      );
+      const sent = older.requests.length;
+      const refused = await rejection(olderClient.createAlert(olderInline));
+      assert.equal(refused.kind, 'invalidRequest');
+      assert.equal(refused.status, 400);
+      assert.match(refused.serverMessage ?? '', /^Body validation failed: source/);
+      const request = older.requests.slice(sent).find((r) => r.method === 'POST');
+      assert.deepEqual(
+        [(request?.body as Record<string, unknown>).source, (request?.body as Record<string, unknown>).displayName],
+        ['inline', 'Inline latency'],
+      );
+    } finally {
+      await olderClient.close();
+      await older.close();
+    }
+
+    // The newest HyperDX accepts it as sent.
+    const created = (await client.createAlert(inline)).data as unknown as Record<string, unknown>;
+    assert.equal(created.source, 'inline');
+    assert.equal(created.displayName, 'Inline latency');
+    assert.equal((created.chartConfig as Record<string, unknown> | undefined)?.displayType, 'line');
 
     const before = emu.requests.length;
     const email = await rejection(
