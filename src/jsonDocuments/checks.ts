@@ -273,6 +273,7 @@ export function schemaCheck(
   isNew: boolean,
   value: Json,
   server?: ServerKind,
+  original?: unknown,
 ): { ok: true; data: unknown; warnings: DocumentIssue[] } | { ok: false; issues: DocumentIssue[] } {
   const schema = schemaFor(kind, isNew);
   const unknown = unknownKeyPaths(schema, value);
@@ -286,7 +287,7 @@ export function schemaCheck(
         atKey: i.message.startsWith('unknown field'),
       }));
   // What only some server versions accept: blocked on Cloud, a warning on a self-hosted deployment (serverRules.ts).
-  const issues = followServer(kind, value, local, server);
+  const issues = followServer(kind, value, local, server, original);
   const errors = issues.filter((i) => i.severity === 'error');
   const warnings = issues.filter((i) => i.severity !== 'error');
   if (errors.length > 0) return { ok: false, issues };

@@ -15,6 +15,8 @@
  * Pure (no vscode import).
  */
 
+import { isDeepStrictEqual } from 'node:util';
+
 /** The kind of server a body is checked for: undefined checks against the local schemas only. */
 export type ServerKind = 'cloud' | 'selfHosted';
 
@@ -86,6 +88,20 @@ export function versionedUses(kind: string, value: unknown): VersionedUse[] {
   return out;
 }
 
+function at(value: unknown, path: Path): unknown {
+  let v = value;
+  for (const key of path) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<string | number, unknown>)[key];
+  }
+  return v;
+}
+
+function sameAt(a: unknown, b: unknown, path: Path): boolean {
+  const x = at(a, path);
+  return x !== undefined && isDeepStrictEqual(x, at(b, path));
+}
+
 function under(path: Path, prefix: Path): boolean {
   if (prefix.length === 0) return path.length === 0;
   return prefix.every((p, i) => path[i] === p);
@@ -94,18 +110,23 @@ function under(path: Path, prefix: Path): boolean {
 /**
  * The issues of a local check as the server a body goes to would see them: on Cloud a use of a feature its spec does
  * not accept is an error that says so; on a self-hosted deployment it is a warning (newer versions accept it, the
- * server decides), and what the local schema said about it is dropped. Without a server kind, unchanged.
+ * server decides), and what the local schema said about it is dropped. Without a server kind, unchanged. `original`
+ * is the server's own version of the body, when there is one: what it already holds at the same place (a pulled
+ * alert's `displayName`, say) it accepts, and is neither warned about nor blocked.
  */
 export function followServer(
   kind: string,
   value: unknown,
   issues: readonly RuleIssue[],
   server: ServerKind | undefined,
+  original?: unknown,
 ): RuleIssue[] {
   const uses = server ? versionedUses(kind, value) : [];
   if (uses.length === 0) return [...issues];
   const kept = issues.filter((issue) => !uses.some((u) => u.covers.some((c) => under(issue.path, c))));
-  const added: RuleIssue[] = uses.map((u) =>
+  // A value the server itself sent (the same at the same place of its own version) is one it accepts and keeps.
+  const told = original === undefined ? uses : uses.filter((u) => !sameAt(value, original, u.path));
+  const added: RuleIssue[] = told.map((u) =>
     u.droppedWhereUnknown
       ? {
           path: u.path,

@@ -5,6 +5,7 @@
  * checked, a name that resolves to nothing on the service, two files for one resource — is found here, before any
  * request. Pure (no vscode import): the caller reads the files and the service's lists.
  */
+import { randomBytes } from 'node:crypto';
 import { schemaCheck } from '../jsonDocuments/checks';
 import type { ServerKind } from '../schema/serverRules';
 import { unmaskWebhookBody } from '../resources/kinds';
@@ -187,9 +188,11 @@ function unknownTopKeys(kind: FolderKind, isNew: boolean, body: Record<string, u
 /**
  * Tiles and filters of a dashboard body with the IDs of the service's dashboard: an item keeps its ID when the
  * service's dashboard has it, else takes the ID of the service's item of the same name (a folder promoted to another
- * service), else goes without one (the service assigns it). A new dashboard sends none.
+ * service), else goes without one (the service assigns it). A new dashboard sends none. An update takes every filter
+ * with an ID (Cloud's `ClickStackFilter` and HyperDX's update schema require it): a new filter gets a fresh one, which
+ * the service replaces with its own.
  */
-function withServiceIds(items: readonly unknown[], liveItems: unknown): unknown[] {
+function withServiceIds(items: readonly unknown[], liveItems: unknown, idRequired = false): unknown[] {
   const live = tilesOf({ tiles: Array.isArray(liveItems) ? liveItems : [] });
   const liveIds = new Set(live.map((t) => t.id));
   const claimed = new Set<string>();
@@ -204,7 +207,8 @@ function withServiceIds(items: readonly unknown[], liveItems: unknown): unknown[
     if (same.length === 1) {
       out.id = same[0]!.id;
       claimed.add(same[0]!.id);
-    } else delete out.id;
+    } else if (idRequired) out.id = randomBytes(12).toString('hex');
+    else delete out.id;
     return out;
   });
 }
@@ -248,14 +252,17 @@ export function bodyFor(
   }
   if (kind === 'dashboard') {
     for (const list of ['tiles', 'filters'] as const) {
-      if (Array.isArray(body[list])) body[list] = withServiceIds(body[list] as unknown[], live?.[list]);
+      if (Array.isArray(body[list])) {
+        body[list] = withServiceIds(body[list] as unknown[], live?.[list], list === 'filters' && live !== undefined);
+      }
     }
   }
   if (live) {
     const server = editableBody(kind, live);
     for (const k of unknownTopKeys(kind, false, server)) if (!(k in body)) body[k] = server[k];
   }
-  const checked = schemaCheck(kind, !live, body as never, options.server);
+  // What the service itself sent (a newer server's alert displayName and tags) is accepted there: no warning.
+  const checked = schemaCheck(kind, !live, body as never, options.server, live);
   if (!checked.ok) problems.push(...checked.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`));
   if (problems.length > 0 || !checked.ok) return { ok: false, problems };
   return {

@@ -104,6 +104,26 @@ describe('Checks that follow the server a body is sent to', () => {
     });
   }
 
+  it('what the server itself sent (its own version holds the same value) is neither warned about nor blocked; a changed value is', () => {
+    const served = { ...seedAlertBody(), displayName: 'Checkout latency', tags: ['checkout'] };
+    for (const server of ['cloud', 'selfHosted'] as const) {
+      const same = schemaCheck('alert', false, { ...served }, server, served);
+      assert.ok(same.ok);
+      assert.deepEqual(same.warnings, [], server);
+      const edited = schemaCheck('alert', false, { ...served, tags: ['checkout', 'p1'] }, server, served);
+      assert.ok(edited.ok);
+      assert.deepEqual(
+        edited.warnings.map((w) => w.path.join('.')),
+        ['tags'],
+        server,
+      );
+    }
+    // An increase tile a Cloud service sent back is its own: not blocked there; a new one is.
+    const body = withIncrease();
+    assert.equal(schemaCheck('dashboard', true, body, 'cloud', withIncrease()).ok, true);
+    assert.equal(schemaCheck('dashboard', true, body, 'cloud', dashboardBody()).ok, false);
+  });
+
   it('a body every version accepts has no warning on either kind', () => {
     for (const server of ['cloud', 'selfHosted'] as const) {
       assert.deepEqual(verdict('dashboard', dashboardBody(), server), { ok: true, warnings: [] });
