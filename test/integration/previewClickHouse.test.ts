@@ -13,6 +13,7 @@ import { CONNECTIONS_STATE_KEY } from '../../src/constants';
 import type { ConnectionManager } from '../../src/connections/manager';
 import type { TreeApi as TreeHandle } from '../../src/features';
 import type { PreviewApi, PreviewOutcome } from '../../src/preview';
+import type { RunOutcome } from '../../src/query';
 import type { TileData } from '../../src/preview/protocol';
 import { ossData } from '../emulator/oss/seed';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
@@ -306,6 +307,38 @@ describe('Previews on a self-hosted deployment with ClickHouse access (SQL on it
     const text = vscode.window.activeTextEditor?.document.getText() ?? '';
     assert.match(text, /^-- Tile "Restarts \(raw SQL\)" rendered for /);
     assert.match(text, /SELECT/i);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it("runs a SQL document bound to the deployment on its ClickHouse, with the ClickHouse user's password and nothing sent to its API", async () => {
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'sql',
+      content: 'SELECT count() AS n FROM otel.otel_logs',
+    });
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('observability.chooseQueryTarget', {
+      uri: doc.uri.toString(),
+      connectionId: ossId,
+      serviceId: SELF_HOSTED_SERVICE_ID,
+    });
+    const since = Date.now();
+    const apiMark = oss.requests.filter((r) => !r.path.startsWith('clickhouse:')).length;
+    const outcome = await vscode.commands.executeCommand<RunOutcome>('observability.runQuery', {
+      uri: doc.uri.toString(),
+    });
+    assert.equal(outcome?.ok, true, outcome?.error);
+    assert.deepEqual(
+      outcome.columns?.map((c) => c.name),
+      ['n'],
+    );
+    assert.ok(Number(outcome.firstRows?.[0]?.[0]) > 0, `rows counted: ${JSON.stringify(outcome.firstRows)}`);
+    const sent = clickHouseRequests(since);
+    assert.ok(sent.length >= 1 && sent.every((r) => r.authorized), 'SQL on the ClickHouse HTTP interface, authorized');
+    assert.equal(
+      oss.requests.filter((r) => !r.path.startsWith('clickhouse:')).length,
+      apiMark,
+      "nothing to the deployment's API",
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
