@@ -130,14 +130,10 @@ describe('Dashboard preview batches on the emulator query host', { timeout: 300_
       [...kinds].some((k) => k.startsWith('sql ')),
       'a raw SQL tile is in the batch',
     );
-    // The emulator's clock is frozen (the data does not move between the runs), but `quantile` samples: its value
-    // depends on how ClickHouse happens to split the work, so it varies from run to run and between a tile's own
-    // statement and the batch even when two own runs agree. The tiles run on their own before and after the batch. A
-    // tile without a sampled quantile whose two own runs agree must get exactly that from the batch; the others must
-    // get the same columns and types, as many rows, and the same text cells (groups, times).
-    const sampled = sqls.map((sql) => /\bquantiles?\(/i.test(sql));
-    const textCells = (r: Settled) =>
-      r.ok ? r.result.rows.map((row) => JSON.stringify(row.filter((c) => typeof c !== 'number'))).sort() : [];
+    // The emulator's clock is frozen (the data does not move between the runs) and its ClickHouse runs each query on
+    // one thread, so even `quantile`'s sample (a heatmap's value bounds, p95 tiles) repeats: every tile gets from the
+    // batch exactly what its own statement gives, before and after the batch. Only an event pattern tile's random
+    // sample of rows differs.
     const want = await own(sqls);
     assert.ok(
       want.every((w) => w.ok),
@@ -148,25 +144,12 @@ describe('Dashboard preview batches on the emulator query host', { timeout: 300_
     const got = await batched(sqls);
     assert.equal(sent.length, 1, 'one request for all the tiles');
     const again = await own(sqls);
-    const stable = want.map((w, i) => {
-      try {
-        same([again[i]!], [w], [names[i]!]);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    // A heatmap buckets values between bounds read with a sampled quantile, so its cells move with the bounds; the
-    // rows it counts per time bucket (every row falls in one value bucket) do not.
-    const heatmap = sqls.map((sql) => sql.includes('__hdx_heatmap_bounds'));
-    const perTime = (r: Settled) => {
-      const m = new Map<string, number>();
-      if (r.ok) for (const row of r.result.rows) m.set(String(row[4]), (m.get(String(row[4])) ?? 0) + Number(row[0]));
-      return [...m.entries()].sort();
-    };
     // An event pattern tile samples its rows at random (ORDER BY rand() LIMIT 10000, as HyperDX): over 24 h the range
     // holds more rows than the sample, so the batch gets another sample of the same size and the same total count.
     const randomSample = sqls.map((sql) => /ORDER BY rand\(\) DESC LIMIT \d+$/.test(sql));
+    want.forEach((w, i) => {
+      if (!randomSample[i]) same([again[i]!], [w], [`${names[i]!} (its own statement, run again)`]);
+    });
     let exact = 0;
     want.forEach((w, i) => {
       const g = got[i]!;
@@ -178,22 +161,13 @@ describe('Dashboard preview batches on the emulator query host', { timeout: 300_
         const totals = (r: typeof g) => new Set(r.result.rows.map((row) => row[2]));
         assert.deepEqual(totals(g), totals(w), `${names[i]!}: the total count`);
         assert.equal(totals(w).size, 1, `${names[i]!}: one total count`);
-      } else if (heatmap[i]) {
-        assert.ok(g.ok && w.ok, names[i]);
-        assert.deepEqual(g.result.columns, w.result.columns, `${names[i]!}: columns and types`);
-        assert.ok(w.result.rows.length > 0, `${names[i]!}: cells`);
-        assert.deepEqual(perTime(g), perTime(w), `${names[i]!}: rows counted per time bucket`);
-      } else if (stable[i] && !sampled[i]) {
+      } else {
         sameUpToTies(g, w, names[i]!);
         exact++;
-      } else {
-        assert.ok(g.ok && w.ok, names[i]);
-        assert.deepEqual(g.result.columns, w.result.columns, `${names[i]!}: columns and types`);
-        assert.equal(g.result.rows.length, w.result.rows.length, `${names[i]!}: rows`);
-        assert.deepEqual(textCells(g), textCells(w), `${names[i]!}: groups and times`);
       }
     });
-    assert.ok(exact >= 5, `${exact} of ${sqls.length} tiles compared exactly`);
+    assert.equal(exact, sqls.length - randomSample.filter(Boolean).length, 'every other tile compared exactly');
+    assert.ok(exact >= 10, `${exact} of ${sqls.length} tiles compared exactly`);
   });
 
   it('decodes raw SQL results exactly: 64-bit integers, Nullable, DateTime64, arrays, maps, an empty result, a long ordered one', async () => {
