@@ -129,7 +129,10 @@ export class ResourceApplier {
     }
     // What only some server versions accept is blocked on Cloud and a warning on a self-hosted deployment.
     const server = this.deps.connections.get(ref.connectionId)?.kind ?? 'cloud';
-    const schema = schemaCheck(ref.kind, isNew(ref), parsed.value, server);
+    // What the service itself sent (a newer server's alert displayName and tags) is accepted there: no warning.
+    const held = this.deps.fs.get(ref);
+    const original = held?.exists && held.base !== undefined ? editableValue(ref.kind, held.base) : undefined;
+    const schema = schemaCheck(ref.kind, isNew(ref), parsed.value, server, original);
     let facts;
     try {
       facts = await live.facts(ref.connectionId, ref.serviceId, ref.kind, ref.id);
