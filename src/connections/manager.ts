@@ -601,15 +601,8 @@ export class ConnectionManager implements vscode.Disposable {
       throw new Error(vscode.l10n.t('"{0}" is not a self-hosted connection.', current.label));
     }
     if (password === '') throw new Error(vscode.l10n.t('The ClickHouse password is empty.'));
-    const key = clickHouseSecretKeyFor(id);
     const previous = this.clickHousePasswords.get(id);
-    this.expectOwnWrite(key);
-    try {
-      await this.secrets.store(key, password);
-    } catch (error) {
-      this.forgetOwnWrite(key);
-      throw new SecretStorageError('store', error);
-    }
+    await this.writeSecret(clickHouseSecretKeyFor(id), password);
     if (previous !== undefined && previous !== password) this.transientSecrets.set(++this.transientCounter, previous);
     this.clickHousePasswords.set(id, password);
     const clickHouse = { url: access.url, user: access.user };
@@ -644,17 +637,8 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   private async deleteClickHousePassword(id: string): Promise<void> {
-    const key = clickHouseSecretKeyFor(id);
-    const previous = this.clickHousePasswords.get(id);
-    this.clickHousePasswords.delete(id);
-    if (previous !== undefined) this.transientSecrets.set(++this.transientCounter, previous);
-    this.expectOwnWrite(key);
-    try {
-      await this.secrets.delete(key);
-    } catch (error) {
-      this.forgetOwnWrite(key);
-      throw new SecretStorageError('delete', error);
-    }
+    this.dropCached(this.clickHousePasswords, id);
+    await this.removeSecret(clickHouseSecretKeyFor(id));
   }
 
   /** A summary for JSON.stringify (the manager holds live handles that do not serialize). */
@@ -713,22 +697,28 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   private async storeSecret(id: string, secret: string): Promise<void> {
-    const key = secretKeyFor(id);
-    this.expectOwnWrite(key);
-    try {
-      await this.secrets.store(key, secret);
-    } catch (error) {
-      this.forgetOwnWrite(key);
-      throw new SecretStorageError('store', error);
-    }
+    await this.writeSecret(secretKeyFor(id), secret);
     this.secretCache.set(id, secret);
   }
 
   private async deleteSecret(id: string): Promise<void> {
-    const key = secretKeyFor(id);
-    const previous = this.secretCache.get(id);
-    this.secretCache.delete(id);
-    if (previous !== undefined) this.transientSecrets.set(++this.transientCounter, previous);
+    this.dropCached(this.secretCache, id);
+    await this.removeSecret(secretKeyFor(id));
+  }
+
+  /** Stores a secret under `key`, as this window's own write (its change event is not taken for another window's). */
+  private async writeSecret(key: string, value: string): Promise<void> {
+    this.expectOwnWrite(key);
+    try {
+      await this.secrets.store(key, value);
+    } catch (error) {
+      this.forgetOwnWrite(key);
+      throw new SecretStorageError('store', error);
+    }
+  }
+
+  /** Deletes the secret under `key`, as this window's own write. */
+  private async removeSecret(key: string): Promise<void> {
     this.expectOwnWrite(key);
     try {
       await this.secrets.delete(key);
@@ -736,6 +726,13 @@ export class ConnectionManager implements vscode.Disposable {
       this.forgetOwnWrite(key);
       throw new SecretStorageError('delete', error);
     }
+  }
+
+  /** Forgets a cached secret; the value is kept among the transient ones so it is still redacted from late errors. */
+  private dropCached(cache: Map<string, string>, id: string): void {
+    const previous = cache.get(id);
+    if (previous !== undefined) this.transientSecrets.set(++this.transientCounter, previous);
+    cache.delete(id);
   }
 
   /** Tells other windows that connection metadata changed (global state has no change event of its own). */
@@ -767,18 +764,14 @@ export class ConnectionManager implements vscode.Disposable {
     if (this.forgetOwnWrite(key)) return;
     const clickHouseOf = /^observability\.connection\.([^.]+)\.clickhouse$/.exec(key)?.[1];
     if (clickHouseOf !== undefined) {
-      const previous = this.clickHousePasswords.get(clickHouseOf);
-      if (previous !== undefined) this.transientSecrets.set(++this.transientCounter, previous);
-      this.clickHousePasswords.delete(clickHouseOf);
+      this.dropCached(this.clickHousePasswords, clickHouseOf);
       this.log.debug(`The ClickHouse password of connection ${clickHouseOf} changed in another window`);
       this.changeEmitter.fire({ connectionId: clickHouseOf });
       return;
     }
     const connectionId = connectionIdOfSecretKey(key);
     if (connectionId !== undefined) {
-      const previous = this.secretCache.get(connectionId);
-      if (previous !== undefined) this.transientSecrets.set(++this.transientCounter, previous);
-      this.secretCache.delete(connectionId);
+      this.dropCached(this.secretCache, connectionId);
       this.retire(connectionId);
       this.log.debug(`The key secret of connection ${connectionId} changed in another window`);
       this.changeEmitter.fire({ connectionId });
