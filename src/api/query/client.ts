@@ -368,7 +368,8 @@ async function readResult(
     let stop = false;
     for await (const chunk of res.body) {
       if (decoder.bytes === 0) firstByteMs = performance.now() - ctx.started;
-      if ((stop = decoder.push(chunk))) break;
+      stop = decoder.push(chunk);
+      if (stop) break;
     }
     if (stop) res.cancel();
     decoder.end();
