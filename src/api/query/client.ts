@@ -48,12 +48,6 @@ export { isWideInteger, quoteUnsafeIntegers, readWideInteger } from './values';
 export { toCsv, toJsonObjects, toMarkdown } from './formats';
 
 export const DEFAULT_QUERY_HOST = 'https://queries.clickhouse.cloud';
-/**
- * Only `format` goes in the URL, as public clients of the query endpoint send it: whether the endpoint passes other
- * ClickHouse settings through is not documented. ClickHouse quotes 64-bit integers in JSON formats by default
- * (`output_format_json_quote_64bit_integers = 1`); the client turns the ones a JavaScript number holds exactly back
- * into numbers and keeps the rest as text, and reads bare ones beyond 2^53 as exact text too (`readWideIntegers`).
- */
 export const DEFAULT_QUERY_RATE_LIMIT = DEFAULT_RATE_LIMIT;
 
 export interface QueryColumn {

@@ -8,6 +8,12 @@ import type { Dispatcher } from '../undici';
 import { QueryError, type Fail, type RequestBase } from './queryError';
 import { sendStreaming, type StreamingResponse } from './stream';
 
+/**
+ * Only `format` goes in the URL, as public clients of the query endpoint send it: whether the endpoint passes other
+ * ClickHouse settings through is not documented. ClickHouse quotes 64-bit integers in JSON formats by default
+ * (`output_format_json_quote_64bit_integers = 1`); the client turns the ones a JavaScript number holds exactly back
+ * into numbers and keeps the rest as text, and reads bare ones beyond 2^53 as exact text too (`readWideIntegers`).
+ */
 export const RESULT_FORMAT = 'JSONCompactEachRowWithNamesAndTypes';
 
 /** What one statement is sent with. */
