@@ -439,57 +439,14 @@ export class RequestEngine {
     const limiter = typeof this.limiter === 'function' ? this.limiter(cred) : this.limiter;
     const forms = this.flavor.secretForms?.(cred);
     const secrets = forms && forms.length > 0 ? [cred.secret, ...forms] : [cred.secret];
-    const query = spec.query
-      ? '?' +
-        new URLSearchParams(Object.entries(spec.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
-      : '';
-    const headers: Record<string, string> = {
-      authorization: this.flavor.authHeader(cred),
-      accept: 'application/json',
-      'user-agent': this.userAgent,
-    };
-    let body: string | undefined;
-    if (spec.body !== undefined) {
-      body = JSON.stringify(spec.body);
-      headers['content-type'] = 'application/json';
-    }
+    const request = this.requestOf(spec, cred, fullPath);
     // Whether an earlier attempt may have reached the server and acted (its answer was lost or was a 5xx): only
     // then does a 404 to a DELETE mean "already gone".
     let mayHaveActed = false;
     for (let attempt = 1; ; attempt++) {
-      let grant: Grant;
-      try {
-        grant = await limiter.acquireSlot(signal);
-      } catch (err) {
-        if (signal?.aborted) throw cancelled(base);
-        throw err;
-      }
-      const started = performance.now();
-      let outcome: { response: TransportResponse } | { failure: TransportError };
-      try {
-        outcome = {
-          response: await send(this.dispatcher, {
-            origin: this.origin,
-            path: fullPath + query,
-            method: spec.method,
-            headers,
-            ...(body !== undefined ? { body } : {}),
-            ...(signal ? { signal } : {}),
-            headersTimeoutMs: this.timeouts.headersMs,
-            bodyTimeoutMs: this.timeouts.bodyMs,
-            deadlineMs: this.timeouts.requestMs,
-          }),
-        };
-      } catch (err) {
-        if (!(err instanceof TransportError)) throw err;
-        outcome = { failure: err };
-      } finally {
-        // The server has seen the request by now if it ever will: the window counts from here.
-        grant.done();
-      }
-      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      const { outcome, durationMs } = await this.attempt(limiter, request, signal, base);
       const log = (entry: Partial<RequestLogEntry>) => {
-        if (this.onRequest) this.log({ ...base, path: fullPath + query, durationMs, attempt, ...entry });
+        if (this.onRequest) this.log({ ...base, path: request.path, durationMs, attempt, ...entry });
       };
 
       if ('failure' in outcome) {
@@ -518,68 +475,159 @@ export class RequestEngine {
       }
 
       const res = outcome.response;
-      if (res.status >= 200 && res.status < 300) {
-        try {
-          const parsed = this.readSuccess(spec, expect, res, base, secrets);
-          log({ status: res.status, ...(parsed.requestId !== undefined ? { requestId: parsed.requestId } : {}) });
-          return parsed;
-        } catch (err) {
-          const init: ApiErrorInit =
-            err instanceof ApiError
-              ? initOf(err)
-              : { ...base, kind: 'invalidResponse', status: res.status, detail: String(err) };
-          // The service accepted a change but its answer could not be read: sending it again could apply it twice.
-          if (spec.method !== 'GET') init.hint = ACCEPTED_UNREADABLE_HINT;
-          const error = this.makeError(init, secrets, attempt);
-          log({
-            status: res.status,
-            errorKind: error.kind,
-            ...(error.requestId !== undefined ? { requestId: error.requestId } : {}),
-          });
-          throw error;
-        }
-      }
+      if (res.status >= 200 && res.status < 300) return this.success(spec, expect, res, base, secrets, attempt, log);
+      const answer = this.failureAnswer(spec, res, { base, secrets, attempt, mayHaveActed, log, limiter });
+      if ('data' in answer) return answer.data;
+      if (res.status >= 500) mayHaveActed = true;
+      if ('error' in answer) throw answer.error;
+      await this.sleep(answer.retryInMs, signal, base);
+    }
+  }
 
-      const info = this.readError(res, secrets);
-      const kind = kindForStatus(res.status, info.html === true && info.json !== true);
-      // A DELETE sent again after an attempt that may have acted (answer lost, or a 5xx) finds the resource gone:
-      // that attempt worked. After a 429 (or any answer that says nothing was done) a 404 means "not found".
-      const goneOnRetry = spec.method === 'DELETE' && attempt > 1 && mayHaveActed;
-      if (
-        res.status === 404 &&
-        kind === 'notFound' &&
-        (goneOnRetry || (spec.onNotFound && spec.onNotFound !== 'error'))
-      ) {
-        log({ status: res.status, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) });
-        const data = spec.onNotFound === 'null' ? null : undefined;
-        return { data, status: res.status, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) };
-      }
-      const retryAfterMs = res.status === 429 ? this.rateLimitDelay(res) : undefined;
-      const init: ApiErrorInit = { ...base, kind, status: res.status };
-      if (info.message !== undefined) init.serverMessage = info.message;
-      if (info.requestId !== undefined) init.requestId = info.requestId;
-      if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
-      if (res.status >= 300 && res.status < 400) init.detail = redirectDetail(res, this.origin);
+  /** Path with its query string, headers and body of a call. */
+  private requestOf(
+    spec: CallSpec<unknown>,
+    cred: ApiCredential,
+    fullPath: string,
+  ): { path: string; headers: Record<string, string>; body?: string } {
+    const query = spec.query
+      ? '?' +
+        new URLSearchParams(Object.entries(spec.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
+      : '';
+    const headers: Record<string, string> = {
+      authorization: this.flavor.authHeader(cred),
+      accept: 'application/json',
+      'user-agent': this.userAgent,
+    };
+    if (spec.body === undefined) return { path: fullPath + query, headers };
+    headers['content-type'] = 'application/json';
+    return { path: fullPath + query, headers, body: JSON.stringify(spec.body) };
+  }
+
+  /** One attempt in a slot of the rate budget: the response, or the transport's failure. */
+  private async attempt(
+    limiter: RateLimiter,
+    request: { path: string; headers: Record<string, string>; body?: string },
+    signal: AbortSignal | undefined,
+    base: { operation: string; method: HttpMethod; path: string },
+  ): Promise<{ outcome: { response: TransportResponse } | { failure: TransportError }; durationMs: number }> {
+    let grant: Grant;
+    try {
+      grant = await limiter.acquireSlot(signal);
+    } catch (err) {
+      if (signal?.aborted) throw cancelled(base);
+      throw err;
+    }
+    const started = performance.now();
+    let outcome: { response: TransportResponse } | { failure: TransportError };
+    try {
+      outcome = {
+        response: await send(this.dispatcher, {
+          origin: this.origin,
+          path: request.path,
+          method: base.method,
+          headers: request.headers,
+          ...(request.body !== undefined ? { body: request.body } : {}),
+          ...(signal ? { signal } : {}),
+          headersTimeoutMs: this.timeouts.headersMs,
+          bodyTimeoutMs: this.timeouts.bodyMs,
+          deadlineMs: this.timeouts.requestMs,
+        }),
+      };
+    } catch (err) {
+      if (!(err instanceof TransportError)) throw err;
+      outcome = { failure: err };
+    } finally {
+      // The server has seen the request by now if it ever will: the window counts from here.
+      grant.done();
+    }
+    return { outcome, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+  }
+
+  /** A 2xx answer, read; an answer that cannot be read is an `invalidResponse` error (logged). */
+  private success(
+    spec: CallSpec<unknown>,
+    expect: UnwrapExpect,
+    res: TransportResponse,
+    base: { operation: string; method: string; path: string },
+    secrets: readonly string[],
+    attempt: number,
+    log: (entry: Partial<RequestLogEntry>) => void,
+  ): ApiResponse<unknown> {
+    try {
+      const parsed = this.readSuccess(spec, expect, res, base, secrets);
+      log({ status: res.status, ...(parsed.requestId !== undefined ? { requestId: parsed.requestId } : {}) });
+      return parsed;
+    } catch (err) {
+      const init: ApiErrorInit =
+        err instanceof ApiError
+          ? initOf(err)
+          : { ...base, kind: 'invalidResponse', status: res.status, detail: String(err) };
+      // The service accepted a change but its answer could not be read: sending it again could apply it twice.
+      if (spec.method !== 'GET') init.hint = ACCEPTED_UNREADABLE_HINT;
+      const error = this.makeError(init, secrets, attempt);
       log({
         status: res.status,
-        errorKind: kind,
-        ...(info.requestId !== undefined ? { requestId: info.requestId } : {}),
+        errorKind: error.kind,
+        ...(error.requestId !== undefined ? { requestId: error.requestId } : {}),
       });
-
-      if (res.status >= 500) mayHaveActed = true;
-      if (res.status === 429) {
-        const wait = retryAfterMs ?? this.backoff(attempt);
-        limiter.penalizeFor(wait);
-        if (attempt < this.retry.maxAttempts) {
-          await this.sleep(wait, signal, base);
-          continue;
-        }
-      } else if (RETRY_STATUSES.has(res.status) && spec.retry === 'idempotent' && attempt < this.retry.maxAttempts) {
-        await this.sleep(this.backoff(attempt), signal, base);
-        continue;
-      }
-      throw this.makeError(init, secrets, attempt);
+      throw error;
     }
+  }
+
+  /**
+   * What an answer that is not a 2xx means (logged): data after all (a 404 the call accepts), the wait before the
+   * next attempt when it may be retried, or the error. A 429 holds back every request of the key for its wait.
+   */
+  private failureAnswer(
+    spec: CallSpec<unknown>,
+    res: TransportResponse,
+    ctx: {
+      base: { operation: string; method: string; path: string };
+      secrets: readonly string[];
+      attempt: number;
+      mayHaveActed: boolean;
+      log: (entry: Partial<RequestLogEntry>) => void;
+      limiter: RateLimiter;
+    },
+  ): { data: ApiResponse<unknown> } | { error: ApiError } | { retryInMs: number } {
+    const { base, attempt, log } = ctx;
+    const info = this.readError(res, ctx.secrets);
+    const kind = kindForStatus(res.status, info.html === true && info.json !== true);
+    // A DELETE sent again after an attempt that may have acted (answer lost, or a 5xx) finds the resource gone:
+    // that attempt worked. After a 429 (or any answer that says nothing was done) a 404 means "not found".
+    const goneOnRetry = spec.method === 'DELETE' && attempt > 1 && ctx.mayHaveActed;
+    if (
+      res.status === 404 &&
+      kind === 'notFound' &&
+      (goneOnRetry || (spec.onNotFound && spec.onNotFound !== 'error'))
+    ) {
+      log({ status: res.status, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) });
+      const data = spec.onNotFound === 'null' ? null : undefined;
+      return {
+        data: { data, status: res.status, ...(info.requestId !== undefined ? { requestId: info.requestId } : {}) },
+      };
+    }
+    const retryAfterMs = res.status === 429 ? this.rateLimitDelay(res) : undefined;
+    const init: ApiErrorInit = { ...base, kind, status: res.status };
+    if (info.message !== undefined) init.serverMessage = info.message;
+    if (info.requestId !== undefined) init.requestId = info.requestId;
+    if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
+    if (res.status >= 300 && res.status < 400) init.detail = redirectDetail(res, this.origin);
+    log({
+      status: res.status,
+      errorKind: kind,
+      ...(info.requestId !== undefined ? { requestId: info.requestId } : {}),
+    });
+    const mayRetry = attempt < this.retry.maxAttempts;
+    if (res.status === 429) {
+      const wait = retryAfterMs ?? this.backoff(attempt);
+      ctx.limiter.penalizeFor(wait);
+      if (mayRetry) return { retryInMs: wait };
+    } else if (RETRY_STATUSES.has(res.status) && spec.retry === 'idempotent' && mayRetry) {
+      return { retryInMs: this.backoff(attempt) };
+    }
+    return { error: this.makeError(init, ctx.secrets, attempt) };
   }
 
   /** Unwraps a success body with the flavor and checks its value; throws an `invalidResponse` ApiError. */

@@ -100,3 +100,36 @@ export function scanLines(text: string, perLine: number, total: number): LineSca
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
+
+/**
+ * The objects and arrays of one line that arrives in pieces (UTF-8 bytes, no newline among them), counted as
+ * `scanLines` counts them: the quote, backslash and brackets are single bytes that never occur inside a multi-byte
+ * character, so the bytes are scanned as they come, with the string state carried from one piece to the next.
+ */
+export class PartialLineScan {
+  /** Objects and arrays counted so far. */
+  containers = 0;
+  private inString = false;
+  private escaped = false;
+
+  /** Counts `bytes` (stops counting once the count passes `limit`); returns the count so far. */
+  add(bytes: Uint8Array, limit = Number.POSITIVE_INFINITY): number {
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i];
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === BACKSLASH) this.escaped = true;
+        else if (c === QUOTE) this.inString = false;
+      } else if (c === QUOTE) this.inString = true;
+      else if ((c === OPEN_OBJECT || c === OPEN_ARRAY) && ++this.containers > limit) break;
+    }
+    return this.containers;
+  }
+
+  /** A new line starts. */
+  reset(): void {
+    this.containers = 0;
+    this.inString = false;
+    this.escaped = false;
+  }
+}

@@ -11,6 +11,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ApiError, RateLimiter, createDispatcher, redact, sanitizeServerText, type Dispatcher } from '../../../src/api';
+import { QueryClient, QueryError, type QueryTransport } from '../../../src/api/query';
 import { startProxy } from '../../support/proxy';
 import { BASIC, SECRET, SVC, assertNoSecret, envelope, makeClient, sendJson, startServer } from './helpers';
 
@@ -28,6 +29,8 @@ const timings: Timing[] = [];
 const cases = new Set<string>();
 /** Milliseconds from sending to the ApiError for the 64 MiB HTML error page. */
 let html64MiBMs: number | undefined;
+/** The worst figures of the framed SQL errors cut off or padded to be slow to parse (all forms, both transports). */
+const framedError = { stallMs: 0, heapMiB: 0, peakRssMiB: 0 };
 
 interface Settled<T> {
   value?: T;
@@ -62,6 +65,54 @@ async function timed<T>(label: string, deadlineMs: number, run: () => Promise<T>
     return { error, ms };
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** What a run costs the event loop it shares with the rest of the extension host. */
+interface LoopCost<T> extends Settled<T> {
+  /** The longest time the event loop was held at once (ms; see `loopCost`). */
+  stallMs: number;
+  /** The most the heap grew above where it was before the run (MiB). */
+  heapMiB: number;
+  /**
+   * How far the run raised the process's peak resident memory (MiB): what a parse builds outside the heap too. A
+   * figure for the summary, not a bound: it counts the loopback server's buffers and the transfer's.
+   */
+  peakRssMiB: number;
+}
+
+/**
+ * Runs `run` while a 1 ms timer samples the event loop: the stall is the longest span between two samples, counted as
+ * the smaller of its wall time and the CPU time the process used in it, so a machine busy with other work (the
+ * process not scheduled) does not count, and neither do other processes; a span the main thread spends parsing counts
+ * in both. The heap is sampled at each tick and when the run settles (what a parse built is still there until the
+ * next full collection); the peak resident memory is the kernel's (`maxRSS`), so it sees inside a parse too, but only
+ * where it passes the peak of the tests before.
+ */
+async function loopCost<T>(label: string, deadlineMs: number, run: () => Promise<T>): Promise<LoopCost<T>> {
+  const heapBefore = process.memoryUsage().heapUsed;
+  const rssPeakBefore = process.resourceUsage().maxRSS;
+  let heapPeak = heapBefore;
+  let stallMs = 0;
+  let lastWall = performance.now();
+  let lastCpu = process.cpuUsage();
+  const sample = (): void => {
+    const wall = performance.now();
+    const cpu = process.cpuUsage();
+    const cpuMs = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
+    stallMs = Math.max(stallMs, Math.min(wall - lastWall, cpuMs));
+    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    lastWall = wall;
+    lastCpu = cpu;
+  };
+  const ticker = setInterval(sample, 1);
+  try {
+    const settled = await timed(label, deadlineMs, run);
+    sample();
+    const peakRssMiB = (process.resourceUsage().maxRSS - rssPeakBefore) / 1024;
+    return { ...settled, stallMs, heapMiB: (heapPeak - heapBefore) / 2 ** 20, peakRssMiB };
+  } finally {
+    clearInterval(ticker);
   }
 }
 
@@ -140,6 +191,9 @@ describe('hostile network', () => {
       worstOverrunMs: Math.round(Math.max(0, worst.settledMs - worst.deadlineMs)),
       worstOverrunRequest: worst.label,
       html64MiBReportMs: html64MiBMs === undefined ? null : Math.round(html64MiBMs),
+      framedSqlErrorWorstStallMs: Math.round(framedError.stallMs),
+      framedSqlErrorWorstHeapMiB: Math.round(framedError.heapMiB),
+      framedSqlErrorWorstPeakRssMiB: Math.round(framedError.peakRssMiB),
     };
     try {
       const out = path.resolve(__dirname, '..', '..', '..');
@@ -617,6 +671,87 @@ describe('hostile network', () => {
     } finally {
       await dispatcher.close();
       await proxy.close();
+      await server.close();
+    }
+  });
+
+  // ---- 15. A framed SQL error cut off, or padded, to be slow to parse ----
+
+  it('a framed SQL error cut off in a 60 MiB line, or padded with 4 M nested arrays, holds the event loop < 100 ms and the heap < 64 MiB, on both transports', async () => {
+    // Three forms: the error's text is one line of 60 MiB that never ends, then the connection drops (an array of
+    // 30 M numbers, or 60 M nested arrays); or four lines of ~1 M nested empty arrays (each within the bound per row
+    // and together within the bound per result), then the closing line.
+    cases.add('framed-sql-error');
+    const TAG = 'PU1FNUFH98';
+    const head = `["n"]\n["UInt64"]\n["1"]\n__exception__${TAG}\n`;
+    const nested = `${'['.repeat(999_999)}${']'.repeat(999_999)}\n`;
+    const numbers = Buffer.alloc(1024 * 1024, '0,');
+    const brackets = Buffer.alloc(1024 * 1024, '[');
+    const server = await startServer((req, res) => {
+      res.on('error', () => undefined);
+      res.writeHead(200, { 'content-type': 'application/x-ndjson', 'x-clickhouse-exception-tag': TAG });
+      res.write(head);
+      if (req.url?.startsWith('/bounded/')) {
+        res.end(`${nested.repeat(4)}${8 * nested.length} ${TAG}__exception__\n`);
+        return;
+      }
+      const chunk = req.url?.startsWith('/nested/') ? brackets : numbers;
+      if (chunk === numbers) res.write('[');
+      let sent = 0;
+      const more = (): void => {
+        while (sent < 60) {
+          sent++;
+          if (!res.write(chunk)) {
+            res.once('drain', more);
+            return;
+          }
+        }
+        setTimeout(() => res.socket?.destroy(), 20);
+      };
+      more();
+    });
+    const clients: QueryClient[] = [];
+    const client = (form: string, transport: QueryTransport): QueryClient => {
+      const c = new QueryClient({
+        queryUrl: `${server.url}/${form}`,
+        keyId: 'default',
+        getSecret: () => SECRET,
+        transport,
+        limiter: new RateLimiter({ requests: 1000, windowMs: 1000 }),
+        headersTimeoutMs: 5000,
+        bodyTimeoutMs: 5000,
+      });
+      clients.push(c);
+      return c;
+    };
+    try {
+      for (const transport of ['queryEndpoint', 'clickhouseHttp'] as const) {
+        // A warm connection, so the figures are the handling of the answer and not the first connection.
+        await client('bounded', transport)
+          .run({ serviceId: SVC, sql: 'SELECT 1' })
+          .catch(() => undefined);
+        for (const form of ['endless', 'nested', 'bounded']) {
+          const label = `framed SQL error, ${form}, ${transport}`;
+          const s = await loopCost(label, 10_000, () =>
+            client(form, transport).run({ serviceId: SVC, sql: 'SELECT 1' }),
+          );
+          framedError.stallMs = Math.max(framedError.stallMs, s.stallMs);
+          framedError.heapMiB = Math.max(framedError.heapMiB, s.heapMiB);
+          framedError.peakRssMiB = Math.max(framedError.peakRssMiB, s.peakRssMiB);
+          assert.ok(
+            s.error instanceof QueryError,
+            `${label}: expected a QueryError, got ${String(s.error ?? s.value)}`,
+          );
+          assert.equal(s.error.status, 200, label);
+          assert.equal(s.error.rowsBeforeError, 1, label);
+          assert.ok(s.error.message.length < 1500, `${label}: message of ${s.error.message.length} characters`);
+          assert.equal(s.error.reason, 'sql', label);
+          assert.ok(s.stallMs < 100, `${label}: the event loop was held ${Math.round(s.stallMs)} ms at once`);
+          assert.ok(s.heapMiB < 64, `${label}: the heap grew by ${Math.round(s.heapMiB)} MiB`);
+        }
+      }
+    } finally {
+      for (const c of clients) await c.dispose();
       await server.close();
     }
   });
