@@ -115,3 +115,6 @@ export function columnsByTable(
   }
   return out;
 }
+
+export { renderSearch, defaultSearchOrder, histogramGroupBy } from './search';
+export type { SearchInput, SearchResult, SearchStatements } from './search';

@@ -133,6 +133,10 @@ export interface RenderOptions {
   endInclusive?: boolean | undefined;
   /** Rows of a search tile (default 200). */
   searchLimit?: number | undefined;
+  /** Order of a search tile's rows (default: the first timestamp column, newest first). */
+  searchOrderBy?: string | undefined;
+  /** Apply the source's table filter (`tableFilterExpression`), as ClickStack's search page does. */
+  sourceTableFilter?: boolean | undefined;
   /** Rows of a table tile (default 200, as ClickStack's first page). */
   tableLimit?: number | undefined;
 }
@@ -309,7 +313,7 @@ function whereSql(
   toMs: number,
 ): string {
   const filterConds = [
-    ...(q.tableFilter && nonEmpty(ctx.source.tableFilterExpression)
+    ...((q.tableFilter || ctx.opts.sourceTableFilter) && nonEmpty(ctx.source.tableFilterExpression)
       ? [{ language: 'sql' as const, condition: ctx.source.tableFilterExpression }]
       : []),
     ...q.extraFilters,
@@ -957,7 +961,7 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
           select,
           where: str(config.where),
           whereLanguage: str(config.whereLanguage) ?? 'lucene',
-          orderBy: tve ? `${tve} DESC` : undefined,
+          orderBy: nonEmpty(opts.searchOrderBy) ? opts.searchOrderBy : tve ? `${tve} DESC` : undefined,
           limit: opts.searchLimit ?? 200,
           extraFilters,
         });
