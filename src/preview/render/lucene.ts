@@ -255,8 +255,9 @@ class Translator {
     if (r.kind === 'array') return arrayNotEmpty(r.column, r.element ?? 'unknown', r.arrayKey, neg);
     if (r.kind === 'json') return `notEmpty(${r.json?.string}) ${neg ? '!' : ''}= 1${post}`;
     // ClickStack writes notEmpty(…) here too, which ClickHouse refuses for numbers and dates: every row has a value.
-    if ((r.kind === 'number' || r.kind === 'bool') && !r.rendered)
+    if ((r.kind === 'number' || r.kind === 'bool') && !r.rendered) {
       return `(${this.operand(r)} IS ${neg ? '' : 'NOT '}NULL)`;
+    }
     return `notEmpty(${r.column}) ${neg ? '!' : ''}= 1${post}`;
   }
 

@@ -21,8 +21,9 @@ function elementAt(kind: ElementKind, key: string): string {
 
 function needKey(column: string, key: string | undefined): string {
   if (!key) {
+    const name = column.replace(/`/g, '');
     throw new ArraySearchError(
-      `searching the array column ${column} needs the key of its elements, e.g. "${column}.key:value"`,
+      `searching the array column ${name} needs the key of its elements, e.g. "${name}.key:value"`,
     );
   }
   return key;

@@ -12,7 +12,14 @@
  * table filter as the search page does.
  */
 import { splitTopLevel, type Granularity } from './sql';
-import { renderTile, type RenderResult, type ResultColumns, type SourceLike, type TimeRange } from './tile';
+import {
+  renderSearchHistogram,
+  renderTile,
+  type RenderResult,
+  type ResultColumns,
+  type SourceLike,
+  type TimeRange,
+} from './tile';
 
 export interface SearchInput {
   /** A log or trace source (a source response). */
@@ -114,19 +121,7 @@ export function renderSearch(input: SearchInput): SearchResult {
   const rowsFailed = failed(rows);
   if (rowsFailed) return rowsFailed;
   const groupBy = histogramGroupBy(source);
-  const histogram = renderTile(
-    {
-      config: {
-        displayType: 'stacked_bar',
-        select: [{ aggFn: 'count', valueExpression: '' }],
-        ...where,
-        ...(groupBy ? { groupBy } : {}),
-        alignDateRangeToGranularity: false,
-        dateRangeEndInclusive: true,
-      },
-    },
-    { ...base, granularity: 'auto' },
-  );
+  const histogram = renderSearchHistogram(base, { where: input.condition, whereLanguage: input.language, groupBy });
   const histogramFailed = failed(histogram);
   if (histogramFailed) return histogramFailed;
   if (!rows.ok || !histogram.ok || !histogram.granularity || !histogram.range) {

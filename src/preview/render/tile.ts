@@ -987,6 +987,37 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
 }
 
 /**
+ * The search page's histogram of a log or trace search: `count()` per bucket (automatic size, at most 80 buckets)
+ * over the exact range, end included and not aligned to bucket boundaries, stacked by `groupBy`, with the search's
+ * condition as the WHERE clause (the same translation as the tiles).
+ */
+export function renderSearchHistogram(
+  opts: RenderOptions,
+  q: { where: string; whereLanguage: string; groupBy?: string | undefined },
+): RenderResult {
+  const notes: string[] = [];
+  if (!opts.source) return { ok: false, reason: 'the search names no source', notes };
+  const ctx: Ctx = { opts: { ...opts, granularity: 'auto' }, source: opts.source, notes };
+  try {
+    checkSource(ctx, {});
+    const chart = timeChart(ctx, { alignDateRangeToGranularity: false, dateRangeEndInclusive: true });
+    const { granularity, range, ctx: timeCtx } = chart;
+    const r = renderBuilder(timeCtx, {
+      select: [{ aggFn: 'count', valueExpression: '' }],
+      where: q.where,
+      whereLanguage: q.whereLanguage,
+      groupBy: q.groupBy,
+      granularity,
+      extraFilters: [],
+    });
+    return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, range, notes };
+  } catch (e) {
+    if (e instanceof Unsupported) return { ok: false, reason: e.message, notes };
+    throw e;
+  }
+}
+
+/**
  * A heatmap tile: the bounds query (over the range as picked, both ends included) as a scalar subquery, then the
  * counts per value bucket and time bucket (automatic granularity of at most 245 buckets), as HyperDX's dashboard.
  */
