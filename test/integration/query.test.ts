@@ -94,7 +94,7 @@ describe('Run Query', function () {
       1_000_610,
     );
     assert.deepEqual(out.firstRows?.[0], ['frontend', 231052]);
-    assert.equal(out.rendered?.rows, 7, 'the panel rendered the rows');
+    assert.equal(out.rendered?.rows, 12, 'the panel rendered the rows');
     assert.equal(out.rendered?.chart, false, 'no time column, no chart');
     const sent = queryRuns().at(-1);
     assert.deepEqual(sent?.body, { sql });
