@@ -116,5 +116,5 @@ export function columnsByTable(
   return out;
 }
 
-export { renderSearch, defaultSearchOrder, histogramGroupBy } from './search';
+export { renderSearch, defaultSearchOrder, histogramGroupBy, sortingKeySql } from './search';
 export type { SearchInput, SearchResult, SearchStatements } from './search';

@@ -11,7 +11,7 @@
  * Both read the condition through the same translation as the previews (`luceneToSql`), and apply the source's
  * table filter as the search page does.
  */
-import { splitTopLevel, type Granularity } from './sql';
+import { splitTopLevel, sqlString, type Granularity } from './sql';
 import {
   renderSearchHistogram,
   renderTile,
@@ -79,6 +79,14 @@ export function defaultSearchOrder(source: SourceLike, sortingKey?: string): str
   }
   if (order.length === 0) return undefined;
   return order.length > 1 ? `(${order.join(', ')}) DESC` : `${order[0]} DESC`;
+}
+
+/** The statement giving a source table's sorting key (`sorting_key` of its one row), for `SearchInput.sortingKey`. */
+export function sortingKeySql(source: SourceLike): string | undefined {
+  const table = text(source.from?.tableName);
+  if (!table) return undefined;
+  const db = text(source.from?.databaseName);
+  return `SELECT sorting_key FROM system.tables WHERE database = ${db ? sqlString(db) : 'currentDatabase()'} AND name = ${sqlString(table)}`;
 }
 
 /** The expression the histogram's bars are stacked by. */

@@ -9,12 +9,14 @@ import * as assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import {
   columnsFromDescribe,
+  defaultSearchOrder,
   describeSourceSql,
   renderSearch,
+  sortingKeySql,
   type SearchStatements,
 } from '../../../src/preview/render';
 import { SHOWCASE } from '../../emulator/clickhouse/traces';
-import { query } from './golden';
+import { DATABASE as GOLDEN_DB, query } from './golden';
 import { searchCases, type SearchCase } from './searchCases';
 
 /** The frozen clock: the sample data ends here. */
@@ -178,5 +180,18 @@ describe('search: rows and histogram equal hand-written SQL on the frozen sample
     assert.deepEqual(logs.rows.columns, ['Timestamp', 'ServiceName', 'SeverityText', 'Body']);
     const traces = render({ source: 'traces', condition: `TraceId:${SHOWCASE.refund}`, sql: '1', atLeast: 0 });
     assert.match(traces.rows.sql, /ORDER BY Timestamp DESC LIMIT 200$/);
+    // The table's sorting key adds its time expressions first, as the search page's default order does.
+    assert.equal(
+      defaultSearchOrder(SOURCES.traces, 'ServiceName, SpanName, toDateTime(Timestamp)'),
+      '(toDateTime(Timestamp), Timestamp) DESC',
+    );
+    assert.equal(defaultSearchOrder({ ...SOURCES.logs, orderByExpression: 'Timestamp ASC' }), 'Timestamp ASC');
+  });
+
+  it("reads the table's sorting key from system.tables (a table of the sample schema)", async () => {
+    const source = { ...SOURCES.traces, from: { databaseName: GOLDEN_DB, tableName: 'otel_traces' } };
+    const [row] = await query(sortingKeySql(source) as string, GOLDEN_DB);
+    assert.equal(row?.sorting_key, 'ServiceName, SpanName, toDateTime(Timestamp)');
+    assert.equal(defaultSearchOrder(source, String(row?.sorting_key)), '(toDateTime(Timestamp), Timestamp) DESC');
   });
 });
