@@ -115,3 +115,6 @@ export function columnsByTable(
   }
   return out;
 }
+
+export { renderSearch, defaultSearchOrder, histogramGroupBy, sortingKeySql } from './search';
+export type { SearchInput, SearchResult, SearchStatements } from './search';

@@ -8,7 +8,8 @@
  * else the field is used as written (an alias). Bare terms search the source's implicit column (body).
  */
 import * as lucene from '@hyperdx/lucene';
-import { splitTopLevel, sqlIdentifierPath, sqlString } from './sql';
+import { ArraySearchError, arrayMatch, arrayNotEmpty, type ElementKind } from './luceneArrays';
+import { splitTopLevel, sqlIdentifier, sqlIdentifierPath, sqlString } from './sql';
 
 export interface LuceneContext {
   /** Column types of the source table by column name (from DESCRIBE); undefined when not known. */
@@ -55,7 +56,7 @@ function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, '\\$&');
 }
 
-type Kind = 'string' | 'number' | 'bool' | 'json' | 'array' | 'unknown';
+type Kind = ElementKind;
 
 interface Resolved {
   column: string;
@@ -65,6 +66,9 @@ interface Resolved {
   /** Map subscript: the column is already rendered (not an identifier). */
   rendered: boolean;
   json?: { string: string; number: string };
+  /** Array columns: what the elements are, and the rest of the field after the column (a key of map elements). */
+  element?: Kind;
+  arrayKey?: string;
 }
 
 function kindOf(type: string | undefined): Kind {
@@ -76,11 +80,13 @@ function kindOf(type: string | undefined): Kind {
     t = (m[1] as string).trim();
   }
   if (/^Array\(/.test(t)) return 'array';
+  if (/^Map\(/.test(t)) return 'map';
   if (/^(U?Int\d+|Float\d+|Decimal)/.test(t)) return 'number';
   if (/^Bool/.test(t)) return 'bool';
   if (/^(JSON|Object\()/.test(t)) return 'json';
   if (/^(String|FixedString|Enum|UUID|IPv[46])/.test(t)) return 'string';
-  if (/^Date/.test(t)) return 'unknown';
+  // As ClickStack: dates and times compare as numbers (`TimestampTime:1700000000`, `Timestamp:>1700000000`).
+  if (/^Date/.test(t)) return 'number';
   return 'unknown';
 }
 
@@ -130,7 +136,11 @@ class Translator {
     const columns = this.ctx.columns;
     if (columns) {
       const exact = columns[field];
-      if (exact !== undefined) return { column: field, kind: kindOf(exact), postfix: '', rendered: false };
+      if (exact !== undefined) {
+        const kind = kindOf(exact);
+        if (kind === 'array') return this.arrayColumn(field, exact, undefined);
+        return { column: field, kind, postfix: '', rendered: false };
+      }
       // Longest dotted prefix that is a column.
       const parts = field.split('.');
       for (let n = parts.length - 1; n >= 1; n--) {
@@ -169,9 +179,7 @@ class Translator {
             rendered: true,
           };
         }
-        if (bare.startsWith('Array')) {
-          throw new LuceneError(`searching inside array column "${name}" is not previewed yet`);
-        }
+        if (bare.startsWith('Array')) return this.arrayColumn(name, bare, rest);
         throw new LuceneError(`column "${name}" has type ${type}, which a search cannot look inside`);
       }
       return { column: field, kind: 'unknown', postfix: '', rendered: false };
@@ -191,6 +199,36 @@ class Translator {
     return { column: field, kind: 'unknown', postfix: '', rendered: false };
   }
 
+  /** An array column (`Events.Name`), or a key inside its map elements (`Events.Attributes` + `exception.type`). */
+  private arrayColumn(name: string, type: string, key: string | undefined): Resolved {
+    const inner = /^(?:Nullable\()?Array\((.*)\)\)?$/.exec(type.trim())?.[1];
+    return {
+      column: sqlIdentifier(name),
+      kind: 'array',
+      postfix: '',
+      rendered: true,
+      element: kindOf(inner),
+      ...(key ? { arrayKey: key } : {}),
+    };
+  }
+
+  private array(r: Resolved, term: string, exact: boolean, neg: boolean): string {
+    try {
+      return arrayMatch(r.column, r.element ?? 'unknown', r.arrayKey, term, exact, neg);
+    } catch (e) {
+      if (e instanceof ArraySearchError) throw new LuceneError(e.message);
+      throw e;
+    }
+  }
+
+  private static noWholeMap(r: Resolved): void {
+    if (r.kind === 'map') {
+      throw new LuceneError(
+        `the map column ${r.column} cannot be searched whole: name a key, e.g. "${r.column}.key:value"`,
+      );
+    }
+  }
+
   private operand(r: Resolved): string {
     return r.rendered ? r.column : sqlIdentifierPath(r.column);
   }
@@ -203,7 +241,8 @@ class Translator {
   private eq(field: string, term: string, neg: boolean, override: string | undefined): string {
     const r = this.resolve(field, override);
     const post = r.postfix && !neg ? r.postfix : '';
-    if (r.kind === 'array') throw new LuceneError('searching array columns is not previewed yet');
+    if (r.kind === 'array') return this.array(r, term, true, neg);
+    Translator.noWholeMap(r);
     if (r.kind === 'bool') return `(${this.operand(r)} ${neg ? '!' : ''}= ${this.boolValue(term)}${post})`;
     if (r.kind === 'number') return `(${r.column} ${neg ? '!' : ''}= CAST(${sqlString(term)}, 'Float64')${post})`;
     if (r.kind === 'json') return `(${r.json?.string} ${neg ? '!' : ''}= ${sqlString(term)}${post})`;
@@ -213,7 +252,12 @@ class Translator {
   private notNull(field: string, neg: boolean, override: string | undefined): string {
     const r = this.resolve(field, override);
     const post = r.postfix && !neg ? r.postfix : '';
+    if (r.kind === 'array') return arrayNotEmpty(r.column, r.element ?? 'unknown', r.arrayKey, neg);
     if (r.kind === 'json') return `notEmpty(${r.json?.string}) ${neg ? '!' : ''}= 1${post}`;
+    // ClickStack writes notEmpty(…) here too, which ClickHouse refuses for numbers and dates: every row has a value.
+    if ((r.kind === 'number' || r.kind === 'bool') && !r.rendered) {
+      return `(${this.operand(r)} IS ${neg ? '' : 'NOT '}NULL)`;
+    }
     return `notEmpty(${r.column}) ${neg ? '!' : ''}= 1${post}`;
   }
 
@@ -272,7 +316,8 @@ class Translator {
     const isImplicit = field === IMPLICIT;
     const r = this.resolve(field, override);
     const post = r.postfix && !neg && (!isImplicit || !negParen) ? r.postfix : '';
-    if (r.kind === 'array') throw new LuceneError('searching array columns is not previewed yet');
+    if (r.kind === 'array') return this.array(r, term, false, neg);
+    Translator.noWholeMap(r);
     if (r.kind === 'bool') return `(${this.operand(r)} ${neg ? '!' : ''}= ${this.boolValue(term)}${post})`;
     if (r.kind === 'number') {
       return `(${this.operand(r)} ${neg ? '!' : ''}= CAST(${sqlString(term)}, 'Float64')${post})`;

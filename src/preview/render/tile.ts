@@ -133,6 +133,10 @@ export interface RenderOptions {
   endInclusive?: boolean | undefined;
   /** Rows of a search tile (default 200). */
   searchLimit?: number | undefined;
+  /** Order of a search tile's rows (default: the first timestamp column, newest first). */
+  searchOrderBy?: string | undefined;
+  /** Apply the source's table filter (`tableFilterExpression`), as ClickStack's search page does. */
+  sourceTableFilter?: boolean | undefined;
   /** Rows of a table tile (default 200, as ClickStack's first page). */
   tableLimit?: number | undefined;
 }
@@ -309,7 +313,7 @@ function whereSql(
   toMs: number,
 ): string {
   const filterConds = [
-    ...(q.tableFilter && nonEmpty(ctx.source.tableFilterExpression)
+    ...((q.tableFilter || ctx.opts.sourceTableFilter) && nonEmpty(ctx.source.tableFilterExpression)
       ? [{ language: 'sql' as const, condition: ctx.source.tableFilterExpression }]
       : []),
     ...q.extraFilters,
@@ -957,7 +961,7 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
           select,
           where: str(config.where),
           whereLanguage: str(config.whereLanguage) ?? 'lucene',
-          orderBy: tve ? `${tve} DESC` : undefined,
+          orderBy: nonEmpty(opts.searchOrderBy) ? opts.searchOrderBy : tve ? `${tve} DESC` : undefined,
           limit: opts.searchLimit ?? 200,
           extraFilters,
         });
@@ -976,6 +980,37 @@ export function renderTile(tile: TileLike, opts: RenderOptions): RenderResult {
       default:
         throw new Unsupported(`the display type "${displayType ?? '(none)'}" is not previewed`);
     }
+  } catch (e) {
+    if (e instanceof Unsupported) return { ok: false, reason: e.message, notes };
+    throw e;
+  }
+}
+
+/**
+ * The search page's histogram of a log or trace search: `count()` per bucket (automatic size, at most 80 buckets)
+ * over the exact range, end included and not aligned to bucket boundaries, stacked by `groupBy`, with the search's
+ * condition as the WHERE clause (the same translation as the tiles).
+ */
+export function renderSearchHistogram(
+  opts: RenderOptions,
+  q: { where: string; whereLanguage: string; groupBy?: string | undefined },
+): RenderResult {
+  const notes: string[] = [];
+  if (!opts.source) return { ok: false, reason: 'the search names no source', notes };
+  const ctx: Ctx = { opts: { ...opts, granularity: 'auto' }, source: opts.source, notes };
+  try {
+    checkSource(ctx, {});
+    const chart = timeChart(ctx, { alignDateRangeToGranularity: false, dateRangeEndInclusive: true });
+    const { granularity, range, ctx: timeCtx } = chart;
+    const r = renderBuilder(timeCtx, {
+      select: [{ aggFn: 'count', valueExpression: '' }],
+      where: q.where,
+      whereLanguage: q.whereLanguage,
+      groupBy: q.groupBy,
+      granularity,
+      extraFilters: [],
+    });
+    return { ok: true, sql: r.sql, shape: 'timeseries', columns: r.columns, granularity, range, notes };
   } catch (e) {
     if (e instanceof Unsupported) return { ok: false, reason: e.message, notes };
     throw e;

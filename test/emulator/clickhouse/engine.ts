@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import type { Session } from 'chdb';
 import { ANCHOR_SECONDS, DATA_VERSION, generators } from './data';
 import { createTableSql, TABLES, type TableSpec } from './schema';
+import { showcaseGenerators } from './traces';
 
 type ChdbModule = typeof import('chdb');
 
@@ -74,7 +75,7 @@ export class ClickHouseEngine {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const chdb = require('chdb') as ChdbModule;
     const version = chdb.version();
-    const gens = generators();
+    const gens = [...generators(), ...showcaseGenerators()];
     const key = createHash('sha256')
       .update(JSON.stringify({ DATA_VERSION, ANCHOR_SECONDS, gens, tables: TABLES, engine: version.libchdb }))
       .digest('hex')
@@ -117,7 +118,11 @@ export class ClickHouseEngine {
     const shift = `(${now} - ${ANCHOR_SECONDS})`;
     for (const t of TABLES) {
       const cols = t.insertColumns.map((c) =>
-        t.timeColumns.includes(c) ? `addSeconds(${quoteIdent(c)}, ${shift}) AS ${quoteIdent(c)}` : quoteIdent(c),
+        t.timeColumns.includes(c)
+          ? `addSeconds(${quoteIdent(c)}, ${shift}) AS ${quoteIdent(c)}`
+          : t.timeArrayColumns?.includes(c)
+            ? `arrayMap(x -> addSeconds(x, ${shift}), ${quoteIdent(c)}) AS ${quoteIdent(c)}`
+            : quoteIdent(c),
       );
       this.session.query(
         `CREATE OR REPLACE VIEW ${quoteIdent(DATA_DATABASE)}.${quoteIdent(t.name)} AS SELECT ${cols.join(', ')} FROM ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`,

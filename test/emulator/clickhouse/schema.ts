@@ -12,6 +12,8 @@ export interface TableSpec {
   insertColumns: string[];
   /** Time columns of the ordinary columns: shifted to "now" when the cached data is loaded. */
   timeColumns: string[];
+  /** Arrays of times (span events' times): each element shifted as the time columns are. */
+  timeArrayColumns?: string[];
   engine: string;
 }
 
@@ -51,9 +53,18 @@ function spec(
   extra: string[],
   timeColumns: string[],
   engine: string,
+  timeArrayColumns?: string[],
 ): TableSpec {
   const defs = cols.map(([n, t]) => `\`${n}\` ${t}`).concat(extra);
-  return { name, columns: defs.join(',\n  '), insertColumns: cols.map(([n]) => n), timeColumns, engine };
+  const insertColumns = cols.map(([n]) => n);
+  return {
+    name,
+    columns: defs.join(',\n  '),
+    insertColumns,
+    timeColumns,
+    ...(timeArrayColumns ? { timeArrayColumns } : {}),
+    engine,
+  };
 }
 
 export const TABLES: TableSpec[] = [
@@ -118,6 +129,7 @@ export const TABLES: TableSpec[] = [
     ],
     ['Timestamp'],
     'MergeTree PARTITION BY toDate(Timestamp) ORDER BY (ServiceName, SpanName, toDateTime(Timestamp))',
+    ['Events.Timestamp'],
   ),
   spec(
     'otel_metrics_gauge',
