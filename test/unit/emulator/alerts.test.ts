@@ -273,11 +273,13 @@ describe('emulator: alerts, webhooks, saved searches', () => {
   });
 
   it('source CRUD drops a client id and checks the schema per kind', async () => {
+    // The team's own ClickHouse connection (the one its sources use).
+    const connection = String(resultOf<Json[]>(await api.call('GET', '/sources'))[0]!.connection);
     const body = {
       id: 'mine',
       name: 'Audit logs',
       kind: 'log',
-      connection: 'c1',
+      connection,
       from: { databaseName: 'audit', tableName: 'events' },
       timestampValueExpression: 'ts',
       defaultTableSelectExpression: 'ts, msg',
@@ -293,6 +295,16 @@ describe('emulator: alerts, webhooks, saved searches', () => {
     const bad = await api.call('PUT', `/sources/${String(s.id)}`, { ...body, kind: 'trace' });
     assert.equal(bad.status, 400);
     assert.match(String(bad.json.error), /durationExpression: is required/);
+    // A connection of another team, or not a connection ID at all, is refused (HyperDX validateConnectionId).
+    const foreign = await api.call('PUT', `/sources/${String(s.id)}`, {
+      ...body,
+      connection: '65f1c2a9d4e8b7f3a1c9ffff',
+    });
+    assert.equal(foreign.status, 400);
+    assert.match(String(foreign.json.error), /connection must be an existing connection id/);
+    const notAnId = await api.call('POST', '/sources', { ...body, connection: 'c1' });
+    assert.equal(notAnId.status, 400);
+    assert.match(String(notAnId.json.error), /connection must be a valid connection id/);
     assert.equal((await api.call('DELETE', `/sources/${String(s.id)}`)).status, 200);
   });
 });
