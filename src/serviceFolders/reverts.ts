@@ -76,21 +76,23 @@ export function shortValue(value: unknown): string {
 
 /**
  * The files with the service's values taken in (as Pull to Folder merges): for each file with a revert, the pull's
- * three-way merge of the file with the service's version. Fields changed on both sides keep the file's value.
+ * three-way merge of the file with the service's version (`service`: the new pull base of `key`, as a pull keeps it).
+ * Fields changed on both sides keep the file's value.
  */
 export function takeServiceValues(
   plan: FolderPlan,
   reverts: readonly Revert[],
   base: Readonly<Record<string, unknown>>,
   live: Snapshot,
-): { path: string; value: unknown }[] {
+): { path: string; value: unknown; key: string; service: Record<string, unknown> }[] {
   const paths = new Set(reverts.filter((r) => !r.bothChanged).map((r) => r.path));
   const names = nameSourceOf(live);
-  const out: { path: string; value: unknown }[] = [];
+  const out: { path: string; value: unknown; key: string; service: Record<string, unknown> }[] = [];
   for (const step of plan.steps) {
     if (!step.path || !paths.has(step.path) || !step.live || !step.file) continue;
     const theirs = fileValueOf(step.kind, step.live, names);
-    out.push({ path: step.path, value: merge3(base[`${step.kind}:${step.live.id}`], step.file, theirs).value });
+    const key = `${step.kind}:${step.live.id}`;
+    out.push({ path: step.path, value: merge3(base[key], step.file, theirs).value, key, service: theirs });
   }
   return out;
 }

@@ -488,9 +488,13 @@ export class ServiceFolderService implements vscode.Disposable {
     base: Record<string, unknown>,
   ): Promise<string[]> {
     const taken = takeServiceValues(planned.plan, reverts, base, planned.live);
+    const nextBase = { ...this.baseOf(folder) };
     for (const file of taken) {
       await this.write(vscode.Uri.joinPath(folder, ...file.path.split('/')), fileText(file.value));
+      nextBase[file.key] = file.service;
     }
+    // The file now holds what the service holds: the base of the next merge, as after a pull.
+    await this.setBase(folder, nextBase);
     this.deps.log.info(
       `Service folder ${folder.fsPath}: took the service's values into ${taken.map((f) => f.path).join(', ')}`,
     );
