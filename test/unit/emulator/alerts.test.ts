@@ -307,4 +307,28 @@ describe('emulator: alerts, webhooks, saved searches', () => {
     assert.match(String(notAnId.json.error), /connection must be a valid connection id/);
     assert.equal((await api.call('DELETE', `/sources/${String(s.id)}`)).status, 200);
   });
+
+  it("refuses a raw-SQL tile naming a connection of another team, and takes the team's own", async () => {
+    const connection = String(resultOf<Json[]>(await api.call('GET', '/sources'))[0]!.connection);
+    const foreign = '65f1c2a9d4e8b7f3a1c9ffff';
+    const body = (connectionId: string) => ({
+      name: 'Raw rows',
+      tiles: [
+        {
+          name: 'Rows',
+          x: 0,
+          y: 0,
+          w: 12,
+          h: 4,
+          config: { configType: 'sql', displayType: 'table', connectionId, sqlTemplate: 'SELECT 1' },
+        },
+      ],
+    });
+    const refused = await api.call('POST', '/dashboards', body(foreign));
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(String(refused.json.error), new RegExp(`Could not find the following connection IDs: ${foreign}`));
+    const created = await api.call('POST', '/dashboards', body(connection));
+    assert.equal(created.status, 200, created.text);
+    assert.equal((await api.call('DELETE', `/dashboards/${String(resultOf<Json>(created).id)}`)).status, 200);
+  });
 });
