@@ -15,6 +15,7 @@ import { unknownKeyPaths } from '../schema/unknownKeys';
 import { KINDS } from '../resources/kinds';
 import { changesOf, type Change } from './compare';
 import { mapConnections, type ConnectionChoice } from './connections';
+import { mapLinkIds } from './linkIds';
 import { editableBody, FILE_ONLY_KEYS, itemsOf, nameSourceOf, tilesOf, type ServerItem, type Snapshot } from './files';
 import { FOLDER_KINDS, LAYOUT, type FolderKind } from './layout';
 import {
@@ -352,12 +353,15 @@ export function matchFiles(
     }
     entries.push({ kind: file.kind, path: file.path, name, value, ...(match ? { live: match } : {}), notes });
   }
-  // Connection IDs of the folder's own service, resolved on the service written to (or reported).
+  // Connection IDs and link-out IDs of the folder's own service, resolved on the service written to (or reported).
   const connections = mapConnections(entries, live, options);
-  for (const entry of connections.entries) entry.notes.push(...(connections.notes.get(entry.path) ?? []));
+  const links = mapLinkIds(connections.entries, live, options);
+  for (const entry of links.entries) {
+    entry.notes.push(...(connections.notes.get(entry.path) ?? []), ...(links.notes.get(entry.path) ?? []));
+  }
   return {
-    entries: connections.entries,
-    problems: [...problems, ...connections.problems],
+    entries: links.entries,
+    problems: [...problems, ...connections.problems, ...links.problems],
     choices: connections.choices,
   };
 }

@@ -5,6 +5,7 @@ import type { Snapshot } from '../../../src/serviceFolders/files';
 import type { FolderPlan, PlanStep } from '../../../src/serviceFolders/plan';
 import { revertsOf, takeServiceValues } from '../../../src/serviceFolders/reverts';
 import { maskWebhookUrl } from '../../../src/resources/dependents';
+import { mapLinkIds } from '../../../src/serviceFolders/linkIds';
 
 const OWN = '65f1c2a9d4e8b7f3a1c90001';
 const THEIRS = '65f1c2a9d4e8b7f3a1c90002';
@@ -146,5 +147,53 @@ describe('webhook URLs in files', () => {
     );
     assert.equal(maskWebhookUrl('https://relay.example.com/abc/alerts'), 'https://relay.example.com/••••/alerts');
     assert.equal(maskWebhookUrl('https://events.pagerduty.com/v2/enqueue'), 'https://events.pagerduty.com/v2/enqueue');
+  });
+});
+
+describe("link-outs by ID of a promoted folder's tables", () => {
+  const linking = (type: string, id: string) => ({
+    kind: 'dashboard' as const,
+    path: 'dashboards/Overview.dashboard.json',
+    name: 'Overview',
+    value: {
+      id: 'd0',
+      name: 'Overview',
+      tiles: [{ name: 'T', config: { onClick: { type, target: { mode: 'id', id } } } }],
+    },
+  });
+  const detail = {
+    kind: 'dashboard' as const,
+    path: 'dashboards/Detail.dashboard.json',
+    name: 'Detail',
+    value: { id: 'own-d1', name: 'Detail' },
+  };
+  const live = {
+    source: [{ id: 'their-s1', name: 'Logs' }],
+    savedSearch: [],
+    webhook: [],
+    dashboard: [{ id: 'their-d1', name: 'Detail' }],
+    alert: [],
+  } as unknown as Snapshot;
+  const options = { ownTarget: false, serviceLabel: 'prod' };
+  const target = (v: Record<string, unknown>) =>
+    (v.tiles as { config: { onClick: { target: { id: string } } } }[])[0]!.config.onClick.target.id;
+
+  it("takes the other service's resource of the same name", () => {
+    const out = mapLinkIds([linking('dashboard', 'own-d1'), detail], live, options);
+    assert.deepEqual(out.problems, []);
+    assert.equal(target(out.entries[0]!.value), 'their-d1');
+    assert.match(out.notes.get('dashboards/Overview.dashboard.json')![0]!, /own-d1 .* becomes their-d1/);
+  });
+
+  it('reports a link to what the other service does not have, and leaves the own service alone', () => {
+    const missing = mapLinkIds([linking('search', 'own-s9')], live, options);
+    assert.match(missing.problems[0]!.message, /links to source own-s9, which is not on service "prod"/);
+    const notYet = mapLinkIds(
+      [linking('dashboard', 'own-d2'), { ...detail, name: 'New', value: { id: 'own-d2', name: 'New' } }],
+      live,
+      options,
+    );
+    assert.match(notYet.problems[0]!.message, /links to the dashboard "New" .* does not have yet/);
+    assert.deepEqual(mapLinkIds([linking('search', 'own-s9')], live, { ...options, ownTarget: true }).problems, []);
   });
 });
