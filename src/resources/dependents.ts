@@ -70,9 +70,38 @@ export function sourceDependents(
 
 export const MASK = '••••';
 
-/** True for a path segment or value that looks like a token (long, or mixing letters and digits). */
-function looksSecret(text: string): boolean {
-  return text.length >= 16 || (text.length >= 6 && /\d/.test(text) && /[A-Za-z]/.test(text));
+/**
+ * Path words of webhook addresses that carry no secret, kept so an address stays readable (`/services/…` of Slack,
+ * `/v2/enqueue` of PagerDuty). Every other path segment is a token, whatever its length: a short one (`T1/B2/x`) is
+ * as secret as a long one.
+ */
+const ROUTE_WORDS: ReadonlySet<string> = new Set([
+  'alert',
+  'alerts',
+  'api',
+  'enqueue',
+  'event',
+  'events',
+  'generic',
+  'hook',
+  'hooks',
+  'incoming',
+  'integration',
+  'integrations',
+  'notification',
+  'notifications',
+  'notify',
+  'services',
+  'v1',
+  'v2',
+  'v3',
+  'v4',
+  'webhook',
+  'webhooks',
+]);
+
+function isRouteWord(segment: string): boolean {
+  return segment === '' || ROUTE_WORDS.has(segment.toLowerCase());
 }
 
 function safeDecode(text: string): string {
@@ -84,8 +113,9 @@ function safeDecode(text: string): string {
 }
 
 /**
- * A webhook URL as the tree and diffs show it: scheme, host and port kept; user info, query values and path
- * segments that look like tokens (Slack `T…/B…/…`, keys) masked. Text that is not a URL is masked whole.
+ * A webhook URL as the tree, diffs and service folder files show it: scheme, host and port kept; user info, query
+ * values and every path segment but a few route words (`services`, `v2`, `alerts`, …) masked, whatever their length.
+ * Text that is not a URL is masked whole.
  */
 export function maskWebhookUrl(url: string | null | undefined): string {
   if (!url) return '';
@@ -97,7 +127,7 @@ export function maskWebhookUrl(url: string | null | undefined): string {
   }
   const path = parsed.pathname
     .split('/')
-    .map((segment) => (looksSecret(safeDecode(segment)) ? MASK : segment))
+    .map((segment) => (isRouteWord(safeDecode(segment)) ? segment : MASK))
     .join('/');
   const query = [...parsed.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=${MASK}`).join('&');
   const userInfo = parsed.username || parsed.password ? `${MASK}@` : '';

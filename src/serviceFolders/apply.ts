@@ -191,6 +191,8 @@ export async function applyFolderPlan(
 /** What an apply did and did not do, in a few lines. */
 export function summarize(report: ApplyReport): {
   applied: number;
+  /** The steps applied, described. */
+  appliedSteps: string[];
   failed: string[];
   skipped: string[];
   notKept: string[];
@@ -205,5 +207,6 @@ export function summarize(report: ApplyReport): {
   const notKept = report.outcomes
     .filter((o) => o.notKept)
     .map((o) => `${LAYOUT[o.step.kind].label} ${JSON.stringify(o.step.name)}: ${o.notKept!.join(', ')}`);
-  return { applied, failed, skipped, notKept };
+  const appliedSteps = report.outcomes.filter((o) => o.outcome === 'applied').map((o) => describeStep(o.step));
+  return { applied, appliedSteps, failed, skipped, notKept };
 }

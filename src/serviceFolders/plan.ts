@@ -14,6 +14,8 @@ import { lookUpByName, quotedName } from '../resources/nameLookup';
 import { unknownKeyPaths } from '../schema/unknownKeys';
 import { KINDS } from '../resources/kinds';
 import { changesOf, type Change } from './compare';
+import { mapConnections, type ConnectionChoice } from './connections';
+import { mapLinkIds } from './linkIds';
 import { editableBody, FILE_ONLY_KEYS, itemsOf, nameSourceOf, tilesOf, type ServerItem, type Snapshot } from './files';
 import { FOLDER_KINDS, LAYOUT, type FolderKind } from './layout';
 import {
@@ -73,6 +75,8 @@ export interface FolderPlan {
   readonly steps: readonly PlanStep[];
   /** What stops the apply: nothing is sent while there is one. */
   readonly problems: readonly PlanProblem[];
+  /** ClickHouse connections of the folder's own service that the service written to lacks (each also a problem). */
+  readonly connectionChoices?: readonly ConnectionChoice[];
 }
 
 export interface PlanOptions {
@@ -89,6 +93,8 @@ export interface PlanOptions {
   readonly webhookUrl?: (name: string) => string | undefined;
   /** The kind of server written to: its rules decide what only some server versions accept (schema/serverRules.ts). */
   readonly server?: ServerKind;
+  /** Connection ID of the folder's own service → connection ID of the service written to (promote; connections.ts). */
+  readonly connectionMap?: Readonly<Record<string, string>>;
 }
 
 const key = (kind: RefKind | FolderKind, name: string) => `${kind}\u0000${name}`;
@@ -282,8 +288,8 @@ function nameOf(value: unknown): string {
 export function matchFiles(
   files: readonly FolderFile[],
   live: Snapshot,
-  options: Pick<PlanOptions, 'ownTarget' | 'serviceLabel'>,
-): { entries: Entry[]; problems: PlanProblem[] } {
+  options: Pick<PlanOptions, 'ownTarget' | 'serviceLabel' | 'connectionMap'>,
+): { entries: Entry[]; problems: PlanProblem[]; choices: ConnectionChoice[] } {
   const entries: Entry[] = [];
   const problems: PlanProblem[] = [];
   const liveNames = nameSourceOf(live);
@@ -347,7 +353,17 @@ export function matchFiles(
     }
     entries.push({ kind: file.kind, path: file.path, name, value, ...(match ? { live: match } : {}), notes });
   }
-  return { entries, problems };
+  // Connection IDs and link-out IDs of the folder's own service, resolved on the service written to (or reported).
+  const connections = mapConnections(entries, live, options);
+  const links = mapLinkIds(connections.entries, live, options);
+  for (const entry of links.entries) {
+    entry.notes.push(...(connections.notes.get(entry.path) ?? []), ...(links.notes.get(entry.path) ?? []));
+  }
+  return {
+    entries: links.entries,
+    problems: [...problems, ...connections.problems, ...links.problems],
+    choices: connections.choices,
+  };
 }
 
 function sortSteps(steps: PlanStep[]): PlanStep[] {
@@ -360,7 +376,7 @@ function sortSteps(steps: PlanStep[]): PlanStep[] {
 
 /** The plan of a folder's files against the service's resources. */
 export function planFolder(files: readonly FolderFile[], live: Snapshot, options: PlanOptions): FolderPlan {
-  const { entries, problems } = matchFiles(files, live, options);
+  const { entries, problems, choices } = matchFiles(files, live, options);
   const byName = new Map<string, Entry>();
   for (const e of entries) if (e.name !== '' && e.kind !== 'alert') byName.set(key(e.kind, e.name), e);
   const names = new TargetNames(live, byName, options.serviceLabel);
@@ -437,7 +453,12 @@ export function planFolder(files: readonly FolderFile[], live: Snapshot, options
       }
     }
   }
-  return { serviceLabel: options.serviceLabel, steps: sortSteps(steps), problems };
+  return {
+    serviceLabel: options.serviceLabel,
+    steps: sortSteps(steps),
+    problems,
+    ...(choices.length > 0 ? { connectionChoices: choices } : {}),
+  };
 }
 
 /** The steps that send something. */

@@ -14,7 +14,9 @@ import { merge3 } from './merge';
 import { planFolder, type FolderFile, type FolderPlan, type PlanOptions } from './plan';
 import { readSnapshot, writeClientOf } from './remote';
 import { renderPlan, renderReport } from './render';
-import { applyConfirmation } from './confirm';
+import { applyConfirmation, revertConfirmation } from './confirm';
+import { chooseConnections } from './chooseConnections';
+import { revertsOf, shortValue, takeServiceValues, type Revert } from './reverts';
 import { parseTarget, sameTarget, targetFileValue, type FolderTarget } from './schema';
 import { parseFileText, withIdText } from './text';
 
@@ -57,6 +59,29 @@ export interface ApplyResult {
   readonly plan: FolderPlan;
   readonly report?: ApplyReport;
   readonly message: string;
+  /** What was applied, what failed and what was not sent (`create source "Logs"`, with the reason). */
+  readonly applied?: readonly string[];
+  readonly failed?: readonly string[];
+  readonly notApplied?: readonly string[];
+  /** The question asked (or, without prompts, that would have been asked) before sending. */
+  readonly confirmation?: { readonly message: string; readonly detail: string };
+  /** Fields changed on the service since the last pull that the apply put back (`path: field: service → file`). */
+  readonly reverted?: readonly string[];
+  /** Files that took the service's values instead (then the folder was applied again). */
+  readonly tookFromService?: readonly string[];
+}
+
+/** What Apply does with fields changed on the service since the last pull (the answer of its confirmation). */
+export type ServiceChangesChoice = 'apply' | 'takeService' | 'cancel';
+
+export interface ApplyOptions {
+  /** Another service (promote). */
+  readonly other?: ServiceRef;
+  readonly noPrompt?: boolean;
+  /** Connection ID of the folder's own service → connection ID of the service promoted to. */
+  readonly connectionMap?: Readonly<Record<string, string>>;
+  /** Without prompts: what to do with fields changed on the service since the last pull (default `apply`). */
+  readonly serviceChanges?: ServiceChangesChoice;
 }
 
 interface Deps {
@@ -270,8 +295,12 @@ export class ServiceFolderService implements vscode.Disposable {
    * Plans a folder against its own service, or against `other` (promote: files are matched by name there, masked
    * webhook URLs are taken from the folder's own service when it can be reached).
    */
-  async plan(folder: vscode.Uri, other?: ServiceRef): Promise<PlanResult> {
-    const result = await this.planQuietly(folder, other);
+  async plan(
+    folder: vscode.Uri,
+    other?: ServiceRef,
+    connectionMap?: Readonly<Record<string, string>>,
+  ): Promise<PlanResult> {
+    const result = await this.planQuietly(folder, other, undefined, connectionMap);
     this.planned.fire(result);
     return result;
   }
@@ -280,7 +309,12 @@ export class ServiceFolderService implements vscode.Disposable {
    * The plan of `plan`, announced to nobody. `live`: the lists of the service read before (then nothing is requested;
    * used when only the files changed).
    */
-  async planQuietly(folder: vscode.Uri, other?: ServiceRef, known?: Snapshot): Promise<PlanResult> {
+  async planQuietly(
+    folder: vscode.Uri,
+    other?: ServiceRef,
+    known?: Snapshot,
+    connectionMap?: Readonly<Record<string, string>>,
+  ): Promise<PlanResult> {
     const own = await this.readTarget(folder);
     const files = await this.readFiles(folder);
     const home = this.serviceOf(own);
@@ -317,6 +351,7 @@ export class ServiceFolderService implements vscode.Disposable {
       prune: own.prune && ownTarget,
       serviceLabel,
       ...(webhookUrl ? { webhookUrl } : {}),
+      ...(connectionMap ? { connectionMap } : {}),
     };
     const plan = planFolder(files, live, options);
     return { plan, files, live, options, target, folder };
@@ -374,8 +409,16 @@ export class ServiceFolderService implements vscode.Disposable {
    * Plans, confirms (naming what is deleted, with what a deletion takes along) and applies. A created resource's `id`
    * is written into its file when the folder belongs to the service written to.
    */
-  async apply(folder: vscode.Uri, options: { other?: ServiceRef; noPrompt?: boolean } = {}): Promise<ApplyResult> {
-    const planned = await this.plan(folder, options.other);
+  async apply(folder: vscode.Uri, options: ApplyOptions = {}): Promise<ApplyResult> {
+    let planned = await this.plan(folder, options.other, options.connectionMap);
+    const choices = planned.plan.connectionChoices ?? [];
+    if (choices.length > 0 && options.other && !options.noPrompt) {
+      const chosen = await chooseConnections(choices, planned.plan.serviceLabel);
+      if (!chosen) {
+        return { outcome: 'cancelled', plan: planned.plan, message: vscode.l10n.t('Cancelled: nothing was sent.') };
+      }
+      planned = await this.plan(folder, options.other, { ...options.connectionMap, ...chosen });
+    }
     const { plan } = planned;
     if (plan.problems.length > 0) {
       const message = vscode.l10n.t(
@@ -395,16 +438,78 @@ export class ServiceFolderService implements vscode.Disposable {
       if (!options.noPrompt) void vscode.window.showInformationMessage(message);
       return { outcome: 'nothing', plan, message };
     }
-    if (!options.noPrompt) {
-      const confirmation = applyConfirmation(plan);
+    const base = planned.options.ownTarget ? this.baseOf(folder) : {};
+    const reverts = revertsOf(plan, base);
+    const confirmation = reverts.some((r) => !r.bothChanged)
+      ? revertConfirmation(plan, reverts)
+      : applyConfirmation(plan);
+    let choice: ServiceChangesChoice = 'apply';
+    if (reverts.some((r) => !r.bothChanged)) {
+      choice = options.noPrompt ? (options.serviceChanges ?? 'apply') : await this.askAboutReverts(confirmation);
+    } else if (!options.noPrompt) {
       const go = vscode.l10n.t('Apply');
       const answer = await vscode.window.showWarningMessage(
         confirmation.message,
         { modal: true, detail: confirmation.detail },
         go,
       );
-      if (answer !== go) return { outcome: 'cancelled', plan, message: vscode.l10n.t('Cancelled: nothing was sent.') };
+      if (answer !== go) choice = 'cancel';
     }
+    if (choice === 'cancel') {
+      return { outcome: 'cancelled', plan, message: vscode.l10n.t('Cancelled: nothing was sent.'), confirmation };
+    }
+    if (choice === 'takeService') {
+      const taken = await this.takeServiceValues(folder, planned, reverts, base);
+      const again = await this.apply(folder, { ...options, serviceChanges: 'cancel' });
+      return { ...again, confirmation, tookFromService: taken };
+    }
+    const result = await this.send(folder, planned, changing.length, options.noPrompt === true, reverts);
+    return { ...result, confirmation };
+  }
+
+  /** The modal about fields changed on the service since the last pull: apply anyway, take them, or cancel. */
+  private async askAboutReverts(confirmation: { message: string; detail: string }): Promise<ServiceChangesChoice> {
+    const anyway = vscode.l10n.t('Apply Anyway');
+    const take = vscode.l10n.t("Take the Service's Values into the Files");
+    const answer = await vscode.window.showWarningMessage(
+      confirmation.message,
+      { modal: true, detail: confirmation.detail },
+      anyway,
+      take,
+    );
+    return answer === anyway ? 'apply' : answer === take ? 'takeService' : 'cancel';
+  }
+
+  /** Writes the service's values into the files whose fields the service changed since the last pull. */
+  private async takeServiceValues(
+    folder: vscode.Uri,
+    planned: PlanResult,
+    reverts: readonly Revert[],
+    base: Record<string, unknown>,
+  ): Promise<string[]> {
+    const taken = takeServiceValues(planned.plan, reverts, base, planned.live);
+    const nextBase = { ...this.baseOf(folder) };
+    for (const file of taken) {
+      await this.write(vscode.Uri.joinPath(folder, ...file.path.split('/')), fileText(file.value));
+      nextBase[file.key] = file.service;
+    }
+    // The file now holds what the service holds: the base of the next merge, as after a pull.
+    await this.setBase(folder, nextBase);
+    this.deps.log.info(
+      `Service folder ${folder.fsPath}: took the service's values into ${taken.map((f) => f.path).join(', ')}`,
+    );
+    return taken.map((f) => f.path);
+  }
+
+  /** Sends a confirmed plan and says exactly what was applied, what failed and what was not sent. */
+  private async send(
+    folder: vscode.Uri,
+    planned: PlanResult,
+    total: number,
+    noPrompt: boolean,
+    reverts: readonly Revert[],
+  ): Promise<ApplyResult> {
+    const { plan } = planned;
     const writeClient = writeClientOf(this.client(planned.target.connectionId), planned.target.serviceId);
     const report = await vscode.window.withProgress(
       {
@@ -449,24 +554,42 @@ export class ServiceFolderService implements vscode.Disposable {
     const done = vscode.l10n.t(
       '{0} of {1} change(s) applied to {2} ({3} request(s)).',
       s.applied,
-      changing.length,
+      total,
       plan.serviceLabel,
       report.requests,
     );
+    const outcome = s.failed.length === 0 && s.skipped.length === 0 ? 'applied' : 'partial';
+    const appliedKeys = new Set(report.outcomes.filter((o) => o.outcome === 'applied').map((o) => o.step.path));
+    const reverted = reverts
+      .filter((r) => !r.bothChanged && appliedKeys.has(r.path))
+      .map((r) => `${r.path}: ${r.field}: ${shortValue(r.service)} → ${shortValue(r.file)}`);
     const message = [
       done,
+      ...(outcome === 'partial' ? s.appliedSteps.map((f) => `${vscode.l10n.t('Applied')}: ${f}`) : []),
       ...s.failed.map((f) => `${vscode.l10n.t('Failed')}: ${f}`),
       ...s.skipped.map((f) => `${vscode.l10n.t('Not applied')}: ${f}`),
+      ...reverted.map((f) => `${vscode.l10n.t("Put back over the service's newer value")}: ${f}`),
       ...s.notKept.map((f) => `${vscode.l10n.t('Not kept by the service')}: ${f}`),
+      ...(outcome === 'partial'
+        ? [vscode.l10n.t('Apply again to send the rest: what was applied is found by name and not sent twice.')]
+        : []),
     ].join('\n');
-    const outcome = s.failed.length === 0 && s.skipped.length === 0 ? 'applied' : 'partial';
-    if (!options.noPrompt) {
+    if (!noPrompt) {
       if (outcome === 'applied') void vscode.window.showInformationMessage(message);
       else void vscode.window.showErrorMessage(message);
     }
     if (outcome === 'partial') this.deps.log.error(message);
     this.changed.fire({ folder });
-    return { outcome, plan, report, message };
+    return {
+      outcome,
+      plan,
+      report,
+      message,
+      applied: s.appliedSteps,
+      failed: s.failed,
+      notApplied: s.skipped,
+      ...(reverted.length > 0 ? { reverted } : {}),
+    };
   }
 }
 

@@ -6,7 +6,8 @@
  * file and the Source Control view lists it; the plan shows exactly that update; "Observability: Apply Service
  * Folder" asks in a modal dialog and, once answered, sends exactly one write (the alert's PUT); a second plan shows no
  * changes. Then a dashboard changed on the service: the Observability view's Refresh marks its file in the Explorer,
- * lists it in Source Control and marks the dashboard and its service in the Observability tree; "Pull to Folder…"
+ * lists it in Source Control and marks the dashboard and its service in the Observability tree; Apply then names the
+ * field it would revert on the service (Cancel sends nothing); "Pull to Folder…"
  * again brings the change into the file and every mark goes. Failure: out/service-folder-<cloud|oss>.failed.png.
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/serviceFolder.e2e.js` (`OBS_E2E_FLAVOR=cloud|oss`
@@ -214,6 +215,27 @@ forEachFlavor((flavor: UiFlavor) => {
     const scmDashboardRow = page.locator('.scm-view .monaco-list-row', { hasText: dashboardFileName });
     await scmDashboardRow.first().waitFor({ state: 'visible', timeout: 60_000 });
     assert.equal(await scmRow.count(), 0, `the applied ${FILE} is no longer listed`);
+
+    // Apply now would put the file's old tags back over the service's: the modal names the field, offers to take the
+    // service's value into the file, and Cancel sends nothing.
+    const beforeRevert = emulator.requests.length;
+    await runCommand(page, 'Observability: Apply Service Folder');
+    const revert = dialog(page);
+    await revert.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.match(
+      await revert.locator('.dialog-message-text').innerText(),
+      /revert 1 field\(s\) changed on the service since the last pull/,
+    );
+    const detail = await revert.locator('.dialog-message-detail').innerText();
+    assert.ok(
+      detail.includes(`dashboards/${dashboardFileName}: tags: ["changed-on-the-service"] on the service → `),
+      detail,
+    );
+    for (const button of ['Apply Anyway', "Take the Service's Values into the Files", 'Cancel']) {
+      assert.equal(await revert.locator('.dialog-buttons .monaco-button', { hasText: button }).count(), 1, button);
+    }
+    await confirmDialog(page, 'Cancel');
+    assert.equal(flavor.writes(emulator.requests.slice(beforeRevert)).length, 0, 'Cancel sends nothing');
 
     // Pull again from the tree: the service's change comes into the file and every mark goes.
     await showObservabilityView(page, LABEL);

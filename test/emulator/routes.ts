@@ -292,7 +292,34 @@ function webhookFromBody(body: JsonObject, data: ServiceData, now: number, exist
 const byId = <T extends { id: string }>(items: Iterable<T>): T[] =>
   [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
-function sourceFromBody(body: JsonObject, id: string): JsonObject {
+/**
+ * The source's `connection` must be one of the team's (HyperDX `validateConnectionId`, run after the body's schema):
+ * 400 `connection must be an existing connection id` otherwise.
+ */
+function requireTeamConnection(body: JsonObject, data: ServiceData): void {
+  if (typeof body.connection !== 'string' || !OBJECT_ID_PATTERN.test(body.connection)) {
+    throw badRequest('connection must be a valid connection id');
+  }
+  if (!data.connections.has(body.connection)) throw badRequest('connection must be an existing connection id');
+}
+
+/**
+ * HyperDX's dashboard check (`getMissingConnections`): a raw-SQL tile's `connectionId` must be one of the team's, else
+ * 400 `Could not find the following connection IDs: …`.
+ */
+function requireTileConnections(body: unknown, data: ServiceData): void {
+  const tiles = Array.isArray((body as { tiles?: unknown } | null)?.tiles) ? (body as { tiles: unknown[] }).tiles : [];
+  const missing = new Set<string>();
+  for (const tile of tiles) {
+    const config = (tile as { config?: { configType?: unknown; connectionId?: unknown } } | null)?.config;
+    if (config?.configType === 'sql' && typeof config.connectionId === 'string') {
+      if (!data.connections.has(config.connectionId)) missing.add(config.connectionId);
+    }
+  }
+  if (missing.size > 0) throw badRequest(`Could not find the following connection IDs: ${[...missing].join(', ')}`);
+}
+
+function sourceFromBody(body: JsonObject, id: string, data: ServiceData): JsonObject {
   const { id: _ignored, ...rest } = body;
   if (typeof rest.name !== 'string' || rest.name.trim() === '') {
     throw badRequest(formatIssue({ path: '/name', message: 'must not be empty' }));
@@ -309,6 +336,7 @@ function sourceFromBody(body: JsonObject, id: string): JsonObject {
   ) {
     throw badRequest(formatIssue({ path: '/durationPrecision', message: 'must be between 0 and 9' }));
   }
+  requireTeamConnection(rest, data);
   return { id, ...rest };
 }
 
@@ -553,6 +581,7 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       const body = validBody('ClickStackCreateDashboardRequest', ctx.body, ctx.newer);
       const issues = dashboardIssues(ctx.body as JsonObject, 'create', data);
       if (issues[0]) throw badRequest(dashboardIssueMessage(issues[0]));
+      requireTileConnections(ctx.body, data);
       const dashboard = dashboardFromCreate(body);
       data.dashboards.set(dashboard.id, dashboard);
       return ok(dashboardResponse(dashboard));
@@ -571,6 +600,7 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       const body = validBody('ClickStackUpdateDashboardRequest', ctx.body, ctx.newer);
       const issues = dashboardIssues(ctx.body as JsonObject, 'update', data, existing);
       if (issues[0]) throw badRequest(dashboardIssueMessage(issues[0]));
+      requireTileConnections(ctx.body, data);
       const next = dashboardFromUpdate(existing, body);
       data.dashboards.set(id, next);
       cleanupDashboardAlerts(data, next);
@@ -632,7 +662,7 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
     r('GET', `${base}/sources`, (ctx) => ok([...serviceData(ctx).sources.values()])),
     r('POST', `${base}/sources`, (ctx) => {
       const data = serviceData(ctx);
-      const source = sourceFromBody(validBody('ClickStackSource', ctx.body), newObjectId(ctx.now));
+      const source = sourceFromBody(validBody('ClickStackSource', ctx.body), newObjectId(ctx.now), data);
       data.sources.set(String(source.id), source);
       return ok(source);
     }),
@@ -651,7 +681,7 @@ export function buildRoutes(segment: string, options: RouteOptions = {}): Route[
       const data = serviceData(ctx);
       const id = objectId(ctx, 2);
       if (!data.sources.has(id)) throw notFound('Source not found');
-      const source = sourceFromBody(validBody('ClickStackSource', ctx.body), id);
+      const source = sourceFromBody(validBody('ClickStackSource', ctx.body), id, data);
       data.sources.set(id, source);
       return ok(source);
     }),

@@ -744,6 +744,7 @@ function serviceData(s: ServiceSeed, teamId: string, full: boolean): ServiceData
     webhooks: new Map(hooks.map((w) => [w.id, w])),
     savedSearches: new Map(searches.map((x) => [x.id, x])),
     roles: new Map(roles(teamId, s.start, true).map((r) => [r.id, r])),
+    connections: connectionsOf(connection, s.database),
     queryEndpoint: null,
   };
 }
@@ -758,8 +759,16 @@ function emptyData(teamId: string, start: number): ServiceData {
     webhooks: new Map(),
     savedSearches: new Map(),
     roles: new Map(predefined.map((r) => [r.id, r])),
+    connections: connectionsOf(new SeededIds(start ^ 0xc0ffee).objectId(start), 'default'),
     queryEndpoint: null,
   };
+}
+
+/** The one ClickHouse connection a service's team has (Cloud provisions it with the service). */
+function connectionsOf(id: string, database: string): Map<string, JsonObject> {
+  return new Map([
+    [id, { id, name: `ClickHouse (${database})`, host: 'https://clickhouse.invalid:8443', username: 'default' }],
+  ]);
 }
 
 const ALERT_STATES: AlertState[] = ['OK', 'ALERT', 'PENDING', 'INSUFFICIENT_DATA', 'DISABLED'];

@@ -224,6 +224,11 @@ export interface ServiceData {
   webhooks: Map<string, StoredWebhook>;
   savedSearches: Map<string, StoredSavedSearch>;
   roles: Map<string, StoredRole>;
+  /**
+   * The team's ClickHouse connections by ID (each Cloud service is its own team with its own; HyperDX refuses a source
+   * or raw-SQL tile naming a connection of another team).
+   */
+  connections: Map<string, JsonObject>;
   queryEndpoint: QueryEndpoint | null;
 }
 

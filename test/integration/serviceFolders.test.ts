@@ -249,16 +249,36 @@ describeEachFlavor('Service folders journey', (run) => {
     for (const sub of ['sources', 'saved-searches', 'webhooks', 'dashboards', 'alerts']) {
       files[sub] = await Promise.all((await filesOf(sub)).map(read));
     }
-    const result = await vscode.commands.executeCommand<ApplyResult>('observability.promoteServiceFolder', {
-      folder: folder.toString(),
-      ...target,
-      noPrompt: true,
-    });
-    assert.equal(result.outcome, 'applied', result.message);
     const there =
       other.emulator.flavor === 'oss'
         ? SELF_HOSTED_FLAVOR.data(other.emulator, other.serviceId)
         : other.emulator.state.data.get(other.serviceId)!;
+    // The sources name the ClickHouse connection of the folder's own service; the new service has its own, which no
+    // source there names yet (the API lists no connections): the plan refuses with the reason, nothing is sent.
+    const ownConnection = String(files.sources![0]!.connection);
+    const mark = other.emulator.requests.length;
+    const unresolved = await vscode.commands.executeCommand<ApplyResult>('observability.promoteServiceFolder', {
+      folder: folder.toString(),
+      ...target,
+      noPrompt: true,
+    });
+    assert.equal(unresolved.outcome, 'refused', unresolved.message);
+    assert.match(unresolved.message, new RegExp(`ClickHouse connection ${ownConnection} belongs to the folder's own`));
+    assert.match(unresolved.message, /connectionMap/);
+    assert.deepEqual(
+      unresolved.plan.connectionChoices?.map((c) => c.id),
+      [ownConnection],
+    );
+    assert.deepEqual(writes(other.emulator, mark), []);
+    const theirConnection = [...there.connections.keys()][0]!;
+    const result = await vscode.commands.executeCommand<ApplyResult>('observability.promoteServiceFolder', {
+      folder: folder.toString(),
+      ...target,
+      connectionMap: { [ownConnection]: theirConnection },
+      noPrompt: true,
+    });
+    assert.equal(result.outcome, 'applied', result.message);
+    for (const s of there.sources.values()) assert.equal(s.connection, theirConnection, String(s.name));
     const named = (map: Map<string, Json>, name: unknown) => [...map.values()].filter((v) => v.name === name);
     for (const d of files.dashboards!) {
       assert.equal(named(there.dashboards as never, d.name).length, 1, `dashboard ${String(d.name)}`);

@@ -10,7 +10,11 @@ export function registerApplyServiceFolder(context: vscode.ExtensionContext, dep
       async (arg: unknown): Promise<ApplyResult | undefined> => {
         const folder = await serviceFolderOf(arg);
         if (!folder) return undefined;
-        return deps.service.apply(folder, { noPrompt: folderArgs(arg).noPrompt === true });
+        const args = folderArgs(arg);
+        return deps.service.apply(folder, {
+          noPrompt: args.noPrompt === true,
+          ...(args.serviceChanges ? { serviceChanges: args.serviceChanges } : {}),
+        });
       },
     ),
   );

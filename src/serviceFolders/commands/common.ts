@@ -22,6 +22,10 @@ export interface FolderArgs {
   readonly connectionId?: string;
   readonly serviceId?: string;
   readonly noPrompt?: boolean;
+  /** Promote and plan on another service: connection ID of the folder's own service → one of the other service. */
+  readonly connectionMap?: Record<string, string>;
+  /** Apply without prompts: what to do with fields changed on the service since the last pull. */
+  readonly serviceChanges?: 'apply' | 'takeService' | 'cancel';
 }
 
 export function toUri(value: string | vscode.Uri | undefined): vscode.Uri | undefined {

@@ -15,7 +15,7 @@ export function registerPlanServiceFolder(context: vscode.ExtensionContext, deps
           args.connectionId && args.serviceId
             ? { connectionId: args.connectionId, serviceId: args.serviceId }
             : undefined;
-        const result = await deps.service.plan(folder, other);
+        const result = await deps.service.plan(folder, other, other ? args.connectionMap : undefined);
         if (!args.noPrompt) await deps.service.showPlan(result);
         return result.plan;
       },

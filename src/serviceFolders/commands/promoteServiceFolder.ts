@@ -20,7 +20,11 @@ export function registerPromoteServiceFolder(context: vscode.ExtensionContext, d
           vscode.l10n.t('Service to promote the folder to'),
         );
         if (!other) return undefined;
-        return deps.service.apply(folder, { other, noPrompt: args.noPrompt === true });
+        return deps.service.apply(folder, {
+          other,
+          noPrompt: args.noPrompt === true,
+          ...(args.connectionMap ? { connectionMap: args.connectionMap } : {}),
+        });
       },
     ),
   );

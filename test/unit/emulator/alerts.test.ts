@@ -273,11 +273,13 @@ describe('emulator: alerts, webhooks, saved searches', () => {
   });
 
   it('source CRUD drops a client id and checks the schema per kind', async () => {
+    // The team's own ClickHouse connection (the one its sources use).
+    const connection = String(resultOf<Json[]>(await api.call('GET', '/sources'))[0]!.connection);
     const body = {
       id: 'mine',
       name: 'Audit logs',
       kind: 'log',
-      connection: 'c1',
+      connection,
       from: { databaseName: 'audit', tableName: 'events' },
       timestampValueExpression: 'ts',
       defaultTableSelectExpression: 'ts, msg',
@@ -293,6 +295,40 @@ describe('emulator: alerts, webhooks, saved searches', () => {
     const bad = await api.call('PUT', `/sources/${String(s.id)}`, { ...body, kind: 'trace' });
     assert.equal(bad.status, 400);
     assert.match(String(bad.json.error), /durationExpression: is required/);
+    // A connection of another team, or not a connection ID at all, is refused (HyperDX validateConnectionId).
+    const foreign = await api.call('PUT', `/sources/${String(s.id)}`, {
+      ...body,
+      connection: '65f1c2a9d4e8b7f3a1c9ffff',
+    });
+    assert.equal(foreign.status, 400);
+    assert.match(String(foreign.json.error), /connection must be an existing connection id/);
+    const notAnId = await api.call('POST', '/sources', { ...body, connection: 'c1' });
+    assert.equal(notAnId.status, 400);
+    assert.match(String(notAnId.json.error), /connection must be a valid connection id/);
     assert.equal((await api.call('DELETE', `/sources/${String(s.id)}`)).status, 200);
+  });
+
+  it("refuses a raw-SQL tile naming a connection of another team, and takes the team's own", async () => {
+    const connection = String(resultOf<Json[]>(await api.call('GET', '/sources'))[0]!.connection);
+    const foreign = '65f1c2a9d4e8b7f3a1c9ffff';
+    const body = (connectionId: string) => ({
+      name: 'Raw rows',
+      tiles: [
+        {
+          name: 'Rows',
+          x: 0,
+          y: 0,
+          w: 12,
+          h: 4,
+          config: { configType: 'sql', displayType: 'table', connectionId, sqlTemplate: 'SELECT 1' },
+        },
+      ],
+    });
+    const refused = await api.call('POST', '/dashboards', body(foreign));
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(String(refused.json.error), new RegExp(`Could not find the following connection IDs: ${foreign}`));
+    const created = await api.call('POST', '/dashboards', body(connection));
+    assert.equal(created.status, 200, created.text);
+    assert.equal((await api.call('DELETE', `/dashboards/${String(resultOf<Json>(created).id)}`)).status, 200);
   });
 });

@@ -305,10 +305,11 @@ describe('emulator: the live server rules', () => {
   });
 
   it('accepts serviceVersionExpression on log and trace sources', async () => {
+    const connection = String(resultOf<Json[]>(await api.call('GET', '/sources'))[0]!.connection);
     const body = {
       name: 'Versions',
       kind: 'log',
-      connection: 'c1',
+      connection,
       from: { databaseName: 'otel', tableName: 'logs' },
       timestampValueExpression: 'ts',
       defaultTableSelectExpression: 'ts',

@@ -7,6 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { startEmulator, type Emulator } from '../../emulator/server';
+import { ossData } from '../../emulator/oss/seed';
 import { ObservabilityClient, RateLimiter, type ObservabilityApi } from '../../../src/api';
 import { SelfHostedServiceClient, SELF_HOSTED_SERVICE_ID } from '../../../src/api/oss';
 import { pulledFiles, type Snapshot } from '../../../src/serviceFolders/files';
@@ -53,6 +54,14 @@ const asFiles = (pulled: ReturnType<typeof pulledFiles>): FolderFile[] =>
     kind: kindOfFile(f.path.split('/').pop()!)!,
     value: JSON.parse(JSON.stringify(f.value)),
   }));
+
+/** The ClickHouse connection of an emulated service (its team's one): what a promote maps the folder's to. */
+const connectionOf = (emu: Emulator, serviceId: string): string => {
+  const data = emu.flavor === 'oss' ? ossData(emu.state) : emu.state.data.get(serviceId)!;
+  return [...data.connections.keys()][0]!;
+};
+const connectionMapFor = (snapshot: Snapshot, emu: Emulator, serviceId: string): Record<string, string> =>
+  Object.fromEntries(snapshot.source.map((s) => [String(s.connection), connectionOf(emu, serviceId)]));
 
 const actions = (plan: ReturnType<typeof planFolder>) =>
   plan.steps.filter((s) => s.action !== 'unchanged').map((s) => `${s.action} ${s.kind} ${s.name}`);
@@ -193,6 +202,8 @@ for (const flavor of ['cloud', 'oss'] as const) {
         prune: false,
         serviceLabel: 'other',
         webhookUrl: (name) => sourceUrls.get(name),
+        // The target has no source yet, so its ClickHouse connection is not known: given, as Promote asks for it.
+        connectionMap: connectionMapFor(snapshot, other.emu, other.serviceId),
       };
       // A webhook of a kind the API does not write (the sample data has one) cannot be promoted: the plan says so
       // before anything is sent; without it (and the alerts that use it) the folder goes through.
@@ -285,6 +296,7 @@ describe('service folders: a failed write', () => {
         prune: false,
         serviceLabel: 'empty',
         webhookUrl: (name) => source.webhook.find((w) => w.name === name)?.url ?? undefined,
+        connectionMap: connectionMapFor(source, empty, SELF_HOSTED_SERVICE_ID),
       };
       const target = await readSnapshot(to.client, to.serviceId);
       const plan = planFolder(files, target, options);
