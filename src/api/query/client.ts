@@ -123,6 +123,12 @@ export interface RunQueryOptions {
   wakeService?: boolean;
   /** Called as rows arrive (at most every 1 000 rows). */
   onRows?: (rowsSoFar: number) => void;
+  /**
+   * Called with the rows each block of the body added (in order, at most `maxRows` in all) and the result's columns,
+   * so a caller can show them before the last row arrives. The rows are also in the result. With it, the read gives
+   * the event loop a turn after each block, so what the caller sends (a message to a webview) goes out meanwhile.
+   */
+  onBatch?: (rows: unknown[][], columns: readonly QueryColumn[]) => void;
 }
 
 export type QueryTransport = 'queryEndpoint' | 'clickhouseHttp';
@@ -523,7 +529,18 @@ export class QueryClient {
         hint: `The statement failed after ${result.rows.length} row(s) had arrived.`,
       });
     };
+    let handed = 0;
     const progress = (): void => {
+      const upTo = Math.min(result.rows.length, maxRows);
+      if (opts.onBatch && upTo > handed) {
+        const batch = result.rows.slice(handed, upTo);
+        handed = upTo;
+        try {
+          opts.onBatch(batch, result.columns);
+        } catch {
+          // A listener cannot stop the read.
+        }
+      }
       if (result.rows.length < nextProgress) return;
       nextProgress = (Math.floor(result.rows.length / 1000) + 1) * 1000;
       try {
@@ -692,6 +709,8 @@ export class QueryClient {
           handleBlock(text);
         }
         if (stop) break;
+        // Rows handed over get a turn of the event loop (a body arriving faster than it is parsed never yields).
+        if (opts.onBatch) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       if (stop) res.cancel();
       else {
