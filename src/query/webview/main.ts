@@ -432,16 +432,8 @@ function renderMeta(m: ResultMessage): void {
   meta.title = m.meta.sql + (m.meta.queryId ? `\nquery ID ${m.meta.queryId}` : '');
 }
 
-/** The header (labels, statement picker, summary) and the table of a result. */
-function display(m: ResultMessage): ReturnType<typeof chartSeries> {
-  current = m;
-  const l = m.labels;
-  tabTable.textContent = l.table ?? 'Table';
-  tabChart.textContent = l.chart ?? 'Chart';
-  $('copy-csv').textContent = l.copyCsv ?? '';
-  $('copy-json').textContent = l.copyJson ?? '';
-  $('copy-md').textContent = l.copyMarkdown ?? '';
-  $('open-json').textContent = l.openJson ?? '';
+/** The statement picker of a run with several statements (hidden for one). */
+function renderPicker(m: ResultMessage): void {
   const picker = $('statement') as HTMLSelectElement;
   const runs = m.meta.statements ?? [];
   picker.hidden = runs.length < 2;
@@ -453,6 +445,19 @@ function display(m: ResultMessage): ReturnType<typeof chartSeries> {
     picker.title = m.meta.statementsNote ?? '';
     picker.setAttribute('aria-label', m.meta.statementsNote ?? '');
   }
+}
+
+/** The header (labels, statement picker, summary) and the table of a result. */
+function display(m: ResultMessage): ReturnType<typeof chartSeries> {
+  current = m;
+  const l = m.labels;
+  tabTable.textContent = l.table ?? 'Table';
+  tabChart.textContent = l.chart ?? 'Chart';
+  $('copy-csv').textContent = l.copyCsv ?? '';
+  $('copy-json').textContent = l.copyJson ?? '';
+  $('copy-md').textContent = l.copyMarkdown ?? '';
+  $('open-json').textContent = l.openJson ?? '';
+  renderPicker(m);
   renderMeta(m);
   // The chart is offered once every row is in.
   const series = m.meta.streaming ? undefined : chartSeries(m);
@@ -466,8 +471,9 @@ function display(m: ResultMessage): ReturnType<typeof chartSeries> {
 /** Reports the table painted (after the next frame): the whole result, or the first rows of a streamed one. */
 function reportPainted(m: ResultMessage, started: number, series: ReturnType<typeof chartSeries>): void {
   const picker = $('statement') as HTMLSelectElement;
+  const firstRows = m.meta.streaming === true;
   requestAnimationFrame(() => {
-    if (m.meta.streaming) {
+    if (firstRows) {
       vscode.postMessage({ type: 'painted', seq: m.seq, rows: loaded, ms: performance.now() - started });
       return;
     }
@@ -514,6 +520,7 @@ function onDone(seq: number, meta: ResultMessage['meta']): void {
   m.rows.length = meta.rowCount;
   if (rowsLayer) rowsLayer.style.height = `${m.rows.length * ROW_HEIGHT}px`;
   viewport.setAttribute('aria-rowcount', String(m.rows.length + 1));
+  renderPicker(m);
   renderMeta(m);
   rendered = { first: -1, last: -1 };
   renderRows();
