@@ -2,10 +2,17 @@
  * The query results panel: one reusable webview beside the editor. Its script is a separate bundle
  * (dist/queryResults.js, loaded by the page from the extension's dist/ folder) loaded only when the panel first opens;
  * strict CSP with a nonce, no remote content, theme colours only. Copy (CSV, JSON, Markdown) and Open as JSON run here, on the full result.
+ *
+ * A result is shown as its rows arrive (`stream`): the first rows the query client hands over open the panel and are
+ * painted at once; the next ones follow in batches while the query runs, one batch in flight at a time (the webview
+ * acknowledges each), so when the query ends its summary (row count, caps, time) is never queued behind a backlog of
+ * rows: `show` sends it, the table is reported painted, and the rows not yet sent follow. A result that was not
+ * streamed (another statement of a run) goes whole, its first screens first.
  */
 import * as vscode from 'vscode';
-import { toCsv, toJsonObjects, toMarkdown, type QueryResult } from '../api/query';
+import { toCsv, toJsonObjects, toMarkdown, type QueryColumn, type QueryResult } from '../api/query';
 import { panelColumn, trackPanel } from '../panels/panelColumn';
+import { html, makeNonce } from './panelHtml';
 
 /** One statement of a run and its result. */
 export interface StatementResult {
@@ -30,8 +37,12 @@ export interface PanelState {
   shown?: ShownResult;
   /** Milliseconds the webview reported for its last render (message received to painted table). */
   renderedMs?: number;
-  /** Milliseconds from posting the result to the webview's report that it is painted. */
+  /** Milliseconds from posting the result (or, when streamed, its last rows and summary) to the webview's report that it is painted. */
   panelMs?: number;
+  /** When the webview reported the first rows of the last streamed result painted (`performance.now()` here). */
+  firstPaintAt?: number;
+  /** How many rows that first paint had. */
+  firstPaintRows?: number;
   /** What the webview reported when it first painted the table: rows of the result, whether the chart tab is offered. */
   rendered?: {
     rows: number;
@@ -45,12 +56,44 @@ export interface PanelState {
   loadedRows?: number;
 }
 
+/** Where a query shows its rows while it runs (see `ResultsPanel.stream`). */
+export interface ResultStream {
+  /** The rows of a block of the body, as the query client hands them over (`RunQueryOptions.onBatch`). */
+  readonly onBatch: (rows: unknown[][], columns: readonly QueryColumn[]) => void;
+  /** The query failed or was cancelled: the panel shows what it showed before. */
+  abort(): void;
+}
+
+interface Streaming {
+  seq: number;
+  meta: { service: string; sql: string; maxRows: number; maxBytes: number };
+  columns: QueryColumn[];
+  pending: unknown[][][];
+  pendingRows: number;
+  /** Rows posted to the webview. */
+  sent: number;
+  /** Set once the first rows went (the panel open and its page ready). */
+  opening?: Promise<void>;
+  opened: boolean;
+  /** A message of rows is on its way to the webview (until it acknowledges it). */
+  inFlight: boolean;
+  /** Once the query ended: the result's rows, the ones after `sent` still to go (one batch in flight at a time). */
+  rest?: unknown[][];
+  aborted: boolean;
+}
+
+/** Rows of the first message (a few screens); later messages carry up to BATCH rows each. */
+const FIRST = 500;
+const BATCH = 5000;
+
 export class ResultsPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private ready: Promise<void> | undefined;
   private readonly state: PanelState = {};
-  private readonly renderWaiters: ((s: PanelState) => void)[] = [];
+  private readonly renderWaiters = new Map<number, (s: PanelState) => void>();
   private sequence = 0;
+  private streaming: Streaming | undefined;
+  private readonly streams = new WeakMap<ResultStream, Streaming>();
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
@@ -58,8 +101,116 @@ export class ResultsPanel implements vscode.Disposable {
     return this.state;
   }
 
-  /** Shows a result; resolves once the webview has rendered it. */
-  async show(shown: ShownResult): Promise<PanelState> {
+  /** A stream for the next result: its first rows open the panel (or reuse it) and are painted as they arrive. */
+  stream(meta: { serviceName: string; sql: string; maxRows: number; maxBytes: number }): ResultStream {
+    const s: Streaming = {
+      seq: ++this.sequence,
+      meta: { service: meta.serviceName, sql: meta.sql, maxRows: meta.maxRows, maxBytes: meta.maxBytes },
+      columns: [],
+      pending: [],
+      pendingRows: 0,
+      sent: 0,
+      opened: false,
+      inFlight: false,
+      aborted: false,
+    };
+    this.streaming = s;
+    const stream: ResultStream = {
+      onBatch: (rows, columns) => {
+        if (s.aborted || s.rest || this.streaming !== s || rows.length === 0) return;
+        s.columns = [...columns];
+        s.pending.push(rows);
+        s.pendingRows += rows.length;
+        if (!s.opening) s.opening = this.open(s);
+        else this.flush(s);
+      },
+      abort: () => {
+        if (s.aborted) return;
+        s.aborted = true;
+        if (this.streaming === s) this.streaming = undefined;
+        if (s.opened) void this.panel?.webview.postMessage({ type: 'abort', seq: s.seq });
+      },
+    };
+    this.streams.set(stream, s);
+    return stream;
+  }
+
+  /** The first rows of a stream: the panel opens (its page loads while the query goes on), then they go at once. */
+  private async open(s: Streaming): Promise<void> {
+    this.state.firstPaintAt = undefined;
+    this.state.firstPaintRows = undefined;
+    const panel = this.ensure();
+    await this.ready;
+    if (s.aborted) return;
+    const rows = this.take(s);
+    void panel.webview.postMessage({
+      type: 'result',
+      seq: s.seq,
+      columns: s.columns,
+      rowsJson: JSON.stringify(rows.slice(0, FIRST)),
+      meta: { ...s.meta, rowCount: rows.length, streaming: true },
+      labels: labels(),
+    });
+    s.sent = Math.min(rows.length, FIRST);
+    s.opened = true;
+    s.inFlight = true;
+    if (rows.length > FIRST) {
+      s.pending.unshift(rows.slice(FIRST));
+      s.pendingRows += rows.length - FIRST;
+    }
+  }
+
+  private take(s: Streaming): unknown[][] {
+    const rows = s.pending.length === 1 ? (s.pending[0] as unknown[][]) : s.pending.flat();
+    s.pending = [];
+    s.pendingRows = 0;
+    return rows;
+  }
+
+  /** The rows waiting, in one message, unless one is on its way already (its acknowledgement flushes again). */
+  private flush(s: Streaming): void {
+    if (s.aborted || !s.opened || s.inFlight || this.streaming !== s) return;
+    if (s.rest) {
+      if (s.sent >= s.rest.length) {
+        this.streaming = undefined;
+        return;
+      }
+      this.post(s, s.rest.slice(s.sent, s.sent + BATCH));
+      s.inFlight = true;
+      return;
+    }
+    if (s.pendingRows === 0) return;
+    const rows = this.take(s);
+    if (rows.length > BATCH) {
+      s.pending.push(rows.slice(BATCH));
+      s.pendingRows = rows.length - BATCH;
+    }
+    this.post(s, rows.slice(0, BATCH));
+    s.inFlight = true;
+  }
+
+  /** Rows after those sent, in messages of at most BATCH rows (one string each: it crosses the processes fastest). */
+  private post(s: Streaming, rows: unknown[][]): void {
+    for (let at = 0; at < rows.length; at += BATCH) {
+      void this.panel?.webview.postMessage({
+        type: 'rows',
+        seq: s.seq,
+        from: s.sent,
+        rowsJson: JSON.stringify(rows.slice(at, at + BATCH)),
+      });
+      s.sent += Math.min(BATCH, rows.length - at);
+    }
+  }
+
+  /**
+   * Shows a result; resolves once the webview has painted it. With the stream its rows went to, only the rows not yet
+   * sent and the summary go now.
+   */
+  async show(shown: ShownResult, stream?: ResultStream): Promise<PanelState> {
+    const s = stream ? this.streams.get(stream) : undefined;
+    const streamed = s !== undefined && this.streaming === s && !s.aborted && s.opening !== undefined;
+    if (stream && !streamed) stream.abort();
+    if (streamed) await s.opening;
     this.state.shown = shown;
     this.state.loadedRows = undefined;
     this.state.rendered = undefined;
@@ -67,46 +218,57 @@ export class ResultsPanel implements vscode.Disposable {
     const panel = this.ensure();
     await this.ready;
     const posted = performance.now();
+    const r = shown.result;
+    const seq = streamed ? s.seq : ++this.sequence;
     const rendered = new Promise<PanelState>((resolve) => {
-      this.renderWaiters.push(resolve);
+      this.renderWaiters.set(seq, resolve);
       // A hidden or unresponsive webview must not hold the command: report what is known after a while.
       setTimeout(() => resolve({ ...this.state, rendered: undefined, renderedMs: undefined }), 20_000);
     });
-    const r = shown.result;
-    // The first screens go first so the table paints at once; the rest follows in large batches.
-    const FIRST = 500;
-    const BATCH = 5000;
-    const seq = ++this.sequence;
-    void panel.webview.postMessage({
-      type: 'result',
-      seq,
-      columns: r.columns,
-      // One string crosses the process boundaries faster than a tree of arrays.
-      rowsJson: JSON.stringify(r.rows.slice(0, FIRST)),
-      meta: {
-        service: shown.serviceName,
-        sql: shown.sql,
-        rowCount: r.rows.length,
-        truncated: r.truncated ?? null,
-        maxRows: shown.maxRows,
-        maxBytes: shown.maxBytes,
-        elapsedMs: Math.round(r.elapsedMs),
-        bytes: r.bytes,
-        stats: r.stats ?? null,
-        queryId: r.queryId ?? null,
-        ...statementsMeta(shown),
-      },
-      labels: labels(),
-    });
-    for (let from = FIRST; from < r.rows.length; from += BATCH) {
+    const meta = {
+      service: shown.serviceName,
+      sql: shown.sql,
+      rowCount: r.rows.length,
+      truncated: r.truncated ?? null,
+      maxRows: shown.maxRows,
+      maxBytes: shown.maxBytes,
+      elapsedMs: Math.round(r.elapsedMs),
+      bytes: r.bytes,
+      stats: r.stats ?? null,
+      queryId: r.queryId ?? null,
+      ...statementsMeta(shown),
+    };
+    if (streamed) {
+      s.pending = [];
+      s.pendingRows = 0;
+      // The summary first (the table is then reported painted), then the result's own rows after those sent, as
+      // the webview takes them (a flood of messages would hold up its painting).
+      void panel.webview.postMessage({ type: 'done', seq, meta });
+      s.rest = r.rows;
+      this.flush(s);
+    } else {
+      this.state.firstPaintAt = undefined;
+      this.state.firstPaintRows = undefined;
+      // The first screens go first so the table paints at once; the rest follows in large batches.
       void panel.webview.postMessage({
-        type: 'rows',
+        type: 'result',
         seq,
-        from,
-        rowsJson: JSON.stringify(r.rows.slice(from, from + BATCH)),
+        columns: r.columns,
+        rowsJson: JSON.stringify(r.rows.slice(0, FIRST)),
+        meta,
+        labels: labels(),
       });
+      for (let from = FIRST; from < r.rows.length; from += BATCH) {
+        void panel.webview.postMessage({
+          type: 'rows',
+          seq,
+          from,
+          rowsJson: JSON.stringify(r.rows.slice(from, from + BATCH)),
+        });
+      }
     }
     const state = await rendered;
+    this.renderWaiters.delete(seq);
     this.state.panelMs = performance.now() - posted;
     return { ...state, panelMs: this.state.panelMs };
   }
@@ -145,6 +307,9 @@ export class ResultsPanel implements vscode.Disposable {
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.ready = undefined;
+      // A result on its way to the closed page is shown whole when its query ends.
+      if (this.streaming) this.streaming.aborted = true;
+      this.streaming = undefined;
     });
     trackPanel(panel);
     this.panel = panel;
@@ -155,6 +320,7 @@ export class ResultsPanel implements vscode.Disposable {
     if (typeof m !== 'object' || m === null) return;
     const msg = m as {
       type?: unknown;
+      seq?: unknown;
       format?: unknown;
       ms?: unknown;
       rows?: unknown;
@@ -166,7 +332,16 @@ export class ResultsPanel implements vscode.Disposable {
       index?: unknown;
     };
     if (msg.type === 'ready') markReady();
-    else if (msg.type === 'rendered') {
+    else if (msg.type === 'ack') {
+      const s = this.streaming;
+      if (s && s.seq === Number(msg.seq)) {
+        s.inFlight = false;
+        this.flush(s);
+      }
+    } else if (msg.type === 'painted') {
+      this.state.firstPaintAt ??= performance.now();
+      this.state.firstPaintRows ??= Number(msg.rows);
+    } else if (msg.type === 'rendered') {
       this.state.renderedMs = Number(msg.ms);
       this.state.rendered = {
         rows: Number(msg.rows),
@@ -176,7 +351,9 @@ export class ResultsPanel implements vscode.Disposable {
         statements: Number(msg.statements ?? 1),
         statement: Number(msg.statement ?? 0),
       };
-      for (const w of this.renderWaiters.splice(0)) w(this.state);
+      this.state.firstPaintAt ??= performance.now();
+      this.state.firstPaintRows ??= Math.min(Number(msg.rows), FIRST);
+      this.renderWaiters.get(Number(msg.seq))?.(this.state);
     } else if (msg.type === 'loaded') {
       this.state.loadedRows = Number(msg.rows);
     } else if (msg.type === 'copy' && typeof msg.format === 'string') await this.copy(msg.format);
@@ -259,77 +436,6 @@ function labels(): Record<string, string> {
     chartTable: vscode.l10n.t('Chart data as a table'),
     readoutHint: vscode.l10n.t('Hover the chart, or focus it and press ← →, to read the values.'),
     noRows: vscode.l10n.t('The query returned no rows.'),
+    receiving: vscode.l10n.t('receiving rows…'),
   };
-}
-
-function makeNonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let s = '';
-  for (let i = 0; i < 32; i++) s += chars.charAt(Math.floor(Math.random() * chars.length));
-  return s;
-}
-
-function html(cspSource: string, nonce: string, scriptUri: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Query Results</title>
-<style nonce="${nonce}">
-  body { display: flex; flex-direction: column; height: 100vh; overflow: hidden; padding: 0; margin: 0; color: var(--vscode-foreground); background: var(--vscode-editor-background); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
-  header { flex: none; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 6px 8px; border-bottom: 1px solid var(--vscode-panel-border); }
-  .meta { flex: 1 1 auto; color: var(--vscode-descriptionForeground); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-  .meta .warn { color: var(--vscode-editorWarning-foreground); }
-  button { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); border: 1px solid var(--vscode-button-border, transparent); padding: 2px 8px; cursor: pointer; font: inherit; white-space: nowrap; }
-  select { color: var(--vscode-dropdown-foreground); background: var(--vscode-dropdown-background); border: 1px solid var(--vscode-dropdown-border, transparent); font: inherit; max-width: 40ch; }
-  button:hover { background: var(--vscode-button-secondaryHoverBackground); }
-  button:focus-visible, [tabindex]:focus-visible, [role=tab]:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
-  [role=tablist] { display: flex; gap: 2px; }
-  [role=tab] { background: transparent; border: none; border-bottom: 2px solid transparent; color: var(--vscode-foreground); }
-  [role=tab][aria-selected=true] { border-bottom-color: var(--vscode-focusBorder); }
-  #viewport { flex: 1 1 auto; position: relative; overflow: auto; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
-  .hdr { position: sticky; top: 0; z-index: 1; display: flex; background: var(--vscode-editorWidget-background); border-bottom: 1px solid var(--vscode-panel-border); }
-  .hdr div { box-sizing: border-box; padding: 2px 6px; font-weight: 600; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
-  .hdr small { display: block; font-weight: normal; color: var(--vscode-descriptionForeground); }
-  .row { position: absolute; left: 0; display: flex; height: 22px; line-height: 22px; }
-  .row:nth-child(even) { background: var(--vscode-list-hoverBackground); }
-  .row div { box-sizing: border-box; padding: 0 6px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
-  .num { text-align: right; }
-  .null { color: var(--vscode-descriptionForeground); font-style: italic; }
-  #chart { flex: 1 1 auto; overflow: auto; padding: 8px; box-sizing: border-box; }
-  #chart svg text { fill: var(--vscode-descriptionForeground); font-size: 11px; }
-  #chart .axis { stroke: var(--vscode-panel-border); }
-  .legend { display: flex; flex-wrap: wrap; gap: 12px; margin: 6px 0; }
-  .legend span::before { content: ''; display: inline-block; width: 10px; height: 10px; margin-right: 4px; background: currentColor; }
-  .readout { display: flex; flex-wrap: wrap; gap: 2px 12px; min-height: 1.4em; margin: 4px 0; color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; }
-  .readout strong { color: var(--vscode-foreground); }
-  .readout .item::before { content: ''; display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; background: var(--swatch); }
-  #chart svg .cursor { stroke: var(--vscode-descriptionForeground); stroke-dasharray: 3 3; }
-  #chart svg:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
-  table.data { border-collapse: collapse; margin-top: 8px; }
-  table.data th, table.data td { border: 1px solid var(--vscode-panel-border); padding: 2px 6px; text-align: left; }
-  .empty { padding: 16px; color: var(--vscode-descriptionForeground); }
-  [hidden] { display: none !important; }
-</style>
-</head>
-<body>
-<header>
-  <div role="tablist" aria-label="View">
-    <button role="tab" id="tab-table" aria-selected="true" aria-controls="viewport">Table</button>
-    <button role="tab" id="tab-chart" aria-selected="false" aria-controls="chart" hidden>Chart</button>
-  </div>
-  <select id="statement" hidden></select>
-  <div class="meta" id="meta" role="status" aria-live="polite"></div>
-  <button id="copy-csv">Copy CSV</button>
-  <button id="copy-json">Copy JSON</button>
-  <button id="copy-md">Copy Markdown</button>
-  <button id="open-json">Open as JSON</button>
-</header>
-<div id="viewport" tabindex="0" role="grid" aria-label="Query results"></div>
-<div id="chart" role="tabpanel" aria-labelledby="tab-chart" hidden></div>
-<script nonce="${nonce}" src="${scriptUri}"></script>
-</body>
-</html>`;
 }

@@ -471,18 +471,56 @@ async function measureOverhead(cfg: BenchConfig): Promise<Record<string, unknown
   };
 }
 
+/**
+ * How long each part of a host may take (minutes; several times what it takes on a quiet 2-core machine, so a machine
+ * busy with other work still finishes). A part that does not end in time fails the bench with its name instead of
+ * holding the host until the launcher's budget.
+ */
+const SECTION_MINUTES: Record<string, number> = {
+  activation: 3,
+  firstUse: 5,
+  browse: 8,
+  alerts: 25,
+  overhead: 8,
+  query: 12,
+  preview: 15,
+  serviceFolder: 30,
+};
+
 export async function run(): Promise<void> {
   const raw = process.env.OBS_BENCH_CONFIG;
   if (!raw) throw new Error('OBS_BENCH_CONFIG is not set');
   const cfg = JSON.parse(raw) as BenchConfig;
   const results: Record<string, unknown> = {};
   const write = () => fs.writeFileSync(cfg.resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+  /** Runs one part within its deadline; the results file names the part running, and the one that failed. */
+  const section = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const minutes = SECTION_MINUTES[name] ?? 10;
+    results.runningSection = name;
+    write();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await Promise.race([
+        fn(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`did not finish within ${minutes} min`)), minutes * 60_000);
+        }),
+      ]);
+    } catch (e) {
+      results.failedSection = { name, error: e instanceof Error ? e.message : String(e) };
+      write();
+      throw new Error(`bench section "${name}" failed: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      clearTimeout(timer);
+      delete results.runningSection;
+    }
+  };
 
-  const { api, result } = await measureActivation(cfg);
+  const { api, result } = await section('activation', () => measureActivation(cfg));
   results.activation = result;
   write();
   // Every fresh host gives one cold sample of the first use; the bench reports their median.
-  results.firstUse = await measureFirstUse(cfg, api);
+  results.firstUse = await section('firstUse', () => measureFirstUse(cfg, api));
   write();
   if (cfg.activationOnly) return;
   const connection = api.connections.list()[0];
@@ -490,57 +528,63 @@ export async function run(): Promise<void> {
 
   const want = (name: string) => !cfg.sections || cfg.sections.includes(name);
   if (want('browse')) {
-    results.browse = await browse(cfg, api, connection.id);
+    results.browse = await section('browse', () => browse(cfg, api, connection.id));
     write();
   }
   if (want('alerts')) {
-    results.alertsFolder = await measureAlerts(cfg, api, connection.id);
+    results.alertsFolder = await section('alerts', () => measureAlerts(cfg, api, connection.id));
     write();
   }
   if (want('overhead')) {
-    results.requestOverhead = await measureOverhead(cfg);
+    results.requestOverhead = await section('overhead', () => measureOverhead(cfg));
     write();
   }
   if (want('query') && cfg.queryUrl) {
     // The alerts section saves the connection anew (new ID): take the one that exists now.
     const current = api.connections.list()[0];
     if (!current) throw new Error('the connection is gone');
-    results.query = await measureQuery({
-      queryUrl: cfg.queryUrl,
-      keyId: cfg.keyId,
-      keySecret: cfg.keySecret,
-      serviceId: cfg.dataServiceIds[0] as string,
-      connectionId: current.id,
-      runs: cfg.runs,
-    });
+    results.query = await section('query', () =>
+      measureQuery({
+        queryUrl: cfg.queryUrl as string,
+        keyId: cfg.keyId,
+        keySecret: cfg.keySecret,
+        serviceId: cfg.dataServiceIds[0] as string,
+        connectionId: current.id,
+        runs: cfg.runs,
+      }),
+    );
     write();
   }
   if (want('preview')) {
     const current = api.connections.list()[0];
-    results.preview = await measurePreview({
-      runs: Math.max(cfg.runs, 9),
-      ...(cfg.queryUrl && current
-        ? {
-            queryUrl: cfg.queryUrl,
-            keyId: cfg.keyId,
-            keySecret: cfg.keySecret,
-            serviceId: cfg.dataServiceIds[0] as string,
-            connectionId: current.id,
-          }
-        : {}),
-    });
+    results.preview = await section('preview', () =>
+      measurePreview({
+        runs: Math.max(cfg.runs, 9),
+        ...(cfg.queryUrl && current
+          ? {
+              queryUrl: cfg.queryUrl,
+              keyId: cfg.keyId,
+              keySecret: cfg.keySecret,
+              serviceId: cfg.dataServiceIds[0] as string,
+              connectionId: current.id,
+            }
+          : {}),
+      }),
+    );
     write();
   }
   if (cfg.sections?.includes('serviceFolder')) {
     // Only when asked for (`--only serviceFolder`): at the default rate budget it takes minutes.
     const current = api.connections.list()[0];
     if (!current) throw new Error('the connection is gone');
-    results.serviceFolder = await measureServiceFolder({
-      connectionId: current.id,
-      serviceId: cfg.dataServiceIds[0] as string,
-      requests: () => emulatorRequests(cfg),
-      setRateLimit: setRateLimitSetting,
-    });
+    results.serviceFolder = await section('serviceFolder', () =>
+      measureServiceFolder({
+        connectionId: current.id,
+        serviceId: cfg.dataServiceIds[0] as string,
+        requests: () => emulatorRequests(cfg),
+        setRateLimit: setRateLimitSetting,
+      }),
+    );
     write();
   }
   await setRateLimitSetting(10, 10);

@@ -50,11 +50,13 @@ export async function measurePreview(
   };
 
   const panel = new PreviewPanel(ext.extensionUri, 'preview');
-  const svgPanel = new SvgReferencePanel();
+  let svgPanel: SvgReferencePanel | undefined;
   try {
     // Warm-up: the panel opens, the bundle loads, the JIT warms.
     await panel.show(data);
     await panel.show(data);
+    // The reference opens beside the preview panel (in its column it would hide it, or be hidden by it).
+    svgPanel = new SvgReferencePanel(((panel.viewColumn ?? vscode.ViewColumn.One) + 1) as vscode.ViewColumn);
     await fetchParse();
     await svgPanel.draw(json);
     const drawn: number[] = [];
@@ -127,7 +129,7 @@ export async function measurePreview(
     };
   } finally {
     panel.dispose();
-    svgPanel.dispose();
+    svgPanel?.dispose();
     await agent.close();
     server.close();
   }

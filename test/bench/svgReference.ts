@@ -44,19 +44,23 @@ vscode.postMessage({ ready: true });
 `;
 }
 
-/** A webview panel that draws time series as SVG polylines and reports how long each took. */
+/**
+ * A webview panel that draws time series as SVG polylines and reports how long each took. It opens in a column of its
+ * own (given by the caller: beside the preview panel), keeps its page when hidden and is shown before each draw: a
+ * panel hidden behind another tab of its column has no page to answer (the bench then waited for ever).
+ */
 export class SvgReferencePanel implements vscode.Disposable {
   private readonly panel: vscode.WebviewPanel;
   private readonly ready: Promise<void>;
   private readonly waiters = new Map<number, (r: { ms: number; elements: number }) => void>();
   private seq = 0;
 
-  constructor() {
+  constructor(viewColumn: vscode.ViewColumn = vscode.ViewColumn.Beside) {
     this.panel = vscode.window.createWebviewPanel(
       'observability.benchSvg',
       'SVG reference',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      { enableScripts: true, localResourceRoots: [] },
+      { viewColumn, preserveFocus: true },
+      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [] },
     );
     const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
     this.panel.webview.html = `<!DOCTYPE html><html><head><meta charset="UTF-8">
@@ -75,11 +79,20 @@ export class SvgReferencePanel implements vscode.Disposable {
 
   /** Draws the series of `dataJson` (the preview's time-series data as JSON); resolves with the webview's timing. */
   async draw(dataJson: string): Promise<{ ms: number; elements: number }> {
-    await this.ready;
-    const seq = ++this.seq;
-    const done = new Promise<{ ms: number; elements: number }>((resolve) => this.waiters.set(seq, resolve));
-    await this.panel.webview.postMessage({ seq, dataJson });
-    return done;
+    if (!this.panel.visible) this.panel.reveal(undefined, true);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the SVG reference panel did not answer within 60 s')), 60_000);
+    });
+    try {
+      await Promise.race([this.ready, deadline]);
+      const seq = ++this.seq;
+      const done = new Promise<{ ms: number; elements: number }>((resolve) => this.waiters.set(seq, resolve));
+      await this.panel.webview.postMessage({ seq, dataJson });
+      return await Promise.race([done, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   dispose(): void {

@@ -90,6 +90,12 @@ export interface RunQueryOptions {
   wakeService?: boolean;
   /** Called as rows arrive (at most every 1 000 rows). */
   onRows?: (rowsSoFar: number) => void;
+  /**
+   * Called with the rows each block of the body added (in order, at most `maxRows` in all) and the result's columns,
+   * so a caller can show them before the last row arrives. The rows are also in the result. With it, the read gives
+   * the event loop a turn after each block, so what the caller sends (a message to a webview) goes out meanwhile.
+   */
+  onBatch?: (rows: unknown[][], columns: readonly QueryColumn[]) => void;
 }
 
 export type QueryTransport = 'queryEndpoint' | 'clickhouseHttp';
@@ -356,6 +362,7 @@ async function readResult(
     maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES,
     exceptionTag: headerValue(res.headers, 'x-clickhouse-exception-tag'),
     onRows: opts.onRows,
+    onBatch: opts.onBatch,
   });
   let firstByteMs = 0;
   try {
@@ -364,6 +371,8 @@ async function readResult(
       if (decoder.bytes === 0) firstByteMs = performance.now() - ctx.started;
       stop = decoder.push(chunk);
       if (stop) break;
+      // Rows handed over get a turn of the event loop (a body arriving faster than it is parsed never yields).
+      if (opts.onBatch) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (stop) res.cancel();
     decoder.end();

@@ -24,6 +24,8 @@ export interface ResultDecoderOptions {
   exceptionTag?: string | undefined;
   /** Called as rows arrive (at most every 1 000 rows). */
   onRows?: ((rowsSoFar: number) => void) | undefined;
+  /** Called with the rows each block added (in order, at most `maxRows` in all) and the columns. */
+  onBatch?: ((rows: unknown[][], columns: readonly DecodedColumn[]) => void) | undefined;
 }
 
 export interface DecodedColumn {
@@ -45,6 +47,8 @@ export class ResultDecoder {
   private mayHoldWide = true;
   private lineNo = 0;
   private nextProgress = 1000;
+  /** Rows already handed to `onBatch`. */
+  private handed = 0;
   /** Bytes after the last newline seen (an incomplete line; a newline byte never occurs inside a UTF-8 sequence). */
   private rest: Buffer[] = [];
   private restBytes = 0;
@@ -201,10 +205,24 @@ export class ResultDecoder {
   }
 
   private progress(): void {
+    this.handBatch();
     if (this.rows.length < this.nextProgress) return;
     this.nextProgress = (Math.floor(this.rows.length / 1000) + 1) * 1000;
     try {
       this.o.onRows?.(this.rows.length);
+    } catch {
+      // A listener cannot stop the read.
+    }
+  }
+
+  /** Hands the rows added since the last batch to `onBatch`, up to the row cap. */
+  private handBatch(): void {
+    const upTo = Math.min(this.rows.length, this.o.maxRows);
+    if (!this.o.onBatch || upTo <= this.handed) return;
+    const batch = this.rows.slice(this.handed, upTo);
+    this.handed = upTo;
+    try {
+      this.o.onBatch(batch, this.columns);
     } catch {
       // A listener cannot stop the read.
     }

@@ -4,7 +4,7 @@ import { errorMessage } from '../../errors';
 import { commandArgument, noPrompt, type NoPromptArgs } from '../../commandArgs';
 import { querySettings } from '../clients';
 import type { QueryContext } from '../context';
-import type { PanelState, StatementResult } from '../panel';
+import type { PanelState, ResultStream, StatementResult } from '../panel';
 import type { QueryTarget } from '../targets';
 import { enableQueryKey } from './enableQueryKey';
 
@@ -40,8 +40,14 @@ export interface RunOutcome {
   keyEnabled?: boolean;
   rendered?: PanelState['rendered'];
   renderedMs?: number;
-  /** From posting the result to the panel until it reported the table painted. */
+  /** From posting the result (streamed: its last rows and summary) to the panel until it reported the table painted. */
   panelMs?: number;
+  /** From the command's start until the panel reported the first rows painted (before the last arrived when streamed). */
+  firstPaintMs?: number;
+  /** How many rows that first paint showed. */
+  firstPaintRows?: number;
+  /** From the command's start until the last row was read. */
+  receivedMs?: number;
 }
 
 /** `observability.runQuery`: the selection, the statement under the cursor or the whole SQL document, on its service. */
@@ -141,21 +147,29 @@ async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcom
   const serviceName = targets.serviceName(target);
   if (!(await confirmWrites(arg, statements, serviceName))) return { ok: false, declined: 'write' };
 
+  const started = performance.now();
   let wake = arg.wake === true;
   let enabledKey = false;
   for (let attempt = 0; attempt < 3; attempt++) {
+    const { maxRows, maxBytes } = querySettings();
+    // The last statement's rows go to the panel as they arrive.
+    const last = (statements.at(-1) as Statement).text;
+    const stream = panel.stream({ serviceName, sql: last, maxRows, maxBytes });
     try {
-      const runs = await runAll(ctx, target, statements, wake);
+      const runs = await runAll(ctx, target, statements, wake, stream);
+      const receivedMs = performance.now() - started;
       const { result, sql } = runs.at(-1) as StatementResult;
-      const { maxRows, maxBytes } = querySettings();
-      const shown = await panel.show({
-        result,
-        serviceName,
-        sql,
-        maxRows,
-        maxBytes,
-        ...(runs.length > 1 ? { runs } : {}),
-      });
+      const shown = await panel.show(
+        {
+          result,
+          serviceName,
+          sql,
+          maxRows,
+          maxBytes,
+          ...(runs.length > 1 ? { runs } : {}),
+        },
+        stream,
+      );
       log.info(
         `Ran query on ${serviceName}: ${result.rows.length} row(s)${result.truncated ? ` (stopped at the ${result.truncated} limit)` : ''} in ${Math.round(result.elapsedMs)} ms${result.queryId ? ` (query ID ${result.queryId})` : ''}`,
       );
@@ -171,8 +185,13 @@ async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcom
         ...(shown.rendered ? { rendered: shown.rendered } : {}),
         ...(shown.renderedMs !== undefined ? { renderedMs: shown.renderedMs } : {}),
         ...(shown.panelMs !== undefined ? { panelMs: shown.panelMs } : {}),
+        ...(shown.firstPaintAt !== undefined
+          ? { firstPaintMs: shown.firstPaintAt - started, firstPaintRows: shown.firstPaintRows }
+          : {}),
+        receivedMs,
       };
     } catch (error) {
+      stream.abort();
       if (error instanceof QueryError && error.kind === 'cancelled') {
         log.info(`Query on ${serviceName} cancelled.`);
         return { ok: false, error: error.message, reason: 'cancelled' };
@@ -234,6 +253,7 @@ async function runAll(
   target: QueryTarget,
   statements: Statement[],
   wake: boolean,
+  stream: ResultStream,
 ): Promise<StatementResult[]> {
   const s = querySettings();
   const client = ctx.clients.clientFor(target.connectionId);
@@ -259,6 +279,7 @@ async function runAll(
             signal: ac.signal,
             wakeService: wake,
             onRows: (n) => progress.report({ message: vscode.l10n.t('{0} rows', n.toLocaleString()) }),
+            ...(i === statements.length - 1 ? { onBatch: stream.onBatch } : {}),
           });
           runs.push({ sql: st.text, result });
         }

@@ -33,6 +33,8 @@ interface ResultMessage {
     statements?: string[];
     statementIndex?: number;
     statementsNote?: string;
+    /** The rows are still arriving: the count so far, no time or caps yet (a `done` message brings them). */
+    streaming?: boolean;
   };
   labels: Record<string, string>;
 }
@@ -380,52 +382,41 @@ function onRows(seq: number, from: number, rowsJson: string): void {
   const rows = JSON.parse(rowsJson) as unknown[][];
   for (let i = 0; i < rows.length; i++) m.rows[from + i] = rows[i] as unknown[];
   loaded += rows.length;
+  // The panel sends the next batch of a streamed result once this one is in.
+  vscode.postMessage({ type: 'ack', seq });
+  if (m.meta.streaming) {
+    // The table grows as the rows arrive; the summary says how many came so far.
+    m.meta.rowCount = m.rows.length;
+    if (rowsLayer) rowsLayer.style.height = `${m.rows.length * ROW_HEIGHT}px`;
+    viewport.setAttribute('aria-rowcount', String(m.rows.length + 1));
+    renderMeta(m);
+  }
   if (from <= rendered.last && from + rows.length >= rendered.first) {
     rendered = { first: -1, last: -1 };
     renderRows();
   }
-  if (loaded >= m.meta.rowCount) {
-    vscode.postMessage({ type: 'loaded', rows: loaded });
-    if (!chartEl.hidden) select('chart');
-    tabChart.hidden = !chartSeries(m);
-  }
+  if (!m.meta.streaming && loaded >= m.meta.rowCount) allLoaded(m);
+}
+
+function allLoaded(m: ResultMessage): void {
+  vscode.postMessage({ type: 'loaded', rows: loaded });
+  if (!chartEl.hidden) select('chart');
+  tabChart.hidden = !chartSeries(m);
 }
 
 let loaded = 0;
+/** The result shown before a streamed one, shown again when that query fails or is cancelled. */
+let previous: ResultMessage | undefined;
 
-function onResult(m: ResultMessage): void {
-  const started = performance.now();
-  const first = m.rowsJson !== undefined ? (JSON.parse(m.rowsJson) as unknown[][]) : m.rows;
-  m.rows = new Array<unknown[]>(m.meta.rowCount);
-  for (let i = 0; i < first.length; i++) m.rows[i] = first[i] as unknown[];
-  loaded = first.length;
-  current = m;
+function renderMeta(m: ResultMessage): void {
   const l = m.labels;
-  tabTable.textContent = l.table ?? 'Table';
-  tabChart.textContent = l.chart ?? 'Chart';
-  $('copy-csv').textContent = l.copyCsv ?? '';
-  $('copy-json').textContent = l.copyJson ?? '';
-  $('copy-md').textContent = l.copyMarkdown ?? '';
-  $('open-json').textContent = l.openJson ?? '';
-  const picker = $('statement') as HTMLSelectElement;
   const runs = m.meta.statements ?? [];
-  picker.hidden = runs.length < 2;
-  picker.textContent = '';
-  if (runs.length > 1) {
-    for (const [i, label] of runs.entries()) {
-      picker.add(new Option(label, String(i), false, i === m.meta.statementIndex));
-    }
-    picker.title = m.meta.statementsNote ?? '';
-    picker.setAttribute('aria-label', m.meta.statementsNote ?? '');
-  }
   const meta = $('meta');
   meta.textContent = '';
   if (runs.length > 1 && m.meta.statementsNote) meta.append(`${m.meta.statementsNote} · `);
-  const parts = [
-    `${m.meta.service}`,
-    `${m.meta.rowCount.toLocaleString()} ${l.rows}`,
-    `${m.meta.elapsedMs.toLocaleString()} ms`,
-  ];
+  const parts = [`${m.meta.service}`, `${m.meta.rowCount.toLocaleString()} ${l.rows}`];
+  if (m.meta.streaming) parts.push(l.receiving ?? '…');
+  else parts.push(`${m.meta.elapsedMs.toLocaleString()} ms`);
   if (m.meta.stats?.readRows !== undefined) {
     parts.push(
       `${l.read} ${m.meta.stats.readRows.toLocaleString()} ${l.rows}${m.meta.stats.readBytes !== undefined ? `, ${(m.meta.stats.readBytes / 1048576).toFixed(1)} MiB` : ''}`,
@@ -439,15 +430,56 @@ function onResult(m: ResultMessage): void {
     meta.appendChild(warn);
   }
   meta.title = m.meta.sql + (m.meta.queryId ? `\nquery ID ${m.meta.queryId}` : '');
-  const series = chartSeries(m);
+}
+
+/** The statement picker of a run with several statements (hidden for one). */
+function renderPicker(m: ResultMessage): void {
+  const picker = $('statement') as HTMLSelectElement;
+  const runs = m.meta.statements ?? [];
+  picker.hidden = runs.length < 2;
+  picker.textContent = '';
+  if (runs.length > 1) {
+    for (const [i, label] of runs.entries()) {
+      picker.add(new Option(label, String(i), false, i === m.meta.statementIndex));
+    }
+    picker.title = m.meta.statementsNote ?? '';
+    picker.setAttribute('aria-label', m.meta.statementsNote ?? '');
+  }
+}
+
+/** The header (labels, statement picker, summary) and the table of a result. */
+function display(m: ResultMessage): ReturnType<typeof chartSeries> {
+  current = m;
+  const l = m.labels;
+  tabTable.textContent = l.table ?? 'Table';
+  tabChart.textContent = l.chart ?? 'Chart';
+  $('copy-csv').textContent = l.copyCsv ?? '';
+  $('copy-json').textContent = l.copyJson ?? '';
+  $('copy-md').textContent = l.copyMarkdown ?? '';
+  $('open-json').textContent = l.openJson ?? '';
+  renderPicker(m);
+  renderMeta(m);
+  // The chart is offered once every row is in.
+  const series = m.meta.streaming ? undefined : chartSeries(m);
   tabChart.hidden = !series;
   viewport.scrollTop = 0;
   select('table');
   renderTable(m);
-  if (loaded >= m.meta.rowCount) vscode.postMessage({ type: 'loaded', rows: loaded });
+  return series;
+}
+
+/** Reports the table painted (after the next frame): the whole result, or the first rows of a streamed one. */
+function reportPainted(m: ResultMessage, started: number, series: ReturnType<typeof chartSeries>): void {
+  const picker = $('statement') as HTMLSelectElement;
+  const firstRows = m.meta.streaming === true;
   requestAnimationFrame(() => {
+    if (firstRows) {
+      vscode.postMessage({ type: 'painted', seq: m.seq, rows: loaded, ms: performance.now() - started });
+      return;
+    }
     vscode.postMessage({
       type: 'rendered',
+      seq: m.seq,
       ms: performance.now() - started,
       rows: m.meta.rowCount,
       columns: m.columns.length,
@@ -457,6 +489,59 @@ function onResult(m: ResultMessage): void {
       statement: picker.hidden ? 0 : picker.selectedIndex,
     });
   });
+}
+
+function onResult(m: ResultMessage): void {
+  const started = performance.now();
+  const first = m.rowsJson !== undefined ? (JSON.parse(m.rowsJson) as unknown[][]) : m.rows;
+  if (m.meta.streaming) {
+    if (current && !current.meta.streaming) previous = current;
+    m.rows = first;
+  } else {
+    m.rows = new Array<unknown[]>(m.meta.rowCount);
+    for (let i = 0; i < first.length; i++) m.rows[i] = first[i] as unknown[];
+  }
+  loaded = first.length;
+  if (m.meta.streaming) vscode.postMessage({ type: 'ack', seq: m.seq });
+  const series = display(m);
+  if (!m.meta.streaming && loaded >= m.meta.rowCount) vscode.postMessage({ type: 'loaded', rows: loaded });
+  reportPainted(m, started, series);
+}
+
+/**
+ * A streamed result's query ended: its summary (count, time, caps). The rows not yet here follow (shown as pending
+ * until then); the chart tab is offered from the rows here, and again once all are.
+ */
+function onDone(seq: number, meta: ResultMessage['meta']): void {
+  const m = current;
+  if (!m || m.seq !== seq) return;
+  const started = performance.now();
+  m.meta = meta;
+  m.rows.length = meta.rowCount;
+  if (rowsLayer) rowsLayer.style.height = `${m.rows.length * ROW_HEIGHT}px`;
+  viewport.setAttribute('aria-rowcount', String(m.rows.length + 1));
+  renderPicker(m);
+  renderMeta(m);
+  rendered = { first: -1, last: -1 };
+  renderRows();
+  const series = chartSeries(m);
+  tabChart.hidden = !series;
+  if (loaded >= meta.rowCount) vscode.postMessage({ type: 'loaded', rows: loaded });
+  reportPainted(m, started, series);
+}
+
+/** A streamed result's query failed or was cancelled: the result before it comes back. */
+function onAbort(seq: number): void {
+  if (!current || current.seq !== seq) return;
+  if (previous) {
+    display(previous);
+    loaded = previous.rows.length;
+  } else {
+    current = undefined;
+    viewport.textContent = '';
+    $('meta').textContent = '';
+    rowsLayer = undefined;
+  }
 }
 
 viewport.addEventListener('scroll', () => requestAnimationFrame(renderRows), { passive: true });
@@ -487,6 +572,9 @@ window.addEventListener('message', (e: MessageEvent) => {
   else if (m?.type === 'rows') {
     const r = m as { seq: number; from: number; rowsJson: string };
     onRows(r.seq, r.from, r.rowsJson);
-  }
+  } else if (m?.type === 'done') {
+    const d = m as { seq: number; meta: ResultMessage['meta'] };
+    onDone(d.seq, d.meta);
+  } else if (m?.type === 'abort') onAbort((m as { seq: number }).seq);
 });
 vscode.postMessage({ type: 'ready' });

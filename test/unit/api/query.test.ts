@@ -127,6 +127,25 @@ describe('QueryClient against the emulator query host', () => {
     assert.equal(Number(r.rows[2499]?.[0]), 2499);
   });
 
+  it('hands the rows over block by block as they arrive, in order and no further than the row cap', async () => {
+    const batches: unknown[][][] = [];
+    const columns: string[][] = [];
+    const r = await run({
+      sql: 'SELECT number, toString(number) AS s FROM numbers(300000)',
+      maxRows: 250_000,
+      onBatch: (rows, cols) => {
+        batches.push(rows);
+        columns.push(cols.map((c) => c.name));
+      },
+    });
+    assert.equal(r.truncated, 'rows');
+    assert.ok(batches.length > 1, `the rows came in ${batches.length} batch(es)`);
+    assert.deepEqual(columns[0], ['number', 's']);
+    const handed = batches.flat();
+    assert.equal(handed.length, 250_000);
+    assert.deepEqual(handed, r.rows, 'the batches are the rows of the result, in order');
+  });
+
   it('stops at the byte cap and says so', async () => {
     const r = await run({
       sql: "SELECT number, repeat('x', 100) FROM numbers(1000000)",
