@@ -4,7 +4,8 @@
  *
  * Explicit prefix mappings come first (`/app/` → `services/api/`); otherwise the workspace file sharing the longest
  * common path suffix with the deployed path wins (`/app/src/pay/charge.ts` → `src/pay/charge.ts`), at least the
- * file name. Equal best suffixes are reported as ambiguous, never guessed. The answer is always one of the
+ * file name. Among equal best suffixes, the one workspace path that is wholly the deployed path's end wins (the
+ * workspace root deployed under `/app`); otherwise they are reported as ambiguous, never guessed. The answer is always one of the
  * workspace's files as listed (relative, without `..`), so a path never leads out of the workspace folder: a deployed
  * path whose `..` climbs above its root, or that is empty, huge or not a file location (`node:internal/…`,
  * `<frozen …>`), maps to nothing.
@@ -157,6 +158,10 @@ export function mapPath(deployed: string, index: WorkspaceIndex, prefixes: reado
   }
   if (best === 0) return { kind: 'none', reason: 'no workspace file has this name' };
   if (winners.length > 1) {
+    // A workspace path that is wholly the deployed path's end (`src/pay/charge.ts` of `/app/src/pay/charge.ts`) is
+    // the workspace root deployed under a folder; one that differs before its common part is another package.
+    const whole = winners.filter((w) => w.split('/').length === best);
+    if (whole.length === 1) return { kind: 'mapped', path: whole[0] as string, via: 'suffix', segments: best };
     return { kind: 'ambiguous', candidates: winners.sort().slice(0, MAX_CANDIDATES), segments: best };
   }
   return { kind: 'mapped', path: winners[0] as string, via: 'suffix', segments: best };

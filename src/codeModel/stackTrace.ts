@@ -43,7 +43,7 @@ export const MAX_TRACE_CHARS = 64 * 1024;
 export const MAX_LINE_CHARS = 2000;
 export const MAX_FRAMES = 200;
 
-const V8_CALL = /^\s*at\s+(?:async\s+)?(?:new\s+)?(.*?)\s+\((.+?):(\d+)(?::(\d+))?\)\s*$/;
+const V8_CALL = /^\s*at\s+(?:async\s+)?(?:new\s+)?(.*?)\s+\((.+?):(\d+)(?::(\d+))?\)\s*\{?\s*$/;
 const V8_BARE = /^\s*at\s+(?:async\s+)?(\S.*?):(\d+)(?::(\d+))?\s*$/;
 const BROWSER = /^\s*([^@\s]*)@(\S+?):(\d+)(?::(\d+))?\s*$/;
 const PYTHON = /^\s*File "(.+)", line (\d+)(?:, in (.+?))?\s*$/;
@@ -53,7 +53,8 @@ const DOTNET_IN = /^\s*at\s+(.+?)\s+in\s+(.+?):\p{L}+\s+(\d+)\s*$/u;
 const JAVA_PLACE = /^(?:(Native Method)|(Unknown Source)(?::\d+)?|([^\s():]+\.[A-Za-z]\w*)(?::(\d+))?)$/;
 const GO_PLACE = /^\s+(\S.*?\.go):(\d+)(?:\s+\+0x[0-9a-f]+)?\s*$/;
 const GO_FUNCTION = /^(?:created by\s+)?([^\s].*?)(?:\s+in goroutine \d+)?\s*$/;
-const RUBY = /^\s*(?:from\s+)?(.+?):(\d+):in [`'](.+?)'\s*$/;
+/** Ruby's first line carries the message after the frame (`…:in 'm': card declined (Declined)`). */
+const RUBY = /^\s*(?:from\s+)?(.+?):(\d+):in [`'](.+?)'(?::\s.*)?\s*$/;
 const MORE = /^\s*\.\.\.\s*(\d+)\s+more\s*$/;
 /** Lines that end one exception's frames and start the next one's (in the order of the text). */
 const NEXT_EXCEPTION =
