@@ -66,8 +66,9 @@ function either(map: string, stable: string, old: string): string {
 
 /** The statement for a trace source and range, or the reason there is none. */
 export function codeAggregateSql(source: TraceSourceLike, opts: AggregateOptions): AggregateStatement {
-  if (source.kind !== undefined && source.kind !== 'trace')
+  if (source.kind !== undefined && source.kind !== 'trace') {
     return { ok: false, reason: 'the source is not a trace source' };
+  }
   const table = text(source.from?.tableName);
   if (!table) return { ok: false, reason: 'the source names no table' };
   const ts = splitTopLevel(text(source.timestampValueExpression) ?? '')[0];

@@ -118,9 +118,9 @@ export function readCodeAttributes(attrs: Attributes): CodeLocation | undefined 
     fn = split.name;
     // The "bare" name may still carry its class (`ChargeService.charge`): it goes after code.namespace, once.
     if (!split.namespace) namespace = oldNs;
-    else if (!oldNs || split.namespace === oldNs || split.namespace.startsWith(`${oldNs}.`))
+    else if (!oldNs || split.namespace === oldNs || split.namespace.startsWith(`${oldNs}.`)) {
       namespace = split.namespace;
-    else namespace = `${oldNs}.${split.namespace}`;
+    } else namespace = `${oldNs}.${split.namespace}`;
   } else namespace = oldNs;
   if (fn !== undefined && ANONYMOUS.test(fn)) {
     loc.anonymous = true;

@@ -97,13 +97,14 @@ function found(language: Language, line: string, inClass: Block | undefined): Fo
   if (language === 'typescript' || language === 'javascript') {
     if ((m = JS_CLASS.exec(line))) return { name: m[1] as string, kind: 'class' };
     if ((m = JS_FUNCTION.exec(line) ?? JS_VARIABLE.exec(line))) return { name: m[1] as string, kind: 'function' };
-    if (inClass && (m = JS_MEMBER.exec(line)) && !KEYWORDS.has(m[1] as string))
-      return { name: m[1] as string, kind: 'method' };
-    return undefined;
+    m = inClass ? JS_MEMBER.exec(line) : null;
+    return m && !KEYWORDS.has(m[1] as string) ? { name: m[1] as string, kind: 'method' } : undefined;
   }
   if ((m = TYPE_DECL.exec(line))) return { name: m[1] as string, kind: 'class' };
-  if (language === 'kotlin')
-    return (m = KOTLIN_FUN.exec(line)) ? { name: m[1] as string, kind: 'function' } : undefined;
+  if (language === 'kotlin') {
+    m = KOTLIN_FUN.exec(line);
+    return m ? { name: m[1] as string, kind: 'function' } : undefined;
+  }
   if (!inClass) return undefined;
   m = C_METHOD.exec(line) ?? C_CONSTRUCTOR.exec(line);
   return m && !KEYWORDS.has(m[1] as string) ? { name: m[1] as string, kind: 'method' } : undefined;

@@ -37,8 +37,9 @@ export function logCountsSql(
   source: LogSourceLike,
   opts: { range: { from: number; to: number }; patterns: readonly string[]; services?: readonly string[] | undefined },
 ): LogCountsStatement {
-  if (source.kind !== undefined && source.kind !== 'log')
+  if (source.kind !== undefined && source.kind !== 'log') {
     return { ok: false, reason: 'the source is not a log source' };
+  }
   const table = text(source.from?.tableName);
   if (!table) return { ok: false, reason: 'the source names no table' };
   const ts = splitTopLevel(text(source.timestampValueExpression) ?? '')[0];

@@ -182,8 +182,9 @@ describe('Code aggregate (golden, embedded ClickHouse)', () => {
     const plain = await query(plainSql(false, 'billing'), DB);
     const expected = counted(false, true);
     assert.equal(agg.rows.length, plain.length);
-    for (const r of agg.rows)
+    for (const r of agg.rows) {
       assert.deepEqual({ calls: r.calls, errors: r.errors }, expected.get(key(r.file, r.function, r.namespace)));
+    }
   });
 
   it("runs on the emulator's sample traces on a frozen clock, matching a plain count", async () => {
