@@ -8,6 +8,7 @@ export { indexWorkspace, mapPath, type PathMatch, type PrefixMapping, type Works
 export { readCodeAttributes, splitQualified, containerOf, ATTR, type CodeLocation } from './codeAttributes';
 export { languageOf, scanDefinitions, type Definition, type Language, type ScanResult } from './definitions';
 export { matchDefinition, type SymbolMatch } from './match';
+export { readException, spanExceptions, type RecordedException } from './exceptions';
 export { findLogLiterals, fixedParts, likePattern, type LogLiteral } from './logLiterals';
 export {
   codeAggregateSql,
