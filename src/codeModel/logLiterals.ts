@@ -32,15 +32,16 @@ export const MAX_LITERALS = 2000;
 const METHODS =
   'log|info|warn|warning|error|debug|trace|fatal|critical|exception|notice|verbose|print|printf|println|panic|panicf|infof|warnf|warningf|errorf|debugf|fatalf|tracef|infow|warnw|errorw|debugw|loginformation|logwarning|logerror|logdebug|logcritical|logtrace';
 const RECEIVERS = 'console|_?log|_?logger|logging|slog|klog|sugar';
-/** `<receiver>.<method>(` or `<receiver>.<method> ` (Ruby), the receiver possibly qualified (`this.logger`). */
+/** `<receiver>.<method>(` or `<receiver>.<method> ` (Ruby), the receiver possibly qualified (`this.logger`, up to three parts). */
 const CALL = new RegExp(
-  `(?<![\\w$])((?:[\\w$]+\\.)*(?:${RECEIVERS}))\\s*\\.\\s*(${METHODS})(?:\\s*\\(\\s*|\\s+(?=["']))`,
+  `(?<![\\w$])((?:[\\w$]+\\.){0,3}(?:${RECEIVERS}))\\s*\\.\\s*(${METHODS})(?:\\s*\\(\\s*|\\s+(?=["']))`,
   'gi',
 );
 /** String prefixes: Python f/r/b, C# `$`/`@`. */
 const PREFIX = /^([fFrRbBuU]{1,2}|\$@?|@\$?)?(["'`])/;
+/** Placeholders; their inner parts are bounded so a hostile line cannot make matching slow. */
 const PLACEHOLDER =
-  /%\([^)]*\)[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]|%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlLqjzt]*[a-zA-Z]|\$\{[^}]*\}|#\{[^}]*\}|\{[^{}]*\}/g;
+  /%\([^)]{0,64}\)[-+ #0]{0,5}\d{0,5}(?:\.\d{1,5})?[a-zA-Z]|%[-+ #0]{0,5}(?:\d{1,5}|\*)?(?:\.(?:\d{1,5}|\*))?[hlLqjzt]{0,2}[a-zA-Z]|\$\{[^}]{0,200}\}|#\{[^}]{0,200}\}|\{[^{}]{0,200}\}/g;
 
 interface Literal {
   text: string;

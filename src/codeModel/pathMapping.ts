@@ -33,15 +33,15 @@ export const MAX_PATH_CHARS = 4096;
 /** Most ambiguous candidates reported. */
 export const MAX_CANDIDATES = 10;
 
-/** The workspace's files, by lower-cased file name. */
+/** The workspace's files, by lower-cased file name (with their segments). */
 export interface WorkspaceIndex {
-  byName: Map<string, string[]>;
+  byName: Map<string, { path: string; segs: string[] }[]>;
   all: Set<string>;
 }
 
 /** An index of workspace-relative file paths (`/` separators); absolute paths and paths with `..` are left out. */
 export function indexWorkspace(files: Iterable<string>): WorkspaceIndex {
-  const byName = new Map<string, string[]>();
+  const byName = new Map<string, { path: string; segs: string[] }[]>();
   const all = new Set<string>();
   for (const raw of files) {
     const segs = raw.replace(/\\/g, '/').split('/');
@@ -52,9 +52,10 @@ export function indexWorkspace(files: Iterable<string>): WorkspaceIndex {
     if (all.has(rel)) continue;
     all.add(rel);
     const name = (clean[clean.length - 1] as string).toLowerCase();
+    const entry = { path: rel, segs: clean };
     const list = byName.get(name);
-    if (list) list.push(rel);
-    else byName.set(name, [rel]);
+    if (list) list.push(entry);
+    else byName.set(name, [entry]);
   }
   return { byName, all };
 }
@@ -140,6 +141,19 @@ function byPrefix(d: Segments, prefixes: readonly PrefixMapping[], index: Worksp
   return undefined;
 }
 
+/** The `k` smallest paths in order, without sorting them all (a name may be shared by very many files). */
+function firstSorted(entries: readonly { path: string }[], k: number): string[] {
+  const out: string[] = [];
+  for (const { path } of entries) {
+    if (out.length === k && path >= (out[k - 1] as string)) continue;
+    let i = out.length;
+    while (i > 0 && (out[i - 1] as string) > path) i--;
+    out.splice(i, 0, path);
+    if (out.length > k) out.pop();
+  }
+  return out;
+}
+
 /** The workspace file a deployed path stands for. */
 export function mapPath(deployed: string, index: WorkspaceIndex, prefixes: readonly PrefixMapping[] = []): PathMatch {
   const d = deployedSegments(deployed);
@@ -148,9 +162,9 @@ export function mapPath(deployed: string, index: WorkspaceIndex, prefixes: reado
   if (viaPrefix) return { kind: 'mapped', path: viaPrefix, via: 'prefix', segments: d.segs.length };
   const name = (d.segs[d.segs.length - 1] as string).toLowerCase();
   let best = 0;
-  let winners: string[] = [];
+  let winners: { path: string; segs: string[] }[] = [];
   for (const candidate of index.byName.get(name) ?? []) {
-    const n = commonSuffix(d.segs, candidate.split('/'), d.caseless);
+    const n = commonSuffix(d.segs, candidate.segs, d.caseless);
     if (n > best) {
       best = n;
       winners = [candidate];
@@ -160,9 +174,9 @@ export function mapPath(deployed: string, index: WorkspaceIndex, prefixes: reado
   if (winners.length > 1) {
     // A workspace path that is wholly the deployed path's end (`src/pay/charge.ts` of `/app/src/pay/charge.ts`) is
     // the workspace root deployed under a folder; one that differs before its common part is another package.
-    const whole = winners.filter((w) => w.split('/').length === best);
-    if (whole.length === 1) return { kind: 'mapped', path: whole[0] as string, via: 'suffix', segments: best };
-    return { kind: 'ambiguous', candidates: winners.sort().slice(0, MAX_CANDIDATES), segments: best };
+    const whole = winners.filter((w) => w.segs.length === best);
+    if (whole.length === 1) winners = whole;
+    else return { kind: 'ambiguous', candidates: firstSorted(winners, MAX_CANDIDATES), segments: best };
   }
-  return { kind: 'mapped', path: winners[0] as string, via: 'suffix', segments: best };
+  return { kind: 'mapped', path: (winners[0] as { path: string }).path, via: 'suffix', segments: best };
 }
