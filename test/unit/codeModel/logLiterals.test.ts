@@ -164,6 +164,14 @@ describe('Log literals', () => {
     assert.equal(r.truncated, true);
   });
 
+  it('reads hostile lines (long qualified names, unclosed placeholders) without a literal', () => {
+    const hostile = [`${'a.'.repeat(990)}`, `log.info("${'%('.repeat(900)}`, `logger.warn('${'${'.repeat(900)}')`].join(
+      '\n',
+    );
+    const { literals } = findLogLiterals(hostile.repeat(20));
+    assert.ok(literals.every((l) => l.call === 'logger.warn'));
+  });
+
   it('fixed parts of placeholder-only and placeholder-free messages', () => {
     assert.deepEqual(fixedParts('%s'), []);
     assert.deepEqual(fixedParts('plain message'), ['plain message']);
