@@ -4,7 +4,8 @@
 //   - anything but the wiring files (src/extension.ts, src/features.ts) imports a feature folder,
 //   - the thin entry (src/extension.ts) imports more than types from a feature folder (their code is the features
 //     bundle, which the entry loads on first use; src/features.ts wires it),
-//   - a vscode-free layer (src/api, src/schema, src/resources, src/codeModel, src/constants.ts) imports `vscode`.
+//   - a vscode-free layer (src/api, src/schema, src/resources, src/render, src/codeModel, src/constants.ts) imports
+//     `vscode`.
 // Feature folders are the folders of src/ that are not service layers (see LAYERS), so a new feature folder is checked
 // without being listed. Type-only imports count too: they tie the folders together just the same.
 //
@@ -24,6 +25,7 @@ export const LAYERS = new Set([
   'writes', // the write pipeline every create and update goes through
   'labels', // labels, icons, descriptions and tooltips of resources (tree and status bar)
   'panels', // what the webview panels share: their column, chart colours and times
+  'render', // the Lucene translation and SQL rendering shared by previews, search and traces (no vscode)
   'codeModel', // production at the code: stack traces, deployed paths, code attributes, definitions, log literals, the aggregate statement (no vscode)
 ]);
 /** Files that wire the features together. */
@@ -31,7 +33,7 @@ export const ENTRY_FILES = new Set(['extension.ts', 'features.ts']);
 /** The thin entry: it may name the features' types, never load their code. */
 export const THIN_ENTRY = 'extension.ts';
 /** Parts of src/ that must not import `vscode` (they run in tests, scripts and the build without it). */
-export const VSCODE_FREE = ['api', 'schema', 'resources', 'codeModel', 'constants.ts'];
+export const VSCODE_FREE = ['api', 'schema', 'resources', 'render', 'codeModel', 'constants.ts'];
 
 function tsFiles(dir) {
   const out = [];

@@ -4,7 +4,7 @@ import type { LiveData } from '../resources/live';
 import { isObject, str, type AlertSource, type PreviewOutcome } from './context';
 import type { PreviewPanels } from './panels';
 import type { RestoreTarget, TileData } from './protocol';
-import type { TileLike } from './render';
+import type { TileLike } from '../render';
 import { backtestQuery, evaluateBacktest, pointsFromRows, type BacktestAlert, type BacktestResult } from './backtest';
 import { backtestDataOf } from './data';
 import { backtestBySeries, SeriesBacktestRefused } from './series';

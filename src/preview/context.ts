@@ -6,7 +6,7 @@ import type { Logger } from '../log';
 import type { LiveData } from '../resources/live';
 import type { RenderedState } from './panel';
 import type { TimeRange } from './protocol';
-import type { DashboardLike } from './render';
+import type { DashboardLike } from '../render';
 
 export interface PreviewDeps {
   connections: ConnectionManager;

@@ -4,7 +4,7 @@
  * first Date/DateTime column is the time, numeric columns are values, the rest are groups.
  */
 import type { BacktestResult } from './backtest';
-import type { RenderResult, ResultColumns } from './render';
+import type { RenderResult, ResultColumns } from '../render';
 import { heatmapOf } from './heatmapData';
 import { patternsOfResult } from './patternsData';
 import type { AlertRule, FiredWindow, LogLine, NumberFormat, Threshold, TileData, Transition } from './protocol';

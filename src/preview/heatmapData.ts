@@ -3,8 +3,8 @@
  * the value bucket (`x_bucket`) and the time bucket. As HyperDX's heatmap, the time buckets drawn are those from the
  * start of the range (rounded down to a bucket) that begin before its end; a row in another bucket is not drawn.
  */
-import { bucketEdge, type HeatmapScale } from './render/heatmap';
-import type { RenderResult } from './render';
+import { bucketEdge, type HeatmapScale } from '../render/heatmap';
+import type { RenderResult } from '../render';
 import type { ResultLike } from './data';
 import type { HeatmapCell, HeatmapData } from './protocol';
 

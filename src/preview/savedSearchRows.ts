@@ -4,7 +4,7 @@
  * results panel.
  */
 import type { QueryResult } from '../api/query';
-import type { TileLike } from './render';
+import type { TileLike } from '../render';
 
 /** The fields of a saved search that say what it reads. */
 export interface SavedSearchLike {

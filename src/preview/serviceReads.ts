@@ -14,7 +14,7 @@ import {
   tableOfSource,
   type SourceLike,
   type TableName,
-} from './render';
+} from '../render';
 import type { SeriesRoute } from './series';
 
 /**

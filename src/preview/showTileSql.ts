@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { isObject, str } from './context';
 import type { PreviewPanels } from './panels';
-import { renderTile, type TileLike } from './render';
+import { renderTile, type TileLike } from '../render';
 import type { ServiceReads } from './serviceReads';
 import { tileIdOf, tilesOf, type PreviewTargets } from './targets';
 

@@ -11,7 +11,7 @@ import {
   type Scope,
 } from './context';
 import type { TileData } from './protocol';
-import { renderTile, tableKey, tableOfSource, type RenderResult, type SourceLike, type TileLike } from './render';
+import { renderTile, tableKey, tableOfSource, type RenderResult, type SourceLike, type TileLike } from '../render';
 import { runTileStatements, type Settled } from './batch';
 import { tileDataOf } from './data';
 import { planTile, previewBySeries, type SeriesRoute } from './series';

@@ -16,7 +16,7 @@ import { SELF_HOSTED_SERVICE_ID, SelfHostedClient } from '../../src/api/oss';
 import { tileDataOf } from '../../src/preview/data';
 import type { TreeApi as TreeHandle } from '../../src/features';
 import type { PreviewOutcome } from '../../src/preview';
-import { renderTile, type SourceLike, type TileLike } from '../../src/preview/render';
+import { renderTile, type SourceLike, type TileLike } from '../../src/render';
 import { seriesTileData, type SeriesRow } from '../../src/preview/series';
 import { planTile } from '../../src/preview/series/plan';
 import type { Node } from '../../src/tree/nodes';

@@ -9,7 +9,7 @@ import {
   type SavedSearchLike,
   type SourceLike,
   type TileLike,
-} from '../render/tile';
+} from '../../render/tile';
 import {
   type BacktestAlert,
   type BacktestPoint,

@@ -6,7 +6,7 @@
  * end), each scaled the same way; its text is the last row's text with the last template written over it, its
  * level the last row's. Patterns are ordered by count, most first (ties by cluster ID).
  */
-import { autoGranularity, bucketStart, type Granularity } from '../render/sql';
+import { autoGranularity, bucketStart, type Granularity } from '../../render/sql';
 import { TemplateMiner } from './drain';
 import { reconstructTemplate, stripAnsi } from './text';
 

@@ -21,8 +21,8 @@ import {
 } from '../backtest/evaluate';
 import type { AlertQueryTarget } from '../backtest/query';
 import { numberOf } from '../data';
-import { splitTopLevel } from '../render/sql';
-import type { SourceLike } from '../render/tile';
+import { splitTopLevel } from '../../render/sql';
+import type { SourceLike } from '../../render/tile';
 import type { SeriesRow } from './data';
 import { NotOnSeriesRoute, SERIES_STEPS, seriesOf } from './plan';
 

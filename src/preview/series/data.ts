@@ -5,7 +5,7 @@
  */
 import { numberOf, tileDataOf, type ResultLike } from '../data';
 import type { NumberFormat, TileData } from '../protocol';
-import type { RenderResult } from '../render';
+import type { RenderResult } from '../../render';
 import type { SeriesPlan } from './plan';
 
 type SeriesPlanOk = Extract<SeriesPlan, { ok: true; route: 'series' }>;

@@ -19,15 +19,15 @@
  * table it cannot apply).
  */
 import { SERIES_AGG_FNS, type SearchRequest, type SeriesQuery, type SeriesRequest } from '../../api/oss';
-import { dashboardFiltersForTile, type DashboardLike, type TileFilter } from '../render/filters';
+import { dashboardFiltersForTile, type DashboardLike, type TileFilter } from '../../render/filters';
 import {
   alignedRange,
   autoGranularity,
   granularityFromSeconds,
   splitTopLevel,
   TIME_CHART_MAX_BUCKETS,
-} from '../render/sql';
-import { eventLevelOf, noConfigReason, patternColumnOf, type SourceLike, type TileLike } from '../render/tile';
+} from '../../render/sql';
+import { eventLevelOf, noConfigReason, patternColumnOf, type SourceLike, type TileLike } from '../../render/tile';
 
 /** The API's bucket sizes in seconds (without `auto`: the preview picks the size, so it knows the buckets). */
 export const SERIES_STEPS: readonly (readonly [SeriesGranularityName, number])[] = [

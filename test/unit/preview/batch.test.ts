@@ -20,7 +20,7 @@ import {
   tableOfSource,
   type SourceLike,
   type TableName,
-} from '../../../src/preview/render';
+} from '../../../src/render';
 import { SAMPLE_KEY_UUID } from '../../emulator/seed';
 import { startEmulator, type Emulator } from '../../emulator/server';
 

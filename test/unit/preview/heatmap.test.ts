@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { tileDataOf, type ResultLike } from '../../../src/preview/data';
 import type { HeatmapData } from '../../../src/preview/protocol';
-import { renderTile, type SourceLike, type TileLike } from '../../../src/preview/render';
+import { renderTile, type SourceLike, type TileLike } from '../../../src/render';
 import { buildState } from '../../emulator/seed';
 import { engine } from './golden';
 

@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LuceneError, luceneToSql } from '../../../src/preview/render';
+import { LuceneError, luceneToSql } from '../../../src/render';
 
 const COLUMNS = {
   Timestamp: 'DateTime64(9)',

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { tileDataOf } from '../../../src/preview/data';
 import { groupPatterns, reconstructTemplate, stripAnsi, TemplateMiner } from '../../../src/preview/patterns';
 import type { PatternsData } from '../../../src/preview/protocol';
-import { renderTile, type SourceLike, type TileLike } from '../../../src/preview/render';
+import { renderTile, type SourceLike, type TileLike } from '../../../src/render';
 import { buildState } from '../../emulator/seed';
 import { query } from './golden';
 import { NOW, RANGES, seededRows, seededTotal } from './patternsSeeded';

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { SelfHostedClient } from '../../../src/api/oss';
 import { RateLimiter } from '../../../src/api/rateLimiter';
 import type { PatternsData } from '../../../src/preview/protocol';
-import type { SourceLike, TileLike } from '../../../src/preview/render';
+import type { SourceLike, TileLike } from '../../../src/render';
 import { planTile, previewBySeries, type SeriesRoute } from '../../../src/preview/series';
 import { ossData } from '../../emulator/oss/seed';
 import { startEmulator, type Emulator } from '../../emulator/server';

@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { renderTile, type RenderOptions, type RenderResult, type TileLike } from '../../../src/preview/render';
+import { renderTile, type RenderOptions, type RenderResult, type TileLike } from '../../../src/render';
 import { ClickHouseEngine } from '../../emulator/clickhouse/engine';
 
 const DATABASE = 'preview_ranges';

@@ -10,7 +10,7 @@ import {
   renderTile,
   renderWindowedQuery,
   type RenderResult,
-} from '../../../src/preview/render';
+} from '../../../src/render';
 import { gauge, query, rows, SOURCE, T0, type Row } from './golden';
 import { GOLDEN_SQL } from './goldenSql';
 import { CASES, HOUR, RANGE } from './renderCases';

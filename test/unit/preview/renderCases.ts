@@ -1,5 +1,5 @@
 /** Tiles and options of the golden SQL tests (shared by the test and by the golden printer). */
-import type { RenderOptions, TileLike } from '../../../src/preview/render';
+import type { RenderOptions, TileLike } from '../../../src/render';
 import { METRIC_SOURCE, SOURCE, T0 } from './golden';
 
 export const HOUR = 3600_000;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { renderTile } from '../../../src/preview/render';
+import { renderTile } from '../../../src/render';
 import { recordsToResult, savedSearchTile } from '../../../src/preview/savedSearchRows';
 
 describe('Run Saved Search: the search and its rows', () => {

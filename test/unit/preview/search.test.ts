@@ -14,7 +14,7 @@ import {
   renderSearch,
   sortingKeySql,
   type SearchStatements,
-} from '../../../src/preview/render';
+} from '../../../src/render';
 import { SHOWCASE } from '../../emulator/clickhouse/traces';
 import { DATABASE as GOLDEN_DB, query } from './golden';
 import { searchCases, type SearchCase } from './searchCases';

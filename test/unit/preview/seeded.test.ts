@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backtestQuery, evaluateBacktest, pointsFromRows } from '../../../src/preview/backtest';
-import { renderTile, type SourceLike } from '../../../src/preview/render';
+import { renderTile, type SourceLike } from '../../../src/render';
 import { buildState } from '../../emulator/seed';
 import { query } from './golden';
 

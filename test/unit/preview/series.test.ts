@@ -10,7 +10,7 @@ import { SelfHostedClient } from '../../../src/api/oss';
 import { backtestQuery, evaluateBacktest, pointsFromRows } from '../../../src/preview/backtest';
 import { tileDataOf, type ResultLike } from '../../../src/preview/data';
 import type { TileData } from '../../../src/preview/protocol';
-import { renderTile, type SourceLike, type TileLike } from '../../../src/preview/render';
+import { renderTile, type SourceLike, type TileLike } from '../../../src/render';
 import {
   backtestBySeries,
   planSeriesBacktest,

@@ -10,7 +10,7 @@ export {
   sqlIdentifier,
   tableRef,
   splitTopLevel,
-} from '../../api/query/sqlText';
+} from '../api/query/sqlText';
 
 /** A time bucket size: a whole number of seconds, written for ClickHouse as `INTERVAL <n> <unit>`. */
 export interface Granularity {
