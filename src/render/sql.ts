@@ -3,14 +3,7 @@
  * quoting and bracket-aware splitting of expression lists (src/api/query/sqlText.ts, re-exported), and granularity.
  */
 
-export {
-  sqlString,
-  sqlValue,
-  sqlIdentifierPath,
-  sqlIdentifier,
-  tableRef,
-  splitTopLevel,
-} from '../api/query/sqlText';
+export { sqlString, sqlValue, sqlIdentifierPath, sqlIdentifier, tableRef, splitTopLevel } from '../api/query/sqlText';
 
 /** A time bucket size: a whole number of seconds, written for ClickHouse as `INTERVAL <n> <unit>`. */
 export interface Granularity {
