@@ -10,7 +10,7 @@
  * from the extension's state (no features loaded); the key is asked for only when a server starts.
  */
 import * as vscode from 'vscode';
-import { needsPlainHttpConsent, settlePlainHttp } from './connections/plainHttpGrant';
+import { needsPlainHttpConsent, settlePlainHttp } from './plainHttpGrant';
 
 /** The provider's ID in `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'observability.mcpServers';

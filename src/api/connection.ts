@@ -6,7 +6,7 @@
  */
 import { RESOURCE_ID_PATTERN } from '../schema/ids';
 import { ApiError, type ApiErrorIssue } from './errors';
-import { isLoopbackHost } from './loopback';
+import { isLoopbackHost } from '../loopback';
 
 export { isLoopbackHost };
 

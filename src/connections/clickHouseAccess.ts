@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isLoopbackHost } from '../api/connection';
-import { clickHousePlainHttpGrantable } from './plainHttpGrant';
+import { clickHousePlainHttpGrantable } from '../plainHttpGrant';
 import type { StoredConnection } from './types';
 
 /**
@@ -41,7 +41,7 @@ export function clickHouseAddressIssue(
   return undefined;
 }
 
-export { clickHousePlainHttpAllowed, clickHousePlainHttpGrantable } from './plainHttpGrant';
+export { clickHousePlainHttpAllowed, clickHousePlainHttpGrantable } from '../plainHttpGrant';
 
 /** The address as stored: trimmed, without a trailing slash. */
 export function normalizeClickHouseAddress(address: string): string {

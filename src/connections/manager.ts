@@ -16,7 +16,7 @@ import { SelfHostedServiceClient, selfHostedConnectionIssues } from '../api/oss'
 import { affectsRequests, readSettings } from '../config';
 import type { Logger } from '../log';
 import { SecretStorageError } from './keyring';
-import { clickHousePlainHttpGrantable, needsPlainHttpConsent, originOf, settlePlainHttp } from './plainHttpGrant';
+import { clickHousePlainHttpGrantable, needsPlainHttpConsent, originOf, settlePlainHttp } from '../plainHttpGrant';
 import {
   clickHouseSecretKeyFor,
   CONNECTIONS_STATE_KEY,

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod';
 import { SELF_HOSTED_SERVICE_ID } from '../../api/oss';
 import { hostOf } from '../../connections/pick';
-import { needsPlainHttpConsent } from '../../connections/plainHttpGrant';
+import { needsPlainHttpConsent } from '../../plainHttpGrant';
 import type { ConnectionPatch, StoredConnection } from '../../connections/types';
 import { normalizeBaseUrl, sameOrigin, validateLabel } from '../../connections/validation';
 import { errorMessage } from '../../errors';

@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../api/loopback';
+import { isLoopbackHost } from './loopback';
 
 /**
  * The permission to send a self-hosted connection's credentials over plain http to another machine belongs to the

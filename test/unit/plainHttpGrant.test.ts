@@ -7,7 +7,7 @@ import {
   needsPlainHttpConsent,
   settlePlainHttp,
   type PlainHttpFields,
-} from '../../../src/connections/plainHttpGrant';
+} from '../../src/plainHttpGrant';
 
 const API = 'http://hyperdx.internal:8000';
 const CH = 'http://hyperdx.internal:8123';
