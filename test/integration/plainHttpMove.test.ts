@@ -93,23 +93,28 @@ describe('Plain-http permissions follow the address they were given for', functi
 
   it('admits plain http to ClickHouse on the connection’s own host while its permission holds', async () => {
     assert.equal(api.connections.get(id)?.allowPlainHttp, true);
-    assert.equal(storedEntry().plainHttpOrigin, apiUrl(), 'the permission names the origin it was given for');
     await setAccess();
+    const since = proxy.records.length;
+    const result = await selectOne();
+    assert.deepEqual(result.rows, [[1]]);
+    assert.ok(toClickHouse(since).length >= 1, 'the statement went to ClickHouse through the proxy');
+    assert.equal(storedEntry().plainHttpOrigin, apiUrl(), 'the permission names the origin it was given for');
     assert.deepEqual(api.connections.get(id)?.clickHouse, {
       url: clickHouseUrl(),
       user: oss.clickHouseUser,
       plainHttpOrigin: clickHouseUrl(),
     });
-    const since = proxy.records.length;
-    const result = await selectOne();
-    assert.deepEqual(result.rows, [[1]]);
-    assert.ok(toClickHouse(since).length >= 1, 'the statement went to ClickHouse through the proxy');
   });
 
   it('drops both permissions when the connection moves to https: SQL to the plain-http ClickHouse is refused, nothing sent', async () => {
     const moved = `https://${HOST}:${port(oss.url)}`;
     // The store's own update, as any caller (the edit command, another window) reaches it.
     await api.connections.update(id, { baseUrl: moved }, oss.ossApiKey);
+    const since = proxy.records.length;
+    const refused = await rejection(selectOne(), 'plain http to ClickHouse must be refused');
+    assert.match(refused.message, /must use https/);
+    assert.deepEqual(toClickHouse(since), [], 'nothing reached ClickHouse');
+    assert.ok(!refused.message.includes(oss.clickHousePassword));
     const now = api.connections.get(id)!;
     assert.equal(now.baseUrl, moved);
     assert.equal(now.allowPlainHttp, false);
@@ -117,11 +122,6 @@ describe('Plain-http permissions follow the address they were given for', functi
     assert.equal(storedEntry().plainHttpOrigin, undefined);
     assert.equal(storedEntry().allowPlainHttp, false, 'older versions read no permission either');
     assert.deepEqual(now.clickHouse, { url: clickHouseUrl(), user: oss.clickHouseUser }, 'the access itself stays');
-    const since = proxy.records.length;
-    const refused = await rejection(selectOne(), 'plain http to ClickHouse must be refused');
-    assert.match(refused.message, /must use https/);
-    assert.deepEqual(toClickHouse(since), [], 'nothing reached ClickHouse');
-    assert.ok(!refused.message.includes(oss.clickHousePassword));
   });
 
   it('a leftover permission as an older version stored it (a bare allowPlainHttp on an https address) admits nothing', async () => {
@@ -137,11 +137,11 @@ describe('Plain-http permissions follow the address they were given for', functi
         : e,
     );
     await api.connections.globalState.update(CONNECTIONS_STATE_KEY, leftover);
-    assert.equal(api.connections.get(id)?.allowPlainHttp, false);
     const since = proxy.records.length;
     const refused = await rejection(selectOne(), 'plain http to ClickHouse must be refused');
     assert.match(refused.message, /must use https/);
     assert.deepEqual(toClickHouse(since), [], 'nothing reached ClickHouse');
+    assert.equal(api.connections.get(id)?.allowPlainHttp, false);
   });
 
   it('moving back to plain http needs the confirmation again; ClickHouse over plain http needs its access set again', async () => {
