@@ -93,10 +93,6 @@ export async function testConnection(deps: TestConnectionDeps, connection: Store
         await tryPart(deps, 'queryEndpoint', vscode.l10n.t('Query endpoint of {0}', name), async () => {
           const endpoint = (await client.getQueryEndpoint(serviceId)).data;
           if (!endpoint) return { outcome: 'skipped', detail: vscode.l10n.t('not set up for this service') };
-          const keys = endpoint.openApiKeys.map((k) => k.toLowerCase());
-          if (!keys.includes(connection.keyId.toLowerCase())) {
-            return { outcome: 'skipped', detail: vscode.l10n.t('set up, but this API key is not enabled on it') };
-          }
           const state = states.get(serviceId);
           if (state !== undefined && NOT_RUNNING.has(state)) {
             return {
