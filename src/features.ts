@@ -5,7 +5,7 @@
  * (src/extension.ts) loads on first use, so activating the extension evaluates none of it.
  */
 import * as vscode from 'vscode';
-import { registerConnectionCommands } from './connectionSetup/commands';
+import { registerConnectionCommands, registerTestConnection } from './connectionSetup/commands';
 import { ConnectionManager } from './connections/manager';
 import type { Logger } from './log';
 import { ResourceCache } from './resources/cache';
@@ -96,6 +96,9 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     refreshedAll: tree.provider.onDidRefreshAll,
   });
   const query = registerQuery(context, { connections, refresh, log });
+  context.subscriptions.push(
+    registerTestConnection({ connections, log, runSql: (connectionId, opts) => query.run(connectionId, opts) }),
+  );
   const preview = registerPreview(context, {
     connections,
     live,

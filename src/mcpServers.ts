@@ -10,6 +10,7 @@
  * from the extension's state (no features loaded); the key is asked for only when a server starts.
  */
 import * as vscode from 'vscode';
+import { needsPlainHttpConsent, settlePlainHttp } from './plainHttpGrant';
 
 /** The provider's ID in `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'observability.mcpServers';
@@ -31,13 +32,24 @@ export interface McpSources {
   enabled(): boolean;
 }
 
-/** The saved connections as stored (entries that lack a field are left out). */
+/**
+ * The saved connections as stored (entries that lack a field are left out, and so are plain-http addresses of another
+ * machine whose permission does not name their current address: the key never travels unencrypted unconfirmed).
+ */
 export function storedConnections(raw: unknown): McpConnection[] {
   if (!Array.isArray(raw)) return [];
   return raw.flatMap((e: unknown) => {
     if (typeof e !== 'object' || e === null) return [];
-    const { id, label, baseUrl, kind } = e as Record<string, unknown>;
+    const { id, label, baseUrl, kind, allowPlainHttp, plainHttpOrigin } = e as Record<string, unknown>;
     if (typeof id !== 'string' || typeof baseUrl !== 'string') return [];
+    if (needsPlainHttpConsent(baseUrl)) {
+      const grant = settlePlainHttp({
+        baseUrl,
+        allowPlainHttp: allowPlainHttp === true,
+        ...(typeof plainHttpOrigin === 'string' ? { plainHttpOrigin } : {}),
+      });
+      if (grant.allowPlainHttp !== true) return [];
+    }
     return [
       { id, label: typeof label === 'string' ? label : id, baseUrl, ...(typeof kind === 'string' ? { kind } : {}) },
     ];

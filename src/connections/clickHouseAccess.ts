@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { isLoopbackHost } from '../api/connection';
+import { clickHousePlainHttpGrantable } from '../plainHttpGrant';
 import type { StoredConnection } from './types';
 
 /**
  * The address rules of a self-hosted connection's ClickHouse access (ClickHouse's HTTP interface for previews): the
  * same as every client's. https, or plain http to a literal loopback address; plain http to another machine only when
  * the user confirmed plain http for this connection (Allow Plain HTTP for Connection…) and ClickHouse is on that same
- * host. No credentials, query or fragment in the address: the user and password travel only as HTTP Basic.
+ * host (the permission is then kept for ClickHouse's exact origin, see plainHttpGrant.ts). No credentials, query or fragment in the address: the user and password travel only as HTTP Basic.
  */
 export function clickHouseAddressIssue(
   connection: Pick<StoredConnection, 'baseUrl' | 'allowPlainHttp'>,
@@ -27,7 +28,11 @@ export function clickHouseAddressIssue(
   if (url.search !== '' || url.hash !== '') {
     return vscode.l10n.t('The address takes no query or fragment.');
   }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !clickHousePlainHttpAllowed(connection, url)) {
+  if (
+    url.protocol === 'http:' &&
+    !isLoopbackHost(url.hostname) &&
+    !clickHousePlainHttpGrantable(connection, url.href)
+  ) {
     return vscode.l10n.t(
       'Plain http to {0} would send the ClickHouse password unencrypted: use https, or a loopback address, or ClickHouse on the connection\'s own host after "Allow Plain HTTP for Connection…".',
       url.host,
@@ -36,19 +41,7 @@ export function clickHouseAddressIssue(
   return undefined;
 }
 
-/** Plain http to ClickHouse beyond loopback: the connection's confirmed permission, for its own host only. */
-export function clickHousePlainHttpAllowed(
-  connection: Pick<StoredConnection, 'baseUrl' | 'allowPlainHttp'>,
-  address: string | URL,
-): boolean {
-  if (connection.allowPlainHttp !== true) return false;
-  try {
-    const url = typeof address === 'string' ? new URL(address) : address;
-    return url.protocol === 'http:' && url.hostname === new URL(connection.baseUrl).hostname;
-  } catch {
-    return false;
-  }
-}
+export { clickHousePlainHttpAllowed, clickHousePlainHttpGrantable } from '../plainHttpGrant';
 
 /** The address as stored: trimmed, without a trailing slash. */
 export function normalizeClickHouseAddress(address: string): string {

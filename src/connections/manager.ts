@@ -16,6 +16,7 @@ import { SelfHostedServiceClient, selfHostedConnectionIssues } from '../api/oss'
 import { affectsRequests, readSettings } from '../config';
 import type { Logger } from '../log';
 import { SecretStorageError } from './keyring';
+import { clickHousePlainHttpGrantable, needsPlainHttpConsent, originOf, settlePlainHttp } from '../plainHttpGrant';
 import {
   clickHouseSecretKeyFor,
   CONNECTIONS_STATE_KEY,
@@ -121,7 +122,8 @@ export class ConnectionManager implements vscode.Disposable {
     for (const entry of raw) {
       const parsed = storedConnectionSchema.safeParse(entry);
       if (parsed.success) {
-        out.push(parsed.data);
+        // A plain-http permission counts only for the address it was given for.
+        out.push(isSelfHosted(parsed.data) ? settlePlainHttp(parsed.data, true) : parsed.data);
       } else {
         this.log.warn(
           `Skipping a saved connection that cannot be read: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
@@ -492,8 +494,15 @@ export class ConnectionManager implements vscode.Disposable {
       if (patch.organizationName === undefined) delete merged.organizationName;
       if (patch.services === undefined) merged.services = [];
     }
+    const moved = !sameOrigin(normalizeBaseUrl(merged.baseUrl) ?? merged.baseUrl, current.baseUrl);
+    if (moved || patch.allowPlainHttp !== undefined) {
+      // A plain-http permission belongs to the address it was given for: a move drops it (and ClickHouse's, given
+      // under it) unless the patch gives it again for the new address.
+      merged.allowPlainHttp = patch.allowPlainHttp === true;
+      delete merged.plainHttpOrigin;
+    }
+    if (moved && merged.clickHouse) merged.clickHouse = { url: merged.clickHouse.url, user: merged.clickHouse.user };
     const next = this.normalize(merged);
-    const moved = !sameOrigin(next.baseUrl, current.baseUrl);
     this.validate(next, !moved);
     if (moved && secret === undefined) {
       throw new Error(
@@ -525,6 +534,7 @@ export class ConnectionManager implements vscode.Disposable {
           if (entryId(e) !== id) return e;
           const written: Record<string, unknown> = { ...(e as Record<string, unknown>), ...next };
           if (next.organizationName === undefined) delete written.organizationName;
+          if (next.plainHttpOrigin === undefined) delete written.plainHttpOrigin;
           return written;
         }),
       );
@@ -547,7 +557,7 @@ export class ConnectionManager implements vscode.Disposable {
       this.transientSecrets.set(++this.transientCounter, previousSecret);
     }
     this.log.info(
-      `Updated connection "${next.label}" (${id})${moved ? ` to ${next.baseUrl}` : ''}${secret !== undefined ? ' and its key secret' : ''}`,
+      `Updated connection "${next.label}" (${id})${moved ? ` to ${next.baseUrl}` : ''}${secret !== undefined ? ' and its key secret' : ''}${plainHttpNote(current, next)}`,
     );
     if (secret !== undefined) this.log.info(`Updated the key secret of connection ${id}`);
     await this.announce();
@@ -605,7 +615,12 @@ export class ConnectionManager implements vscode.Disposable {
     await this.writeSecret(clickHouseSecretKeyFor(id), password);
     if (previous !== undefined && previous !== password) this.transientSecrets.set(++this.transientCounter, previous);
     this.clickHousePasswords.set(id, password);
-    const clickHouse = { url: access.url, user: access.user };
+    // Plain http beyond loopback is allowed for this very ClickHouse origin only, under the API's permission.
+    const origin = originOf(access.url);
+    const clickHouse: ClickHouseAccess =
+      needsPlainHttpConsent(access.url) && origin !== undefined && clickHousePlainHttpGrantable(current, access.url)
+        ? { url: access.url, user: access.user, plainHttpOrigin: origin }
+        : { url: access.url, user: access.user };
     await this.mutate((entries) =>
       entries.map((e) => (entryId(e) === id ? { ...(e as Record<string, unknown>), clickHouse } : e)),
     );
@@ -689,9 +704,12 @@ export class ConnectionManager implements vscode.Disposable {
     if (connection.kind === 'selfHosted') {
       result.kind = 'selfHosted';
       result.allowPlainHttp = connection.allowPlainHttp === true;
+      if (connection.plainHttpOrigin !== undefined) result.plainHttpOrigin = connection.plainHttpOrigin;
       if (connection.clickHouse) {
-        result.clickHouse = { url: connection.clickHouse.url, user: connection.clickHouse.user };
+        const { url, user, plainHttpOrigin } = connection.clickHouse;
+        result.clickHouse = plainHttpOrigin !== undefined ? { url, user, plainHttpOrigin } : { url, user };
       }
+      return settlePlainHttp(result);
     }
     return result;
   }
@@ -810,6 +828,16 @@ function entryId(entry: unknown): string | undefined {
     return typeof id === 'string' ? id : undefined;
   }
   return undefined;
+}
+
+/** For the log: a plain-http permission given or dropped by an update. */
+function plainHttpNote(before: StoredConnection, after: StoredConnection): string {
+  if (before.allowPlainHttp === true && after.allowPlainHttp !== true) return ' (plain http permission withdrawn)';
+  if (before.allowPlainHttp !== true && after.allowPlainHttp === true) return ' (plain http confirmed)';
+  if (before.clickHouse?.plainHttpOrigin !== undefined && after.clickHouse?.plainHttpOrigin === undefined) {
+    return ' (plain http to ClickHouse withdrawn)';
+  }
+  return '';
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -72,8 +72,13 @@ export interface StoredConnection {
    * its own one service. Absent means ClickHouse Cloud (Managed ClickStack).
    */
   kind?: ConnectionKind;
-  /** Self-hosted only: the user confirmed that the key may travel unencrypted to this plain-http, non-loopback host. */
+  /**
+   * Self-hosted only: the user confirmed that the key may travel unencrypted to this plain-http, non-loopback address.
+   * Derived when read: true only while `plainHttpOrigin` names the current address (see plainHttpGrant.ts).
+   */
   allowPlainHttp?: boolean;
+  /** Self-hosted only: the API origin plain http was confirmed for; the permission goes when the address changes. */
+  plainHttpOrigin?: string;
   /**
    * Self-hosted only: ClickHouse access for previews (the address of ClickHouse's HTTP interface and the user; the
    * password lives in SecretStorage). With it, previews and backtests run SQL there instead of the chart series API.
@@ -85,6 +90,8 @@ export interface StoredConnection {
 export interface ClickHouseAccess {
   url: string;
   user: string;
+  /** The ClickHouse origin plain http was allowed for (on the API's own host, under its permission). */
+  plainHttpOrigin?: string;
 }
 
 export type ConnectionKind = 'cloud' | 'selfHosted';
@@ -123,8 +130,9 @@ export const storedConnectionSchema = lazySchema(() =>
     pathSegment: z.string().min(1).catch(DEFAULT_PATH_SEGMENT),
     kind: z.enum(['cloud', 'selfHosted']).optional(),
     allowPlainHttp: z.boolean().optional(),
+    plainHttpOrigin: z.string().min(1).optional().catch(undefined),
     clickHouse: z
-      .object({ url: z.string().min(1), user: z.string().min(1) })
+      .object({ url: z.string().min(1), user: z.string().min(1), plainHttpOrigin: z.string().min(1).optional() })
       .optional()
       .catch(undefined),
   }),

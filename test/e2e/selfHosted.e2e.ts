@@ -5,7 +5,10 @@
  *   API key (a password box), checks the deployment and names the connection after its team;
  * - the explorer shows the deployment as one node holding Dashboards, Alerts, Webhooks, Saved Searches, Sources and
  *   Team (no organization or service level, no query endpoint, no roles); the Team folder lists the members;
- * - a dashboard opens from the tree (its inline Edit action) as an editable JSON document read over `/api/v2`.
+ * - a dashboard opens from the tree (its inline Edit action) as an editable JSON document read over `/api/v2`;
+ * - managed in place from the connection row's context menu: ClickHouse access set, then *Edit Connection…* moves it
+ *   to another address (the API key asked again in a password box) and renames it, *Update Key Secret…* replaces the
+ *   key, and *Test Connection* says the API and its ClickHouse access still work.
  * Only what is specific to self-hosted lives here: the walk-through, the tree's shape, the Team folder, a dashboard read
  * over `/api/v2`. Browsing, editing and applying, deleting, alert files and previews are the Cloud journeys run once
  * per kind (`forEachFlavor` in ui.ts). Plain HTTP to a non-loopback host (its confirmation and withdrawal) is tested
@@ -23,7 +26,11 @@ import { openWorkbench, type Workbench } from '../host/runInCodeServer';
 import {
   START_TIMEOUT,
   UI_TIMEOUT,
+  clickMenuItem,
+  dialog,
   editorLine,
+  exactly,
+  notification,
   expand,
   quickInput,
   quickInputBox,
@@ -68,6 +75,80 @@ test(
     await reportingFailure(page, emulator, 'self-hosted', walkThrough);
   },
 );
+
+test(
+  'Self-hosted: ClickHouse access, then Edit Connection (address, key, name) and Update Key Secret in place; Test Connection shows it all works',
+  { timeout: 300_000 },
+  async () => {
+    await reportingFailure(page, emulator, 'self-hosted-edit', editInPlace);
+  },
+);
+
+/** Opens the context menu of the connection row and chooses `item`. */
+async function onConnection(label: string, item: string): Promise<void> {
+  const row = treeRow(page, label);
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await row.click({ button: 'right' });
+  await clickMenuItem(page, item);
+}
+
+async function typeStep(prompt: string | RegExp, value: string, password = false): Promise<void> {
+  await inputStep(prompt);
+  if (password) assert.equal(await quickInputBox(page).getAttribute('type'), 'password', `${String(prompt)}: hidden`);
+  await quickInputBox(page).fill(value);
+  await quickInputBox(page).press('Enter');
+}
+
+async function editInPlace(): Promise<void> {
+  const label = SAMPLE_OSS_TEAM_NAME;
+  const renamed = 'Edited HyperDX';
+  const moved = emulator.url.replace('127.0.0.1', 'localhost');
+
+  // ClickHouse access, checked with SELECT 1 before it is saved.
+  await onConnection(label, 'Set ClickHouse Access for Previews…');
+  await typeStep(/ClickHouse HTTP interface/, emulator.clickHouseHttpUrl);
+  await typeStep(/The ClickHouse user/, emulator.clickHouseUser);
+  await typeStep(/The password of/, emulator.clickHousePassword, true);
+  await notification(page, /now run SQL on ClickHouse/).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+
+  // Edit Connection: another address needs the key again; the new name shows in the tree.
+  await onConnection(label, 'Edit Connection…');
+  await inputStep(/Base URL of the HyperDX app/);
+  assert.equal(await quickInputBox(page).inputValue(), emulator.url, 'the current address is offered');
+  await quickInputBox(page).fill(moved);
+  await quickInputBox(page).press('Enter');
+  await typeStep(/Personal API key for localhost/, emulator.ossApiKey, true);
+  await typeStep(/Name of the connection/, renamed);
+  await notification(page, `Connection "${renamed}" updated.`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  const row = treeRow(page, renamed);
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  assert.match(await row.innerText(), new RegExp(`localhost:${new URL(emulator.url).port}`), 'the new address');
+  assert.equal(await treeRow(page, exactly(label)).count(), 0, 'one connection, renamed: not a second one');
+
+  // Update Key Secret: checked against the deployment, then stored.
+  const mark = emulator.requests.length;
+  await onConnection(renamed, 'Update Key Secret…');
+  await typeStep(/New personal API key for localhost/, emulator.ossApiKey, true);
+  await notification(page, `Key secret of "${renamed}" updated.`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  assert.ok(
+    emulator.requests.slice(mark).some((r) => r.path === '/api/v2/team' && r.authorized === true),
+    'the new key was checked',
+  );
+
+  // Test Connection: the API and the ClickHouse access (which survived the key change) both answer.
+  const beforeTest = emulator.requests.length;
+  await onConnection(renamed, 'Test Connection');
+  const box = dialog(page);
+  await box.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await box.filter({ hasText: `"${renamed}" works.` }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  const text = await box.innerText();
+  assert.match(text, /API: listed \d+ source\(s\) at localhost/);
+  assert.match(text, /ClickHouse access: SELECT 1 answered in \d+ ms/);
+  const sql = emulator.requests.slice(beforeTest).filter((r) => r.path.startsWith('clickhouse:'));
+  assert.ok(sql.length >= 1 && sql.every((r) => r.authorized === true), 'SELECT 1 ran on ClickHouse with its password');
+  await page.keyboard.press('Escape');
+  await box.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+}
 
 async function walkThrough(): Promise<void> {
   // On a busy machine the palette may open before the extension's commands are known: open it again then.

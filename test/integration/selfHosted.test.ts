@@ -15,7 +15,18 @@ import { ossData, SAMPLE_OSS_MEMBERS, SAMPLE_OSS_TEAM_NAME } from '../emulator/o
 import type { TreeApi as TreeHandle } from '../../src/features';
 import type { Node } from '../../src/tree/nodes';
 import type { ConnectionManager } from '../../src/connections/manager';
-import { activate, configure, extension, iconOf, labelOf, rejection, setField, tooltipText, waitFor } from './support';
+import {
+  activate,
+  configure,
+  exportedApi,
+  extension,
+  iconOf,
+  labelOf,
+  rejection,
+  setField,
+  tooltipText,
+  waitFor,
+} from './support';
 
 interface Api {
   readonly tree: TreeHandle;
@@ -344,20 +355,92 @@ describe('Self-hosted connections', function () {
     }
   });
 
-  it('refuses the Cloud-only connection commands on a self-hosted connection, saying what to do instead', async () => {
+  it('refuses Choose Services on a self-hosted connection (its one service), pointing at Edit Connection', async () => {
     const before = api.connections.get(connectionId)!;
     const mark = emulator.requests.length;
-    for (const [commandId, args] of [
-      ['observability.editConnection', { connectionId, label: 'Renamed' }],
-      ['observability.selectServices', { connectionId, serviceIds: ['00000000-0000-4000-8000-000000000001'] }],
-      ['observability.updateKeySecret', { connectionId, keySecret: 'not-a-cloud-secret' }],
-    ] as const) {
-      const refused = await rejection(vscode.commands.executeCommand(commandId, args), `${commandId} must refuse`);
-      assert.match(refused.message, /is a self-hosted connection: .* applies to ClickHouse Cloud connections only/);
-      assert.match(refused.message, /remove the connection and add it again/);
-    }
+    const refused = await rejection(
+      vscode.commands.executeCommand('observability.selectServices', {
+        connectionId,
+        serviceIds: ['00000000-0000-4000-8000-000000000001'],
+      }),
+    );
+    assert.match(refused.message, /is a self-hosted connection: .* applies to ClickHouse Cloud connections only/);
+    assert.match(refused.message, /Edit Connection/);
+    const cloudFields = await rejection(
+      vscode.commands.executeCommand('observability.editConnection', { connectionId, keyId: 'some-key' }),
+    );
+    assert.match(cloudFields.message, /keyId apply to ClickHouse Cloud connections only/);
     assert.deepEqual(api.connections.get(connectionId), before, 'the connection is unchanged');
     assert.equal(emulator.requests.length, mark, 'nothing was sent');
+  });
+
+  it('edits a self-hosted connection in place: name, key (checked), and address (the key again); ClickHouse access and the MCP server follow', async () => {
+    const mcpUris = () =>
+      exportedApi<{ mcp: { provideMcpServerDefinitions(): { uri: vscode.Uri }[] } }>()
+        .mcp.provideMcpServerDefinitions()
+        .map((d) => d.uri.toString());
+    await vscode.commands.executeCommand('observability.setClickHouseAccess', {
+      connectionId,
+      url: emulator.clickHouseHttpUrl,
+      user: emulator.clickHouseUser,
+      password: emulator.clickHousePassword,
+      skipCheck: true,
+    });
+    const access = api.connections.get(connectionId)!.clickHouse;
+
+    // The name, and the deployment's one service with it.
+    await vscode.commands.executeCommand('observability.editConnection', { connectionId, label: 'Renamed HyperDX' });
+    let now = api.connections.get(connectionId)!;
+    assert.equal(now.label, 'Renamed HyperDX');
+    assert.equal(now.services[0]?.name, 'Renamed HyperDX');
+
+    // A wrong key is refused by the check and nothing changes; the right one is checked and stored.
+    const wrongKey = 'hdx-wrong-key-0000';
+    const refused = await rejection(
+      vscode.commands.executeCommand('observability.updateKeySecret', { connectionId, keySecret: wrongKey }),
+    );
+    assert.match(refused.message, /did not work .*401/);
+    assert.ok(!refused.message.includes(wrongKey));
+    assert.equal(await api.connections.getSecret(connectionId), emulator.ossApiKey);
+    const mark = emulator.requests.length;
+    await vscode.commands.executeCommand('observability.updateKeySecret', {
+      connectionId,
+      keySecret: emulator.ossApiKey,
+    });
+    const check = emulator.requests.slice(mark).find((r) => r.path === '/api/v2/team');
+    assert.ok(check?.authorized, 'the new key was checked against the deployment');
+    assert.deepEqual(api.connections.get(connectionId)!.clickHouse, access, 'ClickHouse access survives a key change');
+    assert.equal(await api.connections.getClickHousePassword(connectionId), emulator.clickHousePassword);
+
+    // Another address (another origin of the same deployment) needs the key again.
+    const moved = emulator.url.replace('127.0.0.1', 'localhost');
+    const withoutKey = await rejection(
+      vscode.commands.executeCommand('observability.editConnection', { connectionId, baseUrl: moved }),
+    );
+    assert.match(withoutKey.message, /needs apiKey too/);
+    assert.equal(api.connections.get(connectionId)!.baseUrl, emulator.url);
+    await vscode.commands.executeCommand('observability.editConnection', {
+      connectionId,
+      baseUrl: moved,
+      apiKey: emulator.ossApiKey,
+    });
+    now = api.connections.get(connectionId)!;
+    assert.equal(now.baseUrl, moved);
+    assert.deepEqual(now.clickHouse, access, 'ClickHouse access survives the move');
+    assert.ok(mcpUris().includes(`${moved}/api/mcp`), 'the MCP server follows the address');
+    assert.ok(!mcpUris().includes(`${emulator.url}/api/mcp`));
+    const node = await root();
+    const folders = await tree().getChildren(node);
+    assert.ok(folders.length > 0, 'the tree reads the deployment at its new address');
+
+    // Back where the other tests expect it.
+    await vscode.commands.executeCommand('observability.editConnection', {
+      connectionId,
+      baseUrl: emulator.url,
+      apiKey: emulator.ossApiKey,
+      label: SAMPLE_OSS_TEAM_NAME,
+    });
+    await vscode.commands.executeCommand('observability.removeClickHouseAccess', { connectionId, noPrompt: true });
   });
 
   it('allows plain http to another machine only after a per-connection confirmation, shows it, and withdraws it', async () => {

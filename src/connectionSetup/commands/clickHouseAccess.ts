@@ -4,7 +4,7 @@ import { QueryClient } from '../../api/query';
 import { argsOf, noPrompt } from '../../commandArgs';
 import {
   clickHouseAddressIssue,
-  clickHousePlainHttpAllowed,
+  clickHousePlainHttpGrantable,
   normalizeClickHouseAddress,
 } from '../../connections/clickHouseAccess';
 import { hostOf, pickConnection } from '../../connections/pick';
@@ -75,7 +75,8 @@ async function check(
     queryUrl: url,
     keyId: user,
     getSecret: () => password,
-    allowPlainHttp: clickHousePlainHttpAllowed(connection, url),
+    // Before it is saved: the permission it would get (the connection's own host, under the API's permission).
+    allowPlainHttp: clickHousePlainHttpGrantable(connection, url),
   });
   try {
     return await vscode.window.withProgress(

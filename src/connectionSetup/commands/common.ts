@@ -308,7 +308,7 @@ export function assertCloudConnection(connection: StoredConnection, commandTitle
   if (!isSelfHosted(connection)) return;
   throw new Error(
     vscode.l10n.t(
-      '"{0}" is a self-hosted connection: {1} applies to ClickHouse Cloud connections only. To change its address or API key, remove the connection and add it again.',
+      '"{0}" is a self-hosted connection: {1} applies to ClickHouse Cloud connections only (the deployment is its own one service). Its address, API key and name change with "Edit Connection…".',
       connection.label,
       commandTitle,
     ),

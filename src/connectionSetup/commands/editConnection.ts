@@ -3,7 +3,7 @@ import { commandArgument } from '../../commandArgs';
 import * as z from 'zod';
 import { lazySchema } from '../../schema/lazySchema';
 import { validateConnection } from '../../api';
-import { type StoredConnection } from '../../connections/types';
+import { isSelfHosted, type StoredConnection } from '../../connections/types';
 import {
   normalizeBaseUrl,
   sameOrigin,
@@ -24,10 +24,11 @@ import {
   checkWithProgress,
   hostOf,
   resolveConnection,
-  assertCloudConnection,
+  connectionIdOf,
   command,
   type ConnectionCommandDeps,
 } from './common';
+import { editSelfHostedFromArgs, editSelfHostedInteractive } from './selfHostedEdit';
 
 const editArgsSchema = lazySchema(() =>
   z.object({
@@ -48,6 +49,8 @@ const EDIT_FIELDS = [
   'baseUrl',
   'keyId',
   'keySecret',
+  'apiKey',
+  'allowPlainHttp',
   'organizationId',
   'organizationName',
   'serviceIds',
@@ -63,10 +66,12 @@ function isEditArgs(arg: unknown): arg is Record<string, unknown> {
 }
 
 async function editFromArgs(deps: ConnectionCommandDeps, arg: unknown): Promise<string> {
+  const named = connectionIdOf(arg);
+  const connection = named !== undefined ? deps.connections.get(named) : undefined;
+  if (connection && isSelfHosted(connection)) return editSelfHostedFromArgs(deps, connection, arg);
   const args = parseArgs(editArgsSchema, arg, COMMAND_IDS.edit);
   const current = deps.connections.get(args.connectionId);
   if (!current) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', args.connectionId));
-  assertCloudConnection(current, vscode.l10n.t('Edit Connection'));
   const next: StoredConnection = {
     ...current,
     ...(args.baseUrl !== undefined ? { baseUrl: normalizeBaseUrl(args.baseUrl) ?? args.baseUrl } : {}),
@@ -162,13 +167,9 @@ export function registerEditConnection(deps: ConnectionCommandDeps): vscode.Disp
     COMMAND_IDS.edit,
     command(deps, isEditArgs, async (arg) => {
       if (isEditArgs(arg)) return editFromArgs(deps, arg);
-      const connection = await resolveConnection(
-        deps,
-        arg,
-        vscode.l10n.t('Connection to edit'),
-        vscode.l10n.t('Edit Connection'),
-      );
-      return connection ? editInteractive(deps, connection) : undefined;
+      const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection to edit'));
+      if (!connection) return undefined;
+      return isSelfHosted(connection) ? editSelfHostedInteractive(deps, connection) : editInteractive(deps, connection);
     }),
   );
 }

@@ -11,6 +11,7 @@ import { registerUpdateKeySecret } from './updateKeySecret';
 
 export { COMMAND_IDS, connectionIdOf, type ConnectionCommandDeps } from './common';
 export type { AddConnectionArgs } from './addConnection';
+export { registerTestConnection, type TestConnectionDeps, type TestReport } from './testConnection';
 
 /**
  * Commands that add, edit and remove connections, replace a key secret and choose the services shown.

@@ -84,7 +84,7 @@ export function plainHttpWarning(host: string): string {
 }
 
 /** Reads the deployment's team: proves the URL and key work; the team name becomes the label. */
-async function checkSelfHosted(
+export async function checkSelfHosted(
   deps: ConnectionCommandDeps,
   baseUrl: string,
   allowPlainHttp: boolean,

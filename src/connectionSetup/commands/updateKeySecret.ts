@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import * as z from 'zod';
 import { lazySchema } from '../../schema/lazySchema';
 import { inputStep } from '../prompts';
-import { type StoredConnection } from '../../connections/types';
+import { isSelfHosted, type StoredConnection } from '../../connections/types';
+import { errorMessage } from '../../errors';
 import { validateKeySecret } from '../../connections/validation';
 import {
   COMMAND_IDS,
@@ -12,10 +13,10 @@ import {
   checkWithProgress,
   hostOf,
   resolveConnection,
-  assertCloudConnection,
   command,
   type ConnectionCommandDeps,
 } from './common';
+import { checkSelfHosted, validateApiKey } from './selfHosted';
 
 const secretArgsSchema = lazySchema(() =>
   z.object({
@@ -24,6 +25,27 @@ const secretArgsSchema = lazySchema(() =>
     skipCheck: z.boolean().optional(),
   }),
 );
+
+/**
+ * Tries a new key on the connection's saved address: undefined when it works, else why not. A self-hosted key is
+ * checked by reading the deployment's team, over plain http only when the connection's permission holds.
+ */
+async function tryKey(
+  deps: ConnectionCommandDeps,
+  connection: StoredConnection,
+  secret: string,
+): Promise<string | undefined> {
+  if (isSelfHosted(connection)) {
+    try {
+      await checkSelfHosted(deps, connection.baseUrl, connection.allowPlainHttp === true, secret);
+      return undefined;
+    } catch (error) {
+      return errorMessage(error);
+    }
+  }
+  const result = await checkWithProgress(deps, deps.connections.configOf(connection), secret);
+  return result.ok ? undefined : result.reason;
+}
 
 async function updateSecretInteractive(
   deps: ConnectionCommandDeps,
@@ -38,19 +60,24 @@ async function updateSecretInteractive(
       totalSteps: 1,
       value: typed,
       password: true,
-      prompt: vscode.l10n.t('New key secret for key {0}. It is kept in the system keyring only.', connection.keyId),
-      validate: (text) => validateKeySecret(text),
+      prompt: isSelfHosted(connection)
+        ? vscode.l10n.t(
+            'New personal API key for {0}. It is kept in the system keyring only; ClickHouse access and everything else stay.',
+            hostOf(connection.baseUrl),
+          )
+        : vscode.l10n.t('New key secret for key {0}. It is kept in the system keyring only.', connection.keyId),
+      validate: (text) => (isSelfHosted(connection) ? validateApiKey(text) : validateKeySecret(text)),
       validateWhileTyping: false,
     });
     if (typeof value !== 'string') return undefined;
-    typed = value;
-    const result = await checkWithProgress(deps, deps.connections.configOf(connection), typed);
-    if (!result.ok) {
+    typed = isSelfHosted(connection) ? value.trim() : value;
+    const failed = await tryKey(deps, connection, typed);
+    if (failed !== undefined) {
       const retry = vscode.l10n.t('Enter Again');
       const save = vscode.l10n.t('Save Anyway');
       const choice = await vscode.window.showErrorMessage(
         vscode.l10n.t('The new secret did not work for {0}', hostOf(connection.baseUrl)),
-        { modal: true, detail: result.reason },
+        { modal: true, detail: failed },
         retry,
         save,
       );
@@ -67,16 +94,20 @@ async function updateSecretFromArgs(deps: ConnectionCommandDeps, arg: unknown): 
   const args = parseArgs(secretArgsSchema, arg, COMMAND_IDS.updateSecret);
   const connection = deps.connections.get(args.connectionId);
   if (!connection) throw new Error(vscode.l10n.t('The connection {0} no longer exists.', args.connectionId));
-  assertCloudConnection(connection, vscode.l10n.t('Update Key Secret'));
-  if (!args.skipCheck) {
-    const result = await checkWithProgress(deps, deps.connections.configOf(connection), args.keySecret);
-    if (!result.ok) {
-      throw new Error(
-        vscode.l10n.t('The new secret did not work for {0}: {1}', hostOf(connection.baseUrl), result.reason),
-      );
+  const secret = isSelfHosted(connection) ? args.keySecret.trim() : args.keySecret;
+  if (isSelfHosted(connection)) {
+    const issue = validateApiKey(secret);
+    if (issue) {
+      throw new Error(vscode.l10n.t('Invalid argument for {0}: keySecret: {1}', COMMAND_IDS.updateSecret, issue));
     }
   }
-  await deps.connections.setSecret(connection.id, args.keySecret);
+  if (!args.skipCheck) {
+    const failed = await tryKey(deps, connection, secret);
+    if (failed !== undefined) {
+      throw new Error(vscode.l10n.t('The new secret did not work for {0}: {1}', hostOf(connection.baseUrl), failed));
+    }
+  }
+  await deps.connections.setSecret(connection.id, secret);
   return connection.id;
 }
 
@@ -91,12 +122,7 @@ export function registerUpdateKeySecret(deps: ConnectionCommandDeps): vscode.Dis
       (arg) => hasAnyField(arg, ['keySecret']),
       async (arg) => {
         if (hasAnyField(arg, ['keySecret'])) return updateSecretFromArgs(deps, arg);
-        const connection = await resolveConnection(
-          deps,
-          arg,
-          vscode.l10n.t('Connection whose key secret to replace'),
-          vscode.l10n.t('Update Key Secret'),
-        );
+        const connection = await resolveConnection(deps, arg, vscode.l10n.t('Connection whose key secret to replace'));
         return connection ? updateSecretInteractive(deps, connection) : undefined;
       },
     ),
