@@ -254,6 +254,17 @@ describe('Query host: SQL goes only where the user said', function () {
     }
   });
 
+  it('does not use the query host set for a connection once the connection moves to another address', async () => {
+    await vscode.commands.executeCommand('observability.setQueryHost', { connectionId, queryUrl: emulator.queryUrl });
+    assert.equal(api.query.targets.queryHost(connectionId), emulator.queryUrl);
+    await api.connections.update(connectionId, { baseUrl: 'http://127.0.0.1:9' }, emulator.keySecret);
+    try {
+      assert.equal(api.query.targets.queryHost(connectionId), undefined, 'the host was set for the old address');
+    } finally {
+      await api.connections.update(connectionId, { baseUrl: emulator.url }, emulator.keySecret);
+    }
+  });
+
   it('keeps ClickHouse Cloud’s query host for a connection to ClickHouse Cloud’s API address', async () => {
     // Checked last: the tree may read this connection's folders (through the proxy, which refuses them).
     const id = await vscode.commands.executeCommand<string>('observability.addConnection', {
