@@ -104,6 +104,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     live,
     log,
     runSql: (connectionId, opts) => query.run(connectionId, opts),
+    background: query.background,
     showRows: (shown) => query.panel.show({ ...shown, maxRows: 1000, maxBytes: 64 * 1024 * 1024 }),
   });
   const agent = registerAgent(context, {

@@ -9,18 +9,29 @@
  * base64 / base64url of `<a>:<b>` for every pair of entries. Basic-auth forms: any base64 token that decodes to
  * text containing a secret is replaced too, whether or not the key ID is known.
  *
+ * Short secrets (fewer than `MIN_ANYWHERE` characters, e.g. a ClickHouse password "ab" the server accepts) are
+ * masked too, but only where they stand as a whole token: exactly (same case), and with no letter, digit or `_` just
+ * before or after (see `maskShortSecrets`). Masking every occurrence would hide every "a" of a message for a password
+ * "a", and refusing short passwords is stricter than ClickHouse itself, which accepts them; a whole-token match is
+ * the form a server echoes a password in (`password 'ab'`, `(ab)`, `=ab`), and it never shows the secret on its own.
+ *
  * Linear and bounded: text longer than `MAX_REDACT_INPUT` is cut first (any trailing part of a secret left at the
  * cut is removed too), and every pattern has bounded repetition, so no input can take long or overflow the stack.
  */
+
+/** Secrets at least this long are masked wherever they occur, in any case; shorter ones as whole tokens only. */
+export const MIN_ANYWHERE = 4;
 
 /** Characters of text redaction looks at; longer text is cut (with "…") before it is redacted. */
 export const MAX_REDACT_INPUT = 256 * 1024;
 
 export function redact(text: string, secrets: readonly string[] = []): string {
   let out = typeof text === 'string' ? text : String(text);
-  const usable = secrets.filter((s) => typeof s === 'string' && s.length >= 4);
+  const usable = secrets.filter((s) => typeof s === 'string' && s.length >= MIN_ANYWHERE);
+  const short = secrets.filter((s) => typeof s === 'string' && s.length > 0 && s.length < MIN_ANYWHERE);
   const forms = formsOf(usable, secrets);
   if (out.length > MAX_REDACT_INPUT) out = cutSafely(out, MAX_REDACT_INPUT, forms);
+  if (short.length > 0) out = maskShortSecrets(out, short);
   if (forms.length > 0) {
     // Longest first so a form that contains another is replaced whole.
     const pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'gi');
@@ -32,6 +43,40 @@ export function redact(text: string, secrets: readonly string[] = []): string {
     '$1$2 ***',
   );
   out = out.replace(/(\b[a-z][a-z0-9+.-]{0,30}:\/\/)[^/\s:@]{1,256}:[^\s@]{1,256}@/gi, '$1***:***@');
+  return out;
+}
+
+/** Letters, digits and `_`: a short secret next to one of these is part of a longer word and is left alone. */
+const WORD = '[\\p{L}\\p{N}_]';
+
+/**
+ * Masks whole-token occurrences of short secrets: the secret exactly (its case), and its URL- and form-encoded forms
+ * (hex in either case), each with no letter, digit or `_` right before or after it.
+ */
+export function maskShortSecrets(text: string, secrets: readonly string[]): string {
+  const exact = new Set<string>();
+  const encoded = new Set<string>();
+  for (const secret of secrets) {
+    exact.add(secret);
+    let forms: string[];
+    try {
+      forms = [
+        encodeURIComponent(secret),
+        strictPercentEncode(secret),
+        encodeURIComponent(secret).replace(/%20/g, '+'),
+      ];
+    } catch {
+      forms = []; // a lone surrogate has no encoded form
+    }
+    for (const form of forms) if (form !== secret) encoded.add(form);
+  }
+  const bounded = (forms: Set<string>): string =>
+    `(?<!${WORD})(?:${[...forms]
+      .sort((a, b) => b.length - a.length)
+      .map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+      .join('|')})(?!${WORD})`;
+  let out = text.replace(new RegExp(bounded(exact), 'gu'), '***');
+  if (encoded.size > 0) out = out.replace(new RegExp(bounded(encoded), 'giu'), '***');
   return out;
 }
 

@@ -55,8 +55,15 @@ const REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export function cleanRequestId(value: unknown, secrets: readonly string[] = []): string | undefined {
   if (typeof value !== 'string' || value.length > MAX_REQUEST_ID || !REQUEST_ID.test(value)) return undefined;
   const lower = value.toLowerCase();
+  // A short secret (a ClickHouse password of 1–3 characters) hides the ID when it is the ID or one of its parts
+  // between `._:-` (in any case): never a part of a UUID, whose shortest part has 4 characters.
+  const parts = new Set(lower.split(/[._:-]/));
   for (const secret of secrets) {
-    if (typeof secret !== 'string' || secret.length < 4) continue;
+    if (typeof secret !== 'string' || secret === '') continue;
+    if (secret.length < 4) {
+      if (parts.has(secret.toLowerCase())) return undefined;
+      continue;
+    }
     if (lower.includes(secret.toLowerCase()) || (value.length >= 8 && secret.includes(value))) return undefined;
   }
   return value;

@@ -8,15 +8,18 @@ import type { TileLike } from '../render';
 import { backtestQuery, evaluateBacktest, pointsFromRows, type BacktestAlert, type BacktestResult } from './backtest';
 import { backtestDataOf } from './data';
 import { backtestBySeries, SeriesBacktestRefused } from './series';
-import type { ServiceReads } from './serviceReads';
+import type { ReadOptions, ServiceReads } from './serviceReads';
+import { SqlHeld } from '../sqlHold';
 import { routeLabel, withClickHouseHint } from './routeNotes';
 import type { PreviewTargets } from './targets';
 
 /** Backtest Alert: an alert replayed over a range (its statement, or the series route), drawn in the backtest panel. */
 export interface Backtests {
+  /** `background`: not asked for by the user (the lens, the agent): refused with `SqlHeld` while the service is held. */
   backtest(
     a: AlertSource,
     range: { from: number; to: number },
+    opts?: ReadOptions,
   ): Promise<{ result: BacktestResult; sql: string; data: TileData }>;
   backtestAlert(raw: unknown, quiet?: boolean): Promise<PreviewOutcome>;
 }
@@ -34,7 +37,10 @@ export function createBacktests(
   async function backtest(
     a: AlertSource,
     range: { from: number; to: number },
+    opts: ReadOptions = {},
   ): Promise<{ result: BacktestResult; sql: string; data: TileData }> {
+    const held = opts.background ? reads.hold(a) : undefined;
+    if (held) throw new SqlHeld(held); // before any request: nothing is read for a backtest that cannot run
     const alert = a.alert;
     let target: Parameters<typeof backtestQuery>[1];
     let sourceId: string | undefined;
@@ -78,10 +84,10 @@ export function createBacktests(
         data: routed(backtestDataOf(alert as unknown as BacktestAlert, result), 'series'),
       };
     }
-    const columns = source ? await columnsOf(a, source) : undefined;
+    const columns = source ? await columnsOf(a, source, opts) : undefined;
     const q = backtestQuery(alert as unknown as BacktestAlert, target, { source, columns, range });
     if (!q.ok) throw new Error(vscode.l10n.t('This alert cannot be backtested: {0}.', q.reason));
-    const rows = await run(a, q.sql, 200_000);
+    const rows = await run(a, q.sql, 200_000, undefined, opts);
     const points = pointsFromRows(
       rows.rows,
       q.columns,

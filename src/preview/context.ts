@@ -3,6 +3,7 @@ import type * as vscode from 'vscode';
 import type { QueryResult, RunQueryOptions } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
+import type { SqlHold } from '../sqlHold';
 import type { LiveData } from '../resources/live';
 import type { RenderedState } from './panel';
 import type { TimeRange } from './protocol';
@@ -14,6 +15,15 @@ export interface PreviewDeps {
   log: Logger;
   /** Runs SQL on a service's query endpoint (the query feature's client for the connection). */
   runSql(connectionId: string, opts: RunQueryOptions): Promise<QueryResult>;
+  /**
+   * SQL the user did not ask for (the "would have fired" lens, the agent's Alert tool): held while the service is not
+   * ready for it (no query host, key not enabled, idle), never waking it. Without it, such SQL is not sent at all.
+   */
+  background?: {
+    hold(connectionId: string, serviceId: string): SqlHold | undefined;
+    run(connectionId: string, opts: RunQueryOptions): Promise<QueryResult>;
+    readonly onDidRelease: vscode.Event<void>;
+  };
   /** Shows rows in the SQL results panel (Run Saved Search). */
   showRows?(shown: { result: QueryResult; serviceName: string; sql: string }): Promise<unknown>;
 }

@@ -6,6 +6,7 @@ import { parseUri } from '../jsonDocuments/uris';
 import type { Backtests } from './backtests';
 import { FAILED_TTL_MS, FIRED_TTL_MS, FOLLOW_DELAY_MS, isObject, type AlertSource, type Scope } from './context';
 import { parseAlertText, type PreviewTargets } from './targets';
+import { SqlHeld, type HoldCommand } from '../sqlHold';
 
 /** Registers the "would have fired N× in the last 24 h" CodeLens on alert documents and alert files. */
 export function registerFiredLenses(
@@ -14,6 +15,7 @@ export function registerFiredLenses(
   log: Logger,
   targets: PreviewTargets,
   backtests: Backtests,
+  released?: vscode.Event<void>,
 ): void {
   const { alertFrom, scopeOfFile } = targets;
   const { backtest } = backtests;
@@ -25,14 +27,21 @@ export function registerFiredLenses(
   // "backtest…" lens and starts the backtest in the background: debounced while the fields change, one backtest at a
   // time (the query client's limiter keeps them within the rate budget); the result replaces the lens through
   // onDidChangeCodeLenses. A failure is a short lens that opens the log, never a thrown error.
+  //
+  // The lens is work the user did not ask for: its SQL goes out only when the service is ready for it (see
+  // `PreviewDeps.background`). A connection without a query host, a key the query endpoint refused, an idle or stopped
+  // service: the lens says so and offers the command that helps (Set Query Host…, Enable This Key…, or running the
+  // backtest by hand), and waits — it is not retried until the hold is lifted.
 
   interface FiredLens {
     key: string;
-    state: 'pending' | 'done' | 'failed';
+    state: 'pending' | 'done' | 'failed' | 'held';
     /** When the result was computed (results go stale: "the last 24 h" moves on). */
     at: number;
     title: string;
     tooltip?: string | undefined;
+    /** A held lens: the command that lifts the hold (else Backtest Alert by hand). */
+    command?: HoldCommand | undefined;
   }
   const firedLenses = new Map<string, FiredLens>();
   const firedTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -66,7 +75,7 @@ export function registerFiredLenses(
 
   async function firedSummary(a: AlertSource): Promise<string> {
     const to = Date.now();
-    const { result } = await backtest(a, { from: to - 24 * 3_600_000, to });
+    const { result } = await backtest(a, { from: to - 24 * 3_600_000, to }, { background: true });
     const count = result.fired.length;
     if (count === 0) return vscode.l10n.t('would not have fired in the last 24 h');
     const last = result.lastFiredAt !== undefined ? hhmm(result.lastFiredAt) : '?';
@@ -100,6 +109,13 @@ export function registerFiredLenses(
           next = { key: backtestKey(a, a.alert), state: 'done', at: Date.now(), title: await firedSummary(a) };
         } catch (e) {
           const message = errorMessage(e);
+          if (e instanceof SqlHeld) {
+            log.info(`backtest lens: not run: ${message}`);
+            if (firedLenses.get(docKey)?.key !== key) return;
+            firedLenses.set(docKey, { key, state: 'held', at: Date.now(), title: message, command: e.hold.command });
+            alertLensChanged.fire();
+            return;
+          }
           log.warn(`backtest lens: ${message}`);
           next = {
             key,
@@ -153,6 +169,19 @@ export function registerFiredLenses(
           }),
         ];
       }
+      if (entry.state === 'held') {
+        const by = entry.command;
+        return [
+          new vscode.CodeLens(top, {
+            title: `$(circle-slash) ${vscode.l10n.t('backtest not run: {0}', shorten(entry.title, 90))}`,
+            tooltip: by
+              ? vscode.l10n.t('{0}. Click: {1}', entry.title, by.title)
+              : vscode.l10n.t('{0}. Click to run the backtest yourself.', entry.title),
+            command: by ? by.command : 'observability.backtestAlert',
+            arguments: by ? [...(by.arguments ?? [])] : [{ uri: docKey }],
+          }),
+        ];
+      }
       if (entry.state === 'failed') {
         return [
           new vscode.CodeLens(top, {
@@ -197,6 +226,15 @@ export function registerFiredLenses(
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => alertLensChanged.fire()),
   );
+  if (released) {
+    context.subscriptions.push(
+      released(() => {
+        // A hold may be lifted (query host set, key enabled, the user ran SQL there): held lenses look again.
+        for (const [docKey, entry] of [...firedLenses]) if (entry.state === 'held') forgetLens(docKey);
+        alertLensChanged.fire();
+      }),
+    );
+  }
 }
 
 function shorten(text: string, max: number): string {

@@ -47,7 +47,7 @@ export interface PreviewApi {
  */
 export function registerPreview(context: vscode.ExtensionContext, deps: PreviewDeps): PreviewApi {
   const { connections, live, log } = deps;
-  const reads = createServiceReads(connections, deps.runSql, log);
+  const reads = createServiceReads(connections, deps.runSql, log, deps.background);
   const targets = createPreviewTargets(connections, live);
   const tiles = createTileData(reads, log);
   const panels = createPreviewPanels(context, log);
@@ -69,7 +69,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
     }),
   );
   const lenses = dashboardLenses(connections, lensChanged);
-  registerFiredLenses(context, connections, log, targets, backtests);
+  registerFiredLenses(context, connections, log, targets, backtests, deps.background?.onDidRelease);
 
   context.subscriptions.push(
     vscode.languages.registerCodeLensProvider({ scheme: 'observability', pattern: '**/*.dashboard.json' }, lenses),
@@ -101,7 +101,10 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
       return (await tiles.tileData(d, tile, range)).data;
     },
     async backtestSummary(scope, alertId, range) {
-      const { result } = await backtests.backtest(await targets.alertFrom({ ...scope, alertId }), range);
+      // The agent's Alert tool: not a backtest the user started, so it waits while the service is held.
+      const { result } = await backtests.backtest(await targets.alertFrom({ ...scope, alertId }), range, {
+        background: true,
+      });
       return {
         evaluations: result.evaluations.length,
         fired: result.fired.length,

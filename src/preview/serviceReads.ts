@@ -4,6 +4,7 @@ import type { ConnectionManager } from '../connections/manager';
 import { isSelfHosted } from '../connections/types';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
+import type { SqlHold } from '../sqlHold';
 import { COLUMNS_TTL_MS, SOURCE_TTL_MS, TILE_LIMITS, type PreviewDeps, type Scope } from './context';
 import {
   columnsByTable,
@@ -21,8 +22,15 @@ import type { SeriesRoute } from './series';
  * What the previews read of a service: SQL on its query endpoint, the series route of a self-hosted deployment, its
  * sources and the column types of their tables (both kept for a while), and how many requests they made.
  */
+/** `background`: SQL the user did not ask for (see `PreviewDeps.background`). */
+export interface ReadOptions {
+  background?: boolean;
+}
+
 export interface ServiceReads {
-  run(scope: Scope, sql: string, maxRows?: number, maxBytes?: number): Promise<QueryResult>;
+  run(scope: Scope, sql: string, maxRows?: number, maxBytes?: number, opts?: ReadOptions): Promise<QueryResult>;
+  /** Why SQL the user did not ask for may not go to a service now (none on a series route). */
+  hold(scope: Scope): SqlHold | undefined;
   seriesRouteOf(scope: Scope): SeriesRoute | undefined;
   /**
    * Which route a self-hosted connection's previews take: `clickhouse` (SQL on its ClickHouse access) or `series` (the
@@ -30,8 +38,12 @@ export interface ServiceReads {
    */
   selfHostedRouteOf(scope: Scope): 'clickhouse' | 'series' | undefined;
   sourcesOf(scope: Scope): Promise<readonly SourceLike[]>;
-  columnsOf(scope: Scope, source: SourceLike): Promise<Record<string, string> | undefined>;
-  columnsOfTables(scope: Scope, tables: readonly TableName[]): Promise<Map<string, Record<string, string> | undefined>>;
+  columnsOf(scope: Scope, source: SourceLike, opts?: ReadOptions): Promise<Record<string, string> | undefined>;
+  columnsOfTables(
+    scope: Scope,
+    tables: readonly TableName[],
+    opts?: ReadOptions,
+  ): Promise<Map<string, Record<string, string> | undefined>>;
   /** Requests made so far (query endpoint statements and series requests). */
   readonly queries: number;
   /** Forgets the sources and column types kept (connections changed). */
@@ -42,6 +54,7 @@ export function createServiceReads(
   connections: ConnectionManager,
   runSql: PreviewDeps['runSql'],
   log: Logger,
+  background?: PreviewDeps['background'],
 ): ServiceReads {
   const deps = { runSql };
   const sources = new Map<string, { at: number; value: Promise<readonly SourceLike[]> }>();
@@ -54,9 +67,17 @@ export function createServiceReads(
     sql: string,
     maxRows = TILE_LIMITS.maxRows,
     maxBytes = TILE_LIMITS.maxBytes,
+    opts: ReadOptions = {},
   ): Promise<QueryResult> {
+    const query = { serviceId: scope.serviceId, sql, maxRows, maxBytes };
+    if (opts.background && !background) throw new Error('SQL in the background is not available');
     queries++;
-    return deps.runSql(scope.connectionId, { serviceId: scope.serviceId, sql, maxRows, maxBytes });
+    return opts.background ? background!.run(scope.connectionId, query) : deps.runSql(scope.connectionId, query);
+  }
+
+  function hold(scope: Scope): SqlHold | undefined {
+    if (selfHostedRouteOf(scope) !== undefined) return undefined;
+    return background?.hold(scope.connectionId, scope.serviceId);
   }
 
   function selfHostedRouteOf(scope: Scope): 'clickhouse' | 'series' | undefined {
@@ -105,9 +126,13 @@ export function createServiceReads(
   }
 
   /** Column types of a source's table (Lucene fields map to columns by them); undefined when they are not known. */
-  async function columnsOf(scope: Scope, source: SourceLike): Promise<Record<string, string> | undefined> {
+  async function columnsOf(
+    scope: Scope,
+    source: SourceLike,
+    opts: ReadOptions = {},
+  ): Promise<Record<string, string> | undefined> {
     const table = tableOfSource(source);
-    return table ? (await columnsOfTables(scope, [table])).get(tableKey(table)) : undefined;
+    return table ? (await columnsOfTables(scope, [table], opts)).get(tableKey(table)) : undefined;
   }
 
   /**
@@ -120,6 +145,7 @@ export function createServiceReads(
   async function columnsOfTables(
     scope: Scope,
     tables: readonly TableName[],
+    opts: ReadOptions = {},
   ): Promise<Map<string, Record<string, string> | undefined>> {
     const prefix = `${scope.connectionId}/${scope.serviceId}/`;
     const wanted = new Map<string, TableName>();
@@ -130,7 +156,7 @@ export function createServiceReads(
     });
     if (missing.length > 0) {
       const list = missing.map(([, t]) => t);
-      const all = run(scope, columnsOfTablesSql(list)).then(
+      const all = run(scope, columnsOfTablesSql(list), undefined, undefined, opts).then(
         (r) => columnsByTable(list, r.rows),
         (e: unknown) => {
           log.warn(`preview: column types of ${missing.map(([k]) => k).join(', ')} failed: ${errorMessage(e)}`);
@@ -139,7 +165,7 @@ export function createServiceReads(
       );
       for (const [key, t] of missing) {
         const value: Promise<Record<string, string> | undefined> = all.then((m) =>
-          m ? m.get(key) : describeTable(scope, t),
+          m ? m.get(key) : describeTable(scope, t, opts),
         );
         tableColumns.set(prefix + key, { at: Date.now(), value });
         void value.then((v) => {
@@ -152,9 +178,13 @@ export function createServiceReads(
   }
 
   /** DESCRIBE of one table; undefined when it fails. */
-  function describeTable(scope: Scope, table: TableName): Promise<Record<string, string> | undefined> {
+  function describeTable(
+    scope: Scope,
+    table: TableName,
+    opts: ReadOptions,
+  ): Promise<Record<string, string> | undefined> {
     const sql = describeSourceSql({ from: { databaseName: table.database ?? null, tableName: table.table } })!;
-    return run(scope, sql).then(
+    return run(scope, sql, undefined, undefined, opts).then(
       (r) => {
         const name = r.columns.findIndex((c) => c.name === 'name');
         const type = r.columns.findIndex((c) => c.name === 'type');
@@ -169,6 +199,7 @@ export function createServiceReads(
 
   return {
     run,
+    hold,
     seriesRouteOf,
     selfHostedRouteOf,
     sourcesOf,

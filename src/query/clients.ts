@@ -29,6 +29,35 @@ export function querySettings(): {
 }
 
 /**
+ * A connection whose base URL is not ClickHouse Cloud's API address and that has no query host set: its SQL (and its
+ * key) has nowhere to go until the user names the query host (Set Query Host).
+ */
+export class NoQueryHostError extends Error {
+  constructor(
+    readonly connectionId: string,
+    label: string,
+    baseUrl: string,
+  ) {
+    super(
+      vscode.l10n.t(
+        'The connection "{0}" has no query host: its address {1} is not ClickHouse Cloud\'s, so where its SQL runs is not known. Run "Set Query Host…" to name it.',
+        label,
+        hostOf(baseUrl),
+      ),
+    );
+    this.name = 'NoQueryHostError';
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/**
  * Query clients by connection and query host, each with the dispatcher (connection pool) it alone uses. Dropped (and
  * their sockets closed) when connections, query settings, proxy settings or a query host change.
  */
@@ -55,6 +84,7 @@ export class QueryClients implements vscode.Disposable {
       );
     }
     const host = clickHouse ? clickHouse.url : this.targets.queryHost(connectionId);
+    if (connection && !host) throw new NoQueryHostError(connection.id, connection.label, connection.baseUrl);
     const key = `${connectionId} ${clickHouse ? `clickhouse ${clickHouse.user} ` : ''}${host}`;
     let client = this.clients.get(key);
     if (!client) {
@@ -91,7 +121,7 @@ export class QueryClients implements vscode.Disposable {
             bodyTimeoutMs: s.timeoutMs,
           })
         : new QueryClient({
-            queryUrl: host,
+            queryUrl: host!,
             keyId: connection.keyId,
             getSecret: async () => {
               const secret = await this.connections.getSecret(connectionId);

@@ -4,7 +4,7 @@
  * endpoint on first need, then cached).
  */
 import * as vscode from 'vscode';
-import type { QueryClient } from '../api/query';
+import type { QueryResult, RunQueryOptions } from '../api/query';
 import { splitStatements } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
@@ -22,7 +22,8 @@ const TTL_MS = 5 * 60_000;
 export function registerSqlCompletion(deps: {
   connections: ConnectionManager;
   targets: QueryTargets;
-  clientFor: (connectionId: string) => QueryClient;
+  /** Runs SQL in the background (never to a service held back, never waking one). */
+  run: (connectionId: string, opts: RunQueryOptions) => Promise<QueryResult>;
   log: Logger;
 }): vscode.Disposable {
   const tables = new Map<string, { at: number; value: Promise<TableRef[]> }>();
@@ -67,8 +68,7 @@ export function registerSqlCompletion(deps: {
     if (!hit) {
       const ident = (s: string): string => `\`${s.replace(/`/g, '``')}\``;
       hit = deps
-        .clientFor(connectionId)
-        .run({
+        .run(connectionId, {
           serviceId,
           sql: `DESCRIBE TABLE ${t.database ? `${ident(t.database)}.` : ''}${ident(t.table)}`,
           maxRows: 2000,

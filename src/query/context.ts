@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
 import type { ResourceRefresher } from '../resources/model';
+import type { BackgroundSql } from './background';
 import type { QueryClients } from './clients';
 import type { ResultsPanel } from './panel';
 import type { QueryTarget, QueryTargets } from './targets';
@@ -15,6 +16,8 @@ export interface QueryContext {
   readonly targets: QueryTargets;
   readonly panel: ResultsPanel;
   readonly clients: QueryClients;
+  /** SQL the user did not ask for, and the holds on it (see ./background). */
+  readonly background: BackgroundSql;
 }
 
 /** A connection and service named by an argument object or an explorer node, if both are there. */

@@ -10,6 +10,7 @@ import type { QueryResult, RunQueryOptions } from '../api/query';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
 import type { ResourceRefresher } from '../resources/model';
+import { BackgroundSql } from './background';
 import { QueryClients } from './clients';
 import { runQueryLenses } from './codeLens';
 import { registerQueryCommands } from './commands';
@@ -30,6 +31,8 @@ export interface QueryApi {
   readonly panel: ResultsPanel;
   /** Runs SQL on a service's query endpoint through the connection's query client (same host, key and rate budget). */
   run(connectionId: string, opts: RunQueryOptions): Promise<QueryResult>;
+  /** SQL the user did not ask for (lenses, the agent's Alert tool): held while the service is not ready for it. */
+  readonly background: BackgroundSql;
 }
 
 export type { RunOutcome, RunQueryArgs } from './commands/runQuery';
@@ -40,13 +43,15 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
   const targets = new QueryTargets(context, connections);
   const panel = new ResultsPanel(context.extensionUri);
   const clients = new QueryClients(connections, targets);
+  const background = new BackgroundSql(connections, targets, clients);
   const lensChanged = new vscode.EventEmitter<void>();
-  const ctx: QueryContext = { connections, refresh: deps.refresh, log, targets, panel, clients };
+  const ctx: QueryContext = { connections, refresh: deps.refresh, log, targets, panel, clients, background };
   context.subscriptions.push(
     targets,
     panel,
     lensChanged,
     clients,
+    background,
     connections.onDidChange(() => {
       clients.drop();
       lensChanged.fire();
@@ -60,7 +65,7 @@ export function registerQuery(context: vscode.ExtensionContext, deps: QueryDeps)
       { language: 'sql' },
       runQueryLenses(connections, targets, lensChanged.event),
     ),
-    registerSqlCompletion({ connections, targets, clientFor: (id) => clients.clientFor(id), log }),
+    registerSqlCompletion({ connections, targets, run: (id, opts) => background.run(id, opts), log }),
   );
-  return { targets, panel, run: (connectionId, opts) => clients.clientFor(connectionId).run(opts) };
+  return { targets, panel, background, run: (connectionId, opts) => background.runForUser(connectionId, opts) };
 }

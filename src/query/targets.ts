@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { DEFAULT_QUERY_HOST, queryHostIssues } from '../api/query';
 import { isLoopbackHost } from '../api';
 import type { ConnectionManager } from '../connections/manager';
-import { isSelfHosted } from '../connections/types';
+import { DEFAULT_BASE_URL, isSelfHosted } from '../connections/types';
+import { sameOrigin } from '../connections/validation';
 
 export interface QueryTarget {
   connectionId: string;
@@ -17,17 +18,17 @@ export interface QueryTarget {
 
 const BINDINGS_KEY = 'observability.query.bindings';
 const HOSTS_KEY = 'observability.query.hosts';
+/** The base URL each connection had when its query host was set: a connection moved elsewhere loses its host. */
+const HOST_ORIGINS_KEY = 'observability.query.hostOrigins';
 
-/** The Cloud's query host for a Cloud API base URL (`api.<domain>` → `queries.<domain>`), else the default. */
-export function derivedQueryHost(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    const m = /^api\.(?:control-plane\.)?(.+)$/i.exec(url.hostname);
-    if (m && url.protocol === 'https:') return `https://queries.${m[1]}${url.port ? `:${url.port}` : ''}`;
-  } catch {
-    // Fall through to the default.
-  }
-  return DEFAULT_QUERY_HOST;
+/**
+ * The query host a connection has without one set for it: ClickHouse Cloud's (`https://queries.clickhouse.cloud`)
+ * for a connection to ClickHouse Cloud's own API address, and none for any other base URL (a local API, a proxy, a
+ * staging address): its key is never sent to a host the user did not name. Such a connection runs SQL once the user
+ * sets its query host (Set Query Host).
+ */
+export function defaultQueryHost(baseUrl: string): string | undefined {
+  return sameOrigin(baseUrl, DEFAULT_BASE_URL) ? DEFAULT_QUERY_HOST : undefined;
 }
 
 export class QueryTargets implements vscode.Disposable {
@@ -35,6 +36,9 @@ export class QueryTargets implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<string>();
   /** Fires with a document URI when its target changes. */
   readonly onDidChange = this.emitter.event;
+  private readonly hostEmitter = new vscode.EventEmitter<string>();
+  /** Fires with a connection ID when its query host is set or removed. */
+  readonly onDidChangeHost = this.hostEmitter.event;
   private readonly status: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -52,6 +56,7 @@ export class QueryTargets implements vscode.Disposable {
     this.disposables.push(
       this.status,
       this.emitter,
+      this.hostEmitter,
       vscode.window.onDidChangeActiveTextEditor(() => this.updateStatus()),
       this.onDidChange(() => this.updateStatus()),
       connections.onDidChange(() => this.updateStatus()),
@@ -85,25 +90,46 @@ export class QueryTargets implements vscode.Disposable {
     );
   }
 
-  /** The query host of a connection: the one set for it, else the Cloud host derived from its base URL. */
-  queryHost(connectionId: string): string {
-    const hosts = this.context.globalState.get<Record<string, string>>(HOSTS_KEY) ?? {};
-    const set = hosts[connectionId];
-    if (set) return set;
+  /**
+   * The query host of a connection: the one set for it (while the connection keeps the base URL it had then), else
+   * ClickHouse Cloud's for a connection to ClickHouse Cloud's API address; undefined when it has none.
+   */
+  queryHost(connectionId: string): string | undefined {
     const c = this.connections.get(connectionId);
-    return c ? derivedQueryHost(c.baseUrl) : DEFAULT_QUERY_HOST;
+    const set = this.setHost(connectionId);
+    if (set) return set;
+    return c ? defaultQueryHost(c.baseUrl) : undefined;
   }
 
-  /** Sets a connection's query host (validated: https, or http on loopback only). */
+  /** The query host set for a connection, if the connection is still at the address it was set for. */
+  private setHost(connectionId: string): string | undefined {
+    const set = (this.context.globalState.get<Record<string, string>>(HOSTS_KEY) ?? {})[connectionId];
+    if (!set) return undefined;
+    const origin = (this.context.globalState.get<Record<string, string>>(HOST_ORIGINS_KEY) ?? {})[connectionId];
+    const c = this.connections.get(connectionId);
+    // A host set before origins were kept is taken as it is.
+    return origin === undefined || (c !== undefined && sameOrigin(c.baseUrl, origin)) ? set : undefined;
+  }
+
+  /** Sets a connection's query host (validated: https, or http on loopback only); empty or undefined removes it. */
   async setQueryHost(connectionId: string, queryUrl: string | undefined): Promise<void> {
     const hosts = { ...(this.context.globalState.get<Record<string, string>>(HOSTS_KEY) ?? {}) };
-    if (queryUrl === undefined || queryUrl === '') delete hosts[connectionId];
-    else {
+    const origins = { ...(this.context.globalState.get<Record<string, string>>(HOST_ORIGINS_KEY) ?? {}) };
+    if (queryUrl === undefined || queryUrl === '') {
+      delete hosts[connectionId];
+      delete origins[connectionId];
+    } else {
       const issues = queryHostIssues(queryUrl);
       if (issues.length > 0) throw new Error(issues.map((i) => i.message).join('; '));
       hosts[connectionId] = queryUrl.replace(/\/+$/, '');
+      const c = this.connections.get(connectionId);
+      if (c) origins[connectionId] = c.baseUrl;
+      else delete origins[connectionId];
     }
     await this.context.globalState.update(HOSTS_KEY, hosts);
+    await this.context.globalState.update(HOST_ORIGINS_KEY, origins);
+    this.hostEmitter.fire(connectionId);
+    this.updateStatus();
   }
 
   /** Asks for a connection's service; undefined when cancelled. */
@@ -149,13 +175,20 @@ export class QueryTargets implements vscode.Disposable {
     }
     const t = this.get(editor.document.uri);
     this.status.text = t ? `$(database) ${this.serviceName(t)}` : `$(database) ${vscode.l10n.t('Choose service')}`;
-    this.status.tooltip = t
-      ? vscode.l10n.t(
-          'SQL in this document runs on {0} ({1}). Click to change.',
-          this.serviceName(t),
-          hostLabel(this.queryHost(t.connectionId)),
-        )
-      : vscode.l10n.t('Choose the service this SQL document runs on.');
+    const host = t ? this.queryHost(t.connectionId) : undefined;
+    const selfHosted = t ? this.connections.get(t.connectionId)?.clickHouse : undefined;
+    this.status.tooltip = !t
+      ? vscode.l10n.t('Choose the service this SQL document runs on.')
+      : host || selfHosted
+        ? vscode.l10n.t(
+            'SQL in this document runs on {0} ({1}). Click to change.',
+            this.serviceName(t),
+            hostLabel(selfHosted ? selfHosted.url : host!),
+          )
+        : vscode.l10n.t(
+            'SQL in this document would run on {0}, but its connection has no query host: run "Set Query Host…".',
+            this.serviceName(t),
+          );
     this.status.show();
   }
 

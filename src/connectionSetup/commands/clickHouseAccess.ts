@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import { QueryClient } from '../../api/query';
+import { redact } from '../../api/redact';
 import { argsOf, noPrompt } from '../../commandArgs';
 import {
   clickHouseAddressIssue,
@@ -92,7 +93,7 @@ async function check(
           await client.run({ sql: 'SELECT 1', maxRows: 1, signal: abort.signal });
           return undefined;
         } catch (e) {
-          return errorMessage(e).split(password).join('***');
+          return redact(errorMessage(e), [password]);
         } finally {
           sub.dispose();
         }

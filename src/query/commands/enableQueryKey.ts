@@ -64,7 +64,10 @@ export async function enableQueryKey(ctx: QueryContext, arg: EnableQueryKeyArgs)
     const key = matches[0] as { id: string; name: string };
     const current = endpoint.data;
     const existing = current?.openApiKeys ?? [];
-    if (existing.includes(key.id)) return { enabled: true, openApiKeys: existing };
+    if (existing.includes(key.id)) {
+      ctx.background.ran(target.connectionId, target.serviceId);
+      return { enabled: true, openApiKeys: existing };
+    }
     const roles = current && current.roles.length > 0 ? current.roles : ['sql_console_read_only'];
     if (!noPrompt(arg, 'confirm')) {
       const enable = vscode.l10n.t('Enable');
@@ -90,6 +93,7 @@ export async function enableQueryKey(ctx: QueryContext, arg: EnableQueryKeyArgs)
     };
     const saved = await api.upsertQueryEndpoint(target.serviceId, body);
     ctx.refresh.refreshKinds(target.connectionId, target.serviceId, ['queryEndpoint']);
+    ctx.background.ran(target.connectionId, target.serviceId);
     log.info(
       `Enabled key ${key.id} on the query endpoint of ${serviceName}${saved.requestId ? ` (requestId ${saved.requestId})` : ''}`,
     );

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { isReadOnlyStatement, QueryError, splitStatements, type QueryColumn, type Statement } from '../../api/query';
 import { errorMessage } from '../../errors';
 import { commandArgument, noPrompt, type NoPromptArgs } from '../../commandArgs';
-import { querySettings } from '../clients';
+import { NoQueryHostError, querySettings } from '../clients';
 import type { QueryContext } from '../context';
 import type { PanelState, ResultStream, StatementResult } from '../panel';
 import type { QueryTarget } from '../targets';
@@ -158,6 +158,7 @@ async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcom
     try {
       const runs = await runAll(ctx, target, statements, wake, stream);
       const receivedMs = performance.now() - started;
+      ctx.background.ran(target.connectionId, target.serviceId);
       const { result, sql } = runs.at(-1) as StatementResult;
       const shown = await panel.show(
         {
@@ -220,6 +221,15 @@ async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcom
         }
         enabledKey = true;
         continue;
+      }
+      if (error instanceof NoQueryHostError) {
+        const setHost = vscode.l10n.t('Set Query Host…');
+        void vscode.window.showErrorMessage(message, setHost).then((c) => {
+          if (c === setHost) {
+            void vscode.commands.executeCommand('observability.setQueryHost', { connectionId: error.connectionId });
+          }
+        });
+        return { ok: false, error: message, reason: 'noQueryHost' };
       }
       const showLog = vscode.l10n.t('Show Log');
       void vscode.window.showErrorMessage(message, showLog).then((c) => {

@@ -3,7 +3,10 @@ import { errorMessage } from '../../errors';
 import { commandArgument, scopeOfNode } from '../../commandArgs';
 import type { QueryContext } from '../context';
 
-/** Arguments of `observability.setQueryHost`; an empty `queryUrl` restores the Cloud default. */
+/**
+ * Arguments of `observability.setQueryHost`; an empty `queryUrl` restores the default (ClickHouse Cloud's query host
+ * for a connection to its API address, none otherwise). The command answers the query host now in use, or undefined.
+ */
 export interface SetQueryHostArgs {
   connectionId?: string;
   queryUrl?: string;
@@ -43,9 +46,9 @@ function askQueryHost(ctx: QueryContext, connectionId: string): Thenable<string 
   return vscode.window.showInputBox({
     title: vscode.l10n.t('Query host'),
     prompt: vscode.l10n.t(
-      'Where SQL runs for this connection (https; http only for localhost). Leave empty for the Cloud default.',
+      "Where SQL runs for this connection (https; http only for localhost). Leave empty for the default: ClickHouse Cloud's query host for a connection to ClickHouse Cloud's API, none for any other address.",
     ),
-    value: ctx.targets.queryHost(connectionId),
+    value: ctx.targets.queryHost(connectionId) ?? '',
     validateInput: (v) => {
       if (!v) return undefined;
       try {

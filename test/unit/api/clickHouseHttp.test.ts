@@ -181,6 +181,34 @@ describe('QueryClient over the ClickHouse HTTP interface', () => {
     }
   });
 
+  for (const password of ['ab', 'x', 'a!b']) {
+    it(`never shows a short password (${JSON.stringify(password)}) the server echoes in its text and query ID`, async () => {
+      const server = await startServer((_req, res) =>
+        clickHouseError(
+          res,
+          403,
+          516,
+          `Code: 516. DB::Exception: ${KEY_ID}: Authentication failed: password is incorrect (${password}), or password=${password}; '${password}'. (AUTHENTICATION_FAILED)`,
+          password,
+        ),
+      );
+      const client = chClient(server.url, { getSecret: () => password });
+      try {
+        const err = await queryFailure(client.run({ sql: 'SELECT 1' }));
+        assert.equal(err.reason, 'accessDenied');
+        assert.equal(err.requestId, undefined, 'the echoed query ID is not shown');
+        const text = shown(err);
+        for (const echoed of [`(${password})`, `=${password};`, `'${password}'`]) {
+          assert.ok(!text.includes(echoed), `${echoed} is shown: ${text}`);
+        }
+        assert.match(err.serverMessage ?? '', /password is incorrect \(\*\*\*\)/);
+      } finally {
+        await client.dispose();
+        await server.close();
+      }
+    });
+  }
+
   it('keeps hostile error text bounded and plain (an endless error body, markup, control characters)', async () => {
     const server = await startServer((_req, res) => {
       res.writeHead(500, { 'content-type': 'text/plain', 'x-clickhouse-exception-code': '1001' });

@@ -38,9 +38,25 @@ test('removes Authorization header values and URL credentials without being told
   assert.equal(redact('see https://user:pw@proxy.example:8080/x'), 'see https://***:***@proxy.example:8080/x');
 });
 
-test('leaves unrelated text and short secrets alone', () => {
+test('leaves unrelated text alone', () => {
   const text = 'List alerts failed: HTTP 400 — Tile not found (requestId 5f0c1d2e-aaaa-4bbb-8ccc-123456789abc).';
   assert.equal(redact(text, [SECRET]), text);
-  assert.equal(redact('abc abc', ['abc']), 'abc abc');
+  assert.equal(redact(text, ['abc', 'a']), text, 'a short secret inside a word is not masked');
   assert.equal(redact(text), text);
+});
+
+test('masks a short secret (1–3 characters) wherever it stands as a whole token, and nowhere inside a word', () => {
+  assert.equal(redact('abc abc', ['abc']), '*** ***');
+  assert.equal(
+    redact("Authentication failed: password is incorrect ('ab'), user=ab;ab", ['ab']),
+    "Authentication failed: password is incorrect ('***'), user=***;***",
+  );
+  assert.equal(redact('about tab ab_c Ab AB', ['ab']), 'about tab ab_c Ab AB', 'other words and other cases stay');
+  assert.equal(redact('a password a: a', ['a']), '*** password ***: ***');
+  assert.equal(redact('x!y say ! now', ['!']), 'x!y say *** now');
+  assert.equal(redact('p=a%20b and a+b and a b!', ['a b']), 'p=*** and *** and ***!');
+  assert.equal(redact('é=%C3%A9 %c3%a9 é', ['é']), '***=*** *** ***');
+  assert.equal(redact('q-1 failed', ['q']), '***-1 failed');
+  // Never a stall: a long text full of near-matches.
+  assert.equal(redact('ab'.repeat(100_000), ['ab']).length, 200_000);
 });

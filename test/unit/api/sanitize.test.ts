@@ -43,6 +43,16 @@ test('a request ID is kept only in a sane shape and when it does not carry a sec
   assert.equal(cleanRequestId('prefix-S3cr3tValue-suffix', ['S3cr3tValue']), undefined);
   assert.equal(cleanRequestId('s3cr3tvalue', ['S3cr3tValue']), undefined, 'lower-cased echo');
   assert.equal(cleanRequestId('3cr3tVal', ['S3cr3tValue']), undefined, 'a piece of the secret');
+  // A short secret: the ID is hidden when it is the secret or one of its parts, in any case.
+  assert.equal(cleanRequestId('ab', ['ab']), undefined);
+  assert.equal(cleanRequestId('q-AB-1', ['ab']), undefined);
+  assert.equal(cleanRequestId('x:z', ['z']), undefined);
+  assert.equal(cleanRequestId('abcd-1', ['ab']), 'abcd-1', 'a longer part is not the secret');
+  assert.equal(
+    cleanRequestId('5f0c1d2e-aaaa-4bbb-8ccc-123456789abc', ['5f0', 'a', 'abc']),
+    '5f0c1d2e-aaaa-4bbb-8ccc-123456789abc',
+    'no part of a UUID is that short',
+  );
 });
 
 test('redaction: every encoding and case of the secret, and a cut never leaves the start of a secret', () => {
