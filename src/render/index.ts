@@ -118,3 +118,18 @@ export function columnsByTable(
 
 export { renderSearch, defaultSearchOrder, histogramGroupBy, sortingKeySql } from './search';
 export type { SearchInput, SearchResult, SearchStatements } from './search';
+export {
+  renderTraceSpans,
+  renderTraceLogs,
+  spansFromRows,
+  logsFromRows,
+  cleanText,
+  TRACE_ID,
+  TRACE_MAX_SPANS,
+  TRACE_MAX_LOGS,
+} from './trace';
+export type { TraceSpan, TraceLogLine, TraceStatement } from './trace';
+export { buildTraceTree, traceTreeText, spanFailed, errorText } from './traceTree';
+export type { TraceRow, TraceTree } from './traceTree';
+export { readTrace, logSourceOfTrace } from './traceRead';
+export type { TraceModel, TraceReadRun } from './traceRead';
