@@ -16,7 +16,7 @@ export function traceHtml(cspSource: string, nonce: string, scriptUri: string): 
   main { flex: 1 1 auto; display: flex; min-height: 0; }
   #waterfall { flex: 3 1 0; display: flex; flex-direction: column; min-width: 0; border-right: 1px solid var(--vscode-panel-border); }
   .axis { flex: none; position: relative; height: 20px; border-bottom: 1px solid var(--vscode-panel-border); font-size: 11px; color: var(--vscode-descriptionForeground); }
-  .axis span { position: absolute; top: 3px; white-space: nowrap; transform: translateX(-50%); }
+  .axis span { position: absolute; top: 3px; white-space: nowrap; padding: 0 2px; }
   #viewport { flex: 1 1 auto; position: relative; overflow: auto; outline: none; }
   #viewport:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
   .row { position: absolute; left: 0; right: 0; display: flex; height: 22px; line-height: 22px; cursor: default; white-space: nowrap; }
@@ -25,13 +25,14 @@ export function traceHtml(cspSource: string, nonce: string, scriptUri: string): 
   .name { flex: 0 0 40%; overflow: hidden; text-overflow: ellipsis; padding-right: 6px; box-sizing: border-box; }
   .toggle { display: inline-block; width: 14px; text-align: center; color: var(--vscode-descriptionForeground); }
   .svc { color: var(--vscode-descriptionForeground); margin-left: 6px; }
-  .mark { margin-left: 6px; padding: 0 4px; border-radius: 3px; font-size: 11px; border: 1px solid currentColor; }
+  .mark { margin-right: 6px; padding: 0 4px; border-radius: 3px; font-size: 11px; border: 1px solid currentColor; }
   .mark.err { color: var(--vscode-errorForeground); }
   .mark.orphan { color: var(--vscode-editorWarning-foreground); }
   .lane { flex: 1 1 auto; position: relative; }
   .bar { position: absolute; top: 5px; height: 12px; min-width: 2px; border-radius: 2px; }
   .bar.err { outline: 2px solid var(--vscode-errorForeground); }
-  .dur { position: absolute; top: 0; font-size: 11px; color: var(--vscode-descriptionForeground); padding-left: 4px; }
+  .dur { position: absolute; top: 0; font-size: 11px; color: var(--vscode-descriptionForeground); padding: 0 4px; }
+  .dur.over { color: var(--vscode-editor-background); font-weight: 600; }
   #side { flex: 2 1 0; display: flex; flex-direction: column; min-width: 0; }
   #details { flex: 1 1 60%; overflow: auto; padding: 6px 8px; }
   #details h2, #logs h2 { font-size: 1em; margin: 6px 0 4px; }

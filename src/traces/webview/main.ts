@@ -49,10 +49,11 @@ function drawAxis(): void {
   axis.replaceChildren();
   if (!trace) return;
   const nameWidth = viewport.clientWidth * 0.4;
-  const lane = viewport.clientWidth - nameWidth - 60;
+  const lane = viewport.clientWidth - nameWidth;
   for (let i = 0; i <= 4; i++) {
     const s = el('span', ms((trace.durationMs * i) / 4));
-    s.style.left = `${nameWidth + (lane * i) / 4 + (i === 0 ? 14 : i === 4 ? -14 : 0)}px`;
+    s.style.left = `${nameWidth + (lane * i) / 4}px`;
+    s.style.transform = i === 0 ? 'none' : i === 4 ? 'translateX(-100%)' : 'translateX(-50%)';
     axis.append(s);
   }
 }
@@ -76,10 +77,12 @@ function drawRow(r: number, index: number): HTMLElement {
     e.stopPropagation();
     setCollapsed(r, !collapsed.has(r));
   });
-  name.append(toggle, el('span', row.name || '(no name)'), el('span', t.services[row.service] ?? '', 'svc'));
+  // The marks come first, so a long name cut at the column's edge never hides them.
+  name.append(toggle);
   if (row.flags & ROW_ERROR) name.append(el('span', 'error', 'mark err'));
   if (row.flags & ROW_ORPHAN) name.append(el('span', row.flags & ROW_CYCLE ? 'parent loop' : 'orphan', 'mark orphan'));
   if (row.flags & ROW_DUPLICATE) name.append(el('span', 'duplicate ID', 'mark orphan'));
+  name.append(el('span', row.name || '(no name)'), el('span', t.services[row.service] ?? '', 'svc'));
   const lane = el('div', undefined, 'lane');
   lane.setAttribute('role', 'gridcell');
   const total = t.durationMs || 1;
@@ -90,7 +93,13 @@ function drawRow(r: number, index: number): HTMLElement {
   bar.style.width = `${width}%`;
   bar.style.background = colors[row.service] ?? 'var(--vscode-charts-blue)';
   const dur = el('span', `${ms(row.durationMs)} at +${ms(row.offsetMs)}`, 'dur');
-  dur.style.left = `${Math.min(left + width, 80)}%`;
+  // Beside the bar where there is room: after it, else before it, else over its start.
+  if (left + width <= 75) dur.style.left = `${left + width}%`;
+  else if (left >= 25) dur.style.right = `${100 - left}%`;
+  else {
+    dur.style.left = `${left}%`;
+    dur.classList.add('over');
+  }
   lane.append(bar, dur);
   div.append(name, lane);
   div.addEventListener('click', () => select(r));
@@ -190,7 +199,7 @@ function show(t: TraceMessage): void {
   colors = seriesColors(t.services, themeKind(), (name) => css.getPropertyValue(name));
   (document.getElementById('title') as HTMLElement).textContent = t.title;
   (document.getElementById('meta') as HTMLElement).textContent =
-    `${t.rows.length.toLocaleString()} spans · ${ms(t.durationMs)} · ${t.services.length} services (${t.services.join(', ')}) · ` +
+    `${t.rows.length.toLocaleString()} spans · ${ms(t.durationMs)} · ${t.services.length} ${t.services.length === 1 ? 'service' : 'services'} (${t.services.join(', ')}) · ` +
     `${t.errors} with errors · ${t.orphans} orphans · started ${new Date(t.startMs).toISOString()}`;
   const notes = document.getElementById('notes') as HTMLElement;
   notes.replaceChildren(...t.notes.map((n) => el('div', n, 'note')));
