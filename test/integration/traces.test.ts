@@ -3,7 +3,7 @@
  * argument opens the failing showcase trace in the trace panel, and its model (span count, nesting, the error span
  * and its exception type, the logs of the trace) equals plain SQL written here; the orphan trace marks its orphan; a
  * malformed trace ID is refused before anything is sent; the Get Trace agent tool answers with the tree, the failed
- * span first.
+ * span first; on a self-hosted connection it needs ClickHouse access and reads the trace there.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -11,7 +11,7 @@ import { ClickHouseEngine } from '../emulator/clickhouse/engine';
 import { SHOWCASE } from '../emulator/clickhouse/traces';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { activate, closeAll, configure } from './support';
+import { activate, closeAll, configure, exportedApi } from './support';
 
 interface TraceModelView {
   traceId: string;
@@ -184,5 +184,64 @@ describe('Traces (Cloud)', function () {
     assert.match(text, new RegExp(`Trace ${SHOWCASE.refund} of .*: ${Number(count!.n)} spans`));
     assert.match(text, /exception: java\.lang\.IllegalStateException: Refund amount/);
     assert.match(text, /\n {6}- RefundService\.refund \[orders\] .*ERROR java\.lang\.IllegalStateException/);
+  });
+});
+
+describe('Traces (self-hosted)', function () {
+  this.timeout(180_000);
+  let oss: Emulator;
+  let connectionId = '';
+  let serviceId = '';
+
+  before(async () => {
+    await configure('rateLimit.requestsPerWindow', 1000);
+    await configure('requestTimeoutSeconds', 120);
+    oss = await startEmulator({ flavor: 'oss', rateLimit: false, now: 'start' });
+    await activate();
+    connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
+      kind: 'selfHosted',
+      baseUrl: oss.url,
+      apiKey: oss.ossApiKey,
+      label: 'Traces (self-hosted)',
+    });
+    const connections = exportedApi().connections as unknown as { get(id: string): { serviceIds: string[] } };
+    serviceId = connections.get(connectionId).serviceIds[0]!;
+  });
+
+  after(async () => {
+    await closeAll();
+    if (connectionId) {
+      await vscode.commands.executeCommand('observability.removeConnection', { connectionId, noPrompt: true });
+    }
+    await configure('rateLimit.requestsPerWindow', undefined);
+    await configure('requestTimeoutSeconds', undefined);
+    await oss?.close();
+  });
+
+  it('needs ClickHouse access (nothing is sent without it); with it, the trace is read there', async () => {
+    const open = () =>
+      vscode.commands.executeCommand<TraceModelView | undefined>('observability.openTrace', {
+        connectionId,
+        serviceId,
+        traceId: SHOWCASE.refund,
+      });
+    const sentBefore = oss.requests.length;
+    assert.equal(await open(), undefined, 'no ClickHouse access: nothing opens');
+    assert.deepEqual(oss.requests.slice(sentBefore), [], 'and nothing is sent');
+    await vscode.commands.executeCommand('observability.setClickHouseAccess', {
+      connectionId,
+      url: oss.clickHouseHttpUrl,
+      user: oss.clickHouseUser,
+      password: oss.clickHousePassword,
+    });
+    const model = await open();
+    assert.ok(model, 'the trace opened on ClickHouse');
+    assert.ok(model.tree.errors > 0);
+    assert.ok(model.logs.length > 0);
+    assert.ok(
+      model.tree.spans.some((s) =>
+        s.events.some((e) => e.attributes['exception.type'] === 'java.lang.IllegalStateException'),
+      ),
+    );
   });
 });
