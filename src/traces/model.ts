@@ -7,6 +7,7 @@ import {
   ROW_CYCLE,
   ROW_DUPLICATE,
   ROW_ERROR,
+  ROW_EXCEPTION,
   ROW_ORPHAN,
   type SpanDetails,
   type TraceMessage,
@@ -28,7 +29,8 @@ export function traceMessage(model: TraceModel, title: string): TraceMessage {
         (r.error ? ROW_ERROR : 0) |
         (r.orphan ? ROW_ORPHAN : 0) |
         (r.cycle ? ROW_CYCLE : 0) |
-        (r.duplicate ? ROW_DUPLICATE : 0),
+        (r.duplicate ? ROW_DUPLICATE : 0) |
+        (s.events.some((e) => e.name === 'exception') ? ROW_EXCEPTION : 0),
       offsetMs: s.startMs - tree.startMs,
       durationMs: s.durationMs,
       name: s.name,

@@ -8,6 +8,8 @@ export const ROW_ERROR = 1;
 export const ROW_ORPHAN = 2;
 export const ROW_CYCLE = 4;
 export const ROW_DUPLICATE = 8;
+/** The span recorded an exception event (its details hold the exception and its stack trace). */
+export const ROW_EXCEPTION = 16;
 
 export interface WaterfallRow {
   depth: number;

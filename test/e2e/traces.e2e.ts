@@ -65,6 +65,15 @@ async function drive(): Promise<void> {
   assert.match(await panel().locator('#meta').innerText(), /5 spans .* 2 services/);
   assert.equal(await thrower.getAttribute('aria-level'), '4', 'nested four deep');
   assert.match(await thrower.innerText(), /error/);
+  // Opened, the span that threw is selected, its stack trace shown.
+  await panel()
+    .locator('#details pre', { hasText: 'at com.example.orders.refund.RefundService.refund' })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  assert.equal(await thrower.getAttribute('aria-selected'), 'true');
+  await panel().locator('[role=row]', { hasText: 'SELECT shop.payments' }).click();
+  await panel()
+    .locator('#details h2', { hasText: 'SELECT shop.payments' })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
   await thrower.click();
   assert.equal(await thrower.getAttribute('aria-selected'), 'true');
@@ -78,6 +87,8 @@ async function drive(): Promise<void> {
   await panel().locator('#viewport').focus();
   await page.keyboard.press('ArrowDown');
   await details.locator('h2', { hasText: 'SELECT shop.payments' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await page.keyboard.press('ArrowLeft');
+  await details.locator('h2', { hasText: 'RefundService.refund' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
   const logLine = panel()
     .locator('#log-list button', { hasText: /refund/i })

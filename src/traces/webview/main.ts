@@ -5,7 +5,15 @@
  * span's details come from the extension. Every string from the service is set as text.
  */
 import { seriesColors } from '../../panels/chartColors';
-import { ROW_CYCLE, ROW_DUPLICATE, ROW_ERROR, ROW_ORPHAN, type ToWebview, type TraceMessage } from '../protocol';
+import {
+  ROW_CYCLE,
+  ROW_DUPLICATE,
+  ROW_ERROR,
+  ROW_EXCEPTION,
+  ROW_ORPHAN,
+  type ToWebview,
+  type TraceMessage,
+} from '../protocol';
 import { drawDetails, drawLogs, el, ms } from './details';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
@@ -209,8 +217,10 @@ function show(t: TraceMessage): void {
   draw(true);
   drawLogs(logList, t.logs, t.logsNote, select);
   details.replaceChildren(el('p', 'Select a span to see its attributes, resource and events.', 'empty'));
+  // The span that threw first (its stack trace is what a failing trace is opened for), else the first failed one.
+  const thrower = t.rows.findIndex((r) => r.flags & ROW_EXCEPTION);
   const firstError = t.rows.findIndex((r) => r.flags & ROW_ERROR);
-  if (t.rows.length > 0) select(firstError >= 0 ? firstError : 0);
+  if (t.rows.length > 0) select(thrower >= 0 ? thrower : firstError >= 0 ? firstError : 0);
 }
 
 window.addEventListener('message', (e: MessageEvent) => {

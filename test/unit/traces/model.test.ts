@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildTraceTree, type TraceModel, type TraceSpan } from '../../../src/render';
 import { spanDetails, traceMessage } from '../../../src/traces/model';
-import { ROW_DUPLICATE, ROW_ERROR, ROW_ORPHAN } from '../../../src/traces/protocol';
+import { ROW_DUPLICATE, ROW_ERROR, ROW_EXCEPTION, ROW_ORPHAN } from '../../../src/traces/protocol';
 
 const span = (spanId: string, parentSpanId: string, startMs: number, service: string, extra: Partial<TraceSpan> = {}) =>
   ({
@@ -63,6 +63,18 @@ describe('traceMessage', () => {
       ],
     );
     assert.equal(m.durationMs, 8);
+  });
+
+  it('flags a span that recorded an exception event', () => {
+    const thrown = {
+      ...model,
+      tree: buildTraceTree([
+        span('root', '', 0, 'web', {
+          events: [{ timeMs: 1, name: 'exception', attributes: { 'exception.type': 'E' } }],
+        }),
+      ]),
+    };
+    assert.equal(traceMessage(thrown, 't').rows[0]!.flags, ROW_ERROR | ROW_EXCEPTION);
   });
 
   it("gives a row's span details, and nothing for a row that does not exist", () => {
