@@ -3,15 +3,8 @@
  * trace source has a log source, the log lines carrying its trace ID, as the tree the waterfall and the agent's
  * Get Trace tool show. Both statements are bounded; what was cut is said in `notes`.
  */
-import {
-  logsFromRows,
-  renderTraceLogs,
-  renderTraceSpans,
-  spansFromRows,
-  TRACE_MAX_LOGS,
-  TRACE_MAX_SPANS,
-  type TraceLogLine,
-} from './trace';
+import { renderTraceLogs, renderTraceSpans, TRACE_MAX_LOGS, TRACE_MAX_SPANS, type TraceLogLine } from './trace';
+import { logsFromRows, spansFromRows } from './traceRows';
 import { buildTraceTree, type TraceTree } from './traceTree';
 import type { SourceLike, TimeRange } from './tile';
 

@@ -112,12 +112,16 @@ async function readAndShow(
 ): Promise<TraceModel | undefined> {
   const { connection, serviceId, traceId } = a;
   const key = `${connection.id}/${serviceId}/${traceId}`;
+  let cancelled = false;
   try {
     return await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: t('Reading trace {0}…', traceId), cancellable: true },
       async (_progress, token) => {
         const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
+        token.onCancellationRequested(() => {
+          cancelled = true;
+          abort.abort();
+        });
         const sources = (await connections.clientFor(connection.id).listSources(serviceId)).data as SourceLike[];
         const source = await pickTraceSource(sources, a.sourceId);
         if (!source) {
@@ -148,7 +152,8 @@ async function readAndShow(
     );
   } catch (error) {
     panels.close(key);
-    void vscode.window.showErrorMessage(t('Open Trace {0} failed: {1}', traceId, errorMessage(error)));
+    // Cancelled by the user: nothing to say.
+    if (!cancelled) void vscode.window.showErrorMessage(t('Open Trace {0} failed: {1}', traceId, errorMessage(error)));
     return undefined;
   }
 }

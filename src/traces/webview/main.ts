@@ -15,6 +15,7 @@ import {
   type TraceMessage,
 } from '../protocol';
 import { drawDetails, drawLogs, el, ms } from './details';
+import { keyAction } from './keys';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -157,45 +158,12 @@ window.addEventListener('resize', () => {
   draw(true);
 });
 viewport.addEventListener('keydown', (e) => {
-  if (!trace || visible.length === 0) return;
-  const index = Math.max(0, visible.indexOf(selected));
+  if (!trace) return;
   const page = Math.max(1, Math.floor(viewport.clientHeight / ROW_HEIGHT) - 1);
-  const row = selected >= 0 ? trace.rows[selected] : undefined;
-  const go = (i: number) => select(visible[Math.max(0, Math.min(visible.length - 1, i))]!);
-  switch (e.key) {
-    case 'ArrowDown':
-      go(selected < 0 ? 0 : index + 1);
-      break;
-    case 'ArrowUp':
-      go(index - 1);
-      break;
-    case 'PageDown':
-      go(index + page);
-      break;
-    case 'PageUp':
-      go(index - page);
-      break;
-    case 'Home':
-      go(0);
-      break;
-    case 'End':
-      go(visible.length - 1);
-      break;
-    case 'ArrowRight':
-      if (row && row.descendants > 0 && collapsed.has(selected)) setCollapsed(selected, false);
-      else if (row && row.descendants > 0) select(selected + 1);
-      break;
-    case 'ArrowLeft':
-      if (row && row.descendants > 0 && !collapsed.has(selected)) setCollapsed(selected, true);
-      else if (row && row.parent >= 0) select(row.parent);
-      break;
-    case 'Enter':
-    case ' ':
-      if (row && row.descendants > 0) setCollapsed(selected, !collapsed.has(selected));
-      break;
-    default:
-      return;
-  }
+  const action = keyAction(e.key, trace.rows, visible, selected, collapsed, page);
+  if (!action) return;
+  if ('select' in action) select(action.select);
+  else setCollapsed(action.collapse, action.value);
   e.preventDefault();
 });
 
