@@ -166,7 +166,11 @@ const hostOptions = {
 
 /** The webviews' scripts (and the preview's style sheet), loaded by their pages only when a panel opens. */
 const webviewOptions = {
-  entryPoints: { queryResults: 'src/query/webview/main.ts', preview: 'src/preview/webview/main.ts' },
+  entryPoints: {
+    queryResults: 'src/query/webview/main.ts',
+    preview: 'src/preview/webview/main.ts',
+    traces: 'src/traces/webview/main.ts',
+  },
   bundle: true,
   format: 'iife',
   platform: 'browser',
@@ -186,7 +190,7 @@ const MUST_NOT_CONTAIN = {
     [/node_modules[\\/](zod|undici)[\\/]|^src[\\/](?!api[\\/]redact\.ts$)[^\\/]+[\\/]/, 'the entry must stay thin'],
   ],
   'dist/features.js': [
-    [/node_modules[\\/]uplot[\\/]|src[\\/](preview|query)[\\/]webview[\\/]/, 'webview code runs in the webview'],
+    [/node_modules[\\/]uplot[\\/]|src[\\/](preview|query|traces)[\\/]webview[\\/]/, 'webview code runs in the webview'],
     [/llhttp[\\/]llhttp(_simd)?-wasm\.js$/, `the HTTP parser is read from dist/${WASM}`],
     ...UNUSED.concat(ZOD_JSON_SCHEMA).map((re) => [re, 'replaced by a stand-in (unused parts)']),
   ],

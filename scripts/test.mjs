@@ -60,7 +60,7 @@ const VSIX_ALLOWED = [
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
-  /^extension\/dist\/(extension|features|queryResults|preview)\.js$/,
+  /^extension\/dist\/(extension|features|queryResults|preview|traces)\.js$/,
   /^extension\/dist\/preview\.css$/,
   /^extension\/dist\/llhttp_simd\.wasm$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
@@ -77,6 +77,7 @@ const VSIX_REQUIRED = [
   'dist/queryResults.js',
   'dist/preview.js',
   'dist/preview.css',
+  'dist/traces.js',
 ];
 /** The VSIX stays under this size (KB = 1,024 bytes). */
 const VSIX_MAX_KB = 400;
@@ -111,7 +112,11 @@ function skip(name, why) {
 const check = (ok, note) => ({ ok, passed: ok ? 1 : 0, failed: ok ? 0 : 1, note });
 
 /** tsconfig projects checked besides the root one: the webview scripts (DOM, no Node), which the root excludes. */
-const EXTRA_TSCONFIGS = ['src/query/webview/tsconfig.json', 'src/preview/webview/tsconfig.json'];
+const EXTRA_TSCONFIGS = [
+  'src/query/webview/tsconfig.json',
+  'src/preview/webview/tsconfig.json',
+  'src/traces/webview/tsconfig.json',
+];
 
 async function typecheck() {
   let failed = false;

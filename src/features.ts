@@ -20,6 +20,7 @@ import { registerQuery, type QueryApi } from './query';
 import { registerTree, type TreeHandle } from './tree';
 import type { Node } from './tree/nodes';
 import { registerStatus, type FiringStatus } from './status';
+import { registerTraces } from './traces';
 
 /**
  * What the entry gives the features: its log, the explorer view it created, and the stand-ins it registered at
@@ -107,6 +108,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     background: query.background,
     showRows: (shown) => query.panel.show({ ...shown, maxRows: 1000, maxBytes: 64 * 1024 * 1024 }),
   });
+  registerTraces(context, { connections, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
   const agent = registerAgent(context, {
     connections,
     live,

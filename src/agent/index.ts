@@ -21,6 +21,7 @@ import { applyAlertPlan } from './tools/applyAlertPlan';
 import { createAlert } from './tools/createAlert';
 import { describeTables } from './tools/describeTables';
 import { getAlert } from './tools/getAlert';
+import { getTrace } from './tools/getTrace';
 import { listAlerts } from './tools/listAlerts';
 import { listConnections } from './tools/listConnections';
 import { listDashboards } from './tools/listDashboards';
@@ -42,6 +43,7 @@ export const TOOLS: readonly AgentTool[] = [
   describeTables,
   runSql,
   searchEvents,
+  getTrace,
   planResourceFiles,
   createAlert,
   applyAlertPlan,

@@ -118,3 +118,11 @@ export function columnsByTable(
 
 export { renderSearch, defaultSearchOrder, histogramGroupBy, sortingKeySql } from './search';
 export type { SearchInput, SearchResult, SearchStatements } from './search';
+export { renderTraceSpans, renderTraceLogs, TRACE_ID, TRACE_MAX_SPANS, TRACE_MAX_LOGS } from './trace';
+export { spansFromRows, logsFromRows, cleanText } from './traceRows';
+export type { TraceSpan, TraceLogLine, TraceStatement } from './trace';
+export { buildTraceTree, spanFailed } from './traceTree';
+export { traceTreeText, errorText } from './traceText';
+export type { TraceRow, TraceTree } from './traceTree';
+export { readTrace, logSourceOfTrace } from './traceRead';
+export type { TraceModel, TraceReadRun } from './traceRead';

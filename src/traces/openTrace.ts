@@ -1,0 +1,159 @@
+/**
+ * Observability: Open Trace… — from the palette (asks for the connection, the service and the trace ID) or with an
+ * argument object `{ connectionId, serviceId, sourceId?, traceId }`. Picks the service's trace source (asks when there
+ * are several), reads the trace's spans and its logs (SQL on the service's query endpoint; on a self-hosted deployment
+ * on its ClickHouse access, which it needs) and shows them in the trace panel. Opening a trace is the user's action
+ * that starts the SQL; an idle service is not woken (the query client asks for no wake).
+ */
+import * as vscode from 'vscode';
+import { argsOf, nodeOf, scopeOfNode } from '../commandArgs';
+import type { ConnectionManager } from '../connections/manager';
+import { pickConnection } from '../connections/pick';
+import { isSelfHosted, type StoredConnection } from '../connections/types';
+import { errorMessage } from '../errors';
+import type { Logger } from '../log';
+import { readTrace, TRACE_ID, type SourceLike, type TraceModel } from '../render';
+import type { TracePanels } from './panel';
+import type { TracesDeps } from './index';
+
+export interface OpenTraceArgs {
+  connectionId: string;
+  serviceId: string;
+  sourceId?: string;
+  traceId: string;
+}
+
+/** Bytes of one read at most (spans or logs). */
+const MAX_BYTES = 64 * 1024 * 1024;
+
+const t = vscode.l10n.t;
+
+export function normalizeTraceId(text: string): string | undefined {
+  const id = text.trim().toLowerCase();
+  return TRACE_ID.test(id) ? id : undefined;
+}
+
+async function pickService(connection: StoredConnection): Promise<string | undefined> {
+  if (connection.serviceIds.length <= 1) return connection.serviceIds[0];
+  const picked = await vscode.window.showQuickPick(
+    connection.serviceIds.map((id) => ({
+      label: connection.services.find((s) => s.id === id)?.name ?? id,
+      description: id,
+      id,
+    })),
+    { placeHolder: t('The service whose trace to open') },
+  );
+  return picked?.id;
+}
+
+async function pickTraceSource(sources: readonly SourceLike[], sourceId?: string): Promise<SourceLike | undefined> {
+  const traces = sources.filter((s) => s.kind === 'trace');
+  if (sourceId) return traces.find((s) => s.id === sourceId);
+  if (traces.length <= 1) return traces[0];
+  const picked = await vscode.window.showQuickPick(
+    traces.map((s) => ({ label: String(s.name ?? s.id), description: String(s.id ?? ''), source: s })),
+    { placeHolder: t('The trace source to read the trace from') },
+  );
+  return picked?.source;
+}
+
+export function createOpenTrace(deps: TracesDeps, panels: TracePanels, log: Logger) {
+  const { connections } = deps;
+  return async (raw?: unknown): Promise<TraceModel | undefined> => {
+    const args = argsOf<OpenTraceArgs>(raw);
+    const node = nodeOf(raw);
+    const fromNode = node ? scopeOfNode(node) : {};
+    const connection =
+      (args.connectionId ?? fromNode.connectionId)
+        ? connections.get((args.connectionId ?? fromNode.connectionId) as string)
+        : await pickConnection(connections, t('The connection whose trace to open'));
+    if (!connection) {
+      if (args.connectionId) void vscode.window.showErrorMessage(t('Open Trace: the connection does not exist.'));
+      return undefined;
+    }
+    const serviceId = args.serviceId ?? fromNode.serviceId ?? (await pickService(connection));
+    if (!serviceId) return undefined;
+    if (isSelfHosted(connection) && !connection.clickHouse) {
+      void vscode.window.showErrorMessage(
+        t(
+          'Opening a trace of {0} needs ClickHouse access (the self-hosted API has no SQL): add it with Edit Connection.',
+          connection.label,
+        ),
+      );
+      return undefined;
+    }
+    const traceId =
+      args.traceId !== undefined
+        ? normalizeTraceId(String(args.traceId))
+        : normalizeTraceId(
+            (await vscode.window.showInputBox({
+              title: t('Open Trace'),
+              prompt: t('The trace ID: 32 hexadecimal digits'),
+              placeHolder: '4bf92f3577b34da6a3ce929d0e0e4736',
+              validateInput: (v) => (normalizeTraceId(v) ? undefined : t('A trace ID is 32 hexadecimal digits.')),
+            })) ?? '',
+          );
+    if (!traceId) {
+      if (args.traceId !== undefined) {
+        void vscode.window.showErrorMessage(t('Open Trace: a trace ID is 32 hexadecimal digits.'));
+      }
+      return undefined;
+    }
+    return readAndShow(connections, deps, panels, log, { connection, serviceId, traceId, sourceId: args.sourceId });
+  };
+}
+
+async function readAndShow(
+  connections: ConnectionManager,
+  deps: TracesDeps,
+  panels: TracePanels,
+  log: Logger,
+  a: { connection: StoredConnection; serviceId: string; traceId: string; sourceId?: string | undefined },
+): Promise<TraceModel | undefined> {
+  const { connection, serviceId, traceId } = a;
+  const key = `${connection.id}/${serviceId}/${traceId}`;
+  let cancelled = false;
+  try {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: t('Reading trace {0}…', traceId), cancellable: true },
+      async (_progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => {
+          cancelled = true;
+          abort.abort();
+        });
+        const sources = (await connections.clientFor(connection.id).listSources(serviceId)).data as SourceLike[];
+        const source = await pickTraceSource(sources, a.sourceId);
+        if (!source) {
+          if (a.sourceId || !sources.some((s) => s.kind === 'trace')) {
+            void vscode.window.showErrorMessage(
+              a.sourceId
+                ? t('Open Trace: the service has no trace source {0}.', a.sourceId)
+                : t('Open Trace: the service has no trace source.'),
+            );
+          }
+          return undefined;
+        }
+        panels.loading(key, traceId);
+        const run = (sql: string, maxRows: number) =>
+          deps.runSql(connection.id, { serviceId, sql, maxRows, maxBytes: MAX_BYTES, signal: abort.signal });
+        const model = await readTrace(run, source, sources, traceId);
+        if (model.tree.rows.length === 0) {
+          panels.close(key);
+          void vscode.window.showWarningMessage(
+            t('No span of trace {0} in the source {1}.', traceId, model.sourceName || model.sourceId),
+          );
+          return model;
+        }
+        panels.show(key, model, t('Trace {0} · {1}', traceId, model.sourceName || model.sourceId));
+        log.info(`trace ${traceId}: ${model.tree.rows.length} spans, ${model.logs.length} log lines`);
+        return model;
+      },
+    );
+  } catch (error) {
+    panels.close(key);
+    // Cancelled by the user: nothing to say.
+    if (!cancelled) void vscode.window.showErrorMessage(t('Open Trace {0} failed: {1}', traceId, errorMessage(error)));
+    return undefined;
+  }
+}

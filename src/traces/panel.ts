@@ -1,0 +1,93 @@
+/**
+ * The trace panel: one webview a trace (opening the same trace again shows its panel), drawing the waterfall, the
+ * span details and the trace's logs (./webview). Strict CSP with a nonce, no remote content, theme colours only; the
+ * page loads dist/traces.js and nothing else.
+ */
+import * as vscode from 'vscode';
+import { panelColumn, trackPanel } from '../panels/panelColumn';
+import type { TraceModel } from '../render';
+import { spanDetails, traceMessage } from './model';
+import type { FromWebview, ToWebview } from './protocol';
+import { traceHtml } from './html';
+
+interface Open {
+  panel: vscode.WebviewPanel;
+  model?: TraceModel;
+  ready: Promise<void>;
+}
+
+export class TracePanels implements vscode.Disposable {
+  private readonly open = new Map<string, Open>();
+
+  constructor(private readonly extensionUri: vscode.Uri) {}
+
+  /** The panel of a trace (created when not open), showing that it is being read. */
+  loading(key: string, traceId: string): void {
+    const entry = this.ensure(key, traceId);
+    void this.post(entry, { type: 'loading', traceId });
+  }
+
+  show(key: string, model: TraceModel, title: string): void {
+    const entry = this.ensure(key, model.traceId);
+    entry.model = model;
+    entry.panel.title = vscode.l10n.t('Trace {0}', model.traceId.slice(0, 8));
+    void this.post(entry, traceMessage(model, title));
+  }
+
+  /** Selects a row of an open trace's waterfall (as a click would). */
+  select(key: string, row: number): void {
+    const entry = this.open.get(key);
+    if (entry) void this.post(entry, { type: 'select', row });
+  }
+
+  close(key: string): void {
+    this.open.get(key)?.panel.dispose();
+  }
+
+  dispose(): void {
+    for (const { panel } of [...this.open.values()]) panel.dispose();
+  }
+
+  private async post(entry: Open, message: ToWebview): Promise<void> {
+    await entry.ready;
+    await entry.panel.webview.postMessage(message);
+  }
+
+  private ensure(key: string, traceId: string): Open {
+    const hit = this.open.get(key);
+    if (hit) {
+      hit.panel.reveal(undefined, true);
+      return hit;
+    }
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    const panel = vscode.window.createWebviewPanel(
+      'observability.trace',
+      vscode.l10n.t('Trace {0}', traceId.slice(0, 8)),
+      { viewColumn: panelColumn(), preserveFocus: false },
+      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] },
+    );
+    const nonce = makeNonce();
+    const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'traces.js')).toString();
+    panel.webview.html = traceHtml(panel.webview.cspSource, nonce, script);
+    let markReady: () => void = () => undefined;
+    const entry: Open = { panel, ready: new Promise<void>((resolve) => (markReady = resolve)) };
+    panel.webview.onDidReceiveMessage((m: FromWebview) => {
+      if (m?.type === 'ready') markReady();
+      else if (m?.type === 'details' && typeof m.row === 'number' && entry.model) {
+        const details = spanDetails(entry.model, m.row);
+        if (details) void panel.webview.postMessage(details);
+      }
+    });
+    panel.onDidDispose(() => this.open.delete(key));
+    trackPanel(panel);
+    this.open.set(key, entry);
+    return entry;
+  }
+}
+
+function makeNonce(): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let s = '';
+  for (let i = 0; i < 32; i++) s += chars.charAt(Math.floor(Math.random() * chars.length));
+  return s;
+}
