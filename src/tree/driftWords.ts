@@ -38,8 +38,9 @@ export function withDriftWords(item: vscode.TreeItem, mark: DriftMark | undefine
   if (!mark || item.tooltip === undefined) return item;
   let tooltip: vscode.MarkdownString;
   if (typeof item.tooltip === 'string') {
+    // The same lines, escaped, one per line (Markdown breaks a line on two trailing spaces).
     tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendText(item.tooltip);
+    tooltip.appendMarkdown(item.tooltip.split('\n').map(escapeMarkdown).join('  \n'));
   } else {
     tooltip = item.tooltip;
   }

@@ -12,7 +12,14 @@ import {
   sortByName,
   tileLabel,
 } from '../labels/format';
-import type { Alert, ConnectionSource, FolderKind, ResourceKind, Webhook } from '../resources/model';
+import type {
+  Alert,
+  ConnectionSource,
+  ConnectionView,
+  FolderKind,
+  ResourceKind,
+  Webhook,
+} from '../resources/model';
 import type { DriftMarks } from '../resources/driftMarks';
 import { driftMarkOf, withDriftWords } from './driftWords';
 import {
@@ -50,6 +57,13 @@ const FOLDER_WHAT: Record<FolderKind, () => string> = {
   queryEndpoint: () => vscode.l10n.t('the query endpoint'),
   team: () => vscode.l10n.t('team members'),
 };
+
+/** What the tree draws of a connection (its rows, services and folders). */
+function drawnPartsOf(c: ConnectionView): string {
+  const { label, baseUrl, organizationId, organizationName, serviceIds, services, pathSegment, kind } = c;
+  const parts = [label, baseUrl, organizationId, organizationName, serviceIds, services, pathSegment, kind];
+  return JSON.stringify([...parts, c.allowPlainHttp, c.clickHouse]);
+}
 
 /** Every list a folder reads: what it shows and what its descriptions use. */
 function folderKinds(folder: FolderNode): ResourceKind[] {
@@ -567,7 +581,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   private reloadInPlace(connectionId: string): boolean {
     const root = this.roots?.find((r) => r.connection.id === connectionId);
     const now = this.connections.get(connectionId);
-    if (!root || !now || JSON.stringify(root.connection) !== JSON.stringify(now)) return false;
+    if (!root || !now || drawnPartsOf(root.connection) !== drawnPartsOf(now)) return false;
     const ids = this.connections.list().map((c) => c.id);
     if (ids.join('\n') !== this.roots!.map((r) => r.connection.id).join('\n')) return false;
     this.cache.forget(connectionId);

@@ -83,6 +83,8 @@ export interface FaultSpec {
   body?: string | object;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** Hold the request (before answering it) until `release()` or `clear()`: a test decides when it returns. */
+  hold?: boolean;
   reset?: 'before-headers' | 'mid-body';
   malformedJson?: boolean;
   /** Send the body in small chunks with this pause between them. */
