@@ -94,6 +94,10 @@ export interface FaultSpec {
 export interface FaultController {
   add(f: FaultSpec): void;
   clear(): void;
+  /** Lets the requests held by `hold` faults go on. */
+  release(): void;
+  /** How many requests are held now. */
+  readonly holding: number;
 }
 
 export interface RecordedRequest {

@@ -392,6 +392,45 @@ describe('Explorer tree', function () {
     assert.equal((await children(folder)).filter((n) => n.type === 'alert').length, before);
   });
 
+  it('after the key secret is updated, each folder recovers as soon as its own reads return', async () => {
+    const alerts = await folderNode(serviceA, 'Alerts');
+    const dashboards = await folderNode(serviceA, 'Dashboards');
+    const rejected = { status: 401, body: { status: 401, error: 'Unauthorized', requestId: 'r-key-rotated' } };
+    emulator.faults.add({ path: new RegExp(`/services/${serviceA}/observability/`), ...rejected });
+    tree().refresh(await serviceNode(serviceA));
+    const isError = (nodes: Node[]) => nodes.length === 1 && nodes[0]!.type === 'error';
+    assert.ok(isError(await children(alerts)), 'the Alerts folder shows the rejected key');
+    assert.ok(isError(await children(dashboards)), 'the Dashboards folder too');
+    emulator.faults.clear();
+    // The dashboards list is held back at the emulator: the Alerts folder must not wait for it.
+    emulator.faults.add({ path: new RegExp(`/services/${serviceA}/observability/dashboards`), hold: true });
+    // Redraws the error rows asked for are announced on the next turn: let them pass.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    let wholeTree = false;
+    const alertsRedrawn = new Promise<void>((resolve) => {
+      const sub = tree().onDidChangeTreeData((n) => {
+        if (n === undefined) wholeTree = true;
+        if (n?.id !== alerts.id) return;
+        sub.dispose();
+        resolve();
+      });
+    });
+    await vscode.commands.executeCommand('observability.updateKeySecret', {
+      connectionId,
+      keySecret: emulator.keySecret,
+      skipCheck: true,
+    });
+    await alertsRedrawn;
+    assert.equal(wholeTree, false, 'the folders are redrawn one by one, not the whole tree');
+    assert.ok(emulator.faults.holding > 0, 'the dashboards read is still held');
+    const recovered = await children(alerts);
+    assert.ok(recovered.length > 0 && recovered.every((n) => n.type === 'alert'), 'the Alerts folder shows its alerts');
+    assert.match(String(item(alerts).description), new RegExp(`^${recovered.length}\\b`));
+    emulator.faults.clear();
+    const back = await children(dashboards);
+    assert.ok(back.length > 0 && back.every((n) => n.type === 'dashboard'), 'the Dashboards folder recovers too');
+  });
+
   it('redraws only the refreshed folder', async () => {
     const folder = await folderNode(serviceA, 'Sources');
     const fired: (Node | undefined)[] = [];
