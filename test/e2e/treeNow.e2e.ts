@@ -83,7 +83,8 @@ describe('Cloud', () => {
 
   before(async () => {
     emulator = await startEmulator({ rateLimit: { requests: 10_000, windowMs: 1000 } });
-    workbench = await openTestWorkbench({ emulator, label: LABEL, mode: 'setup' });
+    // Demo mode: modal dialogs (the delete's confirmation) show as for a user.
+    workbench = await openTestWorkbench({ emulator, label: LABEL, mode: 'demo' });
     page = workbench.page;
   });
 
@@ -186,7 +187,10 @@ describe('Cloud', () => {
 
       emulator.faults.clear();
       await treeRow(page, exactly('Checkout service')).waitFor({ state: 'visible', timeout: 60_000 });
-      await eventually(async () => (await rejected.count()) === 0, 'the Dashboards folder recovers once its read returns');
+      await eventually(
+        async () => (await rejected.count()) === 0,
+        'the Dashboards folder recovers once its read returns',
+      );
     }),
   );
 });
