@@ -12,14 +12,7 @@ import {
   sortByName,
   tileLabel,
 } from '../labels/format';
-import type {
-  Alert,
-  ConnectionSource,
-  ConnectionView,
-  FolderKind,
-  ResourceKind,
-  Webhook,
-} from '../resources/model';
+import type { Alert, ConnectionSource, ConnectionView, FolderKind, ResourceKind, Webhook } from '../resources/model';
 import type { DriftMarks } from '../resources/driftMarks';
 import { driftMarkOf, withDriftWords } from './driftWords';
 import {

@@ -233,7 +233,8 @@ describe('Cloud', () => {
           );
         const toAlert = rows.filter(([to]) => to === 'ALERT');
         assert.ok(
-          toAlert.length > 0 && toAlert.every(([, why]) => /is at least 1[.,]?5\S* in 2 consecutive windows/.test(why!)),
+          toAlert.length > 0 &&
+            toAlert.every(([, why]) => /is at least 1[.,]?5\S* in 2 consecutive windows/.test(why!)),
           `what decided each firing: ${JSON.stringify(rows)}`,
         );
         await shoot(page, shot('backtest-dark'));
