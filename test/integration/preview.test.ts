@@ -157,7 +157,7 @@ describe('Chart previews', function () {
     const band = checkoutBacktest(END, { type: 'not_between', value: 5, max: 60 });
     const rb = (await backtest.show(band))!.summary;
     assert.equal(rb.threshold, 'band');
-    assert.match(rb.text, /fires outside 5 to 60/);
+    assert.match(rb.text, /fires when outside 5 to 60/);
     assert.equal(rb.firedWindows, band.firedWindows!.length);
 
     const quiet = checkoutBacktest(END, { type: 'above', value: 10_000 });
