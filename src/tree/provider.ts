@@ -311,8 +311,12 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     folder.loaded = true;
     const children = this.buildFolderChildren(folder);
     // The folder's row was drawn before its list was read (its first expansion): drawn again once these rows are
-    // shown, so that its count matches them. Drawing it again reads nothing (its lists are loaded).
-    if (!folder.drawnAs(folder.description, folder.extraContext)) setTimeout(() => this.changed.fire(folder), 0);
+    // shown, so that its count matches them. Drawing it again reads nothing (its lists are loaded). Not the
+    // Dashboards folder: its rows expand, and redrawing it while the user opens a dashboard would lose the tiles
+    // (its count shows on its next redraw).
+    if (folder.kind !== 'dashboards' && !folder.drawnAs(folder.description, folder.extraContext)) {
+      setTimeout(() => this.changed.fire(folder), 0);
+    }
     return children;
   }
 
