@@ -240,18 +240,13 @@ export class FolderNode implements ServiceScope {
   extraContext = '';
   /** Set once the folder's children were read (it was expanded). */
   loaded = false;
-  /** The description and context tokens of the row as last drawn. */
-  private drawn: string | undefined;
   constructor(
     readonly parent: ServiceNode,
     readonly kind: FolderKind,
   ) {
     this.id = `${parent.id}/f:${kind}`;
   }
-  /** Whether the row was last drawn with this description and these context tokens. */
-  drawnAs(description: string | undefined, extraContext: string): boolean {
-    return this.drawn === `${description ?? ''}\u0000${extraContext}`;
-  }
+
   get connectionId(): string {
     return this.parent.connectionId;
   }
@@ -271,7 +266,6 @@ export class FolderNode implements ServiceScope {
     item.iconPath = new vscode.ThemeIcon(FOLDER_ICONS[this.kind]);
     item.description = this.description;
     item.contextValue = `folder ${this.kind} refreshable${this.extraContext}`;
-    this.drawn = `${this.description ?? ''}\u0000${this.extraContext}`;
     return item;
   }
 }

@@ -310,13 +310,9 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     await this.ensureAll(folder, folderKinds(folder));
     folder.loaded = true;
     const children = this.buildFolderChildren(folder);
-    // The folder's row was drawn before its list was read (its first expansion): drawn again once these rows are
-    // shown, so that its count matches them. Drawing it again reads nothing (its lists are loaded). Not the
-    // Dashboards folder: its rows expand, and redrawing it while the user opens a dashboard would lose the tiles
-    // (its count shows on its next redraw).
-    if (folder.kind !== 'dashboards' && !folder.drawnAs(folder.description, folder.extraContext)) {
-      setTimeout(() => this.changed.fire(folder), 0);
-    }
+    // On a folder's first expansion its row was drawn before its list was read: its count shows on its next redraw.
+    // It is not redrawn at once: a redraw while VS Code registers the new rows loses them (a dashboard opened then
+    // shows no tiles, a row's commands get no node).
     return children;
   }
 
