@@ -9,6 +9,7 @@ import { registerConnectionCommands, registerTestConnection } from './connection
 import { ConnectionManager } from './connections/manager';
 import type { Logger } from './log';
 import { ResourceCache } from './resources/cache';
+import { DriftMarks } from './resources/driftMarks';
 import { LiveData } from './resources/live';
 import { registerAgent, type AgentApi } from './agent';
 import { registerAlertFiles } from './alertFiles';
@@ -74,7 +75,10 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     connections.onDidChange((e) => live.forget(e.connectionId)),
   );
 
-  const tree = registerTree(context, { connections, cache, log }, (provider) => {
+  // The service folders' drift, marked on the tree's items too: published by the one, read by the other.
+  const driftMarks = new DriftMarks();
+  context.subscriptions.push(driftMarks);
+  const tree = registerTree(context, { connections, cache, log, driftMarks }, (provider) => {
     shell.attachTree(provider);
     return shell.view;
   });
@@ -95,6 +99,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     refresh,
     log,
     refreshedAll: tree.provider.onDidRefreshAll,
+    driftMarks,
   });
   const query = registerQuery(context, { connections, refresh, log });
   context.subscriptions.push(

@@ -1,5 +1,6 @@
 import { sanitizeServerText } from '../api';
 import type { Alert, Source, TileResponse } from '../resources/model';
+import { conditionOf } from './condition';
 
 /**
  * Presentation helpers that need no `vscode` (no localised words, no icons or Markdown objects): names,
@@ -39,33 +40,9 @@ export function contextState(state: string | null | undefined): string {
   }
 }
 
+/** The alert's condition in the one wording of every view (`at least 1500`), its server text sanitised. */
 export function conditionText(alert: Alert): string {
-  const t = alert.threshold ?? '?';
-  const max = alert.thresholdMax ?? '?';
-  return sanitizeServerText(rawConditionText(alert, t, max));
-}
-
-function rawConditionText(alert: Alert, t: unknown, max: unknown): string {
-  switch (alert.thresholdType) {
-    case 'above':
-      return `above ${t}`;
-    case 'above_exclusive':
-      return `> ${t}`;
-    case 'below':
-      return `below ${t}`;
-    case 'below_or_equal':
-      return `≤ ${t}`;
-    case 'equal':
-      return `= ${t}`;
-    case 'not_equal':
-      return `≠ ${t}`;
-    case 'between':
-      return `between ${t} and ${max}`;
-    case 'not_between':
-      return `not between ${t} and ${max}`;
-    default:
-      return alert.thresholdType ? `${alert.thresholdType} ${t}` : String(t);
-  }
+  return sanitizeServerText(conditionOf(alert));
 }
 
 function silencedActive(alert: Alert, now: number): boolean {

@@ -3,6 +3,8 @@
  * say where the time bucket, the values and the groups are; raw SQL tiles are read as ClickStack reads them: the
  * first Date/DateTime column is the time, numeric columns are values, the rest are groups.
  */
+import { sanitizeServerText } from '../api/sanitize';
+import { conditionOf } from '../labels/condition';
 import type { BacktestResult } from './backtest';
 import type { RenderResult, ResultColumns } from '../render';
 import { heatmapOf } from './heatmapData';
@@ -175,30 +177,9 @@ function granularityMs(g: unknown): number | undefined {
 }
 
 /** The backtest drawing: the evaluated values, the threshold, the windows that fired and the transitions. */
-/** How the scheduler compares a value with the threshold, in words ("≥ 10", "between 1 and 5"). */
+/** How the scheduler compares a value with the threshold, in the words of every view ("at least 10"). */
 function comparison(alert: { threshold: number; thresholdType: string; thresholdMax?: number | null | undefined }) {
-  const t = alert.threshold;
-  const max = alert.thresholdMax;
-  switch (alert.thresholdType) {
-    case 'above':
-      return `≥ ${t}`;
-    case 'above_exclusive':
-      return `> ${t}`;
-    case 'below':
-      return `< ${t}`;
-    case 'below_or_equal':
-      return `≤ ${t}`;
-    case 'equal':
-      return `= ${t}`;
-    case 'not_equal':
-      return `≠ ${t}`;
-    case 'between':
-      return `between ${t} and ${max ?? '?'}`;
-    case 'not_between':
-      return `outside ${t} to ${max ?? '?'}`;
-    default:
-      return `${alert.thresholdType} ${t}`;
-  }
+  return sanitizeServerText(conditionOf(alert));
 }
 
 /** The alert's rule for the backtest panel: threshold, interval and consecutive windows. */
@@ -218,7 +199,7 @@ export function alertRuleOf(alert: {
     ...(typeof alert.thresholdMax === 'number' ? { thresholdMax: alert.thresholdMax } : {}),
     interval,
     numConsecutiveWindows: m,
-    text: `value ${comparison(alert)} ${windows}`,
+    text: `value is ${comparison(alert)} ${windows}`,
   };
 }
 
@@ -268,7 +249,7 @@ export function backtestDataOf(
         to: t.to === 'ALERT' ? 'ALERT' : 'OK',
         value: t.value ?? null,
         ...(t.group ? { series: t.group } : {}),
-        ...(fired ? { rule: `${shown} ${comparison(alert)}${consecutive}`, windows: t.windows ?? [] } : {}),
+        ...(fired ? { rule: `${shown} is ${comparison(alert)}${consecutive}`, windows: t.windows ?? [] } : {}),
       };
     });
   const rule = alertRuleOf(alert);

@@ -32,7 +32,7 @@ export interface Transition {
   series?: string;
   /**
    * What decided a change to ALERT, in words: the comparison and, with consecutive windows, the windows that crossed
-   * (e.g. "12 ≥ 10 in 3 consecutive windows (14:05–14:20)").
+   * (e.g. "12 is at least 10 in 3 consecutive windows (14:05–14:20)").
    */
   rule?: string;
   /** The ends of the windows whose crossings decided a change to ALERT (the last is this one). */
@@ -49,7 +49,7 @@ export interface AlertRule {
   interval: string;
   /** Windows in a row that must cross before it fires (1: every crossing fires). */
   numConsecutiveWindows: number;
-  /** The rule in words, e.g. "value ≥ 10 in 2 consecutive 5m windows". */
+  /** The rule in words, e.g. "value is at least 10 in 2 consecutive 5m windows". */
   text: string;
 }
 

@@ -10,6 +10,7 @@ import type { FolderFile } from './plan';
 import { kindOfFile, TARGET_FILE } from './layout';
 import type { PlanResult, ServiceFolderService, ServiceRef } from './service';
 import { resourceDriftUri } from '../resources/driftUri';
+import type { DriftMark } from '../resources/driftMarks';
 
 /** Read-only documents with the service's version of a file that drifted (the left side of its diff). */
 export const DRIFT_SCHEME = 'observability-service-folder-drift';
@@ -88,6 +89,8 @@ export class ServiceFolderDrift
   constructor(
     private readonly service: ServiceFolderService,
     private readonly log: Logger,
+    /** Hears every mark of the Observability tree's items (the tree shows their words). */
+    private readonly publishTreeMarks?: (marks: readonly DriftMark[]) => void,
   ) {}
 
   dispose(): void {
@@ -332,12 +335,22 @@ export class ServiceFolderDrift
       touched.set(key, vscode.Uri.parse(key));
     }
     this.treeMarks.clear();
-    const services = new Map<string, { uri: vscode.Uri; count: number; label: string }>();
+    const published: DriftMark[] = [];
+    const services = new Map<
+      string,
+      { uri: vscode.Uri; count: number; label: string; connectionId: string; serviceId: string }
+    >();
     for (const folder of this.states.values()) {
       if (!folder.target || folder.entries.length === 0) continue;
       const { connectionId, serviceId } = folder.target;
       const service = vscode.Uri.parse(resourceDriftUri(connectionId, serviceId));
-      const seen = services.get(service.toString()) ?? { uri: service, count: 0, label: folder.serviceLabel };
+      const seen = services.get(service.toString()) ?? {
+        uri: service,
+        count: 0,
+        label: folder.serviceLabel,
+        connectionId,
+        serviceId,
+      };
       seen.count += folder.entries.length;
       services.set(service.toString(), seen);
       for (const entry of folder.entries) {
@@ -347,23 +360,30 @@ export class ServiceFolderDrift
         if (!decoration) continue;
         this.decorations.set(uri.toString(), decoration);
         this.treeMarks.add(uri.toString());
+        published.push({
+          connectionId,
+          serviceId,
+          resource: { kind: entry.kind, id: entry.id },
+          ...(decoration.badge ? { badge: decoration.badge } : {}),
+          tooltip: decoration.tooltip ?? '',
+        });
         touched.set(uri.toString(), uri);
       }
     }
-    for (const [key, { uri, count, label }] of services) {
+    for (const [key, { uri, count, label, connectionId, serviceId }] of services) {
+      const tooltip =
+        count === 1
+          ? vscode.l10n.t('1 file of a service folder differs from {0}', label)
+          : vscode.l10n.t('{0} files of a service folder differ from {1}', count, label);
       this.decorations.set(
         key,
-        new vscode.FileDecoration(
-          'M',
-          count === 1
-            ? vscode.l10n.t('1 file of a service folder differs from {0}', label)
-            : vscode.l10n.t('{0} files of a service folder differ from {1}', count, label),
-          new vscode.ThemeColor('gitDecoration.modifiedResourceForeground'),
-        ),
+        new vscode.FileDecoration('M', tooltip, new vscode.ThemeColor('gitDecoration.modifiedResourceForeground')),
       );
       this.treeMarks.add(key);
       touched.set(key, uri);
+      published.push({ connectionId, serviceId, badge: 'M', tooltip });
     }
+    this.publishTreeMarks?.(published);
   }
 
   /** The plan's problems as diagnostics, at the field they name (`sourceName: no source named …`). */

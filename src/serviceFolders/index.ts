@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
+import type { DriftMarks } from '../resources/driftMarks';
 import type { ResourceRefresher } from '../resources/model';
 import { registerCommands } from './commands';
 import { PLAN_SCHEME, ServiceFolderService } from './service';
@@ -16,6 +17,8 @@ export interface ServiceFolderRegistrationDeps {
   readonly log: Logger;
   /** Fires when the explorer reloads everything (its Refresh): the folders' services are read again. */
   readonly refreshedAll?: vscode.Event<void>;
+  /** Where the drift marks of the Observability tree's items go (the tree shows their words). */
+  readonly driftMarks?: DriftMarks;
 }
 
 /**
@@ -27,7 +30,7 @@ export function registerServiceFolders(
   deps: ServiceFolderRegistrationDeps,
 ): ServiceFolderService {
   const service = new ServiceFolderService({ ...deps, state: context.workspaceState });
-  const drift = new ServiceFolderDrift(service, deps.log);
+  const drift = new ServiceFolderDrift(service, deps.log, (marks) => deps.driftMarks?.replace(marks));
   const nameHelp = new ServiceFolderNameHelp(drift);
   context.subscriptions.push(
     service,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerCommands as registerResourceCommands } from './commands';
 import { VIEW_ID } from '../constants';
 import type { ResourceCache } from '../resources/cache';
+import type { DriftMarks } from '../resources/driftMarks';
 import type { ConnectionSource } from '../resources/model';
 import type { Node } from './nodes';
 import { FILTER_CONTEXT_KEY, ObservabilityTreeProvider } from './provider';
@@ -15,6 +16,8 @@ export interface TreeDeps {
   /** The resource cache the tree draws from (shared with the editors and the status item). */
   readonly cache: ResourceCache;
   readonly log: Logger;
+  /** The service folders' drift marks, whose words the tree's tooltips end with. */
+  readonly driftMarks?: DriftMarks;
 }
 
 /** What `registerTree` returns; exposed to tests as `tree` on the extension API. */
@@ -36,7 +39,7 @@ export function registerTree(
     vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider, showCollapseAll: true }),
 ): TreeHandle {
   const { cache } = deps;
-  const provider = new ObservabilityTreeProvider(deps.connections, cache);
+  const provider = new ObservabilityTreeProvider(deps.connections, cache, deps.driftMarks);
   const view = createView(provider);
   const json = new ReadonlyJsonProvider(cache);
   void vscode.commands.executeCommand('setContext', FILTER_CONTEXT_KEY, false);

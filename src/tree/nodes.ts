@@ -238,12 +238,15 @@ export class FolderNode implements ServiceScope {
   description?: string;
   /** Extra contextValue tokens (e.g. `configured` for a query endpoint). */
   extraContext = '';
+  /** Set once the folder's children were read (it was expanded). */
+  loaded = false;
   constructor(
     readonly parent: ServiceNode,
     readonly kind: FolderKind,
   ) {
     this.id = `${parent.id}/f:${kind}`;
   }
+
   get connectionId(): string {
     return this.parent.connectionId;
   }

@@ -12,7 +12,9 @@ import {
   sortByName,
   tileLabel,
 } from '../labels/format';
-import type { Alert, ConnectionSource, FolderKind, ResourceKind, Webhook } from '../resources/model';
+import type { Alert, ConnectionSource, ConnectionView, FolderKind, ResourceKind, Webhook } from '../resources/model';
+import type { DriftMarks } from '../resources/driftMarks';
+import { driftMarkOf, withDriftWords } from './driftWords';
 import {
   AlertNode,
   ConnectionNode,
@@ -49,6 +51,18 @@ const FOLDER_WHAT: Record<FolderKind, () => string> = {
   team: () => vscode.l10n.t('team members'),
 };
 
+/** What the tree draws of a connection (its rows, services and folders). */
+function drawnPartsOf(c: ConnectionView): string {
+  const { label, baseUrl, organizationId, organizationName, serviceIds, services, pathSegment, kind } = c;
+  const parts = [label, baseUrl, organizationId, organizationName, serviceIds, services, pathSegment, kind];
+  return JSON.stringify([...parts, c.allowPlainHttp, c.clickHouse]);
+}
+
+/** Every list a folder reads: what it shows and what its descriptions use. */
+function folderKinds(folder: FolderNode): ResourceKind[] {
+  return [...FOLDER_RESOURCES[folder.kind], ...(FOLDER_READS[folder.kind] ?? [])];
+}
+
 /**
  * Organization → service → Dashboards / Alerts / Sources / Query Endpoint.
  *
@@ -71,11 +85,17 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   constructor(
     private readonly connections: ConnectionSource,
     readonly cache: ResourceCache,
+    /** The service folders' drift, whose words end the tooltips of the items it marks. */
+    private readonly driftMarks?: DriftMarks,
   ) {
     this.disposables.push(
+      driftMarks?.onDidChange((services) => {
+        for (const s of services) this.redrawService(s.connectionId, s.serviceId);
+      }) ?? { dispose: () => undefined },
       this.changed,
       this.refreshedAll,
       connections.onDidChange((e) => {
+        if (e.connectionId && this.reloadInPlace(e.connectionId)) return;
         if (e.connectionId) cache.forget(e.connectionId);
         else cache.forgetAll();
         this.roots = undefined;
@@ -110,7 +130,23 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   // ---- TreeDataProvider ----
 
   getTreeItem(node: Node): vscode.TreeItem {
-    return node.treeItem();
+    // A folder's count, firing count and offline mark are those of the rows it shows now (computed from the cache,
+    // without a request), not those of the rows it showed when last expanded.
+    if (node.type === 'folder' && this.knows(node)) this.buildFolderChildren(node);
+    return withDriftWords(node.treeItem(), driftMarkOf(this.driftMarks, node));
+  }
+
+  /** Draws a service again (a self-hosted deployment: its connection's row, which stands for it). */
+  private redrawService(connectionId: string, serviceId: string): void {
+    const service = this.servicesByConnection.get(connectionId)?.find((s) => s.serviceId === serviceId);
+    if (!service) return;
+    this.changed.fire(service.parent.connection.kind === 'selfHosted' ? service.parent : service);
+  }
+
+  /** Whether the cache knows anything of a folder's list (a value, even stale, or the error of its last read). */
+  private knows(folder: FolderNode): boolean {
+    const entry = this.cache.entry(folder.connectionId, folder.serviceId, FOLDER_RESOURCES[folder.kind][0]);
+    return entry.value !== undefined || entry.error !== undefined;
   }
 
   getParent(node: Node): Node | undefined {
@@ -142,6 +178,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         if (search) savedSearchName = nameOf(search);
       }
       item.tooltip = alertTooltip(alert, node.webhooks, dashboardName, tileName, savedSearchName);
+      withDriftWords(item, driftMarkOf(this.driftMarks, node));
     }
     return item;
   }
@@ -270,10 +307,13 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   }
 
   private async folderChildren(folder: FolderNode): Promise<Node[]> {
-    await this.ensureAll(folder, [...FOLDER_RESOURCES[folder.kind], ...(FOLDER_READS[folder.kind] ?? [])]);
-    // The folder's description (count, offline) is updated here and shows the next time the folder item is drawn;
-    // redrawing the folder now would race with the user expanding its children.
-    return this.buildFolderChildren(folder);
+    await this.ensureAll(folder, folderKinds(folder));
+    folder.loaded = true;
+    const children = this.buildFolderChildren(folder);
+    // On a folder's first expansion its row was drawn before its list was read: its count shows on its next redraw.
+    // It is not redrawn at once: a redraw while VS Code registers the new rows loses them (a dashboard opened then
+    // shows no tiles, a row's commands get no node).
+    return children;
   }
 
   private buildFolderChildren(folder: FolderNode): Node[] {
@@ -470,11 +510,11 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     switch (node.type) {
       case 'connection':
         this.cache.invalidate(node.connection.id);
-        this.changed.fire(node);
+        for (const service of this.servicesByConnection.get(node.connection.id) ?? []) this.reloadFolders(service);
         return;
       case 'service':
         this.cache.invalidate(node.connectionId, node.serviceId);
-        this.changed.fire(node);
+        this.reloadFolders(node);
         return;
       case 'folder':
         this.refreshKinds(node.connectionId, node.serviceId, FOLDER_RESOURCES[node.kind]);
@@ -504,23 +544,59 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     }
   }
 
-  /** Invalidates resource kinds of one service and redraws the folders that show them. */
+  /**
+   * Invalidates resource kinds of one service and redraws the folders that show them. A folder already expanded
+   * once is read again first and redrawn when its own reads are done, row and children together: its count never
+   * runs ahead of or behind its rows, and one slow list does not hold back the other folders.
+   */
   refreshKinds(connectionId: string, serviceId: string, kinds: readonly ResourceKind[]): void {
     this.cache.invalidate(connectionId, serviceId, kinds);
-    this.redrawFoldersFor(connectionId, serviceId, kinds);
+    for (const folder of this.foldersFor(connectionId, serviceId, kinds)) this.reloadAndRedraw(folder);
   }
 
-  private redrawFoldersFor(connectionId: string, serviceId: string, kinds: readonly ResourceKind[]): void {
-    const service = this.findService(connectionId, serviceId);
-    if (!service) return;
+  private reloadFolders(service: ServiceNode): void {
+    for (const folder of service.folders.values()) this.reloadAndRedraw(folder);
+  }
+
+  private reloadAndRedraw(folder: FolderNode): void {
+    if (!folder.loaded) {
+      this.changed.fire(folder);
+      return;
+    }
+    void this.ensureAll(folder, folderKinds(folder)).then(() => this.changed.fire(folder));
+  }
+
+  /**
+   * A connection whose drawn parts did not change (its key secret was updated, in this window or another): its
+   * lists are read again, and each folder expanded once is redrawn as soon as its own reads return, instead of the
+   * whole tree waiting for every read of the connection. False when the connection must be drawn anew.
+   */
+  private reloadInPlace(connectionId: string): boolean {
+    const root = this.roots?.find((r) => r.connection.id === connectionId);
+    const now = this.connections.get(connectionId);
+    if (!root || !now || drawnPartsOf(root.connection) !== drawnPartsOf(now)) return false;
+    const ids = this.connections.list().map((c) => c.id);
+    if (ids.join('\n') !== this.roots!.map((r) => r.connection.id).join('\n')) return false;
+    this.cache.forget(connectionId);
+    for (const service of this.servicesByConnection.get(connectionId) ?? []) this.reloadFolders(service);
+    return true;
+  }
+
+  private foldersFor(connectionId: string, serviceId: string, kinds: readonly ResourceKind[]): Set<FolderNode> {
     const folders = new Set<FolderNode>();
+    const service = this.findService(connectionId, serviceId);
+    if (!service) return folders;
     for (const folder of service.folders.values()) {
       const shows = FOLDER_RESOURCES[folder.kind];
       // Dashboards show tiles joined with alerts.
       const deps = folder.kind === 'dashboards' ? [...shows, 'alerts', 'webhooks'] : shows;
       if (kinds.some((k) => deps.includes(k))) folders.add(folder);
     }
-    for (const folder of folders) this.changed.fire(folder);
+    return folders;
+  }
+
+  private redrawFoldersFor(connectionId: string, serviceId: string, kinds: readonly ResourceKind[]): void {
+    for (const folder of this.foldersFor(connectionId, serviceId, kinds)) this.changed.fire(folder);
   }
 
   private onCacheChange(e: CacheChange): void {

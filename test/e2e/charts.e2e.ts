@@ -212,7 +212,7 @@ describe('Cloud', () => {
         );
         assert.match(
           await view().locator('.rule').innerText(),
-          /^Rule: fires above 1[.,]?5\S* · windows of 5m · after 2 consecutive windows over the threshold$/,
+          /^Rule: fires when at least 1[.,]?5\S* · windows of 5m · after 2 consecutive windows over the threshold$/,
         );
         const headers = await view().locator('.transitions thead th').allInnerTexts();
         assert.deepEqual(headers.slice(1), ['Series', 'From', 'To', 'Value', 'Decided by']);
@@ -233,7 +233,8 @@ describe('Cloud', () => {
           );
         const toAlert = rows.filter(([to]) => to === 'ALERT');
         assert.ok(
-          toAlert.length > 0 && toAlert.every(([, why]) => /[≥>] 1[.,]?5\S* in 2 consecutive windows/.test(why!)),
+          toAlert.length > 0 &&
+            toAlert.every(([, why]) => /is at least 1[.,]?5\S* in 2 consecutive windows/.test(why!)),
           `what decided each firing: ${JSON.stringify(rows)}`,
         );
         await shoot(page, shot('backtest-dark'));

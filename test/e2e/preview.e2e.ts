@@ -113,7 +113,7 @@ forEachFlavor((flavor: UiFlavor) => {
           await view().locator('.verdict').innerText(),
           /^Would have fired \d+× in this range \(last at \d{4}-\d\d-\d\d \d\d:\d\d UTC([+−]\d\d:\d\d)?\)\.$/,
         );
-        assert.match(await view().locator('.legend .threshold').innerText(), /fires above 1[.,]?5/);
+        assert.match(await view().locator('.legend .threshold').innerText(), /fires when at least 1[.,]?5/);
         const states = await view().locator('.transitions tbody td.state').allInnerTexts();
         assert.ok(states.includes('ALERT'), `transitions: ${states.join(', ')}`);
         assert.deepEqual(await view().locator('#ranges button').allInnerTexts(), ['24 h', '7 d', 'Custom…']);

@@ -207,6 +207,14 @@ forEachFlavor((flavor: UiFlavor) => {
     assert.equal(await dashboardRow.locator('.codicon-dashboard').count(), 1, 'the dashboard keeps its icon');
     assert.equal(await dashboardRow.locator('.file-icon').count(), 0, 'no file icon on the dashboard row');
     assert.equal(await serviceRow.locator('.file-icon').count(), 0, 'no file icon on the service row');
+    // Its hover ends with the Explorer's words.
+    await dashboardRow.hover();
+    await page
+      .locator('.workbench-hover, .monaco-hover')
+      .filter({ hasText: /Differs from .+: tags/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await page.mouse.move(0, 0);
 
     const dashboardExplorerRow = await showInExplorer('dashboards', dashboardFileName);
     await waitForMark(dashboardExplorerRow, true, `the Explorer marks ${dashboardFileName}`);

@@ -73,7 +73,7 @@ forEachFlavor((flavor: UiFlavor) => {
     const firing = treeRow(page, /^Checkout p95 latency above 1\.5 s$/);
     await firing.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     const text = await firing.innerText();
-    assert.match(text, /above 1500 · 5m · #oncall-checkout/);
+    assert.match(text, /at least 1500 · 5m · #oncall-checkout/);
     const requests = emulator.requests.slice(marker);
     const paths = requests.map((r) => flavor.collectionOf(r.path));
     assert.deepEqual([...new Set(paths)].sort(), ['alerts', 'dashboards', 'webhooks'], 'one list per expanded folder');

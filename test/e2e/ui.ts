@@ -449,11 +449,19 @@ export async function editAlertFromTree(
   await openResourceFolder(page, flavor, emulator, label, 'Alerts');
   const row = treeRow(page, name);
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await row.hover();
-  await row.locator('.action-label[aria-label="Edit"]').click();
-  await page
-    .locator('.tab.active', { hasText: `${name}.alert.json` })
-    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  const tab = page.locator('.tab.active', { hasText: `${name}.alert.json` });
+  // The folder's row is drawn again with its count once its alerts are shown: a click on a row being redrawn is
+  // tried again.
+  for (let attempt = 1; ; attempt++) {
+    await row.hover();
+    await row.locator('.action-label[aria-label="Edit"]').click();
+    try {
+      await tab.waitFor({ state: 'visible', timeout: attempt < 3 ? UI_TIMEOUT / 3 : UI_TIMEOUT });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
 }
 
 /** A pattern matching exactly `text` (a tree label). */

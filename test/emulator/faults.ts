@@ -8,6 +8,7 @@ interface ActiveFault {
 
 export class Faults implements FaultController {
   private readonly active: ActiveFault[] = [];
+  private readonly held: (() => void)[] = [];
 
   add(f: FaultSpec): void {
     if (typeof f.path !== 'string' && !(f.path instanceof RegExp)) {
@@ -24,6 +25,22 @@ export class Faults implements FaultController {
 
   clear(): void {
     this.active.length = 0;
+    this.release();
+  }
+
+  /** Waits until the requests held by `hold` faults are released. */
+  waitForRelease(): Promise<void> {
+    return new Promise((resolve) => this.held.push(resolve));
+  }
+
+  /** Lets every held request go on (faults that hold stay: later requests are held again). */
+  release(): void {
+    for (const go of this.held.splice(0)) go();
+  }
+
+  /** How many requests are held now. */
+  get holding(): number {
+    return this.held.length;
   }
 
   list(): FaultSpec[] {
@@ -76,6 +93,7 @@ export function faultFromJson(value: unknown): FaultSpec {
     );
   }
   if (typeof o.delayMs === 'number') spec.delayMs = o.delayMs;
+  if (o.hold === true) spec.hold = true;
   if (o.reset === 'before-headers' || o.reset === 'mid-body') spec.reset = o.reset;
   else if (o.reset !== undefined) throw new TypeError('fault reset must be "before-headers" or "mid-body"');
   if (typeof o.malformedJson === 'boolean') spec.malformedJson = o.malformedJson;

@@ -328,6 +328,7 @@ class EmulatorServer implements Emulator {
   }
 
   close(): Promise<void> {
+    this.faults.release();
     const api = new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       for (const s of this.sockets) s.destroy();
@@ -390,6 +391,7 @@ class EmulatorServer implements Emulator {
 
     const fault = this.faults.take(method, path);
     if (fault?.delayMs) await sleep(fault.delayMs);
+    if (fault?.hold) await this.faults.waitForRelease();
     if (fault?.reset === 'before-headers') {
       record.status = 0;
       req.socket.destroy();

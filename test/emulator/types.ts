@@ -83,6 +83,8 @@ export interface FaultSpec {
   body?: string | object;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** Hold the request (before answering it) until `release()` or `clear()`: a test decides when it returns. */
+  hold?: boolean;
   reset?: 'before-headers' | 'mid-body';
   malformedJson?: boolean;
   /** Send the body in small chunks with this pause between them. */
@@ -92,6 +94,10 @@ export interface FaultSpec {
 export interface FaultController {
   add(f: FaultSpec): void;
   clear(): void;
+  /** Lets the requests held by `hold` faults go on. */
+  release(): void;
+  /** How many requests are held now. */
+  readonly holding: number;
 }
 
 export interface RecordedRequest {

@@ -154,7 +154,7 @@ describeEachFlavor('Agent tools', (run) => {
     assert.match(rows[0]!, /\| firing/, 'a firing alert comes first');
     const row = rows.find((r) => r.includes(firing.id))!;
     assert.ok(row.includes(String(firing.name)), row);
-    assert.match(row, /(above|below|between|>|≤|=|≠).* every \d+[smhd]/, row);
+    assert.match(row, /\| (at least|above|below|at most|(not )?equal to|between|outside) \S+.*every \d+[smhd]/, row);
     assert.match(row, /tile "|saved search "/, row);
 
     const only = dataOf(await invoke('listAlerts', { ...scope(), state: 'firing' }));

@@ -143,9 +143,9 @@ describe('Chart previews', function () {
       s.text.includes(`Would have fired ${fired.length}× in this range (last at ${label(fired.at(-1)!.start)}).`),
       s.text,
     );
-    assert.match(s.text, /fires above 40/);
+    assert.match(s.text, /fires when at least 40/);
     // The rule beside the count, and the series of each transition.
-    assert.match(s.text, /Rule: fires above 40 · on the first window over the threshold/);
+    assert.match(s.text, /Rule: fires when at least 40 · on the first window over the threshold/);
     const t0 = transitions[0]!.time;
     assert.ok(
       s.text.includes(
@@ -157,7 +157,7 @@ describe('Chart previews', function () {
     const band = checkoutBacktest(END, { type: 'not_between', value: 5, max: 60 });
     const rb = (await backtest.show(band))!.summary;
     assert.equal(rb.threshold, 'band');
-    assert.match(rb.text, /fires outside 5 to 60/);
+    assert.match(rb.text, /fires when outside 5 to 60/);
     assert.equal(rb.firedWindows, band.firedWindows!.length);
 
     const quiet = checkoutBacktest(END, { type: 'above', value: 10_000 });

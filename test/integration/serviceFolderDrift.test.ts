@@ -10,7 +10,7 @@ import type { ObservabilityApi } from '../../src/api/client';
 import { editableBody } from '../../src/serviceFolders/files';
 import type { FolderDriftReport } from '../../src/serviceFolders/driftView';
 import type { PullResult } from '../../src/serviceFolders/service';
-import { describeEachFlavor, exportedApi, readFile, replaceText, waitFor } from './support';
+import { describeEachFlavor, exportedApi, readFile, replaceText, tooltipText, waitFor } from './support';
 
 type Json = Record<string, unknown>;
 
@@ -149,6 +149,16 @@ describeEachFlavor('Service folder drift', (run) => {
     assert.ok(webhookItem.resourceUri);
     assert.equal(marks.get(webhookItem.resourceUri.toString()), undefined, 'an unchanged webhook has no mark');
     assert.equal(marks.size, 2, JSON.stringify(report.treeMarks));
+
+    // The tree says the same words as the Explorer, at the end of the items' tooltips.
+    const words = (item: vscode.TreeItem) => tooltipText(item).replace(/\\(.)/g, '$1');
+    const searchTip = words(await treeItemOf('savedSearches', searchId));
+    assert.ok(searchTip.startsWith(String(value.name)), `the tooltip keeps its own lines: ${searchTip}`);
+    assert.ok(searchTip.endsWith(searchMark!.tooltip), `the saved search says why it is marked: ${searchTip}`);
+    const serviceWords = marks.get(serviceItem.resourceUri.toString())!.tooltip;
+    const serviceTip = words(tree().getTreeItem((await run.folderParent()) as unknown as TreeNode));
+    assert.ok(serviceTip.endsWith(serviceWords), `the service row says it too: ${serviceTip}`);
+    assert.ok(!words(webhookItem).includes('Differs from'), 'an unchanged webhook says nothing');
   });
 
   it("a change made on the service shows on the view's Refresh, and Pull brings it back", async () => {

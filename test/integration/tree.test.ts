@@ -228,12 +228,12 @@ describe('Explorer tree', function () {
     );
     const latency = nodes.find((n) => labelOf(item(n)) === 'Checkout p95 latency above 1.5 s');
     assert.ok(latency);
-    assert.equal(item(latency).description, 'above 1500 · 5m · #oncall-checkout');
+    assert.equal(item(latency).description, 'at least 1500 · 5m · #oncall-checkout');
     assert.match(item(latency).contextValue ?? '', /\balert firing\b/);
     const silenced = nodes.find((n) => labelOf(item(n)) === 'Payment declines spike');
     assert.ok(silenced);
     // The condition first (what a narrow sidebar still shows), then the silence.
-    assert.match(String(item(silenced).description), /^above 25 · silenced · 1m · PagerDuty/);
+    assert.match(String(item(silenced).description), /^at least 25 · silenced · 1m · PagerDuty/);
     assert.match(item(silenced).contextValue ?? '', /\bsilenced\b/);
     const resolved = await tree().resolveTreeItem(item(latency), latency);
     assert.match(tooltipText(resolved), /Firing/);
@@ -353,12 +353,93 @@ describe('Explorer tree', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it("redraws a folder's count with its rows after an alert is created and deleted", async () => {
+    const folder = await folderNode(serviceA, 'Alerts');
+    await children(folder);
+    const data = emulator.state.data.get(serviceA)!;
+    const before = data.alerts.size;
+    assert.match(String(item(folder).description), new RegExp(`^${before}\\b`));
+    /** The folder's row as VS Code draws it when the folder's redraw is announced (it asks for the row first). */
+    const rowAtRedraw = () =>
+      new Promise<string>((resolve) => {
+        const sub = tree().onDidChangeTreeData((n) => {
+          if (n?.id !== folder.id) return;
+          sub.dispose();
+          resolve(String(item(folder).description));
+        });
+      });
+
+    // Created on the service, then the folder refreshed (what Apply does after a create).
+    const template = [...data.alerts.values()].find((a) => a.state !== 'ALERT')!;
+    const created = { ...template, id: 'c0ffee00c0ffee00c0ffee00', name: 'Created in the tree test' };
+    data.alerts.set(created.id, created);
+    let drawn = rowAtRedraw();
+    tree().refreshKinds(connectionId, serviceA, ['alerts']);
+    assert.match(await drawn, new RegExp(`^${before + 1}\\b`), 'the count is the new one when the row is redrawn');
+    assert.equal((await children(folder)).filter((n) => n.type === 'alert').length, before + 1);
+
+    drawn = rowAtRedraw();
+    const result = await vscode.commands.executeCommand<DeleteResult>('observability.deleteAlert', {
+      connectionId,
+      serviceId: serviceA,
+      alertId: created.id,
+      noPrompt: true,
+    });
+    assert.equal(result.deleted, true, result.error);
+    assert.match(await drawn, new RegExp(`^${before}\\b`), 'the count drops with the deleted row');
+    assert.equal((await children(folder)).filter((n) => n.type === 'alert').length, before);
+  });
+
+  it('after the key secret is updated, each folder recovers as soon as its own reads return', async () => {
+    const alerts = await folderNode(serviceA, 'Alerts');
+    const dashboards = await folderNode(serviceA, 'Dashboards');
+    const rejected = { status: 401, body: { status: 401, error: 'Unauthorized', requestId: 'r-key-rotated' } };
+    emulator.faults.add({ path: new RegExp(`/services/${serviceA}/observability/`), ...rejected });
+    tree().refresh(await serviceNode(serviceA));
+    const isError = (nodes: Node[]) => nodes.length === 1 && nodes[0]!.type === 'error';
+    assert.ok(isError(await children(alerts)), 'the Alerts folder shows the rejected key');
+    assert.ok(isError(await children(dashboards)), 'the Dashboards folder too');
+    emulator.faults.clear();
+    // The dashboards list is held back at the emulator: the Alerts folder must not wait for it.
+    emulator.faults.add({ path: new RegExp(`/services/${serviceA}/observability/dashboards`), hold: true });
+    let wholeTree = false;
+    const alertsRedrawn = new Promise<void>((resolve) => {
+      const sub = tree().onDidChangeTreeData((n) => {
+        if (n === undefined) wholeTree = true;
+        if (n?.id !== alerts.id) return;
+        sub.dispose();
+        resolve();
+      });
+    });
+    await vscode.commands.executeCommand('observability.updateKeySecret', {
+      connectionId,
+      keySecret: emulator.keySecret,
+      skipCheck: true,
+    });
+    await alertsRedrawn;
+    assert.equal(wholeTree, false, 'the folders are redrawn one by one, not the whole tree');
+    assert.ok(emulator.faults.holding > 0, 'the dashboards read is still held');
+    const recovered = await children(alerts);
+    assert.ok(recovered.length > 0 && recovered.every((n) => n.type === 'alert'), 'the Alerts folder shows its alerts');
+    assert.match(String(item(alerts).description), new RegExp(`^${recovered.length}\\b`));
+    emulator.faults.clear();
+    const back = await children(dashboards);
+    assert.ok(back.length > 0 && back.every((n) => n.type === 'dashboard'), 'the Dashboards folder recovers too');
+  });
+
   it('redraws only the refreshed folder', async () => {
     const folder = await folderNode(serviceA, 'Sources');
     const fired: (Node | undefined)[] = [];
-    const sub = tree().onDidChangeTreeData((n) => fired.push(n as Node | undefined));
+    let redrawn!: () => void;
+    const done = new Promise<void>((resolve) => (redrawn = resolve));
+    const sub = tree().onDidChangeTreeData((n) => {
+      fired.push(n as Node | undefined);
+      redrawn();
+    });
     try {
+      // A folder already expanded is read again first and redrawn once its list is back.
       await vscode.commands.executeCommand('observability.refreshNode', folder);
+      await done;
       assert.deepEqual(
         fired.map((n) => n?.id),
         [folder.id],
@@ -370,12 +451,13 @@ describe('Explorer tree', function () {
 
   it('shows an error node for 401 with Update Key Secret, and Retry recovers', async () => {
     const folder = await folderNode(serviceB, 'Dashboards');
-    await vscode.commands.executeCommand('observability.refreshNode', folder);
     emulator.faults.add({
       path: `/v1/organizations/${orgId}/services/${serviceB}/observability/dashboards`,
       status: 401,
       body: { status: 401, error: 'Unauthorized', requestId: '00000000-0000-4000-8000-000000000401' },
     });
+    // Refresh reads the list again at once (the fault is in place before).
+    await vscode.commands.executeCommand('observability.refreshNode', folder);
     const failed = await children(folder);
     assert.equal(failed.length, 1);
     const errorItem = item(failed[0]!);

@@ -21,6 +21,7 @@ import type {
   TimeseriesData,
   WebviewState,
 } from '../protocol';
+import { conditionWords } from '../../labels/condition';
 import { seriesColors } from '../../panels/chartColors';
 import { axisTimeLabels, formatTime, formatTimeZoned, zoneOfRange } from '../../panels/chartTime';
 import { formatNumber, parseMarkdown, toLocalInput, yRange, type Inline } from './format';
@@ -375,16 +376,8 @@ function envelope(xs: Float64Array, ys: (number | null)[][], buckets: number): [
 function thresholdText(th: NonNullable<TimeseriesData['threshold']>, d: TimeseriesData): string {
   const v = formatNumber(th.value, d.numberFormat);
   const max = formatNumber(th.max ?? null, d.numberFormat);
-  switch (th.type) {
-    case 'above':
-      return fill(l('thresholdAbove', 'fires above {0}'), v);
-    case 'below':
-      return fill(l('thresholdBelow', 'fires below {0}'), v);
-    case 'between':
-      return fill(l('thresholdBetween', 'fires between {0} and {1}'), v, max);
-    default:
-      return fill(l('thresholdNotBetween', 'fires outside {0} to {1}'), v, max);
-  }
+  // A backtest knows the alert's own threshold type (at least, above, …); the drawing only its side.
+  return fill(l('thresholdFires', 'fires when {0}'), conditionWords(d.rule?.thresholdType ?? th.type, v, max));
 }
 
 /** The rule a backtest replays, beside its fired count: threshold, window and consecutive windows. */

@@ -69,15 +69,16 @@ describe('Tree text: names', () => {
 });
 
 describe('Tree text: alert conditions', () => {
+  // HyperDX's words: `above` is "is at least (≥)", `above_exclusive` "is above (>)", `below` "falls below (<)", …
   const cases: [Partial<Alert>, string][] = [
-    [{ thresholdType: 'above', threshold: 100 }, 'above 100'],
-    [{ thresholdType: 'above_exclusive', threshold: 100 }, '> 100'],
+    [{ thresholdType: 'above', threshold: 100 }, 'at least 100'],
+    [{ thresholdType: 'above_exclusive', threshold: 100 }, 'above 100'],
     [{ thresholdType: 'below', threshold: 0.5 }, 'below 0.5'],
-    [{ thresholdType: 'below_or_equal', threshold: 3 }, '≤ 3'],
-    [{ thresholdType: 'equal', threshold: 0 }, '= 0'],
-    [{ thresholdType: 'not_equal', threshold: -1 }, '≠ -1'],
+    [{ thresholdType: 'below_or_equal', threshold: 3 }, 'at most 3'],
+    [{ thresholdType: 'equal', threshold: 0 }, 'equal to 0'],
+    [{ thresholdType: 'not_equal', threshold: -1 }, 'not equal to -1'],
     [{ thresholdType: 'between', threshold: 5, thresholdMax: 10 }, 'between 5 and 10'],
-    [{ thresholdType: 'not_between', threshold: 5, thresholdMax: 10 }, 'not between 5 and 10'],
+    [{ thresholdType: 'not_between', threshold: 5, thresholdMax: 10 }, 'outside 5 to 10'],
   ];
   for (const [view, text] of cases) {
     it(`says "${text}" for ${view.thresholdType}`, () => {
@@ -86,7 +87,7 @@ describe('Tree text: alert conditions', () => {
   }
 
   it('shows "?" for a missing threshold or upper bound', () => {
-    assert.equal(conditionText(alert({ thresholdType: 'above', threshold: null })), 'above ?');
+    assert.equal(conditionText(alert({ thresholdType: 'above', threshold: null })), 'at least ?');
     assert.equal(conditionText(alert({ thresholdType: 'between', threshold: 5 })), 'between 5 and ?');
     assert.equal(conditionText(alert({})), '?');
   });

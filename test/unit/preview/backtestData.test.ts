@@ -31,10 +31,10 @@ describe('Backtest panel data', () => {
         t.windows?.map((w) => w - T0),
       ]),
       [
-        [2 * W, 'svc:api', 'OK', 'ALERT', 15, '15 ≥ 10 in 2 consecutive windows', [W, 2 * W]],
+        [2 * W, 'svc:api', 'OK', 'ALERT', 15, '15 is at least 10 in 2 consecutive windows', [W, 2 * W]],
         [3 * W, 'svc:api', 'ALERT', 'OK', 3, undefined, undefined],
-        [3 * W, 'svc:web', 'OK', 'ALERT', 20, '20 ≥ 10 in 2 consecutive windows', [2 * W, 3 * W]],
-        [5 * W, 'svc:api', 'OK', 'ALERT', 11, '11 ≥ 10 in 2 consecutive windows', [4 * W, 5 * W]],
+        [3 * W, 'svc:web', 'OK', 'ALERT', 20, '20 is at least 10 in 2 consecutive windows', [2 * W, 3 * W]],
+        [5 * W, 'svc:api', 'OK', 'ALERT', 11, '11 is at least 10 in 2 consecutive windows', [4 * W, 5 * W]],
         [5 * W, 'svc:web', 'ALERT', 'OK', 2, undefined, undefined],
       ],
     );
@@ -43,23 +43,23 @@ describe('Backtest panel data', () => {
       threshold: 10,
       interval: '5m',
       numConsecutiveWindows: 2,
-      text: 'value ≥ 10 in 2 consecutive 5m windows',
+      text: 'value is at least 10 in 2 consecutive 5m windows',
     });
   });
 
   it('says the rule of every threshold type in words', () => {
     const text = (thresholdType: string, extra: Record<string, unknown> = {}) =>
       alertRuleOf({ threshold: 3, thresholdType, interval: '1h', ...extra }).text;
-    assert.equal(text('above'), 'value ≥ 3 in a 1h window');
-    assert.equal(text('above_exclusive'), 'value > 3 in a 1h window');
-    assert.equal(text('below'), 'value < 3 in a 1h window');
-    assert.equal(text('below_or_equal'), 'value ≤ 3 in a 1h window');
-    assert.equal(text('equal'), 'value = 3 in a 1h window');
-    assert.equal(text('not_equal'), 'value ≠ 3 in a 1h window');
-    assert.equal(text('between', { thresholdMax: 9 }), 'value between 3 and 9 in a 1h window');
+    assert.equal(text('above'), 'value is at least 3 in a 1h window');
+    assert.equal(text('above_exclusive'), 'value is above 3 in a 1h window');
+    assert.equal(text('below'), 'value is below 3 in a 1h window');
+    assert.equal(text('below_or_equal'), 'value is at most 3 in a 1h window');
+    assert.equal(text('equal'), 'value is equal to 3 in a 1h window');
+    assert.equal(text('not_equal'), 'value is not equal to 3 in a 1h window');
+    assert.equal(text('between', { thresholdMax: 9 }), 'value is between 3 and 9 in a 1h window');
     assert.equal(
       text('not_between', { thresholdMax: 9, numConsecutiveWindows: 3 }),
-      'value outside 3 to 9 in 3 consecutive 1h windows',
+      'value is outside 3 to 9 in 3 consecutive 1h windows',
     );
   });
 });
