@@ -13,6 +13,8 @@ export const SHOW_FIGURES = 'observability.codeInsights.showFigures';
 export interface FiguresArg {
   figures: LensFigures;
   range: string;
+  /** The range's bounds the figures cover (epoch ms, `to` excluded). */
+  bounds: { from: number; to: number };
   plain: boolean;
   serviceName: string;
   sourceName: string;
@@ -50,6 +52,7 @@ export class CodeInsightLenses implements vscode.CodeLensProvider {
       const arg: FiguresArg = {
         figures,
         range: entry.rangeName,
+        bounds: entry.range,
         plain,
         serviceName: pick.serviceName,
         sourceName: pick.sourceName,
