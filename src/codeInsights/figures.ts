@@ -1,6 +1,6 @@
 /** A file's figures on its definitions: each aggregate row matched to the function or method it names. */
 import { matchDefinition, readCodeAttributes, type CodeFigures, type Definition } from '../codeModel';
-import { compact, duration, errorRate, rangeLabel } from './settings';
+import { compact, duration, errorRate, rangeLabel } from './format';
 
 export interface LensFigures {
   definition: Definition;

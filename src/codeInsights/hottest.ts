@@ -4,7 +4,7 @@ import type { CodeFigures } from '../codeModel';
 import type { Aggregates } from './aggregates';
 import { locationOf } from './figures';
 import type { Picks } from './picks';
-import { compact, duration, errorRate, rangeLabel } from './settings';
+import { compact, duration, errorRate, rangeLabel } from './format';
 import { definitionsOf } from './symbols';
 import { matchDefinition } from '../codeModel';
 
@@ -14,6 +14,8 @@ export interface HottestArgs {
   order?: HottestOrder;
   /** Open the item at this place of the list without asking (0 = the first). */
   open?: number;
+  /** Only answer the list: ask nothing, open nothing. */
+  listOnly?: boolean;
 }
 
 export interface HottestItem {
@@ -58,6 +60,7 @@ export async function showHottest(picks: Picks, aggregates: Aggregates, arg: Hot
     }
   }
   items.sort((a, b) => ORDERS[order](a.row, b.row));
+  if (arg.listOnly) return items;
   const chosen =
     arg.open !== undefined
       ? items[arg.open]

@@ -1,7 +1,8 @@
 /** The status bar item: the active editor's folder's pick and the range; opens "Choose Service for Code Insights…". */
 import * as vscode from 'vscode';
 import type { Picks } from './picks';
-import { codeInsightsSettings, rangeLabel } from './settings';
+import { rangeLabel } from './format';
+import { codeInsightsSettings } from './settings';
 
 export function createStatusItem(picks: Picks): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('observability.codeInsights', vscode.StatusBarAlignment.Left, 10);

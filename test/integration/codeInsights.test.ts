@@ -192,6 +192,7 @@ describe('Code insights', function () {
     assert.equal(vscode.window.activeTextEditor?.selection.active.line, 11);
     const byErrors = await vscode.commands.executeCommand<Item[]>('observability.codeInsights.showHottest', {
       order: 'errorRate',
+      listOnly: true,
     });
     assert.equal(byErrors[0]?.row.function, 'refund');
     assert.equal(runs(), before, 'the list reads the kept aggregate');
