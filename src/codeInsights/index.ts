@@ -42,7 +42,7 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
   const picks = new Picks(context.workspaceState);
   const aggregates = new Aggregates(deps);
   const lenses = new CodeInsightLenses(picks, aggregates);
-  const status = createStatusItem(picks);
+  const status = createStatusItem(picks, aggregates);
 
   async function refresh(): Promise<RefreshOutcome[]> {
     const entries = picks.entries();

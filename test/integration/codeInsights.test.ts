@@ -65,7 +65,7 @@ describe('Code insights', function () {
       keyId: emulator.keyId,
       keySecret: emulator.keySecret,
       organizationId: emulator.organizationId,
-      serviceIds: [serviceId],
+      serviceIds: emulator.serviceIds.slice(0, 2),
       label: 'Code insights (emulator)',
       skipCheck: true,
     });
@@ -196,5 +196,55 @@ describe('Code insights', function () {
     });
     assert.equal(byErrors[0]?.row.function, 'refund');
     assert.equal(runs(), before, 'the list reads the kept aggregate');
+  });
+
+  it('weighs each span by its sample rate once the source names one', async () => {
+    const traces = [...emulator.state.data.get(serviceId)!.sources.values()].find((s) => s.kind === 'trace')!;
+    traces.sampleRateExpression = "SpanAttributes['SampleRate']";
+    const before = runs();
+    const [outcome] = await vscode.commands.executeCommand<
+      { state: string; error?: string; range: { from: number; to: number } }[]
+    >('observability.codeInsights.refresh');
+    assert.equal(outcome?.state, 'done', outcome?.error);
+    assert.equal(runs(), before + 1, 'one statement for the refresh');
+    const lens = await waitFor('the weighted lens of reserve', async () => {
+      const got = (await ourLenses(uriOf('stock'))).find((l) => l.range.start.line === 8);
+      const arg = got?.command?.arguments?.[0] as LensArg | undefined;
+      return arg && arg.bounds.to === outcome!.range.to ? arg : undefined;
+    });
+    const { from, to } = outcome!.range;
+    const rate = "greatest(toUInt64OrZero(SpanAttributes['SampleRate']), 1)";
+    const sql = `SELECT sum(${rate}), sumIf(${rate}, StatusCode = 'Error'),
+        quantileTDigestWeighted(0.95)(Duration / 1e6, toUInt32(${rate}))
+      FROM otel_traces
+      WHERE ServiceName = 'code-stock' AND SpanName = 'StockService.reserve'
+        AND Timestamp >= fromUnixTimestamp64Milli(${from}) AND Timestamp < fromUnixTimestamp64Milli(${to})`;
+    const [[calls, errors, p95]] = (await api().query.run(connectionId, { serviceId, sql })).rows as unknown[][] as [
+      [unknown, unknown, unknown],
+    ];
+    assert.equal(lens.figures.calls, Number(calls));
+    assert.equal(lens.figures.calls, 4 * 250, 'each span stands for 4 calls');
+    assert.equal(lens.figures.errors, Number(errors));
+    assert.ok(Math.abs((lens.figures.p95Ms ?? NaN) - Number(p95)) < 1e-6, `p95 ${lens.figures.p95Ms} vs ${p95}`);
+    delete traces.sampleRateExpression;
+  });
+
+  it('never runs SQL for a service whose query endpoint is not set up', async () => {
+    const other = emulator.serviceIds[1]!;
+    const traces = [...emulator.state.data.get(other)!.sources.values()].find((s) => s.kind === 'trace')!;
+    await vscode.commands.executeCommand('observability.codeInsights.chooseService', {
+      folder: folder.uri.toString(),
+      connectionId,
+      serviceId: other,
+      sourceId: traces.id,
+    });
+    const before = runs();
+    const [outcome] = await vscode.commands.executeCommand<{ state: string; error?: string }[]>(
+      'observability.codeInsights.refresh',
+    );
+    assert.equal(outcome?.state, 'failed');
+    assert.match(outcome?.error ?? '', /no query endpoint/);
+    assert.deepEqual(await ourLenses(uriOf('cart')), []);
+    assert.equal(runs(), before, 'no statement was sent');
   });
 });
