@@ -21,6 +21,7 @@ import { registerQuery, type QueryApi } from './query';
 import { registerTree, type TreeHandle } from './tree';
 import type { Node } from './tree/nodes';
 import { registerStatus, type FiringStatus } from './status';
+import { registerCodeInsights } from './codeInsights';
 import { registerTraces } from './traces';
 
 /**
@@ -125,5 +126,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     planServiceFolders: () => serviceFolders.planWorkspace(),
     applyAlertPlan: () => alertFiles.applyPlan({ confirm: true }),
   });
+  // Production figures at the code: SQL through the query feature's client (the key's one rate budget).
+  registerCodeInsights(context, { connections, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
   return { connections, tree: { ...tree, status }, query, preview, agent };
 }

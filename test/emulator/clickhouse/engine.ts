@@ -18,6 +18,7 @@ import type { Session } from 'chdb';
 import { ANCHOR_SECONDS, DATA_VERSION, generators } from './data';
 import { createTableSql, TABLES, type TableSpec } from './schema';
 import { showcaseGenerators } from './traces';
+import { codeSpanGenerators } from './codeSpans';
 
 type ChdbModule = typeof import('chdb');
 
@@ -75,7 +76,7 @@ export class ClickHouseEngine {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const chdb = require('chdb') as ChdbModule;
     const version = chdb.version();
-    const gens = [...generators(), ...showcaseGenerators()];
+    const gens = [...generators(), ...showcaseGenerators(), ...codeSpanGenerators()];
     const key = createHash('sha256')
       .update(JSON.stringify({ DATA_VERSION, ANCHOR_SECONDS, gens, tables: TABLES, engine: version.libchdb }))
       .digest('hex')

@@ -1,0 +1,113 @@
+/**
+ * Code insights: production figures at the code. Per workspace folder the user picks a connection, service and trace
+ * source (nothing is queried before); one aggregate statement per pick and range (src/codeModel) gives calls, error
+ * rate and p95 per function, kept and refreshed every few minutes only while a workspace file is visible, and shown as
+ * a CodeLens on each function the spans name, a status bar item (the pick and the range) and a list of the hottest
+ * functions. The SQL runs through the query feature's client (the key's one rate budget), given by the wiring.
+ */
+import * as vscode from 'vscode';
+import type { ConnectionManager } from '../connections/manager';
+import type { Logger } from '../log';
+import type { QueryResult, RunQueryOptions } from '../api/query';
+import { Aggregates, type AggregateEntry } from './aggregates';
+import { chooseService, type ChooseArgs } from './choose';
+import { showHottest, type HottestArgs } from './hottest';
+import { CodeInsightLenses, showFigures, SHOW_FIGURES, type FiguresArg } from './lenses';
+import { Picks } from './picks';
+import { codeInsightsSettings } from './settings';
+import { createStatusItem } from './status';
+
+export interface CodeInsightsDeps {
+  connections: ConnectionManager;
+  log: Logger;
+  runSql(connectionId: string, opts: RunQueryOptions): Promise<QueryResult>;
+}
+
+/** What Refresh Code Insights answers (tests read it): each picked folder's aggregate. */
+export interface RefreshOutcome {
+  folder: string;
+  state: AggregateEntry['state'];
+  range: { from: number; to: number };
+  sql?: string | undefined;
+  error?: string | undefined;
+  rows: number;
+}
+
+export interface CodeInsightsApi {
+  /** Aggregate statements sent so far. */
+  readonly statements: number;
+}
+
+export function registerCodeInsights(context: vscode.ExtensionContext, deps: CodeInsightsDeps): CodeInsightsApi {
+  const picks = new Picks(context.workspaceState);
+  const aggregates = new Aggregates(deps);
+  const lenses = new CodeInsightLenses(picks, aggregates);
+  const status = createStatusItem(picks, aggregates);
+
+  async function refresh(): Promise<RefreshOutcome[]> {
+    const entries = picks.entries();
+    aggregates.forget(entries.map((e) => e.pick));
+    const out: RefreshOutcome[] = [];
+    for (const { folder, pick } of entries) {
+      const entry = aggregates.ensure(pick);
+      await entry.done;
+      out.push({
+        folder: folder.uri.toString(),
+        state: entry.state,
+        range: entry.range,
+        sql: entry.sql,
+        error: entry.error,
+        rows: entry.aggregate?.rows.length ?? 0,
+      });
+    }
+    return out;
+  }
+
+  /** Refreshes on the interval, only while a file of a picked folder is visible. */
+  let timer: ReturnType<typeof setInterval> | undefined;
+  function schedule(): void {
+    if (timer) clearInterval(timer);
+    timer = setInterval(() => {
+      const visible = vscode.window.visibleTextEditors.some((e) => {
+        const folder = vscode.workspace.getWorkspaceFolder(e.document.uri);
+        return folder !== undefined && e.document.uri.scheme === 'file' && picks.of(folder) !== undefined;
+      });
+      if (visible) void refresh();
+    }, codeInsightsSettings().refreshMs);
+  }
+  schedule();
+
+  context.subscriptions.push(
+    picks,
+    aggregates,
+    lenses,
+    status,
+    { dispose: () => timer && clearInterval(timer) },
+    aggregates.onDidChange(() => lenses.refresh()),
+    picks.onDidChange(() => lenses.refresh()),
+    deps.connections.onDidChange(() => {
+      void picks.prune(deps.connections);
+      aggregates.forget();
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('observability.codeInsights.refreshMinutes')) schedule();
+      if (e.affectsConfiguration('observability.codeInsights')) aggregates.forget();
+    }),
+    vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
+    vscode.commands.registerCommand('observability.codeInsights.chooseService', (arg?: ChooseArgs) =>
+      chooseService(deps.connections, picks, arg && typeof arg === 'object' && !('scheme' in arg) ? arg : {}),
+    ),
+    vscode.commands.registerCommand('observability.codeInsights.refresh', refresh),
+    vscode.commands.registerCommand('observability.codeInsights.showHottest', (arg?: HottestArgs) =>
+      showHottest(picks, aggregates, arg && typeof arg === 'object' ? arg : {}),
+    ),
+    vscode.commands.registerCommand(SHOW_FIGURES, (arg: FiguresArg, opts?: { show?: boolean }) =>
+      showFigures(arg, opts?.show !== false),
+    ),
+  );
+  return {
+    get statements() {
+      return aggregates.statements;
+    },
+  };
+}
