@@ -60,7 +60,7 @@ const VSIX_ALLOWED = [
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
-  /^extension\/dist\/(extension|features|queryResults|preview)\.js$/,
+  /^extension\/dist\/(extension|features|queryResults|preview|search)\.js$/,
   /^extension\/dist\/preview\.css$/,
   /^extension\/dist\/llhttp_simd\.wasm$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
@@ -77,6 +77,7 @@ const VSIX_REQUIRED = [
   'dist/queryResults.js',
   'dist/preview.js',
   'dist/preview.css',
+  'dist/search.js',
 ];
 /** The VSIX stays under this size (KB = 1,024 bytes). */
 const VSIX_MAX_KB = 400;
