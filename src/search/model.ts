@@ -14,6 +14,7 @@ import {
   tableOfSource,
   type SourceLike,
 } from '../render';
+import { sqlString } from '../render/sql';
 
 /** Characters of one cell in the rows list; of one value in a row's details; map keys shown per map. */
 export const CELL_CHARS = 500;
@@ -218,4 +219,32 @@ export function histogramOf(result: QueryResult, shape: HistogramShape): Histogr
   const groups = [...byGroup.keys()].sort();
   const counts = groups.map((name) => buckets.map((at) => byGroup.get(name)!.get(at) ?? 0));
   return { buckets, groups, counts, total, bucketMs };
+}
+
+/** Values longer than this are left out of the statement that finds a row again (the others find it). */
+const MATCH_CHARS = 1000;
+
+/**
+ * Every column of a row shown in the list (`SELECT *`), found again by the values of its plain columns (a timestamp,
+ * service, severity, body…), as the search page reads a row's details. Undefined when it cannot be found that way.
+ */
+export async function fullRow(
+  run: (sql: string) => Promise<QueryResult>,
+  source: SourceLike,
+  columns: readonly string[],
+  row: readonly unknown[],
+): Promise<{ columns: string[]; row: unknown[] } | undefined> {
+  const table = tableOfSource(source);
+  if (!table) return undefined;
+  const conds: string[] = [];
+  columns.forEach((c, i) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(c)) return;
+    const v = row[i];
+    if (typeof v === 'string' && v.length <= MATCH_CHARS) conds.push(`${c} = ${sqlString(v)}`);
+    else if (typeof v === 'number' && Number.isFinite(v)) conds.push(`${c} = ${v}`);
+  });
+  if (conds.length === 0) return undefined;
+  const result = await run(`SELECT * FROM ${tableKey(table)} WHERE ${conds.join(' AND ')} LIMIT 1`);
+  const first = result.rows[0];
+  return first ? { columns: result.columns.map((c) => c.name), row: first as unknown[] } : undefined;
 }

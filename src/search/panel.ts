@@ -6,8 +6,9 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../errors';
 import { trackPanel, panelColumn } from '../panels/panelColumn';
+import { sqlString } from '../render/sql';
 import { appendCondition, fieldCondition, rowDetails } from './details';
-import { boundedText, CELL_CHARS, runSearch, type SearchModel, type SearchRequest } from './model';
+import { boundedText, CELL_CHARS, fullRow, runSearch, type SearchModel, type SearchRequest } from './model';
 import { html, makeNonce } from './panelHtml';
 import { PRESETS, type FromPage, type SearchView, type ToPage } from './protocol';
 import { LiveTail, MAX_ROWS } from './tail';
@@ -34,6 +35,8 @@ export class SearchPanel implements vscode.Disposable {
   readonly panel: vscode.WebviewPanel;
   private model: SearchModel | undefined;
   private rows: unknown[][] = [];
+  /** Every column of the rows whose details were opened, by row index. */
+  private full = new Map<number, { columns: string[]; row: unknown[] }>();
   private view: SearchView;
   private rendered: SearchPanelState['rendered'];
   private readonly waiters: (() => void)[] = [];
@@ -108,6 +111,7 @@ export class SearchPanel implements vscode.Disposable {
       if (seq !== this.seq) return;
       this.model = model;
       this.rows = model.raw;
+      this.full.clear();
       this.view = {
         ...this.view,
         loading: false,
@@ -139,6 +143,7 @@ export class SearchPanel implements vscode.Disposable {
   private prepend(model: SearchModel, range: { from: number; to: number }): void {
     this.target.request.range = range;
     this.rows = [...model.raw, ...this.rows].slice(0, MAX_ROWS);
+    this.full.clear();
     const rows = model.raw.map(cells);
     this.view = {
       ...this.view,
@@ -194,33 +199,59 @@ export class SearchPanel implements vscode.Disposable {
     else this.tail.stop();
   }
 
+  /** A row's details: every column of it when it can be found again, else the columns shown. */
+  private async detailsOf(index: number): Promise<{ columns: string[]; row: unknown[] } | undefined> {
+    const row = this.rows[index];
+    if (!row || !this.model) return undefined;
+    let full = this.full.get(index);
+    if (!full) {
+      const found = await fullRow(
+        (sql) => this.target.run(sql),
+        this.target.request.source,
+        this.model.columns,
+        row,
+      ).catch(() => undefined);
+      full = found ?? { columns: this.model.columns, row };
+      this.full.set(index, full);
+    }
+    return full;
+  }
+
   private async onRowMessage(m: FromPage): Promise<void> {
-    if (!('index' in m)) return;
-    const row = this.rows[m.index];
-    if (!row || !this.model) return;
-    const fields = rowDetails(this.model.columns, row);
+    if (!('index' in m) || !this.model) return;
+    const model = this.model;
+    if (m.type === 'openTrace' && m.field === undefined) {
+      const id = this.rows[m.index]?.[model.traceIdColumn];
+      if (typeof id === 'string' && id !== '') this.target.openTrace(id);
+      return;
+    }
+    const detail = await this.detailsOf(m.index);
+    if (!detail || this.model !== model) return;
+    const fields = rowDetails(detail.columns, detail.row);
+    const traceExpr = String(this.target.request.source.traceIdExpression ?? '');
+    const req = this.target.request;
+    const f = 'field' in m && typeof m.field === 'number' ? fields[m.field] : undefined;
     switch (m.type) {
       case 'details':
         this.post({
           type: 'details',
           index: m.index,
-          fields: fields.map((f) => ({ name: f.name, value: f.value, more: f.more })),
+          fields: fields.map((x) => ({
+            name: x.name,
+            value: x.value,
+            more: x.more,
+            trace: x.column === traceExpr && x.key === undefined && x.value !== '',
+          })),
         });
         return;
-      case 'openTrace': {
-        const id = row[this.model.traceIdColumn];
-        if (typeof id === 'string' && id !== '') this.target.openTrace(id);
+      case 'openTrace':
+        if (f && f.value !== '') this.target.openTrace(f.value);
         return;
-      }
-      case 'copy': {
-        const f = fields[m.field];
+      case 'copy':
         if (f) await vscode.env.clipboard.writeText(f.value);
         return;
-      }
-      case 'addToSearch': {
-        const f = fields[m.field];
+      case 'addToSearch':
         if (!f || f.more !== undefined) return;
-        const req = this.target.request;
         req.condition = appendCondition(
           req.condition,
           fieldCondition(f, f.value, req.language, m.negate),
@@ -228,16 +259,10 @@ export class SearchPanel implements vscode.Disposable {
         );
         await this.search();
         return;
-      }
       case 'showColumn': {
-        const f = fields[m.field];
         if (!f || f.more !== undefined) return;
-        const req = this.target.request;
-        const expr =
-          f.key === undefined ? f.column : `${f.column}['${f.key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
-        const current =
-          req.select ??
-          (typeof req.source.defaultTableSelectExpression === 'string' ? req.source.defaultTableSelectExpression : '');
+        const expr = f.key === undefined ? f.column : `${f.column}[${sqlString(f.key)}]`;
+        const current = req.select ?? String(req.source.defaultTableSelectExpression ?? '');
         if (current.split(',').some((c) => c.trim() === expr)) return;
         req.select = current.trim() ? `${current}, ${expr}` : expr;
         await this.search();

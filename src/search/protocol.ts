@@ -29,7 +29,11 @@ export interface SearchView {
 export type ToPage =
   | { type: 'view'; view: SearchView }
   | { type: 'prepend'; rows: string[][]; histogram: SearchView['histogram']; range: { from: number; to: number } }
-  | { type: 'details'; index: number; fields: { name: string; value: string; more?: number | undefined }[] }
+  | {
+      type: 'details';
+      index: number;
+      fields: { name: string; value: string; more?: number | undefined; trace?: boolean }[];
+    }
   | { type: 'loading' };
 
 export type FromPage =
@@ -38,7 +42,7 @@ export type FromPage =
   | { type: 'tail'; on: boolean }
   | { type: 'paused'; paused: boolean }
   | { type: 'details'; index: number }
-  | { type: 'openTrace'; index: number }
+  | { type: 'openTrace'; index: number; field?: number }
   | { type: 'copy'; index: number; field: number }
   | { type: 'addToSearch'; index: number; field: number; negate: boolean }
   | { type: 'showColumn'; index: number; field: number }

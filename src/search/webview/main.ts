@@ -203,6 +203,7 @@ function drawDetails(m: Extract<ToPage, { type: 'details' }>): void {
         ),
         button('Show column', 'Show this field as a column', () => post({ type: 'showColumn', index, field })),
       );
+      if (f.trace) box.append(button('Open trace', 'Open this trace', () => post({ type: 'openTrace', index, field })));
     }
     items.push(box);
   });
