@@ -70,7 +70,13 @@ export class SearchPanel implements vscode.Disposable {
 
   /** The state, once the page has drawn the search in flight (or at once when nothing is in flight). */
   async state(): Promise<SearchPanelState> {
-    if (this.view.loading || !this.rendered) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    if (this.view.loading || !this.rendered) {
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        // A hidden or unresponsive page must not hold the command: what is known is answered after a while.
+        setTimeout(resolve, 20_000);
+      });
+    }
     return { view: this.view, model: this.model, rendered: this.rendered };
   }
 
