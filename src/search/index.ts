@@ -59,8 +59,21 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
         let args: SearchArgs = {};
         if (a.kind === 'args') args = a.args;
         else if (a.kind === 'node') {
-          const node = a.node as { type: string; connectionId?: string; serviceId?: string; source?: { id: string } };
+          const node = a.node as {
+            type: string;
+            kind?: string;
+            connectionId?: string;
+            serviceId?: string;
+            source?: { id: string };
+            item?: { sourceId?: string; where?: string | null; whereLanguage?: string | null };
+          };
           args = { connectionId: node.connectionId, serviceId: node.serviceId, sourceId: node.source?.id };
+          // A saved search opens on its source with its condition.
+          if (node.type === 'item' && node.kind === 'savedSearch' && node.item) {
+            args.sourceId = node.item.sourceId;
+            args.condition = node.item.where ?? '';
+            args.language = node.item.whereLanguage === 'sql' ? 'sql' : 'lucene';
+          }
         }
         try {
           return await open(args);
