@@ -25,7 +25,7 @@ export function html(cspSource: string, nonce: string, scriptUri: string): strin
   button:focus-visible, input:focus-visible, select:focus-visible, [tabindex]:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
   #status { padding: 2px 8px; color: var(--vscode-descriptionForeground); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   #status.error { color: var(--vscode-errorForeground); white-space: pre-wrap; }
-  #histogram { flex: none; padding: 4px 8px; }
+  #histogram { flex: none; max-height: 35vh; overflow: auto; padding: 4px 8px; }
   #histogram svg { display: block; width: 100%; height: 90px; cursor: crosshair; }
   #histogram svg text { fill: var(--vscode-descriptionForeground); font-size: 10px; }
   #histogram .brush { fill: var(--vscode-editor-selectionBackground); opacity: 0.5; }

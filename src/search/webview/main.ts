@@ -30,6 +30,9 @@ let view: SearchView | undefined;
 let asTable = false;
 let selected = -1;
 let bars = 0;
+/** What the rows list last drew: the rows and the window of them. */
+let drawnKey = '';
+let drawnRows: string[][] | undefined;
 const spacer = document.createElement('div');
 const header = document.createElement('div');
 header.className = 'hdr';
@@ -112,6 +115,11 @@ function drawRows(): void {
   spacer.style.height = `${(rows.length + 1) * ROW_H}px`;
   const first = Math.max(0, Math.floor(viewport.scrollTop / ROW_H) - 10);
   const last = Math.min(rows.length, first + Math.ceil(viewport.clientHeight / ROW_H) + 20);
+  // The same rows in view: nothing to redraw (a row under the pointer stays the element clicked).
+  const key = `${first}:${last}:${selected}`;
+  if (rows === drawnRows && key === drawnKey) return;
+  drawnKey = key;
+  drawnRows = rows;
   const out: HTMLElement[] = [];
   for (let i = first; i < last; i++) out.push(rowElement(rows[i]!, i));
   viewport.replaceChildren(header, spacer, ...out);
@@ -122,7 +130,7 @@ function rowElement(cells: string[], i: number): HTMLElement {
   row.className = i === selected ? 'row selected' : 'row';
   row.style.top = `${(i + 1) * ROW_H}px`;
   row.setAttribute('role', 'row');
-  row.addEventListener('click', () => openRow(i));
+  row.dataset.index = String(i);
   cells.forEach((text, c) => {
     const cell = document.createElement('div');
     cell.setAttribute('role', 'gridcell');
@@ -233,6 +241,10 @@ function drawView(v: SearchView): void {
   post({ type: 'rendered', rows: v.rows.length, bars, total: v.histogram.total });
 }
 
+viewport.addEventListener('click', (e) => {
+  const row = (e.target as HTMLElement).closest<HTMLElement>('.row');
+  if (row?.dataset.index !== undefined) openRow(Number(row.dataset.index));
+});
 viewport.addEventListener('scroll', () => {
   updatePaused();
   drawRows();
