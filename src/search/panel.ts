@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../errors';
 import { trackPanel, panelColumn } from '../panels/panelColumn';
-import { sqlString } from '../render/sql';
-import { appendCondition, fieldCondition, rowDetails } from './details';
+import { rowDetails } from './details';
+import { rowEffect } from './rowActions';
 import { boundedText, CELL_CHARS, fullRow, runSearch, type SearchModel, type SearchRequest } from './model';
 import { html, makeNonce } from './panelHtml';
 import { PRESETS, type FromPage, type SearchView, type ToPage } from './protocol';
@@ -233,50 +233,11 @@ export class SearchPanel implements vscode.Disposable {
     }
     const detail = await this.detailsOf(m.index);
     if (!detail || this.model !== model) return;
-    const fields = rowDetails(detail.columns, detail.row);
-    const traceExpr = String(this.target.request.source.traceIdExpression ?? '');
-    const req = this.target.request;
-    const f = 'field' in m && typeof m.field === 'number' ? fields[m.field] : undefined;
-    switch (m.type) {
-      case 'details':
-        this.post({
-          type: 'details',
-          index: m.index,
-          fields: fields.map((x) => ({
-            name: x.name,
-            value: x.value,
-            more: x.more,
-            trace: x.column === traceExpr && x.key === undefined && x.value !== '',
-          })),
-        });
-        return;
-      case 'openTrace':
-        if (f && f.value !== '') this.target.openTrace(f.value);
-        return;
-      case 'copy':
-        if (f) await vscode.env.clipboard.writeText(f.value);
-        return;
-      case 'addToSearch':
-        if (!f || f.more !== undefined) return;
-        req.condition = appendCondition(
-          req.condition,
-          fieldCondition(f, f.value, req.language, m.negate),
-          req.language,
-        );
-        await this.search();
-        return;
-      case 'showColumn': {
-        if (!f || f.more !== undefined) return;
-        const expr = f.key === undefined ? f.column : `${f.column}[${sqlString(f.key)}]`;
-        const current = req.select ?? String(req.source.defaultTableSelectExpression ?? '');
-        if (current.split(',').some((c) => c.trim() === expr)) return;
-        req.select = current.trim() ? `${current}, ${expr}` : expr;
-        await this.search();
-        return;
-      }
-      default:
-        return;
-    }
+    const effect = rowEffect(m, rowDetails(detail.columns, detail.row), this.target.request);
+    if (effect?.kind === 'details') this.post(effect.message);
+    else if (effect?.kind === 'openTrace') this.target.openTrace(effect.traceId);
+    else if (effect?.kind === 'copy') await vscode.env.clipboard.writeText(effect.text);
+    else if (effect?.kind === 'search') await this.search();
   }
 
   dispose(): void {

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { QueryResult } from '../../../src/api/query';
 import { appendCondition, fieldCondition, rowDetails } from '../../../src/search/details';
-import { boundedText, fullRow, histogramOf, MAP_KEYS } from '../../../src/search/model';
+import { boundedText, fullRow, histogramOf, MAP_KEYS, type SearchRequest } from '../../../src/search/model';
+import { rowEffect } from '../../../src/search/rowActions';
 import { LiveTail } from '../../../src/search/tail';
 
 const result = (columns: string[], rows: unknown[][]): QueryResult => ({
@@ -139,5 +140,35 @@ describe('Search: live tail', () => {
     now += 5000;
     assert.equal(await tail.tick(), false);
     assert.equal(sqls.length, 2, 'no request while paused');
+  });
+});
+
+describe('Search: a row’s buttons', () => {
+  it('marks the trace ID field, adds a map key as a column, and changes the condition', () => {
+    const req: SearchRequest = {
+      source: { ...SOURCE, traceIdExpression: 'TraceId' },
+      condition: 'SeverityText:error',
+      language: 'lucene',
+      range: { from: 0, to: 1 },
+    };
+    const fields = rowDetails(['TraceId', 'LogAttributes'], ['abc', { 'http.method': 'GET' }]);
+    const details = rowEffect({ type: 'details', index: 0 }, fields, req);
+    assert.equal(details?.kind, 'details');
+    const shown = details?.kind === 'details' && details.message.type === 'details' ? details.message.fields : [];
+    assert.deepEqual(
+      shown.map((f) => f.trace),
+      [true, false],
+    );
+    assert.deepEqual(rowEffect({ type: 'openTrace', index: 0, field: 0 }, fields, req), {
+      kind: 'openTrace',
+      traceId: 'abc',
+    });
+    assert.deepEqual(rowEffect({ type: 'showColumn', index: 0, field: 1 }, fields, req), { kind: 'search' });
+    assert.equal(req.select, "Timestamp, ServiceName, SeverityText, Body, LogAttributes['http.method']");
+    assert.equal(rowEffect({ type: 'showColumn', index: 0, field: 1 }, fields, req), undefined, 'shown once');
+    assert.deepEqual(rowEffect({ type: 'addToSearch', index: 0, field: 1, negate: true }, fields, req), {
+      kind: 'search',
+    });
+    assert.equal(req.condition, '(SeverityText:error) -LogAttributes.http.method:"GET"');
   });
 });
