@@ -35,6 +35,8 @@ export interface SearchArgs {
   sourceId?: string;
   condition?: string;
   language?: 'lucene' | 'sql';
+  /** Columns shown (default: the source's `defaultTableSelectExpression`). */
+  select?: string;
   /** A preset (`15m`, `1h`, `6h`, `24h`, `7d`) or an explicit range in epoch ms. */
   range?: string | { from: number; to: number };
 }
@@ -65,13 +67,14 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
             connectionId?: string;
             serviceId?: string;
             source?: { id: string };
-            item?: { sourceId?: string; where?: string | null; whereLanguage?: string | null };
+            item?: { sourceId?: string; select?: string | null; where?: string | null; whereLanguage?: string | null };
           };
           args = { connectionId: node.connectionId, serviceId: node.serviceId, sourceId: node.source?.id };
           // A saved search opens on its source with its condition.
           if (node.type === 'item' && node.kind === 'savedSearch' && node.item) {
             args.sourceId = node.item.sourceId;
             args.condition = node.item.where ?? '';
+            if (node.item.select) args.select = node.item.select;
             args.language = node.item.whereLanguage === 'sql' ? 'sql' : 'lucene';
           }
         }
@@ -132,7 +135,14 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
       ...scope,
       title,
       preset,
-      request: { source, condition: args.condition ?? '', language, range, ...facts },
+      request: {
+        source,
+        condition: args.condition ?? '',
+        language,
+        range,
+        ...facts,
+        ...(typeof args.select === 'string' && args.select.trim() ? { select: args.select } : {}),
+      },
       run,
       openTrace: (traceId) =>
         void vscode.commands.executeCommand('observability.openTrace', { ...scope, sourceId: source.id, traceId }),

@@ -188,6 +188,30 @@ describe('Search Events… (the search panel)', function () {
     assert.deepEqual(drawn, Object.fromEntries(byStatus.map(([s, n]) => [String(s), Number(n)])), 'counts by status');
   });
 
+  it('Cloud: a 1 MB body with ANSI and markup and a map of 10,000 keys are drawn cut and as text', async () => {
+    const source = await sourceOf(cloudId, cloudSvc, 'log');
+    const now = cloud.now();
+    const body = "concat('\\x1b[31m<img src=x onerror=alert(1)>\\x07', repeat('xxxxxxxxxxxxxxxx', 65536)) AS Body";
+    const map =
+      "mapFromArrays(arrayMap(i -> concat('k', toString(i)), range(10000)), arrayMap(i -> 'v', range(10000))) AS Attrs";
+    const out = await vscode.commands.executeCommand<SearchOutcome>('observability.searchEvents', {
+      connectionId: cloudId,
+      serviceId: cloudSvc,
+      sourceId: source.id,
+      select: `Timestamp, ${body}, ${map}`,
+      range: { from: now - 3000, to: now },
+    });
+    assert.ok(out?.ok, out?.error);
+    const view = out.state!.view;
+    assert.ok(view.rows.length > 0, 'rows found');
+    assert.equal(out.state!.rendered?.rows, view.rows.length, 'the page drew them');
+    for (const row of view.rows) {
+      assert.ok(row[1]!.startsWith('<img src=x onerror=alert(1)>xxx'), 'markup kept as text, ANSI and BEL removed');
+      assert.ok(row[1]!.length <= 501, 'the body is cut');
+      assert.ok(row[2]!.length <= 501, 'the map is cut');
+    }
+  });
+
   it('self-hosted without ClickHouse access: says it needs ClickHouse access', async () => {
     const out = await vscode.commands.executeCommand<SearchOutcome>('observability.searchEvents', {
       connectionId: ossId,
