@@ -127,9 +127,8 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
       });
     const facts = await tableFacts(run, source);
     const { range, preset } = rangeOf(args.range);
-    const language =
-      args.language ??
-      (source.kind && (source as { whereLanguage?: string }).whereLanguage === 'sql' ? 'sql' : 'lucene');
+    // Sources name no condition language: Lucene, as the search page starts, unless told (a saved search's own).
+    const language = args.language === 'sql' ? 'sql' : 'lucene';
     const title = `${sanitizeServerText(source.name ?? source.id)} · ${sanitizeServerText(deps.serviceName(scope))}`;
     const panel = new SearchPanel(context.extensionUri, {
       ...scope,
