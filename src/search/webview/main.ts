@@ -64,6 +64,19 @@ preset.addEventListener('change', () => {
   fromInput.hidden = toInput.hidden = preset.value !== '';
   if (preset.value !== '') submit();
 });
+/** Field names offered for the word being typed: the condition so far with the field completed. */
+function offerFields(): void {
+  const text = condition.value;
+  const m = /^(.*?[\s(-]?)([A-Za-z_][\w.]*)?$/.exec(text);
+  const head = m?.[1] ?? text;
+  const word = (m?.[2] ?? '').toLowerCase();
+  const names = (view?.fields ?? []).filter((f) => f.toLowerCase().startsWith(word)).slice(0, 200);
+  const suffix = view?.language === 'sql' ? ' ' : ':';
+  fields.replaceChildren(
+    ...names.map((f) => Object.assign(document.createElement('option'), { value: `${head}${f}${suffix}` })),
+  );
+}
+condition.addEventListener('input', offerFields);
 tail.addEventListener('change', () => post({ type: 'tail', on: tail.checked }));
 toggleTable.addEventListener('click', () => {
   asTable = !asTable;
@@ -227,9 +240,7 @@ function drawView(v: SearchView): void {
   fromInput.value = toLocalInput(v.range.from);
   toInput.value = toLocalInput(v.range.to);
   tail.checked = v.tail;
-  fields.replaceChildren(
-    ...v.fields.slice(0, 2000).map((f) => Object.assign(document.createElement('option'), { value: f })),
-  );
+  offerFields();
   selected = -1;
   details.hidden = true;
   viewport.scrollTop = 0;
