@@ -1,7 +1,7 @@
 /**
  * UI test of the search panel on a Cloud connection (SQL through the query endpoint): Search Events… from the palette
  * on the sample logs, the histogram drawn as bars with its table view, a condition narrowing the rows, a row's details
- * with every column and attribute keys, and Add to search.
+ * with every column and attribute keys, Add to search, and the live tail running the search again.
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/search.e2e.js`.
  */
@@ -20,6 +20,7 @@ import {
   reportingFailure,
   runCommand,
   UI_TIMEOUT,
+  until,
 } from './ui';
 
 describe('Cloud', () => {
@@ -70,6 +71,13 @@ describe('Cloud', () => {
     assert.ok((await p.locator('#histogram table.data tr').count()) > 1, 'the counts as a table');
     assert.ok((await p.locator('#viewport').boundingBox())!.height > 100, 'the table leaves room for the rows');
     await p.getByRole('button', { name: 'Histogram as chart' }).click();
+
+    // Live tail: the search runs again (rows since the last run, then the histogram) through the query endpoint.
+    const runs = () => emulator.requests.filter((r) => r.path.endsWith('/run')).length;
+    const before = runs();
+    await p.locator('#tail').check();
+    await until(() => runs() >= before + 2, 'the live tail ran the search again');
+    await p.locator('#tail').uncheck();
 
     await p.locator('#condition').fill('SeverityText:error');
     await p.locator('#condition').press('Enter');
