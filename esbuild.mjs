@@ -3,7 +3,7 @@
 //                      the stand-ins that load the rest; no zod, no undici, no schemas)
 //   features.js        everything else, wired by src/features.ts; the entry `require`s it on first use
 //   llhttp_simd.wasm   undici's HTTP parser, read from this file when the first connection opens
-//   queryResults.js, preview.js, preview.css   the webviews' scripts and style sheet, loaded by their pages
+//   queryResults.js, preview.js, preview.css, search.js   the webviews' scripts and style sheet, loaded by their pages
 //   schemas/*.json     JSON Schemas of the write bodies, generated from the zod schemas (editor checks, hover docs)
 // The host bundles are CommonJS for Node (`vscode` external); the webview scripts are browser IIFEs. After building,
 // esbuild's metafile is checked for what each bundle must not contain, so a build that cannot work fails here.
@@ -170,6 +170,7 @@ const webviewOptions = {
     queryResults: 'src/query/webview/main.ts',
     preview: 'src/preview/webview/main.ts',
     traces: 'src/traces/webview/main.ts',
+    search: 'src/search/webview/main.ts',
   },
   bundle: true,
   format: 'iife',
@@ -190,7 +191,10 @@ const MUST_NOT_CONTAIN = {
     [/node_modules[\\/](zod|undici)[\\/]|^src[\\/](?!api[\\/]redact\.ts$)[^\\/]+[\\/]/, 'the entry must stay thin'],
   ],
   'dist/features.js': [
-    [/node_modules[\\/]uplot[\\/]|src[\\/](preview|query|traces)[\\/]webview[\\/]/, 'webview code runs in the webview'],
+    [
+      /node_modules[\\/]uplot[\\/]|src[\\/](preview|query|traces|search)[\\/]webview[\\/]/,
+      'webview code runs in the webview',
+    ],
     [/llhttp[\\/]llhttp(_simd)?-wasm\.js$/, `the HTTP parser is read from dist/${WASM}`],
     ...UNUSED.concat(ZOD_JSON_SCHEMA).map((re) => [re, 'replaced by a stand-in (unused parts)']),
   ],

@@ -60,7 +60,7 @@ const VSIX_ALLOWED = [
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
-  /^extension\/dist\/(extension|features|queryResults|preview|traces)\.js$/,
+  /^extension\/dist\/(extension|features|queryResults|preview|traces|search)\.js$/,
   /^extension\/dist\/preview\.css$/,
   /^extension\/dist\/llhttp_simd\.wasm$/,
   /^extension\/dist\/schemas\/[^/]+\.json$/,
@@ -78,6 +78,7 @@ const VSIX_REQUIRED = [
   'dist/preview.js',
   'dist/preview.css',
   'dist/traces.js',
+  'dist/search.js',
 ];
 /** The VSIX stays under this size (KB = 1,024 bytes). */
 const VSIX_MAX_KB = 400;
@@ -116,6 +117,7 @@ const EXTRA_TSCONFIGS = [
   'src/query/webview/tsconfig.json',
   'src/preview/webview/tsconfig.json',
   'src/traces/webview/tsconfig.json',
+  'src/search/webview/tsconfig.json',
 ];
 
 async function typecheck() {

@@ -18,6 +18,7 @@ import { WritePipeline } from './writes/pipeline';
 import { registerServiceFolders } from './serviceFolders';
 import { registerPreview, type PreviewApi } from './preview';
 import { registerQuery, type QueryApi } from './query';
+import { registerSearch } from './search';
 import { registerTree, type TreeHandle } from './tree';
 import type { Node } from './tree/nodes';
 import { registerStatus, type FiringStatus } from './status';
@@ -115,6 +116,13 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     showRows: (shown) => query.panel.show({ ...shown, maxRows: 1000, maxBytes: 64 * 1024 * 1024 }),
   });
   registerTraces(context, { connections, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
+  registerSearch(context, {
+    connections,
+    log,
+    runSql: (connectionId, opts) => query.run(connectionId, opts),
+    pickService: () => query.targets.pick(),
+    serviceName: (target) => query.targets.serviceName(target),
+  });
   const agent = registerAgent(context, {
     connections,
     live,

@@ -1,0 +1,178 @@
+/**
+ * Search: `Observability: Search Events…` (palette, a service or a source in the tree) opens a search panel on a log or
+ * trace source of a service — a Lucene or SQL condition, a time range, the histogram of event counts, the rows newest
+ * first with their details, and a live tail. Its SQL takes the route the previews take (the query feature's client:
+ * the query endpoint under the key's rate budget on the Cloud, ClickHouse access on a self-hosted deployment), passed
+ * in by src/features.ts; trace IDs open the trace view through its command.
+ */
+import * as vscode from 'vscode';
+import type { QueryResult, RunQueryOptions } from '../api/query';
+import { sanitizeServerText } from '../api';
+import { commandArgument } from '../commandArgs';
+import type { ConnectionManager } from '../connections/manager';
+import { isSelfHosted } from '../connections/types';
+import { errorMessage } from '../errors';
+import type { Logger } from '../log';
+import type { SourceLike } from '../render';
+import { SEARCH_BYTES, SEARCH_ROWS, tableFacts } from './model';
+import { SearchPanel, type SearchPanelState } from './panel';
+import { PRESETS } from './protocol';
+
+export interface SearchDeps {
+  connections: ConnectionManager;
+  log: Logger;
+  /** Runs SQL on a service (the query feature's client for the connection: same route and rate budget as previews). */
+  runSql(connectionId: string, opts: RunQueryOptions): Promise<QueryResult>;
+  /** Asks for a service that runs SQL; undefined when cancelled. */
+  pickService(): Promise<{ connectionId: string; serviceId: string } | undefined>;
+  serviceName(target: { connectionId: string; serviceId: string }): string;
+}
+
+/** Arguments of `observability.searchEvents` from automation (the explorer passes its service or source node). */
+export interface SearchArgs {
+  connectionId?: string;
+  serviceId?: string;
+  sourceId?: string;
+  condition?: string;
+  language?: 'lucene' | 'sql';
+  /** Columns shown (default: the source's `defaultTableSelectExpression`). */
+  select?: string;
+  /** A preset (`15m`, `1h`, `6h`, `24h`, `7d`) or an explicit range in epoch ms. */
+  range?: string | { from: number; to: number };
+}
+
+/** What the command answers: the panel's state once drawn (tests read it). */
+export interface SearchOutcome {
+  ok: boolean;
+  error?: string;
+  state?: SearchPanelState;
+}
+
+type Source = SourceLike & { id: string; name?: string };
+
+export function registerSearch(context: vscode.ExtensionContext, deps: SearchDeps): void {
+  const panels = new Set<SearchPanel>();
+  context.subscriptions.push(
+    { dispose: () => panels.forEach((p) => p.panel.dispose()) },
+    vscode.commands.registerCommand(
+      'observability.searchEvents',
+      async (raw: unknown): Promise<SearchOutcome | undefined> => {
+        const a = commandArgument<SearchArgs>(raw);
+        let args: SearchArgs = {};
+        if (a.kind === 'args') args = a.args;
+        else if (a.kind === 'node') {
+          const node = a.node as {
+            type: string;
+            kind?: string;
+            connectionId?: string;
+            serviceId?: string;
+            source?: { id: string };
+            item?: { sourceId?: string; select?: string | null; where?: string | null; whereLanguage?: string | null };
+          };
+          args = { connectionId: node.connectionId, serviceId: node.serviceId, sourceId: node.source?.id };
+          // A saved search opens on its source with its condition.
+          if (node.type === 'item' && node.kind === 'savedSearch' && node.item) {
+            args.sourceId = node.item.sourceId;
+            args.condition = node.item.where ?? '';
+            if (node.item.select) args.select = node.item.select;
+            args.language = node.item.whereLanguage === 'sql' ? 'sql' : 'lucene';
+          }
+        }
+        try {
+          return await open(args);
+        } catch (error) {
+          const message = errorMessage(error);
+          void vscode.window.showErrorMessage(vscode.l10n.t('Search Events failed: {0}', message));
+          return { ok: false, error: message };
+        }
+      },
+    ),
+  );
+
+  async function open(args: SearchArgs): Promise<SearchOutcome | undefined> {
+    const scope =
+      typeof args.connectionId === 'string' && typeof args.serviceId === 'string'
+        ? { connectionId: args.connectionId, serviceId: args.serviceId }
+        : await deps.pickService();
+    if (!scope) return undefined;
+    const connection = deps.connections.get(scope.connectionId);
+    if (!connection) throw new Error(vscode.l10n.t('The connection no longer exists.'));
+    if (isSelfHosted(connection) && !connection.clickHouse) {
+      const message = vscode.l10n.t(
+        'Search on "{0}" needs ClickHouse access: run "Set ClickHouse Access for Previews…" on the connection.',
+        connection.label,
+      );
+      void vscode.window.showWarningMessage(message);
+      return { ok: false, error: message };
+    }
+    const sources = (await deps.connections.clientFor(scope.connectionId).listSources(scope.serviceId))
+      .data as unknown as Source[];
+    const searchable = sources.filter((s) => s.kind === 'log' || s.kind === 'trace');
+    const source = args.sourceId ? sources.find((s) => s.id === args.sourceId) : await pickSource(searchable);
+    if (!source) {
+      if (args.sourceId) {
+        throw new Error(vscode.l10n.t('The source {0} was not found.', sanitizeServerText(args.sourceId)));
+      }
+      return undefined;
+    }
+    if (source.kind !== 'log' && source.kind !== 'trace') {
+      throw new Error(vscode.l10n.t('Only log and trace sources are searched.'));
+    }
+    const run = (sql: string): Promise<QueryResult> =>
+      deps.runSql(scope.connectionId, {
+        serviceId: scope.serviceId,
+        sql,
+        maxRows: SEARCH_ROWS,
+        maxBytes: SEARCH_BYTES,
+      });
+    const facts = await tableFacts(run, source);
+    const { range, preset } = rangeOf(args.range);
+    // Sources name no condition language: Lucene, as the search page starts, unless told (a saved search's own).
+    const language = args.language === 'sql' ? 'sql' : 'lucene';
+    const title = `${sanitizeServerText(source.name ?? source.id)} · ${sanitizeServerText(deps.serviceName(scope))}`;
+    const panel = new SearchPanel(context.extensionUri, {
+      ...scope,
+      title,
+      preset,
+      request: {
+        source,
+        condition: args.condition ?? '',
+        language,
+        range,
+        ...facts,
+        ...(typeof args.select === 'string' && args.select.trim() ? { select: args.select } : {}),
+      },
+      run,
+      openTrace: (traceId) =>
+        void vscode.commands.executeCommand('observability.openTrace', { ...scope, sourceId: source.id, traceId }),
+    });
+    panels.add(panel);
+    panel.panel.onDidDispose(() => panels.delete(panel));
+    await panel.search();
+    const state = await panel.state();
+    return { ok: !state.view.error, ...(state.view.error ? { error: state.view.error } : {}), state };
+  }
+}
+
+function rangeOf(r: SearchArgs['range']): { range: { from: number; to: number }; preset: string } {
+  if (r && typeof r === 'object' && Number.isFinite(r.from) && Number.isFinite(r.to) && r.from < r.to) {
+    return { range: { from: r.from, to: r.to }, preset: '' };
+  }
+  const preset = PRESETS.find((p) => p.id === r) ?? PRESETS[0]!;
+  const to = Date.now();
+  return { range: { from: to - preset.ms, to }, preset: preset.id };
+}
+
+async function pickSource(sources: readonly Source[]): Promise<Source | undefined> {
+  if (sources.length === 0) throw new Error(vscode.l10n.t('The service has no log or trace source.'));
+  if (sources.length === 1) return sources[0];
+  const picked = await vscode.window.showQuickPick(
+    sources.map((s) => ({
+      label: `$(${s.kind === 'trace' ? 'pulse' : 'list-flat'}) ${sanitizeServerText(s.name ?? s.id)}`,
+      description: sanitizeServerText(String(s.kind)),
+      source: s,
+    })),
+    { title: vscode.l10n.t('Search Events'), placeHolder: vscode.l10n.t('Which source?') },
+  );
+  return picked?.source;
+}

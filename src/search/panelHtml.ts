@@ -1,0 +1,77 @@
+/** The search panel's page: strict CSP with a nonce, its script from dist/, theme colours only, no remote content. */
+
+export function makeNonce(): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let s = '';
+  for (let i = 0; i < 32; i++) s += chars.charAt(Math.floor(Math.random() * chars.length));
+  return s;
+}
+
+export function html(cspSource: string, nonce: string, scriptUri: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>Search</title>
+<style nonce="${nonce}">
+  body { display: flex; flex-direction: column; height: 100vh; overflow: hidden; padding: 0; margin: 0; color: var(--vscode-foreground); background: var(--vscode-editor-background); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
+  form { flex: none; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 6px 8px; border-bottom: 1px solid var(--vscode-panel-border); }
+  input, select { color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); font: inherit; padding: 2px 4px; }
+  #condition { flex: 1 1 30ch; font-family: var(--vscode-editor-font-family); }
+  button { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: 1px solid var(--vscode-button-border, transparent); padding: 2px 8px; cursor: pointer; font: inherit; }
+  button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
+  button:focus-visible, input:focus-visible, select:focus-visible, [tabindex]:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+  #status { padding: 2px 8px; color: var(--vscode-descriptionForeground); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  #status.error { color: var(--vscode-errorForeground); white-space: pre-wrap; }
+  #histogram { flex: none; max-height: 35vh; overflow: auto; padding: 4px 8px; }
+  #histogram svg { display: block; width: 100%; height: 90px; cursor: crosshair; }
+  #histogram svg text { fill: var(--vscode-descriptionForeground); font-size: 10px; }
+  #histogram .brush { fill: var(--vscode-editor-selectionBackground); opacity: 0.5; }
+  .legend { display: flex; flex-wrap: wrap; gap: 10px; font-size: 11px; }
+  .legend span::before { content: ''; display: inline-block; width: 9px; height: 9px; margin-right: 4px; background: var(--swatch); }
+  table.data { border-collapse: collapse; margin: 4px 0; font-size: 11px; }
+  table.data th, table.data td { border: 1px solid var(--vscode-panel-border); padding: 1px 6px; text-align: left; }
+  #main { flex: 1 1 auto; display: flex; min-height: 0; }
+  #viewport { flex: 1 1 auto; position: relative; overflow: auto; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
+  .hdr { position: sticky; top: 0; z-index: 1; display: flex; background: var(--vscode-editorWidget-background); border-bottom: 1px solid var(--vscode-panel-border); }
+  .hdr div, .row div { box-sizing: border-box; flex: 0 0 auto; width: 220px; padding: 0 6px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
+  .hdr div:last-child, .row div:last-child { flex: 1 0 400px; }
+  .row { position: absolute; left: 0; right: 0; display: flex; height: 22px; line-height: 22px; cursor: pointer; }
+  .row:hover, .row.selected { background: var(--vscode-list-hoverBackground); }
+  .row a { color: var(--vscode-textLink-foreground); }
+  #details { flex: 0 0 40%; overflow: auto; border-left: 1px solid var(--vscode-panel-border); padding: 4px 8px; }
+  #details .field { border-bottom: 1px solid var(--vscode-panel-border); padding: 3px 0; }
+  #details .name { font-weight: 600; word-break: break-all; }
+  #details .value { font-family: var(--vscode-editor-font-family); white-space: pre-wrap; word-break: break-all; max-height: 20em; overflow: auto; }
+  #details button { padding: 0 4px; margin-right: 4px; font-size: 11px; }
+  .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  [hidden] { display: none !important; }
+</style>
+</head>
+<body>
+<form id="form">
+  <select id="language" aria-label="Condition language"><option value="lucene">Lucene</option><option value="sql">SQL</option></select>
+  <input id="condition" list="fields" aria-label="Search condition" placeholder="Search condition, e.g. SeverityText:error" autocomplete="off">
+  <datalist id="fields"></datalist>
+  <select id="preset" aria-label="Time range">
+    <option value="15m">Last 15 minutes</option><option value="1h">Last hour</option><option value="6h">Last 6 hours</option>
+    <option value="24h">Last 24 hours</option><option value="7d">Last 7 days</option><option value="">Custom</option>
+  </select>
+  <input id="from" type="datetime-local" step="1" aria-label="From" hidden>
+  <input id="to" type="datetime-local" step="1" aria-label="To" hidden>
+  <button id="run" type="submit">Search</button>
+  <label><input id="tail" type="checkbox"> Live tail</label>
+  <button id="toggle-table" type="button" class="secondary" aria-pressed="false">Histogram as table</button>
+</form>
+<div id="status" role="status" aria-live="polite"></div>
+<div id="histogram"></div>
+<div id="main">
+  <div id="viewport" tabindex="0" role="grid" aria-label="Events"></div>
+  <div id="details" role="region" aria-label="Event details" hidden></div>
+</div>
+<script nonce="${nonce}" src="${scriptUri}"></script>
+</body>
+</html>`;
+}

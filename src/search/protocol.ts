@@ -1,0 +1,57 @@
+/** Messages between the search panel and its page (no `vscode`, no DOM): the page reads them as untrusted data. */
+
+export interface SearchView {
+  title: string;
+  condition: string;
+  language: 'lucene' | 'sql';
+  range: { from: number; to: number };
+  /** The preset the range follows (`15m`, `1h`…), or '' for a custom range. */
+  preset: string;
+  columns: string[];
+  /** Field names offered while typing the condition (the table's columns). */
+  fields: string[];
+  /** Cells as bounded, sanitised text. */
+  rows: string[][];
+  traceIdColumn: number;
+  histogram: {
+    buckets: number[];
+    groups: string[];
+    counts: number[][];
+    total: number;
+    bucketMs: number;
+  };
+  tail: boolean;
+  loading: boolean;
+  error?: string | undefined;
+  notes: string[];
+}
+
+export type ToPage =
+  | { type: 'view'; view: SearchView }
+  | { type: 'prepend'; rows: string[][]; histogram: SearchView['histogram']; range: { from: number; to: number } }
+  | {
+      type: 'details';
+      index: number;
+      fields: { name: string; value: string; more?: number | undefined; trace?: boolean }[];
+    }
+  | { type: 'loading' };
+
+export type FromPage =
+  | { type: 'ready' }
+  | { type: 'search'; condition: string; language: 'lucene' | 'sql'; preset: string; from?: number; to?: number }
+  | { type: 'tail'; on: boolean }
+  | { type: 'paused'; paused: boolean }
+  | { type: 'details'; index: number }
+  | { type: 'openTrace'; index: number; field?: number }
+  | { type: 'copy'; index: number; field: number }
+  | { type: 'addToSearch'; index: number; field: number; negate: boolean }
+  | { type: 'showColumn'; index: number; field: number }
+  | { type: 'rendered'; rows: number; bars: number; total: number };
+
+export const PRESETS: readonly { id: string; label: string; ms: number }[] = [
+  { id: '15m', label: 'Last 15 minutes', ms: 15 * 60_000 },
+  { id: '1h', label: 'Last hour', ms: 60 * 60_000 },
+  { id: '6h', label: 'Last 6 hours', ms: 6 * 60 * 60_000 },
+  { id: '24h', label: 'Last 24 hours', ms: 24 * 60 * 60_000 },
+  { id: '7d', label: 'Last 7 days', ms: 7 * 24 * 60 * 60_000 },
+];
