@@ -11,7 +11,7 @@ import { ClickHouseEngine } from '../emulator/clickhouse/engine';
 import { SHOWCASE } from '../emulator/clickhouse/traces';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { activate, closeAll, configure, exportedApi } from './support';
+import { activate, closeAll, configure, exportedApi, waitFor } from './support';
 
 interface TraceModelView {
   traceId: string;
@@ -151,10 +151,12 @@ describe('Traces (Cloud)', function () {
       logs.map((l) => [l.SpanId, l.Body]),
     );
     assert.deepEqual(model.notes, []);
-    const tab = vscode.window.tabGroups.all
-      .flatMap((g) => g.tabs)
-      .find((t) => t.label === `Trace ${SHOWCASE.refund.slice(0, 8)}`);
-    assert.ok(tab, 'the trace panel is open');
+    // The window's tab model reaches the extension host a moment after the panel is made.
+    await waitFor('the trace panel is open', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.label === `Trace ${SHOWCASE.refund.slice(0, 8)}`),
+    );
   });
 
   it('marks the orphan span (its parent was never exported)', async () => {
