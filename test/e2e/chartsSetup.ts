@@ -15,9 +15,10 @@ import { startEmulator } from '../emulator/server';
 import type { StoredDashboard } from '../emulator/types';
 import { connectCloud } from './previewSetup';
 
-/** The statement of the SQL document: log lines per 5 minutes and service over the last hour. */
-const SERVICES_SQL =
-  'SELECT toStartOfInterval(Timestamp, INTERVAL 5 MINUTE) AS t, ServiceName, count() AS lines\nFROM otel_logs\nWHERE Timestamp >= now() - INTERVAL 1 HOUR\nGROUP BY t, ServiceName\nORDER BY t\n';
+/** The seven services of the sample shop (the sample data's showcase traces log from services of their own). */
+const SHOP_SERVICES = "ServiceName IN ('cart', 'checkout', 'frontend', 'inventory', 'payment', 'search', 'shipping')";
+/** The statement of the SQL document: log lines per 5 minutes and service of the shop over the last hour. */
+const SERVICES_SQL = `SELECT toStartOfInterval(Timestamp, INTERVAL 5 MINUTE) AS t, ServiceName, count() AS lines\nFROM otel_logs\nWHERE Timestamp >= now() - INTERVAL 1 HOUR AND ${SHOP_SERVICES}\nGROUP BY t, ServiceName\nORDER BY t\n`;
 const SERVICES_TILE = 'Log lines by service';
 
 export async function run(): Promise<void> {
@@ -49,6 +50,8 @@ export async function run(): Promise<void> {
           displayType: 'line',
           sourceId: logs.id as string,
           select: [{ aggFn: 'count' }],
+          where: SHOP_SERVICES,
+          whereLanguage: 'sql',
           groupBy: 'ServiceName',
         },
       },

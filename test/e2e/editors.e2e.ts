@@ -276,7 +276,7 @@ forEachFlavor((flavor: UiFlavor) => {
     await created.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.match(
       (await created.innerText()).replace(/\s+/g, ' '),
-      new RegExp(`above ${NEW_THRESHOLD} · 1h · ${escape(chosen.name)}`),
+      new RegExp(`at least ${NEW_THRESHOLD} · 1h · ${escape(chosen.name)}`),
     );
     await created.click();
     // Read afresh: a refresh of the tree re-renders its rows.
