@@ -25,6 +25,7 @@ import {
   type TileData,
   type TimeRange,
 } from './protocol';
+import { makeNonce } from '../panels/webviewPage';
 
 export interface PreviewShowOptions {
   /** Panel title (default: the data's title). */
@@ -391,13 +392,6 @@ function labels(): Record<string, string> {
     failed: vscode.l10n.t('Could not load the data'),
     loading: vscode.l10n.t('Loading…'),
   };
-}
-
-function makeNonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let s = '';
-  for (let i = 0; i < 32; i++) s += chars.charAt(Math.floor(Math.random() * chars.length));
-  return s;
 }
 
 /**

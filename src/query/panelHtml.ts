@@ -1,22 +1,9 @@
 /** The query results panel's page: strict CSP with a nonce, its script from dist/, theme colours only. */
+import { webviewPage } from '../panels/webviewPage';
 
-export function makeNonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let s = '';
-  for (let i = 0; i < 32; i++) s += chars.charAt(Math.floor(Math.random() * chars.length));
-  return s;
-}
+export { makeNonce } from '../panels/webviewPage';
 
-export function html(cspSource: string, nonce: string, scriptUri: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Query Results</title>
-<style nonce="${nonce}">
-  body { display: flex; flex-direction: column; height: 100vh; overflow: hidden; padding: 0; margin: 0; color: var(--vscode-foreground); background: var(--vscode-editor-background); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
+const STYLE = `  body { display: flex; flex-direction: column; height: 100vh; overflow: hidden; padding: 0; margin: 0; color: var(--vscode-foreground); background: var(--vscode-editor-background); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
   header { flex: none; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 6px 8px; border-bottom: 1px solid var(--vscode-panel-border); }
   .meta { flex: 1 1 auto; color: var(--vscode-descriptionForeground); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .meta .warn { color: var(--vscode-editorWarning-foreground); }
@@ -50,10 +37,9 @@ export function html(cspSource: string, nonce: string, scriptUri: string): strin
   table.data th, table.data td { border: 1px solid var(--vscode-panel-border); padding: 2px 6px; text-align: left; }
   .empty { padding: 16px; color: var(--vscode-descriptionForeground); }
   [hidden] { display: none !important; }
-</style>
-</head>
-<body>
-<header>
+`;
+
+const BODY = `<header>
   <div role="tablist" aria-label="View">
     <button role="tab" id="tab-table" aria-selected="true" aria-controls="viewport">Table</button>
     <button role="tab" id="tab-chart" aria-selected="false" aria-controls="chart" hidden>Chart</button>
@@ -67,7 +53,8 @@ export function html(cspSource: string, nonce: string, scriptUri: string): strin
 </header>
 <div id="viewport" tabindex="0" role="grid" aria-label="Query results"></div>
 <div id="chart" role="tabpanel" aria-labelledby="tab-chart" hidden></div>
-<script nonce="${nonce}" src="${scriptUri}"></script>
-</body>
-</html>`;
+`;
+
+export function html(cspSource: string, nonce: string, scriptUri: string): string {
+  return webviewPage({ cspSource, nonce, title: 'Query Results', style: STYLE, body: BODY, scriptUri });
 }

@@ -1,22 +1,9 @@
 /** The search panel's page: strict CSP with a nonce, its script from dist/, theme colours only, no remote content. */
+import { webviewPage } from '../panels/webviewPage';
 
-export function makeNonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let s = '';
-  for (let i = 0; i < 32; i++) s += chars.charAt(Math.floor(Math.random() * chars.length));
-  return s;
-}
+export { makeNonce } from '../panels/webviewPage';
 
-export function html(cspSource: string, nonce: string, scriptUri: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Search</title>
-<style nonce="${nonce}">
-  body { display: flex; flex-direction: column; height: 100vh; overflow: hidden; padding: 0; margin: 0; color: var(--vscode-foreground); background: var(--vscode-editor-background); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
+const STYLE = `  body { display: flex; flex-direction: column; height: 100vh; overflow: hidden; padding: 0; margin: 0; color: var(--vscode-foreground); background: var(--vscode-editor-background); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
   form { flex: none; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 6px 8px; border-bottom: 1px solid var(--vscode-panel-border); }
   input, select { color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); font: inherit; padding: 2px 4px; }
   #condition { flex: 1 1 30ch; font-family: var(--vscode-editor-font-family); }
@@ -48,10 +35,9 @@ export function html(cspSource: string, nonce: string, scriptUri: string): strin
   #details button { padding: 0 4px; margin-right: 4px; font-size: 11px; }
   .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   [hidden] { display: none !important; }
-</style>
-</head>
-<body>
-<form id="form">
+`;
+
+const BODY = `<form id="form">
   <select id="language" aria-label="Condition language"><option value="lucene">Lucene</option><option value="sql">SQL</option></select>
   <input id="condition" list="fields" aria-label="Search condition" placeholder="Search condition, e.g. SeverityText:error" autocomplete="off">
   <datalist id="fields"></datalist>
@@ -71,7 +57,8 @@ export function html(cspSource: string, nonce: string, scriptUri: string): strin
   <div id="viewport" tabindex="0" role="grid" aria-label="Events"></div>
   <div id="details" role="region" aria-label="Event details" hidden></div>
 </div>
-<script nonce="${nonce}" src="${scriptUri}"></script>
-</body>
-</html>`;
+`;
+
+export function html(cspSource: string, nonce: string, scriptUri: string): string {
+  return webviewPage({ cspSource, nonce, title: 'Search', style: STYLE, body: BODY, scriptUri });
 }

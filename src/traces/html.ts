@@ -1,14 +1,7 @@
 /** The trace panel's page: strict CSP with a nonce, theme colours, the script from dist/ (no remote content). */
-export function traceHtml(cspSource: string, nonce: string, scriptUri: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Trace</title>
-<style nonce="${nonce}">
-  body { display: flex; flex-direction: column; height: 100vh; overflow: hidden; padding: 0; margin: 0; color: var(--vscode-foreground); background: var(--vscode-editor-background); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
+import { webviewPage } from '../panels/webviewPage';
+
+const STYLE = `  body { display: flex; flex-direction: column; height: 100vh; overflow: hidden; padding: 0; margin: 0; color: var(--vscode-foreground); background: var(--vscode-editor-background); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
   header { flex: none; padding: 6px 8px; border-bottom: 1px solid var(--vscode-panel-border); }
   header h1 { font-size: 1.1em; margin: 0 0 2px; font-weight: 600; }
   .meta, .note { color: var(--vscode-descriptionForeground); }
@@ -48,10 +41,9 @@ export function traceHtml(cspSource: string, nonce: string, scriptUri: string): 
   .sev { display: inline-block; min-width: 5ch; color: var(--vscode-descriptionForeground); }
   .empty { padding: 16px; color: var(--vscode-descriptionForeground); }
   [hidden] { display: none !important; }
-</style>
-</head>
-<body>
-<header>
+`;
+
+const BODY = `<header>
   <h1 id="title">Trace</h1>
   <div class="meta" id="meta" role="status" aria-live="polite">Reading the trace…</div>
   <div id="notes"></div>
@@ -66,7 +58,8 @@ export function traceHtml(cspSource: string, nonce: string, scriptUri: string): 
     <div id="logs"><h2>Logs of the trace</h2><div id="log-list"></div></div>
   </section>
 </main>
-<script nonce="${nonce}" src="${scriptUri}"></script>
-</body>
-</html>`;
+`;
+
+export function traceHtml(cspSource: string, nonce: string, scriptUri: string): string {
+  return webviewPage({ cspSource, nonce, title: 'Trace', style: STYLE, body: BODY, scriptUri });
 }

@@ -9,6 +9,7 @@ import type { TraceModel } from '../render';
 import { spanDetails, traceMessage } from './model';
 import type { FromWebview, ToWebview } from './protocol';
 import { traceHtml } from './html';
+import { makeNonce } from '../panels/webviewPage';
 
 interface Open {
   panel: vscode.WebviewPanel;
@@ -83,11 +84,4 @@ export class TracePanels implements vscode.Disposable {
     this.open.set(key, entry);
     return entry;
   }
-}
-
-function makeNonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let s = '';
-  for (let i = 0; i < 32; i++) s += chars.charAt(Math.floor(Math.random() * chars.length));
-  return s;
 }
