@@ -265,8 +265,9 @@ export function searchCases(now: number): SearchCase[] {
       source: 'traces',
       condition: 'ResourceAttributes.telemetry.sdk.language:java',
       sql: "ResourceAttributes['telemetry.sdk.language'] = 'java'",
+      // The showcase refund trace's 9 Java spans, and 8 of the sample workspace's Java service in the last 30 minutes.
       atLeast: 9,
-      exactly: 9,
+      exactly: 17,
     },
     { source: 'traces', condition: 'SpanAttributes.no.such.key:*', sql: '0', atLeast: 0, exactly: 0 },
     {
