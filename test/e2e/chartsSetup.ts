@@ -49,9 +49,7 @@ export async function run(): Promise<void> {
         config: {
           displayType: 'line',
           sourceId: logs.id as string,
-          select: [{ aggFn: 'count' }],
-          where: SHOP_SERVICES,
-          whereLanguage: 'sql',
+          select: [{ aggFn: 'count', where: SHOP_SERVICES, whereLanguage: 'sql' }],
           groupBy: 'ServiceName',
         },
       },
