@@ -39,9 +39,28 @@ const readme = fs
     count++;
     return base ? `![${alt}](${new URL(file, base).href})\n\n` : '';
   });
+// The details page is for users: the development part (set-up, tests, performance, architecture) stays in the
+// repository's README, and the VSIX's keeps its heading with a pointer there.
+const DEVELOPMENT = /\n## Development\n[\s\S]*?(?=\n## |$)/;
+if (!DEVELOPMENT.test(readme)) {
+  console.error('README.md has no "## Development" section');
+  process.exit(2);
+}
+// Every command and setting, with its description, is listed by the details page's Feature Contributions tab.
+const TABLES = /\n## (Commands|Settings)\n[\s\S]*?(?=\n## )/g;
+const userReadme = readme
+  .replace(
+    DEVELOPMENT,
+    '\n## Development\n\nBuilding, testing, the benchmark and the architecture: README.md and docs/ in the repository.\n',
+  )
+  .replace(
+    TABLES,
+    (_all, name) =>
+      `\n## ${name}\n\nEvery ${name === 'Commands' ? 'command' : 'setting'}, with what it does: the Feature Contributions tab of this page.\n`,
+  );
 const out = path.join(ROOT, 'out', 'vsix', 'README.md');
 fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, readme);
+fs.writeFileSync(out, userReadme);
 const size = `${(fs.statSync(out).size / 1024).toFixed(1)} KB`;
 if (base) {
   console.log(`out/vsix/README.md: ${count} pictures at ${base.href}media/, ${size}`);
