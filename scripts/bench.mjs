@@ -7,6 +7,8 @@
 // first use cold: features load, first folder expand, first editor open; scripted browse, Alerts folder timings,
 // client overhead, query and preview figures), then more fresh hosts for extra activation and first-use samples, then
 // later windows of the last one's profile (the second window: compile cache warm where the host's Node has one).
+// The first host also measures search, the trace waterfall, the live tail and code insights (test/bench/searchTraces.ts,
+// liveTail.ts, codeInsights.ts); its workspace folder holds a generated 300-function file (test/bench/codeData.ts).
 // Environment: OBS_TEST_VERBOSE=1 shows the workbench output; OBS_CHROMIUM, OBS_CODE_SERVER_DIR as for the tests.
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
@@ -427,6 +429,44 @@ function searchAndCodeTargets(r, check) {
   ];
 }
 
+/** The table's rows of the search, traces, live tail and code-insights parts (those that ran). */
+function searchAndCodeRows(r) {
+  const rows = [];
+  const add = (name, value) => rows.push([name, value, '', '']);
+  if (r.search) {
+    const s = r.search;
+    add(
+      'search: command / after the last response / page paint (median ms)',
+      `${s.commandMs.median} / ${s.afterLastResponseMs.median} / ${s.pagePaintMs.median}`,
+    );
+  }
+  if (r.traces) {
+    add(
+      'trace, 10,000 spans: Open Trace / waterfall drawn (median ms)',
+      `${r.traces.openTraceMs.median} / ${r.traces.waterfallDrawnMs.median}`,
+    );
+  }
+  if (r.liveTail) {
+    const t = r.liveTail;
+    add(
+      'live tail + tree: requests per minute (statements + API) / most in 10 s / 429',
+      `${t.requestsPerMinute} (${t.statementsPerMinute} + ${t.apiRequestsPerMinute}) / ${t.mostIn10s} / ${t.responses429}`,
+    );
+  }
+  if (r.codeInsights) {
+    const c = r.codeInsights;
+    add(
+      'code insights: statements / API requests per refresh',
+      `${c.statementsPerRefresh} / ${c.apiRequestsPerRefresh}`,
+    );
+    add(
+      'code insights: 300-function file, first open / later opens: open to lenses (ms)',
+      `${c.lenses.first.openToLensesMs} / ${c.lenses.later.openToLensesMs.median}`,
+    );
+  }
+  return rows;
+}
+
 /** Medians of first-use samples (test/bench/index.ts measureFirstUse), with the samples. */
 function firstUseSummary(samples, method) {
   if (samples.length === 0) return undefined;
@@ -716,6 +756,7 @@ function table(r) {
       ]);
     }
   }
+  rows.push(...searchAndCodeRows(r));
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   return `\n${rows
     .map((row) =>
