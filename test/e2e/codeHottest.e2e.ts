@@ -18,6 +18,7 @@ import { startEmulator, type Emulator } from '../emulator/server';
 import { REPO_ROOT, type Workbench } from '../host/runInCodeServer';
 import {
   CLOUD,
+  openFile,
   openTestWorkbench,
   quickInput,
   quickInputBox,
@@ -75,7 +76,9 @@ async function drive(): Promise<void> {
   await page.keyboard.press('Enter');
   await quickInput(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 
-  // One connection with one service: only the trace source may be asked for.
+  // A file of the folder open (the status bar shows the pick of the active editor's folder). One connection with one
+  // service: only the trace source may be asked for.
+  await openFile(page, 'cart.ts');
   await runCommand(page, 'Observability: Choose Service for Code Insights…');
   await chooseIfAsked('Traces');
   const service = emulator.state.services[0]!.name;
@@ -95,7 +98,7 @@ async function drive(): Promise<void> {
   const release = quickInputRows(page).filter({ hasText: 'release' }).first();
   await release.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   assert.match(await release.innerText(), /StockService\.java/);
-  await page.keyboard.press('Enter');
+  await release.click();
   await quickInput(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 
   await page
