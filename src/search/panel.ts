@@ -6,10 +6,10 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../errors';
 import { trackPanel, panelColumn } from '../panels/panelColumn';
-import { rowDetails } from './details';
-import { rowEffect } from './rowActions';
-import { boundedText, CELL_CHARS, fullRow, runSearch, type SearchModel, type SearchRequest } from './model';
+import { runSearch, type SearchModel, type SearchRequest } from './model';
 import { html, makeNonce } from './panelHtml';
+import { PanelRows } from './panelRows';
+import { cells, emptyView, failedView, loadedView } from './panelView';
 import { PRESETS, type FromPage, type SearchView, type ToPage } from './protocol';
 import { LiveTail, MAX_ROWS } from './tail';
 
@@ -34,9 +34,7 @@ export interface SearchPanelState {
 export class SearchPanel implements vscode.Disposable {
   readonly panel: vscode.WebviewPanel;
   private model: SearchModel | undefined;
-  private rows: unknown[][] = [];
-  /** Every column of the rows whose details were opened, by row index. */
-  private full = new Map<number, { columns: string[]; row: unknown[] }>();
+  private readonly rows: PanelRows;
   private view: SearchView;
   private rendered: SearchPanelState['rendered'];
   private readonly waiters: (() => void)[] = [];
@@ -57,7 +55,15 @@ export class SearchPanel implements vscode.Disposable {
     const nonce = makeNonce();
     const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'search.js')).toString();
     this.panel.webview.html = html(this.panel.webview.cspSource, nonce, script);
-    this.view = this.emptyView();
+    this.view = emptyView(target.title, target.preset, target.request);
+    this.rows = new PanelRows({
+      request: () => this.target.request,
+      model: () => this.model,
+      run: (sql) => this.target.run(sql),
+      post: (m) => this.post(m),
+      openTrace: (id) => this.target.openTrace(id),
+      search: () => this.search(),
+    });
     this.tail = new LiveTail({
       request: () => this.target.request,
       run: (sql) => this.target.run(sql),
@@ -80,25 +86,6 @@ export class SearchPanel implements vscode.Disposable {
     return { view: this.view, model: this.model, rendered: this.rendered };
   }
 
-  private emptyView(): SearchView {
-    const r = this.target.request;
-    const fields = Object.keys(r.columns ?? {});
-    const empty = { buckets: [], groups: [], counts: [], total: 0, bucketMs: 60_000 };
-    const base = { title: this.target.title, condition: r.condition, language: r.language, range: r.range };
-    return {
-      ...base,
-      preset: this.target.preset,
-      columns: [],
-      fields,
-      rows: [],
-      traceIdColumn: -1,
-      histogram: empty,
-      tail: false,
-      loading: true,
-      notes: [],
-    };
-  }
-
   /** Runs the search as the request now says, and draws it. */
   async search(): Promise<void> {
     const seq = ++this.seq;
@@ -116,40 +103,21 @@ export class SearchPanel implements vscode.Disposable {
       const model = await runSearch((sql) => this.target.run(sql), this.target.request);
       if (seq !== this.seq) return;
       this.model = model;
-      this.rows = model.raw;
-      this.full.clear();
-      this.view = {
-        ...this.view,
-        loading: false,
-        error: undefined,
-        columns: model.columns,
-        rows: model.raw.map(cells),
-        traceIdColumn: model.traceIdColumn,
-        histogram: model.histogram,
-        notes: model.notes,
-      };
+      this.rows.set(model.raw);
+      this.view = loadedView(this.view, model);
       this.tail.reset(model.raw, this.target.request.range.to);
     } catch (error) {
       if (seq !== this.seq) return;
       this.model = undefined;
-      this.rows = [];
-      this.view = {
-        ...this.view,
-        loading: false,
-        error: `Search failed: ${boundedText(errorMessage(error), 2000)}`,
-        columns: [],
-        rows: [],
-        traceIdColumn: -1,
-        histogram: { ...this.view.histogram, buckets: [], groups: [], counts: [], total: 0 },
-      };
+      this.rows.set([]);
+      this.view = failedView(this.view, errorMessage(error));
     }
     this.post({ type: 'view', view: this.view });
   }
 
   private prepend(model: SearchModel, range: { from: number; to: number }): void {
     this.target.request.range = range;
-    this.rows = [...model.raw, ...this.rows].slice(0, MAX_ROWS);
-    this.full.clear();
+    this.rows.set([...model.raw, ...this.rows.rows].slice(0, MAX_ROWS));
     const rows = model.raw.map(cells);
     this.view = {
       ...this.view,
@@ -195,7 +163,7 @@ export class SearchPanel implements vscode.Disposable {
         this.tail.paused = Boolean(m.paused);
         return;
       default:
-        return this.onRowMessage(m);
+        return this.rows.onMessage(m);
     }
   }
 
@@ -205,49 +173,9 @@ export class SearchPanel implements vscode.Disposable {
     else this.tail.stop();
   }
 
-  /** A row's details: every column of it when it can be found again, else the columns shown. */
-  private async detailsOf(index: number): Promise<{ columns: string[]; row: unknown[] } | undefined> {
-    const row = this.rows[index];
-    if (!row || !this.model) return undefined;
-    let full = this.full.get(index);
-    if (!full) {
-      const found = await fullRow(
-        (sql) => this.target.run(sql),
-        this.target.request.source,
-        this.model.columns,
-        row,
-      ).catch(() => undefined);
-      full = found ?? { columns: this.model.columns, row };
-      this.full.set(index, full);
-    }
-    return full;
-  }
-
-  private async onRowMessage(m: FromPage): Promise<void> {
-    if (!('index' in m) || !this.model) return;
-    const model = this.model;
-    if (m.type === 'openTrace' && m.field === undefined) {
-      const id = this.rows[m.index]?.[model.traceIdColumn];
-      if (typeof id === 'string' && id !== '') this.target.openTrace(id);
-      return;
-    }
-    const detail = await this.detailsOf(m.index);
-    if (!detail || this.model !== model) return;
-    const effect = rowEffect(m, rowDetails(detail.columns, detail.row), this.target.request);
-    if (effect?.kind === 'details') this.post(effect.message);
-    else if (effect?.kind === 'openTrace') this.target.openTrace(effect.traceId);
-    else if (effect?.kind === 'copy') await vscode.env.clipboard.writeText(effect.text);
-    else if (effect?.kind === 'search') await this.search();
-  }
-
   dispose(): void {
     this.tail.stop();
     this.seq++;
     this.waiters.splice(0).forEach((w) => w());
   }
-}
-
-/** A row's cells as the rows list shows them. */
-function cells(row: readonly unknown[]): string[] {
-  return row.map((v) => boundedText(v, CELL_CHARS));
 }

@@ -1,0 +1,56 @@
+/** What the search panel draws (no `vscode`): the view before a search, once its model came, and once it failed. */
+import { boundedText, CELL_CHARS, type SearchModel, type SearchRequest } from './model';
+import type { SearchView } from './protocol';
+
+/** The view before the first search of a panel. */
+export function emptyView(title: string, preset: string, r: SearchRequest): SearchView {
+  const fields = Object.keys(r.columns ?? {});
+  const empty = { buckets: [], groups: [], counts: [], total: 0, bucketMs: 60_000 };
+  return {
+    title,
+    condition: r.condition,
+    language: r.language,
+    range: r.range,
+    preset,
+    columns: [],
+    fields,
+    rows: [],
+    traceIdColumn: -1,
+    histogram: empty,
+    tail: false,
+    loading: true,
+    notes: [],
+  };
+}
+
+/** The view of a search that came back. */
+export function loadedView(view: SearchView, model: SearchModel): SearchView {
+  return {
+    ...view,
+    loading: false,
+    error: undefined,
+    columns: model.columns,
+    rows: model.raw.map(cells),
+    traceIdColumn: model.traceIdColumn,
+    histogram: model.histogram,
+    notes: model.notes,
+  };
+}
+
+/** The view of a search that failed (its message cut). */
+export function failedView(view: SearchView, message: string): SearchView {
+  return {
+    ...view,
+    loading: false,
+    error: `Search failed: ${boundedText(message, 2000)}`,
+    columns: [],
+    rows: [],
+    traceIdColumn: -1,
+    histogram: { ...view.histogram, buckets: [], groups: [], counts: [], total: 0 },
+  };
+}
+
+/** A row's cells as the rows list shows them. */
+export function cells(row: readonly unknown[]): string[] {
+  return row.map((v) => boundedText(v, CELL_CHARS));
+}
