@@ -1,16 +1,21 @@
 /**
  * One search panel: a webview on a source of a service (strict CSP with a nonce, its script from dist/, theme colours
  * only). It runs the search's two statements through the SQL route it is given, draws the rows and the histogram,
- * shows a row's details, and keeps a live tail going while the page is not paused.
+ * shows a row's details, keeps a live tail going while the page is not paused, mines the Patterns tab, completes the
+ * condition, and saves the search as a saved search (a new resource document, applied the usual way).
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../errors';
-import { trackPanel, panelColumn } from '../panels/panelColumn';
+import { trackPanel } from '../panels/panelColumn';
+import type { CompletionCache } from './completion';
 import { runSearch, type SearchModel, type SearchRequest } from './model';
-import { html, makeNonce } from './panelHtml';
+import { PanelCompletion } from './panelCompletion';
+import { searchWebview } from './panelHtml';
+import { PanelPatterns } from './panelPatterns';
 import { PanelRows } from './panelRows';
-import { cells, emptyView, failedView, loadedView } from './panelView';
-import { PRESETS, type FromPage, type SearchView, type ToPage } from './protocol';
+import { applySearchMessage, cells, emptyView, failedView, loadedView } from './panelView';
+import type { FromPage, PatternsView, SearchView, ToPage } from './protocol';
+import { savedSearchFields, savedSearchName } from './saveAs';
 import { LiveTail, MAX_ROWS } from './tail';
 
 export interface PanelTarget {
@@ -19,8 +24,12 @@ export interface PanelTarget {
   title: string;
   request: SearchRequest;
   preset: string;
-  run(sql: string): Promise<import('../api/query').QueryResult>;
+  /** Runs SQL on the service (at most `maxRows` rows: the search's by default). */
+  run(sql: string, maxRows?: number): Promise<import('../api/query').QueryResult>;
   openTrace(traceId: string): void;
+  completion: CompletionCache;
+  /** The tab shown first. */
+  tab?: 'events' | 'patterns' | undefined;
 }
 
 /** What the panel last drew (the command answers it; tests read it). */
@@ -29,6 +38,8 @@ export interface SearchPanelState {
   model?: SearchModel | undefined;
   /** What the page reported painted. */
   rendered?: { rows: number; bars: number; total: number } | undefined;
+  /** The Patterns tab, once computed (while it is the tab shown). */
+  patterns?: PatternsView | undefined;
 }
 
 export class SearchPanel implements vscode.Disposable {
@@ -39,36 +50,37 @@ export class SearchPanel implements vscode.Disposable {
   private rendered: SearchPanelState['rendered'];
   private readonly waiters: (() => void)[] = [];
   private readonly tail: LiveTail;
+  readonly patterns: PanelPatterns;
+  readonly completion: PanelCompletion;
   private seq = 0;
 
   constructor(
     extensionUri: vscode.Uri,
     private readonly target: PanelTarget,
   ) {
-    const media = vscode.Uri.joinPath(extensionUri, 'dist');
-    this.panel = vscode.window.createWebviewPanel(
-      'observability.search',
-      vscode.l10n.t('Search: {0}', target.title),
-      { viewColumn: panelColumn(), preserveFocus: false },
-      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [media] },
-    );
-    const nonce = makeNonce();
-    const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'search.js')).toString();
-    this.panel.webview.html = html(this.panel.webview.cspSource, nonce, script);
+    this.panel = searchWebview(extensionUri, target.title);
     this.view = emptyView(target.title, target.preset, target.request);
+    const request = () => this.target.request;
+    const post = (m: ToPage) => this.post(m);
+    const run = (sql: string) => this.target.run(sql);
     this.rows = new PanelRows({
-      request: () => this.target.request,
+      request,
+      post,
+      run,
       model: () => this.model,
-      run: (sql) => this.target.run(sql),
-      post: (m) => this.post(m),
       openTrace: (id) => this.target.openTrace(id),
       search: () => this.search(),
     });
-    this.tail = new LiveTail({
-      request: () => this.target.request,
-      run: (sql) => this.target.run(sql),
-      onRows: (model, range) => this.prepend(model, range),
+    this.tail = new LiveTail({ request, run, onRows: (model, range) => this.prepend(model, range) });
+    this.patterns = new PanelPatterns({
+      request,
+      post,
+      run: (sql, maxRows) => this.target.run(sql, maxRows),
+      total: () => this.model?.histogram.total,
     });
+    this.patterns.tab = target.tab === 'patterns' ? 'patterns' : 'events';
+    const sourceKey = [target.connectionId, target.serviceId, target.request.source.id ?? ''].join('\n');
+    this.completion = new PanelCompletion({ cache: target.completion, sourceKey, request, run, post });
     this.panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m as FromPage));
     this.panel.onDidDispose(() => this.dispose());
     trackPanel(this.panel);
@@ -83,7 +95,20 @@ export class SearchPanel implements vscode.Disposable {
         setTimeout(resolve, 20_000);
       });
     }
-    return { view: this.view, model: this.model, rendered: this.rendered };
+    if (this.patterns.tab === 'patterns') await this.patterns.settled();
+    const patterns = this.patterns.tab === 'patterns' ? this.patterns.view : undefined;
+    return { view: this.view, model: this.model, rendered: this.rendered, patterns };
+  }
+
+  /** Opens a new saved-search document with this search's source, condition, columns and order; its address. */
+  async saveAs(): Promise<string | undefined> {
+    const req = this.target.request;
+    return vscode.commands.executeCommand<string | undefined>('observability.createSavedSearch', {
+      connectionId: this.target.connectionId,
+      serviceId: this.target.serviceId,
+      name: savedSearchName(req),
+      fields: savedSearchFields(req),
+    });
   }
 
   /** Runs the search as the request now says, and draws it. */
@@ -97,6 +122,7 @@ export class SearchPanel implements vscode.Disposable {
       language: this.target.request.language,
       range: this.target.request.range,
       preset: this.target.preset,
+      tab: this.patterns.tab,
     };
     this.post({ type: 'loading' });
     try {
@@ -113,6 +139,7 @@ export class SearchPanel implements vscode.Disposable {
       this.view = failedView(this.view, errorMessage(error));
     }
     this.post({ type: 'view', view: this.view });
+    void this.patterns.searched(this.model !== undefined);
   }
 
   private prepend(model: SearchModel, range: { from: number; to: number }): void {
@@ -138,24 +165,27 @@ export class SearchPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         if (!this.view.loading) this.post({ type: 'view', view: this.view });
+        void this.completion.keys();
         return;
       case 'rendered':
         this.rendered = { rows: Number(m.rows), bars: Number(m.bars), total: Number(m.total) };
         if (!this.view.loading) this.waiters.splice(0).forEach((w) => w());
         return;
       case 'search': {
-        req.condition = String(m.condition ?? '');
-        req.language = m.language === 'sql' ? 'sql' : 'lucene';
-        const preset = PRESETS.find((p) => p.id === m.preset);
-        if (preset) req.range = { from: Date.now() - preset.ms, to: Date.now() };
-        else if (Number.isFinite(m.from) && Number.isFinite(m.to) && Number(m.from) < Number(m.to)) {
-          req.range = { from: Number(m.from), to: Number(m.to) };
-        }
-        this.target.preset = preset ? preset.id : '';
-        if (!preset && this.view.tail) this.setTail(false);
+        this.target.preset = applySearchMessage(req, m, Date.now());
+        if (!this.target.preset && this.view.tail) this.setTail(false);
         await this.search();
         return;
       }
+      case 'tab':
+        this.view = { ...this.view, tab: m.tab === 'patterns' ? 'patterns' : 'events' };
+        return this.patterns.show(this.view.tab!);
+      case 'saveAs':
+        await this.saveAs();
+        return;
+      case 'values':
+        await this.completion.values(String(m.field));
+        return;
       case 'tail':
         this.setTail(Boolean(m.on));
         return;

@@ -1,6 +1,6 @@
 /** What the search panel draws (no `vscode`): the view before a search, once its model came, and once it failed. */
 import { boundedText, CELL_CHARS, type SearchModel, type SearchRequest } from './model';
-import type { SearchView } from './protocol';
+import { PRESETS, type SearchView } from './protocol';
 
 /** The view before the first search of a panel. */
 export function emptyView(title: string, preset: string, r: SearchRequest): SearchView {
@@ -53,4 +53,20 @@ export function failedView(view: SearchView, message: string): SearchView {
 /** A row's cells as the rows list shows them. */
 export function cells(row: readonly unknown[]): string[] {
   return row.map((v) => boundedText(v, CELL_CHARS));
+}
+
+/** The request a page's Search asks for (condition, language, preset or custom range); answers the preset ('' custom). */
+export function applySearchMessage(
+  req: SearchRequest,
+  m: { condition?: unknown; language?: unknown; preset?: unknown; from?: unknown; to?: unknown },
+  now: number,
+): string {
+  req.condition = String(m.condition ?? '');
+  req.language = m.language === 'sql' ? 'sql' : 'lucene';
+  const preset = PRESETS.find((p) => p.id === m.preset);
+  if (preset) req.range = { from: now - preset.ms, to: now };
+  else if (Number.isFinite(m.from) && Number.isFinite(m.to) && Number(m.from) < Number(m.to)) {
+    req.range = { from: Number(m.from), to: Number(m.to) };
+  }
+  return preset ? preset.id : '';
 }
