@@ -30,7 +30,7 @@ export function mapKeysSql(req: SearchRequest): string | undefined {
   const maps = mapColumns(req.columns);
   if (maps.length === 0) return undefined;
   const select = maps.map((m, i) => `${sqlIdentifier(m)} AS __m${i}`).join(', ');
-  const pairs = maps.map((m, i) => `arrayMap(k -> tuple(${sqlString(m)}, k), mapKeys(__m${i}))`).join(', ');
+  const pairs = maps.map((m, i) => `arrayMap(__key -> tuple(${sqlString(m)}, __key), mapKeys(__m${i}))`).join(', ');
   return (
     `SELECT DISTINCT tupleElement(p, 1) AS c, tupleElement(p, 2) AS k FROM (${recentRows(req, select)}) ` +
     `ARRAY JOIN arrayConcat(${pairs}) AS p ORDER BY c, k LIMIT ${MAX_KEYS}`
