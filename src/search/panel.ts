@@ -7,48 +7,35 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../errors';
 import { trackPanel } from '../panels/panelColumn';
-import type { CompletionCache } from './completion';
-import { runSearch, type SearchModel, type SearchRequest } from './model';
+import { runSearch, type SearchModel } from './model';
 import { PanelCompletion } from './panelCompletion';
 import { searchWebview } from './panelHtml';
 import { PanelPatterns } from './panelPatterns';
 import { PanelRows } from './panelRows';
-import { applySearchMessage, cells, emptyView, failedView, loadedView } from './panelView';
-import type { FromPage, PatternsView, SearchView, ToPage } from './protocol';
-import { savedSearchFields, savedSearchName } from './saveAs';
+import {
+  applySearchMessage,
+  cells,
+  Drawn,
+  emptyView,
+  failedView,
+  loadedView,
+  prependedView,
+  searchingView,
+  type PanelTarget,
+  type SearchPanelState,
+} from './panelView';
+import type { FromPage, SearchView, ToPage } from './protocol';
+import { openSavedSearchDocument } from './saveAsDocument';
 import { LiveTail, MAX_ROWS } from './tail';
 
-export interface PanelTarget {
-  connectionId: string;
-  serviceId: string;
-  title: string;
-  request: SearchRequest;
-  preset: string;
-  /** Runs SQL on the service (at most `maxRows` rows: the search's by default). */
-  run(sql: string, maxRows?: number): Promise<import('../api/query').QueryResult>;
-  openTrace(traceId: string): void;
-  completion: CompletionCache;
-  /** The tab shown first. */
-  tab?: 'events' | 'patterns' | undefined;
-}
-
-/** What the panel last drew (the command answers it; tests read it). */
-export interface SearchPanelState {
-  view: SearchView;
-  model?: SearchModel | undefined;
-  /** What the page reported painted. */
-  rendered?: { rows: number; bars: number; total: number } | undefined;
-  /** The Patterns tab, once computed (while it is the tab shown). */
-  patterns?: PatternsView | undefined;
-}
+export type { PanelTarget, SearchPanelState } from './panelView';
 
 export class SearchPanel implements vscode.Disposable {
   readonly panel: vscode.WebviewPanel;
   private model: SearchModel | undefined;
   private readonly rows: PanelRows;
   private view: SearchView;
-  private rendered: SearchPanelState['rendered'];
-  private readonly waiters: (() => void)[] = [];
+  private readonly drawn = new Drawn();
   private readonly tail: LiveTail;
   readonly patterns: PanelPatterns;
   readonly completion: PanelCompletion;
@@ -88,42 +75,22 @@ export class SearchPanel implements vscode.Disposable {
 
   /** The state, once the page has drawn the search in flight (or at once when nothing is in flight). */
   async state(): Promise<SearchPanelState> {
-    if (this.view.loading || !this.rendered) {
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        // A hidden or unresponsive page must not hold the command: what is known is answered after a while.
-        setTimeout(resolve, 20_000);
-      });
-    }
+    if (this.view.loading || !this.drawn.rendered) await this.drawn.wait();
     if (this.patterns.tab === 'patterns') await this.patterns.settled();
     const patterns = this.patterns.tab === 'patterns' ? this.patterns.view : undefined;
-    return { view: this.view, model: this.model, rendered: this.rendered, patterns };
+    return { view: this.view, model: this.model, rendered: this.drawn.rendered, patterns };
   }
 
   /** Opens a new saved-search document with this search's source, condition, columns and order; its address. */
-  async saveAs(): Promise<string | undefined> {
-    const req = this.target.request;
-    return vscode.commands.executeCommand<string | undefined>('observability.createSavedSearch', {
-      connectionId: this.target.connectionId,
-      serviceId: this.target.serviceId,
-      name: savedSearchName(req),
-      fields: savedSearchFields(req),
-    });
+  saveAs(): Promise<string | undefined> {
+    return openSavedSearchDocument(this.target, this.target.request);
   }
 
   /** Runs the search as the request now says, and draws it. */
   async search(): Promise<void> {
     const seq = ++this.seq;
-    this.rendered = undefined;
-    this.view = {
-      ...this.view,
-      loading: true,
-      condition: this.target.request.condition,
-      language: this.target.request.language,
-      range: this.target.request.range,
-      preset: this.target.preset,
-      tab: this.patterns.tab,
-    };
+    this.drawn.rendered = undefined;
+    this.view = searchingView(this.view, this.target.request, this.target.preset, this.patterns.tab);
     this.post({ type: 'loading' });
     try {
       const model = await runSearch((sql) => this.target.run(sql), this.target.request);
@@ -146,12 +113,7 @@ export class SearchPanel implements vscode.Disposable {
     this.target.request.range = range;
     this.rows.set([...model.raw, ...this.rows.rows].slice(0, MAX_ROWS));
     const rows = model.raw.map(cells);
-    this.view = {
-      ...this.view,
-      range,
-      rows: [...rows, ...this.view.rows].slice(0, MAX_ROWS),
-      histogram: model.histogram,
-    };
+    this.view = prependedView(this.view, rows, model.histogram, range, MAX_ROWS);
     this.post({ type: 'prepend', rows, histogram: model.histogram, range });
   }
 
@@ -168,8 +130,8 @@ export class SearchPanel implements vscode.Disposable {
         void this.completion.keys();
         return;
       case 'rendered':
-        this.rendered = { rows: Number(m.rows), bars: Number(m.bars), total: Number(m.total) };
-        if (!this.view.loading) this.waiters.splice(0).forEach((w) => w());
+        this.drawn.rendered = { rows: Number(m.rows), bars: Number(m.bars), total: Number(m.total) };
+        if (!this.view.loading) this.drawn.release();
         return;
       case 'search': {
         this.target.preset = applySearchMessage(req, m, Date.now());
@@ -206,6 +168,6 @@ export class SearchPanel implements vscode.Disposable {
   dispose(): void {
     this.tail.stop();
     this.seq++;
-    this.waiters.splice(0).forEach((w) => w());
+    this.drawn.release();
   }
 }
