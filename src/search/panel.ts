@@ -127,6 +127,7 @@ export class SearchPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         if (!this.view.loading) this.post({ type: 'view', view: this.view });
+        if (this.patterns.view) this.post({ type: 'patterns', patterns: this.patterns.view });
         void this.completion.keys();
         return;
       case 'rendered':
