@@ -17,9 +17,22 @@ import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { activate, configure, docOf } from './support';
 
+interface TreeNode {
+  type: string;
+  kind?: string;
+  connection?: { id: string };
+  item?: { id: string };
+}
+
 interface Api {
   readonly connections: ConnectionManager;
   readonly query: QueryApi;
+  readonly tree: {
+    readonly provider: {
+      getChildren(node?: unknown): Promise<TreeNode[]>;
+      folder(connectionId: string, serviceId: string, kind: string): unknown;
+    };
+  };
 }
 
 type Source = { id: string; kind: string; from: { databaseName: string; tableName: string } };
@@ -286,6 +299,26 @@ describe('Search Events… (the search panel)', function () {
     assert.deepEqual(
       [saved.sourceId, saved.select, saved.where, saved.whereLanguage, saved.orderBy],
       [source.id, select, 'ServiceName:payment', 'lucene', 'Timestamp ASC'],
+    );
+
+    // Open in Search from the tree: the saved search's condition, columns and order.
+    const provider = api.tree.provider;
+    const roots = await provider.getChildren();
+    await provider.getChildren(roots.find((n) => n.type === 'connection' && n.connection?.id === cloudId));
+    const searches = await provider.getChildren(provider.folder(cloudId, cloudSvc, 'savedSearches'));
+    const node = searches.find((n) => n.kind === 'savedSearch' && n.item?.id === applied.id);
+    assert.ok(node, 'the saved search is in the tree');
+    const reopened = await vscode.commands.executeCommand<SearchOutcome>('observability.searchEvents', node);
+    assert.ok(reopened?.ok, reopened?.error);
+    assert.equal(reopened.state!.view.condition, 'ServiceName:payment');
+    assert.equal(reopened.state!.view.columns.length, 4, 'its columns');
+    const shown = reopened.state!.model!.raw;
+    const ascending = shown.map((r) => String(r[0]));
+    assert.ok(ascending.length > 1, 'rows found');
+    assert.deepEqual(ascending, [...ascending].sort(), 'its order: oldest first');
+    assert.ok(
+      shown.every((r) => r[1] === 'payment'),
+      'its condition',
     );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
