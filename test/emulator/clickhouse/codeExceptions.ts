@@ -6,9 +6,13 @@
  *   - logs of the services `code-cart`, `code-payments` and `code-stock` whose bodies are what the fixture files'
  *     logger calls write (with some bodies that no call writes), and logged exceptions (Python's `log.exception`)
  *     carrying the same `exception.*` keys as log attributes.
- * Row values are SQL expressions of the row's `number`. Every row lies within the 23 hours before the data's anchor.
+ * Row values are SQL expressions of the row's `number`. Every row lies between QUIET_SECONDS and 23 hours before the
+ * data's anchor: the search goldens' last 30 minutes stay as they were.
  */
 import { ANCHOR_SECONDS } from './data';
+
+/** Exceptions and logs of the workspace are at least this old (seconds before the anchor). */
+export const QUIET_SECONDS = 1900;
 
 /** The exception a failing span of a function records (SQL expressions of `number`). */
 export interface SeededException {
@@ -161,8 +165,8 @@ export const CODE_LOGS: readonly SeededLog[] = [
 ];
 
 function logSelect(l: SeededLog, k: number): string {
-  const spacing = Math.floor(82_000 / l.rows);
-  const ns = `toInt64((${ANCHOR_SECONDS} - 90 - number * ${spacing}) * 1000000000 + (cityHash64(number, ${k}) % 1000000000))`;
+  const spacing = Math.floor((82_000 - QUIET_SECONDS) / l.rows);
+  const ns = `toInt64((${ANCHOR_SECONDS} - ${QUIET_SECONDS} - number * ${spacing}) * 1000000000 + (cityHash64(number, ${k}) % 1000000000))`;
   const sevNumber = l.severity === 'error' ? 17 : l.severity === 'warn' ? 13 : 9;
   const attrs = l.attrs ? `map(${l.attrs.map(([key, v]) => `${q(key)}, ${v}`).join(', ')})` : 'map()';
   const resource = `map('service.name', ${q(l.service)}, 'deployment.environment', 'production')`;

@@ -8,7 +8,7 @@
  * Failing spans of some functions carry an `exception` event (codeExceptions.ts). Every span lies within the 23 hours
  * before the data's anchor (see data.ts).
  */
-import { SPAN_EXCEPTIONS } from './codeExceptions';
+import { QUIET_SECONDS, SPAN_EXCEPTIONS } from './codeExceptions';
 import { ANCHOR_SECONDS } from './data';
 
 export const CODE_SERVICES = ['code-cart', 'code-payments', 'code-stock'] as const;
@@ -161,16 +161,18 @@ const LANGUAGE: Record<CodeFunction['service'], string> = {
 };
 
 /** `Events.Timestamp`, `Events.Name`, `Events.Attributes`: an `exception` event on the failing spans of a function that records one. */
-function events(f: CodeFunction, failed: string, ns: string): string {
+function events(f: CodeFunction, failed: string, ns: string, spacing: number): string {
   const exception = SPAN_EXCEPTIONS[f.spanName];
   if (!exception) {
     return "CAST([], 'Array(DateTime64(9))'), CAST([], 'Array(String)'), CAST([], 'Array(Map(String, String))')";
   }
+  // Older than the search goldens' last 30 minutes (see codeExceptions.ts).
+  const recorded = `(${failed}) AND 60 + number * ${spacing} > ${QUIET_SECONDS}`;
   const attrs = `map('exception.type', ${exception.type}, 'exception.message', ${exception.message}, 'exception.stacktrace', ${exception.stack})`;
   return [
-    `CAST(if(${failed}, [fromUnixTimestamp64Nano(${ns} + 500000, 'UTC')], []), 'Array(DateTime64(9))')`,
-    `CAST(if(${failed}, ['exception'], []), 'Array(String)')`,
-    `CAST(if(${failed}, [${attrs}], []), 'Array(Map(String, String))')`,
+    `CAST(if(${recorded}, [fromUnixTimestamp64Nano(${ns} + 500000, 'UTC')], []), 'Array(DateTime64(9))')`,
+    `CAST(if(${recorded}, ['exception'], []), 'Array(String)')`,
+    `CAST(if(${recorded}, [${attrs}], []), 'Array(Map(String, String))')`,
   ].join(',\n  ');
 }
 
@@ -190,7 +192,7 @@ function functionSelect(f: CodeFunction, k: number): string {
   leftPad(lower(hex(cityHash64(number, ${k + 200}))), 16, '0'), '', '', ${q(f.spanName)}, 'Internal', ${q(f.service)},
   ${resource}, ${q(`${f.service}/code`)}, '', ${map(attrs)}, ${nanos},
   if(${failed}, 'Error', 'Unset'), if(${failed}, 'operation failed', ''),
-  ${events(f, failed, ns)},
+  ${events(f, failed, ns, spacing)},
   CAST([], 'Array(String)'), CAST([], 'Array(String)'), CAST([], 'Array(String)'), CAST([], 'Array(Map(String, String))')
   FROM numbers(${f.spans})`;
 }
