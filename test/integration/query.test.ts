@@ -88,7 +88,7 @@ describe('Run Query', function () {
       { name: 'ServiceName', type: 'LowCardinality(String)' },
       { name: 'n', type: 'UInt64' },
     ]);
-    assert.equal(out.rows, 15, 'the shop services and the sample workspace\'s three');
+    assert.equal(out.rows, 15, "the shop services and the sample workspace's three");
     assert.equal(
       out.firstRows?.reduce((s, r) => s + Number(r[1]), 0),
       1_002_220,
