@@ -173,11 +173,15 @@ describe('Code insights: exceptions and log counts', function () {
     assert.equal(args.connectionId, connectionId);
     const spans = await sql(`SELECT count() FROM otel_traces WHERE TraceId = '${args.traceId}'`);
     assert.ok(Number(spans[0]?.[0]) > 0, 'the example trace has spans');
-    const model = await vscode.commands.executeCommand<{ spans: unknown[] } | undefined>(
+    const model = await vscode.commands.executeCommand<{ traceId: string; tree: { spans: { name: string }[] } }>(
       'observability.openTrace',
       args,
     );
-    assert.ok((model?.spans.length ?? 0) > 0, 'the example trace opens');
+    assert.equal(model?.traceId, args.traceId, 'the example trace opens');
+    assert.ok(
+      model.tree.spans.some((s) => s.name === 'Charger.charge'),
+      'the trace holds the failing charge',
+    );
     assert.equal(
       emulator.requests.filter((r) => r.path.endsWith('/run') && JSON.stringify(r.body).includes('AS exception_type'))
         .length,
