@@ -12,6 +12,7 @@ import {
   exceptionAggregateSql,
   exceptionSites,
   logCountsSql,
+  logSourceOf,
   readExceptionAggregate,
   readLogCounts,
   type ExceptionAggregate,
@@ -195,14 +196,6 @@ export class Signals {
   dispose(): void {
     this.changed.dispose();
   }
-}
-
-/** The trace source's log source, else the service's only log source. */
-export function logSourceOf(traces: Source, sources: readonly Source[]): Source | undefined {
-  const linked = typeof traces.logSourceId === 'string' ? sources.find((s) => s.id === traces.logSourceId) : undefined;
-  if (linked && linked.kind === 'log') return linked;
-  const logs = sources.filter((s) => s.kind === 'log');
-  return logs.length === 1 ? logs[0] : undefined;
 }
 
 /** The body expression the counts match, as the statement reads it. */

@@ -32,3 +32,4 @@ export {
   type ExceptionStatement,
 } from './exceptionAggregate';
 export { exceptionSites, topWorkspaceFrame, type ExceptionSite, type SiteFrame } from './exceptionSites';
+export { logSourceOf, type SourceRef } from './logSource';
