@@ -76,7 +76,7 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
         rows: entry.aggregate?.rows.length ?? 0,
         exceptionGroups: more.exceptions?.groups.length,
         logPatterns: more.logCounts?.size,
-        signalsError: more.error,
+        signalsError: more.error ?? more.exceptionNote,
         logNote: more.logNote,
       });
     }

@@ -46,6 +46,8 @@ export interface SignalEntry {
   logSource?: LogSourceUsed;
   /** Why logger calls get no counts (no log source, a failed statement). */
   logNote?: string;
+  /** Why there are no exception marks (the statement failed or could not be made). */
+  exceptionNote?: string;
   exceptions?: ExceptionAggregate;
   /** Logs per LIKE pattern, and how many patterns were left out. */
   logCounts?: Map<string, number>;
@@ -165,10 +167,16 @@ export class Signals {
     } else {
       entry.logNote = vscode.l10n.t('no log source: the trace source names none and the service has not exactly one');
     }
-    const stmt = exceptionAggregateSql(traces, logs, { range: entry.range });
-    if (!stmt.ok) throw new Error(stmt.reason);
-    entry.sql.push(stmt.sql);
-    entry.exceptions = readExceptionAggregate(await this.run(pick, stmt.sql, stmt.limit));
+    // Each statement may fail alone (a table without span events, say): the other one still runs.
+    try {
+      const stmt = exceptionAggregateSql(traces, logs, { range: entry.range });
+      if (!stmt.ok) throw new Error(stmt.reason);
+      entry.sql.push(stmt.sql);
+      entry.exceptions = readExceptionAggregate(await this.run(pick, stmt.sql, stmt.limit));
+    } catch (e) {
+      entry.exceptionNote = errorMessage(e);
+      this.deps.log.warn(`code insights: the exceptions of ${pick.serviceName} failed: ${entry.exceptionNote}`);
+    }
     if (logs) await this.countLogs(entry, logs);
   }
 

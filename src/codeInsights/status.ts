@@ -36,10 +36,12 @@ export function createStatusItem(picks: Picks, aggregates: Aggregates, signals?:
       : more?.logSource
         ? vscode.l10n.t('Logger calls: counted in {0}.', more.logSource.name)
         : undefined;
+    const marks = more?.exceptionNote ? vscode.l10n.t('Exceptions: none read ({0}).', more.exceptionNote) : undefined;
     item.tooltip = [
       about,
       ...(failed ? [vscode.l10n.t('The figures could not be fetched: {0}', entry?.error ?? '')] : []),
       ...(logs ? [logs] : []),
+      ...(marks ? [marks] : []),
     ].join('\n');
     item.show();
   }
