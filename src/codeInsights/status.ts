@@ -34,7 +34,8 @@ export function createStatusItem(picks: Picks, aggregates: Aggregates, signals?:
     const logs = more?.logNote
       ? vscode.l10n.t('Logger calls: no counts ({0}).', more.logNote)
       : more?.logSource
-        ? vscode.l10n.t('Logger calls: counted in {0}.', more.logSource.name)
+        ? vscode.l10n.t('Logger calls: counted in {0}', more.logSource.name) +
+          (more.logCut ? ` ${vscode.l10n.t('({0} more messages not counted).', more.logCut)}` : '.')
         : undefined;
     const marks = more?.exceptionNote ? vscode.l10n.t('Exceptions: none read ({0}).', more.exceptionNote) : undefined;
     item.tooltip = [
