@@ -731,9 +731,10 @@ function table(r) {
       '',
       '',
     ]);
+    const retained = r.query.memory.atByteCap.retainedHeapGrowthMB;
     rows.push([
-      'query: same at the 64 MiB byte cap: rows / peak heap growth',
-      `${r.query.memory.atByteCap.rows} / ${r.query.memory.atByteCap.peakHeapGrowthMB} MB`,
+      'query: same at the 64 MiB byte cap: rows / peak heap growth (of which the result held)',
+      `${r.query.memory.atByteCap.rows} / ${r.query.memory.atByteCap.peakHeapGrowthMB} MB${retained === undefined ? '' : ` (${retained} MB)`}`,
       '',
       '',
     ]);
