@@ -240,11 +240,21 @@ export class FolderNode implements ServiceScope {
   extraContext = '';
   /** Set once the folder's children were read (it was expanded). */
   loaded = false;
+  /** The description and context tokens of the row as last drawn; undefined while a redraw is on its way. */
+  private drawn: string | undefined = '';
   constructor(
     readonly parent: ServiceNode,
     readonly kind: FolderKind,
   ) {
     this.id = `${parent.id}/f:${kind}`;
+  }
+  /** Whether the row was last drawn with this description and these context tokens, or is about to be drawn again. */
+  drawnAs(description: string | undefined, extraContext: string): boolean {
+    return this.drawn === undefined || this.drawn === `${description ?? ''}\u0000${extraContext}`;
+  }
+  /** VS Code was told to draw the row again (it asks for `treeItem()`, which says what is true then). */
+  redrawAnnounced(): void {
+    this.drawn = undefined;
   }
 
   get connectionId(): string {
@@ -266,6 +276,7 @@ export class FolderNode implements ServiceScope {
     item.iconPath = new vscode.ThemeIcon(FOLDER_ICONS[this.kind]);
     item.description = this.description;
     item.contextValue = `folder ${this.kind} refreshable${this.extraContext}`;
+    this.drawn = `${this.description ?? ''}\u0000${this.extraContext}`;
     return item;
   }
 }

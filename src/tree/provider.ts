@@ -15,6 +15,7 @@ import {
 import type { Alert, ConnectionSource, ConnectionView, FolderKind, ResourceKind, Webhook } from '../resources/model';
 import type { DriftMarks } from '../resources/driftMarks';
 import { driftMarkOf, withDriftWords } from './driftWords';
+import { SettledRedraws } from './redraws';
 import {
   AlertNode,
   ConnectionNode,
@@ -63,6 +64,26 @@ function folderKinds(folder: FolderNode): ResourceKind[] {
   return [...FOLDER_RESOURCES[folder.kind], ...(FOLDER_READS[folder.kind] ?? [])];
 }
 
+/** The folder a node's children are part of (a dashboard's tiles and a tile's alerts are its folder's). */
+function folderOf(node: Node): FolderNode | undefined {
+  switch (node.type) {
+    case 'folder':
+      return node;
+    case 'dashboard':
+      return node.parent;
+    case 'tile':
+      return node.parent.parent;
+    default:
+      return undefined;
+  }
+}
+
+/** The rows a folder showed last and what they were built from. */
+interface FolderRows {
+  readonly inputs: readonly unknown[];
+  readonly nodes: Node[];
+}
+
 /**
  * Organization → service → Dashboards / Alerts / Sources / Query Endpoint.
  *
@@ -81,6 +102,13 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   private readonly servicesByConnection = new Map<string, ServiceNode[]>();
   private filterText = '';
   private readonly webhookNameMaps = new WeakMap<readonly Webhook[], Map<string, string>>();
+  private readonly rowsOf = new WeakMap<FolderNode, FolderRows>();
+  /** A folder's redraw after its first expansion waits until no `getChildren` under it is running. */
+  private readonly redraws = new SettledRedraws<Node, FolderNode>(
+    (node) => this.changed.fire(node),
+    folderOf,
+    (node) => this.foldersUnder(node),
+  );
 
   constructor(
     private readonly connections: ConnectionSource,
@@ -103,10 +131,15 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         this.changed.fire(undefined);
       }),
       cache.onDidChange((e) => this.onCacheChange(e)),
+      // A redraw announced is on its way: VS Code asks for the rows it names (all of them for the whole tree).
+      this.changed.event((node) => {
+        for (const folder of node ? this.foldersUnder(node) : this.allFolders()) folder.redrawAnnounced();
+      }),
     );
   }
 
   dispose(): void {
+    this.redraws.dispose();
     for (const d of this.disposables) d.dispose();
   }
 
@@ -132,7 +165,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   getTreeItem(node: Node): vscode.TreeItem {
     // A folder's count, firing count and offline mark are those of the rows it shows now (computed from the cache,
     // without a request), not those of the rows it showed when last expanded.
-    if (node.type === 'folder' && this.knows(node)) this.buildFolderChildren(node);
+    if (node.type === 'folder' && this.knows(node)) this.folderRows(node);
     return withDriftWords(node.treeItem(), driftMarkOf(this.driftMarks, node));
   }
 
@@ -183,8 +216,12 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     return item;
   }
 
-  async getChildren(node?: Node): Promise<Node[]> {
-    if (!node) return this.rootNodes();
+  getChildren(node?: Node): Promise<Node[]> {
+    if (!node) return Promise.resolve(this.rootNodes());
+    return this.redraws.track(node, () => this.childrenOf(node));
+  }
+
+  private async childrenOf(node: Node): Promise<Node[]> {
     switch (node.type) {
       case 'connection':
         if (node.connection.kind === 'selfHosted') return this.selfHostedFolders(node);
@@ -244,6 +281,16 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     const service = this.serviceNodes(node).find((n): n is ServiceNode => n.type === 'service');
     if (!service) return [];
     return [...service.folders.values()].filter((f) => !SELF_HOSTED_HIDDEN_FOLDERS.has(f.kind));
+  }
+
+  /** The folders drawn under a node (itself, for a folder). */
+  private foldersUnder(node: Node): FolderNode[] {
+    if (node.type === 'service') return [...node.folders.values()];
+    if (node.type === 'connection') {
+      return (this.servicesByConnection.get(node.connection.id) ?? []).flatMap((s) => [...s.folders.values()]);
+    }
+    const folder = folderOf(node);
+    return folder ? [folder] : [];
   }
 
   /** Every folder node currently known (of drawn services). */
@@ -309,11 +356,33 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   private async folderChildren(folder: FolderNode): Promise<Node[]> {
     await this.ensureAll(folder, folderKinds(folder));
     folder.loaded = true;
-    const children = this.buildFolderChildren(folder);
-    // On a folder's first expansion its row was drawn before its list was read: its count shows on its next redraw.
-    // It is not redrawn at once: a redraw while VS Code registers the new rows loses them (a dashboard opened then
-    // shows no tiles, a row's commands get no node).
-    return children;
+    const rows = this.folderRows(folder);
+    // On a folder's first expansion its row was drawn before its list was read: it is drawn again with its count once
+    // VS Code has these rows (and whatever it reads under them meanwhile, a dashboard's tiles), and asks for them again
+    // then: it gets the same rows.
+    if (this.drawnStale(folder)) this.redraws.redraw(folder, () => this.drawnStale(folder));
+    return rows;
+  }
+
+  /** Whether a folder's row, as VS Code last drew it, says other than its rows now (count, firing, offline). */
+  private drawnStale(folder: FolderNode): boolean {
+    if (!this.knows(folder)) return false;
+    this.folderRows(folder);
+    return !folder.drawnAs(folder.description, folder.extraContext);
+  }
+
+  /** A folder's rows: the same nodes as long as what they are built from (lists, errors, filter) is the same. */
+  private folderRows(folder: FolderNode): Node[] {
+    const inputs: unknown[] = [this.filterText];
+    for (const kind of folderKinds(folder)) {
+      const entry = this.cache.entry(folder.connectionId, folder.serviceId, kind);
+      inputs.push(entry.value, entry.error, entry.fetchedAt);
+    }
+    const last = this.rowsOf.get(folder);
+    if (last && last.inputs.length === inputs.length && last.inputs.every((x, i) => x === inputs[i])) return last.nodes;
+    const nodes = this.buildFolderChildren(folder);
+    this.rowsOf.set(folder, { inputs, nodes });
+    return nodes;
   }
 
   private buildFolderChildren(folder: FolderNode): Node[] {
