@@ -15,7 +15,6 @@ import {
 import type { Alert, ConnectionSource, ConnectionView, FolderKind, ResourceKind, Webhook } from '../resources/model';
 import type { DriftMarks } from '../resources/driftMarks';
 import { driftMarkOf, withDriftWords } from './driftWords';
-import { SettledRedraws } from './redraws';
 import {
   AlertNode,
   ConnectionNode,
@@ -64,19 +63,11 @@ function folderKinds(folder: FolderNode): ResourceKind[] {
   return [...FOLDER_RESOURCES[folder.kind], ...(FOLDER_READS[folder.kind] ?? [])];
 }
 
-/** The folder a node's children are part of (a dashboard's tiles and a tile's alerts are its folder's). */
-function folderOf(node: Node): FolderNode | undefined {
-  switch (node.type) {
-    case 'folder':
-      return node;
-    case 'dashboard':
-      return node.parent;
-    case 'tile':
-      return node.parent.parent;
-    default:
-      return undefined;
-  }
-}
+/**
+ * How long a folder's first rows wait for VS Code to draw its row again (it does so at once, or within its 200 ms
+ * batching of redraws, when it shows the folder).
+ */
+const REDRAW_WAIT_MS = 1000;
 
 /** The rows a folder showed last and what they were built from. */
 interface FolderRows {
@@ -103,13 +94,6 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   private filterText = '';
   private readonly webhookNameMaps = new WeakMap<readonly Webhook[], Map<string, string>>();
   private readonly rowsOf = new WeakMap<FolderNode, FolderRows>();
-  /** A folder's redraw after its first expansion waits until no `getChildren` under it is running. */
-  private readonly redraws = new SettledRedraws<Node, FolderNode>(
-    (node) => this.changed.fire(node),
-    folderOf,
-    (node) => this.foldersUnder(node),
-  );
-
   constructor(
     private readonly connections: ConnectionSource,
     readonly cache: ResourceCache,
@@ -139,7 +123,6 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   }
 
   dispose(): void {
-    this.redraws.dispose();
     for (const d of this.disposables) d.dispose();
   }
 
@@ -216,12 +199,8 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     return item;
   }
 
-  getChildren(node?: Node): Promise<Node[]> {
-    if (!node) return Promise.resolve(this.rootNodes());
-    return this.redraws.track(node, () => this.childrenOf(node));
-  }
-
-  private async childrenOf(node: Node): Promise<Node[]> {
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (!node) return this.rootNodes();
     switch (node.type) {
       case 'connection':
         if (node.connection.kind === 'selfHosted') return this.selfHostedFolders(node);
@@ -285,12 +264,12 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
 
   /** The folders drawn under a node (itself, for a folder). */
   private foldersUnder(node: Node): FolderNode[] {
+    if (node.type === 'folder') return [node];
     if (node.type === 'service') return [...node.folders.values()];
     if (node.type === 'connection') {
       return (this.servicesByConnection.get(node.connection.id) ?? []).flatMap((s) => [...s.folders.values()]);
     }
-    const folder = folderOf(node);
-    return folder ? [folder] : [];
+    return [];
   }
 
   /** Every folder node currently known (of drawn services). */
@@ -357,11 +336,23 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     await this.ensureAll(folder, folderKinds(folder));
     folder.loaded = true;
     const rows = this.folderRows(folder);
-    // On a folder's first expansion its row was drawn before its list was read: it is drawn again with its count once
-    // VS Code has these rows (and whatever it reads under them meanwhile, a dashboard's tiles), and asks for them again
-    // then: it gets the same rows.
-    if (this.drawnStale(folder)) this.redraws.redraw(folder, () => this.drawnStale(folder));
+    if (this.drawnStale(folder)) await this.redrawBeforeRows(folder);
     return rows;
+  }
+
+  /**
+   * On a folder's first expansion its row was drawn before its list was read. It is drawn again before VS Code gets
+   * its rows: a redraw makes VS Code forget the rows under the row (and drop this answer), then ask for them again
+   * (the same rows, from `folderRows`). Redrawn after VS Code had the rows, a dashboard opened meanwhile would be
+   * asked for by a handle VS Code had just forgotten, and show no tiles. VS Code asks for the row at once (unless
+   * it does not show the folder: then the rows go after a short wait).
+   */
+  private async redrawBeforeRows(folder: FolderNode): Promise<void> {
+    const drawn = folder.nextDraw();
+    this.changed.fire(folder);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([drawn, new Promise<void>((resolve) => (timer = setTimeout(resolve, REDRAW_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** Whether a folder's row, as VS Code last drew it, says other than its rows now (count, firing, offline). */
