@@ -94,6 +94,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   private filterText = '';
   private readonly webhookNameMaps = new WeakMap<readonly Webhook[], Map<string, string>>();
   private readonly rowsOf = new WeakMap<FolderNode, FolderRows>();
+
   constructor(
     private readonly connections: ConnectionSource,
     readonly cache: ResourceCache,
