@@ -2,7 +2,8 @@
  * UI test of the search panel on a Cloud connection (SQL through the query endpoint): Search Events… from the palette
  * on the sample logs, the histogram drawn as bars with its table view, a condition narrowing the rows, a row's details
  * with every column and attribute keys, Add to search, the live tail running the search again, completion of a map
- * key's values, the Patterns tab, and Save as Saved Search… opening the saved-search document.
+ * key's values, the Patterns tab, and Save as Saved Search… opening the saved-search document. It takes the README's
+ * search picture (media/screenshot-search.png: the error events with a row's details).
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/search.e2e.js`.
  */
@@ -20,6 +21,7 @@ import {
   quickInputRows,
   reportingFailure,
   runCommand,
+  shoot,
   UI_TIMEOUT,
   until,
 } from './ui';
@@ -96,6 +98,8 @@ describe('Cloud', () => {
       names.some((n) => n.startsWith("LogAttributes['")) || names.some((n) => n.startsWith("ResourceAttributes['")),
       'map keys on their own',
     );
+    await page.mouse.move(10, 790);
+    await shoot(page, CLOUD.screenshot('screenshot-search.png'));
     const service = details.locator('.field', { has: p.locator('.name', { hasText: /^ServiceName$/ }) }).first();
     const value = await service.locator('.value').innerText();
     await service.getByRole('button', { name: 'Add to search' }).click();
