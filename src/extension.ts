@@ -17,7 +17,7 @@ import {
 } from './lazy';
 import { createLogger } from './log';
 import type { AgentApi } from './agent';
-import { CONNECTIONS_STATE_KEY } from './constants';
+import { CONNECTIONS_STATE_KEY, TRACE_VIEW_TYPE } from './constants';
 import { contributedToolNames, registerToolStandIns } from './lazyTools';
 import { MCP_PROVIDER_ID, McpDefinitions, storedConnections } from './mcpServers';
 import type { PreviewApi } from './preview';
@@ -170,6 +170,14 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       }),
     );
   }
+  // The trace panel comes back the same way: the trace it showed is read again.
+  context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(TRACE_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        await load('a restored trace panel').traces.restore(panel, state);
+      },
+    }),
+  );
   // Editors of the extension's own documents restored from the last session need their providers now.
   if (ownTabUris().length > 0) load('a restored editor');
   // The firing-alerts status item refreshes in the background for saved connections, as it did before loading.

@@ -23,7 +23,7 @@ import { registerTree, type TreeHandle } from './tree';
 import type { Node } from './tree/nodes';
 import { registerStatus, type FiringStatus } from './status';
 import { registerCodeInsights } from './codeInsights';
-import { registerTraces } from './traces';
+import { registerTraces, type TracesApi } from './traces';
 
 /**
  * What the entry gives the features: its log, the explorer view it created, and the stand-ins it registered at
@@ -52,6 +52,8 @@ export interface Features {
   readonly preview: PreviewApi;
   /** The tools for the editor's agent (the entry's stand-ins hand their calls here). */
   readonly agent: AgentApi;
+  /** Trace panels restored after a window reload. */
+  readonly traces: TracesApi;
 }
 
 /**
@@ -115,7 +117,11 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     background: query.background,
     showRows: (shown) => query.panel.show({ ...shown, maxRows: 1000, maxBytes: 64 * 1024 * 1024 }),
   });
-  registerTraces(context, { connections, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
+  const traces = registerTraces(context, {
+    connections,
+    log,
+    runSql: (connectionId, opts) => query.run(connectionId, opts),
+  });
   registerSearch(context, {
     connections,
     log,
@@ -136,5 +142,5 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   });
   // Production figures at the code: SQL through the query feature's client (the key's one rate budget).
   registerCodeInsights(context, { connections, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
-  return { connections, tree: { ...tree, status }, query, preview, agent };
+  return { connections, tree: { ...tree, status }, query, preview, agent, traces };
 }
