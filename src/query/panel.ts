@@ -30,6 +30,8 @@ export interface ShownResult {
   runs?: StatementResult[];
   /** Which of `runs` is shown (default: the last). */
   index?: number;
+  /** The service the rows come from: a trace ID in them opens there. */
+  target?: { connectionId: string; serviceId: string };
 }
 
 export interface PanelState {
@@ -94,6 +96,8 @@ export class ResultsPanel implements vscode.Disposable {
   private sequence = 0;
   private streaming: Streaming | undefined;
   private readonly streams = new WeakMap<ResultStream, Streaming>();
+  /** The service of the result shown (or streaming). */
+  private target: ShownResult['target'];
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
@@ -102,7 +106,14 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   /** A stream for the next result: its first rows open the panel (or reuse it) and are painted as they arrive. */
-  stream(meta: { serviceName: string; sql: string; maxRows: number; maxBytes: number }): ResultStream {
+  stream(meta: {
+    serviceName: string;
+    sql: string;
+    maxRows: number;
+    maxBytes: number;
+    target?: ShownResult['target'];
+  }): ResultStream {
+    this.target = meta.target;
     const s: Streaming = {
       seq: ++this.sequence,
       meta: { service: meta.serviceName, sql: meta.sql, maxRows: meta.maxRows, maxBytes: meta.maxBytes },
@@ -212,6 +223,7 @@ export class ResultsPanel implements vscode.Disposable {
     if (stream && !streamed) stream.abort();
     if (streamed) await s.opening;
     this.state.shown = shown;
+    this.target = shown.target;
     this.state.loadedRows = undefined;
     this.state.rendered = undefined;
     this.state.renderedMs = undefined;
@@ -358,6 +370,7 @@ export class ResultsPanel implements vscode.Disposable {
       this.state.loadedRows = Number(msg.rows);
     } else if (msg.type === 'copy' && typeof msg.format === 'string') await this.copy(msg.format);
     else if (msg.type === 'openJson') await this.openJson();
+    else if (msg.type === 'openTrace') await this.openTrace(msg as { traceId?: unknown; time?: unknown });
     else if (msg.type === 'statement' && Number.isInteger(msg.index)) await this.showStatement(msg.index as number);
   }
 
@@ -378,6 +391,20 @@ export class ResultsPanel implements vscode.Disposable {
       3000,
     );
     return text;
+  }
+
+  /**
+   * Opens the trace of a cell (the page sends its text and the row's time) on the result's service: the command
+   * checks the ID, and reads an hour either side of the time.
+   */
+  openTrace(cell: { traceId?: unknown; time?: unknown }): Thenable<unknown> {
+    if (typeof cell.traceId !== 'string') return Promise.resolve(undefined);
+    const time = typeof cell.time === 'string' || typeof cell.time === 'number' ? { time: cell.time } : {};
+    return vscode.commands.executeCommand('observability.openTrace', {
+      ...this.target,
+      traceId: cell.traceId,
+      ...time,
+    });
   }
 
   async openJson(): Promise<vscode.TextDocument | undefined> {

@@ -143,8 +143,19 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
         ...(typeof args.select === 'string' && args.select.trim() ? { select: args.select } : {}),
       },
       run,
-      openTrace: (traceId) =>
-        void vscode.commands.executeCommand('observability.openTrace', { ...scope, sourceId: source.id, traceId }),
+      openTrace: (traceId, time) =>
+        void vscode.commands.executeCommand('observability.openTrace', {
+          ...scope,
+          // A log source names the trace source its trace IDs are in.
+          sourceId:
+            source.kind === 'trace'
+              ? source.id
+              : typeof source.traceSourceId === 'string'
+                ? source.traceSourceId
+                : undefined,
+          traceId,
+          ...(typeof time === 'string' || typeof time === 'number' ? { time } : {}),
+        }),
     });
     panels.add(panel);
     panel.panel.onDidDispose(() => panels.delete(panel));

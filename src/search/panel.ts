@@ -20,7 +20,8 @@ export interface PanelTarget {
   request: SearchRequest;
   preset: string;
   run(sql: string): Promise<import('../api/query').QueryResult>;
-  openTrace(traceId: string): void;
+  /** Opens a trace; `time` is the time of the row it was opened from (its trace is read around it). */
+  openTrace(traceId: string, time?: unknown): void;
 }
 
 /** What the panel last drew (the command answers it; tests read it). */
@@ -228,16 +229,25 @@ export class SearchPanel implements vscode.Disposable {
     const model = this.model;
     if (m.type === 'openTrace' && m.field === undefined) {
       const id = this.rows[m.index]?.[model.traceIdColumn];
-      if (typeof id === 'string' && id !== '') this.target.openTrace(id);
+      if (typeof id === 'string' && id !== '') this.target.openTrace(id, this.rowTime(m.index));
       return;
     }
     const detail = await this.detailsOf(m.index);
     if (!detail || this.model !== model) return;
     const effect = rowEffect(m, rowDetails(detail.columns, detail.row), this.target.request);
     if (effect?.kind === 'details') this.post(effect.message);
-    else if (effect?.kind === 'openTrace') this.target.openTrace(effect.traceId);
+    else if (effect?.kind === 'openTrace') this.target.openTrace(effect.traceId, this.rowTime(m.index));
     else if (effect?.kind === 'copy') await vscode.env.clipboard.writeText(effect.text);
     else if (effect?.kind === 'search') await this.search();
+  }
+
+  /** The row's time: its column of the source's timestamp expression (its first part), when the rows show it. */
+  private rowTime(index: number): unknown {
+    const expr = String(this.target.request.source.timestampValueExpression ?? '')
+      .split(',')[0]
+      ?.trim();
+    const column = expr && this.model ? this.model.columns.indexOf(expr) : -1;
+    return column >= 0 ? this.rows[index]?.[column] : undefined;
   }
 
   dispose(): void {
