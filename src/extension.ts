@@ -22,6 +22,7 @@ import { contributedToolNames, registerToolStandIns } from './lazyTools';
 import { MCP_PROVIDER_ID, McpDefinitions, storedConnections } from './mcpServers';
 import type { PreviewApi } from './preview';
 import type { QueryApi } from './query';
+import type { TracesApi } from './traces';
 import type { Node } from './tree/nodes';
 
 /** What the extension returns from `activate`, used by its own tests and by automation. */
@@ -38,6 +39,8 @@ export interface ExtensionApi {
   readonly query: QueryApi;
   /** Tile previews and alert backtests: what the panels' serializers call after a reload (reading it loads the features). */
   readonly preview: PreviewApi;
+  /** Trace panels: what their serializer calls after a reload (reading it loads the features). */
+  readonly traces: TracesApi;
   /** The language-model tools (reading it loads the features). */
   readonly agent: AgentApi;
   /** The MCP server definitions offered to the editor's agent. */
@@ -232,6 +235,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     get agent() {
       return load('the extension API').agent;
+    },
+    get traces() {
+      return load('the extension API').traces;
     },
     mcp,
   };

@@ -48,7 +48,14 @@ export const searchEvents: ReadTool = {
       const text = tileText(data, { maxRows: typeof input.maxRows === 'number' ? input.maxRows : undefined });
       return {
         title: `Events of ${scopeName(scope)}, ${rangeText(range)} (UTC), newest first${where ? ` matching the ${whereLanguage === 'sql' ? 'SQL' : 'Lucene'} condition` : ''}.`,
-        notes: ['The search reads at most 200 events.'],
+        notes: [
+          'The search reads at most 200 events.',
+          ...(typeof source.traceIdExpression === 'string' && source.traceIdExpression
+            ? [
+                `A trace ID of these events opens in the editor with the command Observability: Open Trace… (observability.openTrace) with ${JSON.stringify({ connectionId: scope.connectionId, serviceId: scope.serviceId, traceId: '<the trace ID>' })}; observability_getTrace reads its spans.`,
+              ]
+            : []),
+        ],
         data: [`source: ${sanitizeServerText(source.name)} (${sanitizeServerText(source.kind)})`, text.data].join('\n'),
       };
     } catch (error) {
