@@ -157,6 +157,8 @@ export interface TestWorkbenchOptions {
   readonly workspace?: string;
   /** Settings besides the defaults of the UI tests (dark theme, no command center, no auto save). */
   readonly userSettings?: Record<string, unknown>;
+  /** `setup` mode, self-hosted: give the connection the emulator's ClickHouse access (SQL, search, traces). */
+  readonly clickHouse?: boolean;
 }
 
 /**
@@ -186,7 +188,18 @@ export async function openTestWorkbench(opts: TestWorkbenchOptions): Promise<Wor
     ...(setup
       ? {
           extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'e2e', 'workbenchSetup.js'),
-          env: { OBS_E2E_CONNECTION: connection },
+          env: {
+            OBS_E2E_CONNECTION: connection,
+            ...(opts.clickHouse
+              ? {
+                  OBS_E2E_CLICKHOUSE: JSON.stringify({
+                    url: emulator.clickHouseHttpUrl,
+                    user: emulator.clickHouseUser,
+                    password: emulator.clickHousePassword,
+                  }),
+                }
+              : {}),
+          },
           onLog: (line: string) => {
             if (line.includes('E2E SETUP READY')) ready();
             else if (process.env.OBS_TEST_VERBOSE) process.stdout.write(`${line}\n`);
