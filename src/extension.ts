@@ -17,12 +17,13 @@ import {
 } from './lazy';
 import { createLogger } from './log';
 import type { AgentApi } from './agent';
-import { CONNECTIONS_STATE_KEY, TRACE_VIEW_TYPE } from './constants';
+import { CONNECTIONS_STATE_KEY, SEARCH_VIEW_TYPE, TRACE_VIEW_TYPE } from './constants';
 import { contributedToolNames, registerToolStandIns } from './lazyTools';
 import { MCP_PROVIDER_ID, McpDefinitions, storedConnections } from './mcpServers';
 import type { PreviewApi } from './preview';
 import type { QueryApi } from './query';
 import type { TracesApi } from './traces';
+import type { SearchApi } from './search';
 import type { Node } from './tree/nodes';
 
 /** What the extension returns from `activate`, used by its own tests and by automation. */
@@ -41,6 +42,8 @@ export interface ExtensionApi {
   readonly preview: PreviewApi;
   /** Trace panels: what their serializer calls after a reload (reading it loads the features). */
   readonly traces: TracesApi;
+  /** Search panels: what their serializer calls after a reload (reading it loads the features). */
+  readonly search: SearchApi;
   /** The language-model tools (reading it loads the features). */
   readonly agent: AgentApi;
   /** The MCP server definitions offered to the editor's agent. */
@@ -173,11 +176,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       }),
     );
   }
-  // The trace panel comes back the same way: the trace it showed is read again.
+  // Trace and search panels come back the same way: the trace or the search they showed is read again.
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(TRACE_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => {
         await load('a restored trace panel').traces.restore(panel, state);
+      },
+    }),
+    vscode.window.registerWebviewPanelSerializer(SEARCH_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        await load('a restored search panel').search.restore(panel, state);
       },
     }),
   );
@@ -238,6 +246,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     get traces() {
       return load('the extension API').traces;
+    },
+    get search() {
+      return load('the extension API').search;
     },
     mcp,
   };

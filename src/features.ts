@@ -18,7 +18,7 @@ import { WritePipeline } from './writes/pipeline';
 import { registerServiceFolders } from './serviceFolders';
 import { registerPreview, type PreviewApi } from './preview';
 import { registerQuery, type QueryApi } from './query';
-import { registerSearch } from './search';
+import { registerSearch, type SearchApi } from './search';
 import { registerTree, type TreeHandle } from './tree';
 import type { Node } from './tree/nodes';
 import { registerStatus, type FiringStatus } from './status';
@@ -54,6 +54,8 @@ export interface Features {
   readonly agent: AgentApi;
   /** Trace panels restored after a window reload. */
   readonly traces: TracesApi;
+  /** Search panels restored after a window reload. */
+  readonly search: SearchApi;
 }
 
 /**
@@ -122,7 +124,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     log,
     runSql: (connectionId, opts) => query.run(connectionId, opts),
   });
-  registerSearch(context, {
+  const search = registerSearch(context, {
     connections,
     log,
     runSql: (connectionId, opts) => query.run(connectionId, opts),
@@ -142,5 +144,5 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   });
   // Production figures at the code: SQL through the query feature's client (the key's one rate budget).
   registerCodeInsights(context, { connections, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
-  return { connections, tree: { ...tree, status }, query, preview, agent, traces };
+  return { connections, tree: { ...tree, status }, query, preview, agent, traces, search };
 }

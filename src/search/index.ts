@@ -17,6 +17,7 @@ import type { SourceLike } from '../render';
 import { SEARCH_BYTES, SEARCH_ROWS, tableFacts } from './model';
 import { SearchPanel, type SearchPanelState } from './panel';
 import { PRESETS } from './protocol';
+import { searchArgsOfState } from './restore';
 
 export interface SearchDeps {
   connections: ConnectionManager;
@@ -50,7 +51,12 @@ export interface SearchOutcome {
 
 type Source = SourceLike & { id: string; name?: string };
 
-export function registerSearch(context: vscode.ExtensionContext, deps: SearchDeps): void {
+/** What the entry reaches: the search panels VS Code restores after a window reload. */
+export interface SearchApi {
+  restore(panel: vscode.WebviewPanel, state: unknown): Promise<SearchOutcome | undefined>;
+}
+
+export function registerSearch(context: vscode.ExtensionContext, deps: SearchDeps): SearchApi {
   const panels = new Set<SearchPanel>();
   context.subscriptions.push(
     { dispose: () => panels.forEach((p) => p.panel.dispose()) },
@@ -89,7 +95,7 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
     ),
   );
 
-  async function open(args: SearchArgs): Promise<SearchOutcome | undefined> {
+  async function open(args: SearchArgs, restored?: vscode.WebviewPanel): Promise<SearchOutcome | undefined> {
     const scope =
       typeof args.connectionId === 'string' && typeof args.serviceId === 'string'
         ? { connectionId: args.connectionId, serviceId: args.serviceId }
@@ -143,6 +149,7 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
         ...(typeof args.select === 'string' && args.select.trim() ? { select: args.select } : {}),
       },
       run,
+      ...(restored ? { restored } : {}),
       openTrace: (traceId, time) =>
         void vscode.commands.executeCommand('observability.openTrace', {
           ...scope,
@@ -163,6 +170,26 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
     const state = await panel.state();
     return { ok: !state.view.error, ...(state.view.error ? { error: state.view.error } : {}), state };
   }
+
+  return {
+    /** A panel VS Code restored after a reload: the search its page kept opens in it again. */
+    restore: async (panel, raw) => {
+      const args = searchArgsOfState(raw);
+      const failed = (message: string): SearchOutcome => {
+        panel.dispose();
+        void vscode.window.showWarningMessage(vscode.l10n.t('The search panel was not restored: {0}', message));
+        return { ok: false, error: message };
+      };
+      if (!args) return failed(vscode.l10n.t('it kept no search.'));
+      try {
+        const out = await open(args, panel);
+        // Drawn in the panel, even when the search itself failed (the panel says why).
+        return out?.state ? out : failed(out?.error ?? vscode.l10n.t('its source was not found.'));
+      } catch (error) {
+        return failed(errorMessage(error));
+      }
+    },
+  };
 }
 
 function rangeOf(r: SearchArgs['range']): { range: { from: number; to: number }; preset: string } {

@@ -12,6 +12,8 @@ import { boundedText, CELL_CHARS, fullRow, runSearch, type SearchModel, type Sea
 import { html, makeNonce } from './panelHtml';
 import { PRESETS, type FromPage, type SearchView, type ToPage } from './protocol';
 import { LiveTail, MAX_ROWS } from './tail';
+import type { SearchRestore } from './restore';
+import { SEARCH_VIEW_TYPE } from '../constants';
 
 export interface PanelTarget {
   connectionId: string;
@@ -22,6 +24,8 @@ export interface PanelTarget {
   run(sql: string): Promise<import('../api/query').QueryResult>;
   /** Opens a trace; `time` is the time of the row it was opened from (its trace is read around it). */
   openTrace(traceId: string, time?: unknown): void;
+  /** A panel VS Code restored after a window reload, to draw the search in (else a new one is opened). */
+  restored?: vscode.WebviewPanel;
 }
 
 /** What the panel last drew (the command answers it; tests read it). */
@@ -49,12 +53,18 @@ export class SearchPanel implements vscode.Disposable {
     private readonly target: PanelTarget,
   ) {
     const media = vscode.Uri.joinPath(extensionUri, 'dist');
-    this.panel = vscode.window.createWebviewPanel(
-      'observability.search',
-      vscode.l10n.t('Search: {0}', target.title),
-      { viewColumn: panelColumn(), preserveFocus: false },
-      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [media] },
-    );
+    this.panel =
+      target.restored ??
+      vscode.window.createWebviewPanel(
+        SEARCH_VIEW_TYPE,
+        vscode.l10n.t('Search: {0}', target.title),
+        { viewColumn: panelColumn(), preserveFocus: false },
+        { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [media] },
+      );
+    if (target.restored) {
+      this.panel.title = vscode.l10n.t('Search: {0}', target.title);
+      this.panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
+    }
     const nonce = makeNonce();
     const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'search.js')).toString();
     this.panel.webview.html = html(this.panel.webview.cspSource, nonce, script);
@@ -145,6 +155,22 @@ export class SearchPanel implements vscode.Disposable {
       };
     }
     this.post({ type: 'view', view: this.view });
+    this.post({ type: 'state', state: this.restoreState() });
+  }
+
+  /** What the page keeps to open this search again after a window reload. */
+  private restoreState(): SearchRestore {
+    const r = this.target.request;
+    return {
+      connectionId: this.target.connectionId,
+      serviceId: this.target.serviceId,
+      sourceId: String(r.source.id ?? ''),
+      condition: r.condition,
+      language: r.language,
+      ...(r.select ? { select: r.select } : {}),
+      preset: this.target.preset,
+      range: r.range,
+    };
   }
 
   private prepend(model: SearchModel, range: { from: number; to: number }): void {

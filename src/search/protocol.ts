@@ -1,4 +1,5 @@
 /** Messages between the search panel and its page (no `vscode`, no DOM): the page reads them as untrusted data. */
+import type { SearchRestore } from './restore';
 
 export interface SearchView {
   title: string;
@@ -34,7 +35,9 @@ export type ToPage =
       index: number;
       fields: { name: string; value: string; more?: number | undefined; trace?: boolean }[];
     }
-  | { type: 'loading' };
+  | { type: 'loading' }
+  /** What the page keeps in its webview state: the search opens again after a window reload. */
+  | { type: 'state'; state: SearchRestore };
 
 export type FromPage =
   | { type: 'ready' }

@@ -49,7 +49,7 @@ forEachFlavor((flavor) => {
       emulator,
       label: 'Search (emulator)',
       mode: 'setup',
-      clickHouse: true,
+      clickHouse: flavor.emulatorFlavor === 'oss',
     });
     page = workbench.page;
   });

@@ -49,7 +49,13 @@ forEachFlavor((flavor) => {
         allowedOrigins: '',
       };
     }
-    workbench = await openTestWorkbench({ flavor, emulator, label: LABEL, mode: 'setup', clickHouse: true });
+    workbench = await openTestWorkbench({
+      flavor,
+      emulator,
+      label: LABEL,
+      mode: 'setup',
+      clickHouse: flavor.emulatorFlavor === 'oss',
+    });
     page = workbench.page;
   });
 

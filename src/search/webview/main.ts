@@ -6,7 +6,7 @@ import { formatTime } from '../../panels/chartTime';
 import type { FromPage, SearchView, ToPage } from '../protocol';
 import { drawHistogram } from './histogram';
 
-declare function acquireVsCodeApi(): { postMessage(m: FromPage): void };
+declare function acquireVsCodeApi(): { postMessage(m: FromPage): void; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
 const post = (m: FromPage): void => vscode.postMessage(m);
 
@@ -265,7 +265,9 @@ window.addEventListener('resize', () => drawRows());
 window.addEventListener('message', (e: MessageEvent<ToPage>) => {
   const m = e.data;
   if (!m || typeof m !== 'object') return;
-  if (m.type === 'view') drawView(m.view);
+  // Kept by VS Code with the panel: the search opens again after a window reload.
+  if (m.type === 'state') vscode.setState(m.state);
+  else if (m.type === 'view') drawView(m.view);
   else if (m.type === 'loading') status.textContent = 'Searching…';
   else if (m.type === 'details') drawDetails(m);
   else if (m.type === 'prepend' && view) {
