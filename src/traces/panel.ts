@@ -53,10 +53,6 @@ export class TracePanels implements vscode.Disposable {
     if (entry) void this.post(entry, { type: 'failed', message });
   }
 
-  isOpen(key: string): boolean {
-    return this.open.has(key);
-  }
-
   /** Selects a row of an open trace's waterfall (as a click would). */
   select(key: string, row: number): void {
     const entry = this.open.get(key);

@@ -3,7 +3,8 @@
  * ClickHouse access): from the palette, the failing showcase trace's ID opens the trace panel; the waterfall shows
  * its spans nested and the failed ones marked; clicking the span that threw shows its exception and stack trace; the
  * arrow keys move the selection; a log line of the trace selects its span. Then a SQL result's TraceId cell opens its
- * trace, read an hour either side of the row's time.
+ * trace, read an hour either side of the row's time, and after a window reload that trace panel comes back, read
+ * again in the same range.
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/traces.e2e.js` (OBS_E2E_FLAVOR=cloud|oss: one kind).
  */
@@ -17,6 +18,7 @@ import type { RecordedRequest } from '../emulator/types';
 import type { Workbench } from '../host/runInCodeServer';
 import {
   activeEditor,
+  reloadWindow,
   forEachFlavor,
   openTestWorkbench,
   quickInput,
@@ -70,6 +72,10 @@ forEachFlavor((flavor) => {
 
   test("a SQL result's TraceId cell opens its trace, around the row's time", { timeout: 400_000 }, () =>
     reportingFailure(page, emulator, `traces-sql-${flavor.emulatorFlavor}`, () => fromSql(page, emulator, flavor)),
+  );
+
+  test('the trace panel comes back after a window reload, read again in its range', { timeout: 400_000 }, () =>
+    reportingFailure(page, emulator, `traces-reload-${flavor.emulatorFlavor}`, () => afterReload(page, emulator)),
   );
 });
 
@@ -184,4 +190,24 @@ async function fromSql(page: Page, emulator: Emulator, flavor: UiFlavor): Promis
   }, 'the spans were read');
   assert.ok(spans[0]!.includes(`toInt64(${at - 3_600_000})`), `from an hour before: ${spans[0]}`);
   assert.ok(spans[0]!.includes(`toInt64(${at + 3_600_000})`), `to an hour after: ${spans[0]}`);
+}
+
+/** After a window reload the last trace opened (from the SQL result) is shown again, read in the range it had. */
+async function afterReload(page: Page, emulator: Emulator): Promise<void> {
+  const sentBefore = emulator.requests.length;
+  await reloadWindow(page, 120_000);
+  await page.locator('.statusbar').first().waitFor({ state: 'visible', timeout: 120_000 });
+  await page
+    .locator('.tab', { hasText: `Trace ${SHOWCASE.order.slice(0, 8)}` })
+    .first()
+    .waitFor({ state: 'visible', timeout: 120_000 });
+  const title = panel(page).locator('#title', { hasText: SHOWCASE.order });
+  await title.waitFor({ state: 'visible', timeout: 120_000 });
+  await panel(page).locator('[role=row]').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  const spans = emulator.requests
+    .slice(sentBefore)
+    .map(sqlOf)
+    .filter((q) => q.includes(SHOWCASE.order) && q.includes('otel_traces'));
+  assert.ok(spans.length > 0, 'the trace was read again');
+  assert.match(spans[0]!, /fromUnixTimestamp64Milli/, 'in the range it had');
 }
