@@ -175,19 +175,16 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
     /** A panel VS Code restored after a reload: the search its page kept opens in it again. */
     restore: async (panel, raw) => {
       const args = searchArgsOfState(raw);
-      const failed = (message: string): SearchOutcome => {
-        panel.dispose();
-        void vscode.window.showWarningMessage(vscode.l10n.t('The search panel was not restored: {0}', message));
-        return { ok: false, error: message };
-      };
-      if (!args) return failed(vscode.l10n.t('it kept no search.'));
-      try {
-        const out = await open(args, panel);
-        // Drawn in the panel, even when the search itself failed (the panel says why).
-        return out?.state ? out : failed(out?.error ?? vscode.l10n.t('its source was not found.'));
-      } catch (error) {
-        return failed(errorMessage(error));
-      }
+      const out = args
+        ? await open(args, panel).catch((error: unknown): SearchOutcome => {
+            const message = errorMessage(error);
+            void vscode.window.showErrorMessage(vscode.l10n.t('Search Events failed: {0}', message));
+            return { ok: false, error: message };
+          })
+        : undefined;
+      // Drawn in the panel, even when the search itself failed (the panel says why); else the panel goes.
+      if (!out?.state) panel.dispose();
+      return out ?? { ok: false, error: 'no search kept' };
     },
   };
 }

@@ -25,12 +25,12 @@ export function createRestoreTrace(deps: TracesDeps, panels: TracePanels) {
       panel.dispose();
       return undefined;
     }
+    // The words Open Trace uses for the same cases.
     let why: string | undefined;
-    if (!state) why = vscode.l10n.t('This panel cannot be restored; open the trace again.');
-    else if (!connection) why = vscode.l10n.t('The connection of this trace no longer exists.');
+    if (!state || !connection) why = vscode.l10n.t('Open Trace: the connection does not exist.');
     else if (isSelfHosted(connection) && !connection.clickHouse) {
       why = vscode.l10n.t(
-        'Opening a trace of {0} needs ClickHouse access: add it with Edit Connection.',
+        'Opening a trace of {0} needs ClickHouse access (the self-hosted API has no SQL): add it with Edit Connection.',
         connection.label,
       );
     }

@@ -279,7 +279,7 @@ describe('Traces (Cloud)', function () {
     assert.match(text, /\n {6}- RefundService\.refund \[orders\] .*ERROR java\.lang\.IllegalStateException/);
     // How the user sees it in the editor: the command and its argument, naming this trace on this service.
     assert.ok(
-      text.includes(`(observability.openTrace) with {"connectionId":"${connectionId}","serviceId":"${serviceId}",`),
+      text.includes(`observability.openTrace with {"connectionId":"${connectionId}","serviceId":"${serviceId}",`),
       text,
     );
     assert.ok(text.includes(`"traceId":"${SHOWCASE.refund}"}`));

@@ -29,7 +29,7 @@ export function openTraceNote(
     ...(sourceId ? { sourceId } : {}),
     traceId,
   };
-  return `To see it in the editor: the command Observability: Open Trace… (observability.openTrace) with ${JSON.stringify(args)}.`;
+  return `Shown in the editor by the command observability.openTrace with ${JSON.stringify(args)}.`;
 }
 
 export const getTrace: ReadTool = {

@@ -8,6 +8,7 @@ import { resolveScope, scopeName } from '../scope';
 import type { ReadTool } from '../tool';
 import { rangeOf, rangeText } from './range';
 import { tileText } from './tileText';
+import { openTraceNote } from './getTrace';
 
 export const searchEvents: ReadTool = {
   name: 'observability_searchEvents',
@@ -50,10 +51,8 @@ export const searchEvents: ReadTool = {
         title: `Events of ${scopeName(scope)}, ${rangeText(range)} (UTC), newest first${where ? ` matching the ${whereLanguage === 'sql' ? 'SQL' : 'Lucene'} condition` : ''}.`,
         notes: [
           'The search reads at most 200 events.',
-          ...(typeof source.traceIdExpression === 'string' && source.traceIdExpression
-            ? [
-                `A trace ID of these events opens in the editor with the command Observability: Open Trace… (observability.openTrace) with ${JSON.stringify({ connectionId: scope.connectionId, serviceId: scope.serviceId, traceId: '<the trace ID>' })}; observability_getTrace reads its spans.`,
-              ]
+          ...(source.traceIdExpression
+            ? [openTraceNote(scope, '<trace ID>', undefined) + ' observability_getTrace reads it.']
             : []),
         ],
         data: [`source: ${sanitizeServerText(source.name)} (${sanitizeServerText(source.kind)})`, text.data].join('\n'),
