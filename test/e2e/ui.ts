@@ -38,7 +38,8 @@ export const START_TIMEOUT = 120_000;
  * in the same workbench), alertFile and alertFileFreshWindow (the file names its service, or its deployment by base
  * URL), untrusted (such a file in Restricted Mode gets schema help only), preview (dashboard preview and backtest: SQL
  * through the query endpoint on Cloud, the chart series API on self-hosted), serviceFolder (pull, plan, apply, drift
- * marks in the Explorer, Source Control and the tree).
+ * marks in the Explorer, Source Control and the tree), search and traces (SQL through the query endpoint on Cloud,
+ * through ClickHouse access on self-hosted).
  *
  * Cloud only: queryEndpoint (the service query endpoint) and queryResults (SQL documents run through it), which a
  * self-hosted deployment's API does not have (its previews use the chart series API: see preview); addConnection (the
