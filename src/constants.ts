@@ -17,3 +17,7 @@ export const RESOURCE_SCHEME = 'observability';
 export const STATUS_FIRST_REFRESH_MS = 5 * 60_000;
 /** View types of the tile preview and alert backtest panels (restored after a reload by their serializers). */
 export const PREVIEW_VIEW_TYPES = { preview: 'observability.preview', backtest: 'observability.backtest' } as const;
+/** View type of the trace panel (restored after a reload by its serializer). */
+export const TRACE_VIEW_TYPE = 'observability.trace';
+/** View type of the search panel (restored after a reload by its serializer). */
+export const SEARCH_VIEW_TYPE = 'observability.search';

@@ -17,11 +17,13 @@ import {
 } from './lazy';
 import { createLogger } from './log';
 import type { AgentApi } from './agent';
-import { CONNECTIONS_STATE_KEY } from './constants';
+import { CONNECTIONS_STATE_KEY, SEARCH_VIEW_TYPE, TRACE_VIEW_TYPE } from './constants';
 import { contributedToolNames, registerToolStandIns } from './lazyTools';
 import { MCP_PROVIDER_ID, McpDefinitions, storedConnections } from './mcpServers';
 import type { PreviewApi } from './preview';
 import type { QueryApi } from './query';
+import type { TracesApi } from './traces';
+import type { SearchApi } from './search';
 import type { Node } from './tree/nodes';
 
 /** What the extension returns from `activate`, used by its own tests and by automation. */
@@ -38,6 +40,10 @@ export interface ExtensionApi {
   readonly query: QueryApi;
   /** Tile previews and alert backtests: what the panels' serializers call after a reload (reading it loads the features). */
   readonly preview: PreviewApi;
+  /** Trace panels: what their serializer calls after a reload (reading it loads the features). */
+  readonly traces: TracesApi;
+  /** Search panels: what their serializer calls after a reload (reading it loads the features). */
+  readonly search: SearchApi;
   /** The language-model tools (reading it loads the features). */
   readonly agent: AgentApi;
   /** The MCP server definitions offered to the editor's agent. */
@@ -170,6 +176,19 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       }),
     );
   }
+  // Trace and search panels come back the same way: the trace or the search they showed is read again.
+  context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(TRACE_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        await load('a restored trace panel').traces.restore(panel, state);
+      },
+    }),
+    vscode.window.registerWebviewPanelSerializer(SEARCH_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        await load('a restored search panel').search.restore(panel, state);
+      },
+    }),
+  );
   // Editors of the extension's own documents restored from the last session need their providers now.
   if (ownTabUris().length > 0) load('a restored editor');
   // The firing-alerts status item refreshes in the background for saved connections, as it did before loading.
@@ -224,6 +243,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     get agent() {
       return load('the extension API').agent;
+    },
+    get traces() {
+      return load('the extension API').traces;
+    },
+    get search() {
+      return load('the extension API').search;
     },
     mcp,
   };

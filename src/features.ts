@@ -18,12 +18,12 @@ import { WritePipeline } from './writes/pipeline';
 import { registerServiceFolders } from './serviceFolders';
 import { registerPreview, type PreviewApi } from './preview';
 import { registerQuery, type QueryApi } from './query';
-import { registerSearch } from './search';
+import { registerSearch, type SearchApi } from './search';
 import { registerTree, type TreeHandle } from './tree';
 import type { Node } from './tree/nodes';
 import { registerStatus, type FiringStatus } from './status';
 import { registerCodeInsights } from './codeInsights';
-import { registerTraces } from './traces';
+import { registerTraces, type TracesApi } from './traces';
 
 /**
  * What the entry gives the features: its log, the explorer view it created, and the stand-ins it registered at
@@ -52,6 +52,10 @@ export interface Features {
   readonly preview: PreviewApi;
   /** The tools for the editor's agent (the entry's stand-ins hand their calls here). */
   readonly agent: AgentApi;
+  /** Trace panels restored after a window reload. */
+  readonly traces: TracesApi;
+  /** Search panels restored after a window reload. */
+  readonly search: SearchApi;
 }
 
 /**
@@ -115,8 +119,12 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     background: query.background,
     showRows: (shown) => query.panel.show({ ...shown, maxRows: 1000, maxBytes: 64 * 1024 * 1024 }),
   });
-  registerTraces(context, { connections, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
-  registerSearch(context, {
+  const traces = registerTraces(context, {
+    connections,
+    log,
+    runSql: (connectionId, opts) => query.run(connectionId, opts),
+  });
+  const search = registerSearch(context, {
     connections,
     log,
     runSql: (connectionId, opts) => query.run(connectionId, opts),
@@ -136,5 +144,5 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
   });
   // Production figures at the code: SQL through the query feature's client (the key's one rate budget).
   registerCodeInsights(context, { connections, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
-  return { connections, tree: { ...tree, status }, query, preview, agent };
+  return { connections, tree: { ...tree, status }, query, preview, agent, traces, search };
 }

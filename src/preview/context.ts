@@ -25,7 +25,13 @@ export interface PreviewDeps {
     readonly onDidRelease: vscode.Event<void>;
   };
   /** Shows rows in the SQL results panel (Run Saved Search). */
-  showRows?(shown: { result: QueryResult; serviceName: string; sql: string }): Promise<unknown>;
+  showRows?(shown: {
+    result: QueryResult;
+    serviceName: string;
+    sql: string;
+    /** The service the rows come from (a trace ID in them opens there). */
+    target?: { connectionId: string; serviceId: string };
+  }): Promise<unknown>;
 }
 
 /** What a preview command answers (tests read it). */

@@ -25,7 +25,12 @@ export interface RunSavedSearchDeps {
     range: { from: number; to: number },
   ): Promise<{ result: QueryResult; statement: string }>;
   /** Shows rows in the SQL results panel. */
-  show(shown: { result: QueryResult; serviceName: string; sql: string }): Promise<unknown>;
+  show(shown: {
+    result: QueryResult;
+    serviceName: string;
+    sql: string;
+    target?: { connectionId: string; serviceId: string };
+  }): Promise<unknown>;
 }
 
 interface RunSavedSearchArgs {
@@ -103,7 +108,7 @@ export function registerRunSavedSearch(context: vscode.ExtensionContext, deps: R
             },
             () => deps.rows(scope, search, { from, to }),
           );
-          await deps.show({ result, serviceName, sql: statement });
+          await deps.show({ result, serviceName, sql: statement, target: scope });
           return { ok: true, rows: result.rows.length, statement };
         } catch (error) {
           const message = errorMessage(error);

@@ -65,6 +65,8 @@ export interface WebviewMessageHandlers {
   openJson(): Promise<unknown>;
   /** Show statement `index` (0-based) of the last run. */
   statement(index: number): Promise<unknown>;
+  /** Open the trace of a cell: its text and the row's time (the page sends both). */
+  openTrace(cell: { traceId?: unknown; time?: unknown }): Thenable<unknown>;
 }
 
 /** Reads one message from the webview and hands it to its handler; anything else is ignored. */
@@ -97,6 +99,9 @@ export async function handleWebviewMessage(m: unknown, on: WebviewMessageHandler
       return;
     case 'statement':
       if (Number.isInteger(msg.index)) await on.statement(msg.index as number);
+      return;
+    case 'openTrace':
+      await on.openTrace({ traceId: msg.traceId, time: msg.time });
       return;
   }
 }

@@ -18,6 +18,8 @@ export interface ShownResult {
   runs?: StatementResult[];
   /** Which of `runs` is shown (default: the last). */
   index?: number;
+  /** The service the rows come from: a trace ID in them opens there. */
+  target?: { connectionId: string; serviceId: string };
 }
 
 export interface PanelState {

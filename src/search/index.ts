@@ -18,6 +18,7 @@ import { CompletionCache } from './completion';
 import { SEARCH_BYTES, SEARCH_ROWS, tableFacts } from './model';
 import { SearchPanel, type SearchPanelState } from './panel';
 import { registerPanelCommands } from './panelCommands';
+import { searchArgsOfState } from './restore';
 
 export type { SearchArgs } from './args';
 
@@ -40,7 +41,12 @@ export interface SearchOutcome {
 
 type Source = SourceLike & { id: string; name?: string };
 
-export function registerSearch(context: vscode.ExtensionContext, deps: SearchDeps): void {
+/** What the entry reaches: the search panels VS Code restores after a window reload. */
+export interface SearchApi {
+  restore(panel: vscode.WebviewPanel, state: unknown): Promise<SearchOutcome | undefined>;
+}
+
+export function registerSearch(context: vscode.ExtensionContext, deps: SearchDeps): SearchApi {
   const panels = new Set<SearchPanel>();
   const completion = new CompletionCache();
   const current = registerPanelCommands(context, panels);
@@ -61,7 +67,7 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
     ),
   );
 
-  async function open(args: SearchArgs): Promise<SearchOutcome | undefined> {
+  async function open(args: SearchArgs, restored?: vscode.WebviewPanel): Promise<SearchOutcome | undefined> {
     const scope =
       typeof args.connectionId === 'string' && typeof args.serviceId === 'string'
         ? { connectionId: args.connectionId, serviceId: args.serviceId }
@@ -113,8 +119,20 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
       run,
       completion,
       tab: args.tab === 'patterns' ? 'patterns' : 'events',
-      openTrace: (traceId) =>
-        void vscode.commands.executeCommand('observability.openTrace', { ...scope, sourceId: source.id, traceId }),
+      ...(restored ? { restored } : {}),
+      openTrace: (traceId, time) =>
+        void vscode.commands.executeCommand('observability.openTrace', {
+          ...scope,
+          // A log source names the trace source its trace IDs are in.
+          sourceId:
+            source.kind === 'trace'
+              ? source.id
+              : typeof source.traceSourceId === 'string'
+                ? source.traceSourceId
+                : undefined,
+          traceId,
+          ...(typeof time === 'string' || typeof time === 'number' ? { time } : {}),
+        }),
     });
     panels.add(panel);
     current.track(panel);
@@ -122,6 +140,23 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
     const state = await panel.state();
     return { ok: !state.view.error, ...(state.view.error ? { error: state.view.error } : {}), state };
   }
+
+  return {
+    /** A panel VS Code restored after a reload: the search its page kept opens in it again. */
+    restore: async (panel, raw) => {
+      const args = searchArgsOfState(raw);
+      const out = args
+        ? await open(args, panel).catch((error: unknown): SearchOutcome => {
+            const message = errorMessage(error);
+            void vscode.window.showErrorMessage(vscode.l10n.t('Search Events failed: {0}', message));
+            return { ok: false, error: message };
+          })
+        : undefined;
+      // Drawn in the panel, even when the search itself failed (the panel says why); else the panel goes.
+      if (!out?.state) panel.dispose();
+      return out ?? { ok: false, error: 'no search kept' };
+    },
+  };
 }
 
 async function pickSource(sources: readonly Source[]): Promise<Source | undefined> {

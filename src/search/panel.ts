@@ -27,6 +27,7 @@ import {
 import type { FromPage, SearchView, ToPage } from './protocol';
 import { openSavedSearchDocument } from './saveAsDocument';
 import { LiveTail, MAX_ROWS } from './tail';
+import type { SearchRestore } from './restore';
 
 export type { PanelTarget, SearchPanelState } from './panelView';
 
@@ -45,7 +46,7 @@ export class SearchPanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     private readonly target: PanelTarget,
   ) {
-    this.panel = searchWebview(extensionUri, target.title);
+    this.panel = searchWebview(extensionUri, target.title, target.restored);
     this.view = emptyView(target.title, target.preset, target.request);
     const request = () => this.target.request;
     const post = (m: ToPage) => this.post(m);
@@ -55,7 +56,7 @@ export class SearchPanel implements vscode.Disposable {
       post,
       run,
       model: () => this.model,
-      openTrace: (id) => this.target.openTrace(id),
+      openTrace: (id, time) => this.target.openTrace(id, time),
       search: () => this.search(),
     });
     this.tail = new LiveTail({ request, run, onRows: (model, range) => this.prepend(model, range) });
@@ -106,7 +107,23 @@ export class SearchPanel implements vscode.Disposable {
       this.view = failedView(this.view, errorMessage(error));
     }
     this.post({ type: 'view', view: this.view });
+    this.post({ type: 'state', state: this.restoreState() });
     void this.patterns.searched(this.model !== undefined);
+  }
+
+  /** What the page keeps to open this search again after a window reload. */
+  private restoreState(): SearchRestore {
+    const r = this.target.request;
+    return {
+      connectionId: this.target.connectionId,
+      serviceId: this.target.serviceId,
+      sourceId: String(r.source.id ?? ''),
+      condition: r.condition,
+      language: r.language,
+      ...(r.select ? { select: r.select } : {}),
+      preset: this.target.preset,
+      range: r.range,
+    };
   }
 
   private prepend(model: SearchModel, range: { from: number; to: number }): void {

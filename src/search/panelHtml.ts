@@ -1,5 +1,6 @@
 /** The search panel's page: strict CSP with a nonce, its script from dist/, theme colours only, no remote content. */
 import * as vscode from 'vscode';
+import { SEARCH_VIEW_TYPE } from '../constants';
 import { panelColumn } from '../panels/panelColumn';
 import { makeNonce, webviewPage } from '../panels/webviewPage';
 
@@ -75,15 +76,25 @@ export function html(cspSource: string, nonce: string, scriptUri: string): strin
   return webviewPage({ cspSource, nonce, title: 'Search', style: STYLE, body: BODY, scriptUri });
 }
 
-/** A new search panel's webview, its page set (scripts from dist/ only). */
-export function searchWebview(extensionUri: vscode.Uri, title: string): vscode.WebviewPanel {
+/** A search panel's webview, its page set (scripts from dist/ only): a new one, or one VS Code restored after a reload. */
+export function searchWebview(
+  extensionUri: vscode.Uri,
+  title: string,
+  restored?: vscode.WebviewPanel,
+): vscode.WebviewPanel {
   const media = vscode.Uri.joinPath(extensionUri, 'dist');
-  const panel = vscode.window.createWebviewPanel(
-    'observability.search',
-    vscode.l10n.t('Search: {0}', title),
-    { viewColumn: panelColumn(), preserveFocus: false },
-    { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [media] },
-  );
+  const panel =
+    restored ??
+    vscode.window.createWebviewPanel(
+      SEARCH_VIEW_TYPE,
+      vscode.l10n.t('Search: {0}', title),
+      { viewColumn: panelColumn(), preserveFocus: false },
+      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [media] },
+    );
+  if (restored) {
+    panel.title = vscode.l10n.t('Search: {0}', title);
+    panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
+  }
   const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'search.js')).toString();
   panel.webview.html = html(panel.webview.cspSource, makeNonce(), script);
   return panel;

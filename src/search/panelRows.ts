@@ -14,7 +14,7 @@ export interface RowsDeps {
   model(): SearchModel | undefined;
   run(sql: string): Promise<QueryResult>;
   post(m: ToPage): void;
-  openTrace(traceId: string): void;
+  openTrace(traceId: string, time?: unknown): void;
   search(): Promise<void>;
 }
 
@@ -52,15 +52,25 @@ export class PanelRows {
     if (!('index' in m) || !model) return;
     if (m.type === 'openTrace' && m.field === undefined) {
       const id = this.rows[m.index]?.[model.traceIdColumn];
-      if (typeof id === 'string' && id !== '') this.deps.openTrace(id);
+      if (typeof id === 'string' && id !== '') this.deps.openTrace(id, this.rowTime(m.index));
       return;
     }
     const detail = await this.detailsOf(m.index);
     if (!detail || this.deps.model() !== model) return;
     const effect = rowEffect(m, rowDetails(detail.columns, detail.row), this.deps.request());
     if (effect?.kind === 'details') this.deps.post(effect.message);
-    else if (effect?.kind === 'openTrace') this.deps.openTrace(effect.traceId);
+    else if (effect?.kind === 'openTrace') this.deps.openTrace(effect.traceId, this.rowTime(m.index));
     else if (effect?.kind === 'copy') await vscode.env.clipboard.writeText(effect.text);
     else if (effect?.kind === 'search') await this.deps.search();
+  }
+
+  /** The row's time: its column of the source's timestamp expression (its first part), when the rows show it. */
+  private rowTime(index: number): unknown {
+    const expr = String(this.deps.request().source.timestampValueExpression ?? '')
+      .split(',')[0]
+      ?.trim();
+    const model = this.deps.model();
+    const column = expr && model ? model.columns.indexOf(expr) : -1;
+    return column >= 0 ? this.rows[index]?.[column] : undefined;
   }
 }

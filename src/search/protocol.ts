@@ -1,4 +1,5 @@
 /** Messages between the search panel and its page (no `vscode`, no DOM): the page reads them as untrusted data. */
+import type { SearchRestore } from './restore';
 
 export interface SearchView {
   title: string;
@@ -53,7 +54,9 @@ export type ToPage =
   /** Map keys of the recent data, for completion ([map column, key]). */
   | { type: 'mapKeys'; keys: [string, string][] }
   /** Values of a field in the recent data, for completion. */
-  | { type: 'values'; field: string; values: string[] };
+  | { type: 'values'; field: string; values: string[] }
+  /** What the page keeps in its webview state: the search opens again after a window reload. */
+  | { type: 'state'; state: SearchRestore };
 
 export type FromPage =
   | { type: 'ready' }

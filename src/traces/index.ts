@@ -9,8 +9,14 @@ import type { ConnectionManager } from '../connections/manager';
 import type { Logger } from '../log';
 import { createOpenTrace } from './openTrace';
 import { TracePanels } from './panel';
+import { createRestoreTrace, type RestoredTrace } from './restore';
 
 export type { OpenTraceArgs } from './openTrace';
+
+/** What the entry reaches: the trace panels VS Code restores after a window reload. */
+export interface TracesApi {
+  restore(panel: vscode.WebviewPanel, state: unknown): Promise<RestoredTrace>;
+}
 
 export interface TracesDeps {
   readonly connections: ConnectionManager;
@@ -19,11 +25,12 @@ export interface TracesDeps {
   runSql(connectionId: string, opts: RunQueryOptions): Promise<QueryResult>;
 }
 
-export function registerTraces(context: vscode.ExtensionContext, deps: TracesDeps): void {
+export function registerTraces(context: vscode.ExtensionContext, deps: TracesDeps): TracesApi {
   const panels = new TracePanels(context.extensionUri);
   const openTrace = createOpenTrace(deps, panels, deps.log);
   context.subscriptions.push(
     panels,
     vscode.commands.registerCommand('observability.openTrace', (raw?: unknown) => openTrace(raw)),
   );
+  return { restore: createRestoreTrace(deps, panels) };
 }

@@ -1,8 +1,10 @@
 /**
  * Observability: Open Trace… — from the palette (asks for the connection, the service and the trace ID) or with an
- * argument object `{ connectionId, serviceId, sourceId?, traceId }`. Picks the service's trace source (asks when there
- * are several), reads the trace's spans and its logs (SQL on the service's query endpoint; on a self-hosted deployment
- * on its ClickHouse access, which it needs) and shows them in the trace panel. Opening a trace is the user's action
+ * argument object `{ connectionId, serviceId, sourceId?, traceId, range?, time? }` (`range`: epoch milliseconds
+ * `{ from, to }`; else `time`, the time of the row the trace was opened from: an hour either side of it is read, and
+ * the whole table when the trace is not there). Picks the service's trace source (asks when there are several),
+ * reads the trace's spans and its logs (SQL on the service's query endpoint; on a self-hosted deployment on its
+ * ClickHouse access, which it needs) and shows them in the trace panel. Opening a trace is the user's action
  * that starts the SQL; an idle service is not woken (the query client asks for no wake).
  */
 import * as vscode from 'vscode';
@@ -15,12 +17,17 @@ import type { Logger } from '../log';
 import { readTrace, TRACE_ID, type SourceLike, type TraceModel } from '../render';
 import type { TracePanels } from './panel';
 import type { TracesDeps } from './index';
+import { rangeArg, windowAround, type TraceRange } from './window';
 
 export interface OpenTraceArgs {
   connectionId: string;
   serviceId: string;
   sourceId?: string;
   traceId: string;
+  /** The time range to read the trace in (epoch milliseconds). */
+  range?: TraceRange;
+  /** Without a range: the time of the row the trace was opened from (epoch ms or a date text), ± an hour read. */
+  time?: number | string;
 }
 
 /** Bytes of one read at most (spans or logs). */
@@ -99,17 +106,30 @@ export function createOpenTrace(deps: TracesDeps, panels: TracePanels, log: Logg
       }
       return undefined;
     }
-    return readAndShow(connections, deps, panels, log, { connection, serviceId, traceId, sourceId: args.sourceId });
+    const range = rangeArg(args.range) ?? windowAround(args.time);
+    return readAndShow(connections, deps, panels, log, {
+      connection,
+      serviceId,
+      traceId,
+      sourceId: args.sourceId,
+      range,
+    });
   };
 }
 
-async function readAndShow(
+export async function readAndShow(
   connections: ConnectionManager,
   deps: TracesDeps,
   panels: TracePanels,
   log: Logger,
-  a: { connection: StoredConnection; serviceId: string; traceId: string; sourceId?: string | undefined },
-): Promise<TraceModel | undefined> {
+  a: {
+    connection: StoredConnection;
+    serviceId: string;
+    traceId: string;
+    sourceId?: string | undefined;
+    range?: TraceRange | undefined;
+  },
+): Promise<(TraceModel & { range?: TraceRange | undefined }) | undefined> {
   const { connection, serviceId, traceId } = a;
   const key = `${connection.id}/${serviceId}/${traceId}`;
   let cancelled = false;
@@ -134,10 +154,18 @@ async function readAndShow(
           }
           return undefined;
         }
-        panels.loading(key, traceId);
+        const restore = { connectionId: connection.id, serviceId, sourceId: String(source.id ?? ''), traceId };
+        panels.loading(key, traceId, { ...restore, range: a.range });
         const run = (sql: string, maxRows: number) =>
           deps.runSql(connection.id, { serviceId, sql, maxRows, maxBytes: MAX_BYTES, signal: abort.signal });
-        const model = await readTrace(run, source, sources, traceId);
+        let range = a.range;
+        let model = await readTrace(run, source, sources, traceId, range);
+        if (model.tree.rows.length === 0 && range) {
+          // Not in the window around the row's time (a clock or time zone apart): the whole table, as without a time.
+          log.info(`trace ${traceId}: no span between ${range.from} and ${range.to}; reading it without a range`);
+          range = undefined;
+          model = await readTrace(run, source, sources, traceId);
+        }
         if (model.tree.rows.length === 0) {
           panels.close(key);
           void vscode.window.showWarningMessage(
@@ -145,9 +173,12 @@ async function readAndShow(
           );
           return model;
         }
-        panels.show(key, model, t('Trace {0} · {1}', traceId, model.sourceName || model.sourceId));
+        panels.show(key, model, t('Trace {0} · {1}', traceId, model.sourceName || model.sourceId), {
+          ...restore,
+          range,
+        });
         log.info(`trace ${traceId}: ${model.tree.rows.length} spans, ${model.logs.length} log lines`);
-        return model;
+        return { ...model, range };
       },
     );
   } catch (error) {

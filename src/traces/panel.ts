@@ -10,6 +10,8 @@ import { spanDetails, traceMessage } from './model';
 import type { FromWebview, ToWebview } from './protocol';
 import { traceHtml } from './html';
 import { makeNonce } from '../panels/webviewPage';
+import type { TraceRestore } from './window';
+import { TRACE_VIEW_TYPE } from '../constants';
 
 interface Open {
   panel: vscode.WebviewPanel;
@@ -22,17 +24,33 @@ export class TracePanels implements vscode.Disposable {
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
-  /** The panel of a trace (created when not open), showing that it is being read. */
-  loading(key: string, traceId: string): void {
+  /**
+   * The panel of a trace (created when not open), showing that it is being read; `restore` is what its webview keeps
+   * to open the trace again after a window reload.
+   */
+  loading(key: string, traceId: string, restore: TraceRestore): void {
     const entry = this.ensure(key, traceId);
-    void this.post(entry, { type: 'loading', traceId });
+    void this.post(entry, { type: 'loading', traceId, restore });
   }
 
-  show(key: string, model: TraceModel, title: string): void {
+  show(key: string, model: TraceModel, title: string, restore: TraceRestore): void {
     const entry = this.ensure(key, model.traceId);
     entry.model = model;
     entry.panel.title = vscode.l10n.t('Trace {0}', model.traceId.slice(0, 8));
-    void this.post(entry, traceMessage(model, title));
+    void this.post(entry, { ...traceMessage(model, title), restore });
+  }
+
+  /** Takes a panel VS Code restored after a window reload as the panel of `key`; false when that one is open. */
+  adopt(key: string, panel: vscode.WebviewPanel, traceId: string): boolean {
+    if (this.open.has(key)) return false;
+    this.setUp(key, panel, traceId);
+    return true;
+  }
+
+  /** Says in an open panel why its trace is not shown (a restored panel whose connection is gone). */
+  failed(key: string, message: string): void {
+    const entry = this.open.get(key);
+    if (entry) void this.post(entry, { type: 'failed', message });
   }
 
   /** Selects a row of an open trace's waterfall (as a click would). */
@@ -62,11 +80,18 @@ export class TracePanels implements vscode.Disposable {
     }
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const panel = vscode.window.createWebviewPanel(
-      'observability.trace',
+      TRACE_VIEW_TYPE,
       vscode.l10n.t('Trace {0}', traceId.slice(0, 8)),
       { viewColumn: panelColumn(), preserveFocus: false },
       { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] },
     );
+    return this.setUp(key, panel, traceId);
+  }
+
+  private setUp(key: string, panel: vscode.WebviewPanel, traceId: string): Open {
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    panel.title = vscode.l10n.t('Trace {0}', traceId.slice(0, 8));
     const nonce = makeNonce();
     const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'traces.js')).toString();
     panel.webview.html = traceHtml(panel.webview.cspSource, nonce, script);

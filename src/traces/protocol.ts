@@ -3,6 +3,8 @@
  * come slim (what the waterfall draws); a span's details are sent when it is selected.
  */
 
+import type { TraceRestore } from './window';
+
 /** Flags of a waterfall row. */
 export const ROW_ERROR = 1;
 export const ROW_ORPHAN = 2;
@@ -48,6 +50,8 @@ export interface TraceMessage {
   notes: string[];
   errors: number;
   orphans: number;
+  /** What the webview keeps in its state to open the trace again after a window reload. */
+  restore?: TraceRestore;
 }
 
 export interface SpanDetails {
@@ -68,6 +72,10 @@ export interface SpanDetails {
 }
 
 export type ToWebview =
-  TraceMessage | SpanDetails | { type: 'loading'; traceId: string } | { type: 'select'; row: number };
+  | TraceMessage
+  | SpanDetails
+  | { type: 'loading'; traceId: string; restore?: TraceRestore }
+  | { type: 'select'; row: number }
+  | { type: 'failed'; message: string };
 
 export type FromWebview = { type: 'ready' } | { type: 'details'; row: number };

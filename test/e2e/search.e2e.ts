@@ -1,20 +1,22 @@
 /**
- * UI test of the search panel on a Cloud connection (SQL through the query endpoint): Search Events… from the palette
- * on the sample logs, the histogram drawn as bars with its table view, a condition narrowing the rows, a row's details
- * with every column and attribute keys, Add to search, the live tail running the search again, completion of a map
- * key's values, the Patterns tab, and Save as Saved Search… opening the saved-search document. It takes the README's
- * search picture (media/screenshot-search.png: the error events with a row's details).
+ * UI test of the search panel, on both kinds of connection (Cloud: SQL through the query endpoint; self-hosted:
+ * through its ClickHouse access): Search Events… from the palette on the sample logs, the histogram drawn as bars
+ * with its table view, a condition narrowing the rows, a row's details with every column and attribute keys, Add to
+ * search, the live tail running the search again, completion of a map key's values, the Patterns tab, Save as Saved
+ * Search… opening the saved-search document, and a log line's trace opened from its details. On the Cloud it takes
+ * the README's search picture (media/screenshot-search.png: the error events with a row's details).
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/search.e2e.js`.
  */
 import * as assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
+import { SHOWCASE } from '../emulator/clickhouse/traces';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import type { Workbench } from '../host/runInCodeServer';
 import {
-  CLOUD,
+  forEachFlavor,
   openTestWorkbench,
   quickInput,
   quickInputBox,
@@ -26,20 +28,32 @@ import {
   until,
 } from './ui';
 
-describe('Cloud', () => {
+forEachFlavor((flavor) => {
   let emulator: Emulator;
   let workbench: Workbench;
   let page: Page;
 
   before(async () => {
-    emulator = await startEmulator({ flavor: 'cloud', rateLimit: { requests: 10_000, windowMs: 1000 }, now: 'start' });
-    emulator.state.data.get(emulator.serviceIds[0]!)!.queryEndpoint = {
-      id: '0d5c2a8e-6f14-4b3a-9e7d-2c1b0a9f8e7d',
-      roles: ['sql_console_read_only'],
-      openApiKeys: [SAMPLE_KEY_UUID],
-      allowedOrigins: '',
-    };
-    workbench = await openTestWorkbench({ flavor: CLOUD, emulator, label: 'Search (emulator)', mode: 'setup' });
+    emulator = await startEmulator({
+      flavor: flavor.emulatorFlavor,
+      rateLimit: { requests: 10_000, windowMs: 1000 },
+      now: 'start',
+    });
+    if (flavor.emulatorFlavor === 'cloud') {
+      emulator.state.data.get(emulator.serviceIds[0]!)!.queryEndpoint = {
+        id: '0d5c2a8e-6f14-4b3a-9e7d-2c1b0a9f8e7d',
+        roles: ['sql_console_read_only'],
+        openApiKeys: [SAMPLE_KEY_UUID],
+        allowedOrigins: '',
+      };
+    }
+    workbench = await openTestWorkbench({
+      flavor,
+      emulator,
+      label: 'Search (emulator)',
+      mode: 'setup',
+      clickHouse: flavor.emulatorFlavor === 'oss',
+    });
     page = workbench.page;
   });
 
@@ -53,15 +67,17 @@ describe('Cloud', () => {
   }
 
   test('searching the sample logs: histogram, rows, details, add to search', { timeout: 400_000 }, () =>
-    reportingFailure(page, emulator, 'search-cloud', drive),
+    reportingFailure(page, emulator, `search-${flavor.emulatorFlavor}`, drive),
   );
 
   async function drive(): Promise<void> {
-    await runCommand(page, 'Observability: Set Query Host');
-    await quickInputBox(page).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await quickInputBox(page).fill(emulator.queryUrl);
-    await page.keyboard.press('Enter');
-    await quickInput(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+    if (flavor.emulatorFlavor === 'cloud') {
+      await runCommand(page, 'Observability: Set Query Host');
+      await quickInputBox(page).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await quickInputBox(page).fill(emulator.queryUrl);
+      await page.keyboard.press('Enter');
+      await quickInput(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+    }
     await runCommand(page, 'Observability: Search Events…');
     await quickInputRows(page).filter({ hasText: 'Logs' }).first().click();
     const p = panel();
@@ -76,7 +92,9 @@ describe('Cloud', () => {
     await p.getByRole('button', { name: 'Histogram as chart' }).click();
 
     // Live tail: the search runs again (rows since the last run, then the histogram) through the query endpoint.
-    const runs = () => emulator.requests.filter((r) => r.path.endsWith('/run')).length;
+    // SQL runs: the query endpoint's on Cloud, ClickHouse's HTTP interface on self-hosted.
+    const runs = () =>
+      emulator.requests.filter((r) => r.path.endsWith('/run') || r.path.startsWith('clickhouse:')).length;
     const before = runs();
     await p.locator('#tail').check();
     await until(() => runs() >= before + 2, 'the live tail ran the search again');
@@ -103,7 +121,7 @@ describe('Cloud', () => {
       'map keys on their own',
     );
     await page.mouse.move(10, 790);
-    await shoot(page, CLOUD.screenshot('screenshot-search.png'));
+    await shoot(page, flavor.screenshot('screenshot-search.png'));
     const service = details.locator('.field', { has: p.locator('.name', { hasText: /^ServiceName$/ }) }).first();
     const value = await service.locator('.value').innerText();
     await service.getByRole('button', { name: 'Add to search' }).click();
@@ -149,5 +167,22 @@ describe('Cloud', () => {
     await p.getByRole('button', { name: 'Save as Saved Search…' }).click();
     await page.locator('.tab', { hasText: '.saved-search.json' }).first().waitFor({ timeout: UI_TIMEOUT });
     assert.equal(writes(), sent, 'nothing is sent before Apply');
+
+    // Back to the search panel: its tab, behind the saved-search document.
+    await page.locator('.tab', { hasText: /^Search: / }).first().click();
+    await p.locator('#condition').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+
+    // A log line of the failing trace opens its trace (in the log source's trace source) from its details.
+    await p.locator('#condition').fill(`TraceId:${SHOWCASE.refund}`);
+    await p.locator('#condition').press('Enter');
+    await p.locator('#status', { hasText: /rows shown/ }).waitFor({ timeout: UI_TIMEOUT });
+    await p.locator('.row').first().click();
+    const traceField = details.locator('.field', { has: p.locator('.name', { hasText: /^TraceId$/ }) }).first();
+    await traceField.waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await traceField.locator('.value').innerText(), SHOWCASE.refund);
+    await traceField.getByRole('button', { name: 'Open trace' }).click();
+    const trace = panel();
+    await trace.locator('#title', { hasText: SHOWCASE.refund }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await trace.locator('[role=row]', { hasText: 'RefundService.refund' }).waitFor({ timeout: UI_TIMEOUT });
   }
 });

@@ -38,7 +38,8 @@ export const START_TIMEOUT = 120_000;
  * in the same workbench), alertFile and alertFileFreshWindow (the file names its service, or its deployment by base
  * URL), untrusted (such a file in Restricted Mode gets schema help only), preview (dashboard preview and backtest: SQL
  * through the query endpoint on Cloud, the chart series API on self-hosted), serviceFolder (pull, plan, apply, drift
- * marks in the Explorer, Source Control and the tree).
+ * marks in the Explorer, Source Control and the tree), search and traces (SQL through the query endpoint on Cloud,
+ * through ClickHouse access on self-hosted).
  *
  * Cloud only: queryEndpoint (the service query endpoint) and queryResults (SQL documents run through it), which a
  * self-hosted deployment's API does not have (its previews use the chart series API: see preview); addConnection (the
@@ -157,6 +158,8 @@ export interface TestWorkbenchOptions {
   readonly workspace?: string;
   /** Settings besides the defaults of the UI tests (dark theme, no command center, no auto save). */
   readonly userSettings?: Record<string, unknown>;
+  /** `setup` mode, self-hosted: give the connection the emulator's ClickHouse access (SQL, search, traces). */
+  readonly clickHouse?: boolean;
 }
 
 /**
@@ -186,7 +189,18 @@ export async function openTestWorkbench(opts: TestWorkbenchOptions): Promise<Wor
     ...(setup
       ? {
           extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'e2e', 'workbenchSetup.js'),
-          env: { OBS_E2E_CONNECTION: connection },
+          env: {
+            OBS_E2E_CONNECTION: connection,
+            ...(opts.clickHouse
+              ? {
+                  OBS_E2E_CLICKHOUSE: JSON.stringify({
+                    url: emulator.clickHouseHttpUrl,
+                    user: emulator.clickHouseUser,
+                    password: emulator.clickHousePassword,
+                  }),
+                }
+              : {}),
+          },
           onLog: (line: string) => {
             if (line.includes('E2E SETUP READY')) ready();
             else if (process.env.OBS_TEST_VERBOSE) process.stdout.write(`${line}\n`);

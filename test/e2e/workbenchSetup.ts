@@ -1,6 +1,7 @@
 /**
  * Entry loaded in the extension host of a UI test (`extensionTestsPath`). It adds the connection described by
- * `$OBS_E2E_CONNECTION` (the argument object of `observability.addConnection`) and then stays pending, so the
+ * `$OBS_E2E_CONNECTION` (the argument object of `observability.addConnection`; with `$OBS_E2E_CLICKHOUSE`, its
+ * ClickHouse access too) and then stays pending, so the
  * workbench keeps running for the browser-driven steps; the test closes the workbench when it is done.
  */
 import * as vscode from 'vscode';
@@ -9,7 +10,15 @@ export async function run(): Promise<void> {
   const raw = process.env.OBS_E2E_CONNECTION;
   if (!raw) throw new Error('OBS_E2E_CONNECTION is not set');
   const args = JSON.parse(raw) as Record<string, unknown>;
-  await vscode.commands.executeCommand('observability.addConnection', args);
+  const connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', args);
+  // A self-hosted connection's ClickHouse access (SQL, search and traces), as `{ url, user, password }`.
+  const clickHouse = process.env.OBS_E2E_CLICKHOUSE;
+  if (clickHouse) {
+    await vscode.commands.executeCommand('observability.setClickHouseAccess', {
+      connectionId,
+      ...(JSON.parse(clickHouse) as Record<string, unknown>),
+    });
+  }
   await vscode.commands.executeCommand('setContext', 'observability.e2eReady', true);
   console.log('E2E SETUP READY');
   await new Promise<void>(() => undefined);

@@ -532,12 +532,21 @@ describe('Tile previews and alert backtests (emulator)', function () {
     assert.match(out.statement ?? '', /SeverityText/);
     const panel = exportedApi<{
       query: {
-        panel: { current: { shown?: { sql: string; result: { columns: { name: string }[]; rows: unknown[][] } } } };
+        panel: {
+          current: {
+            shown?: {
+              sql: string;
+              result: { columns: { name: string }[]; rows: unknown[][] };
+              target?: { connectionId: string; serviceId: string };
+            };
+          };
+        };
       };
     }>().query.panel;
     const shown = panel.current.shown;
     assert.ok(shown, 'the results panel shows it');
     assert.equal(shown.sql, out.statement);
+    assert.deepEqual(shown.target, { connectionId, serviceId }, 'a trace ID in its rows opens on its service');
     assert.deepEqual(
       shown.result.columns.map((c) => c.name),
       ['Timestamp', 'ServiceName', 'SeverityText', 'Body'],

@@ -203,6 +203,39 @@ describe('Search Events… (the search panel)', function () {
     assert.deepEqual(drawn, Object.fromEntries(byStatus.map(([s, n]) => [String(s), Number(n)])), 'counts by status');
   });
 
+  it('Cloud: a search panel VS Code restores after a window reload searches again what it kept', async () => {
+    const source = await sourceOf(cloudId, cloudSvc, 'log');
+    const now = cloud.now();
+    const range = { from: now - 30 * MIN, to: now };
+    const api = (await activate()) as unknown as {
+      search: { restore(p: vscode.WebviewPanel, s: unknown): Promise<SearchOutcome | undefined> };
+    };
+    // The panel VS Code hands the serializer, with the state the page kept.
+    const panel = vscode.window.createWebviewPanel('observability.search', 'Search', vscode.ViewColumn.One, {});
+    const kept = { connectionId: cloudId, serviceId: cloudSvc, sourceId: source.id, language: 'lucene', preset: '' };
+    const out = await api.search.restore(panel, { ...kept, condition: 'SeverityText:error', range });
+    assert.ok(out?.ok, out?.error);
+    const view = out.state!.view;
+    assert.equal(view.condition, 'SeverityText:error');
+    assert.deepEqual(view.range, range);
+    const fresh = await vscode.commands.executeCommand<SearchOutcome>('observability.searchEvents', {
+      ...kept,
+      condition: 'SeverityText:error',
+      range,
+    });
+    assert.ok(fresh.state!.view.histogram.total > 0);
+    assert.equal(view.histogram.total, fresh.state!.view.histogram.total, 'the counts of the same search');
+    assert.deepEqual(out.state!.model!.raw, fresh.state!.model!.raw, 'the rows of the same search');
+
+    // A state that names no search: the panel goes, nothing is searched.
+    const empty = vscode.window.createWebviewPanel('observability.search', 'Search', vscode.ViewColumn.One, {});
+    let disposed = false;
+    empty.onDidDispose(() => (disposed = true));
+    const none = await api.search.restore(empty, { condition: 'x' });
+    assert.equal(none?.ok, false);
+    assert.ok(disposed, 'the empty panel is closed');
+  });
+
   it('Cloud: a 1 MB body with ANSI and markup and a map of 10,000 keys are drawn cut and as text', async () => {
     const source = await sourceOf(cloudId, cloudSvc, 'log');
     const now = cloud.now();

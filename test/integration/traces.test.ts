@@ -168,6 +168,97 @@ describe('Traces (Cloud)', function () {
     assert.equal(model.tree.rows.length, Number(count!.n));
   });
 
+  /** The SQL of the query endpoint's runs since `from` (an index into the emulator's requests). */
+  const sqlSince = (from: number) =>
+    emulator.requests
+      .slice(from)
+      .filter((r) => /\/run\b/.test(r.path))
+      .map((r) => String((r.body as { sql?: unknown } | undefined)?.sql ?? ''));
+  const HOUR = 3_600_000;
+  /** Epoch ms of a ClickHouse date text (UTC), to the millisecond. */
+  const epochMs = (text: string) => Date.parse(`${text.replace(' ', 'T').replace(/(\.\d{3})\d*$/, '$1')}Z`);
+
+  it("opens a trace from a SQL result's TraceId cell: on the result's service, an hour either side of the row's time", async () => {
+    const sql = `SELECT Timestamp, TraceId, SpanName FROM otel_traces WHERE TraceId = '${SHOWCASE.refund}' ORDER BY Timestamp LIMIT 1`;
+    await vscode.commands.executeCommand('observability.newQuery', { connectionId, serviceId, sql });
+    const out = await vscode.commands.executeCommand<{ ok: boolean; firstRows?: unknown[][]; error?: string }>(
+      'observability.runQuery',
+      {},
+    );
+    assert.ok(out?.ok, out?.error);
+    const [time, traceId] = out.firstRows![0] as [string, string];
+    assert.equal(traceId, SHOWCASE.refund);
+    const sentBefore = emulator.requests.length;
+    // What the results panel does with the page's message for a click on the cell.
+    const model = (await exportedApi<{
+      query: { panel: { openTrace(cell: unknown): Thenable<unknown> } };
+    }>().query.panel.openTrace({ traceId, time })) as
+      (TraceModelView & { range?: { from: number; to: number } }) | undefined;
+    assert.ok(model, 'the trace opened');
+    const t = epochMs(time);
+    assert.deepEqual(model.range, { from: t - HOUR, to: t + HOUR });
+    const [count] = await plain(`SELECT count() AS n FROM otel_traces WHERE TraceId = '${SHOWCASE.refund}'`);
+    assert.equal(model.tree.rows.length, Number(count!.n), 'every span of the trace is in the window');
+    const sent = sqlSince(sentBefore).filter((q) => q.includes(SHOWCASE.refund));
+    assert.equal(sent.length, 2, 'the spans and the logs, once each');
+    for (const q of sent) {
+      assert.ok(q.includes(`>= fromUnixTimestamp64Milli(toInt64(${t - HOUR}))`), `bounded below: ${q}`);
+      assert.ok(q.includes(`<= fromUnixTimestamp64Milli(toInt64(${t + HOUR}))`), `bounded above: ${q}`);
+    }
+  });
+
+  it("reads the whole table when the trace is not in the row time's window (a clock apart)", async () => {
+    const sentBefore = emulator.requests.length;
+    const yearAgo = emulator.now() - 365 * 24 * HOUR;
+    const model = (await vscode.commands.executeCommand('observability.openTrace', {
+      connectionId,
+      serviceId,
+      traceId: SHOWCASE.refund,
+      time: yearAgo,
+    })) as (TraceModelView & { range?: unknown }) | undefined;
+    assert.ok(model && model.tree.rows.length > 0, 'the trace opened');
+    assert.equal(model.range, undefined, 'read without a range');
+    const spans = sqlSince(sentBefore).filter((q) => q.includes(SHOWCASE.refund) && /FROM .*otel_traces/.test(q));
+    assert.equal(spans.length, 2, 'the window first, then the whole table');
+    assert.match(spans[0]!, new RegExp(`toInt64\\(${yearAgo - HOUR}\\)`));
+    assert.doesNotMatch(spans[1]!, /fromUnixTimestamp64Milli/);
+  });
+
+  it('comes back after a window reload: the restored panel reads its trace again in its range', async () => {
+    const api = exportedApi<{ traces: { restore(p: vscode.WebviewPanel, s: unknown): Promise<unknown> } }>();
+    await closeAll();
+    const t = emulator.now();
+    const range = { from: t - 48 * HOUR, to: t };
+    const sentBefore = emulator.requests.length;
+    // The panel VS Code hands the serializer, with the state the page kept.
+    const panel = vscode.window.createWebviewPanel('observability.trace', 'Trace', vscode.ViewColumn.One, {});
+    const model = (await api.traces.restore(panel, {
+      connectionId,
+      serviceId,
+      traceId: SHOWCASE.refund,
+      range,
+    })) as (TraceModelView & { range?: unknown }) | undefined;
+    assert.ok(model && model.tree.rows.length > 0, 'the trace is drawn again');
+    assert.deepEqual(model.range, range);
+    const sent = sqlSince(sentBefore).filter((q) => q.includes(SHOWCASE.refund));
+    assert.ok(sent.length >= 1);
+    assert.ok(sent[0]!.includes(`toInt64(${range.from})`), 'in the range it had');
+    assert.equal(panel.title, `Trace ${SHOWCASE.refund.slice(0, 8)}`);
+
+    // A state naming a connection that is gone: the panel says so, nothing is sent.
+    const gone = vscode.window.createWebviewPanel('observability.trace', 'Trace', vscode.ViewColumn.One, {});
+    const before = emulator.requests.length;
+    const none = await api.traces.restore(gone, {
+      connectionId: 'removed',
+      serviceId,
+      traceId: SHOWCASE.orphan,
+    });
+    assert.equal(none, undefined);
+    assert.deepEqual(emulator.requests.slice(before), []);
+    gone.dispose();
+    await closeAll();
+  });
+
   it('refuses a malformed trace ID before any SQL is sent', async () => {
     const sentBefore = emulator.requests.length;
     assert.equal(await openTrace("not-a-trace' OR 1=1"), undefined);
@@ -186,6 +277,12 @@ describe('Traces (Cloud)', function () {
     assert.match(text, new RegExp(`Trace ${SHOWCASE.refund} of .*: ${Number(count!.n)} spans`));
     assert.match(text, /exception: java\.lang\.IllegalStateException: Refund amount/);
     assert.match(text, /\n {6}- RefundService\.refund \[orders\] .*ERROR java\.lang\.IllegalStateException/);
+    // How the user sees it in the editor: the command and its argument, naming this trace on this service.
+    assert.ok(
+      text.includes(`observability.openTrace with {"connectionId":"${connectionId}","serviceId":"${serviceId}",`),
+      text,
+    );
+    assert.ok(text.includes(`"traceId":"${SHOWCASE.refund}"}`));
   });
 });
 

@@ -17,6 +17,21 @@ function cleanLine(line: string): string {
   return `${m?.[1] ?? ''}${sanitizeServerText(m?.[2] ?? '', 1000)}`;
 }
 
+/** How the user opens the trace in the editor (its waterfall and logs): the command and its argument. */
+export function openTraceNote(
+  scope: { connectionId: string; serviceId: string },
+  traceId: string,
+  sourceId?: string,
+): string {
+  const args = {
+    connectionId: scope.connectionId,
+    serviceId: scope.serviceId,
+    ...(sourceId ? { sourceId } : {}),
+    traceId,
+  };
+  return `Shown in the editor by the command observability.openTrace with ${JSON.stringify(args)}.`;
+}
+
 export const getTrace: ReadTool = {
   name: 'observability_getTrace',
   kind: 'read',
@@ -67,6 +82,7 @@ export const getTrace: ReadTool = {
         title: `Trace ${traceId} of ${scopeName(scope)}: ${tree.rows.length} spans over ${(tree.endMs - tree.startMs).toFixed(1)} ms, ${tree.services.length} services, ${tree.errors} failed, ${tree.orphans} orphans (UTC start ${new Date(tree.startMs).toISOString()}).`,
         notes: [
           `Shown: up to ${shown} spans (failed first, then the longest) with their ancestors; indentation is nesting.`,
+          openTraceNote(scope, traceId, typeof source.id === 'string' ? source.id : undefined),
           ...model.notes,
         ],
         data: [

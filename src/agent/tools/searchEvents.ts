@@ -8,6 +8,7 @@ import { resolveScope, scopeName } from '../scope';
 import type { ReadTool } from '../tool';
 import { rangeOf, rangeText } from './range';
 import { tileText } from './tileText';
+import { openTraceNote } from './getTrace';
 
 export const searchEvents: ReadTool = {
   name: 'observability_searchEvents',
@@ -48,7 +49,12 @@ export const searchEvents: ReadTool = {
       const text = tileText(data, { maxRows: typeof input.maxRows === 'number' ? input.maxRows : undefined });
       return {
         title: `Events of ${scopeName(scope)}, ${rangeText(range)} (UTC), newest first${where ? ` matching the ${whereLanguage === 'sql' ? 'SQL' : 'Lucene'} condition` : ''}.`,
-        notes: ['The search reads at most 200 events.'],
+        notes: [
+          'The search reads at most 200 events.',
+          ...(source.traceIdExpression
+            ? [openTraceNote(scope, '<trace ID>', undefined) + ' observability_getTrace reads it.']
+            : []),
+        ],
         data: [`source: ${sanitizeServerText(source.name)} (${sanitizeServerText(source.kind)})`, text.data].join('\n'),
       };
     } catch (error) {

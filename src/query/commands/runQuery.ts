@@ -154,7 +154,7 @@ async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcom
     const { maxRows, maxBytes } = querySettings();
     // The last statement's rows go to the panel as they arrive.
     const last = (statements.at(-1) as Statement).text;
-    const stream = panel.stream({ serviceName, sql: last, maxRows, maxBytes });
+    const stream = panel.stream({ serviceName, sql: last, maxRows, maxBytes, target });
     try {
       const runs = await runAll(ctx, target, statements, wake, stream);
       const receivedMs = performance.now() - started;
@@ -167,6 +167,7 @@ async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcom
           sql,
           maxRows,
           maxBytes,
+          target: { connectionId: target.connectionId, serviceId: target.serviceId },
           ...(runs.length > 1 ? { runs } : {}),
         },
         stream,

@@ -70,6 +70,16 @@ const baseType = (t: string): string =>
 const isNumeric = (t: string): boolean => /^(U?Int\d+|Float\d+|Decimal)/.test(baseType(t));
 const isTime = (t: string): boolean => /^(DateTime|Date)/.test(baseType(t));
 
+/** Columns whose cells are trace IDs (`TraceId`, `trace_id`, `traceId`): each such cell is a link to the trace. */
+const isTraceColumn = (name: string): boolean => /^trace_?id$/i.test(name);
+const TRACE_ID = /^[0-9a-f]{32}$/i;
+
+/** The row's time sent with a trace link: a `Timestamp` column, else the first date column. */
+function timeColumn(m: ResultMessage): number {
+  const named = m.columns.findIndex((c) => /^timestamp$/i.test(c.name) && isTime(c.type));
+  return named >= 0 ? named : m.columns.findIndex((c) => isTime(c.type));
+}
+
 function text(v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -136,6 +146,7 @@ function renderRows(): void {
   if (first === rendered.first && last === rendered.last) return;
   rendered = { first, last };
   const numeric = m.columns.map((c) => isNumeric(c.type));
+  const traces = m.columns.map((c) => isTraceColumn(c.name));
   const frag = document.createDocumentFragment();
   for (let r = first; r < last; r++) {
     const row = document.createElement('div');
@@ -151,6 +162,17 @@ function renderRows(): void {
       cell.style.width = `${widths[c]}px`;
       const v = values ? values[c] : undefined;
       cell.textContent = values ? text(v) : '…';
+      if (traces[c] && typeof v === 'string' && TRACE_ID.test(v)) {
+        // The extension opens it (the page only says which ID and row time): the text stays text.
+        const link = document.createElement('a');
+        link.href = '#';
+        link.className = 'trace';
+        link.dataset.row = String(r);
+        link.dataset.col = String(c);
+        link.title = 'Open trace';
+        link.textContent = v;
+        cell.replaceChildren(link);
+      }
       if (numeric[c]) cell.className = 'num';
       if (v === null) cell.className += ' null';
       row.appendChild(cell);
@@ -545,6 +567,16 @@ function onAbort(seq: number): void {
 }
 
 viewport.addEventListener('scroll', () => requestAnimationFrame(renderRows), { passive: true });
+viewport.addEventListener('click', (e) => {
+  const link = (e.target as HTMLElement).closest('a.trace') as HTMLElement | null;
+  if (!link || !current) return;
+  e.preventDefault();
+  const row = current.rows[Number(link.dataset.row)];
+  const t = timeColumn(current);
+  const traceId = row?.[Number(link.dataset.col)];
+  if (typeof traceId !== 'string') return;
+  vscode.postMessage({ type: 'openTrace', traceId, ...(t >= 0 && row?.[t] != null ? { time: row[t] } : {}) });
+});
 window.addEventListener('resize', () => requestAnimationFrame(renderRows));
 tabTable.addEventListener('click', () => select('table'));
 tabChart.addEventListener('click', () => select('chart'));

@@ -9,7 +9,7 @@ import { drawDetails } from './details';
 import { drawHistogram } from './histogram';
 import { drawPatterns } from './patterns';
 
-declare function acquireVsCodeApi(): { postMessage(m: FromPage): void };
+declare function acquireVsCodeApi(): { postMessage(m: FromPage): void; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
 const post = (m: FromPage): void => vscode.postMessage(m);
 
@@ -223,7 +223,9 @@ window.addEventListener('resize', () => drawRows());
 window.addEventListener('message', (e: MessageEvent<ToPage>) => {
   const m = e.data;
   if (!m || typeof m !== 'object') return;
-  if (m.type === 'view') drawView(m.view);
+  // Kept by VS Code with the panel: the search opens again after a window reload.
+  if (m.type === 'state') vscode.setState(m.state);
+  else if (m.type === 'view') drawView(m.view);
   else if (m.type === 'loading') status.textContent = 'Searching…';
   else if (m.type === 'details') {
     if (m.index !== selected) return;

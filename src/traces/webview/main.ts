@@ -17,7 +17,7 @@ import {
 import { drawDetails, drawLogs, el, ms } from './details';
 import { keyAction } from './keys';
 
-declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
+declare function acquireVsCodeApi(): { postMessage(message: unknown): void; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
 
 const ROW_HEIGHT = 22;
@@ -193,11 +193,13 @@ function show(t: TraceMessage): void {
 
 window.addEventListener('message', (e: MessageEvent) => {
   const m = e.data as ToWebview;
+  // Kept by VS Code with the panel: the trace opens again after a window reload.
+  if ((m.type === 'trace' || m.type === 'loading') && m.restore) vscode.setState(m.restore);
   if (m.type === 'trace') show(m);
   else if (m.type === 'details' && m.row === selected) drawDetails(details, m);
   else if (m.type === 'select') select(m.row);
   else if (m.type === 'loading') {
     (document.getElementById('meta') as HTMLElement).textContent = `Reading trace ${m.traceId}…`;
-  }
+  } else if (m.type === 'failed') (document.getElementById('meta') as HTMLElement).textContent = m.message;
 });
 vscode.postMessage({ type: 'ready' });

@@ -21,6 +21,7 @@ function recorder(): { calls: unknown[][]; on: WebviewMessageHandlers } {
     copy: async (f: string) => rec('copy')(f),
     openJson: async () => rec('openJson')(),
     statement: async (i: number) => rec('statement')(i),
+    openTrace: async (cell: { traceId?: unknown; time?: unknown }) => rec('openTrace')(cell),
   };
   return { calls, on };
 }
@@ -39,6 +40,7 @@ describe('handleWebviewMessage', () => {
     await handleWebviewMessage({ type: 'copy', format: 'csv' }, on);
     await handleWebviewMessage({ type: 'openJson' }, on);
     await handleWebviewMessage({ type: 'statement', index: 1 }, on);
+    await handleWebviewMessage({ type: 'openTrace', traceId: 'abc', time: '2026-11-29 01:00:00', extra: 1 }, on);
     assert.deepEqual(calls, [
       ['ready'],
       ['ack', 3],
@@ -48,6 +50,7 @@ describe('handleWebviewMessage', () => {
       ['copy', 'csv'],
       ['openJson'],
       ['statement', 1],
+      ['openTrace', { traceId: 'abc', time: '2026-11-29 01:00:00' }],
     ]);
   });
 
