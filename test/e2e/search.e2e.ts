@@ -169,7 +169,10 @@ forEachFlavor((flavor) => {
     assert.equal(writes(), sent, 'nothing is sent before Apply');
 
     // Back to the search panel: its tab, behind the saved-search document.
-    await page.locator('.tab', { hasText: /^Search: / }).first().click();
+    await page
+      .locator('.tab', { hasText: /^Search: / })
+      .first()
+      .click();
     await p.locator('#condition').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
     // A log line of the failing trace opens its trace (in the log source's trace source) from its details.
