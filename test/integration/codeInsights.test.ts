@@ -269,6 +269,13 @@ describe('Code insights', function () {
         })
       ).rows as [[unknown]];
       assert.equal(Number(count), arg.figures.calls, "the search's condition selects the lens's spans");
+      const searched = await vscode.commands.executeCommand<{
+        ok: boolean;
+        error?: string;
+        state?: { view: { histogram: { total: number } } };
+      }>('observability.searchEvents', out.search.all);
+      assert.ok(searched?.ok, searched?.error);
+      assert.ok((searched.state?.view.histogram.total ?? 0) > 0, `the search of ${spanName} spans finds them`);
     }
     const refund = (await ourLenses(uriOf('charge'))).find((l) => l.range.start.line === 11)!;
     const arg = refund.command!.arguments![0] as LensArg;
