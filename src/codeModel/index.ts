@@ -33,3 +33,13 @@ export {
   type CodeGroup,
 } from './detail';
 export { readDetail, type CodeDetail, type DetailBucket, type SpanExample } from './detailRead';
+export {
+  exceptionAggregateSql,
+  readExceptionAggregate,
+  DEFAULT_EXCEPTION_LIMIT,
+  type ExceptionAggregate,
+  type ExceptionGroup,
+  type ExceptionStatement,
+} from './exceptionAggregate';
+export { exceptionSites, topWorkspaceFrame, type ExceptionSite, type SiteFrame } from './exceptionSites';
+export { logSourceOf, type SourceRef } from './logSource';
