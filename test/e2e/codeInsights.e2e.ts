@@ -69,18 +69,31 @@ function tracePanel(): FrameLocator {
 /** Our lenses of the active editor. */
 const lenses = () => activeEditor(page).locator('.codelens-decoration a', { hasText: LENS });
 
-/** The lens drawn right above the editor line holding `text`. */
+/**
+ * The lens drawn right above the editor line holding `text`, by its title (lenses are drawn again when figures
+ * arrive, so the element found first may be gone by the time it is read).
+ */
 async function lensAbove(text: string) {
-  const line = await editorLine(page, text).boundingBox();
-  assert.ok(line, `the line "${text}" is drawn`);
-  let best: { i: number; y: number } | undefined;
-  const all = lenses();
-  for (let i = 0; i < (await all.count()); i++) {
-    const box = await all.nth(i).boundingBox();
-    if (box && box.y < line.y && (!best || box.y > best.y)) best = { i, y: box.y };
+  const deadline = Date.now() + UI_TIMEOUT;
+  for (;;) {
+    const line = await editorLine(page, text).boundingBox();
+    let best: { title: string; y: number } | undefined;
+    const all = lenses();
+    for (let i = 0; line && i < (await all.count()); i++) {
+      const box = await all
+        .nth(i)
+        .boundingBox()
+        .catch(() => null);
+      const title = await all
+        .nth(i)
+        .innerText({ timeout: 1000 })
+        .catch(() => '');
+      if (box && LENS.test(title) && box.y < line.y && (!best || box.y > best.y)) best = { title, y: box.y };
+    }
+    if (best) return activeEditor(page).locator('.codelens-decoration a', { hasText: best.title }).first();
+    assert.ok(Date.now() < deadline, `a lens above "${text}"`);
+    await page.waitForTimeout(200);
   }
-  assert.ok(best, `a lens above "${text}"`);
-  return all.nth(best.i);
 }
 
 test(
