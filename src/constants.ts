@@ -7,6 +7,8 @@
 export const VIEW_ID = 'observability.explorer';
 /** globalState key of the saved connections. */
 export const CONNECTIONS_STATE_KEY = 'observability.connections';
+/** workspaceState key of the code insights' picks (workspace folder URI → connection, service and trace source). */
+export const CODE_INSIGHTS_PICKS_KEY = 'observability.codeInsights.picks';
 /** Context key of the command palette's `when` clauses: at least one connection is saved. */
 export const CONTEXT_HAS_CONNECTIONS = 'observability.hasConnections';
 /** Every URI scheme the extension serves starts with this (`observability`, `observability-server`, …). */

@@ -7,6 +7,7 @@ import {
   hasSavedConnections,
   isWorkspaceAlertFile,
   LazyFileSystemProvider,
+  showsPickedFolderFile,
   LazyTreeProvider,
   ownTabUris,
   PlaceholderCommands,
@@ -165,6 +166,14 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     }),
   );
   if (showsSql(vscode.window.visibleTextEditors)) setTimeout(() => load('a SQL document'), 0);
+  // Source files of a workspace folder with a code insights pick get their lenses as soon as one is shown.
+  const showsPicked = (editors: readonly vscode.TextEditor[]) => showsPickedFolderFile(context.workspaceState, editors);
+  triggers.push(
+    vscode.window.onDidChangeVisibleTextEditors((editors) => {
+      if (showsPicked(editors)) load('code insights');
+    }),
+  );
+  if (showsPicked(vscode.window.visibleTextEditors)) setTimeout(() => load('code insights'), 0);
   // Preview and backtest panels open before a window reload come back: their serializers load the features, which
   // fetch and draw what each panel showed (kept in the webview's state) again.
   for (const mode of ['preview', 'backtest'] as const) {

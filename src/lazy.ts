@@ -5,7 +5,7 @@
  * This module is part of the activation bundle: it imports nothing but `vscode` and src/constants.ts (and types).
  */
 import * as vscode from 'vscode';
-import { CONNECTIONS_STATE_KEY, SCHEME_PREFIX } from './constants';
+import { CODE_INSIGHTS_PICKS_KEY, CONNECTIONS_STATE_KEY, SCHEME_PREFIX } from './constants';
 
 export {
   CONNECTIONS_STATE_KEY,
@@ -21,6 +21,22 @@ export {
 export function hasSavedConnections(state: vscode.Memento): boolean {
   const raw = state.get<unknown>(CONNECTIONS_STATE_KEY);
   return Array.isArray(raw) && raw.length > 0;
+}
+
+/**
+ * Whether one of these editors shows a file of a workspace folder that has a code insights pick in workspaceState
+ * (read directly: the keys are folder URIs; nothing is parsed beyond them).
+ */
+export function showsPickedFolderFile(state: vscode.Memento, editors: readonly vscode.TextEditor[]): boolean {
+  const raw = state.get<unknown>(CODE_INSIGHTS_PICKS_KEY);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  const picked = new Set(Object.keys(raw));
+  if (picked.size === 0) return false;
+  return editors.some((e) => {
+    if (e.document.uri.scheme !== 'file') return false;
+    const folder = vscode.workspace.getWorkspaceFolder(e.document.uri);
+    return folder !== undefined && picked.has(folder.uri.toString());
+  });
 }
 
 /** An alert file of the workspace (`*.alert.json` outside the extension's own schemes). */

@@ -50,7 +50,19 @@ export function figuresOnDefinitions(rows: readonly CodeFigures[], defs: readonl
   return [...byDef.values()].sort((a, b) => a.definition.nameLine - b.definition.nameLine);
 }
 
-/** `1.2k calls · 3.1% errors · p95 240 ms · 24 h`. */
-export function lensTitle(f: Pick<LensFigures, 'calls' | 'errors' | 'p95Ms'>, range: string): string {
-  return `${compact(f.calls)} calls · ${errorRate(f.calls, f.errors)} errors · p95 ${duration(f.p95Ms)} · ${rangeLabel(range)}`;
+/** ClickHouse's `quantile` keeps a reservoir of this many values per group: exact up to it, a sample's above. */
+export const QUANTILE_EXACT_UP_TO = 8192;
+
+/**
+ * Whether the p95 is an estimate: always on a sampled source (a t-digest weighted by the sample rate, as HyperDX
+ * computes it), else when a group the figure comes from has more spans than `quantile` keeps.
+ */
+export function p95Approximate(f: Pick<LensFigures, 'groups'>, weighted: boolean): boolean {
+  return weighted || f.groups.some((g) => g.calls > QUANTILE_EXACT_UP_TO);
+}
+
+/** `1.2k calls · 3.1% errors · p95 240 ms · 24 h` (`p95 (approx.) 240 ms` when the p95 is an estimate). */
+export function lensTitle(f: Pick<LensFigures, 'calls' | 'errors' | 'p95Ms'>, range: string, approx = false): string {
+  const p95 = approx ? 'p95 (approx.)' : 'p95';
+  return `${compact(f.calls)} calls · ${errorRate(f.calls, f.errors)} errors · ${p95} ${duration(f.p95Ms)} · ${rangeLabel(range)}`;
 }

@@ -28,3 +28,25 @@ export function duration(ms: number | null): string {
 export function rangeLabel(range: string): string {
   return range.replace(/^(\d+)([a-z])$/, '$1 $2');
 }
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** A text sparkline of the values (`▁▂▅█`): zero is the lowest bar, any other value at least the second. */
+export function sparkline(values: readonly number[]): string {
+  const max = Math.max(0, ...values);
+  return values
+    .map((v) => (v <= 0 || max <= 0 ? BARS[0] : BARS[Math.max(1, Math.round((v / max) * (BARS.length - 1)))]))
+    .join('');
+}
+
+/** `2026-11-29 13:05 UTC` (minutes), for times in hovers that must read the same on every machine. */
+export function utcMinute(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** A bucket length in seconds as words (`5 min`, `1 h`, `1 d`). */
+export function stepLabel(seconds: number): string {
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  return `${Math.round(seconds / 60)} min`;
+}

@@ -2,9 +2,8 @@
 import * as vscode from 'vscode';
 import type { CodeFigures } from '../codeModel';
 import type { Aggregates } from './aggregates';
-import { locationOf } from './figures';
+import { lensTitle, locationOf, p95Approximate } from './figures';
 import type { Picks } from './picks';
-import { compact, duration, errorRate, rangeLabel } from './format';
 import { definitionsOf } from './symbols';
 import { matchDefinition } from '../codeModel';
 
@@ -54,7 +53,7 @@ export async function showHottest(picks: Picks, aggregates: Aggregates, arg: Hot
       const uri = vscode.Uri.joinPath(folder.uri, rel);
       for (const row of rows) {
         const name = row.namespace ? `${row.namespace}.${row.function}` : row.function;
-        const figures = `${compact(row.calls)} calls · ${errorRate(row.calls, row.errors)} errors · p95 ${duration(row.p95Ms)} · ${rangeLabel(entry.rangeName)}`;
+        const figures = lensTitle(row, entry.rangeName, p95Approximate({ groups: [row] }, entry.weighted === true));
         items.push({ uri, row, label: `${name || rel} — ${figures}` });
       }
     }

@@ -12,7 +12,8 @@ import type { QueryResult, RunQueryOptions } from '../api/query';
 import { Aggregates, type AggregateEntry } from './aggregates';
 import { chooseService, type ChooseArgs } from './choose';
 import { showHottest, type HottestArgs } from './hottest';
-import { CodeInsightLenses, showFigures, SHOW_FIGURES, type FiguresArg } from './lenses';
+import { registerFigureCommands } from './figureCommands';
+import { CodeInsightLenses } from './lenses';
 import { Picks } from './picks';
 import { codeInsightsSettings } from './settings';
 import { createStatusItem } from './status';
@@ -136,9 +137,7 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
     vscode.commands.registerCommand('observability.codeInsights.showHottest', (arg?: HottestArgs) =>
       showHottest(picks, aggregates, arg && typeof arg === 'object' ? arg : {}),
     ),
-    vscode.commands.registerCommand(SHOW_FIGURES, (arg: FiguresArg, opts?: { show?: boolean }) =>
-      showFigures(arg, opts?.show !== false),
-    ),
+    ...registerFigureCommands(aggregates, deps.log),
   );
   return {
     get statements() {

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { Aggregates } from './aggregates';
-import { figuresOnDefinitions, lensTitle, type LensFigures } from './figures';
+import { figuresOnDefinitions, lensTitle, p95Approximate, type LensFigures } from './figures';
 import type { Picks } from './picks';
 import { definitionsOf } from './symbols';
 
@@ -12,6 +12,15 @@ export const SHOW_FIGURES = 'observability.codeInsights.showFigures';
 
 export interface FiguresArg {
   figures: LensFigures;
+  /** The document and the 0-based line of the definition's name (where the figures over time show). */
+  uri: string;
+  line: number;
+  /** The pick the figures come from. */
+  connectionId: string;
+  serviceId: string;
+  sourceId: string;
+  /** Whether the p95 is an estimate (figures.ts). */
+  p95Approx: boolean;
   range: string;
   /** The range's bounds the figures cover (epoch ms, `to` excluded). */
   bounds: { from: number; to: number };
@@ -48,9 +57,16 @@ export class CodeInsightLenses implements vscode.CodeLensProvider {
     const { definitions, plain } = await definitionsOf(doc);
     return figuresOnDefinitions(rows, definitions).map((figures) => {
       const line = Math.max(0, Math.min(doc.lineCount - 1, figures.definition.nameLine - 1));
-      const title = lensTitle(figures, entry.rangeName) + (plain ? ` ${vscode.l10n.t('(plain scan)')}` : '');
+      const approx = p95Approximate(figures, entry.weighted === true);
+      const title = lensTitle(figures, entry.rangeName, approx) + (plain ? ` ${vscode.l10n.t('(plain scan)')}` : '');
       const arg: FiguresArg = {
         figures,
+        uri: doc.uri.toString(),
+        line,
+        connectionId: pick.connectionId,
+        serviceId: pick.serviceId,
+        sourceId: pick.sourceId,
+        p95Approx: approx,
         range: entry.rangeName,
         bounds: entry.range,
         plain,
@@ -62,10 +78,13 @@ export class CodeInsightLenses implements vscode.CodeLensProvider {
         title,
         tooltip: plain
           ? vscode.l10n.t(
-              'Production figures of {0} (functions found by a plain scan: no language server answered)',
+              'Production figures of {0} over time, with the slowest and failing examples (functions found by a plain scan: no language server answered)',
               figures.definition.name,
             )
-          : vscode.l10n.t('Production figures of {0}', figures.definition.name),
+          : vscode.l10n.t(
+              'Production figures of {0} over time, with the slowest and failing examples',
+              figures.definition.name,
+            ),
         command: SHOW_FIGURES,
         arguments: [arg],
       });
@@ -75,27 +94,4 @@ export class CodeInsightLenses implements vscode.CodeLensProvider {
   dispose(): void {
     this.changed.dispose();
   }
-}
-
-/** The figures of a lens, as a quick pick of plain lines (each can be copied). Returns the lines shown. */
-export async function showFigures(arg: FiguresArg, show = true): Promise<string[]> {
-  const f = arg.figures;
-  const rate = f.calls > 0 ? ((f.errors / f.calls) * 100).toFixed(2) : '0';
-  const lines = [
-    vscode.l10n.t('Calls: {0}', f.calls),
-    vscode.l10n.t('Errors: {0} ({1}%)', f.errors, rate),
-    vscode.l10n.t('p95 duration: {0} ms', f.p95Ms === null ? '–' : f.p95Ms.toFixed(1)),
-    vscode.l10n.t('Range: last {0}', arg.range),
-    vscode.l10n.t('Service: {0} · source: {1}', arg.serviceName, arg.sourceName),
-    ...f.groups.map((g) => vscode.l10n.t('Spans name: {0} {1} in {2}', g.namespace, g.function, g.file)),
-    ...(arg.quantileNote ? [arg.quantileNote] : []),
-    ...(arg.plain ? [vscode.l10n.t('Functions found by a plain scan (no language server answered).')] : []),
-  ];
-  if (show) {
-    await vscode.window.showQuickPick(
-      lines.map((label) => ({ label })),
-      { title: vscode.l10n.t('{0}: production figures', f.definition.name) },
-    );
-  }
-  return lines;
 }

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/manager';
 import { isSelfHosted } from '../connections/types';
+import { CODE_INSIGHTS_PICKS_KEY } from '../constants';
 
 export interface Pick {
   connectionId: string;
@@ -15,7 +16,8 @@ export interface Pick {
   sourceName: string;
 }
 
-const KEY = 'observability.codeInsights.picks';
+/** The thin entry reads it too (src/lazy.ts): a pick makes a shown file of its folder load the feature. */
+const KEY = CODE_INSIGHTS_PICKS_KEY;
 
 export class Picks {
   private readonly changed = new vscode.EventEmitter<void>();

@@ -13,7 +13,10 @@
  * and calls over the whole range, so the cut is said (`readAggregate`). Values are cut to MAX_KEY_CHARS characters
  * before grouping, so oversized attributes cannot blow up the result. The range is [from, to).
  */
-import { sqlString, splitTopLevel, tableRef } from '../api/query/sqlText';
+import { sqlString } from '../api/query/sqlText';
+import { traceExpressions } from './traceExpressions';
+
+export { MAX_KEY_CHARS } from './traceExpressions';
 
 /** The trace source fields the statement reads (a source response carries them; others are ignored). */
 export interface TraceSourceLike {
@@ -51,69 +54,44 @@ export type AggregateStatement =
 
 export const DEFAULT_LIMIT = 500;
 export const MAX_LIMIT = 10_000;
-export const MAX_KEY_CHARS = 1024;
 const LEVEL = 0.95;
-
-function text(v: unknown): string | undefined {
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
-}
-
-/** `m['stable']` when it is set, else `m['old']`. */
-function either(map: string, stable: string, old: string): string {
-  const a = `${map}[${sqlString(stable)}]`;
-  return `if(${a} != '', ${a}, ${map}[${sqlString(old)}])`;
-}
 
 /** The statement for a trace source and range, or the reason there is none. */
 export function codeAggregateSql(source: TraceSourceLike, opts: AggregateOptions): AggregateStatement {
-  if (source.kind !== undefined && source.kind !== 'trace') {
-    return { ok: false, reason: 'the source is not a trace source' };
-  }
-  const table = text(source.from?.tableName);
-  if (!table) return { ok: false, reason: 'the source names no table' };
-  const ts = splitTopLevel(text(source.timestampValueExpression) ?? '')[0];
-  if (!ts) return { ok: false, reason: 'the source has no timestamp expression' };
-  const duration = text(source.durationExpression);
-  if (!duration) return { ok: false, reason: 'the source has no duration expression' };
+  const ex = traceExpressions(source);
+  if (!ex.ok) return ex;
+  const { e } = ex;
   const { from, to } = opts.range;
   if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from >= to) {
     return { ok: false, reason: 'the time range is empty or not whole milliseconds' };
   }
-  const precision = Number.isInteger(source.durationPrecision) ? (source.durationPrecision as number) : 9;
   const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(opts.limit ?? DEFAULT_LIMIT)));
-  const attrs = text(source.eventAttributesExpression) ?? 'SpanAttributes';
-  const status = text(source.statusCodeExpression) ?? 'StatusCode';
-  const rate = source.kind === 'trace' || source.kind === undefined ? text(source.sampleRateExpression) : undefined;
-  const weight = rate ? `greatest(toUInt64OrZero(toString(${rate})), 1)` : undefined;
-  const ms = `toFloat64OrDefault(toString((${duration})/1e${precision - 3}))`;
-  const isError = `${status} IN ('Error', 'STATUS_CODE_ERROR')`;
+  const { weight, ms, isError } = e;
   const calls = weight ? `sum(${weight})` : 'count()';
   const errors = weight ? `sumIf(${weight}, ${isError})` : `countIf(${isError})`;
   const p95 = weight ? `quantileTDigestWeighted(${LEVEL})(${ms}, toUInt32(${weight}))` : `quantile(${LEVEL})(${ms})`;
-  const line = `toUInt32OrZero(${either(attrs, 'code.line.number', 'code.lineno')})`;
+  const line = e.line;
   const where = [
-    `${ts} >= fromUnixTimestamp64Milli(${from})`,
-    `${ts} < fromUnixTimestamp64Milli(${to})`,
+    `${e.ts} >= fromUnixTimestamp64Milli(${from})`,
+    `${e.ts} < fromUnixTimestamp64Milli(${to})`,
     `(code_file != '' OR code_function != '')`,
   ];
-  const filter = text(source.tableFilterExpression);
-  if (filter) where.push(`(${filter})`);
-  const serviceExpr = text(source.serviceNameExpression) ?? 'ServiceName';
+  if (e.filter) where.push(`(${e.filter})`);
   if (opts.services && opts.services.length > 0) {
-    where.push(`${serviceExpr} IN (${opts.services.map(sqlString).join(', ')})`);
+    where.push(`${e.service} IN (${opts.services.map(sqlString).join(', ')})`);
   }
   const sql = [
     'SELECT',
-    `  substring(${either(attrs, 'code.file.path', 'code.filepath')}, 1, ${MAX_KEY_CHARS}) AS code_file,`,
-    `  substring(${either(attrs, 'code.function.name', 'code.function')}, 1, ${MAX_KEY_CHARS}) AS code_function,`,
-    `  substring(${attrs}['code.namespace'], 1, ${MAX_KEY_CHARS}) AS code_namespace,`,
+    `  ${e.file} AS code_file,`,
+    `  ${e.function} AS code_function,`,
+    `  ${e.namespace} AS code_namespace,`,
     `  minIf(${line}, ${line} > 0) AS code_line,`,
     `  ${calls} AS calls,`,
     `  ${errors} AS errors,`,
     `  ${p95} AS p95_ms,`,
     `  count() OVER () AS groups_total,`,
     `  sum(${calls}) OVER () AS calls_total`,
-    `FROM ${tableRef(text(source.from?.databaseName), table)}`,
+    `FROM ${e.table}`,
     `WHERE ${where.join('\n  AND ')}`,
     'GROUP BY code_file, code_function, code_namespace',
     'ORDER BY calls DESC, code_file, code_function, code_namespace',

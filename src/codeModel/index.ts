@@ -24,6 +24,16 @@ export {
 } from './aggregate';
 export { logCountsSql, readLogCounts, MAX_PATTERNS, type LogCountsStatement, type LogSourceLike } from './logCounts';
 export {
+  bucketSeconds,
+  codeDetailSql,
+  codeSearchCondition,
+  failingCondition,
+  EXAMPLES,
+  MAX_BUCKETS,
+  type CodeGroup,
+} from './detail';
+export { readDetail, type CodeDetail, type DetailBucket, type SpanExample } from './detailRead';
+export {
   exceptionAggregateSql,
   readExceptionAggregate,
   DEFAULT_EXCEPTION_LIMIT,

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LazyFileSystemProvider, LazyTreeProvider } from '../../src/lazy';
+import { LazyFileSystemProvider, LazyTreeProvider, showsPickedFolderFile } from '../../src/lazy';
 import { EXTENSION_ID, LOG_FILE, extension, readIfExists, sleep } from './support';
 
 interface ExtensionApi {
@@ -83,6 +83,45 @@ describe('Activation', () => {
     assert.deepEqual(loaded, [entry], 'only the entry bundle of the extension is loaded');
     const kb = fs.statSync(entry).size / 1024;
     assert.ok(kb <= 100, `dist/extension.js is ${kb.toFixed(1)} KB`);
+  });
+
+  it('loads code insights for a shown file only when its folder has a pick in workspaceState', async () => {
+    // What the entry reads at activation (after a window reload a source file's language starts it) and whenever the
+    // visible editors change, over a workspaceState of this test's own: the features load for a file of a folder
+    // with a pick, and for nothing else.
+    await activate();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the test host opens a workspace folder');
+    const uri = vscode.Uri.joinPath(folder.uri, `activation-probe-${Date.now()}.py`);
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('def probe():\n    return 1\n'));
+    const memento = (value: unknown): vscode.Memento => ({
+      keys: () => ['observability.codeInsights.picks'],
+      get: <T>(key: string) => (key === 'observability.codeInsights.picks' ? (value as T) : undefined),
+      update: () => Promise.resolve(),
+    });
+    const pick = { connectionId: 'c', serviceId: 's', sourceId: 't', serviceName: 'S', sourceName: 'T' };
+    try {
+      const shown = await vscode.window.showTextDocument(uri);
+      const untitled = await vscode.window.showTextDocument(
+        await vscode.workspace.openTextDocument({ language: 'python', content: 'def probe(): pass\n' }),
+        { viewColumn: vscode.ViewColumn.Beside },
+      );
+      assert.equal(showsPickedFolderFile(memento({ [folder.uri.toString()]: pick }), [shown]), true);
+      assert.equal(showsPickedFolderFile(memento({ [folder.uri.toString()]: pick }), [untitled]), false);
+      assert.equal(showsPickedFolderFile(memento({ 'file:///elsewhere': pick }), [shown]), false);
+      assert.equal(showsPickedFolderFile(memento({}), [shown]), false);
+      assert.equal(showsPickedFolderFile(memento(undefined), [shown, untitled]), false);
+      assert.equal(showsPickedFolderFile(memento([pick]), [shown]), false);
+      // Here no folder has a pick: showing a source file (its language starts the extension) loaded nothing.
+      assert.equal(
+        require.cache[path.join(extension().extensionPath, 'dist', 'features.js')],
+        undefined,
+        'a source file without a pick loaded the features',
+      );
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(uri);
+    }
   });
 
   it('gives an alert file shown in an editor its CodeLens and checks, with no command run', async () => {

@@ -36,6 +36,28 @@ interface LensArg {
   figures: { calls: number; errors: number; p95Ms: number | null; definition: { name: string } };
   bounds: { from: number; to: number };
   plain: boolean;
+  p95Approx: boolean;
+  sourceId: string;
+}
+
+interface Example {
+  at: number;
+  traceId: string;
+  durationMs: number;
+}
+
+/** What observability.codeInsights.figuresOverTime answers. */
+interface OverTime {
+  ok: boolean;
+  error?: string;
+  detail: {
+    stepSeconds: number;
+    buckets: { at: number; calls: number; errors: number }[];
+    slowest: Example[];
+    failing: Example[];
+  };
+  search: { all: { condition: string }; failing: { condition: string } };
+  markdown: string;
 }
 
 async function ourLenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
@@ -172,6 +194,109 @@ describe('Code insights', function () {
     assert.equal(runs(), 4, 'only the test SQL was added');
   });
 
+  it("shows a lens's figures over time on demand, each bucket and example what plain SQL gives", async () => {
+    const cases: [keyof typeof FILES, number, string][] = [
+      ['cart', 9, 'CartService.addItem'],
+      ['charge', 11, 'Charger.refund'],
+    ];
+    for (const [k, line, spanName] of cases) {
+      const lens = (await ourLenses(uriOf(k))).find((l) => l.range.start.line === line);
+      assert.ok(lens, `a lens on ${FILES[k]}:${line + 1}`);
+      const arg = lens.command!.arguments![0] as LensArg;
+      const before = runs();
+      const out = await vscode.commands.executeCommand<OverTime>('observability.codeInsights.figuresOverTime', arg);
+      assert.ok(out.ok, out.error);
+      assert.equal(runs(), before + 1, 'one statement when asked');
+      await vscode.commands.executeCommand('observability.codeInsights.figuresOverTime', arg);
+      assert.equal(runs(), before + 1, 'asking again reuses it');
+      const { from, to } = arg.bounds;
+      const where = `ServiceName IN (${CODE_SERVICES.map((x) => `'${x}'`).join(', ')}) AND SpanName = '${spanName}'
+        AND Timestamp >= fromUnixTimestamp64Milli(${from}) AND Timestamp < fromUnixTimestamp64Milli(${to})`;
+      assert.equal(out.detail.stepSeconds, 3600, '24 h in hourly buckets');
+      const buckets = await api().query.run(connectionId, {
+        serviceId,
+        sql: `SELECT toUnixTimestamp(toStartOfHour(Timestamp)) * 1000 AS at, count(), countIf(StatusCode = 'Error')
+          FROM otel_traces WHERE ${where} GROUP BY at ORDER BY at`,
+      });
+      assert.deepEqual(
+        out.detail.buckets.filter((b) => b.calls > 0).map((b) => [b.at, b.calls, b.errors]),
+        buckets.rows.map((r) => r.map(Number)),
+        `${spanName} per hour`,
+      );
+      assert.equal(
+        out.detail.buckets.reduce((n, b) => n + b.calls, 0),
+        arg.figures.calls,
+        'the buckets add up to the lens',
+      );
+      const slow = await api().query.run(connectionId, {
+        serviceId,
+        sql: `SELECT TraceId, Duration / 1e6 FROM otel_traces WHERE ${where}
+          ORDER BY Duration DESC, Timestamp DESC, SpanId LIMIT 5`,
+      });
+      assert.deepEqual(
+        out.detail.slowest.map((e) => [e.traceId, e.durationMs]),
+        slow.rows.map((r) => [String(r[0]), Number(r[1])]),
+        `the slowest spans of ${spanName}`,
+      );
+      const failing = await api().query.run(connectionId, {
+        serviceId,
+        sql: `SELECT TraceId FROM otel_traces WHERE ${where} AND StatusCode = 'Error'
+          ORDER BY Timestamp DESC, SpanId LIMIT 5`,
+      });
+      assert.deepEqual(
+        out.detail.failing.map((e) => e.traceId),
+        failing.rows.map((r) => String(r[0])),
+        `the failing spans of ${spanName}`,
+      );
+      // Each example opens its trace; the links search the same spans.
+      for (const e of [...out.detail.slowest, ...out.detail.failing]) {
+        const open = encodeURIComponent(
+          JSON.stringify([
+            {
+              connectionId,
+              serviceId,
+              sourceId: arg.sourceId,
+              traceId: e.traceId,
+            },
+          ]),
+        );
+        assert.ok(out.markdown.includes(`(command:observability.openTrace?${open})`), `a link to ${e.traceId}`);
+      }
+      assert.ok(out.markdown.includes('command:observability.searchEvents?'), 'a link to the search');
+      const [[count]] = (
+        await api().query.run(connectionId, {
+          serviceId,
+          sql: `SELECT count() FROM otel_traces WHERE (${out.search.all.condition})
+            AND Timestamp >= fromUnixTimestamp64Milli(${from}) AND Timestamp < fromUnixTimestamp64Milli(${to})`,
+        })
+      ).rows as [[unknown]];
+      assert.equal(Number(count), arg.figures.calls, "the search's condition selects the lens's spans");
+      const searched = await vscode.commands.executeCommand<{
+        ok: boolean;
+        error?: string;
+        state?: { view: { histogram: { total: number } } };
+      }>('observability.searchEvents', out.search.all);
+      assert.ok(searched?.ok, searched?.error);
+      assert.ok((searched.state?.view.histogram.total ?? 0) > 0, `the search of ${spanName} spans finds them`);
+    }
+    const refund = (await ourLenses(uriOf('charge'))).find((l) => l.range.start.line === 11)!;
+    const arg = refund.command!.arguments![0] as LensArg;
+    const out = await vscode.commands.executeCommand<OverTime>('observability.codeInsights.figuresOverTime', arg);
+    assert.ok(out.detail.failing.length > 0, 'refund fails in the sample data');
+    const trace = await vscode.commands.executeCommand<{ traceId: string; tree: { spans: unknown[] } }>(
+      'observability.openTrace',
+      {
+        connectionId,
+        serviceId,
+        sourceId: arg.sourceId,
+        traceId: out.detail.failing[0]!.traceId,
+      },
+    );
+    assert.equal(trace?.traceId, out.detail.failing[0]!.traceId);
+    assert.ok((trace?.tree.spans.length ?? 0) > 0, 'the trace of a failing example opens with its spans');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('lists the hottest, slowest and most failing functions and opens one at its line inside the workspace', async () => {
     const before = runs();
     type Item = { uri: vscode.Uri; row: { function: string; calls: number } };
@@ -202,7 +327,8 @@ describe('Code insights', function () {
 
   it('weighs each span by its sample rate once the source names one', async () => {
     const traces = [...emulator.state.data.get(serviceId)!.sources.values()].find((s) => s.kind === 'trace')!;
-    traces.sampleRateExpression = "SpanAttributes['SampleRate']";
+    // The exporter's materialized column, as HyperDX's default trace source names it.
+    traces.sampleRateExpression = 'SampleRate';
     const before = runs();
     const [outcome] = await vscode.commands.executeCommand<
       { state: string; error?: string; range: { from: number; to: number } }[]
@@ -228,6 +354,15 @@ describe('Code insights', function () {
     assert.equal(lens.figures.calls, 4 * 250, 'each span stands for 4 calls');
     assert.equal(lens.figures.errors, Number(errors));
     assert.ok(Math.abs((lens.figures.p95Ms ?? NaN) - Number(p95)) < 1e-6, `p95 ${lens.figures.p95Ms} vs ${p95}`);
+    assert.equal(lens.p95Approx, true, 'a weighted p95 is a t-digest estimate');
+    const lensTitle = (await ourLenses(uriOf('stock'))).find((l) => l.range.start.line === 8)?.command?.title;
+    assert.match(lensTitle ?? '', /· p95 \(approx\.\) /);
+    const overTime = await vscode.commands.executeCommand<OverTime>('observability.codeInsights.figuresOverTime', lens);
+    assert.equal(
+      overTime.detail.buckets.reduce((n, b) => n + b.calls, 0),
+      Number(calls),
+      'the buckets are weighted alike',
+    );
     delete traces.sampleRateExpression;
   });
 

@@ -5,7 +5,9 @@
  * generator SQL, the table definitions and the engine version. Each process attaches those tables to its own
  * temporary engine directory (an engine locks its directory, so emulators in several processes cannot share one)
  * and reads them through views that shift every time column by `now - anchor` at query time, so the data always
- * covers the last 7 days however old the cache is (see data.ts). Nothing writes to the cached tables after they
+ * covers the last 7 days however old the cache is (see data.ts). The data database's tables are `Merge` tables over
+ * those views with the schema's own column list, so a MATERIALIZED column (`SampleRate`, `__hdx_materialized_*`)
+ * is selectable by name and left out of `SELECT *`, as on a table the collector's exporter created. Nothing writes to the cached tables after they
  * are generated. An emulator with a frozen clock (EmulatorOptions.now) runs its queries with a fixed "now" instead:
  * the views are redefined with that time before its query runs (queries run one at a time), and back to `now()`
  * before a query of an emulator whose clock moves.
@@ -16,7 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Session } from 'chdb';
 import { ANCHOR_SECONDS, DATA_VERSION, generators } from './data';
-import { createTableSql, TABLES, type TableSpec } from './schema';
+import { createTableSql, materializedColumns, TABLES, type TableSpec } from './schema';
 import { showcaseGenerators } from './traces';
 import { codeSpanGenerators } from './codeSpans';
 import { codeLogGenerators } from './codeExceptions';
@@ -35,6 +37,8 @@ export interface EngineStats {
 export const DATA_DATABASE = 'otel';
 /** Where the cached tables are attached; the data database holds views over them that shift time to now. */
 const BASE_DATABASE = 'sample_base';
+/** The views over the cached tables that shift time to now; the data database's Merge tables read them. */
+export const SHIFTED_DATABASE = 'sample_shifted';
 
 function cacheRoot(): string {
   const base =
@@ -101,6 +105,7 @@ export class ClickHouseEngine {
     session.query('SET max_threads = 1');
     session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(BASE_DATABASE)}`);
     session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(DATA_DATABASE)}`);
+    session.query(`CREATE DATABASE IF NOT EXISTS ${quoteIdent(SHIFTED_DATABASE)}`);
     for (const t of TABLES) {
       session.query(
         `ATTACH TABLE ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)} ${baseTableDefinition(t, dir, key)}`,
@@ -108,18 +113,24 @@ export class ClickHouseEngine {
     }
     const engine = new ClickHouseEngine(session, { generateMs, loadMs: 0, cacheDir: dir });
     engine.defineViews(undefined);
+    for (const t of TABLES) {
+      const merge = `Merge(${quoteString(SHIFTED_DATABASE)}, ${quoteString(`^${t.name}$`)})`;
+      session.query(
+        `CREATE TABLE ${quoteIdent(DATA_DATABASE)}.${quoteIdent(t.name)} (\n  ${t.columns}\n) ENGINE = ${merge}`,
+      );
+    }
     engine.stats.loadMs = Date.now() - started;
     engine.databases.add(DATA_DATABASE);
     return engine;
   }
 
-  /** (Re)defines the data database's views so the data ends at `nowSeconds` (undefined: at `now()` of each query). */
+  /** (Re)defines the shifting views so the data ends at `nowSeconds` (undefined: at `now()` of each query). */
   private defineViews(nowSeconds: number | undefined): void {
     if (nowSeconds === this.viewsNow) return;
     const now = nowSeconds === undefined ? 'toInt64(toUnixTimestamp(now()))' : `toInt64(${nowSeconds})`;
     const shift = `(${now} - ${ANCHOR_SECONDS})`;
     for (const t of TABLES) {
-      const cols = t.insertColumns.map((c) =>
+      const cols = [...t.insertColumns, ...materializedColumns(t)].map((c) =>
         t.timeColumns.includes(c)
           ? `addSeconds(${quoteIdent(c)}, ${shift}) AS ${quoteIdent(c)}`
           : t.timeArrayColumns?.includes(c)
@@ -127,7 +138,7 @@ export class ClickHouseEngine {
             : quoteIdent(c),
       );
       this.session.query(
-        `CREATE OR REPLACE VIEW ${quoteIdent(DATA_DATABASE)}.${quoteIdent(t.name)} AS SELECT ${cols.join(', ')} FROM ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`,
+        `CREATE OR REPLACE VIEW ${quoteIdent(SHIFTED_DATABASE)}.${quoteIdent(t.name)} AS SELECT ${cols.join(', ')} FROM ${quoteIdent(BASE_DATABASE)}.${quoteIdent(t.name)}`,
       );
     }
     this.viewsNow = nowSeconds;

@@ -164,11 +164,12 @@ export class QueryHost extends LoopbackServer {
         error: { code: '164', details: 'DB::Exception: Cannot execute query in readonly mode. (READONLY)' },
       });
     }
-    if (/\bsample_base\b/i.test(sql)) {
+    const hidden = /\b(sample_base|sample_shifted)\b/i.exec(sql)?.[1];
+    if (hidden) {
       return reply(400, {
         error: {
           code: '497',
-          details: 'DB::Exception: Not enough privileges on database sample_base. (ACCESS_DENIED)',
+          details: `DB::Exception: Not enough privileges on database ${hidden.toLowerCase()}. (ACCESS_DENIED)`,
         },
       });
     }

@@ -232,6 +232,14 @@ export const TABLES: TableSpec[] = [
   ),
 ];
 
+/**
+ * Names of a table's MATERIALIZED columns (`SampleRate`, HyperDX's `__hdx_materialized_*`): computed when a row is
+ * written, left out of `SELECT *`, selectable by name.
+ */
+export function materializedColumns(t: TableSpec): string[] {
+  return [...t.columns.matchAll(/^\s*`([^`]+)` [^,\n]* MATERIALIZED /gm)].map((m) => m[1] as string);
+}
+
 export function createTableSql(database: string, t: TableSpec): string {
   return `CREATE TABLE IF NOT EXISTS \`${database}\`.\`${t.name}\`\n(\n  ${t.columns}\n)\nENGINE = ${t.engine}`;
 }

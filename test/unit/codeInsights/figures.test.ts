@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { scanDefinitions, type CodeFigures } from '../../../src/codeModel';
-import { figuresOnDefinitions, lensTitle } from '../../../src/codeInsights/figures';
-import { compact, duration, errorRate } from '../../../src/codeInsights/format';
+import { figuresOnDefinitions, lensTitle, p95Approximate } from '../../../src/codeInsights/figures';
+import { compact, duration, errorRate, sparkline, stepLabel, utcMinute } from '../../../src/codeInsights/format';
 
 const TS = `export class Cart {
   total(): number {
@@ -50,6 +50,28 @@ test('rows of both attribute generations land on the definition they name, narro
     ],
   );
   assert.equal(lensTitle(got[0]!, '24h'), '1.2k calls · 3.1% errors · p95 240 ms · 24 h');
+  assert.equal(lensTitle(got[0]!, '24h', true), '1.2k calls · 3.1% errors · p95 (approx.) 240 ms · 24 h');
+});
+
+test("the p95 says it is an estimate on a sampled source, or above the 8,192 spans ClickHouse's quantile keeps", () => {
+  const defs = scanDefinitions(TS, 'typescript').definitions;
+  const [small] = figuresOnDefinitions([row({ function: 'applyCoupon', calls: 8192 })], defs);
+  const [big] = figuresOnDefinitions([row({ function: 'applyCoupon', calls: 8193 })], defs);
+  assert.deepEqual(
+    [p95Approximate(small!, false), p95Approximate(small!, true), p95Approximate(big!, false)],
+    [false, true, true],
+  );
+});
+
+test('figures over time read as text sparklines with UTC times', () => {
+  assert.equal(sparkline([0, 1, 4, 8, 0]), '▁▂▅█▁');
+  assert.equal(sparkline([0, 0]), '▁▁');
+  assert.equal(sparkline([1, 1000]), '▂█', 'a small non-zero value stands above zero');
+  assert.deepEqual(
+    [stepLabel(300), stepLabel(3600), stepLabel(21_600), stepLabel(86_400)],
+    ['5 min', '1 h', '6 h', '1 d'],
+  );
+  assert.equal(utcMinute(Date.UTC(2026, 10, 29, 13, 5, 42)), '2026-11-29 13:05 UTC');
 });
 
 test('several groups on one definition add their calls and errors and keep the highest p95', () => {
