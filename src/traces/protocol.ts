@@ -64,10 +64,17 @@ export interface SpanDetails {
   statusMessage: string;
   attributes: [string, string][];
   resource: [string, string][];
-  events: { offsetMs: number; name: string; attributes: [string, string][] }[];
+  events: { offsetMs: number; name: string; attributes: [string, string][]; links?: FrameLink[] }[];
+}
+
+/** A line of an event's `exception.stacktrace` (by index) whose frame opens a workspace file: `openFrame` with the id. */
+export interface FrameLink {
+  index: number;
+  id: number;
+  title: string;
 }
 
 export type ToWebview =
   TraceMessage | SpanDetails | { type: 'loading'; traceId: string } | { type: 'select'; row: number };
 
-export type FromWebview = { type: 'ready' } | { type: 'details'; row: number };
+export type FromWebview = { type: 'ready' } | { type: 'details'; row: number } | { type: 'openFrame'; id: number };

@@ -194,8 +194,9 @@ function show(t: TraceMessage): void {
 window.addEventListener('message', (e: MessageEvent) => {
   const m = e.data as ToWebview;
   if (m.type === 'trace') show(m);
-  else if (m.type === 'details' && m.row === selected) drawDetails(details, m);
-  else if (m.type === 'select') select(m.row);
+  else if (m.type === 'details' && m.row === selected) {
+    drawDetails(details, m, (id) => vscode.postMessage({ type: 'openFrame', id }));
+  } else if (m.type === 'select') select(m.row);
   else if (m.type === 'loading') {
     (document.getElementById('meta') as HTMLElement).textContent = `Reading trace ${m.traceId}…`;
   }
