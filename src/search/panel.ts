@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../errors';
 import { trackPanel, panelColumn } from '../panels/panelColumn';
 import { rowDetails } from './details';
+import { FrameLinks } from '../panels/frameLinks';
+import { withFrameLinks } from './stackLinks';
 import { rowEffect } from './rowActions';
 import { boundedText, CELL_CHARS, fullRow, runSearch, type SearchModel, type SearchRequest } from './model';
 import { html, makeNonce } from './panelHtml';
@@ -33,6 +35,8 @@ export interface SearchPanelState {
 
 export class SearchPanel implements vscode.Disposable {
   readonly panel: vscode.WebviewPanel;
+  /** The stack-trace frame links of the details shown. */
+  private readonly frames = new FrameLinks();
   private model: SearchModel | undefined;
   private rows: unknown[][] = [];
   /** Every column of the rows whose details were opened, by row index. */
@@ -194,6 +198,9 @@ export class SearchPanel implements vscode.Disposable {
       case 'paused':
         this.tail.paused = Boolean(m.paused);
         return;
+      case 'openFrame':
+        await this.frames.open(m.id, this.panel.viewColumn);
+        return;
       default:
         return this.onRowMessage(m);
     }
@@ -234,7 +241,7 @@ export class SearchPanel implements vscode.Disposable {
     const detail = await this.detailsOf(m.index);
     if (!detail || this.model !== model) return;
     const effect = rowEffect(m, rowDetails(detail.columns, detail.row), this.target.request);
-    if (effect?.kind === 'details') this.post(effect.message);
+    if (effect?.kind === 'details') this.post(await withFrameLinks(effect.message, this.frames));
     else if (effect?.kind === 'openTrace') this.target.openTrace(effect.traceId);
     else if (effect?.kind === 'copy') await vscode.env.clipboard.writeText(effect.text);
     else if (effect?.kind === 'search') await this.search();

@@ -32,7 +32,14 @@ export type ToPage =
   | {
       type: 'details';
       index: number;
-      fields: { name: string; value: string; more?: number | undefined; trace?: boolean }[];
+      fields: {
+        name: string;
+        value: string;
+        more?: number | undefined;
+        trace?: boolean;
+        /** Lines of the value (by index) that are stack-trace frames opening a workspace file: `openFrame` with the id. */
+        links?: { index: number; id: number; title: string }[];
+      }[];
     }
   | { type: 'loading' };
 
@@ -46,7 +53,8 @@ export type FromPage =
   | { type: 'copy'; index: number; field: number }
   | { type: 'addToSearch'; index: number; field: number; negate: boolean }
   | { type: 'showColumn'; index: number; field: number }
-  | { type: 'rendered'; rows: number; bars: number; total: number };
+  | { type: 'rendered'; rows: number; bars: number; total: number }
+  | { type: 'openFrame'; id: number };
 
 export const PRESETS: readonly { id: string; label: string; ms: number }[] = [
   { id: '15m', label: 'Last 15 minutes', ms: 15 * 60_000 },

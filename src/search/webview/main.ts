@@ -186,6 +186,27 @@ function button(label: string, title: string, onClick: () => void): HTMLButtonEl
   return b;
 }
 
+/** A value's lines as text, its stack-trace frames that open a workspace file as buttons (text, never markup). */
+function stackLines(
+  box: HTMLElement,
+  text: string,
+  links: readonly { index: number; id: number; title: string }[],
+): void {
+  const byIndex = new Map(links.map((l) => [l.index, l]));
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (i > 0) box.append('\n');
+    const link = byIndex.get(i);
+    if (!link) return box.append(line);
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'frame';
+    b.textContent = line;
+    b.title = link.title;
+    b.addEventListener('click', () => post({ type: 'openFrame', id: link.id }));
+    box.append(b);
+  });
+}
+
 function drawDetails(m: Extract<ToPage, { type: 'details' }>): void {
   if (m.index !== selected) return;
   const close = button('Close', 'Close the details', () => {
@@ -211,7 +232,8 @@ function drawDetails(m: Extract<ToPage, { type: 'details' }>): void {
     } else {
       const value = document.createElement('div');
       value.className = 'value';
-      value.textContent = f.value;
+      if (f.links?.length) stackLines(value, f.value, f.links);
+      else value.textContent = f.value;
       const index = m.index;
       box.append(
         value,
