@@ -2,7 +2,7 @@
  * UI test of a stack-trace frame opening the source: the sample workspace of test/fixtures/codeWorkspace with the Java
  * service's file the failing showcase trace names; the trace opened from the palette shows the exception's stack
  * trace with that frame as a link and the JDK's frames as plain text; clicking the link opens the file at the frame's
- * line.
+ * line. The same from a search of the logs: the failing log row's stack-trace attribute links the frame.
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/frameLinks.e2e.js`.
  */
@@ -16,7 +16,16 @@ import { SHOWCASE } from '../emulator/clickhouse/traces';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { Workbench } from '../host/runInCodeServer';
-import { CLOUD, openTestWorkbench, quickInput, quickInputBox, reportingFailure, runCommand, UI_TIMEOUT } from './ui';
+import {
+  CLOUD,
+  openTestWorkbench,
+  quickInput,
+  quickInputBox,
+  quickInputRows,
+  reportingFailure,
+  runCommand,
+  UI_TIMEOUT,
+} from './ui';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/codeWorkspace');
 const REFUND = 'src/main/java/com/example/orders/refund/RefundService.java';
@@ -85,6 +94,30 @@ async function drive(): Promise<void> {
   assert.match((await link.getAttribute('title')) ?? '', /RefundService\.java:87$/);
 
   await link.click();
+  await page
+    .locator('.tab.active', { hasText: 'RefundService.java' })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await page
+    .locator('.statusbar-item', { hasText: /^Ln 87, Col 1/ })
+    .first()
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+
+  // The trace's failing log line, found with Search Events: its stack-trace attribute links the same frame.
+  await runCommand(page, 'View: Close All Editors');
+  await page.locator('.tab.active').first().waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+  await runCommand(page, 'Observability: Search Events…');
+  await quickInputRows(page).filter({ hasText: 'Logs' }).first().click();
+  const search = panel();
+  await search.locator('.row').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await search.locator('#condition').fill(`TraceId:${SHOWCASE.refund}`);
+  await search.locator('#condition').press('Enter');
+  const row = search.locator('.row', { hasText: 'Refund failed' }).first();
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await row.click();
+  const fieldLink = search.locator('#details .field .value button.frame', { hasText: 'RefundService.java:87' });
+  await fieldLink.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  assert.equal(await search.locator('#details button.frame').count(), 1, 'only the workspace frame is a link');
+  await fieldLink.click();
   await page
     .locator('.tab.active', { hasText: 'RefundService.java' })
     .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
