@@ -7,6 +7,8 @@
 // first use cold: features load, first folder expand, first editor open; scripted browse, Alerts folder timings,
 // client overhead, query and preview figures), then more fresh hosts for extra activation and first-use samples, then
 // later windows of the last one's profile (the second window: compile cache warm where the host's Node has one).
+// The first host also measures search, the trace waterfall, the live tail and code insights (test/bench/searchTraces.ts,
+// liveTail.ts, codeInsights.ts); its workspace folder holds a generated 300-function file (test/bench/codeData.ts).
 // Environment: OBS_TEST_VERBOSE=1 shows the workbench output; OBS_CHROMIUM, OBS_CODE_SERVER_DIR as for the tests.
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
@@ -33,7 +35,7 @@ const { values: opts } = parseOptions('Usage: node scripts/bench.mjs [options]  
     type: 'string',
     placeholder: 'list',
     description:
-      'sections of the first host: browse,alerts,overhead,query,preview,serviceFolder (none: activation and first use; serviceFolder only when named)',
+      'sections of the first host: browse,alerts,overhead,query,preview,search,traces,liveTail,codeInsights,serviceFolder (none: activation and first use; serviceFolder only when named)',
   },
   out: {
     type: 'string',
@@ -73,6 +75,13 @@ const TARGETS = {
   // A dashboard preview on the emulator (12 tiles): cold (panel closed, sources and columns not looked up) and warm.
   dashboardPreviewColdMs: 2000,
   dashboardPreviewWarmMs: 500,
+  // Search panel: first rows and histogram painted after the last response of its statements, 1,000 rows.
+  searchPaintedMs: 100,
+  // A 10,000-span trace's waterfall drawn.
+  waterfallDrawnMs: 500,
+  // Code insights: aggregate statements per refresh of one pick; lenses of a 300-function file, aggregate kept.
+  codeStatementsPerRefresh: 1,
+  codeLensesMs: 100,
 };
 
 /** Runs a command in the repository (printed to stderr; its output only with OBS_TEST_VERBOSE). */
@@ -185,6 +194,8 @@ async function main() {
   const emptyExtensions = [...EMPTY_EXTENSIONS, WARMUP_EXTENSION].map((m) =>
     writeEmptyExtension(path.join(tmp, m.name), m),
   );
+  // The first host's workspace folder: a 300-function file whose spans the engine gets now (code insights part).
+  const codeWorkspace = wanted('codeInsights') ? await prepareCodeInsights(tmp) : undefined;
   const hostRuns = [];
   const secondWindows = [];
   try {
@@ -222,6 +233,7 @@ async function main() {
         codeServerEntry: entry,
         installedExtensions: emptyExtensions,
         ...(userDataDir ? { userDataDir } : {}),
+        ...(index === 0 && codeWorkspace ? { workspace: codeWorkspace } : {}),
         env: { OBS_BENCH_CONFIG: JSON.stringify(config) },
         // Every section of the first host takes about 12 minutes on a quiet 2-core machine; each has its own deadline
         // (test/bench/index.ts), so this budget only ends a host stuck outside them.
@@ -337,6 +349,9 @@ async function main() {
     query: main.query,
     preview: main.preview,
     ...(main.serviceFolder ? { serviceFolder: main.serviceFolder } : {}),
+    ...Object.fromEntries(
+      ['search', 'traces', 'liveTail', 'codeInsights'].filter((k) => main[k]).map((k) => [k, main[k]]),
+    ),
     hostExitCode: main.hostExitCode ?? 0,
     durationS: Math.round((Date.now() - started) / 1000),
   };
@@ -346,6 +361,110 @@ async function main() {
   console.log(JSON.stringify(results, null, 2));
   console.log(table(results));
   console.log(`\nwritten to ${path.relative(ROOT, RESULTS)}`);
+}
+
+/** A section of the first host runs when named in --only, or when no --only is given (serviceFolder: only named). */
+function wanted(name) {
+  return !ONLY || ONLY.includes(name);
+}
+
+/** The code-insights part's workspace folder and spans (test/bench/codeData.ts); returns the folder. */
+async function prepareCodeInsights(tmp) {
+  const { writeCodeWorkspace, seedCodeSpans } = require(path.join(ROOT, 'out', 'test', 'bench', 'codeData.js'));
+  const seeded = await seedCodeSpans();
+  console.error(`code insights: ${seeded.functions} functions, ${seeded.spans} spans in the engine`);
+  return writeCodeWorkspace(path.join(tmp, 'code-workspace'));
+}
+
+/** Targets of the search, traces, live tail and code-insights parts (those that ran). */
+function searchAndCodeTargets(r, check) {
+  return [
+    ...(r.search
+      ? [
+          check(
+            'search, 1,000 rows: first rows and histogram painted after the last response (median)',
+            r.search.afterLastResponseMs.median,
+            TARGETS.searchPaintedMs,
+            'ms',
+          ),
+        ]
+      : []),
+    ...(r.traces
+      ? [
+          check(
+            'trace, 10,000 spans: waterfall drawn (median)',
+            r.traces.waterfallDrawnMs.median,
+            TARGETS.waterfallDrawnMs,
+            'ms',
+          ),
+        ]
+      : []),
+    ...(r.liveTail
+      ? [
+          check(
+            'live tail + tree refresh: most requests in any 10 s',
+            r.liveTail.mostIn10s,
+            r.liveTail.budgetPer10s,
+            '',
+          ),
+          check('live tail + tree refresh: 429 responses', r.liveTail.responses429, 0, ''),
+        ]
+      : []),
+    ...(r.codeInsights
+      ? [
+          check(
+            'code insights: aggregate statements per refresh (most)',
+            Math.max(...r.codeInsights.statementsPerRefresh),
+            TARGETS.codeStatementsPerRefresh,
+            '',
+          ),
+          check(
+            'code insights: lenses of a 300-function file, aggregate kept, open to lenses (median of later opens)',
+            r.codeInsights.lenses.later.openToLensesMs.median,
+            TARGETS.codeLensesMs,
+            'ms',
+          ),
+        ]
+      : []),
+  ];
+}
+
+/** The table's rows of the search, traces, live tail and code-insights parts (those that ran). */
+function searchAndCodeRows(r) {
+  const rows = [];
+  const add = (name, value) => rows.push([name, value, '', '']);
+  if (r.search) {
+    const s = r.search;
+    add(
+      'search: command / after the last response / page paint (median ms)',
+      `${s.commandMs.median} / ${s.afterLastResponseMs.median} / ${s.pagePaintMs.median}`,
+    );
+  }
+  if (r.traces) {
+    add(
+      'trace, 10,000 spans: Open Trace / waterfall drawn (median ms)',
+      `${r.traces.openTraceMs.median} / ${r.traces.waterfallDrawnMs.median}`,
+    );
+  }
+  if (r.liveTail) {
+    const t = r.liveTail;
+    add(
+      'live tail + tree: requests per minute (statements + API) / most in 10 s / 429',
+      `${t.requestsPerMinute} (${t.statementsPerMinute} + ${t.apiRequestsPerMinute}) / ${t.mostIn10s} / ${t.responses429}`,
+    );
+  }
+  if (r.codeInsights) {
+    const c = r.codeInsights;
+    add(
+      'code insights: statements / API requests per refresh',
+      `${c.statementsPerRefresh} / ${c.apiRequestsPerRefresh}`,
+    );
+    add(
+      'code insights: 300-function file, first open / later opens: open to lenses (ms)',
+      `${c.lenses.first.openToLensesMs} / ${c.lenses.later.openToLensesMs.median}`,
+    );
+  }
+  return rows;
 }
 
 /** Medians of first-use samples (test/bench/index.ts measureFirstUse), with the samples. */
@@ -478,6 +597,7 @@ function evaluate(r) {
             : []),
         ]
       : []),
+    ...searchAndCodeTargets(r, check),
   ];
 }
 
@@ -611,9 +731,10 @@ function table(r) {
       '',
       '',
     ]);
+    const retained = r.query.memory.atByteCap.retainedHeapGrowthMB;
     rows.push([
-      'query: same at the 64 MiB byte cap: rows / peak heap growth',
-      `${r.query.memory.atByteCap.rows} / ${r.query.memory.atByteCap.peakHeapGrowthMB} MB`,
+      'query: same at the 64 MiB byte cap: rows / peak heap growth (of which the result held)',
+      `${r.query.memory.atByteCap.rows} / ${r.query.memory.atByteCap.peakHeapGrowthMB} MB${retained === undefined ? '' : ` (${retained} MB)`}`,
       '',
       '',
     ]);
@@ -636,6 +757,7 @@ function table(r) {
       ]);
     }
   }
+  rows.push(...searchAndCodeRows(r));
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   return `\n${rows
     .map((row) =>

@@ -6,8 +6,11 @@
 // - Otherwise code-server (the workbench used by the tests) on a loopback port: the URL is printed, and opened in
 //   Chromium when a display is available.
 //
-// The connection is added by a small helper extension installed beside it (test/demo/connection.ts), which reads
-// OBS_DEMO_CONNECTION and uses the extension's command and API; the extension itself has no demo code. The build
+// The window opens a copy of the sample multi-language workspace (test/fixtures/codeWorkspace), whose functions the
+// emulator's spans name. The connection is added by a small helper extension installed beside it
+// (test/demo/connection.ts), which reads OBS_DEMO_CONNECTION and uses the extension's command and API; on the Cloud
+// flavor it also sets the folder's code-insights pick (OBS_DEMO_CODE_INSIGHTS: the first service and its trace
+// source) and opens src/checkout/cart.ts, so the lenses show at once. The extension itself has no demo code. The build
 // (tsc and esbuild) is skipped when no input changed since the last one (`node scripts/demo.mjs --help` for the
 // options). Environment: OBS_CHROMIUM (browser).
 //
@@ -297,6 +300,12 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'obs-demo-'));
   cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }));
   const env = { OBS_DEMO_CONNECTION: JSON.stringify(flavorArg === 'oss' ? selfHosted : connection) };
+  // The sample workspace, copied (the fixture stays as it is), and on the Cloud flavor its code-insights pick.
+  fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'codeWorkspace'), path.join(tmp, 'workspace'), { recursive: true });
+  const traceSource = [...emulator.state.data.get(first).sources.values()].find((s) => s.kind === 'trace');
+  if (flavorArg === 'cloud' && traceSource) {
+    env.OBS_DEMO_CODE_INSIGHTS = JSON.stringify({ serviceId: first, sourceId: traceSource.id });
+  }
   // The helper extension that adds the connection, installed into the window's own extensions folder.
   const { writeDemoExtension } = require(path.join(ROOT, 'out', 'test', 'demo', 'install.js'));
   const { installExtensions } = require(path.join(ROOT, 'out', 'test', 'host', 'runInCodeServer.js'));
@@ -355,6 +364,9 @@ async function main() {
     console.log('Open that address in a browser on this machine. (No display found, so no browser was started.)');
   }
   console.log('Open the Observability view in the activity bar. Press Ctrl+C to stop.');
+  if (env.OBS_DEMO_CODE_INSIGHTS) {
+    console.log('The sample workspace shows production figures above its functions (code insights, last 24 h).');
+  }
 }
 
 main().catch(async (err) => {

@@ -14,6 +14,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PICTURES = [
   ['screenshot-tree.png', 'readme-tree.jpg', [0, 30, 610, 650], 610],
   ['screenshot-preview-dashboard-dark.png', 'readme-preview.jpg', [0, 0, 1280, 800], 720],
+  ['screenshot-search.png', 'readme-search.jpg', [348, 30, 932, 620], 720],
+  ['screenshot-trace.png', 'readme-trace.jpg', [348, 30, 932, 560], 720],
 ];
 const QUALITY = 0.55;
 

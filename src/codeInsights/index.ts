@@ -16,6 +16,9 @@ import { CodeInsightLenses, showFigures, SHOW_FIGURES, type FiguresArg } from '.
 import { Picks } from './picks';
 import { codeInsightsSettings } from './settings';
 import { createStatusItem } from './status';
+import { ExceptionMarks } from './exceptionMarks';
+import { LogLenses } from './logLenses';
+import { Signals } from './signals';
 
 export interface CodeInsightsDeps {
   connections: ConnectionManager;
@@ -31,26 +34,39 @@ export interface RefreshOutcome {
   sql?: string | undefined;
   error?: string | undefined;
   rows: number;
+  /** Exception groups read, logger calls counted, and why either is missing. */
+  exceptionGroups?: number | undefined;
+  logPatterns?: number | undefined;
+  signalsError?: string | undefined;
+  logNote?: string | undefined;
 }
 
 export interface CodeInsightsApi {
   /** Aggregate statements sent so far. */
   readonly statements: number;
+  /** Exception and log count statements sent so far. */
+  readonly signalStatements: number;
 }
 
 export function registerCodeInsights(context: vscode.ExtensionContext, deps: CodeInsightsDeps): CodeInsightsApi {
   const picks = new Picks(context.workspaceState);
   const aggregates = new Aggregates(deps);
   const lenses = new CodeInsightLenses(picks, aggregates);
-  const status = createStatusItem(picks, aggregates);
+  const signals = new Signals(deps, picks, aggregates);
+  const marks = new ExceptionMarks(picks, signals);
+  const logLenses = new LogLenses(picks, signals);
+  const status = createStatusItem(picks, aggregates, signals);
 
   async function refresh(): Promise<RefreshOutcome[]> {
     const entries = picks.entries();
     aggregates.forget(entries.map((e) => e.pick));
+    signals.forget(entries.map((e) => e.pick));
     const out: RefreshOutcome[] = [];
     for (const { folder, pick } of entries) {
       const entry = aggregates.ensure(pick);
       await entry.done;
+      const more = signals.ensure(pick);
+      await more.done;
       out.push({
         folder: folder.uri.toString(),
         state: entry.state,
@@ -58,6 +74,10 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
         sql: entry.sql,
         error: entry.error,
         rows: entry.aggregate?.rows.length ?? 0,
+        exceptionGroups: more.exceptions?.groups.length,
+        logPatterns: more.logCounts?.size,
+        signalsError: more.error ?? more.exceptionNote,
+        logNote: more.logNote,
       });
     }
     return out;
@@ -84,14 +104,29 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
     status,
     { dispose: () => timer && clearInterval(timer) },
     aggregates.onDidChange(() => lenses.refresh()),
+    signals,
+    marks,
+    logLenses,
+    signals.onDidChange(() => {
+      logLenses.refresh();
+      void marks.refresh();
+    }),
+    vscode.window.onDidChangeVisibleTextEditors(() => void marks.refresh()),
+    vscode.languages.registerCodeLensProvider({ scheme: 'file' }, logLenses),
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, marks),
     picks.onDidChange(() => lenses.refresh()),
     deps.connections.onDidChange(() => {
       void picks.prune(deps.connections);
       aggregates.forget();
+      signals.forget();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('observability.codeInsights.refreshMinutes')) schedule();
-      if (e.affectsConfiguration('observability.codeInsights')) aggregates.forget();
+      if (e.affectsConfiguration('observability.codeInsights.problems')) void marks.refresh();
+      else if (e.affectsConfiguration('observability.codeInsights')) {
+        aggregates.forget();
+        signals.forget();
+      }
     }),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
     vscode.commands.registerCommand('observability.codeInsights.chooseService', (arg?: ChooseArgs) =>
@@ -108,6 +143,9 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
   return {
     get statements() {
       return aggregates.statements;
+    },
+    get signalStatements() {
+      return signals.statements;
     },
   };
 }

@@ -2,10 +2,11 @@
 import * as vscode from 'vscode';
 import type { Aggregates } from './aggregates';
 import type { Picks } from './picks';
+import type { Signals } from './signals';
 import { rangeLabel } from './format';
 import { codeInsightsSettings } from './settings';
 
-export function createStatusItem(picks: Picks, aggregates: Aggregates): vscode.Disposable {
+export function createStatusItem(picks: Picks, aggregates: Aggregates, signals?: Signals): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('observability.codeInsights', vscode.StatusBarAlignment.Left, 10);
   item.name = vscode.l10n.t('Code Insights');
   item.command = 'observability.codeInsights.chooseService';
@@ -29,9 +30,20 @@ export function createStatusItem(picks: Picks, aggregates: Aggregates): vscode.D
       range,
     );
     // Plain text: the server's message is never rendered as markup.
-    item.tooltip = failed
-      ? `${about}\n${vscode.l10n.t('The figures could not be fetched: {0}', entry?.error ?? '')}`
-      : about;
+    const more = signals?.peek(pick);
+    const logs = more?.logNote
+      ? vscode.l10n.t('Logger calls: no counts ({0}).', more.logNote)
+      : more?.logSource
+        ? vscode.l10n.t('Logger calls: counted in {0}', more.logSource.name) +
+          (more.logCut ? ` ${vscode.l10n.t('({0} more messages not counted).', more.logCut)}` : '.')
+        : undefined;
+    const marks = more?.exceptionNote ? vscode.l10n.t('Exceptions: none read ({0}).', more.exceptionNote) : undefined;
+    item.tooltip = [
+      about,
+      ...(failed ? [vscode.l10n.t('The figures could not be fetched: {0}', entry?.error ?? '')] : []),
+      ...(logs ? [logs] : []),
+      ...(marks ? [marks] : []),
+    ].join('\n');
     item.show();
   }
   update();
@@ -40,6 +52,7 @@ export function createStatusItem(picks: Picks, aggregates: Aggregates): vscode.D
     vscode.window.onDidChangeActiveTextEditor(update),
     picks.onDidChange(update),
     aggregates.onDidChange(update),
+    ...(signals ? [signals.onDidChange(update)] : []),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('observability.codeInsights') && update()),
   );
 }

@@ -24,3 +24,13 @@ export {
   type TraceSourceLike,
 } from './aggregate';
 export { logCountsSql, readLogCounts, MAX_PATTERNS, type LogCountsStatement, type LogSourceLike } from './logCounts';
+export {
+  exceptionAggregateSql,
+  readExceptionAggregate,
+  DEFAULT_EXCEPTION_LIMIT,
+  type ExceptionAggregate,
+  type ExceptionGroup,
+  type ExceptionStatement,
+} from './exceptionAggregate';
+export { exceptionSites, topWorkspaceFrame, type ExceptionSite, type SiteFrame } from './exceptionSites';
+export { logSourceOf, type SourceRef } from './logSource';

@@ -2,7 +2,7 @@
  * An event pattern tile's sample rows → its drawing (pure: no `vscode`, no network): the patterns mined as HyperDX
  * mines them (`./patterns`), and a line for the subtitle saying how the counts were reached.
  */
-import { groupPatterns, type EventPatterns, type SampledRow } from './patterns';
+import { groupPatterns, type EventPatterns, type SampledRow } from '../render/patterns';
 import type { PatternsData } from './protocol';
 
 interface ResultLike {

@@ -1,5 +1,7 @@
 /** The query results panel's page: strict CSP with a nonce, its script from dist/, theme colours only. */
-import { webviewPage } from '../panels/webviewPage';
+import * as vscode from 'vscode';
+import { panelColumn } from '../panels/panelColumn';
+import { makeNonce, webviewPage } from '../panels/webviewPage';
 
 export { makeNonce } from '../panels/webviewPage';
 
@@ -57,4 +59,18 @@ const BODY = `<header>
 
 export function html(cspSource: string, nonce: string, scriptUri: string): string {
   return webviewPage({ cspSource, nonce, title: 'Query Results', style: STYLE, body: BODY, scriptUri });
+}
+
+/** The results panel beside the editor with its page; its script (dist/queryResults.js) is all it loads from disk. */
+export function createResultsWebview(extensionUri: vscode.Uri): vscode.WebviewPanel {
+  const media = vscode.Uri.joinPath(extensionUri, 'dist');
+  const panel = vscode.window.createWebviewPanel(
+    'observability.queryResults',
+    vscode.l10n.t('Query Results'),
+    { viewColumn: panelColumn(), preserveFocus: true },
+    { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [media] },
+  );
+  const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'queryResults.js')).toString();
+  panel.webview.html = html(panel.webview.cspSource, makeNonce(), script);
+  return panel;
 }

@@ -1094,7 +1094,7 @@ export function patternColumnOf(select: unknown, source: SourceLike): string | u
  * (the pattern column — the tile's `select` when it is one expression, else the event's body —, the first timestamp,
  * the severity of a log or status code of a span), and the total count of the tile's rows as its count chart reads
  * it (the range aligned to the automatic 80-bucket granularity unless the tile turns alignment off, end excluded),
- * as a scalar in every row. The patterns are mined from the rows afterwards (`src/preview/patterns`).
+ * as a scalar in every row. The patterns are mined from the rows afterwards (`src/render/patterns`).
  */
 function renderPatterns(ctx: Ctx, config: Record<string, unknown>, extraFilters: TileFilter[]): RenderResult {
   const select = config.select;

@@ -8,15 +8,18 @@
 import * as vscode from 'vscode';
 import type { QueryResult, RunQueryOptions } from '../api/query';
 import { sanitizeServerText } from '../api';
-import { commandArgument } from '../commandArgs';
 import type { ConnectionManager } from '../connections/manager';
 import { isSelfHosted } from '../connections/types';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
 import type { SourceLike } from '../render';
+import { rangeOf, searchArgsOf, type SearchArgs } from './args';
+import { CompletionCache } from './completion';
 import { SEARCH_BYTES, SEARCH_ROWS, tableFacts } from './model';
 import { SearchPanel, type SearchPanelState } from './panel';
-import { PRESETS } from './protocol';
+import { registerPanelCommands } from './panelCommands';
+
+export type { SearchArgs } from './args';
 
 export interface SearchDeps {
   connections: ConnectionManager;
@@ -26,19 +29,6 @@ export interface SearchDeps {
   /** Asks for a service that runs SQL; undefined when cancelled. */
   pickService(): Promise<{ connectionId: string; serviceId: string } | undefined>;
   serviceName(target: { connectionId: string; serviceId: string }): string;
-}
-
-/** Arguments of `observability.searchEvents` from automation (the explorer passes its service or source node). */
-export interface SearchArgs {
-  connectionId?: string;
-  serviceId?: string;
-  sourceId?: string;
-  condition?: string;
-  language?: 'lucene' | 'sql';
-  /** Columns shown (default: the source's `defaultTableSelectExpression`). */
-  select?: string;
-  /** A preset (`15m`, `1h`, `6h`, `24h`, `7d`) or an explicit range in epoch ms. */
-  range?: string | { from: number; to: number };
 }
 
 /** What the command answers: the panel's state once drawn (tests read it). */
@@ -52,32 +42,14 @@ type Source = SourceLike & { id: string; name?: string };
 
 export function registerSearch(context: vscode.ExtensionContext, deps: SearchDeps): void {
   const panels = new Set<SearchPanel>();
+  const completion = new CompletionCache();
+  const current = registerPanelCommands(context, panels);
   context.subscriptions.push(
     { dispose: () => panels.forEach((p) => p.panel.dispose()) },
     vscode.commands.registerCommand(
       'observability.searchEvents',
       async (raw: unknown): Promise<SearchOutcome | undefined> => {
-        const a = commandArgument<SearchArgs>(raw);
-        let args: SearchArgs = {};
-        if (a.kind === 'args') args = a.args;
-        else if (a.kind === 'node') {
-          const node = a.node as {
-            type: string;
-            kind?: string;
-            connectionId?: string;
-            serviceId?: string;
-            source?: { id: string };
-            item?: { sourceId?: string; select?: string | null; where?: string | null; whereLanguage?: string | null };
-          };
-          args = { connectionId: node.connectionId, serviceId: node.serviceId, sourceId: node.source?.id };
-          // A saved search opens on its source with its condition.
-          if (node.type === 'item' && node.kind === 'savedSearch' && node.item) {
-            args.sourceId = node.item.sourceId;
-            args.condition = node.item.where ?? '';
-            if (node.item.select) args.select = node.item.select;
-            args.language = node.item.whereLanguage === 'sql' ? 'sql' : 'lucene';
-          }
-        }
+        const args = searchArgsOf(raw);
         try {
           return await open(args);
         } catch (error) {
@@ -118,13 +90,8 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
     if (source.kind !== 'log' && source.kind !== 'trace') {
       throw new Error(vscode.l10n.t('Only log and trace sources are searched.'));
     }
-    const run = (sql: string): Promise<QueryResult> =>
-      deps.runSql(scope.connectionId, {
-        serviceId: scope.serviceId,
-        sql,
-        maxRows: SEARCH_ROWS,
-        maxBytes: SEARCH_BYTES,
-      });
+    const run = (sql: string, maxRows = SEARCH_ROWS): Promise<QueryResult> =>
+      deps.runSql(scope.connectionId, { serviceId: scope.serviceId, sql, maxRows, maxBytes: SEARCH_BYTES });
     const facts = await tableFacts(run, source);
     const { range, preset } = rangeOf(args.range);
     // Sources name no condition language: Lucene, as the search page starts, unless told (a saved search's own).
@@ -141,26 +108,20 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
         range,
         ...facts,
         ...(typeof args.select === 'string' && args.select.trim() ? { select: args.select } : {}),
+        ...(typeof args.orderBy === 'string' && args.orderBy.trim() ? { orderBy: args.orderBy } : {}),
       },
       run,
+      completion,
+      tab: args.tab === 'patterns' ? 'patterns' : 'events',
       openTrace: (traceId) =>
         void vscode.commands.executeCommand('observability.openTrace', { ...scope, sourceId: source.id, traceId }),
     });
     panels.add(panel);
-    panel.panel.onDidDispose(() => panels.delete(panel));
+    current.track(panel);
     await panel.search();
     const state = await panel.state();
     return { ok: !state.view.error, ...(state.view.error ? { error: state.view.error } : {}), state };
   }
-}
-
-function rangeOf(r: SearchArgs['range']): { range: { from: number; to: number }; preset: string } {
-  if (r && typeof r === 'object' && Number.isFinite(r.from) && Number.isFinite(r.to) && r.from < r.to) {
-    return { range: { from: r.from, to: r.to }, preset: '' };
-  }
-  const preset = PRESETS.find((p) => p.id === r) ?? PRESETS[0]!;
-  const to = Date.now();
-  return { range: { from: to - preset.ms, to }, preset: preset.id };
 }
 
 async function pickSource(sources: readonly Source[]): Promise<Source | undefined> {

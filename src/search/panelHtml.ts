@@ -1,5 +1,7 @@
 /** The search panel's page: strict CSP with a nonce, its script from dist/, theme colours only, no remote content. */
-import { webviewPage } from '../panels/webviewPage';
+import * as vscode from 'vscode';
+import { panelColumn } from '../panels/panelColumn';
+import { makeNonce, webviewPage } from '../panels/webviewPage';
 
 export { makeNonce } from '../panels/webviewPage';
 
@@ -35,6 +37,13 @@ const STYLE = `  body { display: flex; flex-direction: column; height: 100vh; ov
   #details .value button.frame:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
   #details .value { font-family: var(--vscode-editor-font-family); white-space: pre-wrap; word-break: break-all; max-height: 20em; overflow: auto; }
   #details button { padding: 0 4px; margin-right: 4px; font-size: 11px; }
+  #tabs { flex: none; display: flex; gap: 2px; padding: 0 8px; border-bottom: 1px solid var(--vscode-panel-border); }
+  #tabs button { color: var(--vscode-foreground); background: none; border: none; border-bottom: 2px solid transparent; }
+  #tabs button[aria-selected="true"] { border-bottom-color: var(--vscode-focusBorder); }
+  #patterns { flex: 1 1 auto; overflow: auto; padding: 4px 8px; }
+  #patterns td:nth-child(3), #patterns td:nth-child(4) { font-family: var(--vscode-editor-font-family); white-space: pre-wrap; word-break: break-all; }
+  .note { color: var(--vscode-descriptionForeground); }
+  .note.error { color: var(--vscode-errorForeground); white-space: pre-wrap; }
   .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   [hidden] { display: none !important; }
 `;
@@ -52,9 +61,12 @@ const BODY = `<form id="form">
   <button id="run" type="submit">Search</button>
   <label><input id="tail" type="checkbox"> Live tail</label>
   <button id="toggle-table" type="button" class="secondary" aria-pressed="false">Histogram as table</button>
+  <button id="save-as" type="button" class="secondary" title="Open a new saved search with this source, condition, columns and order (sent on Apply)">Save as Saved Search…</button>
 </form>
 <div id="status" role="status" aria-live="polite"></div>
 <div id="histogram"></div>
+<div id="tabs" role="tablist"><button id="tab-events" type="button" role="tab" aria-selected="true">Events</button><button id="tab-patterns" type="button" role="tab" aria-selected="false">Patterns</button></div>
+<div id="patterns" role="tabpanel" aria-label="Event patterns" hidden></div>
 <div id="main">
   <div id="viewport" tabindex="0" role="grid" aria-label="Events"></div>
   <div id="details" role="region" aria-label="Event details" hidden></div>
@@ -63,4 +75,18 @@ const BODY = `<form id="form">
 
 export function html(cspSource: string, nonce: string, scriptUri: string): string {
   return webviewPage({ cspSource, nonce, title: 'Search', style: STYLE, body: BODY, scriptUri });
+}
+
+/** A new search panel's webview, its page set (scripts from dist/ only). */
+export function searchWebview(extensionUri: vscode.Uri, title: string): vscode.WebviewPanel {
+  const media = vscode.Uri.joinPath(extensionUri, 'dist');
+  const panel = vscode.window.createWebviewPanel(
+    'observability.search',
+    vscode.l10n.t('Search: {0}', title),
+    { viewColumn: panelColumn(), preserveFocus: false },
+    { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [media] },
+  );
+  const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'search.js')).toString();
+  panel.webview.html = html(panel.webview.cspSource, makeNonce(), script);
+  return panel;
 }

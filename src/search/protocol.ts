@@ -24,6 +24,20 @@ export interface SearchView {
   loading: boolean;
   error?: string | undefined;
   notes: string[];
+  /** The tab shown: the events, or their patterns. */
+  tab?: 'events' | 'patterns' | undefined;
+}
+
+/** The Patterns tab: the events of the search grouped by pattern (HyperDX's event patterns). */
+export interface PatternsView {
+  loading: boolean;
+  error?: string | undefined;
+  /** Patterns, most events first: text, count as shown ("~12"), level, one event of it (all bounded text). */
+  rows: { pattern: string; count: number; countText: string; level?: string | undefined; sample: string }[];
+  /** Rows mined, and the total the counts are scaled to. */
+  sampled: number;
+  total?: number | undefined;
+  note?: string | undefined;
 }
 
 export type ToPage =
@@ -41,7 +55,12 @@ export type ToPage =
         links?: { index: number; id: number; title: string }[];
       }[];
     }
-  | { type: 'loading' };
+  | { type: 'loading' }
+  | { type: 'patterns'; patterns: PatternsView }
+  /** Map keys of the recent data, for completion ([map column, key]). */
+  | { type: 'mapKeys'; keys: [string, string][] }
+  /** Values of a field in the recent data, for completion. */
+  | { type: 'values'; field: string; values: string[] };
 
 export type FromPage =
   | { type: 'ready' }
@@ -54,6 +73,9 @@ export type FromPage =
   | { type: 'addToSearch'; index: number; field: number; negate: boolean }
   | { type: 'showColumn'; index: number; field: number }
   | { type: 'rendered'; rows: number; bars: number; total: number }
+  | { type: 'tab'; tab: 'events' | 'patterns' }
+  | { type: 'saveAs' }
+  | { type: 'values'; field: string }
   | { type: 'openFrame'; id: number };
 
 export const PRESETS: readonly { id: string; label: string; ms: number }[] = [

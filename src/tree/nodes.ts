@@ -240,13 +240,30 @@ export class FolderNode implements ServiceScope {
   extraContext = '';
   /** Set once the folder's children were read (it was expanded). */
   loaded = false;
+  /**
+   * The description and context tokens of the row as last drawn: null before it is first drawn, undefined while a
+   * redraw is on its way.
+   */
+  private drawn: string | null | undefined = null;
+  private readonly drawWaiters: (() => void)[] = [];
   constructor(
     readonly parent: ServiceNode,
     readonly kind: FolderKind,
   ) {
     this.id = `${parent.id}/f:${kind}`;
   }
-
+  /** Whether the row as drawn says this (or is yet to be drawn: it will say what is true then). */
+  drawnAs(description: string | undefined, extraContext: string): boolean {
+    return this.drawn == null || this.drawn === `${description ?? ''}\u0000${extraContext}`;
+  }
+  /** VS Code was told to draw the row again (it asks for `treeItem()`, which says what is true then). */
+  redrawAnnounced(): void {
+    if (this.drawn !== null) this.drawn = undefined;
+  }
+  /** Resolves when the row is next drawn. */
+  nextDraw(): Promise<void> {
+    return new Promise((resolve) => this.drawWaiters.push(resolve));
+  }
   get connectionId(): string {
     return this.parent.connectionId;
   }
@@ -266,6 +283,8 @@ export class FolderNode implements ServiceScope {
     item.iconPath = new vscode.ThemeIcon(FOLDER_ICONS[this.kind]);
     item.description = this.description;
     item.contextValue = `folder ${this.kind} refreshable${this.extraContext}`;
+    this.drawn = `${this.description ?? ''}\u0000${this.extraContext}`;
+    for (const resolve of this.drawWaiters.splice(0)) resolve();
     return item;
   }
 }

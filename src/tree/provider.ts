@@ -64,6 +64,18 @@ function folderKinds(folder: FolderNode): ResourceKind[] {
 }
 
 /**
+ * How long a folder's first rows wait for VS Code to draw its row again (it does so at once, or within its 200 ms
+ * batching of redraws, when it shows the folder).
+ */
+const REDRAW_WAIT_MS = 1000;
+
+/** The rows a folder showed last and what they were built from. */
+interface FolderRows {
+  readonly inputs: readonly unknown[];
+  readonly nodes: Node[];
+}
+
+/**
  * Organization → service → Dashboards / Alerts / Sources / Query Endpoint.
  *
  * Folders are drawn at once; each folder loads its list when first expanded and keeps it until refreshed. A refresh
@@ -81,6 +93,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   private readonly servicesByConnection = new Map<string, ServiceNode[]>();
   private filterText = '';
   private readonly webhookNameMaps = new WeakMap<readonly Webhook[], Map<string, string>>();
+  private readonly rowsOf = new WeakMap<FolderNode, FolderRows>();
 
   constructor(
     private readonly connections: ConnectionSource,
@@ -103,6 +116,10 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         this.changed.fire(undefined);
       }),
       cache.onDidChange((e) => this.onCacheChange(e)),
+      // A redraw announced is on its way: VS Code asks for the rows it names (all of them for the whole tree).
+      this.changed.event((node) => {
+        for (const folder of node ? this.foldersUnder(node) : this.allFolders()) folder.redrawAnnounced();
+      }),
     );
   }
 
@@ -132,7 +149,7 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   getTreeItem(node: Node): vscode.TreeItem {
     // A folder's count, firing count and offline mark are those of the rows it shows now (computed from the cache,
     // without a request), not those of the rows it showed when last expanded.
-    if (node.type === 'folder' && this.knows(node)) this.buildFolderChildren(node);
+    if (node.type === 'folder' && this.knows(node)) this.folderRows(node);
     return withDriftWords(node.treeItem(), driftMarkOf(this.driftMarks, node));
   }
 
@@ -246,6 +263,16 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
     return [...service.folders.values()].filter((f) => !SELF_HOSTED_HIDDEN_FOLDERS.has(f.kind));
   }
 
+  /** The folders drawn under a node (itself, for a folder). */
+  private foldersUnder(node: Node): FolderNode[] {
+    if (node.type === 'folder') return [node];
+    if (node.type === 'service') return [...node.folders.values()];
+    if (node.type === 'connection') {
+      return (this.servicesByConnection.get(node.connection.id) ?? []).flatMap((s) => [...s.folders.values()]);
+    }
+    return [];
+  }
+
   /** Every folder node currently known (of drawn services). */
   allFolders(): FolderNode[] {
     const out: FolderNode[] = [];
@@ -309,11 +336,45 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
   private async folderChildren(folder: FolderNode): Promise<Node[]> {
     await this.ensureAll(folder, folderKinds(folder));
     folder.loaded = true;
-    const children = this.buildFolderChildren(folder);
-    // On a folder's first expansion its row was drawn before its list was read: its count shows on its next redraw.
-    // It is not redrawn at once: a redraw while VS Code registers the new rows loses them (a dashboard opened then
-    // shows no tiles, a row's commands get no node).
-    return children;
+    const rows = this.folderRows(folder);
+    if (this.drawnStale(folder)) await this.redrawBeforeRows(folder);
+    return rows;
+  }
+
+  /**
+   * On a folder's first expansion its row was drawn before its list was read. It is drawn again before VS Code gets
+   * its rows: a redraw makes VS Code forget the rows under the row (and drop this answer), then ask for them again
+   * (the same rows, from `folderRows`). Redrawn after VS Code had the rows, a dashboard opened meanwhile would be
+   * asked for by a handle VS Code had just forgotten, and show no tiles. VS Code asks for the row at once (unless
+   * it does not show the folder: then the rows go after a short wait).
+   */
+  private async redrawBeforeRows(folder: FolderNode): Promise<void> {
+    const drawn = folder.nextDraw();
+    this.changed.fire(folder);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([drawn, new Promise<void>((resolve) => (timer = setTimeout(resolve, REDRAW_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /** Whether a folder's row, as VS Code last drew it, says other than its rows now (count, firing, offline). */
+  private drawnStale(folder: FolderNode): boolean {
+    if (!this.knows(folder)) return false;
+    this.folderRows(folder);
+    return !folder.drawnAs(folder.description, folder.extraContext);
+  }
+
+  /** A folder's rows: the same nodes as long as what they are built from (lists, errors, filter) is the same. */
+  private folderRows(folder: FolderNode): Node[] {
+    const inputs: unknown[] = [this.filterText];
+    for (const kind of folderKinds(folder)) {
+      const entry = this.cache.entry(folder.connectionId, folder.serviceId, kind);
+      inputs.push(entry.value, entry.error, entry.fetchedAt);
+    }
+    const last = this.rowsOf.get(folder);
+    if (last && last.inputs.length === inputs.length && last.inputs.every((x, i) => x === inputs[i])) return last.nodes;
+    const nodes = this.buildFolderChildren(folder);
+    this.rowsOf.set(folder, { inputs, nodes });
+    return nodes;
   }
 
   private buildFolderChildren(folder: FolderNode): Node[] {

@@ -27,6 +27,9 @@ import type { ResourceKind } from '../../src/resources/model';
 import { measureQuery } from './query';
 import { measurePreview } from './preview';
 import { measureServiceFolder } from './serviceFolder';
+import { measureCodeInsights } from './codeInsights';
+import { measureLiveTail } from './liveTail';
+import { measureSearch, measureTraces } from './searchTraces';
 
 export interface BenchConfig {
   url: string;
@@ -44,7 +47,7 @@ export interface BenchConfig {
   emptyExtensionIds: [string, string];
   /** Another empty extension, activated first so that neither measured one pays for the host's first activation. */
   warmupExtensionId: string;
-  /** Parts to run (default all): 'browse', 'alerts', 'overhead', 'query', 'preview'. */
+  /** Parts to run (default all): 'browse', 'alerts', 'overhead', 'query', 'preview', 'search', 'traces', 'liveTail', 'codeInsights'. */
   sections?: string[];
   runs: number;
   warmups: number;
@@ -485,7 +488,64 @@ const SECTION_MINUTES: Record<string, number> = {
   query: 12,
   preview: 15,
   serviceFolder: 30,
+  search: 8,
+  traces: 8,
+  liveTail: 6,
+  codeInsights: 8,
 };
+
+/** The search, traces, live tail and code-insights parts (each when wanted), on the first data service. */
+async function measureSearchAndCode(
+  cfg: BenchConfig,
+  api: ExtensionApi,
+  want: (name: string) => boolean,
+  section: <T>(name: string, fn: () => Promise<T>) => Promise<T>,
+  results: Record<string, unknown>,
+  write: () => void,
+): Promise<void> {
+  if (!cfg.queryUrl) return;
+  const current = api.connections.list()[0];
+  if (!current) throw new Error('the connection is gone');
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not loaded`);
+  const base = {
+    api,
+    queryUrl: cfg.queryUrl,
+    keyId: cfg.keyId,
+    keySecret: cfg.keySecret,
+    serviceId: cfg.dataServiceIds[0] as string,
+    connectionId: current.id,
+    runs: cfg.runs,
+    extensionUri: ext.extensionUri,
+    requests: () => emulatorRequests(cfg) as Promise<(LoggedRequest & { at: number })[]>,
+  };
+  const unlimited = async () => {
+    await control(cfg, 'POST', 'config', { rateLimit: false });
+    await setRateLimitSetting(1000, 1);
+  };
+  for (const [name, fn] of [
+    ['search', () => measureSearch(base)],
+    ['traces', () => measureTraces(base)],
+    ['codeInsights', () => measureCodeInsights(base)],
+  ] as const) {
+    if (!want(name)) continue;
+    await unlimited();
+    results[name] = await section(name, fn);
+    write();
+  }
+  if (want('liveTail')) {
+    results.liveTail = await section('liveTail', () =>
+      measureLiveTail({
+        ...base,
+        setBudget: async (requests, windowMs) => {
+          await control(cfg, 'POST', 'config', { rateLimit: { requests, windowMs } });
+          await setRateLimitSetting(requests, windowMs / 1000);
+        },
+      }),
+    );
+    write();
+  }
+}
 
 export async function run(): Promise<void> {
   const raw = process.env.OBS_BENCH_CONFIG;
@@ -573,6 +633,7 @@ export async function run(): Promise<void> {
     );
     write();
   }
+  await measureSearchAndCode(cfg, api, want, section, results, write);
   if (cfg.sections?.includes('serviceFolder')) {
     // Only when asked for (`--only serviceFolder`): at the default rate budget it takes minutes.
     const current = api.connections.list()[0];

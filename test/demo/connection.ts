@@ -4,11 +4,13 @@
  * `$OBS_DEMO_CONNECTION` to an `observability.addConnection` argument object, and once the workbench has started the
  * helper activates the extension and adds that connection through the command, as a user would, unless one with the
  * same address (organization and key) exists. A `queryUrl` field gives every connection to that address that query
- * host, now and whenever the connections change. The extension itself knows nothing of this: it only sees its public
- * command and API.
+ * host, now and whenever the connections change; `$OBS_DEMO_CODE_INSIGHTS` presets the workspace folder's
+ * code-insights pick (./codeInsights.ts). The extension itself knows nothing of this: it only sees its public
+ * commands and API.
  */
 import * as vscode from 'vscode';
 
+import { DEMO_CODE_INSIGHTS_ENV, presetCodeInsights } from './codeInsights';
 import { DEMO_CONNECTION_ENV } from './install';
 
 export { DEMO_CONNECTION_ENV };
@@ -104,4 +106,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     console.error(`Adding the demo connection failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   context.subscriptions.push(applyDemoQueryHost(api, args));
+  const pick = process.env[DEMO_CODE_INSIGHTS_ENV];
+  if (pick) {
+    try {
+      console.log(await presetCodeInsights(api, args, pick));
+    } catch (error) {
+      console.error(`The code-insights pick failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
 }

@@ -1,7 +1,9 @@
 /**
  * UI test of the search panel on a Cloud connection (SQL through the query endpoint): Search Events… from the palette
  * on the sample logs, the histogram drawn as bars with its table view, a condition narrowing the rows, a row's details
- * with every column and attribute keys, Add to search, and the live tail running the search again.
+ * with every column and attribute keys, Add to search, the live tail running the search again, completion of a map
+ * key's values, the Patterns tab, and Save as Saved Search… opening the saved-search document. It takes the README's
+ * search picture (media/screenshot-search.png: the error events with a row's details).
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/search.e2e.js`.
  */
@@ -19,6 +21,7 @@ import {
   quickInputRows,
   reportingFailure,
   runCommand,
+  shoot,
   UI_TIMEOUT,
   until,
 } from './ui';
@@ -81,10 +84,14 @@ describe('Cloud', () => {
 
     await p.locator('#condition').fill('SeverityText:error');
     await p.locator('#condition').press('Enter');
+    // The status of the previous search can still read "rows shown" for a moment: wait for the new rows.
+    const onlyErrors = async () => {
+      const severities = await p.locator('.row div:nth-child(3)').allInnerTexts();
+      return severities.length > 0 && severities.every((s) => s.toLowerCase() === 'error');
+    };
+    for (let i = 0; i < UI_TIMEOUT / 100 && !(await onlyErrors()); i++) await page.waitForTimeout(100);
     await p.locator('#status', { hasText: /rows shown/ }).waitFor({ timeout: UI_TIMEOUT });
-    await p.locator('.row').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    const severities = await p.locator('.row div:nth-child(3)').allInnerTexts();
-    assert.ok(severities.length > 0 && severities.every((s) => s.toLowerCase() === 'error'), 'only error events');
+    assert.ok(await onlyErrors(), 'only error events');
 
     await p.locator('.row').nth(1).click();
     const details = p.locator('#details');
@@ -95,6 +102,8 @@ describe('Cloud', () => {
       names.some((n) => n.startsWith("LogAttributes['")) || names.some((n) => n.startsWith("ResourceAttributes['")),
       'map keys on their own',
     );
+    await page.mouse.move(10, 790);
+    await shoot(page, CLOUD.screenshot('screenshot-search.png'));
     const service = details.locator('.field', { has: p.locator('.name', { hasText: /^ServiceName$/ }) }).first();
     const value = await service.locator('.value').innerText();
     await service.getByRole('button', { name: 'Add to search' }).click();
@@ -105,5 +114,40 @@ describe('Cloud', () => {
     }
     await p.locator('#status', { hasText: /rows shown/ }).waitFor({ timeout: UI_TIMEOUT });
     assert.equal(await p.locator('#condition').inputValue(), `(SeverityText:error) ServiceName:"${value}"`);
+
+    // Completion: a map key of the recent data, then its values.
+    const offered = async (check: (o: string[]) => boolean, message: string): Promise<void> => {
+      for (let i = 0; i < UI_TIMEOUT / 100 && !check(await options()); i++) await page.waitForTimeout(100);
+      assert.ok(check(await options()), message);
+    };
+    const options = () =>
+      p.locator('#fields option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
+    await p.locator('#condition').fill('LogAttributes.http');
+    await offered((o) => o.includes('LogAttributes.http.method:'), 'the map key is offered');
+    await p.locator('#condition').fill('LogAttributes.http.method:');
+    await offered((o) => o.some((v) => /^LogAttributes\.http\.method:"(GET|POST)"$/.test(v)), 'its values are offered');
+    await p.locator('#condition').fill('');
+    await p.locator('#condition').press('Enter');
+    await p.locator('#status', { hasText: /rows shown/ }).waitFor({ timeout: UI_TIMEOUT });
+
+    // Patterns: the events of the search grouped, with a count and an event of each.
+    await p.getByRole('tab', { name: 'Patterns' }).click();
+    const patternRows = p.locator('#patterns table.patterns tbody tr');
+    await patternRows.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.match(await p.locator('#patterns .note').innerText(), /[\d,]+ patterns in [\d,]+ rows of [\d,]+ events/);
+    const first = await patternRows.first().locator('td').allInnerTexts();
+    assert.match(first[0]!, /^~?\d+$/, 'a count');
+    assert.ok(first[2]!.length > 0 && first[3]!.length > 0, 'a pattern and an event of it');
+    assert.ok(await p.locator('#viewport').isHidden(), 'the rows are behind their tab');
+    await p.getByRole('tab', { name: 'Events' }).click();
+    await p.locator('.row').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+
+    // Save as Saved Search…: the saved-search document opens (nothing sent before Apply).
+    const writes = () =>
+      emulator.requests.filter((r) => r.method === 'POST' && r.path.includes('saved-searches')).length;
+    const sent = writes();
+    await p.getByRole('button', { name: 'Save as Saved Search…' }).click();
+    await page.locator('.tab', { hasText: '.saved-search.json' }).first().waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(writes(), sent, 'nothing is sent before Apply');
   }
 });

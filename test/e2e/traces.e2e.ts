@@ -1,7 +1,8 @@
 /**
  * UI test of Open Trace on a Cloud connection: from the palette, the failing showcase trace's ID opens the trace
  * panel; the waterfall shows its spans nested and the failed ones marked; clicking the span that threw shows its
- * exception and stack trace; the arrow keys move the selection; a log line of the trace selects its span.
+ * exception and stack trace; the arrow keys move the selection; a log line of the trace selects its span. It takes
+ * the README's trace picture (media/screenshot-trace.png: the waterfall with the failed span's exception).
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/traces.e2e.js`.
  */
@@ -12,7 +13,16 @@ import { SHOWCASE } from '../emulator/clickhouse/traces';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { Workbench } from '../host/runInCodeServer';
-import { CLOUD, openTestWorkbench, quickInput, quickInputBox, reportingFailure, runCommand, UI_TIMEOUT } from './ui';
+import {
+  CLOUD,
+  openTestWorkbench,
+  quickInput,
+  quickInputBox,
+  reportingFailure,
+  runCommand,
+  shoot,
+  UI_TIMEOUT,
+} from './ui';
 
 const LABEL = 'Northwind (emulator)';
 
@@ -83,6 +93,8 @@ async function drive(): Promise<void> {
     timeout: UI_TIMEOUT,
   });
   assert.match(await details.innerText(), /java\.lang\.IllegalStateException/);
+  await page.mouse.move(10, 790);
+  await shoot(page, CLOUD.screenshot('screenshot-trace.png'));
 
   await panel().locator('#viewport').focus();
   await page.keyboard.press('ArrowDown');

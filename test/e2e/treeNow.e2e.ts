@@ -1,5 +1,7 @@
 /**
  * UI test "the tree says what is true now", in a real workbench (code-server + headless Chromium) against the emulator:
+ * - Cloud: on a folder's first expansion its row says the count and firing count of the rows it shows (Alerts), and a
+ *   dashboard opened as soon as its folder shows lists its tiles, the folder's count beside it (Dashboards);
  * - Cloud: the Alerts folder's count equals its rows right after an alert is created (Create Alert, Ctrl+Enter) and
  *   right after it is deleted (Delete Alert…);
  * - Cloud: with the key rejected, *Update Key Secret…* with the right secret brings the Alerts folder back as soon as
@@ -53,6 +55,11 @@ async function eventually(check: () => Promise<boolean>, message: string, ms = U
 async function folderCount(page: Page, folder: string): Promise<number> {
   const text = await treeRow(page, exactly(folder)).locator('.label-description').innerText();
   return Number(/^\d+/.exec(text.trim())?.[0] ?? NaN);
+}
+
+/** A folder row's description as drawn ("8 · 1 firing"). */
+async function folderDescription(page: Page, folder: string): Promise<string> {
+  return (await treeRow(page, exactly(folder)).locator('.label-description').innerText()).trim();
 }
 
 /** How many rows the folder holding the row `name` shows (the row's set size, as a screen reader reads it). */
@@ -112,6 +119,17 @@ describe('Cloud', () => {
       const seeded = 'Checkout p95 latency above 1.5 s';
       await treeRow(page, exactly(seeded)).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.equal(await siblingsOf(page, seeded), data.alerts.size);
+      // Its first expansion: the folder's row says the count and firing count of these rows, with no refresh.
+      const now = Date.now();
+      const firing = [...data.alerts.values()].filter(
+        (a) => a.state === 'ALERT' && !(a.silenced && Date.parse(a.silenced.until) > now),
+      ).length;
+      const expected = `${data.alerts.size} · ${firing} firing`;
+      await eventually(
+        async () => (await folderDescription(page, 'Alerts')) === expected,
+        `the Alerts folder reads "${expected}" on its first expansion`,
+      );
+      assert.equal(await siblingsOf(page, seeded), data.alerts.size, 'its rows are all still there');
 
       const dashboard = [...data.dashboards.values()].find((d) => d.name === 'Checkout service')!;
       const tile = (dashboard.tiles[0] as { name: string }).name;
@@ -152,6 +170,19 @@ describe('Cloud', () => {
       await showObservabilityView(page, LABEL);
       await expand(page, exactly('Dashboards'));
       await treeRow(page, exactly('Checkout service')).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      // The Dashboards folder's first expansion: a dashboard opened as soon as it shows lists its tiles, and the
+      // folder's row says its count.
+      const data = CLOUD.data(emulator);
+      const checkout = [...data.dashboards.values()].find((d) => d.name === 'Checkout service')!;
+      await expand(page, exactly('Checkout service'));
+      const firstTile = (checkout.tiles[0] as { name: string }).name;
+      await treeRow(page, exactly(firstTile)).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.equal(await siblingsOf(page, firstTile), checkout.tiles.length, 'the dashboard shows every tile');
+      await eventually(
+        async () => (await folderDescription(page, 'Dashboards')) === String(data.dashboards.size),
+        'the Dashboards folder says its count on its first expansion',
+      );
+      assert.equal(await siblingsOf(page, firstTile), checkout.tiles.length, 'the tiles are still there');
       const rejected = page
         .locator('.pane-body .monaco-list-row')
         .filter({ has: page.locator('.label-name', { hasText: /The service rejected the API key/ }) });

@@ -40,6 +40,22 @@ const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
+/**
+ * code-server 4.117's built-in Git extension lacks a module (`@vscode/fs-copyfile`): in an extension development host
+ * its failed activation is a toast over the workbench (and the README's pictures). Nothing here uses Git, and
+ * code-server refuses VS Code's `--disable-extension` (setting `remote.extensionKind` only trades it for a toast about
+ * Git Base), so that one toast is cleared as it appears.
+ */
+const CLEAR_GIT_TOAST = `(() => {
+  const clear = () => {
+    for (const toast of document.querySelectorAll('.notification-toast')) {
+      if (!/extension 'vscode\\.git' failed/.test(toast.textContent || '')) continue;
+      toast.querySelector('.codicon-notifications-clear, [aria-label^="Clear Notification"]')?.click();
+    }
+  };
+  new MutationObserver(clear).observe(document, { childList: true, subtree: true });
+})();`;
+
 /** Workbench start-up chatter forwarded through `codeAutomationLog`; shown only when verbose. */
 const WORKBENCH_NOISE: readonly RegExp[] = [
   /^Resolv(ing|ed) connection token/,
@@ -342,6 +358,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     await throwIfClosed();
     const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
     const page = await context.newPage();
+    await page.addInitScript({ content: CLEAR_GIT_TOAST });
 
     let exitReported = false;
     await page.exposeFunction('codeAutomationExit', (code: unknown) => {

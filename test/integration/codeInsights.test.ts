@@ -128,12 +128,14 @@ describe('Code insights', function () {
         ),
       );
     }
-    // Open them all again: still the one statement.
+    // Beside the figures, one statement for the exceptions and one for the log counts (code insights' signals).
+    await waitFor('the exception and log count statements', () => runs() === 3, 120_000);
+    // Open them all again: still the same statements.
     for (const k of Object.keys(FILES) as (keyof typeof FILES)[]) {
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uriOf(k)));
       assert.equal((await ourLenses(uriOf(k))).length, lenses.get(k)!.length);
     }
-    assert.equal(runs(), 1, 'one aggregate statement for every file opened');
+    assert.equal(runs(), 3, 'one aggregate (and one exception, one log count) statement for every file opened');
 
     const { bounds } = lenses.get('cart')![0]!.command!.arguments![0] as LensArg;
     const sql = `SELECT SpanName, count() AS calls, countIf(StatusCode = 'Error') AS errors,
@@ -167,7 +169,7 @@ describe('Code insights', function () {
       });
       assert.ok(lines.includes(`Calls: ${w.calls}`), lines.join('\n'));
     }
-    assert.equal(runs(), 2, 'only the test SQL was added');
+    assert.equal(runs(), 4, 'only the test SQL was added');
   });
 
   it('lists the hottest, slowest and most failing functions and opens one at its line inside the workspace', async () => {
@@ -206,7 +208,7 @@ describe('Code insights', function () {
       { state: string; error?: string; range: { from: number; to: number } }[]
     >('observability.codeInsights.refresh');
     assert.equal(outcome?.state, 'done', outcome?.error);
-    assert.equal(runs(), before + 1, 'one statement for the refresh');
+    assert.equal(runs(), before + 3, 'one statement for the figures (and the exceptions and log counts) per refresh');
     const lens = await waitFor('the weighted lens of reserve', async () => {
       const got = (await ourLenses(uriOf('stock'))).find((l) => l.range.start.line === 8);
       const arg = got?.command?.arguments?.[0] as LensArg | undefined;

@@ -11,35 +11,18 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { CONNECTIONS_STATE_KEY } from '../../src/constants';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { startProxy, type TestProxy } from '../support/proxy';
-import { activate, rejection, type ExtensionApi } from './support';
+import type { TestProxy } from '../support/proxy';
+import { activate, rejection, routeThroughProxy, type ExtensionApi, type RoutedThroughProxy } from './support';
 
 const HOST = 'hyperdx.observability.test';
-const HTTP_KEYS = ['proxy', 'noProxy'] as const;
-
-async function setHttp(key: (typeof HTTP_KEYS)[number], value: unknown): Promise<void> {
-  const config = vscode.workspace.getConfiguration('http');
-  if (JSON.stringify(config.inspect(key)?.globalValue) === JSON.stringify(value)) return;
-  const changed = new Promise<void>((resolve) => {
-    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(`http.${key}`)) {
-        sub.dispose();
-        resolve();
-      }
-    });
-  });
-  await config.update(key, value, vscode.ConfigurationTarget.Global);
-  await changed;
-}
 
 describe('Plain-http permissions follow the address they were given for', function () {
   this.timeout(120_000);
   let api: ExtensionApi;
   let oss: Emulator;
+  let routed: RoutedThroughProxy | undefined;
   let proxy: TestProxy;
   let id = '';
-  const saved = new Map<string, unknown>();
-  const savedEnv = { NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
   const port = (url: string) => new URL(url).port;
   const apiUrl = () => `http://${HOST}:${port(oss.url)}`;
   const clickHouseUrl = () => `http://${HOST}:${port(oss.clickHouseHttpUrl)}`;
@@ -61,13 +44,8 @@ describe('Plain-http permissions follow the address they were given for', functi
   before(async () => {
     api = await activate();
     oss = await startEmulator({ flavor: 'oss', rateLimit: false });
-    proxy = await startProxy({ resolve: { [HOST]: '127.0.0.1' } });
-    const config = vscode.workspace.getConfiguration('http');
-    for (const key of HTTP_KEYS) saved.set(key, config.inspect(key)?.globalValue);
-    delete process.env.NO_PROXY;
-    delete process.env.no_proxy;
-    await setHttp('noProxy', undefined);
-    await setHttp('proxy', proxy.url);
+    routed = await routeThroughProxy({ resolve: { [HOST]: '127.0.0.1' } });
+    proxy = routed.proxy;
     id = await vscode.commands.executeCommand<string>('observability.addConnection', {
       kind: 'selfHosted',
       baseUrl: apiUrl(),
@@ -82,12 +60,7 @@ describe('Plain-http permissions follow the address they were given for', functi
     if (id && api.connections.get(id)) {
       await vscode.commands.executeCommand('observability.removeConnection', { connectionId: id, noPrompt: true });
     }
-    for (const [key, value] of saved) await setHttp(key as (typeof HTTP_KEYS)[number], value);
-    for (const [name, value] of Object.entries(savedEnv)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    await proxy?.close();
+    await routed?.restore();
     await oss?.close();
   });
 

@@ -11,44 +11,29 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { startProxy, type TestProxy } from '../support/proxy';
+import type { TestProxy } from '../support/proxy';
 import { TEST_HOST } from '../support/testCertificate';
 import { startTlsFront, type TlsFront } from '../support/tlsFront';
-import { activate, rejection as rejectionOf, type ExtensionApi } from './support';
+import {
+  activate,
+  rejection as rejectionOf,
+  routeThroughProxy,
+  setHttp,
+  type ExtensionApi,
+  type RoutedThroughProxy,
+} from './support';
 
 const rejection = (promise: Thenable<unknown>) => rejectionOf(promise, 'expected the request to fail');
-const HTTP_KEYS = ['proxy', 'proxyStrictSSL', 'noProxy'] as const;
-type HttpKey = (typeof HTTP_KEYS)[number];
-
-/**
- * Sets a user (global) `http.*` setting and waits for the change event, so the extension has dropped its
- * dispatcher before the next request.
- */
-async function setHttp(key: HttpKey, value: unknown): Promise<void> {
-  const config = vscode.workspace.getConfiguration('http');
-  if (JSON.stringify(config.inspect(key)?.globalValue) === JSON.stringify(value)) return;
-  const changed = new Promise<void>((resolve) => {
-    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(`http.${key}`)) {
-        sub.dispose();
-        resolve();
-      }
-    });
-  });
-  await config.update(key, value, vscode.ConfigurationTarget.Global);
-  await changed;
-}
 
 describe('Proxy settings', function () {
   this.timeout(60_000);
   let api: ExtensionApi;
   let emulator: Emulator;
   let front: TlsFront;
+  let routed: RoutedThroughProxy | undefined;
   let proxy: TestProxy;
   let baseUrl: string;
   let connectionId: string;
-  const saved = new Map<HttpKey, unknown>();
-  const savedEnv = { NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
 
   const listSources = () => api.connections.clientFor(connectionId).listSources(emulator.serviceIds[0]);
   const tunnels = (since: number) => proxy.records.slice(since);
@@ -57,15 +42,10 @@ describe('Proxy settings', function () {
     api = await activate();
     emulator = await startEmulator({ rateLimit: false });
     front = await startTlsFront({ port: Number(new URL(emulator.url).port) });
-    proxy = await startProxy({ resolve: { [TEST_HOST]: '127.0.0.1' } });
-    baseUrl = `https://${TEST_HOST}:${front.port}`;
-    const config = vscode.workspace.getConfiguration('http');
-    for (const key of HTTP_KEYS) saved.set(key, config.inspect(key)?.globalValue);
     // Neither the environment nor an earlier setting may bypass the proxy by accident.
-    delete process.env.NO_PROXY;
-    delete process.env.no_proxy;
-    await setHttp('noProxy', undefined);
-    await setHttp('proxy', proxy.url);
+    routed = await routeThroughProxy({ resolve: { [TEST_HOST]: '127.0.0.1' } });
+    proxy = routed.proxy;
+    baseUrl = `https://${TEST_HOST}:${front.port}`;
     const id = await vscode.commands.executeCommand<unknown>('observability.addConnection', {
       baseUrl,
       keyId: emulator.keyId,
@@ -82,12 +62,7 @@ describe('Proxy settings', function () {
 
   after(async () => {
     if (connectionId && api.connections.get(connectionId)) await api.connections.remove(connectionId);
-    for (const [key, value] of saved) await setHttp(key, value);
-    for (const [name, value] of Object.entries(savedEnv)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    await proxy?.close();
+    await routed?.restore();
     await front?.close();
     await emulator?.close();
   });

@@ -11,36 +11,30 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
-import { startProxy, type TestProxy } from '../support/proxy';
-import { activate, closeAll, configure, readLog, replaceText, waitFor, type ExtensionApi } from './support';
+import type { TestProxy } from '../support/proxy';
+import {
+  activate,
+  closeAll,
+  configure,
+  readLog,
+  replaceText,
+  routeThroughProxy,
+  waitFor,
+  type ExtensionApi,
+  type RoutedThroughProxy,
+} from './support';
 
 const RUN_PATH = /^\/service\/[^/]+\/run$/;
-
-async function setHttp(key: 'proxy' | 'noProxy', value: unknown): Promise<void> {
-  const config = vscode.workspace.getConfiguration('http');
-  if (JSON.stringify(config.inspect(key)?.globalValue) === JSON.stringify(value)) return;
-  const changed = new Promise<void>((resolve) => {
-    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(`http.${key}`)) {
-        sub.dispose();
-        resolve();
-      }
-    });
-  });
-  await config.update(key, value, vscode.ConfigurationTarget.Global);
-  await changed;
-}
 
 describe('Query host: SQL goes only where the user said', function () {
   this.timeout(180_000);
   let api: ExtensionApi;
   let emulator: Emulator;
+  let routed: RoutedThroughProxy | undefined;
   let proxy: TestProxy;
   let connectionId: string;
   let serviceId: string;
   const label = 'Local API (no query host)';
-  const saved = new Map<string, unknown>();
-  const savedEnv = { NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
 
   const queryRuns = (since: number) => emulator.requests.slice(since).filter((r) => RUN_PATH.test(r.path));
   const endpoint = (keys: string[]) => {
@@ -101,13 +95,8 @@ describe('Query host: SQL goes only where the user said', function () {
     await configure('rateLimit.requestsPerWindow', 1000);
     emulator = await startEmulator({ rateLimit: false });
     serviceId = emulator.serviceIds[0]!;
-    proxy = await startProxy();
-    const config = vscode.workspace.getConfiguration('http');
-    for (const key of ['proxy', 'noProxy']) saved.set(key, config.inspect(key)?.globalValue);
-    delete process.env.NO_PROXY;
-    delete process.env.no_proxy;
-    await setHttp('noProxy', undefined);
-    await setHttp('proxy', proxy.url);
+    routed = await routeThroughProxy();
+    proxy = routed.proxy;
     connectionId = await vscode.commands.executeCommand<string>('observability.addConnection', {
       baseUrl: emulator.url,
       keyId: emulator.keyId,
@@ -126,11 +115,8 @@ describe('Query host: SQL goes only where the user said', function () {
     if (connectionId) {
       await vscode.commands.executeCommand('observability.removeConnection', { connectionId, skipConfirmation: true });
     }
-    await setHttp('proxy', saved.get('proxy'));
-    await setHttp('noProxy', saved.get('noProxy'));
-    for (const [k, v] of Object.entries(savedEnv)) if (v !== undefined) process.env[k] = v;
+    await routed?.restore();
     await configure('rateLimit.requestsPerWindow', undefined);
-    await proxy?.close();
     await emulator?.close();
   });
 

@@ -10,14 +10,29 @@ import * as vscode from 'vscode';
 import { SELF_HOSTED_SERVICE_ID } from '../../src/api/oss';
 import type { ConnectionManager } from '../../src/connections/manager';
 import type { QueryApi } from '../../src/query';
+import { groupPatterns } from '../../src/render/patterns';
+import type { ApplyResult } from '../../src/resourceDocuments/apply';
 import type { SearchOutcome } from '../../src/search';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { activate, configure } from './support';
+import { activate, configure, docOf } from './support';
+
+interface TreeNode {
+  type: string;
+  kind?: string;
+  connection?: { id: string };
+  item?: { id: string };
+}
 
 interface Api {
   readonly connections: ConnectionManager;
   readonly query: QueryApi;
+  readonly tree: {
+    readonly provider: {
+      getChildren(node?: unknown): Promise<TreeNode[]>;
+      folder(connectionId: string, serviceId: string, kind: string): unknown;
+    };
+  };
 }
 
 type Source = { id: string; kind: string; from: { databaseName: string; tableName: string } };
@@ -210,6 +225,209 @@ describe('Search Events… (the search panel)', function () {
       assert.ok(row[1]!.length <= 501, 'the body is cut');
       assert.ok(row[2]!.length <= 501, 'the map is cut');
     }
+  });
+
+  const tableOf = (source: Source) => `\`${source.from.databaseName}\`.\`${source.from.tableName}\``;
+  const rangeWhere = (range: { from: number; to: number }) =>
+    `TimestampTime >= toDateTime(${Math.floor(range.from / 1000)}) AND TimestampTime <= toDateTime(${Math.floor(range.to / 1000)})`;
+
+  it("Cloud: Save as Saved Search opens its document with the search's fields; Apply creates it", async () => {
+    const source = await sourceOf(cloudId, cloudSvc, 'log');
+    const now = cloud.now();
+    const select = "Timestamp, ServiceName, Body, LogAttributes['payment.status']";
+    const out = await vscode.commands.executeCommand<SearchOutcome>('observability.searchEvents', {
+      connectionId: cloudId,
+      serviceId: cloudSvc,
+      sourceId: source.id,
+      condition: 'ServiceName:payment',
+      language: 'lucene',
+      select,
+      orderBy: 'Timestamp ASC',
+      range: { from: now - 30 * MIN, to: now },
+    });
+    assert.ok(out?.ok, out?.error);
+    // The columns and order asked for are the ones shown.
+    const table = tableOf(source);
+    const where = `${rangeWhere({ from: now - 30 * MIN, to: now })} AND ServiceName = 'payment'`;
+    const want = await plain(
+      cloudId,
+      cloudSvc,
+      `SELECT Timestamp, ServiceName, Body, LogAttributes['payment.status'] FROM ${table} WHERE ${where} ORDER BY Timestamp ASC LIMIT 1000`,
+    );
+    assert.equal(out.state!.view.columns.length, 4);
+    const raw = out.state!.model!.raw;
+    assert.ok(raw.length > 0, 'rows found');
+    assert.deepEqual(
+      raw.map((r) => r[0]),
+      want.map((r) => r[0]),
+      'timestamps oldest first, as the order asked',
+    );
+    const key = (rows: readonly (readonly unknown[])[]) => rows.map((r) => JSON.stringify(r)).sort();
+    assert.deepEqual(key(raw), key(want), 'the rows of the columns asked');
+
+    const writesBefore = cloud.requests.filter((r) => r.method !== 'GET' && r.path.includes('saved-searches')).length;
+    const uri = await vscode.commands.executeCommand<string>('observability.saveSearchAs');
+    assert.ok(uri, 'the command answers the new document');
+    assert.match(uri, /\/saved-searches\/new-\d+\//);
+    const body = JSON.parse(docOf(uri).getText()) as Record<string, unknown>;
+    assert.deepEqual(
+      { ...body, tags: undefined },
+      {
+        name: `${String((source as { name?: string }).name)}: ServiceName:payment`,
+        sourceId: source.id,
+        select,
+        where: 'ServiceName:payment',
+        whereLanguage: 'lucene',
+        orderBy: 'Timestamp ASC',
+        tags: undefined,
+      },
+    );
+    assert.equal(
+      cloud.requests.filter((r) => r.method !== 'GET' && r.path.includes('saved-searches')).length,
+      writesBefore,
+      'nothing is sent before Apply',
+    );
+    const applied = await vscode.commands.executeCommand<ApplyResult>('observability.applyResource', {
+      uri,
+      noPrompt: true,
+    });
+    assert.equal(applied.outcome, 'applied', JSON.stringify(applied));
+    const saved = (cloud.state.data.get(cloudSvc)!.savedSearches as Map<string, Record<string, unknown>>).get(
+      applied.id!,
+    );
+    assert.ok(saved, 'the service holds the saved search');
+    assert.deepEqual(
+      [saved.sourceId, saved.select, saved.where, saved.whereLanguage, saved.orderBy],
+      [source.id, select, 'ServiceName:payment', 'lucene', 'Timestamp ASC'],
+    );
+
+    // Open in Search from the tree: the saved search's condition, columns and order.
+    const provider = api.tree.provider;
+    const roots = await provider.getChildren();
+    await provider.getChildren(roots.find((n) => n.type === 'connection' && n.connection?.id === cloudId));
+    const searches = await provider.getChildren(provider.folder(cloudId, cloudSvc, 'savedSearches'));
+    const node = searches.find((n) => n.kind === 'savedSearch' && n.item?.id === applied.id);
+    assert.ok(node, 'the saved search is in the tree');
+    const reopened = await vscode.commands.executeCommand<SearchOutcome>('observability.searchEvents', node);
+    assert.ok(reopened?.ok, reopened?.error);
+    assert.equal(reopened.state!.view.condition, 'ServiceName:payment');
+    assert.equal(reopened.state!.view.columns.length, 4, 'its columns');
+    const shown = reopened.state!.model!.raw;
+    const ascending = shown.map((r) => String(r[0]));
+    assert.ok(ascending.length > 1, 'rows found');
+    assert.deepEqual(ascending, [...ascending].sort(), 'its order: oldest first');
+    assert.ok(
+      shown.every((r) => r[1] === 'payment'),
+      'its condition',
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('Cloud: the Patterns tab mines the rows of the search as the pattern tiles do', async () => {
+    const source = await sourceOf(cloudId, cloudSvc, 'log');
+    const now = cloud.now();
+    const range = { from: now - 30 * MIN, to: now };
+    const out = await vscode.commands.executeCommand<SearchOutcome>('observability.searchEvents', {
+      connectionId: cloudId,
+      serviceId: cloudSvc,
+      sourceId: source.id,
+      condition: '-SeverityText:info',
+      language: 'lucene',
+      range,
+      tab: 'patterns',
+    });
+    assert.ok(out?.ok, out?.error);
+    const patterns = out.state!.patterns;
+    assert.ok(patterns && !patterns.loading && !patterns.error, JSON.stringify(patterns));
+    const where = `${rangeWhere(range)} AND lower(SeverityText) != 'info'`;
+    const rows = await plain(
+      cloudId,
+      cloudSvc,
+      `SELECT Body, toUnixTimestamp64Milli(toDateTime64(TimestampTime, 3)), SeverityText FROM ${tableOf(source)} WHERE ${where}`,
+    );
+    assert.ok(rows.length > 0 && rows.length <= 10_000, `every row is sampled (${rows.length})`);
+    assert.equal(patterns.sampled, rows.length, 'rows mined');
+    assert.equal(patterns.total, out.state!.view.histogram.total, "counts scaled to the search's count");
+    const mined = groupPatterns(
+      rows.map(([text, time, level]) => ({ text: String(text), time: Number(time), level: String(level) })),
+      rows.length,
+      range,
+    );
+    // A pattern's level is its last row's (HyperDX's rule): with rows in random order, it may differ when mixed.
+    const key = (p: { pattern: string; count: number }) => `${p.count} ${p.pattern}`;
+    assert.ok(mined.patterns.length > 1, 'several patterns');
+    assert.deepEqual(patterns.rows.map(key).sort(), mined.patterns.map(key).sort(), 'the same patterns and counts');
+    for (const p of patterns.rows) assert.ok(p.sample !== '', 'each pattern shows an event of it');
+  });
+
+  it('Cloud: completion offers the map keys and values of the recent data', async () => {
+    const source = await sourceOf(cloudId, cloudSvc, 'log');
+    const now = cloud.now();
+    const range = { from: now - 15 * MIN, to: now };
+    const out = await vscode.commands.executeCommand<SearchOutcome>('observability.searchEvents', {
+      connectionId: cloudId,
+      serviceId: cloudSvc,
+      sourceId: source.id,
+      range,
+    });
+    assert.ok(out?.ok, out?.error);
+    const table = tableOf(source);
+    const [[count]] = (await plain(cloudId, cloudSvc, `SELECT count() FROM ${table} WHERE ${rangeWhere(range)}`)) as [
+      [unknown],
+    ];
+    assert.ok(Number(count) <= 10_000, 'every row of the range is read');
+    const keys = await plain(
+      cloudId,
+      cloudSvc,
+      `SELECT DISTINCT arrayJoin(mapKeys(LogAttributes)) AS k FROM ${table} WHERE ${rangeWhere(range)} ORDER BY k`,
+    );
+    assert.ok(
+      keys.some(([k]) => k === 'http.method'),
+      'the seeded data has map keys',
+    );
+    const offered = await vscode.commands.executeCommand<{ fields?: string[] }>('observability.searchCompletions');
+    const fields = offered?.fields ?? [];
+    assert.ok(fields.includes('ServiceName'), 'columns are offered');
+    // Keys Lucene reads otherwise (`checkout.express?`: `?` is a wildcard there) are offered in SQL only.
+    const lucene = keys.map(([k]) => String(k)).filter((k) => /^[A-Za-z0-9_][\w.\-/@]*$/.test(k));
+    assert.ok(lucene.length < keys.length, 'the seeded data has a key Lucene cannot name');
+    assert.deepEqual(
+      fields.filter((f) => f.startsWith('LogAttributes.')),
+      lucene.map((k) => `LogAttributes.${k}`),
+      'the map keys of the recent data, in Lucene',
+    );
+    const sqlSearch = await vscode.commands.executeCommand<SearchOutcome>('observability.searchEvents', {
+      connectionId: cloudId,
+      serviceId: cloudSvc,
+      sourceId: source.id,
+      language: 'sql',
+      range,
+    });
+    assert.ok(sqlSearch?.ok, sqlSearch?.error);
+    const sqlFields = await vscode.commands.executeCommand<{ fields?: string[] }>('observability.searchCompletions');
+    assert.deepEqual(
+      (sqlFields?.fields ?? []).filter((f) => f.startsWith('LogAttributes[')),
+      keys.map(([k]) => `LogAttributes['${String(k)}']`),
+      'every map key of the recent data, in SQL',
+    );
+    const values = await plain(
+      cloudId,
+      cloudSvc,
+      `SELECT LogAttributes['http.method'] AS v, count() AS n FROM ${table} WHERE ${rangeWhere(range)} AND v != '' GROUP BY v ORDER BY n DESC, v`,
+    );
+    assert.ok(values.length >= 2, 'the seeded data has several values');
+    const got = await vscode.commands.executeCommand<{ values?: string[] }>('observability.searchCompletions', {
+      field: 'LogAttributes.http.method',
+    });
+    assert.deepEqual(
+      got?.values,
+      values.map(([v]) => String(v)),
+      'its values, most frequent first',
+    );
+    const sqlForm = await vscode.commands.executeCommand<{ values?: string[] }>('observability.searchCompletions', {
+      field: "LogAttributes['http.method']",
+    });
+    assert.deepEqual(sqlForm?.values, got?.values, 'the same field written in SQL');
   });
 
   it('self-hosted without ClickHouse access: says it needs ClickHouse access', async () => {

@@ -1,7 +1,8 @@
 /**
  * Helpers shared by the integration suites (they run in the extension host of a real VS Code): the extension and
  * its exported API, settings, waits, rejections, documents, tree items, the log file, the sample data's
- * alertable tiles, and the connection kinds the main journeys run against (`describeEachFlavor`). Not a test file
+ * alertable tiles, the connection kinds the main journeys run against (`describeEachFlavor`), and a recording proxy
+ * set as the user's `http.proxy` (`routeThroughProxy`). Not a test file
  * itself (index.ts loads only `*.test.js`).
  */
 import * as assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import type { ExtensionApi } from '../../src/extension';
 import { ossData } from '../emulator/oss/seed';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { HyperdxVersion, ServiceData } from '../emulator/types';
+import { startProxy, type TestProxy, type TestProxyOptions } from '../support/proxy';
 
 export type { ExtensionApi };
 
@@ -408,4 +410,62 @@ export function describeEachFlavor(title: string, body: (run: FlavorRun) => void
       body(run);
     });
   }
+}
+
+// ---- a recording proxy in the user's http settings ----
+
+/** The `http.*` user settings the proxy suites set. */
+export type HttpSetting = 'proxy' | 'proxyStrictSSL' | 'noProxy';
+const HTTP_SETTINGS: readonly HttpSetting[] = ['proxy', 'proxyStrictSSL', 'noProxy'];
+
+/**
+ * Sets a user (global) `http.*` setting and waits for the change event, so the extension has dropped its
+ * dispatcher before the next request.
+ */
+export async function setHttp(key: HttpSetting, value: unknown): Promise<void> {
+  const config = vscode.workspace.getConfiguration('http');
+  if (JSON.stringify(config.inspect(key)?.globalValue) === JSON.stringify(value)) return;
+  const changed = new Promise<void>((resolve) => {
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`http.${key}`)) {
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+  await config.update(key, value, vscode.ConfigurationTarget.Global);
+  await changed;
+}
+
+export interface RoutedThroughProxy {
+  /** The proxy every request of the extension to a host other than loopback goes through. */
+  readonly proxy: TestProxy;
+  /** Puts the `http.*` settings and the NO_PROXY environment back as they were, and closes the proxy. */
+  restore(): Promise<void>;
+}
+
+/**
+ * Starts a recording proxy on loopback (`options.resolve` maps names only it resolves) and sets it as the user's
+ * `http.proxy`, with no `http.noProxy` and no NO_PROXY in the environment: neither may bypass it by accident.
+ */
+export async function routeThroughProxy(options: TestProxyOptions = {}): Promise<RoutedThroughProxy> {
+  const proxy = await startProxy(options);
+  const config = vscode.workspace.getConfiguration('http');
+  const saved = new Map(HTTP_SETTINGS.map((key) => [key, config.inspect(key)?.globalValue] as const));
+  const savedEnv = { NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
+  delete process.env.NO_PROXY;
+  delete process.env.no_proxy;
+  await setHttp('noProxy', undefined);
+  await setHttp('proxy', proxy.url);
+  return {
+    proxy,
+    async restore() {
+      for (const [key, value] of saved) await setHttp(key, value);
+      for (const [name, value] of Object.entries(savedEnv)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await proxy.close();
+    },
+  };
 }

@@ -2,7 +2,7 @@
  * An event pattern tile through the series route (no `vscode`): the sample from the search API and the total from
  * the chart series API (both requests at once), mined as HyperDX mines them (`../patterns`).
  */
-import { groupPatterns, type SampledRow } from '../patterns';
+import { groupPatterns, type SampledRow } from '../../render/patterns';
 import { patternsDataOf, samplingNote } from '../patternsData';
 import { numberOf, timeOf } from '../data';
 import type { PatternsData } from '../protocol';

@@ -21,6 +21,17 @@ export interface CreateResourceArgs {
   readonly name?: string;
   /** Create Source: the kind of source (log, trace, metric, session); asked when left out. */
   readonly sourceKind?: SourceTemplateKind;
+  /** Create Saved Search: fields filled in over the template (a search panel's source, condition, columns, order). */
+  readonly fields?: Readonly<Record<string, unknown>>;
+}
+
+/** Fields of a saved search a caller may fill in: strings only, as the request schema takes them. */
+const SAVED_SEARCH_FIELDS = ['sourceId', 'select', 'where', 'whereLanguage', 'orderBy'] as const;
+
+function savedSearchFields(fields: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of SAVED_SEARCH_FIELDS) if (typeof fields?.[key] === 'string') out[key] = fields[key];
+  return out;
 }
 
 const COMMANDS: Record<CreatableKind, string> = {
@@ -51,6 +62,7 @@ export async function openNewResource(
         args.name ?? vscode.l10n.t('New saved search'),
         await deps.live.sources(scope.connectionId, scope.serviceId),
       );
+      body = { ...body, ...savedSearchFields(args.fields) };
       break;
     case 'source': {
       let sourceKind = args.sourceKind;

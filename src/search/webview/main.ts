@@ -4,7 +4,10 @@
  */
 import { formatTime } from '../../panels/chartTime';
 import type { FromPage, SearchView, ToPage } from '../protocol';
+import { Completer } from './complete';
+import { drawDetails } from './details';
 import { drawHistogram } from './histogram';
+import { drawPatterns } from './patterns';
 
 declare function acquireVsCodeApi(): { postMessage(m: FromPage): void };
 const vscode = acquireVsCodeApi();
@@ -24,7 +27,12 @@ const status = $('status');
 const histogram = $('histogram');
 const viewport = $('viewport');
 const details = $('details');
-const fields = $('fields');
+const fields = $<HTMLDataListElement>('fields');
+const saveAs = $<HTMLButtonElement>('save-as');
+const tabEvents = $<HTMLButtonElement>('tab-events');
+const tabPatterns = $<HTMLButtonElement>('tab-patterns');
+const main = $('main');
+const patterns = $('patterns');
 
 let view: SearchView | undefined;
 let asTable = false;
@@ -64,19 +72,22 @@ preset.addEventListener('change', () => {
   fromInput.hidden = toInput.hidden = preset.value !== '';
   if (preset.value !== '') submit();
 });
-/** Field names offered for the word being typed: the condition so far with the field completed. */
-function offerFields(): void {
-  const text = condition.value;
-  const m = /^(.*?[\s(-]?)([A-Za-z_][\w.]*)?$/.exec(text);
-  const head = m?.[1] ?? text;
-  const word = (m?.[2] ?? '').toLowerCase();
-  const names = (view?.fields ?? []).filter((f) => f.toLowerCase().startsWith(word)).slice(0, 200);
-  const suffix = view?.language === 'sql' ? ' ' : ':';
-  fields.replaceChildren(
-    ...names.map((f) => Object.assign(document.createElement('option'), { value: `${head}${f}${suffix}` })),
-  );
-}
+const completer = new Completer(condition, fields, () => (language.value === 'sql' ? 'sql' : 'lucene'), post);
+const offerFields = (): void => completer.offer();
 condition.addEventListener('input', offerFields);
+language.addEventListener('change', offerFields);
+saveAs.addEventListener('click', () => post({ type: 'saveAs' }));
+
+/** Shows the events or their patterns (the extension mines them when the tab is first shown for a search). */
+function showTab(tab: 'events' | 'patterns', tell: boolean): void {
+  tabEvents.setAttribute('aria-selected', String(tab === 'events'));
+  tabPatterns.setAttribute('aria-selected', String(tab === 'patterns'));
+  main.hidden = tab !== 'events';
+  patterns.hidden = tab !== 'patterns';
+  if (tell) post({ type: 'tab', tab });
+}
+tabEvents.addEventListener('click', () => showTab('events', true));
+tabPatterns.addEventListener('click', () => showTab('patterns', true));
 tail.addEventListener('change', () => post({ type: 'tail', on: tail.checked }));
 toggleTable.addEventListener('click', () => {
   asTable = !asTable;
@@ -176,83 +187,6 @@ function openRow(i: number): void {
   post({ type: 'details', index: i });
 }
 
-function button(label: string, title: string, onClick: () => void): HTMLButtonElement {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = 'secondary';
-  b.textContent = label;
-  b.title = title;
-  b.addEventListener('click', onClick);
-  return b;
-}
-
-/** A value's lines as text, its stack-trace frames that open a workspace file as buttons (text, never markup). */
-function stackLines(
-  box: HTMLElement,
-  text: string,
-  links: readonly { index: number; id: number; title: string }[],
-): void {
-  const byIndex = new Map(links.map((l) => [l.index, l]));
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (i > 0) box.append('\n');
-    const link = byIndex.get(i);
-    if (!link) return box.append(line);
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'frame';
-    b.textContent = line;
-    b.title = link.title;
-    b.addEventListener('click', () => post({ type: 'openFrame', id: link.id }));
-    box.append(b);
-  });
-}
-
-function drawDetails(m: Extract<ToPage, { type: 'details' }>): void {
-  if (m.index !== selected) return;
-  const close = button('Close', 'Close the details', () => {
-    details.hidden = true;
-    selected = -1;
-    updatePaused();
-    drawRows();
-  });
-  const items: HTMLElement[] = [close];
-  m.fields.forEach((f, field) => {
-    const box = document.createElement('div');
-    box.className = 'field';
-    const name = document.createElement('div');
-    name.className = 'name';
-    name.textContent = f.name;
-    box.append(name);
-    if (f.more !== undefined) {
-      box.append(
-        Object.assign(document.createElement('div'), {
-          textContent: `… ${f.more.toLocaleString()} more keys not shown`,
-        }),
-      );
-    } else {
-      const value = document.createElement('div');
-      value.className = 'value';
-      if (f.links?.length) stackLines(value, f.value, f.links);
-      else value.textContent = f.value;
-      const index = m.index;
-      box.append(
-        value,
-        button('Copy', 'Copy the value', () => post({ type: 'copy', index, field })),
-        button('Add to search', 'Only events with this value', () =>
-          post({ type: 'addToSearch', index, field, negate: false }),
-        ),
-        button('Exclude', 'Only events without this value', () =>
-          post({ type: 'addToSearch', index, field, negate: true }),
-        ),
-        button('Show column', 'Show this field as a column', () => post({ type: 'showColumn', index, field })),
-      );
-      if (f.trace) box.append(button('Open trace', 'Open this trace', () => post({ type: 'openTrace', index, field })));
-    }
-    items.push(box);
-  });
-  details.replaceChildren(...items);
-}
-
 function drawView(v: SearchView): void {
   view = v;
   condition.value = v.condition;
@@ -262,7 +196,9 @@ function drawView(v: SearchView): void {
   fromInput.value = toLocalInput(v.range.from);
   toInput.value = toLocalInput(v.range.to);
   tail.checked = v.tail;
+  completer.columns = v.fields;
   offerFields();
+  showTab(v.tab === 'patterns' ? 'patterns' : 'events', false);
   selected = -1;
   details.hidden = true;
   viewport.scrollTop = 0;
@@ -289,7 +225,17 @@ window.addEventListener('message', (e: MessageEvent<ToPage>) => {
   if (!m || typeof m !== 'object') return;
   if (m.type === 'view') drawView(m.view);
   else if (m.type === 'loading') status.textContent = 'Searching…';
-  else if (m.type === 'details') drawDetails(m);
+  else if (m.type === 'details') {
+    if (m.index !== selected) return;
+    drawDetails(details, m, post, () => {
+      details.hidden = true;
+      selected = -1;
+      updatePaused();
+      drawRows();
+    });
+  } else if (m.type === 'patterns') drawPatterns(patterns, m.patterns);
+  else if (m.type === 'mapKeys') completer.setKeys(m.keys);
+  else if (m.type === 'values') completer.setValues(m.field, m.values);
   else if (m.type === 'prepend' && view) {
     view = { ...view, rows: [...m.rows, ...view.rows].slice(0, 100_000), histogram: m.histogram, range: m.range };
     if (selected >= 0) selected += m.rows.length;

@@ -5,8 +5,10 @@
  * keys (`code.function.name` fully qualified, `code.file.path`, `code.line.number`) or the deprecated ones
  * (`code.function`, `code.namespace`, `code.filepath`, `code.lineno`), with container paths (`/app/src/…`,
  * `/usr/src/app/…`) that differ from the workspace's. Some fail (status Error); the Java agent samples (`SampleRate`).
- * Every span lies within the 23 hours before the data's anchor (see data.ts).
+ * Failing spans of some functions carry an `exception` event (codeExceptions.ts). Every span lies within the 23 hours
+ * before the data's anchor (see data.ts).
  */
+import { QUIET_SECONDS, SPAN_EXCEPTIONS } from './codeExceptions';
 import { ANCHOR_SECONDS } from './data';
 
 export const CODE_SERVICES = ['code-cart', 'code-payments', 'code-stock'] as const;
@@ -158,6 +160,22 @@ const LANGUAGE: Record<CodeFunction['service'], string> = {
   'code-stock': 'java',
 };
 
+/** `Events.Timestamp`, `Events.Name`, `Events.Attributes`: an `exception` event on the failing spans of a function that records one. */
+function events(f: CodeFunction, failed: string, ns: string, spacing: number): string {
+  const exception = SPAN_EXCEPTIONS[f.spanName];
+  if (!exception) {
+    return "CAST([], 'Array(DateTime64(9))'), CAST([], 'Array(String)'), CAST([], 'Array(Map(String, String))')";
+  }
+  // Older than the search goldens' last 30 minutes (see codeExceptions.ts).
+  const recorded = `(${failed}) AND 60 + number * ${spacing} > ${QUIET_SECONDS}`;
+  const attrs = `map('exception.type', ${exception.type}, 'exception.message', ${exception.message}, 'exception.stacktrace', ${exception.stack})`;
+  return [
+    `CAST(if(${recorded}, [fromUnixTimestamp64Nano(${ns} + 500000, 'UTC')], []), 'Array(DateTime64(9))')`,
+    `CAST(if(${recorded}, ['exception'], []), 'Array(String)')`,
+    `CAST(if(${recorded}, [${attrs}], []), 'Array(Map(String, String))')`,
+  ].join(',\n  ');
+}
+
 function functionSelect(f: CodeFunction, k: number): string {
   const spacing = Math.floor(82_000 / f.spans);
   const ns = `toInt64((${ANCHOR_SECONDS} - 60 - number * ${spacing}) * 1000000000 + (cityHash64(number, ${k}) % 1000000000))`;
@@ -174,7 +192,7 @@ function functionSelect(f: CodeFunction, k: number): string {
   leftPad(lower(hex(cityHash64(number, ${k + 200}))), 16, '0'), '', '', ${q(f.spanName)}, 'Internal', ${q(f.service)},
   ${resource}, ${q(`${f.service}/code`)}, '', ${map(attrs)}, ${nanos},
   if(${failed}, 'Error', 'Unset'), if(${failed}, 'operation failed', ''),
-  CAST([], 'Array(DateTime64(9))'), CAST([], 'Array(String)'), CAST([], 'Array(Map(String, String))'),
+  ${events(f, failed, ns, spacing)},
   CAST([], 'Array(String)'), CAST([], 'Array(String)'), CAST([], 'Array(String)'), CAST([], 'Array(Map(String, String))')
   FROM numbers(${f.spans})`;
 }

@@ -19,6 +19,7 @@ import { ANCHOR_SECONDS, DATA_VERSION, generators } from './data';
 import { createTableSql, TABLES, type TableSpec } from './schema';
 import { showcaseGenerators } from './traces';
 import { codeSpanGenerators } from './codeSpans';
+import { codeLogGenerators } from './codeExceptions';
 
 type ChdbModule = typeof import('chdb');
 
@@ -76,7 +77,7 @@ export class ClickHouseEngine {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const chdb = require('chdb') as ChdbModule;
     const version = chdb.version();
-    const gens = [...generators(), ...showcaseGenerators(), ...codeSpanGenerators()];
+    const gens = [...generators(), ...showcaseGenerators(), ...codeSpanGenerators(), ...codeLogGenerators()];
     const key = createHash('sha256')
       .update(JSON.stringify({ DATA_VERSION, ANCHOR_SECONDS, gens, tables: TABLES, engine: version.libchdb }))
       .digest('hex')

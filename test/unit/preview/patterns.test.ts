@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tileDataOf } from '../../../src/preview/data';
-import { groupPatterns, reconstructTemplate, stripAnsi, TemplateMiner } from '../../../src/preview/patterns';
+import { groupPatterns, reconstructTemplate, stripAnsi, TemplateMiner } from '../../../src/render/patterns';
 import type { PatternsData } from '../../../src/preview/protocol';
 import { renderTile, type SourceLike, type TileLike } from '../../../src/render';
 import { buildState } from '../../emulator/seed';

@@ -6,7 +6,7 @@
  * end), each scaled the same way; its text is the last row's text with the last template written over it, its
  * level the last row's. Patterns are ordered by count, most first (ties by cluster ID).
  */
-import { autoGranularity, bucketStart, type Granularity } from '../../render/sql';
+import { autoGranularity, bucketStart, type Granularity } from '../sql';
 import { TemplateMiner } from './drain';
 import { reconstructTemplate, stripAnsi } from './text';
 
@@ -29,6 +29,8 @@ export interface EventPattern {
   level?: string | undefined;
   /** Rows of the sample in this pattern. */
   sampled: number;
+  /** The last row's text (escape sequences removed): an event of the pattern as it was. */
+  sample: string;
   /** One count per trend bucket (`EventPatterns.times`), scaled as the count. */
   trend: number[];
 }
@@ -86,6 +88,7 @@ export function groupPatterns(
         countText: `~${count}`,
         ...(rows[last]!.level !== undefined ? { level: rows[last]!.level } : {}),
         sampled: indexes.length,
+        sample: stripAnsi(rows[last]!.text),
         trend: times.map((t) => Math.round((buckets.get(t) ?? 0) * multiplier)),
       };
     })

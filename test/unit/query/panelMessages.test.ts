@@ -1,0 +1,88 @@
+/** The results webview's messages, read in one place (src/query/panelMessages.ts), and the export texts. */
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { handleWebviewMessage, type WebviewMessageHandlers } from '../../../src/query/panelMessages';
+import { resultText } from '../../../src/query/resultExport';
+
+function recorder(): { calls: unknown[][]; on: WebviewMessageHandlers } {
+  const calls: unknown[][] = [];
+  const rec =
+    (name: string) =>
+    (...args: unknown[]): undefined => {
+      calls.push([name, ...args]);
+      return undefined;
+    };
+  const on = {
+    ready: rec('ready'),
+    ack: rec('ack'),
+    painted: rec('painted'),
+    rendered: rec('rendered'),
+    loaded: rec('loaded'),
+    copy: async (f: string) => rec('copy')(f),
+    openJson: async () => rec('openJson')(),
+    statement: async (i: number) => rec('statement')(i),
+  };
+  return { calls, on };
+}
+
+describe('handleWebviewMessage', () => {
+  it('hands each message of the results webview to its handler, with its fields read as numbers', async () => {
+    const { calls, on } = recorder();
+    await handleWebviewMessage({ type: 'ready' }, on);
+    await handleWebviewMessage({ type: 'ack', seq: 3 }, on);
+    await handleWebviewMessage({ type: 'painted', seq: 3, rows: 500 }, on);
+    await handleWebviewMessage(
+      { type: 'rendered', seq: 3, ms: 7.5, rows: 10_000, columns: 4, chart: true, visibleRows: 54 },
+      on,
+    );
+    await handleWebviewMessage({ type: 'loaded', rows: 10_000 }, on);
+    await handleWebviewMessage({ type: 'copy', format: 'csv' }, on);
+    await handleWebviewMessage({ type: 'openJson' }, on);
+    await handleWebviewMessage({ type: 'statement', index: 1 }, on);
+    assert.deepEqual(calls, [
+      ['ready'],
+      ['ack', 3],
+      ['painted', 500],
+      ['rendered', 3, 7.5, { rows: 10_000, columns: 4, chart: true, visibleRows: 54, statements: 1, statement: 0 }],
+      ['loaded', 10_000],
+      ['copy', 'csv'],
+      ['openJson'],
+      ['statement', 1],
+    ]);
+  });
+
+  it('ignores what is not one of its messages', async () => {
+    const { calls, on } = recorder();
+    for (const m of [
+      null,
+      'ready',
+      42,
+      {},
+      { type: 'nope' },
+      { type: 'copy', format: 1 },
+      { type: 'statement', index: 1.5 },
+    ]) {
+      await handleWebviewMessage(m, on);
+    }
+    assert.deepEqual(calls, []);
+  });
+});
+
+describe('resultText', () => {
+  const columns = [
+    { name: 'a', type: 'String' },
+    { name: 'b', type: 'UInt8' },
+  ];
+  const rows = [
+    ['x,y', 1],
+    [null, 2],
+  ];
+  it('writes the whole result as CSV, Markdown or JSON objects', () => {
+    assert.equal(resultText('csv', columns, rows), 'a,b\r\n"x,y",1\r\n,2\r\n');
+    assert.match(resultText('markdown', columns, rows), /^\| a \| b \|\n/);
+    assert.deepEqual(JSON.parse(resultText('json', columns, rows)), [
+      { a: 'x,y', b: 1 },
+      { a: null, b: 2 },
+    ]);
+  });
+});
