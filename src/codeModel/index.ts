@@ -4,6 +4,7 @@
  * patterns, and the two statements that fetch the figures (one per source and range).
  */
 export { parseStackTrace, MAX_FRAMES, MAX_TRACE_CHARS, type Frame, type ParsedTrace, type Runtime } from './stackTrace';
+export { frameLines, MAX_FRAME_LINES, type FrameLine, type StackLink } from './stackLinks';
 export { indexWorkspace, mapPath, type PathMatch, type PrefixMapping, type WorkspaceIndex } from './pathMapping';
 export { readCodeAttributes, splitQualified, containerOf, ATTR, type CodeLocation } from './codeAttributes';
 export { languageOf, scanDefinitions, type Definition, type Language, type ScanResult } from './definitions';

@@ -102,7 +102,7 @@ function goFunction(text: string): string {
 }
 
 /** One line (and, for Go, the line before it) as a frame, or undefined when it is not one. */
-function frameOf(line: string, previous: string | undefined, exception: number): Frame | undefined {
+export function frameOf(line: string, previous: string | undefined, exception: number): Frame | undefined {
   let m = DOTNET_IN.exec(line);
   if (m) return { file: m[2], line: num(m[3]), function: stripArgs(m[1] as string), runtime: 'dotnet', exception };
   m = JAVA_OR_DOTNET.exec(line);

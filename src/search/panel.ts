@@ -172,6 +172,9 @@ export class SearchPanel implements vscode.Disposable {
       case 'paused':
         this.tail.paused = Boolean(m.paused);
         return;
+      case 'openFrame':
+        await this.rows.frames.open(m.id, this.panel.viewColumn);
+        return;
       default:
         return this.rows.onMessage(m);
     }

@@ -34,6 +34,8 @@ const STYLE = `  body { display: flex; flex-direction: column; height: 100vh; ov
   #details { flex: 0 0 40%; overflow: auto; border-left: 1px solid var(--vscode-panel-border); padding: 4px 8px; }
   #details .field { border-bottom: 1px solid var(--vscode-panel-border); padding: 3px 0; }
   #details .name { font-weight: 600; word-break: break-all; }
+  #details .value button.frame { all: unset; color: var(--vscode-textLink-foreground); text-decoration: underline; cursor: pointer; }
+  #details .value button.frame:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
   #details .value { font-family: var(--vscode-editor-font-family); white-space: pre-wrap; word-break: break-all; max-height: 20em; overflow: auto; }
   #details button { padding: 0 4px; margin-right: 4px; font-size: 11px; }
   #tabs { flex: none; display: flex; gap: 2px; padding: 0 8px; border-bottom: 1px solid var(--vscode-panel-border); }

@@ -8,6 +8,8 @@ import { rowDetails } from './details';
 import { fullRow, type SearchModel, type SearchRequest } from './model';
 import type { FromPage, ToPage } from './protocol';
 import { rowEffect } from './rowActions';
+import { FrameLinks } from '../panels/frameLinks';
+import { withFrameLinks } from './stackLinks';
 
 export interface RowsDeps {
   request(): SearchRequest;
@@ -22,6 +24,8 @@ export class PanelRows {
   rows: unknown[][] = [];
   /** Every column of the rows whose details were opened, by row index. */
   private full = new Map<number, { columns: string[]; row: unknown[] }>();
+  /** The stack-trace frame links of the details shown. */
+  readonly frames = new FrameLinks();
 
   constructor(private readonly deps: RowsDeps) {}
 
@@ -58,7 +62,7 @@ export class PanelRows {
     const detail = await this.detailsOf(m.index);
     if (!detail || this.deps.model() !== model) return;
     const effect = rowEffect(m, rowDetails(detail.columns, detail.row), this.deps.request());
-    if (effect?.kind === 'details') this.deps.post(effect.message);
+    if (effect?.kind === 'details') this.deps.post(await withFrameLinks(effect.message, this.frames));
     else if (effect?.kind === 'openTrace') this.deps.openTrace(effect.traceId, this.rowTime(m.index));
     else if (effect?.kind === 'copy') await vscode.env.clipboard.writeText(effect.text);
     else if (effect?.kind === 'search') await this.deps.search();

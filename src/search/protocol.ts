@@ -47,7 +47,14 @@ export type ToPage =
   | {
       type: 'details';
       index: number;
-      fields: { name: string; value: string; more?: number | undefined; trace?: boolean }[];
+      fields: {
+        name: string;
+        value: string;
+        more?: number | undefined;
+        trace?: boolean;
+        /** Lines of the value (by index) that are stack-trace frames opening a workspace file: `openFrame` with the id. */
+        links?: { index: number; id: number; title: string }[];
+      }[];
     }
   | { type: 'loading' }
   | { type: 'patterns'; patterns: PatternsView }
@@ -71,7 +78,8 @@ export type FromPage =
   | { type: 'rendered'; rows: number; bars: number; total: number }
   | { type: 'tab'; tab: 'events' | 'patterns' }
   | { type: 'saveAs' }
-  | { type: 'values'; field: string };
+  | { type: 'values'; field: string }
+  | { type: 'openFrame'; id: number };
 
 export const PRESETS: readonly { id: string; label: string; ms: number }[] = [
   { id: '15m', label: 'Last 15 minutes', ms: 15 * 60_000 },

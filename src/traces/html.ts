@@ -32,6 +32,8 @@ const STYLE = `  body { display: flex; flex-direction: column; height: 100vh; ov
   #details table { border-collapse: collapse; width: 100%; }
   #details td { border-bottom: 1px solid var(--vscode-panel-border); padding: 1px 4px; vertical-align: top; word-break: break-all; }
   #details td:first-child { color: var(--vscode-descriptionForeground); white-space: nowrap; word-break: normal; }
+  pre button.frame { all: unset; color: var(--vscode-textLink-foreground); text-decoration: underline; cursor: pointer; }
+  pre button.frame:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
   pre { white-space: pre-wrap; word-break: break-all; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); background: var(--vscode-textCodeBlock-background); padding: 4px; margin: 2px 0; }
   #logs { flex: 1 1 40%; overflow: auto; padding: 6px 8px; border-top: 1px solid var(--vscode-panel-border); }
   #logs ol { list-style: none; margin: 0; padding: 0; }

@@ -7,11 +7,12 @@ import * as vscode from 'vscode';
 import { panelColumn, trackPanel } from '../panels/panelColumn';
 import type { TraceModel } from '../render';
 import { spanDetails, traceMessage } from './model';
-import type { FromWebview, ToWebview } from './protocol';
+import type { FromWebview, SpanDetails, ToWebview } from './protocol';
 import { traceHtml } from './html';
 import { makeNonce } from '../panels/webviewPage';
 import type { TraceRestore } from './window';
 import { TRACE_VIEW_TYPE } from '../constants';
+import { FrameLinks } from '../panels/frameLinks';
 
 interface Open {
   panel: vscode.WebviewPanel;
@@ -96,17 +97,30 @@ export class TracePanels implements vscode.Disposable {
     const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'traces.js')).toString();
     panel.webview.html = traceHtml(panel.webview.cspSource, nonce, script);
     let markReady: () => void = () => undefined;
+    const frames = new FrameLinks();
     const entry: Open = { panel, ready: new Promise<void>((resolve) => (markReady = resolve)) };
     panel.webview.onDidReceiveMessage((m: FromWebview) => {
       if (m?.type === 'ready') markReady();
       else if (m?.type === 'details' && typeof m.row === 'number' && entry.model) {
         const details = spanDetails(entry.model, m.row);
-        if (details) void panel.webview.postMessage(details);
-      }
+        if (details) void withFrameLinks(details, frames).then((d) => panel.webview.postMessage(d));
+      } else if (m?.type === 'openFrame') void frames.open(m.id, panel.viewColumn);
     });
     panel.onDidDispose(() => this.open.delete(key));
     trackPanel(panel);
     this.open.set(key, entry);
     return entry;
   }
+}
+
+/** The details with the links of each exception's stack-trace frames that open a workspace file. */
+async function withFrameLinks(details: SpanDetails, frames: FrameLinks): Promise<SpanDetails> {
+  for (const event of details.events) {
+    const stack = event.attributes.find(([k]) => k === 'exception.stacktrace');
+    if (stack) {
+      const links = await frames.links(stack[1]).catch(() => []);
+      if (links.length > 0) event.links = links;
+    }
+  }
+  return details;
 }

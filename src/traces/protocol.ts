@@ -68,7 +68,14 @@ export interface SpanDetails {
   statusMessage: string;
   attributes: [string, string][];
   resource: [string, string][];
-  events: { offsetMs: number; name: string; attributes: [string, string][] }[];
+  events: { offsetMs: number; name: string; attributes: [string, string][]; links?: FrameLink[] }[];
+}
+
+/** A line of an event's `exception.stacktrace` (by index) whose frame opens a workspace file: `openFrame` with the id. */
+export interface FrameLink {
+  index: number;
+  id: number;
+  title: string;
 }
 
 export type ToWebview =
@@ -78,4 +85,4 @@ export type ToWebview =
   | { type: 'select'; row: number }
   | { type: 'failed'; message: string };
 
-export type FromWebview = { type: 'ready' } | { type: 'details'; row: number };
+export type FromWebview = { type: 'ready' } | { type: 'details'; row: number } | { type: 'openFrame'; id: number };

@@ -11,6 +11,28 @@ export function button(label: string, title: string, onClick: () => void): HTMLB
   return b;
 }
 
+/** A value's lines as text, its stack-trace frames that open a workspace file as buttons (text, never markup). */
+function stackLines(
+  box: HTMLElement,
+  text: string,
+  links: readonly { index: number; id: number; title: string }[],
+  post: (m: FromPage) => void,
+): void {
+  const byIndex = new Map(links.map((l) => [l.index, l]));
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (i > 0) box.append('\n');
+    const link = byIndex.get(i);
+    if (!link) return box.append(line);
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'frame';
+    b.textContent = line;
+    b.title = link.title;
+    b.addEventListener('click', () => post({ type: 'openFrame', id: link.id }));
+    box.append(b);
+  });
+}
+
 export function drawDetails(
   details: HTMLElement,
   m: Extract<ToPage, { type: 'details' }>,
@@ -34,7 +56,8 @@ export function drawDetails(
     } else {
       const value = document.createElement('div');
       value.className = 'value';
-      value.textContent = f.value;
+      if (f.links?.length) stackLines(value, f.value, f.links, post);
+      else value.textContent = f.value;
       const index = m.index;
       box.append(
         value,

@@ -1,5 +1,5 @@
 /** A span's details and the trace's logs, drawn as text (never markup of the service's data). */
-import type { SpanDetails, TraceLogRow } from '../protocol';
+import type { FrameLink, SpanDetails, TraceLogRow } from '../protocol';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -32,7 +32,25 @@ function table(pairs: readonly [string, string][]): HTMLElement {
   return t;
 }
 
-export function drawDetails(box: HTMLElement, d: SpanDetails): void {
+/** A stack trace as text, its lines that open a workspace file as buttons (the line's text, never markup). */
+export function stackTrace(text: string, links: readonly FrameLink[], open: (id: number) => void): HTMLElement {
+  const pre = el('pre', links.length === 0 ? text : undefined);
+  if (links.length === 0) return pre;
+  const byIndex = new Map(links.map((l) => [l.index, l]));
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (i > 0) pre.append('\n');
+    const link = byIndex.get(i);
+    if (!link) return pre.append(line);
+    const b = el('button', line, 'frame');
+    b.type = 'button';
+    b.title = link.title;
+    b.addEventListener('click', () => open(link.id));
+    pre.append(b);
+  });
+  return pre;
+}
+
+export function drawDetails(box: HTMLElement, d: SpanDetails, openFrame: (id: number) => void = () => undefined): void {
   box.replaceChildren();
   box.append(el('h2', d.name || '(no name)'));
   box.append(
@@ -51,7 +69,7 @@ export function drawDetails(box: HTMLElement, d: SpanDetails): void {
     const stack = e.attributes.find(([k]) => k === 'exception.stacktrace');
     box.append(el('p', `${e.name} at +${ms(e.offsetMs)}`, e.name === 'exception' ? 'note' : undefined));
     box.append(table(e.attributes.filter(([k]) => k !== 'exception.stacktrace')));
-    if (stack) box.append(el('pre', stack[1]));
+    if (stack) box.append(stackTrace(stack[1], e.links ?? [], openFrame));
   }
   box.append(el('h2', `Attributes (${d.attributes.length})`), table(d.attributes));
   box.append(el('h2', `Resource (${d.resource.length})`), table(d.resource));

@@ -196,8 +196,9 @@ window.addEventListener('message', (e: MessageEvent) => {
   // Kept by VS Code with the panel: the trace opens again after a window reload.
   if ((m.type === 'trace' || m.type === 'loading') && m.restore) vscode.setState(m.restore);
   if (m.type === 'trace') show(m);
-  else if (m.type === 'details' && m.row === selected) drawDetails(details, m);
-  else if (m.type === 'select') select(m.row);
+  else if (m.type === 'details' && m.row === selected) {
+    drawDetails(details, m, (id) => vscode.postMessage({ type: 'openFrame', id }));
+  } else if (m.type === 'select') select(m.row);
   else if (m.type === 'loading') {
     (document.getElementById('meta') as HTMLElement).textContent = `Reading trace ${m.traceId}…`;
   } else if (m.type === 'failed') (document.getElementById('meta') as HTMLElement).textContent = m.message;
