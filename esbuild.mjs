@@ -92,6 +92,27 @@ const unusedParts = {
   },
 };
 
+/**
+ * undici's llhttp/constants.js holds the parser's enums and character tables (~10 KB minified); undici reads only the
+ * error codes and the parser types from it (dispatcher/client-h1.js: `constants.ERROR`, `constants.TYPE`), so the
+ * bundle keeps those two objects, copied from the file, and fails to build if they cannot be found.
+ */
+const LLHTTP_CONSTANTS = /undici[\\/]lib[\\/]llhttp[\\/]constants\.js$/;
+const llhttpConstantsUsed = {
+  name: 'llhttp-constants-used',
+  setup(build) {
+    build.onLoad({ filter: LLHTTP_CONSTANTS }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const kept = ['ERROR', 'TYPE'].map((name) => {
+        const found = new RegExp(`^exports\\.${name} = \\{[^}]*\\};$`, 'm').exec(source);
+        if (!found) throw new Error(`${args.path} no longer defines exports.${name} as a plain object`);
+        return found[0];
+      });
+      return { contents: ['"use strict";', ...kept].join('\n'), loader: 'js' };
+    });
+  },
+};
+
 /** The zod schemas' `.describe('…')` texts only feed dist/schemas/; the host bundle leaves out the literal ones. */
 const DESCRIBE_CALL = /\.describe\(\s*('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\$]|\\.)*`)\s*,?\s*\)/g;
 const schemaTextsDropped = {
@@ -148,7 +169,7 @@ const vscodeApiOnce = {
 /** @type {import('esbuild').BuildOptions} */
 const hostOptions = {
   entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts' },
-  plugins: [llhttpParser, unusedParts, schemaTextsDropped, featuresExternal, vscodeApiOnce],
+  plugins: [llhttpParser, llhttpConstantsUsed, unusedParts, schemaTextsDropped, featuresExternal, vscodeApiOnce],
   bundle: true,
   format: 'cjs',
   platform: 'node',
