@@ -93,23 +93,36 @@ const unusedParts = {
 };
 
 /**
- * undici's llhttp/constants.js holds the parser's enums and character tables (~10 KB minified); undici reads only the
- * error codes and the parser types from it (dispatcher/client-h1.js: `constants.ERROR`, `constants.TYPE`), so the
- * bundle keeps those two objects, copied from the file, and fails to build if they cannot be found.
+ * undici modules of which the client reads only a part, bundled as that part (statements copied from the file; the
+ * build fails if one cannot be found): llhttp/constants.js holds the parser's enums and character tables (~10 KB
+ * minified), of which dispatcher/client-h1.js reads the error codes and the parser types; core/diagnostics.js holds,
+ * beside the diagnostics channels undici publishes to, the NODE_DEBUG=undici console tracing, never on in an editor.
  */
-const LLHTTP_CONSTANTS = /undici[\\/]lib[\\/]llhttp[\\/]constants\.js$/;
-const llhttpConstantsUsed = {
-  name: 'llhttp-constants-used',
+const PARTS_KEPT = [
+  [/undici[\\/]lib[\\/]llhttp[\\/]constants\.js$/, [/^exports\.ERROR = \{[^}]*\};$/m, /^exports\.TYPE = \{[^}]*\};$/m]],
+  [
+    /undici[\\/]lib[\\/]core[\\/]diagnostics\.js$/,
+    [
+      /^const diagnosticsChannel = require\('node:diagnostics_channel'\)$/m,
+      /^const channels = \{[^}]*\}$/m,
+      /^module\.exports = \{\s*channels\s*\}$/m,
+    ],
+  ],
+];
+const partsKept = {
+  name: 'parts-kept',
   setup(build) {
-    build.onLoad({ filter: LLHTTP_CONSTANTS }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const kept = ['ERROR', 'TYPE'].map((name) => {
-        const found = new RegExp(`^exports\\.${name} = \\{[^}]*\\};$`, 'm').exec(source);
-        if (!found) throw new Error(`${args.path} no longer defines exports.${name} as a plain object`);
-        return found[0];
+    for (const [file, statements] of PARTS_KEPT) {
+      build.onLoad({ filter: file }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const kept = statements.map((re) => {
+          const found = re.exec(source);
+          if (!found) throw new Error(`${args.path} has no ${re}: update PARTS_KEPT in esbuild.mjs`);
+          return found[0];
+        });
+        return { contents: ["'use strict';", ...kept].join('\n'), loader: 'js' };
       });
-      return { contents: ['"use strict";', ...kept].join('\n'), loader: 'js' };
-    });
+    }
   },
 };
 
@@ -169,7 +182,7 @@ const vscodeApiOnce = {
 /** @type {import('esbuild').BuildOptions} */
 const hostOptions = {
   entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts' },
-  plugins: [llhttpParser, llhttpConstantsUsed, unusedParts, schemaTextsDropped, featuresExternal, vscodeApiOnce],
+  plugins: [llhttpParser, partsKept, unusedParts, schemaTextsDropped, featuresExternal, vscodeApiOnce],
   bundle: true,
   format: 'cjs',
   platform: 'node',
