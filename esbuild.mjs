@@ -198,6 +198,27 @@ const hostOptions = {
   define: { EXTENSION_VERSION: JSON.stringify(pkg.version), EXTENSION_NAME: JSON.stringify(pkg.name) },
 };
 
+/**
+ * uPlot attaches every path builder and helper it has to its export, so none drop out of the bundle. The preview draws
+ * lines (uPlot's default) and bars (`uPlot.paths.bars`); the stepped and spline builders and `uPlot.join` are left
+ * unattached, so the bundler drops them. The build fails if uPlot no longer attaches them this way.
+ */
+const UPLOT_UNUSED = ['(paths.stepped = stepped);', '(paths.spline  = monotoneCubic);', 'uPlot.join = join;'];
+const uplotUnused = {
+  name: 'uplot-unused',
+  setup(build) {
+    build.onLoad({ filter: /uplot[\\/]dist[\\/]uPlot\.esm\.js$/ }, (args) => {
+      let source = readFileSync(args.path, 'utf8');
+      for (const line of UPLOT_UNUSED) {
+        if (!source.includes(line))
+          throw new Error(`${args.path} has no "${line}": update UPLOT_UNUSED in esbuild.mjs`);
+        source = source.replace(line, '');
+      }
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
 /** The webviews' scripts (and the preview's style sheet), loaded by their pages only when a panel opens. */
 const webviewOptions = {
   entryPoints: {
@@ -206,6 +227,7 @@ const webviewOptions = {
     traces: 'src/traces/webview/main.ts',
     search: 'src/search/webview/main.ts',
   },
+  plugins: [uplotUnused],
   bundle: true,
   format: 'iife',
   platform: 'browser',
