@@ -127,9 +127,10 @@ const partsKept = {
 };
 
 /**
- * zod's string schema carries a method per string format, and each keeps that format's schema class and pattern in the
- * bundle. The schemas in src use `.email()`, `.datetime()` and the other ISO date and time formats; the methods of
- * the formats nothing uses are left out, so their classes and patterns drop out. The build fails if one is not found.
+ * zod's schemas carry a method per string format and per wrapper schema, and each method keeps its schema class (and
+ * a format's pattern) in the bundle. The schemas in src use `.email()`, `.datetime()` and the other ISO date and time
+ * formats; the string methods of the formats nothing uses, and the schema methods nothing calls, are left out, so
+ * their classes and patterns drop out. The build fails if one is not found.
  */
 const ZOD_STRING_FORMATS_UNUSED = [
   'url',
@@ -154,8 +155,18 @@ const ZOD_STRING_FORMATS_UNUSED = [
   'cidrv6',
   'e164',
 ];
-const zodStringFormatsUsed = {
-  name: 'zod-string-formats-used',
+/** Schema methods no module of src calls: intersection, prefault, read-only, exact-optional and non-optional. */
+const ZOD_TYPE_METHODS_UNUSED = [
+  'and',
+  'prefault',
+  'readonly',
+  'exactOptional',
+  'nonoptional',
+  'exactPartial',
+  'required',
+];
+const zodMethodsUsed = {
+  name: 'zod-methods-used',
   setup(build) {
     build.onLoad({ filter: /zod[\\/]v4[\\/]classic[\\/]schemas\.js$/ }, (args) => {
       let source = readFileSync(args.path, 'utf8');
@@ -165,6 +176,11 @@ const zodStringFormatsUsed = {
           'm',
         );
         if (!method.test(source)) throw new Error(`${args.path} has no string method ${name}: update esbuild.mjs`);
+        source = source.replace(method, '');
+      }
+      for (const name of ZOD_TYPE_METHODS_UNUSED) {
+        const method = new RegExp(`^ {4}${name}\\([^)]*\\) \\{\\n {8}return [^\\n]*;\\n {4}\\},\\n`, 'm');
+        if (!method.test(source)) throw new Error(`${args.path} has no schema method ${name}: update esbuild.mjs`);
         source = source.replace(method, '');
       }
       return { contents: source, loader: 'js' };
@@ -228,15 +244,7 @@ const vscodeApiOnce = {
 /** @type {import('esbuild').BuildOptions} */
 const hostOptions = {
   entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts' },
-  plugins: [
-    llhttpParser,
-    partsKept,
-    zodStringFormatsUsed,
-    unusedParts,
-    schemaTextsDropped,
-    featuresExternal,
-    vscodeApiOnce,
-  ],
+  plugins: [llhttpParser, partsKept, zodMethodsUsed, unusedParts, schemaTextsDropped, featuresExternal, vscodeApiOnce],
   bundle: true,
   format: 'cjs',
   platform: 'node',
