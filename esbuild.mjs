@@ -109,9 +109,32 @@ const PARTS_KEPT = [
     ],
   ],
 ];
+/** Error classes of undici's core/errors.js that no bundled module nor src names (retry, balanced pool, SOCKS5, WebSocket). */
+const UNDICI_ERRORS_UNUSED = [
+  'InvalidReturnValueError',
+  'BalancedPoolMissingUpstreamError',
+  'RequestRetryError',
+  'ResponseError',
+  'Socks5ProxyError',
+  'MessageSizeExceededError',
+];
+const UNDICI_ERRORS = /undici[\\/]lib[\\/]core[\\/]errors\.js$/;
 const partsKept = {
   name: 'parts-kept',
   setup(build) {
+    build.onLoad({ filter: UNDICI_ERRORS }, (args) => {
+      let source = readFileSync(args.path, 'utf8');
+      for (const name of UNDICI_ERRORS_UNUSED) {
+        const definition = new RegExp(
+          `\\n(const k${name} = Symbol\\.for\\([^)]*\\)\\n)?class ${name} extends \\w+ \\{\\n[\\s\\S]*?\\n\\}\\n`,
+        );
+        const exported = new RegExp(`^  ${name},?\\n`, 'm');
+        if (!definition.test(source) || !exported.test(source))
+          throw new Error(`${args.path} has no class ${name}: update UNDICI_ERRORS_UNUSED in esbuild.mjs`);
+        source = source.replace(definition, '\n').replace(exported, '');
+      }
+      return { contents: source.replace(/,(\n\})\s*$/, '$1\n'), loader: 'js' };
+    });
     for (const [file, statements] of PARTS_KEPT) {
       build.onLoad({ filter: file }, (args) => {
         const source = readFileSync(args.path, 'utf8');
