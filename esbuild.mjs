@@ -92,6 +92,125 @@ const unusedParts = {
   },
 };
 
+/**
+ * undici modules of which the client reads only a part, bundled as that part (statements copied from the file; the
+ * build fails if one cannot be found): llhttp/constants.js holds the parser's enums and character tables (~10 KB
+ * minified), of which dispatcher/client-h1.js reads the error codes and the parser types; core/diagnostics.js holds,
+ * beside the diagnostics channels undici publishes to, the NODE_DEBUG=undici console tracing, never on in an editor.
+ */
+const PARTS_KEPT = [
+  [/undici[\\/]lib[\\/]llhttp[\\/]constants\.js$/, [/^exports\.ERROR = \{[^}]*\};$/m, /^exports\.TYPE = \{[^}]*\};$/m]],
+  [
+    /undici[\\/]lib[\\/]core[\\/]diagnostics\.js$/,
+    [
+      /^const diagnosticsChannel = require\('node:diagnostics_channel'\)$/m,
+      /^const channels = \{[^}]*\}$/m,
+      /^module\.exports = \{\s*channels\s*\}$/m,
+    ],
+  ],
+];
+/** Error classes of undici's core/errors.js that no bundled module nor src names (retry, balanced pool, SOCKS5, WebSocket). */
+const UNDICI_ERRORS_UNUSED = [
+  'InvalidReturnValueError',
+  'BalancedPoolMissingUpstreamError',
+  'RequestRetryError',
+  'ResponseError',
+  'Socks5ProxyError',
+  'MessageSizeExceededError',
+];
+const UNDICI_ERRORS = /undici[\\/]lib[\\/]core[\\/]errors\.js$/;
+const partsKept = {
+  name: 'parts-kept',
+  setup(build) {
+    build.onLoad({ filter: UNDICI_ERRORS }, (args) => {
+      let source = readFileSync(args.path, 'utf8');
+      for (const name of UNDICI_ERRORS_UNUSED) {
+        const definition = new RegExp(
+          `\\n(const k${name} = Symbol\\.for\\([^)]*\\)\\n)?class ${name} extends \\w+ \\{\\n[\\s\\S]*?\\n\\}\\n`,
+        );
+        const exported = new RegExp(`^  ${name},?\\n`, 'm');
+        if (!definition.test(source) || !exported.test(source))
+          throw new Error(`${args.path} has no class ${name}: update UNDICI_ERRORS_UNUSED in esbuild.mjs`);
+        source = source.replace(definition, '\n').replace(exported, '');
+      }
+      return { contents: source.replace(/,(\n\})\s*$/, '$1\n'), loader: 'js' };
+    });
+    for (const [file, statements] of PARTS_KEPT) {
+      build.onLoad({ filter: file }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const kept = statements.map((re) => {
+          const found = re.exec(source);
+          if (!found) throw new Error(`${args.path} has no ${re}: update PARTS_KEPT in esbuild.mjs`);
+          return found[0];
+        });
+        return { contents: ["'use strict';", ...kept].join('\n'), loader: 'js' };
+      });
+    }
+  },
+};
+
+/**
+ * zod's schemas carry a method per string format and per wrapper schema, and each method keeps its schema class (and
+ * a format's pattern) in the bundle. The schemas in src use `.email()`, `.datetime()` and the other ISO date and time
+ * formats; the string methods of the formats nothing uses, and the schema methods nothing calls, are left out, so
+ * their classes and patterns drop out. The build fails if one is not found.
+ */
+const ZOD_STRING_FORMATS_UNUSED = [
+  'url',
+  'jwt',
+  'emoji',
+  'guid',
+  'uuid',
+  'uuidv4',
+  'uuidv6',
+  'uuidv7',
+  'nanoid',
+  'cuid',
+  'cuid2',
+  'ulid',
+  'base64',
+  'base64url',
+  'xid',
+  'ksuid',
+  'ipv4',
+  'ipv6',
+  'cidrv4',
+  'cidrv6',
+  'e164',
+];
+/** Schema methods no module of src calls: intersection, prefault, read-only, exact-optional and non-optional. */
+const ZOD_TYPE_METHODS_UNUSED = [
+  'and',
+  'prefault',
+  'readonly',
+  'exactOptional',
+  'nonoptional',
+  'exactPartial',
+  'required',
+];
+const zodMethodsUsed = {
+  name: 'zod-methods-used',
+  setup(build) {
+    build.onLoad({ filter: /zod[\\/]v4[\\/]classic[\\/]schemas\.js$/ }, (args) => {
+      let source = readFileSync(args.path, 'utf8');
+      for (const name of ZOD_STRING_FORMATS_UNUSED) {
+        const method = new RegExp(
+          `^ {4}${name}\\(params\\) \\{\\n {8}return this\\.check\\(core\\._${name}\\(\\w+, params\\)\\);\\n {4}\\},\\n`,
+          'm',
+        );
+        if (!method.test(source)) throw new Error(`${args.path} has no string method ${name}: update esbuild.mjs`);
+        source = source.replace(method, '');
+      }
+      for (const name of ZOD_TYPE_METHODS_UNUSED) {
+        const method = new RegExp(`^ {4}${name}\\([^)]*\\) \\{\\n {8}return [^\\n]*;\\n {4}\\},\\n`, 'm');
+        if (!method.test(source)) throw new Error(`${args.path} has no schema method ${name}: update esbuild.mjs`);
+        source = source.replace(method, '');
+      }
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
 /** The zod schemas' `.describe('…')` texts only feed dist/schemas/; the host bundle leaves out the literal ones. */
 const DESCRIBE_CALL = /\.describe\(\s*('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\$]|\\.)*`)\s*,?\s*\)/g;
 const schemaTextsDropped = {
@@ -148,7 +267,7 @@ const vscodeApiOnce = {
 /** @type {import('esbuild').BuildOptions} */
 const hostOptions = {
   entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts' },
-  plugins: [llhttpParser, unusedParts, schemaTextsDropped, featuresExternal, vscodeApiOnce],
+  plugins: [llhttpParser, partsKept, zodMethodsUsed, unusedParts, schemaTextsDropped, featuresExternal, vscodeApiOnce],
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -164,6 +283,27 @@ const hostOptions = {
   define: { EXTENSION_VERSION: JSON.stringify(pkg.version), EXTENSION_NAME: JSON.stringify(pkg.name) },
 };
 
+/**
+ * uPlot attaches every path builder and helper it has to its export, so none drop out of the bundle. The preview draws
+ * lines (uPlot's default) and bars (`uPlot.paths.bars`); the stepped and spline builders and `uPlot.join` are left
+ * unattached, so the bundler drops them. The build fails if uPlot no longer attaches them this way.
+ */
+const UPLOT_UNUSED = ['(paths.stepped = stepped);', '(paths.spline  = monotoneCubic);', 'uPlot.join = join;'];
+const uplotUnused = {
+  name: 'uplot-unused',
+  setup(build) {
+    build.onLoad({ filter: /uplot[\\/]dist[\\/]uPlot\.esm\.js$/ }, (args) => {
+      let source = readFileSync(args.path, 'utf8');
+      for (const line of UPLOT_UNUSED) {
+        if (!source.includes(line))
+          throw new Error(`${args.path} has no "${line}": update UPLOT_UNUSED in esbuild.mjs`);
+        source = source.replace(line, '');
+      }
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
 /** The webviews' scripts (and the preview's style sheet), loaded by their pages only when a panel opens. */
 const webviewOptions = {
   entryPoints: {
@@ -172,6 +312,7 @@ const webviewOptions = {
     traces: 'src/traces/webview/main.ts',
     search: 'src/search/webview/main.ts',
   },
+  plugins: [uplotUnused],
   bundle: true,
   format: 'iife',
   platform: 'browser',

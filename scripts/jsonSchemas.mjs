@@ -46,6 +46,86 @@ function asExtension(derived, baseName, schemas) {
   };
 }
 
+/**
+ * A subschema of at least this many characters that also appears, deep-equal, in a smaller shipped schema ships as a
+ * relative `$ref` to it (`dashboard.schema.json#/properties/…`), which the JSON language service resolves like the
+ * `allOf` above. Refs only point at smaller schemas, so they never loop.
+ */
+const SHARED_MIN_CHARS = 60;
+const MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'definitions']);
+const LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'items']);
+const SCHEMA_KEYWORDS = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+]);
+
+/** Whether the value at `path` of a schema is itself a schema (not a keyword's map, list or value). */
+function isSubschemaPath(path) {
+  if (path.length === 0) return true;
+  const [parent, last] = path.slice(-2).length === 2 ? path.slice(-2) : [undefined, path[0]];
+  if (MAP_KEYWORDS.has(parent) || (LIST_KEYWORDS.has(parent) && typeof last === 'number')) return path.length >= 2;
+  return SCHEMA_KEYWORDS.has(last);
+}
+
+/** The subschemas of `node` worth sharing, by their JSON text (the first place of each). */
+function subschemas(node, path, out) {
+  if (!isObject(node) && !Array.isArray(node)) return out;
+  const text = JSON.stringify(node);
+  const plain = path.every((k) => /^[\w$-]+$/.test(String(k)));
+  if (isObject(node) && text.length >= SHARED_MIN_CHARS && plain && isSubschemaPath(path) && !out.has(text))
+    out.set(text, path);
+  for (const [key, value] of Object.entries(node))
+    subschemas(value, [...path, Array.isArray(node) ? Number(key) : key], out);
+  return out;
+}
+
+function shareSubschemas(node, path, index) {
+  if (!isObject(node) && !Array.isArray(node)) return node;
+  const found = isObject(node) && path.length > 0 && isSubschemaPath(path) && index.get(JSON.stringify(node));
+  if (found) return { $ref: `${found.name}.schema.json#/${found.path.join('/')}` };
+  if (Array.isArray(node)) return node.map((value, i) => shareSubschemas(value, [...path, i], index));
+  return Object.fromEntries(Object.entries(node).map(([k, value]) => [k, shareSubschemas(value, [...path, k], index)]));
+}
+
+/** `schema` with the `$ref`s added by shareAcrossFiles replaced by what they point at. */
+function resolveShared(schema, schemas) {
+  if (!isObject(schema) && !Array.isArray(schema)) return schema;
+  const ref = /^([\w-]+)\.schema\.json#\/(.*)$/.exec(schema.$ref ?? '');
+  if (ref)
+    return resolveShared(
+      ref[2].split('/').reduce((node, key) => node[key], schemas[ref[1]]),
+      schemas,
+    );
+  if (Array.isArray(schema)) return schema.map((value) => resolveShared(value, schemas));
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, resolveShared(value, schemas)]));
+}
+
+/**
+ * Smallest schema first, replaces each schema's subschemas found in the smaller ones by `$ref`s to them. Fails when a
+ * schema, its refs resolved, differs from what it was.
+ */
+function shareAcrossFiles(schemas) {
+  const before = JSON.stringify(schemas);
+  const index = new Map();
+  const size = (name) => JSON.stringify(schemas[name]).length;
+  for (const name of Object.keys(schemas).sort((a, b) => size(a) - size(b))) {
+    schemas[name] = shareSubschemas(schemas[name], [], index);
+    for (const [text, path] of subschemas(schemas[name], [], new Map()))
+      if (!index.has(text)) index.set(text, { name, path });
+  }
+  const resolved = Object.fromEntries(
+    Object.keys(schemas).map((name) => [name, resolveShared(schemas[name], schemas)]),
+  );
+  if (JSON.stringify(resolved) !== before)
+    throw new Error('a schema with its shared parts resolved differs from itself');
+}
+
 export async function writeJsonSchemas({ production }) {
   const dir = mkdtempSync(join(tmpdir(), 'obs-schemas-'));
   try {
@@ -58,6 +138,7 @@ export async function writeJsonSchemas({ production }) {
     }
     for (const [name, base] of Object.entries(SCHEMA_EXTENDS))
       schemas[name] = asExtension(schemas[name], base, schemas);
+    shareAcrossFiles(schemas);
     mkdirSync('dist/schemas', { recursive: true });
     for (const [name, schema] of Object.entries(schemas)) {
       const text = production ? JSON.stringify(schema) : JSON.stringify(schema, null, 2);

@@ -143,6 +143,26 @@ describeEachFlavor('Service folder editor help', (run) => {
       vscode.languages.getDiagnostics(doc.uri).every((d) => d.source !== 'Observability'),
     );
   });
+
+  it("checks a dashboard file by the folder's schema, with the parts it shares with the dashboard schema", async () => {
+    const dashboardPath = (await filesOf('dashboards')).find((p) => p.endsWith('.dashboard.json'));
+    assert.ok(dashboardPath, 'a dashboard file in the folder');
+    const doc = await vscode.workspace.openTextDocument(fileOf(dashboardPath));
+    await vscode.window.showTextDocument(doc);
+    const value = JSON.parse(doc.getText()) as { tiles: Json[] };
+    assert.ok(value.tiles.length > 0, 'a dashboard with tiles');
+    // A tile's position is checked by the rule the folder's schema takes from dashboard.schema.json.
+    value.tiles[0]!.x = 'left';
+    await replaceText(doc, `${JSON.stringify(value, null, 2)}\n`);
+    const json = () => vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source !== 'Observability');
+    const typed = await waitFor(
+      'the JSON support flags the tile position',
+      () => json().find((d) => /Incorrect type/.test(d.message) && /"x"/.test(doc.lineAt(d.range.start.line).text)),
+      30_000,
+    );
+    assert.match(typed.message, /number/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
 });
 
 function isObject(value: unknown): value is Json {
