@@ -16,6 +16,7 @@ const PICTURES = [
   ['screenshot-preview-dashboard-dark.png', 'readme-preview.jpg', [0, 0, 1280, 800], 720],
   ['screenshot-search.png', 'readme-search.jpg', [348, 30, 932, 620], 720],
   ['screenshot-trace.png', 'readme-trace.jpg', [348, 30, 932, 560], 720],
+  ['screenshot-code-insights.png', 'readme-code.jpg', [348, 30, 932, 560], 720],
 ];
 const QUALITY = 0.55;
 

@@ -27,6 +27,7 @@ import {
   quickInputRows,
   reportingFailure,
   runCommand,
+  shoot,
   UI_TIMEOUT,
 } from './ui';
 
@@ -141,6 +142,7 @@ async function drive(): Promise<void> {
   assert.match(text, /Calls per 1 h: [▁▂▃▄▅▆▇█]{24,25}/);
   assert.match(text, /Slowest/);
   assert.match(text, /Search these spans/);
+  await shoot(page, CLOUD.screenshot('screenshot-code-insights.png'));
   const example = hover.locator('a', { hasText: /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/ }).first();
   await example.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await example.click();
