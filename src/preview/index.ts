@@ -39,6 +39,8 @@ export interface PreviewApi {
     alertId: string,
     range: { from: number; to: number },
   ): Promise<{ evaluations: number; fired: number; lastFiredAt: number | undefined; lastState: string }>;
+  /** Search Events on a tile of the preview panel, as its button does ('' or no ID: the single tile shown). */
+  searchTile(tileId?: string): Promise<unknown>;
 }
 
 /**
@@ -90,6 +92,7 @@ export function registerPreview(context: vscode.ExtensionContext, deps: PreviewD
   });
   return {
     restore: restorePanel,
+    searchTile: (tileId) => panels.previewPanel.search(tileId || undefined),
     async tileData(scope, which, range) {
       if ('tile' in which) {
         const d: DashboardSource = { ...scope, dashboard: { tiles: [which.tile] } as DashboardSource['dashboard'] };

@@ -39,6 +39,8 @@ export interface PreviewShowOptions {
    * asked for itself: a hidden panel gets the data when it is shown again.
    */
   reveal?: boolean;
+  /** The `observability.searchEvents` arguments of each tile's events, by tile ID ('' for a single tile). */
+  searches?: Record<string, Record<string, unknown>>;
 }
 
 export interface RenderedState {
@@ -71,6 +73,7 @@ export class PreviewPanel implements vscode.Disposable {
   private data: PreviewData | undefined;
   private title: string | undefined;
   private restoreTarget: RestoreTarget | undefined;
+  private searches: Record<string, Record<string, unknown>> = {};
   private rangeValue: TimeRange;
   private seq = 0;
   private sentOnce = false;
@@ -123,6 +126,7 @@ export class PreviewPanel implements vscode.Disposable {
     this.title = opts.title ?? data.title;
     if (opts.range) this.rangeValue = opts.range;
     this.restoreTarget = opts.restore;
+    this.searches = opts.searches ?? {};
     this.ensure(opts.reveal ?? true);
     return this.post();
   }
@@ -162,6 +166,7 @@ export class PreviewPanel implements vscode.Disposable {
       presets: PRESETS[this.mode],
       dataJson: JSON.stringify(this.data),
       labels: labels(),
+      searchable: Object.keys(this.searches),
       ...(this.restoreTarget ? { restore: this.restoreTarget } : {}),
     };
     const drawn = new Promise<RenderedState | undefined>((resolve) => {
@@ -283,6 +288,9 @@ export class PreviewPanel implements vscode.Disposable {
       case 'copy':
         await this.copy(m.tileId);
         break;
+      case 'search':
+        await this.search(m.tileId);
+        break;
     }
   }
 
@@ -295,6 +303,12 @@ export class PreviewPanel implements vscode.Disposable {
       return tile ? { name: tile.name ?? tile.data.title ?? tile.id, data: tile.data } : undefined;
     }
     return tileId === undefined ? { name: d.title ?? '', data: d } : undefined;
+  }
+
+  /** Opens Search Events on a tile's events (its source, condition and range); its outcome, or undefined. */
+  async search(tileId?: string): Promise<unknown> {
+    const args = this.searches[tileId ?? ''];
+    return args ? vscode.commands.executeCommand('observability.searchEvents', args) : undefined;
   }
 
   /** Copies a tile's data as tab-separated text; returns the text (undefined when the tile has no tabular data). */
@@ -337,6 +351,7 @@ function labels(): Record<string, string> {
     refresh: vscode.l10n.t('Refresh'),
     openTable: vscode.l10n.t('Open as Table'),
     copy: vscode.l10n.t('Copy'),
+    search: vscode.l10n.t('Search Events'),
     apply: vscode.l10n.t('Apply'),
     timeRange: vscode.l10n.t('Time range'),
     range15m: vscode.l10n.t('15 m'),
@@ -417,7 +432,7 @@ export function previewHtml(webview: vscode.Webview, dist: vscode.Uri, mode: Pan
   <div class="titles"><h1 id="title"></h1><div id="subtitle"></div></div>
   <div id="ranges" role="group"></div>
   <span id="custom" hidden><input type="datetime-local" id="from"><input type="datetime-local" id="to"><button type="button" id="apply"></button><span id="range-error" role="alert"></span></span>
-  <div class="actions"><button type="button" id="refresh"></button><button type="button" id="open-table"></button><button type="button" id="copy"></button></div>
+  <div class="actions"><button type="button" id="refresh"></button><button type="button" id="open-table"></button><button type="button" id="copy"></button><button type="button" id="search" hidden></button></div>
 </header>
 <main id="content" tabindex="-1"></main>
 <script nonce="${nonce}" src="${script}"></script>

@@ -23,6 +23,7 @@ export interface PreviewPanels {
     title: string,
     restore: RestoreTarget | undefined,
     reveal?: boolean,
+    searches?: Record<string, Record<string, unknown>>,
   ): Promise<RenderedState | undefined>;
   restoreArgs(scope: Scope, uri: vscode.Uri | undefined, ids: Record<string, string | undefined>): RestoreArgs;
   follow(doc: vscode.Uri | undefined, which: 'preview' | 'backtest'): void;
@@ -54,8 +55,9 @@ export function createPreviewPanels(context: vscode.ExtensionContext, log: Logge
     title: string,
     restore: RestoreTarget | undefined,
     reveal = true,
+    searches?: Record<string, Record<string, unknown>>,
   ): Promise<RenderedState | undefined> {
-    return panel.show(data, { title, reveal, ...(restore ? { restore } : {}) });
+    return panel.show(data, { title, reveal, ...(restore ? { restore } : {}), ...(searches ? { searches } : {}) });
   }
 
   /** What a window reload needs to draw a panel again: the document, or the connection, service and IDs. */

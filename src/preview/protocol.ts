@@ -261,6 +261,8 @@ export interface ShowMessage {
   presets: RangePreset[];
   dataJson: string;
   labels: Record<string, string>;
+  /** Tiles whose events can be searched (Search Events), by ID ('' for a single tile). */
+  searchable?: string[];
   /** What the panel shows, kept in the webview's state so the panel comes back after a window reload. */
   restore?: RestoreTarget;
 }
@@ -305,6 +307,8 @@ export interface RenderedSummary {
   theme: string;
   /** The colour the first series was drawn with (resolved from the theme). */
   firstSeriesColor: string;
+  /** Search Events buttons shown (the panel's own and the dashboard tiles'). */
+  searches?: number;
 }
 
 /** Webview → host. */
@@ -322,7 +326,8 @@ export type FromWebview =
   | { type: 'range'; range: TimeRange }
   | { type: 'refresh' }
   | { type: 'openTable'; tileId?: string }
-  | { type: 'copy'; tileId?: string };
+  | { type: 'copy'; tileId?: string }
+  | { type: 'search'; tileId?: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -352,7 +357,8 @@ export function parseFromWebview(m: unknown): FromWebview | undefined {
       return range ? { type: 'range', range } : undefined;
     }
     case 'openTable':
-    case 'copy': {
+    case 'copy':
+    case 'search': {
       const tile = optionalTile(m.tileId);
       return tile ? { type: m.type, ...tile } : undefined;
     }

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../errors';
-import { str, TILE_CONCURRENCY, type PreviewOutcome } from './context';
+import { str, TILE_CONCURRENCY, type PreviewOutcome, type Scope } from './context';
 import type { PreviewPanels } from './panels';
 import type { DashboardTile, PreviewData, RestoreTarget } from './protocol';
 import type { ServiceReads } from './serviceReads';
 import { tileIdOf, tilesOf, type PreviewTargets } from './targets';
+import { tileSearchOf } from './tileSearch';
 import type { TileDataReader } from './tileData';
 
 /** Preview Tile and Preview Dashboard: a tile or every tile on the dashboard's grid, drawn in the preview panel. */
@@ -39,12 +40,15 @@ export function createTilePreviews(
         const q0 = reads.queries;
         const fresh = d.uri ? await dashboardFrom({ uri: d.uri.toString() }) : d;
         const current = tilesOf(fresh).find((t) => t.id === tile.id) ?? tile;
-        const { data, sql, request } = await tileData(fresh, current, now(previewPanel.range));
+        const range = now(previewPanel.range);
+        const { data, sql, request } = await tileData(fresh, current, range);
+        const search = searchArgs(d, current, range);
         const restore: RestoreTarget = {
           kind: 'tile',
           args: restoreArgs(d, d.uri, { dashboardId: str(d.dashboard.id), tileId: str(current.id) }),
         };
-        const r = await showData(previewPanel, data, str(current.name) ?? String(current.id ?? ''), restore, reveal);
+        const title = str(current.name) ?? String(current.id ?? '');
+        const r = await showData(previewPanel, data, title, restore, reveal, search ? { '': search } : {});
         return {
           ok: data.kind !== 'error',
           rendered: r?.summary,
@@ -122,7 +126,13 @@ export function createTilePreviews(
           }
           throw e;
         }
-        const r = await showData(previewPanel, { kind: 'dashboard', title, tiles: out }, title, restore, reveal);
+        const searches: Record<string, Record<string, unknown>> = {};
+        tiles.forEach((t, i) => {
+          const search = searchArgs(d, t, range);
+          if (search) searches[out[i]!.id] = search;
+        });
+        const dashboard: PreviewData = { kind: 'dashboard', title, tiles: out };
+        const r = await showData(previewPanel, dashboard, title, restore, reveal, searches);
         return {
           ok: true,
           rendered: r?.summary,
@@ -142,6 +152,16 @@ export function createTilePreviews(
   }
 
   return { previewTile, previewDashboard };
+}
+
+/** The `observability.searchEvents` arguments of a tile's events over the range it was drawn for. */
+function searchArgs(
+  d: Scope,
+  tile: Record<string, unknown>,
+  range: { from: number; to: number },
+): Record<string, unknown> | undefined {
+  const search = tileSearchOf(tile);
+  return search && { connectionId: d.connectionId, serviceId: d.serviceId, ...search, range };
 }
 
 function num(v: unknown, fallback: number): number {

@@ -3,9 +3,9 @@
  * SQL through the query endpoint; self-hosted: the chart series and search API): the seeded "Checkout service"
  * dashboard previewed on its grid and the backtest of its firing p95 latency alert (threshold, fired windows,
  * transitions), both drawn from the emulator's seeded telemetry through the extension's commands
- * (test/e2e/previewSetup.ts). Checks what a user sees, picks a range with the keyboard and sees the panel answer, and
- * saves screenshots in the dark and the light theme: out/preview-wide/{cloud,oss}/screenshot-preview-*.png (the
- * README's pictures come from charts.e2e.ts).
+ * (test/e2e/previewSetup.ts). Checks what a user sees, picks a range with the keyboard and sees the panel answer, opens
+ * a tile's events in the search panel (Cloud), and saves screenshots in the dark and the light theme:
+ * out/preview-wide/{cloud,oss}/screenshot-preview-*.png (the README's pictures come from charts.e2e.ts).
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/preview.e2e.js`.
  */
@@ -133,6 +133,17 @@ forEachFlavor((flavor: UiFlavor) => {
         await view().locator('section.tile').nth(5).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         await page.waitForTimeout(1500);
         await shoot(page, shot('dashboard-light'));
+
+        if (flavor.emulatorFlavor === 'cloud') {
+          // Search Events on a tile opens the search of the tile's events: its source and its series' condition.
+          await view()
+            .getByRole('region', { name: 'Error rate', exact: true })
+            .getByRole('button', { name: 'Search Events' })
+            .click();
+          await page.locator('.tab.active', { hasText: /Search: / }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+          await view().locator('.row').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+          assert.equal(await view().locator('#condition').inputValue(), 'ServiceName:checkout AND StatusCode:Error');
+        }
       } catch (error) {
         await page
           .screenshot({ path: path.join(REPO_ROOT, 'out', `preview-${flavor.emulatorFlavor}.failed.png`) })

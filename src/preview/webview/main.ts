@@ -820,6 +820,16 @@ function renderDashboard(d: DashboardData, host: HTMLElement, mode: PanelMode): 
         ),
       );
     }
+    if (current?.msg.searchable?.includes(tile.id)) {
+      header.appendChild(
+        button(
+          l('search', 'Search Events'),
+          () => post({ type: 'search', tileId: tile.id }),
+          `${l('search', 'Search Events')}: ${name.textContent}`,
+        ),
+      );
+      acc.searches = (acc.searches ?? 0) + 1;
+    }
     const body = section.appendChild(el('div', 'tile-body'));
     renderTile(
       tile.data.kind === 'timeseries' ? { ...tile.data, title: tile.data.title ?? tile.name } : tile.data,
@@ -906,6 +916,8 @@ function render(msg: ShowMessage, data: PreviewData): void {
   const hasTable = single && ['timeseries', 'table', 'search', 'number', 'heatmap', 'patterns'].includes(data.kind);
   $('open-table').hidden = !hasTable;
   $('copy').hidden = !hasTable;
+  $('search').hidden = !(single && msg.searchable?.includes(''));
+  if (!$('search').hidden) acc.searches = 1;
   document.body.dataset.mode = msg.mode;
   if (data.kind === 'dashboard') renderDashboard(data, content, msg.mode);
   else renderTile(data, content, false, msg.mode);
@@ -953,6 +965,7 @@ function applyLabels(): void {
   $('refresh').textContent = l('refresh', 'Refresh');
   $('open-table').textContent = l('openTable', 'Open as Table');
   $('copy').textContent = l('copy', 'Copy');
+  $('search').textContent = l('search', 'Search Events');
   $('apply').textContent = l('apply', 'Apply');
   $('ranges').setAttribute('aria-label', l('timeRange', 'Time range'));
   $('from').setAttribute('aria-label', l('from', 'From'));
@@ -964,6 +977,7 @@ function applyLabels(): void {
 $('refresh').addEventListener('click', () => post({ type: 'refresh' }));
 $('open-table').addEventListener('click', () => post({ type: 'openTable' }));
 $('copy').addEventListener('click', () => post({ type: 'copy' }));
+$('search').addEventListener('click', () => post({ type: 'search' }));
 $('content').addEventListener('scroll', () => saveState({ scrollTop: $('content').scrollTop }), { passive: true });
 
 // A theme change swaps the body's classes: draw again in the new colours.

@@ -57,6 +57,7 @@ describe('preview protocol', () => {
     });
     assert.deepEqual(parseFromWebview({ type: 'copy', tileId: 't1' }), { type: 'copy', tileId: 't1' });
     assert.deepEqual(parseFromWebview({ type: 'openTable' }), { type: 'openTable' });
+    assert.deepEqual(parseFromWebview({ type: 'search', tileId: 't2' }), { type: 'search', tileId: 't2' });
     for (const bad of [
       null,
       'ready',
@@ -64,6 +65,7 @@ describe('preview protocol', () => {
       { type: 'run' },
       { type: 'range', range: { preset: '2h' } },
       { type: 'copy', tileId: 7 },
+      { type: 'search', tileId: { id: 't2' } },
       { type: 'rendered', seq: 'x', ms: 1, summary: {} },
     ]) {
       assert.equal(parseFromWebview(bad), undefined, JSON.stringify(bad));
