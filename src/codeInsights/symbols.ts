@@ -87,34 +87,32 @@ interface Known {
   value?: Definitions;
   /** When the answer came (ms). */
   at?: number;
+  /** Whether the document's previous version had no symbols (its scan needs no wait for them). */
+  wasPlain?: boolean;
 }
 
-/** The symbol answers asked, per document (its latest version only), the most recent last. */
-const known = new Map<string, Known>();
-const MAX_KNOWN = 50;
+/** The symbol answers asked, per open document (its latest version only; a document opened again is another). */
+const known = new WeakMap<vscode.TextDocument, Known>();
 /**
  * A plain answer (no provider gave symbols) is asked again after this long: a language server may not have started
  * yet when a file is first opened.
  */
 const PLAIN_KEEP_MS = 5000;
 
-function current(k: Known | undefined, doc: vscode.TextDocument): k is Known {
+function current(k: Known | undefined, doc: vscode.TextDocument): boolean {
   if (!k || k.version !== doc.version) return false;
   return !(k.value?.plain && Date.now() - (k.at ?? 0) > PLAIN_KEEP_MS);
 }
 
 function knownFor(doc: vscode.TextDocument): Known {
-  const key = doc.uri.toString();
-  const kept = known.get(key);
-  if (current(kept, doc)) return kept;
-  const k: Known = { version: doc.version, answer: askSymbols(doc) };
+  const kept = known.get(doc);
+  if (kept && current(kept, doc)) return kept;
+  const k: Known = { version: doc.version, answer: askSymbols(doc), wasPlain: kept?.value?.plain === true };
   void k.answer.then((v) => {
     k.value = v;
     k.at = Date.now();
   });
-  known.delete(key);
-  known.set(key, k);
-  if (known.size > MAX_KNOWN) known.delete(known.keys().next().value as string);
+  known.set(doc, k);
   return k;
 }
 
@@ -125,7 +123,7 @@ export function definitionsOf(doc: vscode.TextDocument): Promise<Definitions> {
 
 /**
  * The definitions now: the symbol provider's answer if it is known for this version or comes within `waitMs`, else
- * the plain scan with `interim: true` and `later`, the answer to come.
+ * the plain scan with `later`, the answer to come (`interim` unless the previous version had no symbols either).
  */
 export async function definitionsSoon(doc: vscode.TextDocument, waitMs: number): Promise<Definitions> {
   const k = knownFor(doc);
@@ -136,5 +134,5 @@ export async function definitionsSoon(doc: vscode.TextDocument, waitMs: number):
   clearTimeout(timer);
   if (first) return first;
   const scan = scanned(doc);
-  return { definitions: scan.definitions, plain: scan.plain, interim: true, later: k.answer };
+  return { definitions: scan.definitions, plain: scan.plain, interim: !k.wasPlain, later: k.answer };
 }
