@@ -6,9 +6,11 @@ import * as vscode from 'vscode';
 import type { Aggregates } from './aggregates';
 import { figuresOnDefinitions, lensTitle, p95Approximate, type LensFigures } from './figures';
 import type { Picks } from './picks';
-import { definitionsOf } from './symbols';
+import { definitionsSoon } from './symbols';
 
 export const SHOW_FIGURES = 'observability.codeInsights.showFigures';
+/** How long the lenses wait for the symbol provider before drawing from the plain scan (replaced when it answers). */
+const SYMBOL_WAIT_MS = 50;
 
 export interface FiguresArg {
   figures: LensFigures;
@@ -30,8 +32,27 @@ export interface FiguresArg {
   quantileNote?: string | undefined;
 }
 
+/** Says where the functions were found: the symbol provider, the plain scan meanwhile, or the plain scan alone. */
+function tooltipOf(name: string, plain: boolean, interim: boolean): string {
+  if (interim) {
+    return vscode.l10n.t(
+      'Production figures of {0} over time, with the slowest and failing examples (functions found by a plain scan until the language server answers)',
+      name,
+    );
+  }
+  if (plain) {
+    return vscode.l10n.t(
+      'Production figures of {0} over time, with the slowest and failing examples (functions found by a plain scan: no language server answered)',
+      name,
+    );
+  }
+  return vscode.l10n.t('Production figures of {0} over time, with the slowest and failing examples', name);
+}
+
 export class CodeInsightLenses implements vscode.CodeLensProvider {
   private readonly changed = new vscode.EventEmitter<void>();
+  /** Symbol answers awaited for lenses drawn from the plain scan meanwhile. */
+  private readonly awaited = new Set<Promise<unknown>>();
   readonly onDidChangeCodeLenses = this.changed.event;
 
   constructor(
@@ -54,11 +75,21 @@ export class CodeInsightLenses implements vscode.CodeLensProvider {
     const files = await this.aggregates.filesOf(entry, folder);
     const rows = files.get(vscode.workspace.asRelativePath(doc.uri, false));
     if (!rows || rows.length === 0) return [];
-    const { definitions, plain } = await definitionsOf(doc);
+    const found = await definitionsSoon(doc, SYMBOL_WAIT_MS);
+    const later = found.later;
+    if (later && !this.awaited.has(later)) {
+      this.awaited.add(later);
+      void later.then(() => {
+        this.awaited.delete(later);
+        this.changed.fire();
+      });
+    }
+    const { definitions, plain, interim } = found;
     return figuresOnDefinitions(rows, definitions).map((figures) => {
       const line = Math.max(0, Math.min(doc.lineCount - 1, figures.definition.nameLine - 1));
       const approx = p95Approximate(figures, entry.weighted === true);
-      const title = lensTitle(figures, entry.rangeName, approx) + (plain ? ` ${vscode.l10n.t('(plain scan)')}` : '');
+      const note = plain && !interim ? ` ${vscode.l10n.t('(plain scan)')}` : '';
+      const title = lensTitle(figures, entry.rangeName, approx) + note;
       const arg: FiguresArg = {
         figures,
         uri: doc.uri.toString(),
@@ -69,22 +100,14 @@ export class CodeInsightLenses implements vscode.CodeLensProvider {
         p95Approx: approx,
         range: entry.rangeName,
         bounds: entry.range,
-        plain,
+        plain: plain && !interim,
         serviceName: pick.serviceName,
         sourceName: pick.sourceName,
         quantileNote: entry.quantileNote,
       };
       return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
         title,
-        tooltip: plain
-          ? vscode.l10n.t(
-              'Production figures of {0} over time, with the slowest and failing examples (functions found by a plain scan: no language server answered)',
-              figures.definition.name,
-            )
-          : vscode.l10n.t(
-              'Production figures of {0} over time, with the slowest and failing examples',
-              figures.definition.name,
-            ),
+        tooltip: tooltipOf(figures.definition.name, plain, interim === true),
         command: SHOW_FIGURES,
         arguments: [arg],
       });

@@ -144,7 +144,9 @@ describe('Code insights', function () {
           `the lenses of ${FILES[k]}`,
           async () => {
             const got = await ourLenses(uriOf(k));
-            return got.length === want ? got : undefined;
+            // Lenses drawn from the plain scan while the symbols are asked for are replaced when they come.
+            const final = got.every((l) => !/until the language server answers/.test(l.command?.tooltip ?? ''));
+            return got.length === want && final ? got : undefined;
           },
           120_000,
         ),
@@ -192,6 +194,66 @@ describe('Code insights', function () {
       assert.ok(lines.includes(`Calls: ${w.calls}`), lines.join('\n'));
     }
     assert.equal(runs(), 4, 'only the test SQL was added');
+  });
+
+  it('draws lenses from the plain scan until the symbol provider answers, then the symbol-based ones at the same functions', async () => {
+    const uri = uriOf('cart');
+    const lines = EXPECTED.filter(([f]) => f === 'cart').map(([, line, span]) => [line, span] as const);
+    // A symbol provider that answers only when the test lets it: the lenses cannot have the symbols before.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    const slow = vscode.languages.registerDocumentSymbolProvider(
+      { scheme: 'file', pattern: new vscode.RelativePattern(root, FILES.cart) },
+      {
+        provideDocumentSymbols: async () => {
+          asked++;
+          await gate;
+          return [];
+        },
+      },
+    );
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const summary = (lenses: vscode.CodeLens[]) =>
+      lenses
+        .map((l) => {
+          const arg = l.command!.arguments![0] as LensArg;
+          return `${l.range.start.line}:${arg.figures.definition.name}:${arg.figures.calls}`;
+        })
+        .sort();
+    try {
+      // A new version of the file (a blank line added at its end): its symbols are not known yet.
+      const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+      assert.ok(await editor.edit((e) => e.insert(end, '\n')));
+      const before = await ourLenses(uri);
+      assert.ok(asked > 0, 'the symbols were asked for');
+      assert.deepEqual(
+        before.map((l) => l.range.start.line).sort((a, b) => a - b),
+        lines.map(([line]) => line),
+        'one lens per function, at its line, before the symbols',
+      );
+      for (const l of before) {
+        assert.match(l.command!.tooltip ?? '', /plain scan until the language server answers/);
+        assert.doesNotMatch(l.command!.title, /plain scan/, 'no "no language server" note meanwhile');
+        assert.equal((l.command!.arguments![0] as LensArg).plain, false);
+      }
+      release();
+      const after = await waitFor(
+        'the lenses from the symbols',
+        async () => {
+          const got = await ourLenses(uri);
+          return got.length > 0 && got.every((l) => !/plain scan/.test(l.command!.tooltip ?? '')) ? got : undefined;
+        },
+        120_000,
+      );
+      assert.deepEqual(summary(after), summary(before), 'the same functions at the same lines, with the same figures');
+      for (const l of after) assert.doesNotMatch(l.command!.title, /plain scan/);
+    } finally {
+      release();
+      slow.dispose();
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 
   it("shows a lens's figures over time on demand, each bucket and example what plain SQL gives", async () => {
