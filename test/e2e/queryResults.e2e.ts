@@ -98,7 +98,7 @@ async function drive(): Promise<void> {
   const text = (await results().locator('#viewport').innerText()).replace(/\s+/g, ' ');
   assert.match(text, /frontend 231052/);
   assert.match(text, /LowCardinality\(String\)/);
-  assert.match(await results().locator('#meta').innerText(), /12 rows/);
+  assert.match(await results().locator('#meta').innerText(), /15 rows/);
   await shoot(page, shot('table-dark'));
 
   await replaceEditorText(
