@@ -2,7 +2,8 @@
  * UI test of the search panel, on both kinds of connection (Cloud: SQL through the query endpoint; self-hosted:
  * through its ClickHouse access): Search Events… from the palette on the sample logs, the histogram drawn as bars
  * with its table view, a condition narrowing the rows, a row's details with every column and attribute keys, Add to
- * search, the live tail running the search again, completion of a map key's values, the Patterns tab, Save as Saved
+ * search, the live tail running the search again and showing a new event on top, brushing the histogram to narrow
+ * the range, completion of a map key's values, the Patterns tab, Save as Saved
  * Search… opening the saved-search document, and a log line's trace opened from its details. On the Cloud it takes
  * the README's search picture (media/screenshot-search.png: the error events with a row's details).
  *
@@ -98,7 +99,67 @@ forEachFlavor((flavor) => {
     const before = runs();
     await p.locator('#tail').check();
     await until(() => runs() >= before + 2, 'the live tail ran the search again');
+    // A new event arrives: it shows at the top of the rows without searching again. The tail asks for the rows
+    // since its last run up to the extension's (wall) clock, not the emulator's frozen one: the event's time is a
+    // moment ahead of the wall clock, so no run can have passed it before it is stored.
+    const body = `checkout settled order ${flavor.emulatorFlavor}-${Date.now()}`;
+    const at = new Date(Date.now() + 1000).toISOString();
+    await emulator.insertRows('otel_logs', [
+      {
+        Timestamp: at,
+        TimestampTime: at,
+        ServiceName: 'checkout',
+        SeverityText: 'info',
+        SeverityNumber: 9,
+        Body: body,
+      },
+    ]);
+    const top = p.locator('.row').first();
+    for (let i = 0; i < UI_TIMEOUT / 100 && !(await top.innerText()).includes(body); i++) {
+      await page.waitForTimeout(100);
+    }
+    assert.ok((await top.innerText()).includes(body), 'the new event is the top row');
     await p.locator('#tail').uncheck();
+
+    // Brushing: dragging across part of the histogram searches again over the buckets dragged across.
+    const preset = await p.locator('#preset').inputValue();
+    const shown = async () => {
+      const from = await p.locator('#from').evaluate((e) => Date.parse((e as unknown as { value: string }).value));
+      const to = await p.locator('#to').evaluate((e) => Date.parse((e as unknown as { value: string }).value));
+      const status = await p.locator('#status').innerText();
+      return { from, to, status, total: Number(/^([\d,]+) events/.exec(status)?.[1]?.replace(/,/g, '') ?? NaN) };
+    };
+    const wide = await shown();
+    const box = (await p.locator('#histogram svg').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 3);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 3, { steps: 4 });
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 3, { steps: 4 });
+    await page.mouse.up();
+    let narrow = await shown();
+    const brushed = (r: typeof narrow) =>
+      r.status !== wide.status && /rows shown/.test(r.status) && r.to - r.from < (wide.to - wide.from) / 2;
+    for (let i = 0; i < UI_TIMEOUT / 100 && !brushed(narrow); i++) {
+      await page.waitForTimeout(100);
+      narrow = await shown();
+    }
+    assert.equal(await p.locator('#preset').inputValue(), '', 'a range of its own');
+    assert.ok(narrow.from >= wide.from - 1000 && narrow.to <= wide.to + 1000, 'inside the range before');
+    assert.ok(narrow.to - narrow.from < (wide.to - wide.from) / 2, 'about a fifth of the range before');
+    assert.ok(narrow.total < wide.total, 'fewer events');
+    const barCounts = await p
+      .locator('#histogram svg rect title')
+      .allTextContents()
+      .then((ts) => ts.map((t) => Number(/: (\d+)$/.exec(t)?.[1] ?? NaN)));
+    assert.equal(
+      barCounts.reduce((a, b) => a + b, 0),
+      narrow.total,
+      'the bars add up to the events in the range',
+    );
+    // Back to the preset range for what follows.
+    await p.locator('#preset').selectOption(preset);
+    for (let i = 0; i < UI_TIMEOUT / 100 && (await shown()).total <= narrow.total; i++) await page.waitForTimeout(100);
+    await p.locator('#status', { hasText: /rows shown/ }).waitFor({ timeout: UI_TIMEOUT });
 
     await p.locator('#condition').fill('SeverityText:error');
     await p.locator('#condition').press('Enter');
@@ -178,6 +239,8 @@ forEachFlavor((flavor) => {
     // A log line of the failing trace opens its trace (in the log source's trace source) from its details.
     await p.locator('#condition').fill(`TraceId:${SHOWCASE.refund}`);
     await p.locator('#condition').press('Enter');
+    // The previous rows (the new event on top) stay until the new ones come.
+    for (let i = 0; i < UI_TIMEOUT / 100 && (await top.innerText()).includes(body); i++) await page.waitForTimeout(100);
     await p.locator('#status', { hasText: /rows shown/ }).waitFor({ timeout: UI_TIMEOUT });
     await p.locator('.row').first().click();
     const traceField = details.locator('.field', { has: p.locator('.name', { hasText: /^TraceId$/ }) }).first();

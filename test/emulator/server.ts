@@ -11,6 +11,7 @@ import { KeyRateLimiter } from './rateLimit';
 import { buildRoutes, type Route } from './routes';
 import { buildState, SAMPLE_KEY_ID, SAMPLE_KEY_SECRET, SAMPLE_KEY_UUID } from './seed';
 import { QueryHost } from './clickhouse/queryHost';
+import { ClickHouseEngine } from './clickhouse/engine';
 import { adaptStateForOss, ossData, SAMPLE_OSS_API_KEY } from './oss/seed';
 import { derivedLabels } from './alerts';
 import { ClickHouseHttp, SAMPLE_CLICKHOUSE_PASSWORD, SAMPLE_CLICKHOUSE_USER } from './oss/clickhouseHttp';
@@ -108,6 +109,11 @@ export interface Emulator {
   now(): number;
   /** Sets the clock as EmulatorOptions.now does: a fixed time or 'start' (this moment) freezes it, false lets it move. */
   setClock(now: number | 'start' | false): void;
+  /**
+   * Adds rows to a sample table of the embedded ClickHouse (e.g. 'otel_logs': an event arriving now), as objects of
+   * its columns; their times are kept as given, not shifted with the sample data.
+   */
+  insertRows(table: string, rows: Record<string, unknown>[]): Promise<void>;
   /** Restores the initial data and clears faults, the request log and rate-limit windows. */
   reset(): void;
   close(): Promise<void>;
@@ -275,6 +281,10 @@ class EmulatorServer implements Emulator {
 
   get frozenNow(): number | undefined {
     return this.frozen;
+  }
+
+  async insertRows(table: string, rows: Record<string, unknown>[]): Promise<void> {
+    await (await ClickHouseEngine.shared()).insertRows(table, rows);
   }
 
   now(): number {

@@ -39,6 +39,8 @@ export const DATA_DATABASE = 'otel';
 const BASE_DATABASE = 'sample_base';
 /** The views over the cached tables that shift time to now; the data database's Merge tables read them. */
 export const SHIFTED_DATABASE = 'sample_shifted';
+/** Suffix of the tables that hold rows a test inserted (insertRows), beside the shifted views. */
+const INSERTED = '__inserted';
 
 function cacheRoot(): string {
   const base =
@@ -114,7 +116,8 @@ export class ClickHouseEngine {
     const engine = new ClickHouseEngine(session, { generateMs, loadMs: 0, cacheDir: dir });
     engine.defineViews(undefined);
     for (const t of TABLES) {
-      const merge = `Merge(${quoteString(SHIFTED_DATABASE)}, ${quoteString(`^${t.name}$`)})`;
+      // The shifted view and, once a test inserts rows (insertRows), the table of those rows.
+      const merge = `Merge(${quoteString(SHIFTED_DATABASE)}, ${quoteString(`^${t.name}(${INSERTED})?$`)})`;
       session.query(
         `CREATE TABLE ${quoteIdent(DATA_DATABASE)}.${quoteIdent(t.name)} (\n  ${t.columns}\n) ENGINE = ${merge}`,
       );
@@ -142,6 +145,29 @@ export class ClickHouseEngine {
       );
     }
     this.viewsNow = nowSeconds;
+  }
+
+  /**
+   * Adds rows to a sample table (tests: an event arriving now), as JSON objects of its columns (the rest take their
+   * defaults). They go to a table of their own beside the shifted view, read through the same Merge table: their
+   * times are kept as given (not shifted), and the cached tables stay untouched.
+   */
+  insertRows(table: string, rows: Record<string, unknown>[]): Promise<void> {
+    const spec = TABLES.find((t) => t.name === table);
+    if (!spec) return Promise.reject(new Error(`Unknown table ${table}`));
+    const task = async (): Promise<void> => {
+      const target = `${quoteIdent(SHIFTED_DATABASE)}.${quoteIdent(table + INSERTED)}`;
+      const view = `${quoteIdent(SHIFTED_DATABASE)}.${quoteIdent(table)}`;
+      this.session.query(
+        `CREATE TABLE IF NOT EXISTS ${target} ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM ${view} LIMIT 0`,
+      );
+      await this.session.queryAsync(
+        `INSERT INTO ${target} SETTINGS date_time_input_format = 'best_effort' FORMAT JSONEachRow ${rows.map((r) => JSON.stringify(r)).join('\n')}`,
+      );
+    };
+    const result = this.queue.then(task, task);
+    this.queue = result.catch(() => undefined);
+    return result;
   }
 
   /** Creates `database` with the schema's tables (empty) unless it exists. */
