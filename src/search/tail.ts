@@ -24,12 +24,15 @@ export class LiveTail {
   private timer: ReturnType<typeof setInterval> | undefined;
   private running = false;
   private lastTo = 0;
+  /** Bumped by a new search (reset) and by stop: a run started before either delivers nothing. */
+  private generation = 0;
   /** Rows at the newest end seen so far (both ends of a range are included: the boundary's rows come again). */
   private seen = new Set<string>();
 
   constructor(private readonly deps: TailDeps) {}
 
   reset(rows: readonly unknown[][], to: number): void {
+    this.generation++;
     this.lastTo = to;
     this.seen = new Set(rows.slice(0, 500).map((r) => JSON.stringify(r)));
   }
@@ -40,6 +43,7 @@ export class LiveTail {
   }
 
   stop(): void {
+    this.generation++;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
@@ -52,6 +56,7 @@ export class LiveTail {
   async tick(): Promise<boolean> {
     if (this.paused || this.running) return false;
     this.running = true;
+    const generation = this.generation;
     try {
       const req = this.deps.request();
       const now = (this.deps.now ?? Date.now)();
@@ -59,6 +64,8 @@ export class LiveTail {
       const range = { from: now - span, to: now };
       const model = await runSearch(this.deps.run, { ...req, range: { from: this.lastTo, to: now } }, false);
       const histogram = await runHistogram(this.deps.run, { ...req, range });
+      // A new search or a stop while this run was in flight: its range and rows are no longer the panel's.
+      if (generation !== this.generation) return false;
       const fresh = model.raw.filter((r) => !this.seen.has(JSON.stringify(r)));
       for (const r of fresh.slice(0, 500)) this.seen.add(JSON.stringify(r));
       this.lastTo = now;

@@ -141,6 +141,37 @@ describe('Search: live tail', () => {
     assert.equal(await tail.tick(), false);
     assert.equal(sqls.length, 2, 'no request while paused');
   });
+
+  it('drops a run that was in flight when a new search started or the tail was stopped', async () => {
+    const got: { from: number; to: number }[] = [];
+    let release: () => void = () => undefined;
+    const req = {
+      source: SOURCE,
+      condition: '',
+      language: 'lucene' as const,
+      range: { from: Date.UTC(2026, 10, 26, 11, 0, 0), to: Date.UTC(2026, 10, 26, 12, 0, 0) },
+    };
+    const tail = new LiveTail({
+      request: () => req,
+      now: () => Date.UTC(2026, 10, 26, 12, 0, 10),
+      run: async (sql) => {
+        if (!sql.includes('count()')) await new Promise<void>((resolve) => (release = resolve));
+        return sql.includes('count()') ? result(['t', 'c', 's'], []) : result(['Timestamp'], [['2026-11-26 12:00:09']]);
+      },
+      onRows: (_model, range) => got.push(range),
+    });
+    for (const interrupt of [
+      () => tail.reset([], Date.UTC(2026, 10, 26, 11, 30, 0)), // a new search (a brushed range)
+      () => tail.stop(),
+    ]) {
+      const run = tail.tick();
+      await new Promise((resolve) => setImmediate(resolve));
+      interrupt();
+      release();
+      assert.equal(await run, false);
+    }
+    assert.deepEqual(got, [], 'nothing delivered: the panel keeps the new search and its range');
+  });
 });
 
 describe('Search: a row’s buttons', () => {
