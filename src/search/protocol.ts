@@ -1,5 +1,4 @@
 /** Messages between the search panel and its page (no `vscode`, no DOM): the page reads them as untrusted data. */
-import type { SearchRestore } from './restore';
 
 export interface SearchView {
   title: string;
@@ -88,3 +87,16 @@ export const PRESETS: readonly { id: string; label: string; ms: number }[] = [
   { id: '24h', label: 'Last 24 hours', ms: 24 * 60 * 60_000 },
   { id: '7d', label: 'Last 7 days', ms: 7 * 24 * 60 * 60_000 },
 ];
+
+/** What the page keeps in its webview state, so the search opens again after a window reload. */
+export interface SearchRestore {
+  connectionId: string;
+  serviceId: string;
+  sourceId: string;
+  condition: string;
+  language: 'lucene' | 'sql';
+  select?: string | undefined;
+  /** A preset (`15m`, `1h`…) follows the clock; '' keeps `range`. */
+  preset: string;
+  range: { from: number; to: number };
+}

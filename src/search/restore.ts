@@ -3,19 +3,9 @@
  * source, the condition and its language, the columns, the range or its preset), and the arguments of the search
  * that opens it again.
  */
-import type { SearchArgs } from './index';
+import type { SearchArgs } from './args';
 
-export interface SearchRestore {
-  connectionId: string;
-  serviceId: string;
-  sourceId: string;
-  condition: string;
-  language: 'lucene' | 'sql';
-  select?: string | undefined;
-  /** A preset (`15m`, `1h`…) follows the clock; '' keeps `range`. */
-  preset: string;
-  range: { from: number; to: number };
-}
+export type { SearchRestore } from './protocol';
 
 const text = (v: unknown): v is string => typeof v === 'string' && v !== '';
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
