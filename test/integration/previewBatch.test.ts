@@ -91,7 +91,7 @@ describe('Dashboard preview batches (emulator, default query budget)', function 
     assert.deepEqual(kinds.slice(0, 6), kinds.slice(6), 'each copy drawn as its original');
     assert.deepEqual(kinds.slice(0, 6).sort(), ['markdown', 'number', 'search', 'table', 'timeseries', 'timeseries']);
     assert.equal(cold.statements?.length, 10, "each querying tile's own statement is reported (Show SQL's)");
-    assert.match(cold.rendered!.text, /Error rate Open as Table Copy \d+ /, 'the big number is drawn');
+    assert.match(cold.rendered!.text, /Error rate Open as Table Copy Search Events \d+ /, 'the big number is drawn');
 
     const since2 = Date.now();
     const warm = await preview({ connectionId, serviceId, dashboard: twelve });

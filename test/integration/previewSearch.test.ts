@@ -101,6 +101,15 @@ describe('Search Events from a tile preview', function () {
     const d = await serviceDashboard();
     const tile = d.tiles.find((t) => t.name === 'Error rate')!;
     const item = (tile.config.select as { where: string }[])[0]!;
+    // The preview keeps the range it last drew (a suite before this one restores a panel with a custom range): this
+    // test starts from the last hour, as a new preview panel does.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const fresh = vscode.window.createWebviewPanel('observability.preview', 'preview', vscode.ViewColumn.One, {});
+    const reset = await api.preview.restore('preview', fresh, {
+      range: { preset: '1h' },
+      restore: { kind: 'tile', args: { connectionId, serviceId, dashboardId: d.id, tileId: tile.id } },
+    });
+    assert.equal(reset.ok, true, reset.error);
     const before = Date.now();
     const out = await vscode.commands.executeCommand<PreviewOutcome>('observability.previewTile', {
       connectionId,

@@ -91,7 +91,7 @@ describe('Tile previews and alert backtests (emulator)', function () {
     assert.equal(kinds[tileOf('markdown').id], 'markdown');
     assert.ok(!s.tiles.some((t) => t.kind === 'error'), JSON.stringify(s.tiles));
     assert.match(s.text, /^Checkout service p95 latency \(ms\)/);
-    assert.match(s.text, /Error rate Open as Table Copy \d+ /, 'the big number is drawn');
+    assert.match(s.text, /Error rate Open as Table Copy Search Events \d+ /, 'the big number is drawn');
   });
 
   it('previews a heatmap tile: its cells from the real data, a readout and the cells as a table', async () => {
