@@ -25,6 +25,9 @@ import {
   type SearchPanelState,
 } from './panelView';
 import type { FromPage, SearchView, ToPage } from './protocol';
+
+/** Epoch ms, the clock the page's timings use too (the same machine). */
+const clock = (): number => performance.timeOrigin + performance.now();
 import { openSavedSearchDocument } from './saveAsDocument';
 import { LiveTail, MAX_ROWS } from './tail';
 import type { SearchRestore } from './restore';
@@ -41,6 +44,8 @@ export class SearchPanel implements vscode.Disposable {
   readonly patterns: PanelPatterns;
   readonly completion: PanelCompletion;
   private seq = 0;
+  /** The number of the last view posted (the page reports it with its paint). */
+  private viewSeq = 0;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -79,7 +84,7 @@ export class SearchPanel implements vscode.Disposable {
     if (this.view.loading || !this.drawn.rendered) await this.drawn.wait();
     if (this.patterns.tab === 'patterns') await this.patterns.settled();
     const patterns = this.patterns.tab === 'patterns' ? this.patterns.view : undefined;
-    return { view: this.view, model: this.model, rendered: this.drawn.rendered, patterns };
+    return { view: this.view, model: this.model, rendered: this.drawn.rendered, patterns, timing: this.drawn.timing };
   }
 
   /** Opens a new saved-search document with this search's source, condition, columns and order; its address. */
@@ -90,11 +95,14 @@ export class SearchPanel implements vscode.Disposable {
   /** Runs the search as the request now says, and draws it. */
   async search(): Promise<void> {
     const seq = ++this.seq;
+    let responseAt = NaN;
     this.drawn.rendered = undefined;
+    this.drawn.timing = undefined;
     this.view = searchingView(this.view, this.target.request, this.target.preset, this.patterns.tab);
     this.post({ type: 'loading' });
     try {
       const model = await runSearch((sql) => this.target.run(sql), this.target.request);
+      responseAt = clock();
       if (seq !== this.seq) return;
       this.model = model;
       this.rows.set(model.raw);
@@ -105,8 +113,9 @@ export class SearchPanel implements vscode.Disposable {
       this.model = undefined;
       this.rows.set([]);
       this.view = failedView(this.view, errorMessage(error));
+      responseAt = clock();
     }
-    this.post({ type: 'view', view: this.view });
+    this.postView(responseAt);
     this.post({ type: 'state', state: this.restoreState() });
     void this.patterns.searched(this.model !== undefined);
   }
@@ -126,6 +135,13 @@ export class SearchPanel implements vscode.Disposable {
     };
   }
 
+  /** Posts the view; the page's report of its paint completes the timing from `responseAt`. */
+  private postView(responseAt: number): void {
+    const seq = ++this.viewSeq;
+    this.post({ type: 'view', view: this.view, seq });
+    this.drawn.timing = { responseAt, postedAt: clock() };
+  }
+
   private prepend(model: SearchModel, range: { from: number; to: number }): void {
     this.target.request.range = range;
     this.rows.set([...model.raw, ...this.rows.rows].slice(0, MAX_ROWS));
@@ -143,12 +159,16 @@ export class SearchPanel implements vscode.Disposable {
     const req = this.target.request;
     switch (m.type) {
       case 'ready':
-        if (!this.view.loading) this.post({ type: 'view', view: this.view });
+        if (!this.view.loading) this.postView(NaN);
         if (this.patterns.view) this.post({ type: 'patterns', patterns: this.patterns.view });
         void this.completion.keys();
         return;
       case 'rendered':
         this.drawn.rendered = { rows: Number(m.rows), bars: Number(m.bars), total: Number(m.total) };
+        if (m.seq === this.viewSeq && this.drawn.timing && this.drawn.timing.reportedAt === undefined) {
+          const { receivedAt, paintedAt } = m;
+          this.drawn.timing = { ...this.drawn.timing, receivedAt, paintedAt, reportedAt: clock() };
+        }
         if (!this.view.loading) this.drawn.release();
         return;
       case 'search': {

@@ -2,7 +2,7 @@
 import type { QueryResult } from '../api/query';
 import type { CompletionCache } from './completion';
 import { boundedText, CELL_CHARS, type SearchModel, type SearchRequest } from './model';
-import { PRESETS, type PatternsView, type SearchView } from './protocol';
+import { PRESETS, type PatternsView, type SearchTiming, type SearchView } from './protocol';
 
 export interface PanelTarget {
   connectionId: string;
@@ -29,6 +29,8 @@ export interface SearchPanelState {
   rendered?: { rows: number; bars: number; total: number } | undefined;
   /** The Patterns tab, once computed (while it is the tab shown). */
   patterns?: PatternsView | undefined;
+  /** When the search's stages happened, from its last response to the page's report (the bench reads it). */
+  timing?: SearchTiming | undefined;
 }
 
 /** The view before the first search of a panel. */
@@ -125,6 +127,7 @@ export function prependedView(
 /** What the page reported painted, and the callers waiting for it. */
 export class Drawn {
   rendered: SearchPanelState['rendered'];
+  timing: SearchTiming | undefined;
   private readonly waiters: (() => void)[] = [];
 
   /** Resolves once the page drew (or after a while: a hidden or unresponsive page must not hold the command). */

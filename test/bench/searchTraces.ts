@@ -15,6 +15,7 @@ import type { ExtensionApi } from '../../src/extension';
 import type { TraceModel } from '../../src/render';
 import { html as searchHtml } from '../../src/search/panelHtml';
 import type { SearchOutcome } from '../../src/search';
+import type { SearchTiming } from '../../src/search/protocol';
 import { traceHtml } from '../../src/traces/html';
 import { traceMessage } from '../../src/traces/model';
 import { SHOWCASE } from '../emulator/clickhouse/traces';
@@ -48,6 +49,31 @@ function responseEnds(): { last(): number; dispose(): void } {
   return { last: () => last, dispose: () => diagnosticsChannel.unsubscribe('undici:request:trailers', onEnd) };
 }
 
+/**
+ * The stages of a search's drawing, on one clock (epoch ms in the extension host and the page, the same machine):
+ * from the last HTTP response's end to the model built, the view posted, received by the page, its frame painted,
+ * and the page's report received.
+ */
+function stagesOf(t: SearchTiming | undefined, lastResponseAt: number): Record<string, number> {
+  if (!t || t.receivedAt === undefined || t.paintedAt === undefined || t.reportedAt === undefined) {
+    throw new Error(`search: the page reported no painted frame (${JSON.stringify(t)})`);
+  }
+  return {
+    paintedAfterLastResponseMs: t.paintedAt - lastResponseAt,
+    responseToModelMs: t.responseAt - lastResponseAt,
+    modelToPostMs: t.postedAt - t.responseAt,
+    postToPageMs: t.receivedAt - t.postedAt,
+    pageToPaintMs: t.paintedAt - t.receivedAt,
+    paintToReportMs: t.reportedAt - t.paintedAt,
+    ...(t.restPostedAt !== undefined && t.allPaintedAt !== undefined
+      ? {
+          restPostedAfterPaintMs: t.restPostedAt - t.paintedAt,
+          allPaintedAfterLastResponseMs: t.allPaintedAt - lastResponseAt,
+        }
+      : {}),
+  };
+}
+
 export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Record<string, unknown>> {
   await useQueryEndpoint(cfg, 1000);
   const sourceId = await sourceOf(cfg, 'log');
@@ -61,7 +87,8 @@ export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Recor
       const view = out?.state?.view;
       if (!out?.ok || !view || !out.state?.rendered) throw new Error(`search: ${JSON.stringify(out).slice(0, 300)}`);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      return { commandMs: end - t, afterResponseMs: end - ends.last(), view, rendered: out.state.rendered };
+      const stages = stagesOf(out.state.timing, performance.timeOrigin + ends.last());
+      return { commandMs: end - t, afterResponseMs: end - ends.last(), view, rendered: out.state.rendered, stages };
     } finally {
       ends.dispose();
     }
@@ -85,7 +112,10 @@ export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Recor
       `median of ${cfg.runs} runs after a warm-up. commandMs = observability.searchEvents on the log source over 24 h ` +
       '(a new panel each run: sources, table facts, the rows and histogram statements, the page painted and its ' +
       "report back); afterLastResponseMs = the part of it after the last HTTP response ended (undici's diagnostics " +
-      'channel in the extension host): the rows and histogram to the webview, painted, reported; pagePaintMs = the ' +
+      'channel in the extension host): the rows and histogram to the webview, painted, reported; stages = the same ' +
+      "part on one clock (epoch ms in the extension host and the page): paintedAfterLastResponseMs to the page's " +
+      'frame that shows the rows and histogram, and its parts (model built, posted, received, painted, reported); ' +
+      'pagePaintMs = the ' +
       "same 1,000-row view posted to the search page (dist/search.js and its panel's HTML) in a webview of the bench, " +
       'from the message arriving to the next frame painted',
     rows: last.view.rows.length,
@@ -94,6 +124,7 @@ export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Recor
     viewJsonKB: round1(JSON.stringify(last.view).length / 1024),
     commandMs: stats(runs.map((r) => r.commandMs)),
     afterLastResponseMs: stats(runs.map((r) => r.afterResponseMs)),
+    stages: Object.fromEntries(Object.keys(last.stages).map((k) => [k, stats(runs.map((r) => r.stages[k] ?? NaN))])),
     pagePaintMs: stats(drawn),
   };
 }

@@ -187,6 +187,26 @@ function openRow(i: number): void {
   post({ type: 'details', index: i });
 }
 
+/** Epoch ms, the clock the extension host's timings use too (the same machine). */
+const clock = (): number => performance.timeOrigin + performance.now();
+/** The number of the view drawn (the extension host's), and when it arrived. */
+let viewSeq: number | undefined;
+let receivedAt: number | undefined;
+
+/** Reports what is drawn once the frame that shows it is painted (a hidden page paints none: then after a while). */
+function reportRendered(): void {
+  const m = { type: 'rendered', rows: view?.rows.length ?? 0, bars, total: view?.histogram.total ?? 0 } as const;
+  const at = { seq: viewSeq, receivedAt };
+  let sent = false;
+  const send = (paintedAt?: number): void => {
+    if (sent) return;
+    sent = true;
+    post({ ...m, ...at, ...(paintedAt === undefined ? {} : { paintedAt }) });
+  };
+  requestAnimationFrame(() => setTimeout(() => send(clock()), 0));
+  setTimeout(() => send(), 250);
+}
+
 function drawView(v: SearchView): void {
   view = v;
   condition.value = v.condition;
@@ -207,7 +227,7 @@ function drawView(v: SearchView): void {
   drawRows();
   drawChart();
   drawStatus();
-  post({ type: 'rendered', rows: v.rows.length, bars, total: v.histogram.total });
+  reportRendered();
 }
 
 viewport.addEventListener('click', (e) => {
@@ -225,8 +245,11 @@ window.addEventListener('message', (e: MessageEvent<ToPage>) => {
   if (!m || typeof m !== 'object') return;
   // Kept by VS Code with the panel: the search opens again after a window reload.
   if (m.type === 'state') vscode.setState(m.state);
-  else if (m.type === 'view') drawView(m.view);
-  else if (m.type === 'loading') status.textContent = 'Searching…';
+  else if (m.type === 'view') {
+    receivedAt = clock();
+    viewSeq = m.seq;
+    drawView(m.view);
+  } else if (m.type === 'loading') status.textContent = 'Searching…';
   else if (m.type === 'details') {
     if (m.index !== selected) return;
     drawDetails(details, m, post, () => {
@@ -244,7 +267,7 @@ window.addEventListener('message', (e: MessageEvent<ToPage>) => {
     drawRows();
     drawChart();
     drawStatus();
-    post({ type: 'rendered', rows: view.rows.length, bars, total: view.histogram.total });
+    reportRendered();
   }
 });
 post({ type: 'ready' });
