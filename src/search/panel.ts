@@ -135,11 +135,14 @@ export class SearchPanel implements vscode.Disposable {
     };
   }
 
-  /** Posts the view; the page's report of its paint completes the timing from `responseAt`. */
-  private postView(responseAt: number): void {
+  /**
+   * Posts the view. A search's post (`responseAt`, when its last response was read) starts its timing, which the
+   * page's first report of a paint of it or a later post completes (the page's `ready` re-posts the view).
+   */
+  private postView(responseAt?: number): void {
     const seq = ++this.viewSeq;
     this.post({ type: 'view', view: this.view, seq });
-    this.drawn.timing = { responseAt, postedAt: clock() };
+    if (responseAt !== undefined) this.drawn.timing = { seq, responseAt, postedAt: clock() };
   }
 
   private prepend(model: SearchModel, range: { from: number; to: number }): void {
@@ -159,13 +162,13 @@ export class SearchPanel implements vscode.Disposable {
     const req = this.target.request;
     switch (m.type) {
       case 'ready':
-        if (!this.view.loading) this.postView(NaN);
+        if (!this.view.loading) this.postView();
         if (this.patterns.view) this.post({ type: 'patterns', patterns: this.patterns.view });
         void this.completion.keys();
         return;
       case 'rendered':
         this.drawn.rendered = { rows: Number(m.rows), bars: Number(m.bars), total: Number(m.total) };
-        if (m.seq === this.viewSeq && this.drawn.timing && this.drawn.timing.reportedAt === undefined) {
+        if (this.drawn.timing && Number(m.seq) >= this.drawn.timing.seq && this.drawn.timing.reportedAt === undefined) {
           const { receivedAt, paintedAt } = m;
           this.drawn.timing = { ...this.drawn.timing, receivedAt, paintedAt, reportedAt: clock() };
         }

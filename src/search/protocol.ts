@@ -42,6 +42,8 @@ export interface PatternsView {
 
 /** When each stage of drawing a search happened, in epoch ms (`performance.timeOrigin + performance.now()`). */
 export interface SearchTiming {
+  /** The view's number as posted (the page reports it). */
+  seq: number;
   /** The extension host: the search's last response read (its model built). */
   responseAt: number;
   /** The extension host: the view posted to the page. */
