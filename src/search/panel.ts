@@ -11,6 +11,7 @@ import { runSearch, type SearchModel } from './model';
 import { PanelCompletion } from './panelCompletion';
 import { searchWebview } from './panelHtml';
 import { PanelPatterns } from './panelPatterns';
+import { clock, FIRST_ROWS, ViewPost } from './panelPost';
 import { PanelRows } from './panelRows';
 import {
   applySearchMessage,
@@ -21,10 +22,12 @@ import {
   loadedView,
   prependedView,
   searchingView,
+  withAllRows,
   type PanelTarget,
   type SearchPanelState,
 } from './panelView';
 import type { FromPage, SearchView, ToPage } from './protocol';
+
 import { openSavedSearchDocument } from './saveAsDocument';
 import { LiveTail, MAX_ROWS } from './tail';
 import type { SearchRestore } from './restore';
@@ -41,6 +44,7 @@ export class SearchPanel implements vscode.Disposable {
   readonly patterns: PanelPatterns;
   readonly completion: PanelCompletion;
   private seq = 0;
+  private readonly poster: ViewPost;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -50,6 +54,7 @@ export class SearchPanel implements vscode.Disposable {
     this.view = emptyView(target.title, target.preset, target.request);
     const request = () => this.target.request;
     const post = (m: ToPage) => this.post(m);
+    this.poster = new ViewPost(post);
     const run = (sql: string) => this.target.run(sql);
     this.rows = new PanelRows({
       request,
@@ -79,7 +84,7 @@ export class SearchPanel implements vscode.Disposable {
     if (this.view.loading || !this.drawn.rendered) await this.drawn.wait();
     if (this.patterns.tab === 'patterns') await this.patterns.settled();
     const patterns = this.patterns.tab === 'patterns' ? this.patterns.view : undefined;
-    return { view: this.view, model: this.model, rendered: this.drawn.rendered, patterns };
+    return { view: this.view, model: this.model, rendered: this.drawn.rendered, patterns, timing: this.poster.timing };
   }
 
   /** Opens a new saved-search document with this search's source, condition, columns and order; its address. */
@@ -90,23 +95,31 @@ export class SearchPanel implements vscode.Disposable {
   /** Runs the search as the request now says, and draws it. */
   async search(): Promise<void> {
     const seq = ++this.seq;
+    let responseAt = NaN;
     this.drawn.rendered = undefined;
+    this.poster.reset();
     this.view = searchingView(this.view, this.target.request, this.target.preset, this.patterns.tab);
     this.post({ type: 'loading' });
+    let model: SearchModel | undefined;
     try {
-      const model = await runSearch((sql) => this.target.run(sql), this.target.request);
+      model = await runSearch((sql) => this.target.run(sql), this.target.request);
+      responseAt = clock();
       if (seq !== this.seq) return;
-      this.model = model;
-      this.rows.set(model.raw);
-      this.view = loadedView(this.view, model);
-      this.tail.reset(model.raw, this.target.request.range.to);
+      this.view = loadedView(this.view, model, FIRST_ROWS);
     } catch (error) {
       if (seq !== this.seq) return;
-      this.model = undefined;
-      this.rows.set([]);
+      model = undefined;
       this.view = failedView(this.view, errorMessage(error));
+      responseAt = clock();
     }
-    this.post({ type: 'view', view: this.view });
+    this.model = model;
+    this.rows.set(model?.raw ?? []);
+    // The first screen goes first; the cells of the other rows and the tail's rows seen are made after it.
+    this.poster.send(this.view, this.rows.rows.length, responseAt);
+    if (model) {
+      this.view = withAllRows(this.view, model.raw);
+      this.tail.reset(model.raw, this.target.request.range.to);
+    }
     this.post({ type: 'state', state: this.restoreState() });
     void this.patterns.searched(this.model !== undefined);
   }
@@ -130,6 +143,7 @@ export class SearchPanel implements vscode.Disposable {
     this.target.request.range = range;
     this.rows.set([...model.raw, ...this.rows.rows].slice(0, MAX_ROWS));
     const rows = model.raw.map(cells);
+    this.poster.prepended(rows.length);
     this.view = prependedView(this.view, rows, model.histogram, range, MAX_ROWS);
     this.post({ type: 'prepend', rows, histogram: model.histogram, range });
   }
@@ -143,11 +157,13 @@ export class SearchPanel implements vscode.Disposable {
     const req = this.target.request;
     switch (m.type) {
       case 'ready':
-        if (!this.view.loading) this.post({ type: 'view', view: this.view });
+        if (!this.view.loading) this.poster.send(this.view, this.view.rows.length);
         if (this.patterns.view) this.post({ type: 'patterns', patterns: this.patterns.view });
         void this.completion.keys();
         return;
       case 'rendered':
+        // The first screen painted: the rest of the rows go now, and the page reports again with every row.
+        if (!this.poster.painted(m, this.view.rows)) return;
         this.drawn.rendered = { rows: Number(m.rows), bars: Number(m.bars), total: Number(m.total) };
         if (!this.view.loading) this.drawn.release();
         return;

@@ -2,7 +2,7 @@
 import type { QueryResult } from '../api/query';
 import type { CompletionCache } from './completion';
 import { boundedText, CELL_CHARS, type SearchModel, type SearchRequest } from './model';
-import { PRESETS, type PatternsView, type SearchView } from './protocol';
+import { PRESETS, type PatternsView, type SearchTiming, type SearchView } from './protocol';
 
 export interface PanelTarget {
   connectionId: string;
@@ -29,6 +29,8 @@ export interface SearchPanelState {
   rendered?: { rows: number; bars: number; total: number } | undefined;
   /** The Patterns tab, once computed (while it is the tab shown). */
   patterns?: PatternsView | undefined;
+  /** When the search's stages happened, from its last response to the page's report (the bench reads it). */
+  timing?: SearchTiming | undefined;
 }
 
 /** The view before the first search of a panel. */
@@ -52,18 +54,24 @@ export function emptyView(title: string, preset: string, r: SearchRequest): Sear
   };
 }
 
-/** The view of a search that came back. */
-export function loadedView(view: SearchView, model: SearchModel): SearchView {
+/** The view of a search that came back, with the cells of its first `first` rows (all by default). */
+export function loadedView(view: SearchView, model: SearchModel, first = Infinity): SearchView {
   return {
     ...view,
     loading: false,
     error: undefined,
     columns: model.columns,
-    rows: model.raw.map(cells),
+    rows: model.raw.slice(0, first).map(cells),
     traceIdColumn: model.traceIdColumn,
     histogram: model.histogram,
     notes: model.notes,
   };
+}
+
+/** The view with the cells of every row of `raw` (those after the rows it has added). */
+export function withAllRows(view: SearchView, raw: readonly (readonly unknown[])[]): SearchView {
+  if (view.rows.length >= raw.length) return view;
+  return { ...view, rows: view.rows.concat(raw.slice(view.rows.length).map(cells)) };
 }
 
 /** The view of a search that failed (its message cut). */

@@ -40,8 +40,32 @@ export interface PatternsView {
   note?: string | undefined;
 }
 
+/** When each stage of drawing a search happened, in epoch ms (`performance.timeOrigin + performance.now()`). */
+export interface SearchTiming {
+  /** The view's number as posted (the page reports it). */
+  seq: number;
+  /** The extension host: the search's last response read (its model built). */
+  responseAt: number;
+  /** The extension host: the view posted to the page. */
+  postedAt: number;
+  /** The page: the view received. */
+  receivedAt?: number | undefined;
+  /** The page: the rows and histogram in the document (its script done, before the frame). */
+  drawnAt?: number | undefined;
+  /** The page: the frame that shows the rows and histogram painted (absent when the page painted no frame). */
+  paintedAt?: number | undefined;
+  /** The extension host: the page's report received. */
+  reportedAt?: number | undefined;
+  /** The extension host: the rows after the first screen posted; the page: the frame with all of them painted. */
+  restPostedAt?: number | undefined;
+  allPaintedAt?: number | undefined;
+}
+
 export type ToPage =
-  | { type: 'view'; view: SearchView }
+  /** `view.rows` are the first of `rowCount` rows; the rest follow in `rows` once the page reported them painted. */
+  | { type: 'view'; view: SearchView; seq?: number; rowCount?: number }
+  /** The rest of the rows of the view `seq`, after those it had. */
+  | { type: 'rows'; seq: number; rows: string[][] }
   | { type: 'prepend'; rows: string[][]; histogram: SearchView['histogram']; range: { from: number; to: number } }
   | {
       type: 'details';
@@ -74,7 +98,18 @@ export type FromPage =
   | { type: 'copy'; index: number; field: number }
   | { type: 'addToSearch'; index: number; field: number; negate: boolean }
   | { type: 'showColumn'; index: number; field: number }
-  | { type: 'rendered'; rows: number; bars: number; total: number }
+  | {
+      type: 'rendered';
+      rows: number;
+      bars: number;
+      total: number;
+      /** The view's `seq` drawn, and when it was received and its frame painted (epoch ms, the page's clock). */
+      seq?: number;
+      receivedAt?: number;
+      /** When the page's script had drawn it (before the frame). */
+      drawnAt?: number;
+      paintedAt?: number;
+    }
   | { type: 'tab'; tab: 'events' | 'patterns' }
   | { type: 'saveAs' }
   | { type: 'values'; field: string }

@@ -14,7 +14,9 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import type { TraceModel } from '../../src/render';
 import { html as searchHtml } from '../../src/search/panelHtml';
+import { FIRST_ROWS } from '../../src/search/panelPost';
 import type { SearchOutcome } from '../../src/search';
+import type { SearchTiming } from '../../src/search/protocol';
 import { traceHtml } from '../../src/traces/html';
 import { traceMessage } from '../../src/traces/model';
 import { SHOWCASE } from '../emulator/clickhouse/traces';
@@ -48,6 +50,32 @@ function responseEnds(): { last(): number; dispose(): void } {
   return { last: () => last, dispose: () => diagnosticsChannel.unsubscribe('undici:request:trailers', onEnd) };
 }
 
+/**
+ * The stages of a search's drawing, on one clock (epoch ms in the extension host and the page, the same machine):
+ * from the last HTTP response's end to the model built, the view posted, received by the page, its frame painted,
+ * and the page's report received.
+ */
+function stagesOf(t: SearchTiming | undefined, lastResponseAt: number): Record<string, number> {
+  if (!t || t.receivedAt === undefined || t.paintedAt === undefined || t.reportedAt === undefined) {
+    throw new Error(`search: the page reported no painted frame (${JSON.stringify(t)})`);
+  }
+  return {
+    paintedAfterLastResponseMs: t.paintedAt - lastResponseAt,
+    responseToModelMs: t.responseAt - lastResponseAt,
+    modelToPostMs: t.postedAt - t.responseAt,
+    postToPageMs: t.receivedAt - t.postedAt,
+    pageToPaintMs: t.paintedAt - t.receivedAt,
+    ...(t.drawnAt !== undefined ? { pageScriptMs: t.drawnAt - t.receivedAt, frameMs: t.paintedAt - t.drawnAt } : {}),
+    paintToReportMs: t.reportedAt - t.paintedAt,
+    ...(t.restPostedAt !== undefined && t.allPaintedAt !== undefined
+      ? {
+          restPostedAfterPaintMs: t.restPostedAt - t.paintedAt,
+          allPaintedAfterLastResponseMs: t.allPaintedAt - lastResponseAt,
+        }
+      : {}),
+  };
+}
+
 export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Record<string, unknown>> {
   await useQueryEndpoint(cfg, 1000);
   const sourceId = await sourceOf(cfg, 'log');
@@ -61,7 +89,8 @@ export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Recor
       const view = out?.state?.view;
       if (!out?.ok || !view || !out.state?.rendered) throw new Error(`search: ${JSON.stringify(out).slice(0, 300)}`);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      return { commandMs: end - t, afterResponseMs: end - ends.last(), view, rendered: out.state.rendered };
+      const stages = stagesOf(out.state.timing, performance.timeOrigin + ends.last());
+      return { commandMs: end - t, afterResponseMs: end - ends.last(), view, rendered: out.state.rendered, stages };
     } finally {
       ends.dispose();
     }
@@ -74,9 +103,15 @@ export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Recor
 
   const page = new BundlePage(cfg.extensionUri, 'search.js', searchHtml, 'Search (bench)');
   const drawn: number[] = [];
+  const drawnFirst: number[] = [];
+  // The panel's first message: the first screen of rows with the histogram, the rest to follow.
+  const first = { ...last.view, rows: last.view.rows.slice(0, FIRST_ROWS) };
   try {
     await page.draw({ type: 'view', view: last.view });
-    for (let i = 0; i < cfg.runs; i++) drawn.push(await page.draw({ type: 'view', view: last.view }));
+    for (let i = 0; i < cfg.runs; i++) {
+      drawn.push(await page.draw({ type: 'view', view: last.view }));
+      drawnFirst.push(await page.draw({ type: 'view', view: first, rowCount: last.view.rows.length }));
+    }
   } finally {
     page.dispose();
   }
@@ -85,16 +120,23 @@ export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Recor
       `median of ${cfg.runs} runs after a warm-up. commandMs = observability.searchEvents on the log source over 24 h ` +
       '(a new panel each run: sources, table facts, the rows and histogram statements, the page painted and its ' +
       "report back); afterLastResponseMs = the part of it after the last HTTP response ended (undici's diagnostics " +
-      'channel in the extension host): the rows and histogram to the webview, painted, reported; pagePaintMs = the ' +
+      'channel in the extension host): the rows and histogram to the webview, painted, reported; stages = the same ' +
+      "part on one clock (epoch ms in the extension host and the page): paintedAfterLastResponseMs to the page's " +
+      'frame that shows the rows and histogram, and its parts (model built, posted, received, painted, reported); ' +
+      'pagePaintMs = the ' +
       "same 1,000-row view posted to the search page (dist/search.js and its panel's HTML) in a webview of the bench, " +
-      'from the message arriving to the next frame painted',
+      'from the message arriving to the next frame painted; pageFirstScreenPaintMs = the same for the first message ' +
+      'the panel posts (the first screen of rows and the histogram)',
     rows: last.view.rows.length,
     histogramBars: last.rendered.bars,
     histogramTotal: last.view.histogram.total,
     viewJsonKB: round1(JSON.stringify(last.view).length / 1024),
     commandMs: stats(runs.map((r) => r.commandMs)),
     afterLastResponseMs: stats(runs.map((r) => r.afterResponseMs)),
+    stages: Object.fromEntries(Object.keys(last.stages).map((k) => [k, stats(runs.map((r) => r.stages[k] ?? NaN))])),
     pagePaintMs: stats(drawn),
+    pageFirstScreenPaintMs: stats(drawnFirst),
+    firstMessageJsonKB: round1(JSON.stringify(first).length / 1024),
   };
 }
 
