@@ -78,7 +78,9 @@ export function siteHover(
     }
     const shown = frames[i]?.slice(0, MAX_FRAMES_SHOWN) ?? [];
     if (shown.length > 0) {
-      md.appendMarkdown(`  \n  ${vscode.l10n.t('Stack in the workspace:')} ${shown.map(frameMarkdownLink).join(' → ')}`);
+      md.appendMarkdown(
+        `  \n  ${vscode.l10n.t('Stack in the workspace:')} ${shown.map(frameMarkdownLink).join(' → ')}`,
+      );
     }
     md.appendMarkdown('\n');
   }

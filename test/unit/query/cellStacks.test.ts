@@ -3,9 +3,11 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MAX_SCANNED_ROWS, MAX_STACK_CELLS, stackCells } from '../../../src/query/cellStacks';
 
-const NODE = ['Error: declined', '    at charge (/app/src/checkout/cart.ts:10:3)', '    at main (/app/main.js:2:1)'].join(
-  '\n',
-);
+const NODE = [
+  'Error: declined',
+  '    at charge (/app/src/checkout/cart.ts:10:3)',
+  '    at main (/app/main.js:2:1)',
+].join('\n');
 const PYTHON = [
   'Traceback (most recent call last):',
   '  File "/usr/src/app/app/payments/charge.py", line 19, in validate_amount',
