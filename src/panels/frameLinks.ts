@@ -117,7 +117,7 @@ export class FrameLinks {
       const id = this.next++;
       this.targets.set(id, { uri: frame.uri, line: frame.line, column: frame.column });
       if (this.targets.size > MAX_TARGETS) this.targets.delete(this.targets.keys().next().value as number);
-      out.push({ index: frame.index, id, title: vscode.l10n.t('Open {0}', frame.label) });
+      out.push({ index: frame.index, id, title: vscode.l10n.t('Open {0}', frame.label), label: frame.label });
     }
     return out;
   }

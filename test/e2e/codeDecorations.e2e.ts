@@ -4,7 +4,7 @@
  * the Python file that is the top in-workspace frame of the seeded `ValueError`s shows the quiet after-line mark
  * (`ValueError ×N · 24 h`); its hover says the exception's type and count and links the stack's in-workspace frames,
  * one of which opens its line; after Developer: Reload Window the lenses and the mark come back on the open file
- * without any user action.
+ * without any user action. Last, the same stack traces as SQL result cells: their in-workspace frames open the line.
  *
  * Run: `tsc -p . && node esbuild.mjs && node --test out/test/e2e/codeDecorations.e2e.js`.
  */
@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { Workbench } from '../host/runInCodeServer';
@@ -160,4 +160,34 @@ async function drive(): Promise<void> {
   await editorLine(page, THREW).waitFor({ state: 'visible', timeout: RELOAD_TIMEOUT });
   await lenses().first().waitFor({ state: 'visible', timeout: RELOAD_TIMEOUT });
   assert.equal(await markOn(THREW, RELOAD_TIMEOUT), count, 'the same mark after the reload');
+
+  // The same stack traces in SQL results (log attributes): the frames of the workspace file are links to their line.
+  await runCommand(page, 'Observability: New Query');
+  await page.locator('.tab.active', { hasText: '.sql' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await activeEditor(page).click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(
+    "SELECT Timestamp, LogAttributes['exception.stacktrace'] AS stack\nFROM otel_logs\nWHERE stack LIKE '%payments/charge.py%'\nORDER BY Timestamp DESC\nLIMIT 5\n",
+  );
+  await page.keyboard.press('Control+Enter');
+  const link = results()
+    .locator('a.frame', { hasText: /^app\/payments\/charge\.py:19$/ })
+    .first();
+  await link.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  const cell = (await link.locator('xpath=..').innerText()).replace(/\s+/g, ' ');
+  assert.match(cell, /^app\/payments\/charge\.py:9 app\/payments\/charge\.py:19 │ Traceback/, 'the frames first');
+  assert.equal(
+    await results().locator('a.frame', { hasText: /flask/ }).count(),
+    0,
+    "the library's frames (outside the workspace) stay text",
+  );
+  await link.click();
+  await page.locator('.tab.active', { hasText: 'charge.py' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await cursorAt(19).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+}
+
+/** The results webview's document (VS Code nests the content in an inner frame). */
+function results(): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
 }

@@ -1,13 +1,15 @@
 /**
  * Stack-trace frames in result cells: the extension sends, per result (`seq`), the cells holding a stack trace with
- * the lines whose frame opens a workspace file (an opaque id each). Such a cell is drawn line by line with those lines
- * as links; a click sends the id back (`openFrame`) and the extension opens the file. The text stays text.
+ * the lines whose frame opens a workspace file (an opaque id each). Such a cell starts with those frames' files and
+ * lines as links, then its text with those lines linked too; a click sends the id back (`openFrame`) and the extension
+ * opens the file. The text stays text.
  */
 
 export interface FrameLink {
   index: number;
   id: number;
   title: string;
+  label?: string;
 }
 
 export interface FramesMessage {
@@ -30,19 +32,24 @@ export function setFrames(m: FramesMessage): void {
 export function drawFrameCell(cell: HTMLElement, seq: number, row: number, col: number, text: string): boolean {
   const links = seq === framesSeq ? byCell.get(`${row}:${col}`) : undefined;
   if (!links) return false;
-  const at = new Map(links.map((l) => [l.index, l]));
-  const parts: (string | HTMLElement)[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (i > 0) parts.push('\n');
-    const link = at.get(i);
-    if (!link) return parts.push(line);
+  const anchor = (link: FrameLink, content: string): HTMLElement => {
     const a = document.createElement('a');
     a.href = '#';
     a.className = 'frame';
     a.dataset.frame = String(link.id);
     a.title = link.title;
-    a.textContent = line;
-    parts.push(a);
+    a.textContent = content;
+    return a;
+  };
+  // The frames that open the source come first (a cell shows one line), then the whole text with those lines linked.
+  const parts: (string | HTMLElement)[] = [];
+  for (const link of links) parts.push(anchor(link, link.label ?? link.title), ' ');
+  parts.push('│ ');
+  const at = new Map(links.map((l) => [l.index, l]));
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (i > 0) parts.push('\n');
+    const link = at.get(i);
+    parts.push(link ? anchor(link, line) : line);
   });
   cell.replaceChildren(...parts);
   cell.title = text;
