@@ -85,7 +85,7 @@ export class ResultsPanel implements vscode.Disposable {
       setTimeout(() => resolve({ ...this.state, rendered: undefined, renderedMs: undefined }), 20_000);
     });
     this.renderWaiters.delete(seq);
-    void this.cellFrames.send(seq, shown.result.rows, (m) => void this.panel?.webview.postMessage(m));
+    setTimeout(() => void this.cellFrames.send(seq, shown.result.rows, (m) => void this.panel?.webview.postMessage(m)));
     this.state.panelMs = performance.now() - posted;
     return { ...state, panelMs: this.state.panelMs };
   }

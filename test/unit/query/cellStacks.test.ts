@@ -1,7 +1,7 @@
 /** Result cells that hold a stack trace (src/query/cellStacks.ts): which cells, and the bounds. */
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_SCANNED_ROWS, MAX_STACK_CELLS, stackCells } from '../../../src/query/cellStacks';
+import { MAX_SCANNED_CHARS, MAX_SCANNED_ROWS, MAX_STACK_CELLS, stackCells } from '../../../src/query/cellStacks';
 
 const NODE = [
   'Error: declined',
@@ -45,5 +45,9 @@ describe('stackCells', () => {
     assert.equal(stackCells(many).length, MAX_STACK_CELLS);
     const late = Array.from({ length: MAX_SCANNED_ROWS + 10 }, (_, i) => [i >= MAX_SCANNED_ROWS ? NODE : 'x']);
     assert.deepEqual(stackCells(late), [], 'rows past the scanned ones are not read');
+    const big = `${'x'.repeat(60_000)}\n`;
+    const heavy = Array.from({ length: Math.ceil(MAX_SCANNED_CHARS / big.length) + 5 }, () => [big]);
+    heavy.push([NODE]);
+    assert.deepEqual(stackCells(heavy), [], 'no more text than the budget is read');
   });
 });
