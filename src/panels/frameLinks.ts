@@ -3,7 +3,8 @@
  * frame line whose file maps into a workspace folder (`mapPath`: the `observability.codeInsights.pathMappings`
  * prefixes, then the longest common path suffix) gets an opaque id; the page sends the id back and the file opens at
  * the frame's line. The target is always one of the folder's files as `findFiles` lists them, so nothing outside the
- * workspace is opened and a path never escapes its folder. The file list of a folder is read bounded and kept briefly.
+ * workspace is opened and a path never escapes its folder. The file list of a folder is read bounded and kept briefly
+ * (by each panel, and once for the hovers).
  */
 import * as vscode from 'vscode';
 import {
@@ -22,9 +23,13 @@ const INDEX_MS = 30_000;
 /** Most link targets a panel keeps (the oldest go first). */
 const MAX_TARGETS = 2000;
 
-const indexes = new Map<string, { at: number; index: Promise<WorkspaceIndex> }>();
+/** Folder file lists by folder URI, with when they were read. */
+type FolderIndexes = Map<string, { at: number; index: Promise<WorkspaceIndex> }>;
 
-function folderIndex(folder: vscode.WorkspaceFolder): Promise<WorkspaceIndex> {
+/** The lists the hovers read (each panel keeps its own). */
+const shared: FolderIndexes = new Map();
+
+function folderIndex(folder: vscode.WorkspaceFolder, indexes: FolderIndexes): Promise<WorkspaceIndex> {
   const key = folder.uri.toString();
   const hit = indexes.get(key);
   if (hit && Date.now() - hit.at < INDEX_MS) return hit.index;
@@ -61,14 +66,14 @@ export interface WorkspaceFrame {
 }
 
 /** The frame lines of a stack trace that map into the workspace (none without a workspace folder). */
-export async function workspaceFrames(text: string): Promise<WorkspaceFrame[]> {
+export async function workspaceFrames(text: string, indexes: FolderIndexes = shared): Promise<WorkspaceFrame[]> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   const frames = frameLines(text);
   if (folders.length === 0 || frames.length === 0) return [];
   const out: WorkspaceFrame[] = [];
   for (const frame of frames) {
     for (const folder of folders) {
-      const m = mapPath(frame.file, await folderIndex(folder), prefixes(folder));
+      const m = mapPath(frame.file, await folderIndex(folder, indexes), prefixes(folder));
       if (m.kind !== 'mapped') continue;
       const where = folders.length > 1 ? `${folder.name}/${m.path}` : m.path;
       out.push({
@@ -109,11 +114,12 @@ interface Target {
 export class FrameLinks {
   private readonly targets = new Map<number, Target>();
   private next = 1;
+  private readonly indexes: FolderIndexes = new Map();
 
   /** The links of a stack trace's frame lines that map into the workspace (none without a workspace folder). */
   async links(text: string): Promise<StackLink[]> {
     const out: StackLink[] = [];
-    for (const frame of await workspaceFrames(text)) {
+    for (const frame of await workspaceFrames(text, this.indexes)) {
       const id = this.next++;
       this.targets.set(id, { uri: frame.uri, line: frame.line, column: frame.column });
       if (this.targets.size > MAX_TARGETS) this.targets.delete(this.targets.keys().next().value as number);
