@@ -7,6 +7,8 @@
  */
 import * as vscode from 'vscode';
 import type { ExceptionSite } from '../codeModel';
+import { frameMarkdownLink, OPEN_FRAME } from '../panels/frameCommand';
+import { workspaceFrames, type WorkspaceFrame } from '../panels/frameLinks';
 import { compact, rangeLabel } from './format';
 import type { Picks } from './picks';
 import type { SignalEntry, Signals } from './signals';
@@ -14,6 +16,7 @@ import type { SignalEntry, Signals } from './signals';
 const MAX_TYPE_SHOWN = 60;
 const MAX_MESSAGE_SHOWN = 300;
 const MAX_GROUPS_SHOWN = 5;
+const MAX_FRAMES_SHOWN = 6;
 
 function problemsOn(): boolean {
   return vscode.workspace.getConfiguration('observability.codeInsights').get<boolean>('problems', false) === true;
@@ -30,10 +33,17 @@ export function markText(site: ExceptionSite, range: string): string {
   return `${name}${more} ×${compact(site.count)} · ${rangeLabel(range)}`;
 }
 
-/** The hover of a marked line (server text is added as plain text, never as markup). */
-export function siteHover(site: ExceptionSite, entry: SignalEntry): vscode.MarkdownString {
+/**
+ * The hover of a marked line (server text is added as plain text, never as markup). `frames`, by group, are the
+ * in-workspace frames of each group's stack trace: each is a link opening the file at the frame's line.
+ */
+export function siteHover(
+  site: ExceptionSite,
+  entry: SignalEntry,
+  frames: readonly (readonly WorkspaceFrame[])[] = [],
+): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.isTrusted = { enabledCommands: ['observability.openTrace'] };
+  md.isTrusted = { enabledCommands: ['observability.openTrace', OPEN_FRAME] };
   md.appendMarkdown(
     `**${vscode.l10n.t('Production exceptions thrown here')}** · ${vscode.l10n.t('last {0}', rangeLabel(entry.rangeName))}\n\n`,
   );
@@ -48,7 +58,7 @@ export function siteHover(site: ExceptionSite, entry: SignalEntry): vscode.Markd
     ),
   );
   md.appendMarkdown('\n\n');
-  for (const g of site.groups.slice(0, MAX_GROUPS_SHOWN)) {
+  for (const [i, g] of site.groups.slice(0, MAX_GROUPS_SHOWN).entries()) {
     md.appendMarkdown('- ');
     md.appendText(`${cut(g.type || vscode.l10n.t('exception'), MAX_TYPE_SHOWN)}: ${cut(g.message, MAX_MESSAGE_SHOWN)}`);
     md.appendMarkdown(' — ');
@@ -65,6 +75,12 @@ export function siteHover(site: ExceptionSite, entry: SignalEntry): vscode.Markd
       const { connectionId, serviceId, sourceId } = entry.pick;
       const args = encodeURIComponent(JSON.stringify([{ connectionId, serviceId, sourceId, traceId: g.traceId }]));
       md.appendMarkdown(` · [${vscode.l10n.t('Open example trace')}](command:observability.openTrace?${args})`);
+    }
+    const shown = frames[i]?.slice(0, MAX_FRAMES_SHOWN) ?? [];
+    if (shown.length > 0) {
+      md.appendMarkdown(
+        `  \n  ${vscode.l10n.t('Stack in the workspace:')} ${shown.map(frameMarkdownLink).join(' → ')}`,
+      );
     }
     md.appendMarkdown('\n');
   }
@@ -117,7 +133,9 @@ export class ExceptionMarks implements vscode.HoverProvider, vscode.Disposable {
     const found = await this.sitesFor(doc);
     const site = found?.sites.find((s) => s.line === position.line + 1);
     if (!found || !site) return undefined;
-    return new vscode.Hover(siteHover(site, found.entry), doc.lineAt(position.line).range);
+    const groups = site.groups.slice(0, MAX_GROUPS_SHOWN);
+    const frames = await Promise.all(groups.map((g) => workspaceFrames(g.stacktrace).catch(() => [])));
+    return new vscode.Hover(siteHover(site, found.entry, frames), doc.lineAt(position.line).range);
   }
 
   /** Draws the marks on the visible editors and, when asked for, the Problems entries. */

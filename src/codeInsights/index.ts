@@ -20,6 +20,7 @@ import { createStatusItem } from './status';
 import { ExceptionMarks } from './exceptionMarks';
 import { LogLenses } from './logLenses';
 import { Signals } from './signals';
+import { registerOpenFrame } from '../panels/frameCommand';
 
 export interface CodeInsightsDeps {
   connections: ConnectionManager;
@@ -138,6 +139,7 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
       showHottest(picks, aggregates, arg && typeof arg === 'object' ? arg : {}),
     ),
     ...registerFigureCommands(aggregates, deps.log),
+    registerOpenFrame(),
   );
   return {
     get statements() {

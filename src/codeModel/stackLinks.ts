@@ -23,6 +23,8 @@ export interface StackLink {
   id: number;
   /** The workspace file and line (`src/pay/charge.ts:42`), shown as the link's tooltip. */
   title: string;
+  /** The workspace file and line alone (`src/pay/charge.ts:42`), where a page shows the link apart from its line. */
+  label?: string;
 }
 
 /** The frame lines of a stack trace that carry a file and a line, in the order of the text (bounded). */

@@ -3,7 +3,8 @@
  * frame line whose file maps into a workspace folder (`mapPath`: the `observability.codeInsights.pathMappings`
  * prefixes, then the longest common path suffix) gets an opaque id; the page sends the id back and the file opens at
  * the frame's line. The target is always one of the folder's files as `findFiles` lists them, so nothing outside the
- * workspace is opened and a path never escapes its folder. The file list of a folder is read bounded and kept briefly.
+ * workspace is opened and a path never escapes its folder. The file list of a folder is read bounded and kept briefly
+ * (by each panel, and once for the hovers).
  */
 import * as vscode from 'vscode';
 import {
@@ -22,9 +23,13 @@ const INDEX_MS = 30_000;
 /** Most link targets a panel keeps (the oldest go first). */
 const MAX_TARGETS = 2000;
 
-const indexes = new Map<string, { at: number; index: Promise<WorkspaceIndex> }>();
+/** Folder file lists by folder URI, with when they were read. */
+type FolderIndexes = Map<string, { at: number; index: Promise<WorkspaceIndex> }>;
 
-function folderIndex(folder: vscode.WorkspaceFolder): Promise<WorkspaceIndex> {
+/** The lists the hovers read (each panel keeps its own). */
+const shared: FolderIndexes = new Map();
+
+function folderIndex(folder: vscode.WorkspaceFolder, indexes: FolderIndexes): Promise<WorkspaceIndex> {
   const key = folder.uri.toString();
   const hit = indexes.get(key);
   if (hit && Date.now() - hit.at < INDEX_MS) return hit.index;
@@ -46,6 +51,59 @@ function prefixes(folder: vscode.WorkspaceFolder): PrefixMapping[] {
   return out;
 }
 
+/** A frame line of a stack trace whose file maps into a workspace folder: the file, line and a label for it. */
+export interface WorkspaceFrame {
+  /** The line's index in the text. */
+  index: number;
+  folder: vscode.WorkspaceFolder;
+  /** The folder-relative path (`/`-separated, one of the folder's files). */
+  path: string;
+  uri: vscode.Uri;
+  line: number;
+  column: number;
+  /** `src/pay/charge.ts:42` (with the folder's name when the workspace has several folders). */
+  label: string;
+}
+
+/** The frame lines of a stack trace that map into the workspace (none without a workspace folder). */
+export async function workspaceFrames(text: string, indexes: FolderIndexes = shared): Promise<WorkspaceFrame[]> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const frames = frameLines(text);
+  if (folders.length === 0 || frames.length === 0) return [];
+  const out: WorkspaceFrame[] = [];
+  for (const frame of frames) {
+    for (const folder of folders) {
+      const m = mapPath(frame.file, await folderIndex(folder, indexes), prefixes(folder));
+      if (m.kind !== 'mapped') continue;
+      const where = folders.length > 1 ? `${folder.name}/${m.path}` : m.path;
+      out.push({
+        index: frame.index,
+        folder,
+        path: m.path,
+        uri: vscode.Uri.joinPath(folder.uri, ...m.path.split('/')),
+        line: frame.line,
+        column: frame.column ?? 1,
+        label: `${where}:${frame.line}`,
+      });
+      break;
+    }
+  }
+  return out;
+}
+
+/** Opens a workspace file at a 1-based line and column, in `viewColumn`. */
+export async function openAt(uri: vscode.Uri, line1: number, column1: number, viewColumn: vscode.ViewColumn) {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const line = Math.min(Math.max(line1, 1), doc.lineCount) - 1;
+  const column = Math.max(column1, 1) - 1;
+  const at = new vscode.Position(line, Math.min(column, doc.lineAt(line).text.length));
+  await vscode.window.showTextDocument(doc, {
+    viewColumn,
+    selection: new vscode.Range(at, at),
+    preview: true,
+  });
+}
+
 interface Target {
   uri: vscode.Uri;
   line: number;
@@ -56,28 +114,16 @@ interface Target {
 export class FrameLinks {
   private readonly targets = new Map<number, Target>();
   private next = 1;
+  private readonly indexes: FolderIndexes = new Map();
 
   /** The links of a stack trace's frame lines that map into the workspace (none without a workspace folder). */
   async links(text: string): Promise<StackLink[]> {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    const frames = frameLines(text);
-    if (folders.length === 0 || frames.length === 0) return [];
     const out: StackLink[] = [];
-    for (const frame of frames) {
-      for (const folder of folders) {
-        const m = mapPath(frame.file, await folderIndex(folder), prefixes(folder));
-        if (m.kind !== 'mapped') continue;
-        const id = this.next++;
-        this.targets.set(id, {
-          uri: vscode.Uri.joinPath(folder.uri, ...m.path.split('/')),
-          line: frame.line,
-          column: frame.column ?? 1,
-        });
-        if (this.targets.size > MAX_TARGETS) this.targets.delete(this.targets.keys().next().value as number);
-        const where = folders.length > 1 ? `${folder.name}/${m.path}` : m.path;
-        out.push({ index: frame.index, id, title: vscode.l10n.t('Open {0}:{1}', where, frame.line) });
-        break;
-      }
+    for (const frame of await workspaceFrames(text, this.indexes)) {
+      const id = this.next++;
+      this.targets.set(id, { uri: frame.uri, line: frame.line, column: frame.column });
+      if (this.targets.size > MAX_TARGETS) this.targets.delete(this.targets.keys().next().value as number);
+      out.push({ index: frame.index, id, title: vscode.l10n.t('Open {0}', frame.label), label: frame.label });
     }
     return out;
   }
@@ -86,14 +132,7 @@ export class FrameLinks {
   async open(id: unknown, beside: vscode.ViewColumn | undefined): Promise<void> {
     const target = typeof id === 'number' ? this.targets.get(id) : undefined;
     if (!target) return;
-    const doc = await vscode.workspace.openTextDocument(target.uri);
-    const line = Math.min(Math.max(target.line, 1), doc.lineCount) - 1;
-    const column = Math.max(target.column, 1) - 1;
-    const at = new vscode.Position(line, Math.min(column, doc.lineAt(line).text.length));
-    await vscode.window.showTextDocument(doc, {
-      viewColumn: beside === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One,
-      selection: new vscode.Range(at, at),
-      preview: true,
-    });
+    const column = beside === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+    await openAt(target.uri, target.line, target.column, column);
   }
 }

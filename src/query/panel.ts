@@ -9,6 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { trackPanel } from '../panels/panelColumn';
+import { CellFrames } from './cellFrames';
 import { createResultsWebview } from './panelHtml';
 import { labels, summaryMeta } from './panelLabels';
 import { handleWebviewMessage, type WebviewMessageHandlers } from './panelMessages';
@@ -26,6 +27,8 @@ export class ResultsPanel implements vscode.Disposable {
   private readonly renderWaiters = new Map<number, (s: PanelState) => void>();
   /** The service of the result shown (or streaming). */
   private target: ShownResult['target'];
+  /** The stack-trace frames in the cells of the results shown that open a workspace file. */
+  private readonly cellFrames = new CellFrames();
   private readonly feed = new ResultFeed({
     open: async () => {
       this.state.firstPaintAt = undefined;
@@ -82,6 +85,7 @@ export class ResultsPanel implements vscode.Disposable {
       setTimeout(() => resolve({ ...this.state, rendered: undefined, renderedMs: undefined }), 20_000);
     });
     this.renderWaiters.delete(seq);
+    setTimeout(() => void this.cellFrames.send(seq, shown.result.rows, (m) => void this.panel?.webview.postMessage(m)));
     this.state.panelMs = performance.now() - posted;
     return { ...state, panelMs: this.state.panelMs };
   }
@@ -138,6 +142,7 @@ export class ResultsPanel implements vscode.Disposable {
       openJson: () => this.openJson(),
       statement: (index) => this.showStatement(index),
       openTrace: (cell) => this.openTrace(cell),
+      openFrame: (id) => this.cellFrames.open(id, this.panel?.viewColumn),
     };
   }
 

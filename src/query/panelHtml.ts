@@ -25,6 +25,7 @@ const STYLE = `  body { display: flex; flex-direction: column; height: 100vh; ov
   .row div { box-sizing: border-box; padding: 0 6px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
   .num { text-align: right; }
   a.trace { color: var(--vscode-textLink-foreground); }
+  a.frame { color: var(--vscode-textLink-foreground); }
   .null { color: var(--vscode-descriptionForeground); font-style: italic; }
   #chart { flex: 1 1 auto; overflow: auto; padding: 8px; box-sizing: border-box; }
   #chart svg text { fill: var(--vscode-descriptionForeground); font-size: 11px; }

@@ -6,6 +6,7 @@
  * Plain TypeScript (no `vscode`).
  */
 import type { QueryColumn } from '../api/query';
+import type { StackLink } from '../codeModel';
 
 /** The summary line of a result (streamed: the count so far and `streaming`; the rest comes with `done`). */
 export interface ResultMeta {
@@ -37,7 +38,8 @@ export type ToWebview =
     }
   | { type: 'rows'; seq: number; from: number; rowsJson: string }
   | { type: 'done'; seq: number; meta: ResultMeta }
-  | { type: 'abort'; seq: number };
+  | { type: 'abort'; seq: number }
+  | { type: 'frames'; seq: number; cells: { row: number; col: number; links: StackLink[] }[] };
 
 /** What the webview reported when it painted a result with its summary. */
 export interface RenderedReport {
@@ -67,6 +69,8 @@ export interface WebviewMessageHandlers {
   statement(index: number): Promise<unknown>;
   /** Open the trace of a cell: its text and the row's time (the page sends both). */
   openTrace(cell: { traceId?: unknown; time?: unknown }): Thenable<unknown>;
+  /** Open the workspace file of a stack-trace frame link in a cell (the id the extension handed out). */
+  openFrame(id: number): Promise<unknown>;
 }
 
 /** Reads one message from the webview and hands it to its handler; anything else is ignored. */
@@ -102,6 +106,9 @@ export async function handleWebviewMessage(m: unknown, on: WebviewMessageHandler
       return;
     case 'openTrace':
       await on.openTrace({ traceId: msg.traceId, time: msg.time });
+      return;
+    case 'openFrame':
+      if (Number.isInteger(msg.id)) await on.openFrame(msg.id as number);
       return;
   }
 }

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { SAMPLE_KEY_UUID } from '../emulator/seed';
+import { CellFrames } from '../../src/query/cellFrames';
 import { activate, configure, exportedApi as api, waitFor } from './support';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/codeWorkspace');
@@ -188,6 +189,68 @@ describe('Code insights: exceptions and log counts', function () {
       1,
       'the hovers read the one exception statement',
     );
+  });
+
+  it("links the hover's and the SQL cells' in-workspace stack frames to the line, never outside the folder", async () => {
+    const active = () => vscode.window.activeTextEditor;
+    const charge = uriOf('charge');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(charge));
+    const text = (await waitFor('the hover on charge.py:19', () => hoverText(charge, 19), 60_000))!;
+    const rel = vscode.workspace.asRelativePath(charge, false);
+    const frames = [...text.matchAll(/\[([^\]]+)\]\(command:observability\.openFrame\?([^)]+)\)/g)];
+    assert.ok(
+      frames.every((f) => f[1]!.startsWith(`${rel}:`)),
+      `only frames of the workspace file are links: ${text}`,
+    );
+    const frame = frames.find((f) => f[1] === `${rel}:19`);
+    assert.ok(frame, `the hover links the top frame: ${text}`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const [arg] = JSON.parse(decodeURIComponent(frame[2]!)) as [Record<string, unknown>];
+    assert.equal(await vscode.commands.executeCommand('observability.openFrame', arg), true);
+    let editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.uri.toString(), charge.toString(), 'the frame opens the file');
+    assert.equal(editor.selection.active.line, 18, 'at the frame line (19, 1-based)');
+    assert.match(editor.document.lineAt(18).text, /raise ValueError/);
+
+    const escapes = [
+      { ...arg, path: `../${String(arg.path)}` },
+      { ...arg, path: `${String(arg.path).split('/')[0]}/../../etc/hosts` },
+      { ...arg, path: '/etc/hosts' },
+      { ...arg, path: 'C:\\Windows\\win.ini' },
+      { ...arg, folder: vscode.Uri.file('/etc').toString(), path: 'hosts' },
+      { ...arg, line: 0 },
+      'app/payments/charge.py',
+    ];
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const bad of escapes) {
+      assert.equal(await vscode.commands.executeCommand('observability.openFrame', bad), false, JSON.stringify(bad));
+    }
+    assert.equal(active(), undefined, 'nothing opened');
+
+    // The same stack traces as SQL result cells (log attributes): their in-workspace frame is a link.
+    const rows = await sql(`SELECT Timestamp, LogAttributes['exception.stacktrace'] AS stack FROM otel_logs
+      WHERE LogAttributes['exception.stacktrace'] LIKE '%payments/charge.py%' ORDER BY Timestamp LIMIT 3`);
+    assert.ok(rows.length > 0, 'logs carry the stack trace');
+    const cellFrames = new CellFrames();
+    const cells = await cellFrames.of(rows);
+    assert.deepEqual(
+      cells.map((c) => [c.row, c.col]),
+      rows.map((_, i) => [i, 1]),
+      'each stack-trace cell, not the time',
+    );
+    const first = cells[0]!;
+    const lines = String(rows[0]![1]).split('\n');
+    assert.ok(first.links.length >= 1);
+    assert.ok(
+      first.links.every((l) => /app\/payments\/charge\.py", line \d+/.test(lines[l.index]!)),
+      'only the frames of the workspace file are links',
+    );
+    const at19 = first.links.find((l) => l.title.endsWith(`${rel}:19`));
+    assert.ok(at19, `a link to ${rel}:19: ${JSON.stringify(first.links)}`);
+    await cellFrames.open(at19.id, vscode.ViewColumn.Two);
+    editor = active();
+    assert.equal(editor?.document.uri.toString(), charge.toString());
+    assert.equal(editor.selection.active.line, 18);
   });
 
   it('lists the marked lines in Problems only when asked for', async () => {

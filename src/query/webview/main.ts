@@ -6,6 +6,7 @@
  */
 import { seriesColors } from '../../panels/chartColors';
 import { formatTime, formatTimeZoned, zoneOfRange } from '../../panels/chartTime';
+import { drawFrameCell, onFrameClick, setFrames, type FramesMessage } from './frames';
 
 interface Column {
   name: string;
@@ -172,7 +173,7 @@ function renderRows(): void {
         link.title = 'Open trace';
         link.textContent = v;
         cell.replaceChildren(link);
-      }
+      } else if (typeof v === 'string') drawFrameCell(cell, m.seq, r, c, v);
       if (numeric[c]) cell.className = 'num';
       if (v === null) cell.className += ' null';
       row.appendChild(cell);
@@ -568,6 +569,7 @@ function onAbort(seq: number): void {
 
 viewport.addEventListener('scroll', () => requestAnimationFrame(renderRows), { passive: true });
 viewport.addEventListener('click', (e) => {
+  if (onFrameClick(e, (m) => vscode.postMessage(m))) return;
   const link = (e.target as HTMLElement).closest('a.trace') as HTMLElement | null;
   if (!link || !current) return;
   e.preventDefault();
@@ -608,5 +610,10 @@ window.addEventListener('message', (e: MessageEvent) => {
     const d = m as { seq: number; meta: ResultMessage['meta'] };
     onDone(d.seq, d.meta);
   } else if (m?.type === 'abort') onAbort((m as { seq: number }).seq);
+  else if (m?.type === 'frames' && (m as FramesMessage).seq === current?.seq) {
+    setFrames(m as FramesMessage);
+    rendered = { first: -1, last: -1 };
+    renderRows();
+  }
 });
 vscode.postMessage({ type: 'ready' });

@@ -22,6 +22,7 @@ function recorder(): { calls: unknown[][]; on: WebviewMessageHandlers } {
     openJson: async () => rec('openJson')(),
     statement: async (i: number) => rec('statement')(i),
     openTrace: async (cell: { traceId?: unknown; time?: unknown }) => rec('openTrace')(cell),
+    openFrame: async (id: number) => rec('openFrame')(id),
   };
   return { calls, on };
 }
@@ -41,6 +42,7 @@ describe('handleWebviewMessage', () => {
     await handleWebviewMessage({ type: 'openJson' }, on);
     await handleWebviewMessage({ type: 'statement', index: 1 }, on);
     await handleWebviewMessage({ type: 'openTrace', traceId: 'abc', time: '2026-11-29 01:00:00', extra: 1 }, on);
+    await handleWebviewMessage({ type: 'openFrame', id: 7 }, on);
     assert.deepEqual(calls, [
       ['ready'],
       ['ack', 3],
@@ -51,6 +53,7 @@ describe('handleWebviewMessage', () => {
       ['openJson'],
       ['statement', 1],
       ['openTrace', { traceId: 'abc', time: '2026-11-29 01:00:00' }],
+      ['openFrame', 7],
     ]);
   });
 
@@ -64,6 +67,8 @@ describe('handleWebviewMessage', () => {
       { type: 'nope' },
       { type: 'copy', format: 1 },
       { type: 'statement', index: 1.5 },
+      { type: 'openFrame', id: '7' },
+      { type: 'openFrame' },
     ]) {
       await handleWebviewMessage(m, on);
     }
