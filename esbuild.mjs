@@ -1,7 +1,8 @@
 // Builds the extension into dist/:
 //   extension.js       the thin entry VS Code evaluates at activation (src/extension.ts: the view, the commands and
 //                      the stand-ins that load the rest; no zod, no undici, no schemas)
-//   features.js        everything else, wired by src/features.ts; the entry `require`s it on first use
+//   features.js        everything else, wired by src/features.ts; the entry `require`s it on first use (and the
+//                      features read the few modules both use from the entry: SHARED_WITH_ENTRY)
 //   llhttp_simd.wasm   undici's HTTP parser, read from this file when the first connection opens
 //   queryResults.js, preview.js, preview.css, search.js   the webviews' scripts and style sheet, loaded by their pages
 //   schemas/*.json     JSON Schemas of the write bodies, generated from the zod schemas (editor checks, hover docs)
@@ -234,6 +235,25 @@ const featuresExternal = {
 };
 
 /**
+ * Modules the entry carries and the features use too (the log's redaction, the plain-HTTP rules of the connections):
+ * src/extension.ts exports them, and the features bundle reads them from the loaded entry
+ * (`require('./extension.js')`, the module VS Code evaluated at activation) instead of carrying a second copy.
+ */
+const SHARED_WITH_ENTRY = /[\\/]src[\\/](api[\\/]redact|plainHttpGrant|loopback)\.ts$/;
+const sharedFromEntry = {
+  name: 'shared-from-entry',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData === 'shared-from-entry' || /node_modules/.test(args.importer)) return;
+      const { kind, resolveDir, importer } = args;
+      const found = await build.resolve(args.path, { kind, resolveDir, importer, pluginData: 'shared-from-entry' });
+      if (found.errors.length === 0 && SHARED_WITH_ENTRY.test(found.path))
+        return { path: './extension.js', external: true };
+    });
+  },
+};
+
+/**
  * `import * as vscode from 'vscode'` compiles to `__toESM(require('vscode'))` in every importing module: a fresh object
  * with a getter per API name, rebuilt in each of ~90 modules. Instead every import of `vscode` resolves to one module
  * that reads each top-level name @types/vscode declares once (pure reads, so unused names drop out).
@@ -266,8 +286,8 @@ const vscodeApiOnce = {
 
 /** @type {import('esbuild').BuildOptions} */
 const hostOptions = {
-  entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts' },
-  plugins: [llhttpParser, partsKept, zodMethodsUsed, unusedParts, schemaTextsDropped, featuresExternal, vscodeApiOnce],
+  entryPoints: { features: 'src/features.ts' },
+  plugins: [llhttpParser, partsKept, zodMethodsUsed, unusedParts, schemaTextsDropped, sharedFromEntry, vscodeApiOnce],
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -281,6 +301,13 @@ const hostOptions = {
   metafile: true,
   logLevel: 'warning',
   define: { EXTENSION_VERSION: JSON.stringify(pkg.version), EXTENSION_NAME: JSON.stringify(pkg.name) },
+};
+
+/** The entry: the same options, its own bundle (it carries the modules the features read from it). */
+const entryOptions = {
+  ...hostOptions,
+  entryPoints: { extension: 'src/extension.ts' },
+  plugins: [featuresExternal, vscodeApiOnce],
 };
 
 /**
@@ -337,6 +364,7 @@ const MUST_NOT_CONTAIN = {
       'webview code runs in the webview',
     ],
     [/llhttp[\\/]llhttp(_simd)?-wasm\.js$/, `the HTTP parser is read from dist/${WASM}`],
+    [SHARED_WITH_ENTRY, 'read from the entry (shared with the entry)'],
     ...UNUSED.concat(ZOD_JSON_SCHEMA).map((re) => [re, 'replaced by a stand-in (unused parts)']),
   ],
 };
@@ -353,6 +381,8 @@ function checkBundles(outputs) {
   }
   const entryImports = outputs['dist/extension.js'].imports.map((i) => i.path);
   if (!entryImports.includes('./features.js')) throw new Error('dist/extension.js does not load ./features.js');
+  if (!outputs['dist/features.js'].imports.some((i) => i.path === './extension.js'))
+    throw new Error('dist/features.js does not read the modules it shares with the entry from ./extension.js');
   const parser = Object.keys(outputs['dist/features.js'].inputs).some((f) => /^llhttp:.*_simd-wasm\.js$/.test(f));
   if (!parser) throw new Error(`dist/features.js does not read undici's HTTP parser from dist/${WASM}`);
 }
@@ -365,13 +395,15 @@ await writeJsonSchemas({ production });
 
 if (watch) {
   const report = { name: 'report', setup: (b) => b.onEnd((r) => r.errors.length || console.log('[watch] built')) };
+  await (await esbuild.context({ ...entryOptions, plugins: [...entryOptions.plugins, report] })).watch();
   await (await esbuild.context({ ...hostOptions, plugins: [...hostOptions.plugins, report] })).watch();
   await (await esbuild.context(webviewOptions)).watch();
   console.log('[watch] esbuild is watching src/');
 } else {
+  const entry = await esbuild.build(entryOptions);
   const host = await esbuild.build(hostOptions);
   const webviews = await esbuild.build(webviewOptions);
-  const outputs = { ...host.metafile.outputs, ...webviews.metafile.outputs };
+  const outputs = { ...entry.metafile.outputs, ...host.metafile.outputs, ...webviews.metafile.outputs };
   checkBundles(outputs);
   for (const [file, output] of Object.entries(outputs)) {
     if (!file.endsWith('.map')) console.log(`${file}: ${(output.bytes / 1024).toFixed(1)} KB`);

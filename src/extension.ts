@@ -27,6 +27,12 @@ import type { TracesApi } from './traces';
 import type { SearchApi } from './search';
 import type { Node } from './tree/nodes';
 
+// The features bundle reads these modules from this one, evaluated already, instead of carrying copies of its own
+// (esbuild.mjs, SHARED_WITH_ENTRY).
+export * from './api/redact';
+export * from './loopback';
+export * from './plainHttpGrant';
+
 /** What the extension returns from `activate`, used by its own tests and by automation. */
 export interface ExtensionApi {
   /** Milliseconds spent in `activate`. */
