@@ -189,7 +189,8 @@ export async function measureQuery(cfg: QueryBenchConfig): Promise<Record<string
     memory: {
       query: 'SELECT Timestamp, ServiceName, Body, LogAttributes FROM otel_logs (1,000,600 rows)',
       method: memoryMethod,
-      rowsKept: 'atRowCap and atByteCap: as Run Query keeps them (the text of their lines, parsed when read); atByteCapParsed: parsed (row arrays, strings, objects), as the other callers of the client keep them',
+      rowsKept:
+        'atRowCap and atByteCap: as Run Query keeps them (the text of their lines, parsed when read); atByteCapParsed: parsed (row arrays, strings, objects), as the other callers of the client keep them',
       atRowCap,
       atByteCap,
       atByteCapParsed,

@@ -53,7 +53,8 @@ export class TextRows implements ResultRows {
     for (let b = this.blockAt(from); b < this.blocks.length && (this.starts[b] as number) < to; b++) {
       const first = this.starts[b] as number;
       const rows = this.rowsOf(b);
-      for (let i = Math.max(from, first) - first; i < rows.length && first + i < to; i++) out.push(rows[i] as unknown[]);
+      for (let i = Math.max(from, first) - first; i < rows.length && first + i < to; i++)
+        out.push(rows[i] as unknown[]);
     }
     return out;
   }
