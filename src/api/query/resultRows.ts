@@ -53,8 +53,8 @@ export class TextRows implements ResultRows {
     for (let b = this.blockAt(from); b < this.blocks.length && (this.starts[b] as number) < to; b++) {
       const first = this.starts[b] as number;
       const rows = this.rowsOf(b);
-      for (let i = Math.max(from, first) - first; i < rows.length && first + i < to; i++)
-        out.push(rows[i] as unknown[]);
+      const upTo = Math.min(rows.length, to - first);
+      for (let i = Math.max(from, first) - first; i < upTo; i++) out.push(rows[i] as unknown[]);
     }
     return out;
   }
