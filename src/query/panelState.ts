@@ -1,15 +1,16 @@
 /** What the query results panel shows and what its webview reported (types only). */
-import type { QueryResult } from '../api/query';
+import type { QueryResult, ResultRows } from '../api/query';
 import type { RenderedReport } from './panelMessages';
 
 /** One statement of a run and its result. */
 export interface StatementResult {
   sql: string;
-  result: QueryResult;
+  /** Its rows kept as text, parsed a range at a time when shown, copied or saved. */
+  result: QueryResult<ResultRows>;
 }
 
 export interface ShownResult {
-  result: QueryResult;
+  result: QueryResult<ResultRows>;
   serviceName: string;
   sql: string;
   maxRows: number;

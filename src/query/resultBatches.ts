@@ -3,7 +3,7 @@
  * batches of up to BATCH rows, from the blocks the query client hands over while the query runs or, once it ended,
  * from the whole result. Plain TypeScript (no `vscode`); resultFeed.ts decides when each message goes.
  */
-import type { QueryColumn } from '../api/query';
+import type { QueryColumn, ResultRows } from '../api/query';
 
 /** Rows of the first message (a few screens); later messages carry up to BATCH rows each. */
 export const FIRST = 500;
@@ -25,7 +25,7 @@ export interface Feed {
   /** The rows still to go wait for the webview's report of the table painted. */
   untilPainted: boolean;
   /** Once the query ended: the result's rows, the ones after `sent` still to go. */
-  rest?: unknown[][];
+  rest?: ResultRows;
   aborted: boolean;
 }
 

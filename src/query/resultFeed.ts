@@ -7,7 +7,7 @@
  *
  * Plain TypeScript (no `vscode`): the panel gives it the way to open the page and post to it.
  */
-import type { QueryColumn } from '../api/query';
+import type { QueryColumn, ResultRows } from '../api/query';
 import type { ResultMeta, ToWebview } from './panelMessages';
 import { FIRST, newFeed, nextBatch, takePending, type Feed } from './resultBatches';
 
@@ -76,7 +76,7 @@ export class ResultFeed {
   }
 
   /** A streamed result's query ended: its summary now, the rows not yet sent once the table is painted. */
-  finish(f: Feed, rows: unknown[][], meta: ResultMeta): void {
+  finish(f: Feed, rows: ResultRows, meta: ResultMeta): void {
     f.pending = [];
     this.host.post({ type: 'done', seq: f.seq, meta });
     f.rest = rows;
@@ -84,7 +84,7 @@ export class ResultFeed {
   }
 
   /** A result shown whole: its first screens now, the rest once they are painted. Returns its sequence number. */
-  sendWhole(columns: QueryColumn[], rows: unknown[][], meta: ResultMeta): number {
+  sendWhole(columns: QueryColumn[], rows: ResultRows, meta: ResultMeta): number {
     const f = this.newFeed();
     f.opened = true;
     f.rest = rows;

@@ -322,6 +322,34 @@ describe('Run Query', function () {
     assert.equal(csv, 'big,small\r\n18446744073709551615,7\r\n');
   });
 
+  it('shows, copies and saves every row of a long result with maps and arrays as the query gave them', async () => {
+    // More rows than the first screens and than one batch: the rows after them are read back from the result kept.
+    await configure('query.maxRows', 20_000);
+    const out = await run({
+      sql: "SELECT number AS n, toUInt64(number) * 4000000000000 AS big, map('k', toString(number), 'q', '\"') AS m, [toUInt32(number), 2] AS a FROM numbers(12345)",
+      ...(await bound()),
+    });
+    await configure('query.maxRows', undefined);
+    assert.ok(out.ok, out.error);
+    assert.equal(out.rows, 12_345);
+    assert.equal(out.rendered?.rows, 12_345);
+    assert.deepEqual(out.firstRows?.[3], [3, 12_000_000_000_000, { k: '3', q: '"' }, [3, 2]]);
+    const until = Date.now() + 20_000;
+    while (api().query.panel.current.loadedRows !== 12_345 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(api().query.panel.current.loadedRows, 12_345, 'every row reached the table');
+    const json = JSON.parse(
+      (await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'json')) ?? '',
+    );
+    assert.equal(json.length, 12_345);
+    assert.deepEqual(json[12_344], { n: 12_344, big: '49376000000000000', m: { k: '12344', q: '"' }, a: [12_344, 2] });
+    const csv = (await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'csv')) ?? '';
+    const lines = csv.split('\r\n');
+    assert.equal(lines.length, 12_347, 'header, every row and the final line break');
+    assert.equal(lines[6000], '5999,23996000000000000,"{""k"":""5999"",""q"":""\\""""}","[5999,2]"');
+  });
+
   it('completes the tables of the service and the columns of the table a statement names, asking DESCRIBE once', async () => {
     const describes = () =>
       queryRuns().filter((r) =>

@@ -12,6 +12,7 @@
 import { formatCount, MAX_RESULT_CONTAINERS, MAX_ROW_CONTAINERS, PartialLineScan, scanLines } from '../jsonBounds';
 import { ERROR_SCAN, parseClickHouseError, withoutExceptionTrailer } from './errorText';
 import type { Fail, QueryError, RequestBase } from './queryError';
+import { TextRows } from './resultRows';
 import { isWideInteger, quoteUnsafeIntegers, readWideInteger } from './values';
 
 export interface ResultDecoderOptions {
@@ -26,6 +27,11 @@ export interface ResultDecoderOptions {
   onRows?: ((rowsSoFar: number) => void) | undefined;
   /** Called with the rows each block added (in order, at most `maxRows` in all) and the columns. */
   onBatch?: ((rows: unknown[][], columns: readonly DecodedColumn[]) => void) | undefined;
+  /**
+   * Keep the rows as the text of their lines (`textRows`, parsed again when read) rather than parsed (`rows`): about
+   * the body's size instead of about twice it. Every line is still read and checked, bounds first, as it arrives.
+   */
+  compactRows?: boolean | undefined;
 }
 
 export interface DecodedColumn {
@@ -35,7 +41,10 @@ export interface DecodedColumn {
 
 export class ResultDecoder {
   columns: DecodedColumn[] = [];
+  /** The rows read (empty with `compactRows`: they are in `textRows`). */
   readonly rows: unknown[][] = [];
+  /** With `compactRows`: the rows read, as text. */
+  readonly textRows: TextRows | undefined;
   /** Bytes of the body taken (at most the byte cap). */
   bytes = 0;
   /** Why reading stopped before the end of the result, if it did. */
@@ -47,8 +56,8 @@ export class ResultDecoder {
   private mayHoldWide = true;
   private lineNo = 0;
   private nextProgress = 1000;
-  /** Rows already handed to `onBatch`. */
-  private handed = 0;
+  /** Rows read and not yet handed to `onBatch` (kept only when there is an `onBatch`). */
+  private fresh: unknown[][] = [];
   /** Bytes after the last newline seen (an incomplete line; a newline byte never occurs inside a UTF-8 sequence). */
   private rest: Buffer[] = [];
   private restBytes = 0;
@@ -61,7 +70,14 @@ export class ResultDecoder {
   /** Characters kept in `exceptionLines` (at most `ERROR_SCAN`). */
   private exceptionChars = 0;
 
-  constructor(private readonly o: ResultDecoderOptions) {}
+  constructor(private readonly o: ResultDecoderOptions) {
+    this.textRows = o.compactRows ? new TextRows((text) => this.parseRows(text) as unknown[][]) : undefined;
+  }
+
+  /** Rows read so far. */
+  get rowCount(): number {
+    return this.textRows ? this.textRows.length : this.rows.length;
+  }
 
   /** Takes one chunk of the body; true when reading should stop (a cap was reached). Throws the result's errors. */
   push(chunk: Buffer): boolean {
@@ -163,7 +179,7 @@ export class ResultDecoder {
   /** A failure of the statement (ClickHouse's error text), after the rows read so far. */
   private sqlFailure(text: string): QueryError {
     const ch = parseClickHouseError(text);
-    const rows = this.rows.length;
+    const rows = this.rowCount;
     return this.o.fail({
       ...this.o.base,
       kind: 'invalidRequest',
@@ -188,7 +204,7 @@ export class ResultDecoder {
           ? `line ${line} of the result holds more than ${formatCount(MAX_ROW_CONTAINERS)} objects and arrays (the bound per row)`
           : `the result holds more than ${formatCount(MAX_RESULT_CONTAINERS)} objects and arrays (the bound per result) and was not read further`,
       hint: 'The result holds more than the extension reads at once: select fewer rows or columns, or aggregate.',
-      rowsBeforeError: this.rows.length,
+      rowsBeforeError: this.rowCount,
     });
   }
 
@@ -206,21 +222,21 @@ export class ResultDecoder {
 
   private progress(): void {
     this.handBatch();
-    if (this.rows.length < this.nextProgress) return;
-    this.nextProgress = (Math.floor(this.rows.length / 1000) + 1) * 1000;
+    const count = this.rowCount;
+    if (count < this.nextProgress) return;
+    this.nextProgress = (Math.floor(count / 1000) + 1) * 1000;
     try {
-      this.o.onRows?.(this.rows.length);
+      this.o.onRows?.(count);
     } catch {
       // A listener cannot stop the read.
     }
   }
 
-  /** Hands the rows added since the last batch to `onBatch`, up to the row cap. */
+  /** Hands the rows added since the last batch to `onBatch` (never more than the row cap: no more are read). */
   private handBatch(): void {
-    const upTo = Math.min(this.rows.length, this.o.maxRows);
-    if (!this.o.onBatch || upTo <= this.handed) return;
-    const batch = this.rows.slice(this.handed, upTo);
-    this.handed = upTo;
+    if (!this.o.onBatch || this.fresh.length === 0) return;
+    const batch = this.fresh;
+    this.fresh = [];
     try {
       this.o.onBatch(batch, this.columns);
     } catch {
@@ -228,9 +244,30 @@ export class ResultDecoder {
     }
   }
 
+  /** A row read line by line. */
   private addRow(value: unknown[]): void {
     for (const i of this.wide) value[i] = readWideInteger(value[i]);
-    this.rows.push(value);
+    if (this.textRows) this.textRows.addRows([value]);
+    else this.rows.push(value);
+    if (this.o.onBatch) this.fresh.push(value);
+  }
+
+  /**
+   * Lines of rows parsed as one array (the lines of JSONCompactEachRow joined), wide integers read; undefined when
+   * that is not an array of one array per line (the block is then read line by line).
+   */
+  private parseRows(block: string): unknown[] | undefined {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(`[${(this.mayHoldWide ? quoteUnsafeIntegers(block) : block).replaceAll('\n', ',')}]`);
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(parsed) || !parsed.every(Array.isArray)) return undefined;
+    if (this.wide.length > 0) {
+      for (const row of parsed as unknown[][]) for (const i of this.wide) row[i] = readWideInteger(row[i]);
+    }
+    return parsed;
   }
 
   /** Whether `line` opens ClickHouse's error framing (the tag, when announced, must match). */
@@ -261,7 +298,7 @@ export class ResultDecoder {
     if (line.length === 0) return;
     if (line.startsWith('__exception__') && this.opensException(line)) return this.openException();
     if (line.startsWith('Code: ') || (line[0] !== '[' && /^\s*Code: \d+\./.test(line))) throw this.sqlFailure(line);
-    if (this.lineNo >= 2 && this.rows.length >= this.o.maxRows) {
+    if (this.lineNo >= 2 && this.rowCount >= this.o.maxRows) {
       // A row past the cap: the result is longer than what is read.
       this.stop = 'rows';
       return;
@@ -319,16 +356,15 @@ export class ResultDecoder {
 
   /** Lines of rows (`lines` of them), parsed as one array when they are rows, else line by line. */
   private handleRows(block: string, lines: number): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(`[${(this.mayHoldWide ? quoteUnsafeIntegers(block) : block).replaceAll('\n', ',')}]`);
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = this.parseRows(block);
     // One row per line: a line holding two rows (`[1],[2]`) is not what the format writes and is read line by line.
-    if (Array.isArray(parsed) && parsed.length === lines && parsed.every(Array.isArray)) {
-      const take = Math.min(parsed.length, this.o.maxRows - this.rows.length);
-      for (let i = 0; i < take; i++) this.addRow(parsed[i] as unknown[]);
+    if (parsed && parsed.length === lines) {
+      const take = Math.min(parsed.length, this.o.maxRows - this.rowCount);
+      const rows = (take < parsed.length ? parsed.slice(0, take) : parsed) as unknown[][];
+      // Kept as text, the rows parsed here are only handed over (and then let go).
+      if (this.textRows) this.textRows.addText(block, take);
+      else for (const row of rows) this.rows.push(row);
+      if (this.o.onBatch) for (const row of rows) this.fresh.push(row);
       this.lineNo += take;
       if (take < parsed.length) this.stop = 'rows';
       return;

@@ -291,6 +291,7 @@ async function runAll(
             wakeService: wake,
             onRows: (n) => progress.report({ message: vscode.l10n.t('{0} rows', n.toLocaleString()) }),
             ...(i === statements.length - 1 ? { onBatch: stream.onBatch } : {}),
+            compactRows: true,
           });
           runs.push({ sql: st.text, result });
         }
