@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import { trackPanel } from '../panels/panelColumn';
 import { CellFrames } from './cellFrames';
+import { MAX_SCANNED_ROWS } from './cellStacks';
 import { createResultsWebview } from './panelHtml';
 import { labels, summaryMeta } from './panelLabels';
 import { handleWebviewMessage, type WebviewMessageHandlers } from './panelMessages';
@@ -85,7 +86,14 @@ export class ResultsPanel implements vscode.Disposable {
       setTimeout(() => resolve({ ...this.state, rendered: undefined, renderedMs: undefined }), 20_000);
     });
     this.renderWaiters.delete(seq);
-    setTimeout(() => void this.cellFrames.send(seq, shown.result.rows, (m) => void this.panel?.webview.postMessage(m)));
+    setTimeout(
+      () =>
+        void this.cellFrames.send(
+          seq,
+          shown.result.rows.slice(0, MAX_SCANNED_ROWS),
+          (m) => void this.panel?.webview.postMessage(m),
+        ),
+    );
     this.state.panelMs = performance.now() - posted;
     return { ...state, panelMs: this.state.panelMs };
   }
