@@ -7,6 +7,7 @@ import type { QueryContext } from '../context';
 import { clock, type PanelState, type ResultStream, type ResultTimeline, type StatementResult } from '../panel';
 import type { QueryTarget } from '../targets';
 import { enableQueryKey } from './enableQueryKey';
+import { runProgress } from './runProgress';
 
 /** Arguments of `observability.runQuery` (all optional; keybindings, tests and the CodeLens pass some). */
 export interface RunQueryArgs extends NoPromptArgs {
@@ -299,7 +300,10 @@ async function agreeToWake(arg: RunQueryArgs, serviceName: string): Promise<bool
   return answer === wakeRun;
 }
 
-/** Runs the statements one after the other under a progress notification, and `ran` with their results before it closes. */
+/**
+ * Runs the statements one after the other under a progress notification (shown once the run takes a moment; its
+ * Cancel stops the run), and `ran` with their results before it closes.
+ */
 async function runAll<T>(
   ctx: QueryContext,
   target: QueryTarget,
@@ -315,48 +319,26 @@ async function runAll<T>(
     statements.length > 1
       ? vscode.l10n.t('Running {0} statements on {1}…', statements.length, serviceName)
       : vscode.l10n.t('Running query on {0}…', serviceName);
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-    async (progress, token) => {
-      const ac = new AbortController();
-      const sub = token.onCancellationRequested(() => ac.abort());
-      const rowsSoFar = rowCountReporter((n) =>
-        progress.report({ message: vscode.l10n.t('{0} rows', n.toLocaleString()) }),
-      );
-      try {
-        const runs: StatementResult[] = [];
-        for (const [i, st] of statements.entries()) {
-          if (statements.length > 1) progress.report({ message: `${i + 1}/${statements.length}` });
-          const result = await client.run({
-            serviceId: target.serviceId,
-            sql: st.text,
-            maxRows: s.maxRows,
-            maxBytes: s.maxBytes,
-            signal: ac.signal,
-            wakeService: wake,
-            onRows: rowsSoFar,
-            ...(i === statements.length - 1 ? { onBatch: stream.onBatch } : {}),
-          });
-          runs.push({ sql: st.text, result });
-        }
-        return await ran(runs);
-      } finally {
-        sub.dispose();
-      }
-    },
-  );
-}
-
-/**
- * The count of rows read so far, for the progress notification: at most every 250 ms. Each update is work for the
- * workbench's page, which also hands the results webview its messages.
- */
-function rowCountReporter(report: (rows: number) => void): (rows: number) => void {
-  let last = performance.now();
-  return (rows) => {
-    const now = performance.now();
-    if (now - last < 250) return;
-    last = now;
-    report(rows);
-  };
+  const ac = new AbortController();
+  const progress = runProgress(title, () => ac.abort());
+  try {
+    const runs: StatementResult[] = [];
+    for (const [i, st] of statements.entries()) {
+      if (statements.length > 1) progress.report(`${i + 1}/${statements.length}`);
+      const result = await client.run({
+        serviceId: target.serviceId,
+        sql: st.text,
+        maxRows: s.maxRows,
+        maxBytes: s.maxBytes,
+        signal: ac.signal,
+        wakeService: wake,
+        onRows: progress.rows,
+        ...(i === statements.length - 1 ? { onBatch: stream.onBatch } : {}),
+      });
+      runs.push({ sql: st.text, result });
+    }
+    return await ran(runs);
+  } finally {
+    progress.close();
+  }
 }
