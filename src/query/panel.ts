@@ -15,10 +15,12 @@ import { createResultsWebview } from './panelHtml';
 import { labels, summaryMeta } from './panelLabels';
 import { handleWebviewMessage, type WebviewMessageHandlers } from './panelMessages';
 import type { PanelState, ShownResult } from './panelState';
-import { FIRST, ResultFeed, type ResultStream } from './resultFeed';
+import { clock, FIRST, ResultFeed, type ResultStream } from './resultFeed';
+import { stampFeed, stampWebview } from './resultTimeline';
 import { resultText } from './resultExport';
 
-export type { PanelState, ShownResult, StatementResult } from './panelState';
+export type { PanelState, ResultTimeline, ShownResult, StatementResult } from './panelState';
+export { clock } from './resultFeed';
 export type { ResultStream } from './resultFeed';
 
 export class ResultsPanel implements vscode.Disposable {
@@ -39,6 +41,7 @@ export class ResultsPanel implements vscode.Disposable {
     },
     post: (message) => void this.panel?.webview.postMessage(message),
     labels,
+    stamp: (seq, stage) => stampFeed(this.state, seq, stage, clock()),
   });
 
   constructor(private readonly extensionUri: vscode.Uri) {}
@@ -65,6 +68,14 @@ export class ResultsPanel implements vscode.Disposable {
    * now (the rows not yet sent follow once it is painted).
    */
   async show(shown: ShownResult, stream?: ResultStream): Promise<PanelState> {
+    return (await this.present(shown, stream)).painted;
+  }
+
+  /**
+   * Posts a result (with its stream: its summary) and resolves once it is posted, with `painted`: resolves once the
+   * webview has painted it (or after 20 s, with what is known, when the webview is hidden or does not answer).
+   */
+  async present(shown: ShownResult, stream?: ResultStream): Promise<{ painted: Promise<PanelState> }> {
     const streamed = await this.feed.claim(stream);
     Object.assign(this.state, { shown, loadedRows: undefined, rendered: undefined, renderedMs: undefined });
     this.target = shown.target;
@@ -80,22 +91,20 @@ export class ResultsPanel implements vscode.Disposable {
       this.state.firstPaintRows = undefined;
       seq = this.feed.sendWhole(shown.result.columns, shown.result.rows, summaryMeta(shown));
     }
-    const state = await new Promise<PanelState>((resolve) => {
+    const report = new Promise<PanelState>((resolve) => {
       this.renderWaiters.set(seq, resolve);
-      // A hidden or unresponsive webview must not hold the command: report what is known after a while.
       setTimeout(() => resolve({ ...this.state, rendered: undefined, renderedMs: undefined }), 20_000);
     });
-    this.renderWaiters.delete(seq);
-    setTimeout(
-      () =>
-        void this.cellFrames.send(
-          seq,
-          shown.result.rows.slice(0, MAX_SCANNED_ROWS),
-          (m) => void this.panel?.webview.postMessage(m),
-        ),
-    );
-    this.state.panelMs = performance.now() - posted;
-    return { ...state, panelMs: this.state.panelMs };
+    const painted = report.then((state) => {
+      this.renderWaiters.delete(seq);
+      this.state.panelMs = performance.now() - posted;
+      setTimeout(() => {
+        const rows = shown.result.rows.slice(0, MAX_SCANNED_ROWS);
+        void this.cellFrames.send(seq, rows, (m) => void this.panel?.webview.postMessage(m));
+      });
+      return { ...state, panelMs: this.state.panelMs };
+    });
+    return { painted };
   }
 
   /** Shows another statement of the last run (0-based); undefined when there is no such statement. */
@@ -131,6 +140,7 @@ export class ResultsPanel implements vscode.Disposable {
     return {
       ready: markReady,
       ack: (seq) => this.feed.acknowledged(seq),
+      timing: (report, seq, stamps) => stampWebview(this.state, report, seq, stamps, clock()),
       painted: (rows) => {
         this.state.firstPaintAt ??= performance.now();
         this.state.firstPaintRows ??= rows;

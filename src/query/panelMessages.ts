@@ -51,6 +51,19 @@ export interface RenderedReport {
   statement: number;
 }
 
+/**
+ * When the webview took a message and painted what it brought, on the machine's clock (epoch milliseconds:
+ * `performance.timeOrigin + performance.now()`, the same in the extension host): `at` is after the frame that shows it
+ * (for `loaded`, when the last rows were put in the table).
+ */
+export interface WebviewStamps {
+  received?: number;
+  at?: number;
+}
+
+/** Which report the stamps came with: the first rows painted, the table with its summary, every row in. */
+export type StampedReport = 'painted' | 'rendered' | 'loaded';
+
 /** The panel's side of each message from the webview. */
 export interface WebviewMessageHandlers {
   /** The page loaded and listens. */
@@ -63,6 +76,8 @@ export interface WebviewMessageHandlers {
   rendered(seq: number, ms: number, report: RenderedReport): void;
   /** Every row of the result shown is in the webview. */
   loaded(rows: number): void;
+  /** The webview's clock for a report (before its handler runs); only when the message carries stamps. */
+  timing?(report: StampedReport, seq: number, stamps: WebviewStamps): void;
   copy(format: string): Promise<unknown>;
   openJson(): Promise<unknown>;
   /** Show statement `index` (0-based) of the last run. */
@@ -77,6 +92,10 @@ export interface WebviewMessageHandlers {
 export async function handleWebviewMessage(m: unknown, on: WebviewMessageHandlers): Promise<void> {
   if (typeof m !== 'object' || m === null) return;
   const msg = m as Record<string, unknown>;
+  const stamps = stampsOf(msg);
+  if (stamps && (msg.type === 'painted' || msg.type === 'rendered' || msg.type === 'loaded')) {
+    on.timing?.(msg.type, Number(msg.seq), stamps);
+  }
   switch (msg.type) {
     case 'ready':
       return on.ready();
@@ -111,4 +130,14 @@ export async function handleWebviewMessage(m: unknown, on: WebviewMessageHandler
       if (Number.isInteger(msg.id)) await on.openFrame(msg.id as number);
       return;
   }
+}
+
+/** The finite `received` and `at` of a message, or undefined when it has neither. */
+function stampsOf(msg: Record<string, unknown>): WebviewStamps | undefined {
+  const out: WebviewStamps = {};
+  for (const k of ['received', 'at'] as const) {
+    const v = msg[k];
+    if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+  }
+  return out.received === undefined && out.at === undefined ? undefined : out;
 }

@@ -23,6 +23,31 @@ export interface ShownResult {
   target?: { connectionId: string; serviceId: string };
 }
 
+/**
+ * When a result went through each stage on its way to the screen: epoch milliseconds on the machine's one clock
+ * (`performance.timeOrigin + performance.now()`, the same in the extension host and the webview). A result shown whole
+ * has no streamed stages (its first rows are its summary's).
+ */
+export interface ResultTimeline {
+  /** Its sequence number in the panel. */
+  seq: number;
+  /** The query client handed over its first rows (extension host). */
+  firstBatch?: number;
+  /** The first rows were posted to the webview (extension host). */
+  firstPosted?: number;
+  /** The webview took that message, and painted the rows it brought (after the frame that shows them). */
+  firstReceived?: number;
+  firstPainted?: number;
+  /** The summary was posted (extension host); the webview took it, and painted the table with it. */
+  summaryPosted?: number;
+  summaryReceived?: number;
+  summaryPainted?: number;
+  /** The webview's report of the painted table arrived in the extension host. */
+  reportReceived?: number;
+  /** Every row was in the webview's table (those in view rendered; the frame follows). */
+  allRowsIn?: number;
+}
+
 export interface PanelState {
   /** The last result shown (undefined before the first). */
   shown?: ShownResult;
@@ -36,6 +61,8 @@ export interface PanelState {
   firstPaintRows?: number;
   /** What the webview reported when it painted the table with its summary. */
   rendered?: RenderedReport;
+  /** The stages of the last result shown (or streaming). */
+  timeline?: ResultTimeline;
   /** Rows the webview holds (all of the result once the batches after the first screen have arrived). */
   loadedRows?: number;
 }

@@ -18,7 +18,15 @@ export interface FeedHost {
   open(): Promise<void>;
   post(message: ToWebview): void;
   labels(): Record<string, string>;
+  /** Notes when result `seq` reached a stage here (see `ResultTimeline`). */
+  stamp?(seq: number, stage: FeedStage): void;
 }
+
+/** The stages of a result the feed sees: its first rows handed over and posted, its summary posted. */
+export type FeedStage = 'firstBatch' | 'firstPosted' | 'summaryPosted';
+
+/** Now on the machine's clock (epoch milliseconds), the same clock as the webview's stamps. */
+export const clock = (): number => performance.timeOrigin + performance.now();
 
 /** Where a query shows its rows while it runs (see `ResultFeed.stream`). */
 export interface ResultStream {
@@ -50,8 +58,10 @@ export class ResultFeed {
         if (f.aborted || f.rest || this.current !== f || rows.length === 0) return;
         f.columns = [...columns];
         f.pending.push(rows);
-        if (!f.opening) f.opening = this.open(f, meta);
-        else this.flush(f);
+        if (!f.opening) {
+          this.host.stamp?.(f.seq, 'firstBatch');
+          f.opening = this.open(f, meta);
+        } else this.flush(f);
       },
       abort: () => {
         if (f.aborted) return;
@@ -79,6 +89,7 @@ export class ResultFeed {
   finish(f: Feed, rows: ResultRows, meta: ResultMeta): void {
     f.pending = [];
     this.host.post({ type: 'done', seq: f.seq, meta });
+    this.host.stamp?.(f.seq, 'summaryPosted');
     f.rest = rows;
     f.untilPainted = true;
   }
@@ -92,6 +103,8 @@ export class ResultFeed {
     f.untilPainted = true;
     const rowsJson = JSON.stringify(rows.slice(0, FIRST));
     this.host.post({ type: 'result', seq: f.seq, columns, rowsJson, meta, labels: this.host.labels() });
+    this.host.stamp?.(f.seq, 'firstPosted');
+    this.host.stamp?.(f.seq, 'summaryPosted');
     return f.seq;
   }
 
@@ -139,6 +152,7 @@ export class ResultFeed {
       meta: streaming,
       labels: this.host.labels(),
     });
+    this.host.stamp?.(f.seq, 'firstPosted');
     f.sent = first.length;
     f.opened = true;
     f.inFlight = true;

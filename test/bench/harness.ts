@@ -76,3 +76,28 @@ export function rawQuery(cfg: QueryEndpointConfig, agent: Agent): (sql: string) 
     return rows - 2;
   };
 }
+
+/**
+ * Now on the machine's one clock (epoch milliseconds), the clock the extension host and its webviews share: a stamp
+ * taken in a webview (`performance.timeOrigin + performance.now()` there) compares with this one.
+ */
+export function epochNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * Statistics of each stage of several runs, in milliseconds from each run's start (`from`, epoch milliseconds); a
+ * stage missing from a run is left out of its samples. Keys in the order of the first run's stages.
+ */
+export function stageStats(
+  runs: { from: number; stages: Record<string, number | undefined> }[],
+): Record<string, Stats> {
+  const samples = new Map<string, number[]>();
+  for (const { from, stages } of runs) {
+    for (const [k, at] of Object.entries(stages)) {
+      if (at === undefined || !Number.isFinite(at)) continue;
+      samples.set(k, [...(samples.get(k) ?? []), at - from]);
+    }
+  }
+  return Object.fromEntries([...samples].map(([k, s]) => [k, stats(s)]));
+}

@@ -4,9 +4,10 @@ import { errorMessage } from '../../errors';
 import { commandArgument, noPrompt, type NoPromptArgs } from '../../commandArgs';
 import { NoQueryHostError, querySettings } from '../clients';
 import type { QueryContext } from '../context';
-import type { PanelState, ResultStream, StatementResult } from '../panel';
+import { clock, type PanelState, type ResultStream, type ResultTimeline, type StatementResult } from '../panel';
 import type { QueryTarget } from '../targets';
 import { enableQueryKey } from './enableQueryKey';
+import { runProgress } from './runProgress';
 
 /** Arguments of `observability.runQuery` (all optional; keybindings, tests and the CodeLens pass some). */
 export interface RunQueryArgs extends NoPromptArgs {
@@ -48,6 +49,20 @@ export interface RunOutcome {
   firstPaintRows?: number;
   /** From the command's start until the last row was read. */
   receivedMs?: number;
+  /** When each stage happened (see `RunTimeline`). */
+  timeline?: RunTimeline;
+}
+
+/**
+ * The stages of a run, epoch milliseconds on the machine's one clock (`performance.timeOrigin + performance.now()`,
+ * the same in the extension host and the webview): the command's start, the (last statement's) request sent, its
+ * first byte and last row read, and the panel's stages (`ResultTimeline`). The webview's stamps are when it painted.
+ */
+export interface RunTimeline extends Omit<ResultTimeline, 'seq'> {
+  commandStart: number;
+  requestSent: number;
+  firstByte?: number;
+  lastRowRead: number;
 }
 
 /** `observability.runQuery`: the selection, the statement under the cursor or the whole SQL document, on its service. */
@@ -131,6 +146,7 @@ async function confirmWrites(arg: RunQueryArgs, statements: Statement[], service
 }
 
 async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcome> {
+  const commandStart = clock();
   const { targets, panel, log } = ctx;
   const doc = await documentFor(arg);
   if (!doc && arg.sql === undefined) {
@@ -156,12 +172,15 @@ async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcom
     const last = (statements.at(-1) as Statement).text;
     const stream = panel.stream({ serviceName, sql: last, maxRows, maxBytes, target });
     try {
-      const runs = await runAll(ctx, target, statements, wake, stream);
-      const receivedMs = performance.now() - started;
-      ctx.background.ran(target.connectionId, target.serviceId);
-      const { result, sql } = runs.at(-1) as StatementResult;
-      const shown = await panel.show(
-        {
+      let receivedMs = 0;
+      let lastRowRead = 0;
+      // The summary goes to the panel before the progress notification closes: its message is not queued behind the
+      // notification's in the workbench.
+      const { runs, painted } = await runAll(ctx, target, statements, wake, stream, async (runs) => {
+        receivedMs = performance.now() - started;
+        lastRowRead = clock();
+        const { result, sql } = runs.at(-1) as StatementResult;
+        const shown = {
           result,
           serviceName,
           sql,
@@ -169,9 +188,12 @@ async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcom
           maxBytes,
           target: { connectionId: target.connectionId, serviceId: target.serviceId },
           ...(runs.length > 1 ? { runs } : {}),
-        },
-        stream,
-      );
+        };
+        return { runs, painted: (await panel.present(shown, stream)).painted };
+      });
+      ctx.background.ran(target.connectionId, target.serviceId);
+      const { result } = runs.at(-1) as StatementResult;
+      const shown = await painted;
       log.info(
         `Ran query on ${serviceName}: ${result.rows.length} row(s)${result.truncated ? ` (stopped at the ${result.truncated} limit)` : ''} in ${Math.round(result.elapsedMs)} ms${result.queryId ? ` (query ID ${result.queryId})` : ''}`,
       );
@@ -191,6 +213,7 @@ async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcom
           ? { firstPaintMs: shown.firstPaintAt - started, firstPaintRows: shown.firstPaintRows }
           : {}),
         receivedMs,
+        timeline: runTimeline(commandStart, lastRowRead, result, shown.timeline),
       };
     } catch (error) {
       stream.abort();
@@ -242,6 +265,24 @@ async function runQuery(ctx: QueryContext, arg: RunQueryArgs): Promise<RunOutcom
   return { ok: false, error: 'gave up' };
 }
 
+function runTimeline(
+  commandStart: number,
+  lastRowRead: number,
+  result: StatementResult['result'],
+  panel: ResultTimeline | undefined,
+): RunTimeline {
+  const { seq: _seq, ...stages } = panel ?? { seq: 0 };
+  // The client's times count from the request it sent (once its slot of the rate budget was granted).
+  const requestSent = lastRowRead - result.elapsedMs;
+  return {
+    commandStart,
+    requestSent,
+    ...(result.firstByteMs > 0 ? { firstByte: requestSent + result.firstByteMs } : {}),
+    lastRowRead,
+    ...stages,
+  };
+}
+
 /** Never wakes a service without asking (or an explicit `wake: true`). */
 async function agreeToWake(arg: RunQueryArgs, serviceName: string): Promise<boolean> {
   if (arg.wake === false) return false;
@@ -259,13 +300,18 @@ async function agreeToWake(arg: RunQueryArgs, serviceName: string): Promise<bool
   return answer === wakeRun;
 }
 
-async function runAll(
+/**
+ * Runs the statements one after the other under a progress notification (shown once the run takes a moment; its
+ * Cancel stops the run), and `ran` with their results before it closes.
+ */
+async function runAll<T>(
   ctx: QueryContext,
   target: QueryTarget,
   statements: Statement[],
   wake: boolean,
   stream: ResultStream,
-): Promise<StatementResult[]> {
+  ran: (runs: StatementResult[]) => Promise<T>,
+): Promise<T> {
   const s = querySettings();
   const client = ctx.clients.clientFor(target.connectionId);
   const serviceName = ctx.targets.serviceName(target);
@@ -273,32 +319,27 @@ async function runAll(
     statements.length > 1
       ? vscode.l10n.t('Running {0} statements on {1}…', statements.length, serviceName)
       : vscode.l10n.t('Running query on {0}…', serviceName);
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-    async (progress, token) => {
-      const ac = new AbortController();
-      const sub = token.onCancellationRequested(() => ac.abort());
-      try {
-        const runs: StatementResult[] = [];
-        for (const [i, st] of statements.entries()) {
-          if (statements.length > 1) progress.report({ message: `${i + 1}/${statements.length}` });
-          const result = await client.run({
-            serviceId: target.serviceId,
-            sql: st.text,
-            maxRows: s.maxRows,
-            maxBytes: s.maxBytes,
-            signal: ac.signal,
-            wakeService: wake,
-            onRows: (n) => progress.report({ message: vscode.l10n.t('{0} rows', n.toLocaleString()) }),
-            ...(i === statements.length - 1 ? { onBatch: stream.onBatch } : {}),
-            compactRows: true,
-          });
-          runs.push({ sql: st.text, result });
-        }
-        return runs;
-      } finally {
-        sub.dispose();
-      }
-    },
-  );
+  const ac = new AbortController();
+  const progress = runProgress(title, () => ac.abort());
+  try {
+    const runs: StatementResult[] = [];
+    for (const [i, st] of statements.entries()) {
+      if (statements.length > 1) progress.report(`${i + 1}/${statements.length}`);
+      const result = await client.run({
+        serviceId: target.serviceId,
+        sql: st.text,
+        maxRows: s.maxRows,
+        maxBytes: s.maxBytes,
+        signal: ac.signal,
+        wakeService: wake,
+        onRows: progress.rows,
+        ...(i === statements.length - 1 ? { onBatch: stream.onBatch } : {}),
+        compactRows: true,
+      });
+      runs.push({ sql: st.text, result });
+    }
+    return await ran(runs);
+  } finally {
+    progress.close();
+  }
 }

@@ -43,6 +43,8 @@ interface ResultMessage {
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 
 const vscode = acquireVsCodeApi();
+/** Now on the machine's clock (epoch milliseconds), the same clock as the extension host's stamps. */
+const clock = (): number => performance.timeOrigin + performance.now();
 const ROW_HEIGHT = 22;
 const OVERSCAN = 20;
 
@@ -421,8 +423,9 @@ function onRows(seq: number, from: number, rowsJson: string): void {
   if (!m.meta.streaming && loaded >= m.meta.rowCount) allLoaded(m);
 }
 
+/** Every row is here (those in view are in the table's DOM; the frame that shows them follows). */
 function allLoaded(m: ResultMessage): void {
-  vscode.postMessage({ type: 'loaded', rows: loaded });
+  vscode.postMessage({ type: 'loaded', seq: m.seq, rows: loaded, at: clock() });
   if (!chartEl.hidden) select('chart');
   tabChart.hidden = !chartSeries(m);
 }
@@ -491,30 +494,51 @@ function display(m: ResultMessage): ReturnType<typeof chartSeries> {
   return series;
 }
 
-/** Reports the table painted (after the next frame): the whole result, or the first rows of a streamed one. */
-function reportPainted(m: ResultMessage, started: number, series: ReturnType<typeof chartSeries>): void {
+/**
+ * Reports the table painted: the whole result, or the first rows of a streamed one. `received` is when its message
+ * came; `at` is taken after the frame that shows it (the next animation frame, then a task: the paint has happened).
+ */
+function reportPainted(
+  m: ResultMessage,
+  started: number,
+  series: ReturnType<typeof chartSeries>,
+  received: number,
+): void {
   const picker = $('statement') as HTMLSelectElement;
   const firstRows = m.meta.streaming === true;
-  requestAnimationFrame(() => {
-    if (firstRows) {
-      vscode.postMessage({ type: 'painted', seq: m.seq, rows: loaded, ms: performance.now() - started });
-      return;
-    }
-    vscode.postMessage({
-      type: 'rendered',
-      seq: m.seq,
-      ms: performance.now() - started,
-      rows: m.meta.rowCount,
-      columns: m.columns.length,
-      chart: Boolean(series),
-      visibleRows: rowsLayer?.childElementCount ?? 0,
-      statements: picker.hidden ? 1 : picker.options.length,
-      statement: picker.hidden ? 0 : picker.selectedIndex,
-    });
-  });
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const at = clock();
+      if (firstRows) {
+        vscode.postMessage({
+          type: 'painted',
+          seq: m.seq,
+          rows: loaded,
+          ms: performance.now() - started,
+          received,
+          at,
+        });
+        return;
+      }
+      vscode.postMessage({
+        type: 'rendered',
+        seq: m.seq,
+        ms: performance.now() - started,
+        rows: m.meta.rowCount,
+        columns: m.columns.length,
+        chart: Boolean(series),
+        visibleRows: rowsLayer?.childElementCount ?? 0,
+        statements: picker.hidden ? 1 : picker.options.length,
+        statement: picker.hidden ? 0 : picker.selectedIndex,
+        received,
+        at,
+      });
+    }, 0),
+  );
 }
 
 function onResult(m: ResultMessage): void {
+  const received = clock();
   const started = performance.now();
   const first = m.rowsJson !== undefined ? (JSON.parse(m.rowsJson) as unknown[][]) : m.rows;
   if (m.meta.streaming) {
@@ -527,8 +551,10 @@ function onResult(m: ResultMessage): void {
   loaded = first.length;
   if (m.meta.streaming) vscode.postMessage({ type: 'ack', seq: m.seq });
   const series = display(m);
-  if (!m.meta.streaming && loaded >= m.meta.rowCount) vscode.postMessage({ type: 'loaded', rows: loaded });
-  reportPainted(m, started, series);
+  if (!m.meta.streaming && loaded >= m.meta.rowCount) {
+    vscode.postMessage({ type: 'loaded', seq: m.seq, rows: loaded, at: clock() });
+  }
+  reportPainted(m, started, series, received);
 }
 
 /**
@@ -538,6 +564,7 @@ function onResult(m: ResultMessage): void {
 function onDone(seq: number, meta: ResultMessage['meta']): void {
   const m = current;
   if (!m || m.seq !== seq) return;
+  const received = clock();
   const started = performance.now();
   m.meta = meta;
   m.rows.length = meta.rowCount;
@@ -545,12 +572,12 @@ function onDone(seq: number, meta: ResultMessage['meta']): void {
   viewport.setAttribute('aria-rowcount', String(m.rows.length + 1));
   renderPicker(m);
   renderMeta(m);
-  rendered = { first: -1, last: -1 };
+  // The rows in view are drawn already; only a range the new count changes is drawn again.
   renderRows();
   const series = chartSeries(m);
   tabChart.hidden = !series;
-  if (loaded >= meta.rowCount) vscode.postMessage({ type: 'loaded', rows: loaded });
-  reportPainted(m, started, series);
+  if (loaded >= meta.rowCount) vscode.postMessage({ type: 'loaded', seq, rows: loaded, at: clock() });
+  reportPainted(m, started, series, received);
 }
 
 /** A streamed result's query failed or was cancelled: the result before it comes back. */

@@ -76,6 +76,33 @@ describe('handleWebviewMessage', () => {
   });
 });
 
+describe('handleWebviewMessage, the webview clock', () => {
+  it('hands the stamps of a report to `timing` before its handler, only when they are numbers', async () => {
+    const { calls, on } = recorder();
+    const timed = { ...on, timing: (...args: unknown[]) => void calls.push(['timing', ...args]) };
+    await handleWebviewMessage({ type: 'painted', seq: 2, rows: 500, received: 1000.5, at: 1020.25 }, timed);
+    await handleWebviewMessage(
+      { type: 'rendered', seq: 2, ms: 3, rows: 9, columns: 1, visibleRows: 9, received: 1030, at: 'soon' },
+      timed,
+    );
+    await handleWebviewMessage({ type: 'loaded', seq: 2, rows: 9, at: 1100 }, timed);
+    await handleWebviewMessage({ type: 'loaded', seq: 2, rows: 9, at: Number.NaN }, timed);
+    await handleWebviewMessage({ type: 'ack', seq: 2, at: 1200 }, timed);
+    await handleWebviewMessage({ type: 'painted', seq: 3, rows: 1, at: 1300 }, on);
+    assert.deepEqual(calls, [
+      ['timing', 'painted', 2, { received: 1000.5, at: 1020.25 }],
+      ['painted', 500],
+      ['timing', 'rendered', 2, { received: 1030 }],
+      ['rendered', 2, 3, { rows: 9, columns: 1, chart: false, visibleRows: 9, statements: 1, statement: 0 }],
+      ['timing', 'loaded', 2, { at: 1100 }],
+      ['loaded', 9],
+      ['loaded', 9],
+      ['ack', 2],
+      ['painted', 1],
+    ]);
+  });
+});
+
 describe('resultText', () => {
   const columns = [
     { name: 'a', type: 'String' },

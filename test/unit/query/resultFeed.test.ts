@@ -135,4 +135,31 @@ describe('ResultFeed', () => {
       'no rows of the older result after the newer one started',
     );
   });
+
+  it('notes when the first rows of a result were handed over and posted, and when its summary was posted', async () => {
+    const stamps: [number, string][] = [];
+    const feed = new ResultFeed({
+      open: async () => {
+        await tick();
+      },
+      post: () => undefined,
+      labels: () => ({}),
+      stamp: (seq, stage) => stamps.push([seq, stage]),
+    });
+    const stream = feed.stream(META);
+    stream.onBatch(rows(0, 10), COLUMNS);
+    assert.deepEqual(stamps, [[1, 'firstBatch']], 'handed over, not posted before the page is ready');
+    stream.onBatch(rows(10, 10), COLUMNS);
+    const f = await feed.claim(stream);
+    assert.ok(f);
+    feed.finish(f, rows(0, 20), summary(20));
+    const whole = feed.sendWhole(COLUMNS, rows(0, 5), summary(5));
+    assert.deepEqual(stamps, [
+      [1, 'firstBatch'],
+      [1, 'firstPosted'],
+      [1, 'summaryPosted'],
+      [whole, 'firstPosted'],
+      [whole, 'summaryPosted'],
+    ]);
+  });
 });
