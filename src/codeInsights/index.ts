@@ -13,6 +13,7 @@ import { Aggregates, type AggregateEntry } from './aggregates';
 import { chooseService, type ChooseArgs } from './choose';
 import { showHottest, type HottestArgs } from './hottest';
 import { registerFigureCommands } from './figureCommands';
+import type { LensCall } from './lensCalls';
 import { CodeInsightLenses } from './lenses';
 import { Picks } from './picks';
 import { codeInsightsSettings } from './settings';
@@ -47,12 +48,14 @@ export interface CodeInsightsApi {
   readonly statements: number;
   /** Exception and log count statements sent so far. */
   readonly signalStatements: number;
+  /** The function lens provider's recent calls, timed (lensCalls.ts). */
+  lensCalls(): readonly LensCall[];
 }
 
 export function registerCodeInsights(context: vscode.ExtensionContext, deps: CodeInsightsDeps): CodeInsightsApi {
   const picks = new Picks(context.workspaceState);
   const aggregates = new Aggregates(deps);
-  const lenses = new CodeInsightLenses(picks, aggregates);
+  const lenses = new CodeInsightLenses(picks, aggregates, deps.log);
   const signals = new Signals(deps, picks, aggregates);
   const marks = new ExceptionMarks(picks, signals);
   const logLenses = new LogLenses(picks, signals);
@@ -113,6 +116,7 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
       void marks.refresh();
     }),
     vscode.window.onDidChangeVisibleTextEditors(() => void marks.refresh()),
+    ...lenses.prepareOnOpen(),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, logLenses),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, marks),
     picks.onDidChange(() => lenses.refresh()),
@@ -146,5 +150,6 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
     get signalStatements() {
       return signals.statements;
     },
+    lensCalls: () => lenses.calls.recent(),
   };
 }

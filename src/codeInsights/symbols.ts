@@ -89,6 +89,8 @@ interface Known {
   at?: number;
   /** Whether the document's previous version had no symbols (its scan needs no wait for them). */
   wasPlain?: boolean;
+  /** The plain scan given meanwhile (made once per version). */
+  interim?: Definitions;
 }
 
 /** The symbol answers asked, per open document (its latest version only; a document opened again is another). */
@@ -133,6 +135,9 @@ export async function definitionsSoon(doc: vscode.TextDocument, waitMs: number):
   const first = await Promise.race([k.answer, late]);
   clearTimeout(timer);
   if (first) return first;
-  const scan = scanned(doc);
-  return { definitions: scan.definitions, plain: scan.plain, interim: !k.wasPlain, later: k.answer };
+  if (!k.interim) {
+    const scan = scanned(doc);
+    k.interim = { definitions: scan.definitions, plain: scan.plain, interim: !k.wasPlain, later: k.answer };
+  }
+  return k.interim;
 }
