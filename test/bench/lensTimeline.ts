@@ -2,8 +2,8 @@
  * Where the time of one open of the bench's file goes, from timestamps taken in the extension host (the bench runs in
  * the same host as the extension, so its `performance.now()` and the lens provider's are one clock): the document
  * opened and shown, the bench's `vscode.executeCodeLensProvider` sent and answered, each call of the lens provider
- * (its entry and steps, from the extension API's `codeInsights.lensCalls()`), and the times the host's event loop was
- * held (a 5 ms timer firing late by 20 ms or more).
+ * (its entry and steps, from the extension API's `codeInsights.lensCalls()`), and the times the host did not run
+ * (a 5 ms timer firing late by 20 ms or more: the host busy, or not given a core on a loaded machine).
  */
 import type { LensCall } from '../../src/codeInsights/lensCalls';
 
@@ -62,6 +62,11 @@ export function timeline(m: OpenMarks, calls: readonly LensCall[], gaps: { at: n
     openedToProviderLensesMs: first?.returned !== undefined ? r1(first.returned - m.opened) : null,
     /** From the document opened to its lenses made (ahead, or by the first ask). */
     openedToLensesMadeMs: made?.returned !== undefined ? r1(made.returned - m.opened) : null,
+    /**
+     * From the host's event that started the making (the document opened, or its editor shown, for lenses made
+     * ahead; the ask otherwise) to the lenses made.
+     */
+    eventToLensesMadeMs: made?.returned !== undefined ? r1(made.returned - made.entry) : null,
     /** The bench's ask: sent → our provider entered → our provider returned → the answer back in the bench. */
     ask:
       benchAsk?.returned !== undefined
