@@ -80,26 +80,30 @@ export class CodeInsightLenses implements vscode.CodeLensProvider {
   private async timed(doc: vscode.TextDocument, ahead: boolean): Promise<vscode.CodeLens[]> {
     const call = this.calls.begin(doc.uri.toString(), doc.version, ahead);
     try {
-      return await this.lensesOf(doc, call, !ahead);
+      return await this.lensesOf(doc, call, ahead);
     } finally {
       this.calls.end(call);
       if (call.lenses > 0 || !ahead) this.log?.trace(describeCall(call));
     }
   }
 
-  /** The document's lenses: made again only when the aggregate, the pick, the version or the definitions changed. */
-  private async lensesOf(doc: vscode.TextDocument, call: LensCall, fetch: boolean) {
+  /**
+   * The document's lenses: made again only when the aggregate, the pick, the version or the definitions changed. Made
+   * ahead, nothing is fetched and the symbols are not waited for (the plain scan stands in at once; the editor's ask,
+   * later, gets the symbols if they came meanwhile).
+   */
+  private async lensesOf(doc: vscode.TextDocument, call: LensCall, ahead: boolean) {
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
     if (!folder || doc.uri.scheme !== 'file') return [];
     const pick = this.picks.of(folder);
     if (!pick) return [];
-    const entry = fetch ? this.aggregates.ensure(pick) : this.aggregates.peek(pick);
+    const entry = ahead ? this.aggregates.peek(pick) : this.aggregates.ensure(pick);
     if (entry?.state !== 'done') return [];
     const files = await this.aggregates.filesOf(entry, folder);
     const rows = files.get(vscode.workspace.asRelativePath(doc.uri, false));
     call.indexed = performance.now();
     if (!rows || rows.length === 0) return [];
-    const found = await definitionsSoon(doc, SYMBOL_WAIT_MS);
+    const found = await definitionsSoon(doc, ahead ? 0 : SYMBOL_WAIT_MS);
     call.symbols = performance.now();
     call.fromScan = found.interim === true;
     this.replaceWhenKnown(found.later);
