@@ -55,7 +55,7 @@ export interface CodeInsightsApi {
 export function registerCodeInsights(context: vscode.ExtensionContext, deps: CodeInsightsDeps): CodeInsightsApi {
   const picks = new Picks(context.workspaceState);
   const aggregates = new Aggregates(deps);
-  const lenses = new CodeInsightLenses(picks, aggregates, deps.log);
+  const lenses = new CodeInsightLenses(picks, aggregates);
   const signals = new Signals(deps, picks, aggregates);
   const marks = new ExceptionMarks(picks, signals);
   const logLenses = new LogLenses(picks, signals);

@@ -1,7 +1,7 @@
 /**
  * The lens provider's recent calls, timed with the extension host's `performance.now()`: when each call came and when
  * each of its steps ended. The benchmark reads them (the extension API) to tell the provider's own time from the time
- * a call waits before it comes; the log has them at trace level.
+ * a call waits before it comes.
  */
 
 export interface LensCall {
@@ -48,14 +48,4 @@ export class LensCalls {
   recent(): readonly LensCall[] {
     return [...this.list];
   }
-}
-
-/** One line for the log: the call's steps in ms from its entry. */
-export function describeCall(c: LensCall): string {
-  const at = (t: number | undefined) => (t === undefined ? '-' : (t - c.entry).toFixed(1));
-  const how = `${c.kept ? 'made before' : c.fromScan ? 'from the plain scan' : 'from the symbols'}${c.ahead ? ', ahead' : ''}`;
-  return (
-    `code insights: ${c.lenses} lenses for ${c.uri} (v${c.version}, ${how}) in ${at(c.returned)} ms ` +
-    `(rows looked up +${at(c.indexed)}, definitions +${at(c.symbols)}, matched +${at(c.matched)})`
-  );
 }

@@ -5,9 +5,8 @@
  * gets them made.
  */
 import * as vscode from 'vscode';
-import type { Logger } from '../log';
 import type { AggregateEntry, Aggregates } from './aggregates';
-import { describeCall, LensCalls, type LensCall } from './lensCalls';
+import { LensCalls, type LensCall } from './lensCalls';
 import { makeLenses } from './lensMaking';
 import type { Picks } from './picks';
 import { definitionsSoon, type Definitions } from './symbols';
@@ -31,14 +30,13 @@ export class CodeInsightLenses implements vscode.CodeLensProvider {
   /** Symbol answers awaited for lenses drawn from the plain scan meanwhile. */
   private readonly awaited = new Set<Promise<unknown>>();
   private readonly made = new WeakMap<vscode.TextDocument, Made>();
-  /** The provider's recent calls, timed (the benchmark reads them; the log has them at trace level). */
+  /** The provider's recent calls, timed (the benchmark reads them). */
   readonly calls = new LensCalls();
   readonly onDidChangeCodeLenses = this.changed.event;
 
   constructor(
     private readonly picks: Picks,
     private readonly aggregates: Aggregates,
-    private readonly log?: Logger,
   ) {}
 
   /** The aggregates or picks changed: the lenses are made again (the picked folders' files indexed first). */
@@ -83,7 +81,6 @@ export class CodeInsightLenses implements vscode.CodeLensProvider {
       return await this.lensesOf(doc, call, ahead);
     } finally {
       this.calls.end(call);
-      if (call.lenses > 0 || !ahead) this.log?.trace(describeCall(call));
     }
   }
 
