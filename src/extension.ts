@@ -18,6 +18,7 @@ import {
 } from './lazy';
 import { createLogger } from './log';
 import type { AgentApi } from './agent';
+import type { CodeInsightsApi } from './codeInsights';
 import { CONNECTIONS_STATE_KEY, SEARCH_VIEW_TYPE, TRACE_VIEW_TYPE } from './constants';
 import { contributedToolNames, registerToolStandIns } from './lazyTools';
 import { MCP_PROVIDER_ID, McpDefinitions, storedConnections } from './mcpServers';
@@ -55,6 +56,8 @@ export interface ExtensionApi {
   readonly agent: AgentApi;
   /** The MCP server definitions offered to the editor's agent. */
   readonly mcp: McpDefinitions;
+  /** Code insights: the statements sent, the lens provider's recent calls (reading it loads the features). */
+  readonly codeInsights: CodeInsightsApi;
 }
 
 /** Commands the entry handles itself; every other contributed command loads the part that handles it first. */
@@ -264,6 +267,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     get search() {
       return load('the extension API').search;
+    },
+    get codeInsights() {
+      return load('the extension API').codeInsights;
     },
     mcp,
   };

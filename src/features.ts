@@ -22,7 +22,7 @@ import { registerSearch, type SearchApi } from './search';
 import { registerTree, type TreeHandle } from './tree';
 import type { Node } from './tree/nodes';
 import { registerStatus, type FiringStatus } from './status';
-import { registerCodeInsights } from './codeInsights';
+import { registerCodeInsights, type CodeInsightsApi } from './codeInsights';
 import { registerTraces, type TracesApi } from './traces';
 
 /**
@@ -56,6 +56,8 @@ export interface Features {
   readonly traces: TracesApi;
   /** Search panels restored after a window reload. */
   readonly search: SearchApi;
+  /** Code insights: the statements sent, the lens provider's recent calls. */
+  readonly codeInsights: CodeInsightsApi;
 }
 
 /**
@@ -143,6 +145,10 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Featur
     applyAlertPlan: () => alertFiles.applyPlan({ confirm: true }),
   });
   // Production figures at the code: SQL through the query feature's client (the key's one rate budget).
-  registerCodeInsights(context, { connections, log, runSql: (connectionId, opts) => query.run(connectionId, opts) });
-  return { connections, tree: { ...tree, status }, query, preview, agent, traces, search };
+  const codeInsights = registerCodeInsights(context, {
+    connections,
+    log,
+    runSql: (connectionId, opts) => query.run(connectionId, opts),
+  });
+  return { connections, tree: { ...tree, status }, query, preview, agent, traces, search, codeInsights };
 }

@@ -13,6 +13,7 @@ import { Aggregates, type AggregateEntry } from './aggregates';
 import { chooseService, type ChooseArgs } from './choose';
 import { showHottest, type HottestArgs } from './hottest';
 import { registerFigureCommands } from './figureCommands';
+import type { LensCall } from './lensCalls';
 import { CodeInsightLenses } from './lenses';
 import { Picks } from './picks';
 import { codeInsightsSettings } from './settings';
@@ -48,6 +49,8 @@ export interface CodeInsightsApi {
   readonly statements: number;
   /** Exception and log count statements sent so far. */
   readonly signalStatements: number;
+  /** The function lens provider's recent calls, timed (lensCalls.ts). */
+  lensCalls(): readonly LensCall[];
 }
 
 export function registerCodeInsights(context: vscode.ExtensionContext, deps: CodeInsightsDeps): CodeInsightsApi {
@@ -114,6 +117,7 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
       void marks.refresh();
     }),
     vscode.window.onDidChangeVisibleTextEditors(() => void marks.refresh()),
+    ...lenses.prepareOnOpen(),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, logLenses),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, marks),
     picks.onDidChange(() => lenses.refresh()),
@@ -148,5 +152,6 @@ export function registerCodeInsights(context: vscode.ExtensionContext, deps: Cod
     get signalStatements() {
       return signals.statements;
     },
+    lensCalls: () => lenses.calls.recent(),
   };
 }

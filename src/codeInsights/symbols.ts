@@ -89,6 +89,8 @@ interface Known {
   at?: number;
   /** Whether the document's previous version had no symbols (its scan needs no wait for them). */
   wasPlain?: boolean;
+  /** The plain scan given meanwhile (made once per version). */
+  interim?: Definitions;
 }
 
 /** The symbol answers asked, per open document (its latest version only; a document opened again is another). */
@@ -123,16 +125,25 @@ export function definitionsOf(doc: vscode.TextDocument): Promise<Definitions> {
 
 /**
  * The definitions now: the symbol provider's answer if it is known for this version or comes within `waitMs`, else
- * the plain scan with `later`, the answer to come (`interim` unless the previous version had no symbols either).
+ * the plain scan with `later`, the answer to come (`interim` unless the previous version had no symbols either). Once
+ * the scan was given for a version, it is given again at once until the answer comes (no second wait).
  */
 export async function definitionsSoon(doc: vscode.TextDocument, waitMs: number): Promise<Definitions> {
   const k = knownFor(doc);
   if (k.value) return k.value;
+  if (k.interim || waitMs <= 0) return interimOf(k, doc);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs)));
   const first = await Promise.race([k.answer, late]);
   clearTimeout(timer);
-  if (first) return first;
-  const scan = scanned(doc);
-  return { definitions: scan.definitions, plain: scan.plain, interim: !k.wasPlain, later: k.answer };
+  return first ?? interimOf(k, doc);
+}
+
+/** The plain scan standing in for this version's symbols (made once). */
+function interimOf(k: Known, doc: vscode.TextDocument): Definitions {
+  if (!k.interim) {
+    const scan = scanned(doc);
+    k.interim = { definitions: scan.definitions, plain: scan.plain, interim: !k.wasPlain, later: k.answer };
+  }
+  return k.interim;
 }

@@ -9,7 +9,9 @@
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { BENCH_CODE_DATABASE, BENCH_CODE_FILE } from './codeData';
+import type { LensCall } from '../../src/codeInsights/lensCalls';
 import { stats, useQueryEndpoint, type QueryEndpointConfig } from './harness';
+import { timeline, watchLoop } from './lensTimeline';
 
 export interface CodeInsightsBenchConfig extends QueryEndpointConfig {
   api: ExtensionApi;
@@ -62,6 +64,12 @@ async function counted<T>(cfg: CodeInsightsBenchConfig, fn: () => Promise<T>) {
   return { value, statements: log.filter((r) => isQueryHost(r.path)).length, apiRequests: log.length };
 }
 
+/** Stats of the samples that exist (null where an open did not give the figure). */
+const statsOf = (xs: (number | null | undefined)[]) => {
+  const known = xs.filter((x): x is number => typeof x === 'number');
+  return known.length > 0 ? stats(known) : null;
+};
+
 export async function measureCodeInsights(cfg: CodeInsightsBenchConfig): Promise<Record<string, unknown>> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new Error('the bench host has no workspace folder');
@@ -77,8 +85,17 @@ export async function measureCodeInsights(cfg: CodeInsightsBenchConfig): Promise
   });
 
   // Refresh Code Insights, several times: what each sends.
-  const refreshes: { statements: number; apiRequests: number; ms: number; rows: number }[] = [];
+  const refreshes: {
+    statements: number;
+    apiRequests: number;
+    ms: number;
+    rows: number;
+    aggregate: number;
+    signals: number;
+  }[] = [];
+  const insights = cfg.api.codeInsights;
   for (let i = 0; i < Math.max(3, Math.min(cfg.runs, 5)); i++) {
+    const sent = { aggregate: insights.statements, signals: insights.signalStatements };
     const t = performance.now();
     const r = await counted(cfg, async () =>
       vscode.commands.executeCommand<RefreshOutcome[]>('observability.codeInsights.refresh'),
@@ -86,18 +103,36 @@ export async function measureCodeInsights(cfg: CodeInsightsBenchConfig): Promise
     const ms = performance.now() - t;
     const outcome = r.value?.[0];
     if (outcome?.state !== 'done') throw new Error(`the aggregate failed: ${JSON.stringify(outcome).slice(0, 300)}`);
-    refreshes.push({ statements: r.statements, apiRequests: r.apiRequests - r.statements, ms, rows: outcome.rows });
+    refreshes.push({
+      statements: r.statements,
+      apiRequests: r.apiRequests - r.statements,
+      ms,
+      rows: outcome.rows,
+      aggregate: insights.statements - sent.aggregate,
+      signals: insights.signalStatements - sent.signals,
+    });
   }
 
   // The lenses of the 300-function file, the aggregate kept: the first open, then the file closed and opened again.
+  const key = file.toString();
+  const callsSince = (t: number) => cfg.api.codeInsights.lensCalls().filter((c) => c.uri === key && c.entry >= t);
   const lensRun = async () => {
+    let openEvent: number | undefined;
+    const sub = vscode.workspace.onDidOpenTextDocument((d) => {
+      if (d.uri.toString() === key) openEvent ??= performance.now();
+    });
+    const loop = watchLoop();
     const t = performance.now();
     const doc = await vscode.workspace.openTextDocument(file);
+    const opened = performance.now();
     await vscode.window.showTextDocument(doc);
     const p = performance.now();
     const lenses =
       (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file)) ?? [];
     const end = performance.now();
+    const gaps = loop.stop();
+    sub.dispose();
+    const steps = timeline({ start: t, opened, openEvent, shown: p, answered: end }, callsSince(t), gaps);
     const ours = lenses.filter((l) => l.command?.command === SHOW_FIGURES);
     // Lenses drawn from the plain scan while the symbols are asked for: asked again until the symbol-based ones come.
     const interim = (ls: vscode.CodeLens[]) => ls.some((l) => INTERIM.test(l.command?.tooltip ?? ''));
@@ -109,6 +144,12 @@ export async function measureCodeInsights(cfg: CodeInsightsBenchConfig): Promise
     }
     const symbolLensesMs = performance.now() - t;
     const lines = (ls: vscode.CodeLens[]) => ls.map((l) => `${l.range.start.line}:${l.command?.title}`).join('|');
+    // The editor's own ask, after its debounce from the file shown (375 ms in a development host): at most 3 s.
+    let editorAsk: LensCall | undefined;
+    for (let i = 0; i < 300 && !editorAsk; i++) {
+      editorAsk = callsSince(end).find((c) => !c.ahead);
+      if (!editorAsk) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     // The language's symbol provider alone (what the lenses ask first), the document open.
     const s = performance.now();
     await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', file);
@@ -129,6 +170,15 @@ export async function measureCodeInsights(cfg: CodeInsightsBenchConfig): Promise
       lenses: ours.length,
       plain: ours.some((l) => /\(plain scan\)/.test(l.command?.title ?? '')),
       example: ours[0]?.command?.title,
+      steps,
+      editorAsk: editorAsk?.returned
+        ? {
+            afterShownMs: Math.round((editorAsk.entry - p) * 10) / 10,
+            providerMs: Math.round((editorAsk.returned - editorAsk.entry) * 10) / 10,
+            kept: editorAsk.kept,
+            lenses: editorAsk.lenses,
+          }
+        : null,
     };
   };
   const first = await counted(cfg, lensRun);
@@ -156,10 +206,19 @@ export async function measureCodeInsights(cfg: CodeInsightsBenchConfig): Promise
       'yet; symbolLensesMs from openTextDocument to the symbol-based lenses, asked again every 10 ms; sameLines: the ' +
       'same lines and titles), symbolsMs = vscode.executeDocumentSymbolProvider on the ' +
       'same file right after; againMs = the lenses asked again after that (the file open, its symbols known); first = the first open (the TypeScript language server ' +
-      'starting), later = the editor closed and the file opened again',
+      'starting), later = the editor closed and the file opened again. steps (ms from openTextDocument, one clock: the ' +
+      "bench runs in the extension's host): the document opened / shown / the ask answered, each lens provider call " +
+      '(entry, rows looked up, definitions, matched, returned; ahead = made when the file was opened or shown, kept = ' +
+      'handed back made), openedToProviderLensesMs = from openTextDocument resolved to the first ask answered with ' +
+      'lenses, eventToLensesMadeMs = from the host event (document opened or editor shown) to the lenses made, ask = ' +
+      "the bench's executeCodeLensProvider: sent to our provider's entry / our provider / its return to the answer, " +
+      "loopHeldMs = time a 5 ms timer of the host fired 20 ms or more late; editorAsk = the editor's own ask (after " +
+      'its debounce), aggregateStatementsPerRefresh / signalStatementsPerRefresh = statements the extension counted',
     functions: 300,
     aggregateRows: refreshes[0]?.rows,
     statementsPerRefresh: refreshes.map((r) => r.statements),
+    aggregateStatementsPerRefresh: refreshes.map((r) => r.aggregate),
+    signalStatementsPerRefresh: refreshes.map((r) => r.signals),
     apiRequestsPerRefresh: refreshes.map((r) => r.apiRequests),
     refreshMs: stats(refreshes.map((r) => r.ms)),
     lenses: {
@@ -175,6 +234,8 @@ export async function measureCodeInsights(cfg: CodeInsightsBenchConfig): Promise
         symbolsMs: Math.round(first.value.symbolsMs * 10) / 10,
         againMs: Math.round(first.value.againMs * 10) / 10,
         requests: first.apiRequests,
+        steps: first.value.steps,
+        editorAsk: first.value.editorAsk,
       },
       later: {
         openToLensesMs: stats(later.map((l) => l.openToLensesMs)),
@@ -185,6 +246,18 @@ export async function measureCodeInsights(cfg: CodeInsightsBenchConfig): Promise
         symbolsMs: stats(later.map((l) => l.symbolsMs)),
         againMs: stats(later.map((l) => l.againMs)),
         requests: laterRequests,
+        openedToProviderLensesMs: statsOf(later.map((l) => l.steps.openedToProviderLensesMs)),
+        openedToLensesMadeMs: statsOf(later.map((l) => l.steps.openedToLensesMadeMs)),
+        eventToLensesMadeMs: statsOf(later.map((l) => l.steps.eventToLensesMadeMs)),
+        shownMs: statsOf(later.map((l) => l.steps.shownMs)),
+        askToProviderMs: statsOf(later.map((l) => l.steps.ask?.toProviderMs)),
+        askProviderMs: statsOf(later.map((l) => l.steps.ask?.providerMs)),
+        askBackMs: statsOf(later.map((l) => l.steps.ask?.backMs)),
+        loopHeldOpeningMs: statsOf(later.map((l) => l.steps.loopHeldMs.opening)),
+        loopHeldAskingMs: statsOf(later.map((l) => l.steps.loopHeldMs.asking)),
+        editorAskAfterShownMs: statsOf(later.map((l) => l.editorAsk?.afterShownMs)),
+        editorAskProviderMs: statsOf(later.map((l) => l.editorAsk?.providerMs)),
+        opens: later.map((l) => ({ ...l.steps, editorAsk: l.editorAsk })),
       },
     },
   };
