@@ -56,7 +56,7 @@ export class SearchPanel implements vscode.Disposable {
       post,
       run,
       model: () => this.model,
-      openTrace: (id, time) => this.target.openTrace(id, time),
+      openTrace: (id, time, spanId) => this.target.openTrace(id, time, spanId),
       search: () => this.search(),
     });
     this.tail = new LiveTail({ request, run, onRows: (model, range) => this.prepend(model, range) });
