@@ -64,7 +64,8 @@ export class SearchPanel implements vscode.Disposable {
       request,
       post,
       run: (sql, maxRows) => this.target.run(sql, maxRows),
-      total: () => this.model?.histogram.total,
+      // The histogram shown: the live tail moves it with the range.
+      total: () => this.view.histogram?.total ?? this.model?.histogram.total,
     });
     this.patterns.tab = target.tab === 'patterns' ? 'patterns' : 'events';
     const sourceKey = [target.connectionId, target.serviceId, target.request.source.id ?? ''].join('\n');
@@ -132,6 +133,7 @@ export class SearchPanel implements vscode.Disposable {
     const rows = model.raw.map(cells);
     this.view = prependedView(this.view, rows, model.histogram, range, MAX_ROWS);
     this.post({ type: 'prepend', rows, histogram: model.histogram, range });
+    void this.patterns.appended(rows.length);
   }
 
   private post(m: ToPage): void {
