@@ -3,10 +3,11 @@
  * argument object `{ connectionId, serviceId, sourceId?, traceId, spanId?, range?, time? }` (`range`: epoch
  * milliseconds `{ from, to }`; else `time`, the time of the row the trace was opened from: an hour either side of it
  * is read, and the whole table when the trace is not there; `spanId`: the span selected in the waterfall — given
- * without `traceId`, the span is looked up in the trace source around `time` (the last day without one)). Picks the service's trace source (asks when there are several),
- * reads the trace's spans and its logs (SQL on the service's query endpoint; on a self-hosted deployment on its
- * ClickHouse access, which it needs) and shows them in the trace panel. Opening a trace is the user's action
- * that starts the SQL; an idle service is not woken (the query client asks for no wake).
+ * without `traceId`, the span is looked up in the trace source around `time` (the last day without one)). Picks the
+ * service's trace source (asks when there are several), reads the trace's spans and its logs (SQL on the service's
+ * query endpoint; on a self-hosted deployment on its ClickHouse access, which it needs) and shows them in the trace
+ * panel. Opening a trace is the user's action that starts the SQL; an idle service is not woken (the query client
+ * asks for no wake).
  */
 import * as vscode from 'vscode';
 import { argsOf, nodeOf, scopeOfNode } from '../commandArgs';

@@ -226,10 +226,21 @@ async function afterReload(page: Page, emulator: Emulator): Promise<void> {
   assert.match(spans[0]!, /fromUnixTimestamp64Milli/, 'in the range it had');
 }
 
-/** A span ID alone: its trace is looked up and opened, that span selected (not the span that threw). */
+/**
+ * A span ID alone: its trace is looked up and opened, that span selected. The orphan trace (not opened before, so its
+ * panel is the newest) and its latest span with a parent (not the first row, which a trace without errors selects).
+ */
 async function spanFromSql(page: Page, emulator: Emulator, flavor: UiFlavor): Promise<void> {
-  await runCommand(page, 'View: Close All Editors');
   await runCommand(page, 'Observability: New Query');
+  // After the window reload no query has a service yet: the service is asked for (the first is this one).
+  const asked = await quickInput(page)
+    .waitFor({ state: 'visible', timeout: 5_000 })
+    .then(() => true)
+    .catch(() => false);
+  if (asked) {
+    await page.keyboard.press('Enter');
+    await quickInput(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+  }
   await page
     .locator('.statusbar-item', { hasText: flavor.serviceName(emulator, LABEL) })
     .first()
@@ -238,17 +249,16 @@ async function spanFromSql(page: Page, emulator: Emulator, flavor: UiFlavor): Pr
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
   await page.keyboard.insertText(
-    `SELECT Timestamp, SpanId, SpanName FROM otel_traces\nWHERE TraceId = '${SHOWCASE.refund}' AND SpanName = 'SELECT shop.payments'\n`,
+    `SELECT SpanId, SpanName, Timestamp FROM otel_traces\nWHERE TraceId = '${SHOWCASE.orphan}' AND ParentSpanId != ''\nORDER BY Timestamp DESC LIMIT 1\n`,
   );
   await page.keyboard.press('Control+Enter');
   const link = panel(page).locator('a.span').first();
   await link.waitFor({ state: 'visible', timeout: 180_000 });
+  const name = (await panel(page).locator('.row div').nth(1).innerText()).trim();
   await link.click();
-  await panel(page).locator('#title', { hasText: SHOWCASE.refund }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await panel(page).locator('#title', { hasText: SHOWCASE.orphan }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await panel(page)
-    .locator('[role=row][aria-selected=true]', { hasText: 'SELECT shop.payments' })
+    .locator('[role=row][aria-selected=true]', { hasText: name })
     .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await panel(page)
-    .locator('#details h2', { hasText: 'SELECT shop.payments' })
-    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await panel(page).locator('#details h2', { hasText: name }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 }
