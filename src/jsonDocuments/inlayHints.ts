@@ -61,9 +61,22 @@ export class IdNameInlayHintsProvider implements vscode.InlayHintsProvider {
         name = dashboard?.tiles?.find((t) => t.id === id)?.name;
       }
       if (!name) continue;
-      const hint = new vscode.InlayHint(doc.positionAt(node.offset + node.length), name, vscode.InlayHintKind.Type);
+      const tooltip = vscode.l10n.t('Name on the service of {0} {1}', String(key), id);
+      let label: string | vscode.InlayHintLabelPart[] = name;
+      if (key === 'savedSearchId') {
+        // The saved search's name opens it in the search panel (Ctrl/Cmd+click, as any inlay hint link).
+        const part = new vscode.InlayHintLabelPart(name);
+        part.command = {
+          command: 'observability.searchEvents',
+          title: vscode.l10n.t('Open in Search'),
+          arguments: [{ connectionId: where.connectionId, serviceId: where.serviceId, savedSearchId: id }],
+        };
+        part.tooltip = `${tooltip} · ${vscode.l10n.t('Open in Search')}`;
+        label = [part];
+      }
+      const hint = new vscode.InlayHint(doc.positionAt(node.offset + node.length), label, vscode.InlayHintKind.Type);
       hint.paddingLeft = true;
-      hint.tooltip = vscode.l10n.t('Name on the service of {0} {1}', String(key), id);
+      hint.tooltip = tooltip;
       hints.push(hint);
     }
     return hints;

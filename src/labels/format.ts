@@ -132,8 +132,11 @@ export function alertTooltip(
   dashboardName?: string,
   tileName?: string,
   savedSearchName?: string,
+  /** The alert's service: its saved search becomes a link opening it in the search panel. */
+  scope?: { connectionId: string; serviceId: string },
 ): vscode.MarkdownString {
   const lines: string[] = [];
+  let link = false;
   lines.push(`**${md(alertLabel(alert))}** — ${md(alertStatusText(alert))}`, '');
   lines.push(`- ${vscode.l10n.t('ID')}: ${code(alert.id)}`);
   lines.push(
@@ -148,7 +151,13 @@ export function alertTooltip(
       : code(alert.dashboardId ?? '?');
     lines.push(`- ${vscode.l10n.t('Watches')}: ${where} (${vscode.l10n.t('tile')} ${code(alert.tileId ?? '?')})`);
   } else if (alert.savedSearchId) {
-    const search = savedSearchName ? md(savedSearchName) : code(alert.savedSearchId);
+    let search = savedSearchName ? md(savedSearchName) : code(alert.savedSearchId);
+    if (scope) {
+      // The one link of the tooltip: escaped text, the command and its argument built here.
+      const title = vscode.l10n.t('Open in Search');
+      search = `[${search}](${commandUri(OPEN_SEARCH, { ...scope, savedSearchId: alert.savedSearchId })} "${title}")`;
+      link = true;
+    }
     lines.push(`- ${vscode.l10n.t('Saved search')}: ${search}`);
   }
   const channel = channelText(alert, webhookNames);
@@ -180,13 +189,30 @@ export function alertTooltip(
       lines.push(`- ${vscode.l10n.t('… and {0} more', errors.length - recent.length)}`);
     }
   }
-  return plainTooltip(lines.join('\n'));
+  return plainTooltip(lines.join('\n'), link ? [OPEN_SEARCH] : undefined);
 }
 
-/** A tooltip whose Markdown comes from this module only: theme icons on, no command links, no HTML. */
-function plainTooltip(markdown: string): vscode.MarkdownString {
+const OPEN_SEARCH = 'observability.searchEvents';
+
+/**
+ * A `command:` URI with one argument: JSON, percent-encoded, parentheses and quotes too (so the Markdown link's
+ * target cannot end early whatever the server's IDs hold).
+ */
+export function commandUri(command: string, arg: unknown): string {
+  const encoded = encodeURIComponent(JSON.stringify([arg])).replace(
+    /[()'!*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `command:${command}?${encoded}`;
+}
+
+/**
+ * A tooltip whose Markdown comes from this module only: theme icons on, no HTML, and no command links but those of
+ * `commands` (the links this module built).
+ */
+function plainTooltip(markdown: string, commands?: string[]): vscode.MarkdownString {
   const tooltip = new vscode.MarkdownString(markdown, true);
-  tooltip.isTrusted = false;
+  tooltip.isTrusted = commands ? { enabledCommands: commands } : false;
   tooltip.supportHtml = false;
   return tooltip;
 }

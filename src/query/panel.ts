@@ -161,6 +161,7 @@ export class ResultsPanel implements vscode.Disposable {
       statement: (index) => this.showStatement(index),
       openTrace: (cell) => this.openTrace(cell),
       openFrame: (id) => this.cellFrames.open(id, this.panel?.viewColumn),
+      openSavedSearch: (id) => this.openSavedSearch(id),
     };
   }
 
@@ -179,14 +180,22 @@ export class ResultsPanel implements vscode.Disposable {
    * Opens the trace of a cell (the page sends its text and the row's time) on the result's service: the command
    * checks the ID, and reads an hour either side of the time.
    */
-  openTrace(cell: { traceId?: unknown; time?: unknown }): Thenable<unknown> {
-    if (typeof cell.traceId !== 'string') return Promise.resolve(undefined);
+  openTrace(cell: { traceId?: unknown; spanId?: unknown; time?: unknown }): Thenable<unknown> {
+    const span = typeof cell.spanId === 'string' ? { spanId: cell.spanId } : {};
+    if (typeof cell.traceId !== 'string' && !span.spanId) return Promise.resolve(undefined);
     const time = typeof cell.time === 'string' || typeof cell.time === 'number' ? { time: cell.time } : {};
     return vscode.commands.executeCommand('observability.openTrace', {
       ...this.target,
-      traceId: cell.traceId,
+      ...(typeof cell.traceId === 'string' ? { traceId: cell.traceId } : {}),
+      ...span,
       ...time,
     });
+  }
+
+  /** Opens the saved search of a cell (its ID) on the result's service in the search panel. */
+  openSavedSearch(savedSearchId: unknown): Thenable<unknown> {
+    if (typeof savedSearchId !== 'string' || savedSearchId === '') return Promise.resolve(undefined);
+    return vscode.commands.executeCommand('observability.searchEvents', { ...this.target, savedSearchId });
   }
 
   async openJson(): Promise<vscode.TextDocument | undefined> {

@@ -24,7 +24,7 @@ const STYLE = `  body { display: flex; flex-direction: column; height: 100vh; ov
   .row:nth-child(even) { background: var(--vscode-list-hoverBackground); }
   .row div { box-sizing: border-box; padding: 0 6px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
   .num { text-align: right; }
-  a.trace { color: var(--vscode-textLink-foreground); }
+  a.link { color: var(--vscode-textLink-foreground); }
   a.frame { color: var(--vscode-textLink-foreground); }
   .null { color: var(--vscode-descriptionForeground); font-style: italic; }
   #chart { flex: 1 1 auto; overflow: auto; padding: 8px; box-sizing: border-box; }

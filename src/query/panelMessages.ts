@@ -82,8 +82,10 @@ export interface WebviewMessageHandlers {
   openJson(): Promise<unknown>;
   /** Show statement `index` (0-based) of the last run. */
   statement(index: number): Promise<unknown>;
-  /** Open the trace of a cell: its text and the row's time (the page sends both). */
-  openTrace(cell: { traceId?: unknown; time?: unknown }): Thenable<unknown>;
+  /** Open the trace of a cell: its text and the row's time (the page sends both); a span cell sends its span ID. */
+  openTrace(cell: { traceId?: unknown; spanId?: unknown; time?: unknown }): Thenable<unknown>;
+  /** Open the saved search of a cell in the search panel. */
+  openSavedSearch?(savedSearchId: unknown): Thenable<unknown>;
   /** Open the workspace file of a stack-trace frame link in a cell (the id the extension handed out). */
   openFrame(id: number): Promise<unknown>;
 }
@@ -124,7 +126,14 @@ export async function handleWebviewMessage(m: unknown, on: WebviewMessageHandler
       if (Number.isInteger(msg.index)) await on.statement(msg.index as number);
       return;
     case 'openTrace':
-      await on.openTrace({ traceId: msg.traceId, time: msg.time });
+      await on.openTrace({
+        traceId: msg.traceId,
+        time: msg.time,
+        ...(msg.spanId !== undefined ? { spanId: msg.spanId } : {}),
+      });
+      return;
+    case 'openSavedSearch':
+      await on.openSavedSearch?.(msg.savedSearchId);
       return;
     case 'openFrame':
       if (Number.isInteger(msg.id)) await on.openFrame(msg.id as number);

@@ -20,9 +20,11 @@ export interface SearchArgs {
   range?: string | { from: number; to: number };
   /** The tab shown first: the events (default) or their patterns. */
   tab?: 'events' | 'patterns';
+  /** A saved search of the service, by ID: it opens with its source, condition, columns and order. */
+  savedSearchId?: string;
 }
 
-interface SavedSearchItem {
+export interface SavedSearchItem {
   sourceId?: string;
   select?: string | null;
   where?: string | null;

@@ -13,7 +13,7 @@ import { isSelfHosted } from '../connections/types';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log';
 import type { SourceLike } from '../render';
-import { rangeOf, searchArgsOf, type SearchArgs } from './args';
+import { rangeOf, savedSearchArgs, searchArgsOf, type SavedSearchItem, type SearchArgs } from './args';
 import { CompletionCache } from './completion';
 import { SEARCH_BYTES, SEARCH_ROWS, tableFacts } from './model';
 import { SearchPanel, type SearchPanelState } from './panel';
@@ -83,6 +83,13 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
       void vscode.window.showWarningMessage(message);
       return { ok: false, error: message };
     }
+    if (typeof args.savedSearchId === 'string' && args.savedSearchId !== '') {
+      // A saved search named by its ID (a link in a tooltip or a SQL result): read it, then open it as the tree does.
+      const saved = await deps.connections
+        .clientFor(scope.connectionId)
+        .getSavedSearch(scope.serviceId, args.savedSearchId);
+      args = { ...args, ...savedSearchArgs(saved.data as SavedSearchItem), savedSearchId: undefined };
+    }
     const sources = (await deps.connections.clientFor(scope.connectionId).listSources(scope.serviceId))
       .data as unknown as Source[];
     const searchable = sources.filter((s) => s.kind === 'log' || s.kind === 'trace');
@@ -120,7 +127,7 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
       completion,
       tab: args.tab === 'patterns' ? 'patterns' : 'events',
       ...(restored ? { restored } : {}),
-      openTrace: (traceId, time) =>
+      openTrace: (traceId, time, spanId) =>
         void vscode.commands.executeCommand('observability.openTrace', {
           ...scope,
           // A log source names the trace source its trace IDs are in.
@@ -131,6 +138,7 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
                 ? source.traceSourceId
                 : undefined,
           traceId,
+          ...(spanId ? { spanId } : {}),
           ...(typeof time === 'string' || typeof time === 'number' ? { time } : {}),
         }),
     });

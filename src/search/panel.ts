@@ -61,7 +61,7 @@ export class SearchPanel implements vscode.Disposable {
       post,
       run,
       model: () => this.model,
-      openTrace: (id, time) => this.target.openTrace(id, time),
+      openTrace: (id, time, spanId) => this.target.openTrace(id, time, spanId),
       search: () => this.search(),
     });
     this.tail = new LiveTail({ request, run, onRows: (model, range) => this.prepend(model, range) });
@@ -69,7 +69,8 @@ export class SearchPanel implements vscode.Disposable {
       request,
       post,
       run: (sql, maxRows) => this.target.run(sql, maxRows),
-      total: () => this.model?.histogram.total,
+      // The histogram shown: the live tail moves it with the range.
+      total: () => this.view.histogram?.total ?? this.model?.histogram.total,
     });
     this.patterns.tab = target.tab === 'patterns' ? 'patterns' : 'events';
     const sourceKey = [target.connectionId, target.serviceId, target.request.source.id ?? ''].join('\n');
@@ -146,6 +147,7 @@ export class SearchPanel implements vscode.Disposable {
     this.poster.prepended(rows.length);
     this.view = prependedView(this.view, rows, model.histogram, range, MAX_ROWS);
     this.post({ type: 'prepend', rows, histogram: model.histogram, range });
+    void this.patterns.appended(rows.length);
   }
 
   private post(m: ToPage): void {

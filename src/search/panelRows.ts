@@ -16,7 +16,7 @@ export interface RowsDeps {
   model(): SearchModel | undefined;
   run(sql: string): Promise<QueryResult>;
   post(m: ToPage): void;
-  openTrace(traceId: string, time?: unknown): void;
+  openTrace(traceId: string, time?: unknown, spanId?: string): void;
   search(): Promise<void>;
 }
 
@@ -63,7 +63,7 @@ export class PanelRows {
     if (!detail || this.deps.model() !== model) return;
     const effect = rowEffect(m, rowDetails(detail.columns, detail.row), this.deps.request());
     if (effect?.kind === 'details') this.deps.post(await withFrameLinks(effect.message, this.frames));
-    else if (effect?.kind === 'openTrace') this.deps.openTrace(effect.traceId, this.rowTime(m.index));
+    else if (effect?.kind === 'openTrace') this.deps.openTrace(effect.traceId, this.rowTime(m.index), effect.spanId);
     else if (effect?.kind === 'copy') await vscode.env.clipboard.writeText(effect.text);
     else if (effect?.kind === 'search') await this.deps.search();
   }

@@ -13,7 +13,7 @@ export interface PanelTarget {
   /** Runs SQL on the service (at most `maxRows` rows: the search's by default). */
   run(sql: string, maxRows?: number): Promise<QueryResult>;
   /** Opens a trace; `time` is the time of the row it was opened from (its trace is read around it). */
-  openTrace(traceId: string, time?: unknown): void;
+  openTrace(traceId: string, time?: unknown, spanId?: string): void;
   /** A panel VS Code restored after a window reload, to draw the search in (else a new one is opened). */
   restored?: import('vscode').WebviewPanel;
   completion: CompletionCache;

@@ -75,6 +75,8 @@ export type ToPage =
         value: string;
         more?: number | undefined;
         trace?: boolean;
+        /** A span ID (the source's span or parent span ID) of a row with a trace ID: "Open span" opens it there. */
+        span?: boolean;
         /** Lines of the value (by index) that are stack-trace frames opening a workspace file: `openFrame` with the id. */
         links?: { index: number; id: number; title: string }[];
       }[];

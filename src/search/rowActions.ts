@@ -9,7 +9,8 @@ import type { FromPage, ToPage } from './protocol';
 
 export type RowEffect =
   | { kind: 'details'; message: ToPage }
-  | { kind: 'openTrace'; traceId: string }
+  /** `spanId`: the span to select in the trace (a span ID field of the row). */
+  | { kind: 'openTrace'; traceId: string; spanId?: string }
   | { kind: 'copy'; text: string }
   /** The request was changed: search again. */
   | { kind: 'search' }
@@ -19,6 +20,12 @@ export function rowEffect(m: FromPage, fields: readonly DetailField[], req: Sear
   if (!('index' in m)) return undefined;
   const traceExpr = String(req.source.traceIdExpression ?? '');
   const f = 'field' in m && typeof m.field === 'number' ? fields[m.field] : undefined;
+  const trace = fields.find((x) => x.column === traceExpr && x.key === undefined && x.value !== '');
+  const spanExprs = [req.source.spanIdExpression, req.source.parentSpanIdExpression].filter(
+    (e): e is string => typeof e === 'string' && e !== '',
+  );
+  const isSpan = (x: DetailField) =>
+    trace !== undefined && x.key === undefined && x.value !== '' && spanExprs.includes(x.column);
   switch (m.type) {
     case 'details':
       return {
@@ -31,10 +38,12 @@ export function rowEffect(m: FromPage, fields: readonly DetailField[], req: Sear
             value: x.value,
             more: x.more,
             trace: x.column === traceExpr && x.key === undefined && x.value !== '',
+            ...(isSpan(x) ? { span: true } : {}),
           })),
         },
       };
     case 'openTrace':
+      if (f && trace && isSpan(f)) return { kind: 'openTrace', traceId: trace.value, spanId: f.value };
       return f && f.value !== '' ? { kind: 'openTrace', traceId: f.value } : undefined;
     case 'copy':
       return f ? { kind: 'copy', text: f.value } : undefined;

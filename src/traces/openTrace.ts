@@ -1,11 +1,13 @@
 /**
  * Observability: Open Trace… — from the palette (asks for the connection, the service and the trace ID) or with an
- * argument object `{ connectionId, serviceId, sourceId?, traceId, range?, time? }` (`range`: epoch milliseconds
- * `{ from, to }`; else `time`, the time of the row the trace was opened from: an hour either side of it is read, and
- * the whole table when the trace is not there). Picks the service's trace source (asks when there are several),
- * reads the trace's spans and its logs (SQL on the service's query endpoint; on a self-hosted deployment on its
- * ClickHouse access, which it needs) and shows them in the trace panel. Opening a trace is the user's action
- * that starts the SQL; an idle service is not woken (the query client asks for no wake).
+ * argument object `{ connectionId, serviceId, sourceId?, traceId, spanId?, range?, time? }` (`range`: epoch
+ * milliseconds `{ from, to }`; else `time`, the time of the row the trace was opened from: an hour either side of it
+ * is read, and the whole table when the trace is not there; `spanId`: the span selected in the waterfall — given
+ * without `traceId`, the span is looked up in the trace source around `time` (the last day without one)). Picks the
+ * service's trace source (asks when there are several), reads the trace's spans and its logs (SQL on the service's
+ * query endpoint; on a self-hosted deployment on its ClickHouse access, which it needs) and shows them in the trace
+ * panel. Opening a trace is the user's action that starts the SQL; an idle service is not woken (the query client
+ * asks for no wake).
  */
 import * as vscode from 'vscode';
 import { argsOf, nodeOf, scopeOfNode } from '../commandArgs';
@@ -18,12 +20,17 @@ import { readTrace, TRACE_ID, type SourceLike, type TraceModel } from '../render
 import type { TracePanels } from './panel';
 import type { TracesDeps } from './index';
 import { rangeArg, windowAround, type TraceRange } from './window';
+import { findSpanTrace } from './spanFind';
+import { normalizeSpanId, rowOfSpan } from './spanLookup';
 
 export interface OpenTraceArgs {
   connectionId: string;
   serviceId: string;
   sourceId?: string;
-  traceId: string;
+  /** The trace; optional when `spanId` is given (the span's trace is looked up). */
+  traceId?: string;
+  /** The span to select (16 hexadecimal digits). */
+  spanId?: string;
   /** The time range to read the trace in (epoch milliseconds). */
   range?: TraceRange;
   /** Without a range: the time of the row the trace was opened from (epoch ms or a date text), ± an hour read. */
@@ -89,6 +96,20 @@ export function createOpenTrace(deps: TracesDeps, panels: TracePanels, log: Logg
       );
       return undefined;
     }
+    const spanId = args.spanId !== undefined ? normalizeSpanId(String(args.spanId)) : undefined;
+    if (args.spanId !== undefined && !spanId) {
+      void vscode.window.showErrorMessage(t('Open Trace: a span ID is 16 hexadecimal digits.'));
+      return undefined;
+    }
+    if (args.traceId === undefined && spanId) {
+      const found = await findSpanTrace(
+        deps,
+        { connection, serviceId, sourceId: args.sourceId, spanId, time: args.time },
+        pickTraceSource,
+      );
+      if (!found) return undefined;
+      return readAndShow(connections, deps, panels, log, { connection, serviceId, spanId, ...found });
+    }
     const traceId =
       args.traceId !== undefined
         ? normalizeTraceId(String(args.traceId))
@@ -113,6 +134,7 @@ export function createOpenTrace(deps: TracesDeps, panels: TracePanels, log: Logg
       traceId,
       sourceId: args.sourceId,
       range,
+      ...(spanId ? { spanId } : {}),
     });
   };
 }
@@ -128,8 +150,10 @@ export async function readAndShow(
     traceId: string;
     sourceId?: string | undefined;
     range?: TraceRange | undefined;
+    /** The span to select in the waterfall. */
+    spanId?: string | undefined;
   },
-): Promise<(TraceModel & { range?: TraceRange | undefined }) | undefined> {
+): Promise<(TraceModel & { range?: TraceRange | undefined; selectedRow?: number }) | undefined> {
   const { connection, serviceId, traceId } = a;
   const key = `${connection.id}/${serviceId}/${traceId}`;
   let cancelled = false;
@@ -178,7 +202,11 @@ export async function readAndShow(
           range,
         });
         log.info(`trace ${traceId}: ${model.tree.rows.length} spans, ${model.logs.length} log lines`);
-        return { ...model, range };
+        if (!a.spanId) return { ...model, range };
+        const row = rowOfSpan(model.tree, a.spanId);
+        if (row >= 0) panels.select(key, row);
+        else void vscode.window.showWarningMessage(t('Span {0} is not in trace {1}.', a.spanId, traceId));
+        return { ...model, range, selectedRow: row };
       },
     );
   } catch (error) {

@@ -194,7 +194,10 @@ export class ObservabilityTreeProvider implements vscode.TreeDataProvider<Node>,
         const search = entry.value?.find((s) => s.id === alert.savedSearchId);
         if (search) savedSearchName = nameOf(search);
       }
-      item.tooltip = alertTooltip(alert, node.webhooks, dashboardName, tileName, savedSearchName);
+      item.tooltip = alertTooltip(alert, node.webhooks, dashboardName, tileName, savedSearchName, {
+        connectionId: node.connectionId,
+        serviceId: node.serviceId,
+      });
       withDriftWords(item, driftMarkOf(this.driftMarks, node));
     }
     return item;

@@ -245,7 +245,10 @@ describe('Explorer tree', function () {
     assert.equal(silenced.type, 'alert');
     const search = data.savedSearches.get(String(silenced.alert.savedSearchId));
     assert.ok(search?.name);
-    assert.ok(silencedTip.includes(`Saved search: ${search.name}`), `the saved search by its name: ${silencedTip}`);
+    assert.ok(
+      silencedTip.includes(`Saved search: [${search.name}](command:observability.searchEvents?`),
+      `the saved search by its name, a link opening it in Search: ${silencedTip}`,
+    );
     const folderItem = item(folder);
     assert.match(String(folderItem.description), new RegExp(`^${stored.length}\\b`));
   });

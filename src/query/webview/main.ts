@@ -76,6 +76,28 @@ const isTime = (t: string): boolean => /^(DateTime|Date)/.test(baseType(t));
 /** Columns whose cells are trace IDs (`TraceId`, `trace_id`, `traceId`): each such cell is a link to the trace. */
 const isTraceColumn = (name: string): boolean => /^trace_?id$/i.test(name);
 const TRACE_ID = /^[0-9a-f]{32}$/i;
+/** Columns whose cells are span IDs (`SpanId`, `ParentSpanId`, `span_id`): a link to the span in its trace. */
+const isSpanColumn = (name: string): boolean => /^(parent_?)?span_?id$/i.test(name);
+const SPAN_ID = /^[0-9a-f]{16}$/i;
+/** Columns whose cells are saved-search IDs (`savedSearchId`, `saved_search_id`): a link opening the saved search. */
+const isSavedSearchColumn = (name: string): boolean => /^saved_?search_?id$/i.test(name);
+const SAVED_SEARCH_ID = /^[0-9a-z_-]{1,64}$/i;
+
+type LinkKind = 'trace' | 'span' | 'search';
+const LINK_TITLES: Record<LinkKind, string> = {
+  trace: 'Open trace',
+  span: 'Open this span in its trace',
+  search: 'Open the saved search in Search',
+};
+
+/** What a cell links to, by its column's name and its text; undefined for plain text. */
+function linkKind(name: string, v: unknown): LinkKind | undefined {
+  if (typeof v !== 'string') return undefined;
+  if (isTraceColumn(name)) return TRACE_ID.test(v) ? 'trace' : undefined;
+  if (isSpanColumn(name)) return SPAN_ID.test(v) ? 'span' : undefined;
+  if (isSavedSearchColumn(name)) return SAVED_SEARCH_ID.test(v) ? 'search' : undefined;
+  return undefined;
+}
 
 /** The row's time sent with a trace link: a `Timestamp` column, else the first date column. */
 function timeColumn(m: ResultMessage): number {
@@ -149,7 +171,6 @@ function renderRows(): void {
   if (first === rendered.first && last === rendered.last) return;
   rendered = { first, last };
   const numeric = m.columns.map((c) => isNumeric(c.type));
-  const traces = m.columns.map((c) => isTraceColumn(c.name));
   const frag = document.createDocumentFragment();
   for (let r = first; r < last; r++) {
     const row = document.createElement('div');
@@ -165,15 +186,16 @@ function renderRows(): void {
       cell.style.width = `${widths[c]}px`;
       const v = values ? values[c] : undefined;
       cell.textContent = values ? text(v) : '…';
-      if (traces[c] && typeof v === 'string' && TRACE_ID.test(v)) {
+      const kind = values ? linkKind(m.columns[c]!.name, v) : undefined;
+      if (kind) {
         // The extension opens it (the page only says which ID and row time): the text stays text.
         const link = document.createElement('a');
         link.href = '#';
-        link.className = 'trace';
+        link.className = `link ${kind}`;
         link.dataset.row = String(r);
         link.dataset.col = String(c);
-        link.title = 'Open trace';
-        link.textContent = v;
+        link.title = LINK_TITLES[kind];
+        link.textContent = v as string;
         cell.replaceChildren(link);
       } else if (typeof v === 'string') drawFrameCell(cell, m.seq, r, c, v);
       if (numeric[c]) cell.className = 'num';
@@ -597,14 +619,21 @@ function onAbort(seq: number): void {
 viewport.addEventListener('scroll', () => requestAnimationFrame(renderRows), { passive: true });
 viewport.addEventListener('click', (e) => {
   if (onFrameClick(e, (m) => vscode.postMessage(m))) return;
-  const link = (e.target as HTMLElement).closest('a.trace') as HTMLElement | null;
+  const link = (e.target as HTMLElement).closest('a.link') as HTMLElement | null;
   if (!link || !current) return;
   e.preventDefault();
-  const row = current.rows[Number(link.dataset.row)];
-  const t = timeColumn(current);
-  const traceId = row?.[Number(link.dataset.col)];
-  if (typeof traceId !== 'string') return;
-  vscode.postMessage({ type: 'openTrace', traceId, ...(t >= 0 && row?.[t] != null ? { time: row[t] } : {}) });
+  const m = current;
+  const row = m.rows[Number(link.dataset.row)];
+  const t = timeColumn(m);
+  const id = row?.[Number(link.dataset.col)];
+  if (typeof id !== 'string') return;
+  const time = t >= 0 && row?.[t] != null ? { time: row[t] } : {};
+  if (link.classList.contains('search')) vscode.postMessage({ type: 'openSavedSearch', savedSearchId: id });
+  else if (link.classList.contains('span')) {
+    // The row's trace ID, when it has one: else the extension looks the span up.
+    const traceId = row?.find((v, i) => isTraceColumn(m.columns[i]!.name) && typeof v === 'string' && TRACE_ID.test(v));
+    vscode.postMessage({ type: 'openTrace', spanId: id, ...(traceId ? { traceId } : {}), ...time });
+  } else vscode.postMessage({ type: 'openTrace', traceId: id, ...time });
 });
 window.addEventListener('resize', () => requestAnimationFrame(renderRows));
 tabTable.addEventListener('click', () => select('table'));

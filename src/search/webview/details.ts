@@ -71,6 +71,9 @@ export function drawDetails(
         button('Show column', 'Show this field as a column', () => post({ type: 'showColumn', index, field })),
       );
       if (f.trace) box.append(button('Open trace', 'Open this trace', () => post({ type: 'openTrace', index, field })));
+      if (f.span) {
+        box.append(button('Open span', 'Open this span in its trace', () => post({ type: 'openTrace', index, field })));
+      }
     }
     items.push(box);
   });
