@@ -39,25 +39,21 @@ const readme = fs
     count++;
     return base ? `![${alt}](${new URL(file, base).href})\n\n` : '';
   });
-// The details page is for users: the development part (set-up, tests, performance, architecture) stays in the
-// repository's README, and the VSIX's keeps its heading with a pointer there.
-const DEVELOPMENT = /\n## Development\n[\s\S]*?(?=\n## |$)/;
-if (!DEVELOPMENT.test(readme)) {
-  console.error('README.md has no "## Development" section');
-  process.exit(2);
+// The details page is for users who have the extension: the development part (set-up, tests, performance,
+// architecture) and the install steps stay in the repository's README, and the command and setting tables are the
+// details page's own Feature Contributions tab.
+const LEFT_TO_REPOSITORY = ['Development', 'Install', 'Commands', 'Settings'];
+let userReadme = readme;
+for (const name of LEFT_TO_REPOSITORY) {
+  const section = new RegExp(`\\n## ${name}\\n[\\s\\S]*?(?=\\n## |$)`);
+  if (!section.test(userReadme)) {
+    console.error(`README.md has no "## ${name}" section`);
+    process.exit(2);
+  }
+  userReadme = userReadme.replace(section, '');
 }
-// Every command and setting, with its description, is listed by the details page's Feature Contributions tab.
-const TABLES = /\n## (Commands|Settings)\n[\s\S]*?(?=\n## )/g;
-const userReadme = readme
-  .replace(
-    DEVELOPMENT,
-    '\n## Development\n\nBuilding, testing, the benchmark and the architecture: README.md and docs/ in the repository.\n',
-  )
-  .replace(
-    TABLES,
-    (_all, name) =>
-      `\n## ${name}\n\nEvery ${name === 'Commands' ? 'command' : 'setting'}, with what it does: the Feature Contributions tab of this page.\n`,
-  );
+userReadme +=
+  '\nEvery command and setting: the Feature Contributions tab. Installing and developing: README.md in the repository.\n';
 const out = path.join(ROOT, 'out', 'vsix', 'README.md');
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, userReadme);

@@ -11,7 +11,6 @@ import { runSearch, type SearchModel } from './model';
 import { PanelCompletion } from './panelCompletion';
 import { searchWebview } from './panelHtml';
 import { PanelPatterns } from './panelPatterns';
-import { clock, FIRST_ROWS, ViewPost } from './panelPost';
 import { PanelRows } from './panelRows';
 import {
   applySearchMessage,
@@ -22,12 +21,13 @@ import {
   loadedView,
   prependedView,
   searchingView,
-  withAllRows,
   type PanelTarget,
   type SearchPanelState,
 } from './panelView';
 import type { FromPage, SearchView, ToPage } from './protocol';
 
+/** Epoch ms, the clock the page's timings use too (the same machine). */
+const clock = (): number => performance.timeOrigin + performance.now();
 import { openSavedSearchDocument } from './saveAsDocument';
 import { LiveTail, MAX_ROWS } from './tail';
 import type { SearchRestore } from './restore';
@@ -44,7 +44,8 @@ export class SearchPanel implements vscode.Disposable {
   readonly patterns: PanelPatterns;
   readonly completion: PanelCompletion;
   private seq = 0;
-  private readonly poster: ViewPost;
+  /** The number of the last view posted (the page reports it with its paint). */
+  private viewSeq = 0;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -54,7 +55,6 @@ export class SearchPanel implements vscode.Disposable {
     this.view = emptyView(target.title, target.preset, target.request);
     const request = () => this.target.request;
     const post = (m: ToPage) => this.post(m);
-    this.poster = new ViewPost(post);
     const run = (sql: string) => this.target.run(sql);
     this.rows = new PanelRows({
       request,
@@ -85,7 +85,7 @@ export class SearchPanel implements vscode.Disposable {
     if (this.view.loading || !this.drawn.rendered) await this.drawn.wait();
     if (this.patterns.tab === 'patterns') await this.patterns.settled();
     const patterns = this.patterns.tab === 'patterns' ? this.patterns.view : undefined;
-    return { view: this.view, model: this.model, rendered: this.drawn.rendered, patterns, timing: this.poster.timing };
+    return { view: this.view, model: this.model, rendered: this.drawn.rendered, patterns, timing: this.drawn.timing };
   }
 
   /** Opens a new saved-search document with this search's source, condition, columns and order; its address. */
@@ -98,29 +98,25 @@ export class SearchPanel implements vscode.Disposable {
     const seq = ++this.seq;
     let responseAt = NaN;
     this.drawn.rendered = undefined;
-    this.poster.reset();
+    this.drawn.timing = undefined;
     this.view = searchingView(this.view, this.target.request, this.target.preset, this.patterns.tab);
     this.post({ type: 'loading' });
-    let model: SearchModel | undefined;
     try {
-      model = await runSearch((sql) => this.target.run(sql), this.target.request);
+      const model = await runSearch((sql) => this.target.run(sql), this.target.request);
       responseAt = clock();
       if (seq !== this.seq) return;
-      this.view = loadedView(this.view, model, FIRST_ROWS);
+      this.model = model;
+      this.rows.set(model.raw);
+      this.view = loadedView(this.view, model);
+      this.tail.reset(model.raw, this.target.request.range.to);
     } catch (error) {
       if (seq !== this.seq) return;
-      model = undefined;
+      this.model = undefined;
+      this.rows.set([]);
       this.view = failedView(this.view, errorMessage(error));
       responseAt = clock();
     }
-    this.model = model;
-    this.rows.set(model?.raw ?? []);
-    // The first screen goes first; the cells of the other rows and the tail's rows seen are made after it.
-    this.poster.send(this.view, this.rows.rows.length, responseAt);
-    if (model) {
-      this.view = withAllRows(this.view, model.raw);
-      this.tail.reset(model.raw, this.target.request.range.to);
-    }
+    this.postView(responseAt);
     this.post({ type: 'state', state: this.restoreState() });
     void this.patterns.searched(this.model !== undefined);
   }
@@ -140,11 +136,20 @@ export class SearchPanel implements vscode.Disposable {
     };
   }
 
+  /**
+   * Posts the view. A search's post (`responseAt`, when its last response was read) starts its timing, which the
+   * page's first report of a paint of it or a later post completes (the page's `ready` re-posts the view).
+   */
+  private postView(responseAt?: number): void {
+    const seq = ++this.viewSeq;
+    this.post({ type: 'view', view: this.view, seq });
+    if (responseAt !== undefined) this.drawn.timing = { seq, responseAt, postedAt: clock() };
+  }
+
   private prepend(model: SearchModel, range: { from: number; to: number }): void {
     this.target.request.range = range;
     this.rows.set([...model.raw, ...this.rows.rows].slice(0, MAX_ROWS));
     const rows = model.raw.map(cells);
-    this.poster.prepended(rows.length);
     this.view = prependedView(this.view, rows, model.histogram, range, MAX_ROWS);
     this.post({ type: 'prepend', rows, histogram: model.histogram, range });
     void this.patterns.appended(rows.length);
@@ -159,14 +164,16 @@ export class SearchPanel implements vscode.Disposable {
     const req = this.target.request;
     switch (m.type) {
       case 'ready':
-        if (!this.view.loading) this.poster.send(this.view, this.view.rows.length);
+        if (!this.view.loading) this.postView();
         if (this.patterns.view) this.post({ type: 'patterns', patterns: this.patterns.view });
         void this.completion.keys();
         return;
       case 'rendered':
-        // The first screen painted: the rest of the rows go now, and the page reports again with every row.
-        if (!this.poster.painted(m, this.view.rows)) return;
         this.drawn.rendered = { rows: Number(m.rows), bars: Number(m.bars), total: Number(m.total) };
+        if (this.drawn.timing && Number(m.seq) >= this.drawn.timing.seq && this.drawn.timing.reportedAt === undefined) {
+          const { receivedAt, paintedAt } = m;
+          this.drawn.timing = { ...this.drawn.timing, receivedAt, paintedAt, reportedAt: clock() };
+        }
         if (!this.view.loading) this.drawn.release();
         return;
       case 'search': {

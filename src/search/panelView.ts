@@ -54,24 +54,18 @@ export function emptyView(title: string, preset: string, r: SearchRequest): Sear
   };
 }
 
-/** The view of a search that came back, with the cells of its first `first` rows (all by default). */
-export function loadedView(view: SearchView, model: SearchModel, first = Infinity): SearchView {
+/** The view of a search that came back. */
+export function loadedView(view: SearchView, model: SearchModel): SearchView {
   return {
     ...view,
     loading: false,
     error: undefined,
     columns: model.columns,
-    rows: model.raw.slice(0, first).map(cells),
+    rows: model.raw.map(cells),
     traceIdColumn: model.traceIdColumn,
     histogram: model.histogram,
     notes: model.notes,
   };
-}
-
-/** The view with the cells of every row of `raw` (those after the rows it has added). */
-export function withAllRows(view: SearchView, raw: readonly (readonly unknown[])[]): SearchView {
-  if (view.rows.length >= raw.length) return view;
-  return { ...view, rows: view.rows.concat(raw.slice(view.rows.length).map(cells)) };
 }
 
 /** The view of a search that failed (its message cut). */
@@ -133,6 +127,7 @@ export function prependedView(
 /** What the page reported painted, and the callers waiting for it. */
 export class Drawn {
   rendered: SearchPanelState['rendered'];
+  timing: SearchTiming | undefined;
   private readonly waiters: (() => void)[] = [];
 
   /** Resolves once the page drew (or after a while: a hidden or unresponsive page must not hold the command). */

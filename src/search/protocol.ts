@@ -50,8 +50,6 @@ export interface SearchTiming {
   postedAt: number;
   /** The page: the view received. */
   receivedAt?: number | undefined;
-  /** The page: the rows and histogram in the document (its script done, before the frame). */
-  drawnAt?: number | undefined;
   /** The page: the frame that shows the rows and histogram painted (absent when the page painted no frame). */
   paintedAt?: number | undefined;
   /** The extension host: the page's report received. */
@@ -62,10 +60,7 @@ export interface SearchTiming {
 }
 
 export type ToPage =
-  /** `view.rows` are the first of `rowCount` rows; the rest follow in `rows` once the page reported them painted. */
-  | { type: 'view'; view: SearchView; seq?: number; rowCount?: number }
-  /** The rest of the rows of the view `seq`, after those it had. */
-  | { type: 'rows'; seq: number; rows: string[][] }
+  | { type: 'view'; view: SearchView; seq?: number }
   | { type: 'prepend'; rows: string[][]; histogram: SearchView['histogram']; range: { from: number; to: number } }
   | {
       type: 'details';
@@ -108,8 +103,6 @@ export type FromPage =
       /** The view's `seq` drawn, and when it was received and its frame painted (epoch ms, the page's clock). */
       seq?: number;
       receivedAt?: number;
-      /** When the page's script had drawn it (before the frame). */
-      drawnAt?: number;
       paintedAt?: number;
     }
   | { type: 'tab'; tab: 'events' | 'patterns' }

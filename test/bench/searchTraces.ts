@@ -14,7 +14,6 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import type { TraceModel } from '../../src/render';
 import { html as searchHtml } from '../../src/search/panelHtml';
-import { FIRST_ROWS } from '../../src/search/panelPost';
 import type { SearchOutcome } from '../../src/search';
 import type { SearchTiming } from '../../src/search/protocol';
 import { traceHtml } from '../../src/traces/html';
@@ -65,7 +64,6 @@ function stagesOf(t: SearchTiming | undefined, lastResponseAt: number): Record<s
     modelToPostMs: t.postedAt - t.responseAt,
     postToPageMs: t.receivedAt - t.postedAt,
     pageToPaintMs: t.paintedAt - t.receivedAt,
-    ...(t.drawnAt !== undefined ? { pageScriptMs: t.drawnAt - t.receivedAt, frameMs: t.paintedAt - t.drawnAt } : {}),
     paintToReportMs: t.reportedAt - t.paintedAt,
     ...(t.restPostedAt !== undefined && t.allPaintedAt !== undefined
       ? {
@@ -103,15 +101,9 @@ export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Recor
 
   const page = new BundlePage(cfg.extensionUri, 'search.js', searchHtml, 'Search (bench)');
   const drawn: number[] = [];
-  const drawnFirst: number[] = [];
-  // The panel's first message: the first screen of rows with the histogram, the rest to follow.
-  const first = { ...last.view, rows: last.view.rows.slice(0, FIRST_ROWS) };
   try {
     await page.draw({ type: 'view', view: last.view });
-    for (let i = 0; i < cfg.runs; i++) {
-      drawn.push(await page.draw({ type: 'view', view: last.view }));
-      drawnFirst.push(await page.draw({ type: 'view', view: first, rowCount: last.view.rows.length }));
-    }
+    for (let i = 0; i < cfg.runs; i++) drawn.push(await page.draw({ type: 'view', view: last.view }));
   } finally {
     page.dispose();
   }
@@ -125,8 +117,7 @@ export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Recor
       'frame that shows the rows and histogram, and its parts (model built, posted, received, painted, reported); ' +
       'pagePaintMs = the ' +
       "same 1,000-row view posted to the search page (dist/search.js and its panel's HTML) in a webview of the bench, " +
-      'from the message arriving to the next frame painted; pageFirstScreenPaintMs = the same for the first message ' +
-      'the panel posts (the first screen of rows and the histogram)',
+      'from the message arriving to the next frame painted',
     rows: last.view.rows.length,
     histogramBars: last.rendered.bars,
     histogramTotal: last.view.histogram.total,
@@ -135,8 +126,6 @@ export async function measureSearch(cfg: SearchTracesBenchConfig): Promise<Recor
     afterLastResponseMs: stats(runs.map((r) => r.afterResponseMs)),
     stages: Object.fromEntries(Object.keys(last.stages).map((k) => [k, stats(runs.map((r) => r.stages[k] ?? NaN))])),
     pagePaintMs: stats(drawn),
-    pageFirstScreenPaintMs: stats(drawnFirst),
-    firstMessageJsonKB: round1(JSON.stringify(first).length / 1024),
   };
 }
 

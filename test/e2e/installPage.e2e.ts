@@ -184,10 +184,13 @@ test('the installed extension shows a product page with its pictures', { timeout
   }
   const headings = (await readme().locator('h2').allInnerTexts()).map((t) => t.trim());
   assert.ok(headings.indexOf('Privacy: what is sent where') >= 0, headings.join(' | '));
-  assert.ok(
-    headings.indexOf('Connecting') < headings.indexOf('Development'),
-    'the user part comes before the development section',
-  );
+  for (const left of ['Development', 'Install', 'Commands', 'Settings']) {
+    assert.ok(
+      !headings.includes(left),
+      `the ${left} section stays in the repository's README: ${headings.join(' | ')}`,
+    );
+  }
+  assert.match(await body.innerText(), /Every command and setting: the Feature Contributions tab/);
   assert.doesNotMatch(await body.innerText(), /example\.invalid/);
 
   // The screenshot of the page holds the first picture: its pixels are not the page's flat background.

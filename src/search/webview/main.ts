@@ -41,8 +41,6 @@ let bars = 0;
 /** What the rows list last drew: the rows and the window of them. */
 let drawnKey = '';
 let drawnRows: string[][] | undefined;
-/** Rows of the view, of which the first came with it and the rest follow (a `rows` message). */
-let rowCount = 0;
 const spacer = document.createElement('div');
 const header = document.createElement('div');
 header.className = 'hdr';
@@ -120,7 +118,7 @@ function drawStatus(): void {
     status.textContent = view.error;
     return;
   }
-  const shown = Math.max(view.rows.length, rowCount);
+  const shown = view.rows.length;
   const range = `${formatTime(view.range.from, true)} – ${formatTime(view.range.to, true)}`;
   status.textContent = `${view.histogram.total.toLocaleString()} events in ${range} · ${shown.toLocaleString()} rows shown, newest first${view.tail ? (paused ? ' · live tail paused' : ' · live tail') : ''}${view.notes.length ? ` · ${view.notes.join('; ')}` : ''}`;
 }
@@ -138,20 +136,16 @@ function drawHeader(): void {
 /** The rows in view (and a few around them): the only rows in the DOM. */
 function drawRows(): void {
   const rows = view?.rows ?? [];
-  const count = Math.max(rows.length, rowCount);
-  spacer.style.height = `${(count + 1) * ROW_H}px`;
+  spacer.style.height = `${(rows.length + 1) * ROW_H}px`;
   const first = Math.max(0, Math.floor(viewport.scrollTop / ROW_H) - 10);
-  const last = Math.min(count, first + Math.ceil(viewport.clientHeight / ROW_H) + 20);
+  const last = Math.min(rows.length, first + Math.ceil(viewport.clientHeight / ROW_H) + 20);
   // The same rows in view: nothing to redraw (a row under the pointer stays the element clicked).
   const key = `${first}:${last}:${selected}`;
   if (rows === drawnRows && key === drawnKey) return;
   drawnKey = key;
   drawnRows = rows;
   const out: HTMLElement[] = [];
-  for (let i = first; i < last; i++) {
-    const cells = rows[i];
-    if (cells) out.push(rowElement(cells, i)); // rows still on their way are drawn once they come
-  }
+  for (let i = first; i < last; i++) out.push(rowElement(rows[i]!, i));
   viewport.replaceChildren(header, spacer, ...out);
 }
 
@@ -202,7 +196,7 @@ let receivedAt: number | undefined;
 /** Reports what is drawn once the frame that shows it is painted (a hidden page paints none: then after a while). */
 function reportRendered(): void {
   const m = { type: 'rendered', rows: view?.rows.length ?? 0, bars, total: view?.histogram.total ?? 0 } as const;
-  const at = { seq: viewSeq, receivedAt, drawnAt: clock() };
+  const at = { seq: viewSeq, receivedAt };
   let sent = false;
   const send = (paintedAt?: number): void => {
     if (sent) return;
@@ -254,14 +248,7 @@ window.addEventListener('message', (e: MessageEvent<ToPage>) => {
   else if (m.type === 'view') {
     receivedAt = clock();
     viewSeq = m.seq;
-    rowCount = m.rowCount ?? m.view.rows.length;
     drawView(m.view);
-  } else if (m.type === 'rows') {
-    if (!view || m.seq !== viewSeq) return;
-    view = { ...view, rows: view.rows.concat(m.rows).slice(0, 100_000) };
-    drawRows();
-    drawStatus();
-    reportRendered();
   } else if (m.type === 'loading') status.textContent = 'Searching…';
   else if (m.type === 'details') {
     if (m.index !== selected) return;
@@ -276,7 +263,6 @@ window.addEventListener('message', (e: MessageEvent<ToPage>) => {
   else if (m.type === 'values') completer.setValues(m.field, m.values);
   else if (m.type === 'prepend' && view) {
     view = { ...view, rows: [...m.rows, ...view.rows].slice(0, 100_000), histogram: m.histogram, range: m.range };
-    rowCount = Math.min(rowCount + m.rows.length, 100_000);
     if (selected >= 0) selected += m.rows.length;
     drawRows();
     drawChart();
