@@ -137,7 +137,7 @@ export function registerSearch(context: vscode.ExtensionContext, deps: SearchDep
               : typeof source.traceSourceId === 'string'
                 ? source.traceSourceId
                 : undefined,
-          traceId,
+          ...(traceId ? { traceId } : {}),
           ...(spanId ? { spanId } : {}),
           ...(typeof time === 'string' || typeof time === 'number' ? { time } : {}),
         }),

@@ -22,6 +22,8 @@ export interface SearchModel {
   histogramSql: string;
   /** Index of the trace ID column in the rows, when the source names one and it is shown. */
   traceIdColumn: number;
+  /** Index of the span ID column in the rows, when the source names one and it is shown. */
+  spanIdColumn: number;
   notes: string[];
 }
 
@@ -38,6 +40,7 @@ export async function runSearch(
   const rows = await run(r.rows.sql);
   const columns = rows.columns.map((c) => c.name);
   const traceExpr = typeof req.source.traceIdExpression === 'string' ? req.source.traceIdExpression.trim() : '';
+  const spanExpr = typeof req.source.spanIdExpression === 'string' ? req.source.spanIdExpression.trim() : '';
   return {
     columns,
     raw: rows.rows as unknown[][],
@@ -45,6 +48,7 @@ export async function runSearch(
     rowsSql: r.rows.sql,
     histogramSql: r.histogram.sql,
     traceIdColumn: traceExpr ? columns.indexOf(traceExpr) : -1,
+    spanIdColumn: spanExpr ? columns.indexOf(spanExpr) : -1,
     notes: r.notes,
   };
 }

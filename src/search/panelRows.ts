@@ -56,7 +56,11 @@ export class PanelRows {
     if (!('index' in m) || !model) return;
     if (m.type === 'openTrace' && m.field === undefined) {
       const id = this.rows[m.index]?.[model.traceIdColumn];
-      if (typeof id === 'string' && id !== '') this.deps.openTrace(id, this.rowTime(m.index));
+      const trace = typeof id === 'string' ? id : '';
+      const span = m.span ? this.rows[m.index]?.[model.spanIdColumn] : undefined;
+      // A span opens its trace with it selected (looked up by its ID when the row shows no trace ID).
+      if (typeof span === 'string' && span !== '') this.deps.openTrace(trace, this.rowTime(m.index), span);
+      else if (trace !== '') this.deps.openTrace(trace, this.rowTime(m.index));
       return;
     }
     const detail = await this.detailsOf(m.index);

@@ -63,6 +63,7 @@ export function loadedView(view: SearchView, model: SearchModel): SearchView {
     columns: model.columns,
     rows: model.raw.map(cells),
     traceIdColumn: model.traceIdColumn,
+    spanIdColumn: model.spanIdColumn,
     histogram: model.histogram,
     notes: model.notes,
   };

@@ -13,6 +13,8 @@ export interface SearchView {
   /** Cells as bounded, sanitised text. */
   rows: string[][];
   traceIdColumn: number;
+  /** The span ID column: its cells open the trace with that span selected. */
+  spanIdColumn?: number;
   histogram: {
     buckets: number[];
     groups: string[];
@@ -91,7 +93,7 @@ export type FromPage =
   | { type: 'tail'; on: boolean }
   | { type: 'paused'; paused: boolean }
   | { type: 'details'; index: number }
-  | { type: 'openTrace'; index: number; field?: number }
+  | { type: 'openTrace'; index: number; field?: number; span?: boolean }
   | { type: 'copy'; index: number; field: number }
   | { type: 'addToSearch'; index: number; field: number; negate: boolean }
   | { type: 'showColumn'; index: number; field: number }

@@ -158,15 +158,16 @@ function rowElement(cells: string[], i: number): HTMLElement {
   cells.forEach((text, c) => {
     const cell = document.createElement('div');
     cell.setAttribute('role', 'gridcell');
-    if (c === view?.traceIdColumn && text !== '') {
+    const span = c === view?.spanIdColumn;
+    if ((span || c === view?.traceIdColumn) && text !== '') {
       const a = document.createElement('a');
       a.href = '#';
       a.textContent = text;
-      a.title = 'Open trace';
+      a.title = span ? 'Open span' : 'Open trace';
       a.addEventListener('click', (e) => {
         e.preventDefault();
         e.stopPropagation();
-        post({ type: 'openTrace', index: i });
+        post({ type: 'openTrace', index: i, ...(span ? { span } : {}) });
       });
       cell.append(a);
     } else {

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { QueryResult } from '../../../src/api/query';
 import { rowDetails } from '../../../src/search/details';
-import type { SearchRequest } from '../../../src/search/model';
+import { runSearch, type SearchRequest } from '../../../src/search/model';
 import { PanelPatterns, PATTERNS_TAIL_MS } from '../../../src/search/panelPatterns';
 import type { PatternsView, ToPage } from '../../../src/search/protocol';
 import { rowEffect } from '../../../src/search/rowActions';
@@ -140,5 +140,17 @@ describe('Search: the Patterns tab and the live tail', () => {
     await s.patterns.show('events');
     await s.patterns.show('patterns');
     assert.equal(s.sqls.length, 2, 'nothing appended since: the patterns kept');
+  });
+});
+
+describe('Search: a span ID column in the rows', () => {
+  it('is known to the view when the rows show the source’s span ID column, and not otherwise', async () => {
+    const req: SearchRequest = { source: SOURCE, condition: '', language: 'lucene', range: { from: 0, to: 1 } };
+    const result = (names: string[]): QueryResult =>
+      ({ columns: names.map((name) => ({ name, type: 'String' })), rows: [names.map(() => 'x')] }) as QueryResult;
+    const shown = await runSearch(async () => result(['Timestamp', 'TraceId', 'SpanId', 'Body']), req, false);
+    assert.deepEqual([shown.traceIdColumn, shown.spanIdColumn], [1, 2]);
+    const hidden = await runSearch(async () => result(['Timestamp', 'Body']), req, false);
+    assert.deepEqual([hidden.traceIdColumn, hidden.spanIdColumn], [-1, -1]);
   });
 });
