@@ -412,18 +412,39 @@ function searchAndCodeTargets(r, check) {
       : []),
     ...(r.codeInsights
       ? [
+          // Each refresh sends one aggregate of the figures and one of the exceptions and log counts.
           check(
-            'code insights: aggregate statements per refresh (most)',
-            Math.max(...r.codeInsights.statementsPerRefresh),
+            'code insights: aggregate statements of the figures per refresh (most)',
+            Math.max(...(r.codeInsights.aggregateStatementsPerRefresh ?? r.codeInsights.statementsPerRefresh)),
             TARGETS.codeStatementsPerRefresh,
             '',
           ),
+          ...(r.codeInsights.signalStatementsPerRefresh
+            ? [
+                check(
+                  'code insights: statements of the exceptions and log counts per refresh (most)',
+                  Math.max(...r.codeInsights.signalStatementsPerRefresh),
+                  TARGETS.codeStatementsPerRefresh,
+                  '',
+                ),
+              ]
+            : []),
           check(
             'code insights: lenses of a 300-function file, aggregate kept, open to lenses (median of later opens)',
             r.codeInsights.lenses.later.openToLensesMs.median,
             TARGETS.codeLensesMs,
             'ms',
           ),
+          ...(r.codeInsights.lenses.later.openedToLensesMadeMs
+            ? [
+                check(
+                  'code insights: the same, open to the 300 lenses made (median of later opens)',
+                  r.codeInsights.lenses.later.openedToLensesMadeMs.median,
+                  TARGETS.codeLensesMs,
+                  'ms',
+                ),
+              ]
+            : []),
         ]
       : []),
   ];
