@@ -250,5 +250,25 @@ forEachFlavor((flavor) => {
     const trace = panel();
     await trace.locator('#title', { hasText: SHOWCASE.refund }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await trace.locator('[role=row]', { hasText: 'RefundService.refund' }).waitFor({ timeout: UI_TIMEOUT });
+
+    // The log line's span ID, shown as a column, is a link in the row list: its trace comes up with that span selected.
+    // The search's page is the first webview of the window (the trace's the last).
+    const search = page.frameLocator('iframe.webview.ready').first().frameLocator('iframe#active-frame');
+    await trace.locator('[role=row]').first().click();
+    await page
+      .locator('.tab', { hasText: /^Search: / })
+      .first()
+      .click();
+    const spanField = search
+      .locator('#details .field', { has: search.locator('.name', { hasText: /^SpanId$/ }) })
+      .first();
+    await spanField.waitFor({ timeout: UI_TIMEOUT });
+    const spanId = await spanField.locator('.value').innerText();
+    await spanField.getByRole('button', { name: 'Show column' }).click();
+    const spanLink = search.locator('.row').first().getByRole('link', { name: spanId });
+    await spanLink.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await spanLink.click();
+    await panel().locator('#details', { hasText: spanId }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal(await panel().locator('[role=row][aria-selected=true]').count(), 1, "the log line's span is selected");
   }
 });
