@@ -164,9 +164,10 @@ async function drive(): Promise<void> {
   // The same stack traces in SQL results (log attributes): the frames of the workspace file are links to their line.
   await runCommand(page, 'Observability: New Query');
   const sqlTab = page.locator('.tab.active', { hasText: '.sql' });
-  // With several services the query asks which one: the first, the one the code insights read.
-  await quickInputRows(page).first().or(sqlTab).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  if (await quickInput(page).isVisible()) await page.keyboard.press('Enter');
+  // The reloaded window has the one connection with its one service: the query runs there without asking.
+  const asked = quickInput(page).locator('.quick-input-title', { hasText: 'Run SQL on which service?' });
+  await asked.or(sqlTab).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  assert.equal(await asked.isVisible(), false, 'New Query asked for a service, although there is one');
   await sqlTab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await activeEditor(page).click();
   await page.keyboard.press('Control+A');

@@ -232,19 +232,11 @@ async function afterReload(page: Page, emulator: Emulator): Promise<void> {
  */
 async function spanFromSql(page: Page, emulator: Emulator, flavor: UiFlavor): Promise<void> {
   await runCommand(page, 'Observability: New Query');
-  // After the window reload no query has a service yet: the service is asked for (the first is this one).
-  const asked = await quickInput(page)
-    .waitFor({ state: 'visible', timeout: 5_000 })
-    .then(() => true)
-    .catch(() => false);
-  if (asked) {
-    await page.keyboard.press('Enter');
-    await quickInput(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-  }
-  await page
-    .locator('.statusbar-item', { hasText: flavor.serviceName(emulator, LABEL) })
-    .first()
-    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  // The reloaded window has the one connection with its one service: the query runs there without asking.
+  const asked = quickInput(page).locator('.quick-input-title', { hasText: 'Run SQL on which service?' });
+  const bound = page.locator('.statusbar-item', { hasText: flavor.serviceName(emulator, LABEL) }).first();
+  await asked.or(bound).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  assert.equal(await asked.isVisible(), false, 'New Query asked for a service, although there is one');
   await activeEditor(page).click();
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');

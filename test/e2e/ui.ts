@@ -5,12 +5,14 @@
  *
  * Two ways to open a workbench with a connection:
  * - `setup`: the workbench runs out/test/e2e/workbenchSetup.js as its test entry, which adds the connection and then
- *   stays pending (extension-test mode: the workbench refuses modal dialogs);
+ *   stays pending (extension-test mode: the workbench refuses modal dialogs); a window reload runs the entry again,
+ *   which then adds nothing;
  * - `demo`: the extension runs in development mode without a test entry and adds the connection from
  *   `$OBS_DEMO_CONNECTION` (the demo helper extension, test/demo/connection.ts) once activated; modal dialogs show as they do for a user.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
@@ -177,7 +179,12 @@ export async function openTestWorkbench(opts: TestWorkbenchOptions): Promise<Wor
     failed = reject;
   });
   const setup = opts.mode === 'setup';
-  const workbench = await openWorkbench({
+  // The setup entry runs again after a window reload; this file tells it the connection is added already.
+  const markerDir = setup ? fs.mkdtempSync(path.join(os.tmpdir(), 'obs-e2e-setup-')) : undefined;
+  const removeMarker = () => {
+    if (markerDir !== undefined) fs.rmSync(markerDir, { recursive: true, force: true });
+  };
+  const opened = await openWorkbench({
     viewport: { width: 1280, height: 800 },
     userSettings: {
       'workbench.colorTheme': 'Default Dark Modern',
@@ -191,6 +198,7 @@ export async function openTestWorkbench(opts: TestWorkbenchOptions): Promise<Wor
           extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'e2e', 'workbenchSetup.js'),
           env: {
             OBS_E2E_CONNECTION: connection,
+            OBS_E2E_SETUP_MARKER: path.join(markerDir!, 'connection-added'),
             ...(opts.clickHouse
               ? {
                   OBS_E2E_CLICKHOUSE: JSON.stringify({
@@ -208,7 +216,17 @@ export async function openTestWorkbench(opts: TestWorkbenchOptions): Promise<Wor
           onExit: (code: number) => failed(new Error(`the workbench setup exited with ${code}`)),
         }
       : { env: { OBS_DEMO_CONNECTION: connection } }),
+  }).catch((error: unknown) => {
+    removeMarker();
+    throw error;
   });
+  const workbench: Workbench = {
+    ...opened,
+    close: async () => {
+      await opened.close();
+      removeMarker();
+    },
+  };
   try {
     await workbench.page.locator('.monaco-workbench').first().waitFor({ state: 'attached', timeout: START_TIMEOUT });
     if (setup) await withTimeout(setupDone, START_TIMEOUT, 'the workbench setup did not finish');
