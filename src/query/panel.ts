@@ -8,6 +8,7 @@
  * messages both ways are in panelMessages.ts, where the webview's are read; `handlers` says what each does here.
  */
 import * as vscode from 'vscode';
+import { errorMessage } from '../errors';
 import { trackPanel } from '../panels/panelColumn';
 import { CellFrames } from './cellFrames';
 import { MAX_SCANNED_ROWS } from './cellStacks';
@@ -42,6 +43,7 @@ export class ResultsPanel implements vscode.Disposable {
     post: (message) => void this.panel?.webview.postMessage(message),
     labels,
     stamp: (seq, stage) => stampFeed(this.state, seq, stage, clock()),
+    failed: (error) => void vscode.window.showErrorMessage(errorMessage(error)),
   });
 
   constructor(private readonly extensionUri: vscode.Uri) {}
@@ -99,7 +101,12 @@ export class ResultsPanel implements vscode.Disposable {
       this.renderWaiters.delete(seq);
       this.state.panelMs = performance.now() - posted;
       setTimeout(() => {
-        const rows = shown.result.rows.slice(0, MAX_SCANNED_ROWS);
+        let rows: unknown[][];
+        try {
+          rows = shown.result.rows.slice(0, MAX_SCANNED_ROWS);
+        } catch {
+          return; // Rows that cannot be read: the feed says so.
+        }
         void this.cellFrames.send(seq, rows, (m) => void this.panel?.webview.postMessage(m));
       });
       return { ...state, panelMs: this.state.panelMs };
@@ -169,7 +176,8 @@ export class ResultsPanel implements vscode.Disposable {
   async copy(format: string): Promise<string | undefined> {
     const s = this.state.shown;
     if (!s) return undefined;
-    const text = resultText(format, s.result.columns, s.result.rows);
+    const text = this.textOf(format, s);
+    if (text === undefined) return undefined;
     await vscode.env.clipboard.writeText(text);
     const copied = vscode.l10n.t('Copied {0} rows as {1}.', s.result.rows.length, format.toUpperCase());
     void vscode.window.setStatusBarMessage(copied, 3000);
@@ -200,11 +208,21 @@ export class ResultsPanel implements vscode.Disposable {
 
   async openJson(): Promise<vscode.TextDocument | undefined> {
     const s = this.state.shown;
-    if (!s) return undefined;
-    const content = resultText('json', s.result.columns, s.result.rows);
+    const content = s && this.textOf('json', s);
+    if (content === undefined) return undefined;
     const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Active, preview: false });
     return doc;
+  }
+
+  /** The whole result as text; undefined (and the error shown) when a row cannot be read. */
+  private textOf(format: string, s: ShownResult): string | undefined {
+    try {
+      return resultText(format, s.result.columns, s.result.rows);
+    } catch (error) {
+      void vscode.window.showErrorMessage(errorMessage(error));
+      return undefined;
+    }
   }
 
   dispose(): void {

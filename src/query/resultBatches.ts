@@ -1,24 +1,28 @@
 /**
  * A result's rows on their way to the results webview, cut into messages: the first screens (FIRST rows), then
- * batches of up to BATCH rows, from the blocks the query client hands over while the query runs or, once it ended,
- * from the whole result. Plain TypeScript (no `vscode`); resultFeed.ts decides when each message goes.
+ * batches of up to BATCH rows, from the rows the query client has read so far while the query runs or, once it ended,
+ * from the whole result. Rows are read (kept as text: parsed) only when their message goes. Plain TypeScript (no
+ * `vscode`); resultFeed.ts decides when each message goes.
  */
 import type { QueryColumn, ResultRows } from '../api/query';
 
-/** Rows of the first message (a few screens); later messages carry up to BATCH rows each. */
-export const FIRST = 500;
+/** Rows of the first message (more than a tall panel shows); later messages carry up to BATCH rows each. */
+export const FIRST = 100;
 export const BATCH = 5000;
 
 /** One result on its way: rows waiting, rows sent, and (once known) all of its rows. */
 export interface Feed {
   readonly seq: number;
   columns: QueryColumn[];
-  /** Blocks handed over by the query client and not sent yet. */
-  pending: unknown[][][];
+  /** While the query runs: the rows read so far (they grow), of which `available` are handed over. */
+  live?: ResultRows;
+  available: number;
   /** Rows posted to the webview. */
   sent: number;
   /** Set once the first rows went (the panel open and its page ready). */
   opening?: Promise<void>;
+  /** While the first rows are held (`ResultFeed` `holdMs`): lets them go now. */
+  release?: () => void;
   opened: boolean;
   /** A message of rows is on its way to the webview (until it acknowledges it). */
   inFlight: boolean;
@@ -33,7 +37,7 @@ export function newFeed(seq: number): Feed {
   return {
     seq,
     columns: [],
-    pending: [],
+    available: 0,
     sent: 0,
     opened: false,
     inFlight: false,
@@ -42,18 +46,9 @@ export function newFeed(seq: number): Feed {
   };
 }
 
-/** Every row handed over and not sent, in order (the blocks are joined only when there are several). */
-export function takePending(f: Feed): unknown[][] {
-  const rows = f.pending.length === 1 ? (f.pending[0] as unknown[][]) : f.pending.flat();
-  f.pending = [];
-  return rows;
-}
-
-/** The rows of the next message (at most BATCH), taken from what waits; undefined when nothing does. */
+/** The rows of the next message (at most BATCH) from those handed over or the result's; undefined when none wait. */
 export function nextBatch(f: Feed): unknown[][] | undefined {
-  if (f.rest) return f.sent < f.rest.length ? f.rest.slice(f.sent, f.sent + BATCH) : undefined;
-  if (f.pending.length === 0) return undefined;
-  const waiting = takePending(f);
-  if (waiting.length > BATCH) f.pending.push(waiting.slice(BATCH));
-  return waiting.slice(0, BATCH);
+  const rows = f.rest ?? f.live;
+  const end = f.rest ? f.rest.length : f.available;
+  return rows && f.sent < end ? rows.slice(f.sent, Math.min(end, f.sent + BATCH)) : undefined;
 }

@@ -1,6 +1,7 @@
 /**
- * The rows of a result on their way to the results webview. A streamed result's first rows open the panel and go at
- * once; the next follow in batches while the query runs, one batch in flight at a time (the webview acknowledges each),
+ * The rows of a result on their way to the results webview. A streamed result's first rows open the panel at once and
+ * go when its query has run `holdMs` more (a result read by then is shown whole, in one message: its table is
+ * painted once, not first with a partial count, and painting does not compete with the read); the next follow in batches while the query runs, one batch in flight at a time (the webview acknowledges each),
  * so the summary of the ended query (`finish`) is never queued behind a backlog of rows. The rows not yet sent by then,
  * and those after the first screens of a result shown whole (`sendWhole`), wait until the webview reports the table
  * painted: the report's way back is not held up by a batch of rows going the other way.
@@ -9,7 +10,7 @@
  */
 import type { QueryColumn, ResultRows } from '../api/query';
 import type { ResultMeta, ToWebview } from './panelMessages';
-import { FIRST, newFeed, nextBatch, takePending, type Feed } from './resultBatches';
+import { FIRST, newFeed, nextBatch, type Feed } from './resultBatches';
 
 export { BATCH, FIRST } from './resultBatches';
 
@@ -20,7 +21,14 @@ export interface FeedHost {
   labels(): Record<string, string>;
   /** Notes when result `seq` reached a stage here (see `ResultTimeline`). */
   stamp?(seq: number, stage: FeedStage): void;
+  /** Rows of a shown result could not be read (a line of rows that is not JSON): the rest of them do not go. */
+  failed?(error: unknown): void;
+  /** How long the first rows wait for the query's end before they go (default `HOLD_MS`; 0: no wait). */
+  holdMs?: number;
 }
+
+/** How long a streamed result's first rows wait for its query's end (see `FeedHost.holdMs`). */
+export const HOLD_MS = 50;
 
 /** The stages of a result the feed sees: its first rows handed over and posted, its summary posted. */
 export type FeedStage = 'firstBatch' | 'firstPosted' | 'summaryPosted';
@@ -30,8 +38,8 @@ export const clock = (): number => performance.timeOrigin + performance.now();
 
 /** Where a query shows its rows while it runs (see `ResultFeed.stream`). */
 export interface ResultStream {
-  /** The rows of a block of the body, as the query client hands them over (`RunQueryOptions.onBatch`). */
-  readonly onBatch: (rows: unknown[][], columns: readonly QueryColumn[]) => void;
+  /** The rows read so far, as the query client hands them over after each block (`RunQueryOptions.onBatch`). */
+  readonly onBatch: (rows: ResultRows, columns: readonly QueryColumn[]) => void;
   /** The query failed or was cancelled: the panel shows what it showed before. */
   abort(): void;
 }
@@ -57,7 +65,8 @@ export class ResultFeed {
       onBatch: (rows, columns) => {
         if (f.aborted || f.rest || this.current !== f || rows.length === 0) return;
         f.columns = [...columns];
-        f.pending.push(rows);
+        f.live = rows;
+        f.available = rows.length;
         if (!f.opening) {
           this.host.stamp?.(f.seq, 'firstBatch');
           f.opening = this.open(f, meta);
@@ -74,10 +83,14 @@ export class ResultFeed {
     return stream;
   }
 
-  /** The feed whose first rows are on screen (after they went), or undefined (the stream is then dropped). */
+  /**
+   * The feed whose first rows are on screen (after they went), or undefined: the stream is then dropped (and the result
+   * is to be shown whole), as it is when its first rows are still held.
+   */
   async claim(stream: ResultStream | undefined): Promise<Feed | undefined> {
     const f = stream ? this.feeds.get(stream) : undefined;
-    if (!f || this.current !== f || f.aborted || !f.opening) {
+    if (!f || this.current !== f || f.aborted || !f.opening || f.release) {
+      f?.release?.();
       stream?.abort();
       return undefined;
     }
@@ -87,7 +100,7 @@ export class ResultFeed {
 
   /** A streamed result's query ended: its summary now, the rows not yet sent once the table is painted. */
   finish(f: Feed, rows: ResultRows, meta: ResultMeta): void {
-    f.pending = [];
+    f.live = undefined;
     this.host.post({ type: 'done', seq: f.seq, meta });
     this.host.stamp?.(f.seq, 'summaryPosted');
     f.rest = rows;
@@ -136,14 +149,32 @@ export class ResultFeed {
     return f;
   }
 
-  /** The first rows of a stream: the panel opens (its page loads while the query goes on), then they go at once. */
+  /** The first rows of a stream: the panel opens (its page loads while the query goes on), then they go after the hold. */
   private async open(f: Feed, meta: StreamMeta): Promise<void> {
-    await this.host.open();
-    if (f.aborted) return;
-    const rows = takePending(f);
-    const first = rows.slice(0, FIRST);
+    const ms = this.host.holdMs ?? HOLD_MS;
+    const held =
+      ms > 0
+        ? new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, ms);
+            f.release = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          })
+        : undefined;
+    await Promise.all([this.host.open(), held]);
+    f.release = undefined;
+    if (f.aborted || !f.live) return;
+    let first: unknown[][];
+    try {
+      first = f.live.slice(0, FIRST);
+    } catch {
+      // Rows that cannot be read: the result is shown whole when the query ends, and says why there.
+      f.aborted = true;
+      return;
+    }
     const rowsJson = JSON.stringify(first);
-    const streaming = { ...meta, rowCount: rows.length, streaming: true as const };
+    const streaming = { ...meta, rowCount: f.available, streaming: true as const };
     this.host.post({
       type: 'result',
       seq: f.seq,
@@ -156,13 +187,20 @@ export class ResultFeed {
     f.sent = first.length;
     f.opened = true;
     f.inFlight = true;
-    if (rows.length > FIRST) f.pending.unshift(rows.slice(FIRST));
   }
 
   /** The next batch of rows, unless one is on its way already (its acknowledgement flushes again). */
   private flush(f: Feed): void {
     if (f.aborted || !f.opened || f.inFlight || f.untilPainted || this.current !== f) return;
-    const rows = nextBatch(f);
+    let rows: unknown[][] | undefined;
+    try {
+      rows = nextBatch(f);
+    } catch (error) {
+      // The rows from here on cannot be read: those shown stay, the rest show as missing. Said once the query ended.
+      f.aborted = true;
+      if (f.rest) this.host.failed?.(error);
+      return;
+    }
     if (!rows) {
       // Every row of the result went: the feed is done.
       if (f.rest) this.current = undefined;

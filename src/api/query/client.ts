@@ -94,11 +94,12 @@ export interface RunQueryOptions {
   /** Called as rows arrive (at most every 1 000 rows). */
   onRows?: (rowsSoFar: number) => void;
   /**
-   * Called with the rows each block of the body added (in order, at most `maxRows` in all) and the result's columns,
-   * so a caller can show them before the last row arrives. The rows are also in the result. With it, the read gives
-   * the event loop a turn after each block, so what the caller sends (a message to a webview) goes out meanwhile.
+   * Called after each block of the body that added rows, with every row read so far (read by range: it grows as the
+   * read goes on, at most `maxRows`, and becomes the result's rows) and the result's columns, so a caller can show
+   * rows before the last one arrives. With it, the read gives the event loop a turn after each block, so what the
+   * caller sends (a message to a webview) goes out meanwhile.
    */
-  onBatch?: (rows: unknown[][], columns: readonly QueryColumn[]) => void;
+  onBatch?: (rows: ResultRows, columns: readonly QueryColumn[]) => void;
 }
 
 /**

@@ -12,7 +12,7 @@
 import { formatCount, MAX_RESULT_CONTAINERS, MAX_ROW_CONTAINERS, PartialLineScan, scanLines } from '../jsonBounds';
 import { ERROR_SCAN, parseClickHouseError, withoutExceptionTrailer } from './errorText';
 import type { Fail, QueryError, RequestBase } from './queryError';
-import { TextRows } from './resultRows';
+import { TextRows, type ResultRows } from './resultRows';
 import { isWideInteger, quoteUnsafeIntegers, readWideInteger } from './values';
 
 export interface ResultDecoderOptions {
@@ -25,11 +25,13 @@ export interface ResultDecoderOptions {
   exceptionTag?: string | undefined;
   /** Called as rows arrive (at most every 1 000 rows). */
   onRows?: ((rowsSoFar: number) => void) | undefined;
-  /** Called with the rows each block added (in order, at most `maxRows` in all) and the columns. */
-  onBatch?: ((rows: unknown[][], columns: readonly DecodedColumn[]) => void) | undefined;
+  /** Called after each block that added rows, with every row read so far (read by range; it grows) and the columns. */
+  onBatch?: ((rows: ResultRows, columns: readonly DecodedColumn[]) => void) | undefined;
   /**
-   * Keep the rows as the text of their lines (`textRows`, parsed again when read) rather than parsed (`rows`): about
-   * the body's size instead of about twice it. Every line is still read and checked, bounds first, as it arrives.
+   * Keep the rows as the text of their lines (`textRows`, parsed when a range is read) rather than parsed (`rows`):
+   * about the body's size instead of about twice it. Every line is still scanned, bounds first, as it arrives, and a
+   * block whose lines are not all rows (an error, a blank line) is read line by line as without it; a line of rows
+   * that is not JSON is named when its range is read.
    */
   compactRows?: boolean | undefined;
 }
@@ -56,8 +58,8 @@ export class ResultDecoder {
   private mayHoldWide = true;
   private lineNo = 0;
   private nextProgress = 1000;
-  /** Rows read and not yet handed to `onBatch` (kept only when there is an `onBatch`). */
-  private fresh: unknown[][] = [];
+  /** Rows handed to `onBatch` so far. */
+  private handed = 0;
   /** Bytes after the last newline seen (an incomplete line; a newline byte never occurs inside a UTF-8 sequence). */
   private rest: Buffer[] = [];
   private restBytes = 0;
@@ -71,7 +73,9 @@ export class ResultDecoder {
   private exceptionChars = 0;
 
   constructor(private readonly o: ResultDecoderOptions) {
-    this.textRows = o.compactRows ? new TextRows((text) => this.parseRows(text) as unknown[][]) : undefined;
+    this.textRows = o.compactRows
+      ? new TextRows((text, start, count) => this.parseKept(text, start, count))
+      : undefined;
   }
 
   /** Rows read so far. */
@@ -232,13 +236,12 @@ export class ResultDecoder {
     }
   }
 
-  /** Hands the rows added since the last batch to `onBatch` (never more than the row cap: no more are read). */
+  /** Tells `onBatch` that rows were added (never more than the row cap: no more are read). */
   private handBatch(): void {
-    if (!this.o.onBatch || this.fresh.length === 0) return;
-    const batch = this.fresh;
-    this.fresh = [];
+    if (!this.o.onBatch || this.rowCount === this.handed) return;
+    this.handed = this.rowCount;
     try {
-      this.o.onBatch(batch, this.columns);
+      this.o.onBatch(this.textRows ?? this.rows, this.columns);
     } catch {
       // A listener cannot stop the read.
     }
@@ -249,7 +252,6 @@ export class ResultDecoder {
     for (const i of this.wide) value[i] = readWideInteger(value[i]);
     if (this.textRows) this.textRows.addRows([value]);
     else this.rows.push(value);
-    if (this.o.onBatch) this.fresh.push(value);
   }
 
   /**
@@ -354,17 +356,49 @@ export class ResultDecoder {
     this.progress();
   }
 
+  /**
+   * Rows kept as text whose block was not parsed on arrival (`keepUnparsed`): parsed when read; a line that is not a
+   * row of JSON is named then (`start`: the block's first row; `count`: its rows).
+   */
+  private parseKept(text: string, start: number, count: number): unknown[][] {
+    const parsed = this.parseRows(text);
+    if (parsed?.length === count) return parsed as unknown[][];
+    const lines = text.split('\n');
+    const bad = lines.findIndex((l) => this.parseRows(l)?.length !== 1);
+    throw this.o.fail({
+      ...this.o.base,
+      kind: 'invalidResponse',
+      reason: 'other',
+      status: 200,
+      detail: `line ${start + 3 + Math.max(0, bad)} of the result is not a row of JSON`,
+      rowsBeforeError: start + Math.max(0, bad),
+    });
+  }
+
+  /**
+   * With `compactRows`, a block whose every line starts a row (and holds no error framing) is kept as text without
+   * being parsed now: Run Query parses only the rows it shows. Returns false for any other block.
+   */
+  private keepUnparsed(block: string, lines: number): boolean {
+    if (!this.textRows || block[0] !== '[' || /\n(?!\[)/.test(block) || block.includes('__exception__')) return false;
+    const take = Math.min(lines, this.o.maxRows - this.rowCount);
+    this.textRows.addText(firstLines(block, take, lines), take);
+    this.lineNo += take;
+    if (take < lines) this.stop = 'rows';
+    return true;
+  }
+
   /** Lines of rows (`lines` of them), parsed as one array when they are rows, else line by line. */
   private handleRows(block: string, lines: number): void {
+    if (this.keepUnparsed(block, lines)) return;
     const parsed = this.parseRows(block);
     // One row per line: a line holding two rows (`[1],[2]`) is not what the format writes and is read line by line.
     if (parsed && parsed.length === lines) {
       const take = Math.min(parsed.length, this.o.maxRows - this.rowCount);
       const rows = (take < parsed.length ? parsed.slice(0, take) : parsed) as unknown[][];
       // Kept as text, the rows parsed here are only handed over (and then let go).
-      if (this.textRows) this.textRows.addText(block, take);
+      if (this.textRows) this.textRows.addText(firstLines(block, take, parsed.length), take);
       else for (const row of rows) this.rows.push(row);
-      if (this.o.onBatch) for (const row of rows) this.fresh.push(row);
       this.lineNo += take;
       if (take < parsed.length) this.stop = 'rows';
       return;
@@ -377,4 +411,12 @@ export class ResultDecoder {
       at = nl + 1;
     }
   }
+}
+
+/** The first `n` of the `lines` lines of `text` (all of it when `n` is `lines`). */
+function firstLines(text: string, n: number, lines: number): string {
+  if (n >= lines) return text;
+  let end = -1;
+  for (let i = 0; i < n; i++) end = text.indexOf('\n', end + 1);
+  return text.slice(0, Math.max(0, end));
 }

@@ -30,7 +30,7 @@ export class TextRows implements ResultRows {
   /** The last block parsed, so reading a range that ends inside it and the next one does not parse it twice. */
   private last: { index: number; rows: unknown[][] } | undefined;
 
-  constructor(private readonly parse: (text: string) => unknown[][]) {}
+  constructor(private readonly parse: (text: string, start: number, count: number) => unknown[][]) {}
 
   /** `count` rows: the first lines of `text`. */
   addText(text: string, count: number): void {
@@ -81,7 +81,7 @@ export class TextRows implements ResultRows {
     const block = this.blocks[index] as Block;
     if ('rows' in block) return block.rows;
     if (this.last?.index === index) return this.last.rows;
-    const rows = this.parse(block.text);
+    const rows = this.parse(block.text, this.starts[index] as number, block.count);
     if (rows.length > block.count) rows.length = block.count;
     this.last = { index, rows };
     return rows;

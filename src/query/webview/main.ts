@@ -164,10 +164,12 @@ function renderTable(m: ResultMessage): void {
 function renderRows(): void {
   const m = current;
   if (!m || !rowsLayer) return;
-  const headerHeight = (viewport.firstElementChild as HTMLElement | null)?.offsetHeight ?? 0;
-  const top = Math.max(0, viewport.scrollTop - headerHeight);
+  // At the top (a new result), the rows a window's height holds: nothing is laid out before the rows are drawn.
+  const scrolled = viewport.scrollTop;
+  const top = scrolled > 0 ? Math.max(0, scrolled - (viewport.firstElementChild as HTMLElement).offsetHeight) : 0;
+  const height = scrolled > 0 ? viewport.clientHeight : window.innerHeight;
   const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(m.rows.length, Math.ceil((top + viewport.clientHeight) / ROW_HEIGHT) + OVERSCAN);
+  const last = Math.min(m.rows.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
   if (first === rendered.first && last === rendered.last) return;
   rendered = { first, last };
   const numeric = m.columns.map((c) => isNumeric(c.type));
@@ -499,12 +501,16 @@ function renderPicker(m: ResultMessage): void {
 function display(m: ResultMessage): ReturnType<typeof chartSeries> {
   current = m;
   const l = m.labels;
-  tabTable.textContent = l.table ?? 'Table';
-  tabChart.textContent = l.chart ?? 'Chart';
-  $('copy-csv').textContent = l.copyCsv ?? '';
-  $('copy-json').textContent = l.copyJson ?? '';
-  $('copy-md').textContent = l.copyMarkdown ?? '';
-  $('open-json').textContent = l.openJson ?? '';
+  // The labels are set once (setting the same text again would lay out and paint the header again).
+  const label = (el: HTMLElement, text: string | undefined): void => {
+    if (text !== undefined && el.textContent !== text) el.textContent = text;
+  };
+  label(tabTable, l.table);
+  label(tabChart, l.chart);
+  label($('copy-csv'), l.copyCsv);
+  label($('copy-json'), l.copyJson);
+  label($('copy-md'), l.copyMarkdown);
+  label($('open-json'), l.openJson);
   renderPicker(m);
   renderMeta(m);
   // The chart is offered once every row is in.

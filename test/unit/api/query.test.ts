@@ -128,22 +128,28 @@ describe('QueryClient against the emulator query host', () => {
   });
 
   it('hands the rows over block by block as they arrive, in order and no further than the row cap', async () => {
-    const batches: unknown[][][] = [];
+    const counts: number[] = [];
     const columns: string[][] = [];
+    const firstRows: unknown[][] = [];
     const r = await run({
       sql: 'SELECT number, toString(number) AS s FROM numbers(300000)',
       maxRows: 250_000,
       onBatch: (rows, cols) => {
-        batches.push(rows);
+        // Every row read so far; the first time, the first rows are read from it at once.
+        if (counts.length === 0) firstRows.push(...rows.slice(0, 3));
+        counts.push(rows.length);
         columns.push(cols.map((c) => c.name));
       },
     });
     assert.equal(r.truncated, 'rows');
-    assert.ok(batches.length > 1, `the rows came in ${batches.length} batch(es)`);
+    assert.ok(counts.length > 1, `the rows came in ${counts.length} batch(es)`);
+    assert.ok(
+      counts.every((n, i) => i === 0 || n > (counts[i - 1] as number)),
+      'each hand-over has more rows',
+    );
     assert.deepEqual(columns[0], ['number', 's']);
-    const handed = batches.flat();
-    assert.equal(handed.length, 250_000);
-    assert.deepEqual(handed, r.rows, 'the batches are the rows of the result, in order');
+    assert.equal(counts.at(-1), 250_000);
+    assert.deepEqual(firstRows, r.rows.slice(0, 3), "the first rows handed over are the result's");
   });
 
   it('stops at the byte cap and says so', async () => {

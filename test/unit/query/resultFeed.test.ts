@@ -5,13 +5,19 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ToWebview } from '../../../src/query/panelMessages';
-import { BATCH, FIRST, ResultFeed } from '../../../src/query/resultFeed';
+import { BATCH, FIRST, ResultFeed, type ResultStream } from '../../../src/query/resultFeed';
 
 const COLUMNS = [{ name: 'n', type: 'UInt32' }];
 const rows = (from: number, count: number): unknown[][] => Array.from({ length: count }, (_, i) => [from + i]);
 const META = { service: 's', sql: 'SELECT n', maxRows: 1_000_000, maxBytes: 1 << 26 };
 const summary = (rowCount: number) => ({ ...META, rowCount, truncated: null, elapsedMs: 5 });
 const tick = () => new Promise((r) => setImmediate(r));
+
+/** Hands `count` more rows to a stream as the query client does: every row read so far (`live`, which grows). */
+function more(stream: ResultStream, live: unknown[][], count: number): void {
+  live.push(...rows(live.length, count));
+  stream.onBatch(live, COLUMNS);
+}
 
 function setup() {
   const posted: ToWebview[] = [];
@@ -23,6 +29,7 @@ function setup() {
     },
     post: (m) => posted.push(m),
     labels: () => ({ rows: 'rows' }),
+    holdMs: 0,
   });
   /** The rows the webview holds, as it would rebuild them from the messages. */
   const received = (): unknown[][] => {
@@ -40,8 +47,9 @@ describe('ResultFeed', () => {
   it('paints the first rows at once, one batch in flight while the query runs, the summary never behind a backlog', async () => {
     const { feed, posted, received, opens } = setup();
     const stream = feed.stream(META);
-    stream.onBatch(rows(0, 800), COLUMNS);
-    stream.onBatch(rows(800, 7000), COLUMNS);
+    const live: unknown[][] = [];
+    more(stream, live, 800);
+    more(stream, live, 7000);
     await tick();
     assert.equal(opens(), 1);
     assert.equal(posted.length, 1);
@@ -49,7 +57,7 @@ describe('ResultFeed', () => {
     assert.equal(first?.type, 'result');
     assert.equal(first?.type === 'result' && JSON.parse(first.rowsJson).length, FIRST);
     assert.deepEqual(first?.type === 'result' && first.meta, { ...META, rowCount: 7800, streaming: true });
-    stream.onBatch(rows(7800, 200), COLUMNS);
+    more(stream, live, 200);
     assert.equal(posted.length, 1, 'nothing more until the first message is taken');
     feed.acknowledged(first!.seq);
     assert.equal(posted.length, 2);
@@ -97,14 +105,76 @@ describe('ResultFeed', () => {
     assert.deepEqual(received(), all);
   });
 
+  it('says once that rows of a shown result cannot be read, and sends none after them', () => {
+    const posted: ToWebview[] = [];
+    const failures: unknown[] = [];
+    const feed = new ResultFeed({
+      open: async () => undefined,
+      post: (m) => posted.push(m),
+      labels: () => ({}),
+      failed: (e) => failures.push(e),
+    });
+    const good = rows(0, FIRST + BATCH);
+    // Rows read by range that fail past the first batch (as rows kept as text with a line that is not JSON).
+    const flawed = {
+      length: FIRST + BATCH * 3,
+      slice: (a = 0, b = FIRST + BATCH * 3) => {
+        if (b > good.length) throw new Error('line 9 of the result is not a row of JSON');
+        return good.slice(a, b);
+      },
+    };
+    const seq = feed.sendWhole(COLUMNS, flawed, summary(flawed.length));
+    feed.painted(seq);
+    feed.acknowledged(seq);
+    feed.acknowledged(seq);
+    feed.painted(seq);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['result', 'rows'],
+      'the first screens and the batch that could be read',
+    );
+    assert.equal(failures.length, 1);
+    assert.match(String(failures[0]), /line 9/);
+  });
+
+  it('shows whole a result read within the hold; streams the first rows of one read longer once the hold is over', async () => {
+    const posted: ToWebview[] = [];
+    const feed = new ResultFeed({
+      open: async () => void (await tick()),
+      post: (m) => posted.push(m),
+      labels: () => ({}),
+      holdMs: 20,
+    });
+    const quick = feed.stream(META);
+    more(quick, [], 300);
+    await tick();
+    assert.equal(posted.length, 0, 'the first rows wait for the end of the query');
+    assert.equal(await feed.claim(quick), undefined, 'ended within the hold: shown whole');
+    feed.sendWhole(COLUMNS, rows(0, 300), summary(300));
+    await new Promise((r) => setTimeout(r, 30));
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['result'],
+      'one message: the first rows with the summary',
+    );
+
+    const slow = feed.stream(META);
+    more(slow, [], 300);
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(posted.length, 2);
+    assert.equal(posted[1]?.type === 'result' && posted[1].meta.streaming, true, 'the first rows went while it runs');
+    assert.ok(await feed.claim(slow));
+  });
+
   it('drops a stream whose query failed, tells the page, and ignores rows after', async () => {
     const { feed, posted } = setup();
     const stream = feed.stream(META);
-    stream.onBatch(rows(0, 10), COLUMNS);
+    const live: unknown[][] = [];
+    more(stream, live, 10);
     await tick();
     stream.abort();
     assert.deepEqual(posted.at(-1), { type: 'abort', seq: posted[0]?.seq });
-    stream.onBatch(rows(10, 10), COLUMNS);
+    more(stream, live, 10);
     assert.equal(posted.length, 2);
     assert.equal(await feed.claim(stream), undefined);
   });
@@ -115,7 +185,7 @@ describe('ResultFeed', () => {
     assert.equal(await feed.claim(empty), undefined);
     assert.equal(posted.length, 0, 'an empty stream never opened the panel');
     const closed = feed.stream(META);
-    closed.onBatch(rows(0, 10), COLUMNS);
+    more(closed, [], 10);
     await tick();
     feed.closed();
     assert.equal(await feed.claim(closed), undefined);
@@ -125,7 +195,7 @@ describe('ResultFeed', () => {
     const { feed, posted } = setup();
     const older = feed.sendWhole(COLUMNS, rows(0, 6000), summary(6000));
     const newer = feed.stream(META);
-    newer.onBatch(rows(0, 10), COLUMNS);
+    more(newer, [], 10);
     await tick();
     feed.painted(older);
     feed.acknowledged(older);
@@ -145,11 +215,13 @@ describe('ResultFeed', () => {
       post: () => undefined,
       labels: () => ({}),
       stamp: (seq, stage) => stamps.push([seq, stage]),
+      holdMs: 0,
     });
     const stream = feed.stream(META);
-    stream.onBatch(rows(0, 10), COLUMNS);
+    const live: unknown[][] = [];
+    more(stream, live, 10);
     assert.deepEqual(stamps, [[1, 'firstBatch']], 'handed over, not posted before the page is ready');
-    stream.onBatch(rows(10, 10), COLUMNS);
+    more(stream, live, 10);
     const f = await feed.claim(stream);
     assert.ok(f);
     feed.finish(f, rows(0, 20), summary(20));

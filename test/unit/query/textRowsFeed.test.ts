@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { failureFor } from '../../../src/api/query/queryError';
 import { ResultDecoder } from '../../../src/api/query/resultDecoder';
+import type { ResultRows } from '../../../src/api/query/resultRows';
 import type { ToWebview } from '../../../src/query/panelMessages';
 import { ResultFeed } from '../../../src/query/resultFeed';
 
@@ -13,7 +14,7 @@ const META = { service: 's', sql: 'SELECT …', maxRows: 1_000_000, maxBytes: 1 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /** 12,000 rows with a map, an array, a wide integer and a trace ID, read in 16 KiB chunks. */
-function decoded(compact: boolean, onBatch?: (rows: unknown[][]) => void): ResultDecoder {
+function decoded(compact: boolean, onBatch?: (rows: ResultRows) => void): ResultDecoder {
   const lines = [
     '["TraceId","m","a","big"]',
     '["String","Map(String, String)","Array(UInt32)","UInt64"]',
@@ -39,7 +40,7 @@ function decoded(compact: boolean, onBatch?: (rows: unknown[][]) => void): Resul
 /** Every message a result's feed posts, streamed while it is read or shown whole, until every row went. */
 async function messages(compact: boolean, streamed: boolean): Promise<ToWebview[]> {
   const posted: ToWebview[] = [];
-  const feed = new ResultFeed({ open: tick, post: (m) => posted.push(m), labels: () => ({}) });
+  const feed = new ResultFeed({ open: tick, post: (m) => posted.push(m), labels: () => ({}), holdMs: 0 });
   const stream = streamed ? feed.stream(META) : undefined;
   const d = decoded(compact, stream ? (rows) => stream.onBatch(rows, d.columns) : undefined);
   await tick();

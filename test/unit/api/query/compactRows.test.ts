@@ -40,25 +40,29 @@ function logsBody(rows: number, extra = ''): string {
 interface Read {
   d: ResultDecoder;
   rows: ResultRows;
-  batches: unknown[][];
+  /** How many rows had been read each time rows were handed over. */
+  handed: number[];
 }
 
 /** Reads `body` in chunks of `chunk` bytes, rows kept as text or parsed. */
 function read(body: string, o: { compact: boolean; chunk: number; maxRows?: number; maxBytes?: number }): Read {
-  const batches: unknown[][] = [];
+  const handed: number[] = [];
   const d = new ResultDecoder({
     base: BASE,
     fail: failureFor(() => []),
     maxRows: o.maxRows ?? 1_000_000,
     maxBytes: o.maxBytes ?? 64 * 1024 * 1024,
     compactRows: o.compact,
-    onBatch: (rows) => batches.push(...rows),
+    onBatch: (rows) => {
+      assert.equal(rows, d.textRows ?? d.rows, 'the rows handed over are the result being read');
+      handed.push(rows.length);
+    },
   });
   const bytes = Buffer.from(body);
   let stop = false;
   for (let i = 0; i < bytes.length && !stop; i += o.chunk) stop = d.push(bytes.subarray(i, i + o.chunk));
   if (!stop) d.end();
-  return { d, rows: d.textRows ?? d.rows, batches };
+  return { d, rows: d.textRows ?? d.rows, handed };
 }
 
 function thrown(fn: () => unknown): QueryError {
@@ -93,7 +97,9 @@ describe('rows kept as text (compactRows)', () => {
       ] as const) {
         assert.deepEqual(text.rows.slice(a, b), parsed.d.rows.slice(a, b), `slice(${a}, ${b})`);
       }
-      assert.deepEqual(text.batches, parsed.batches, 'the same rows are handed over as they arrive');
+      const sameChunks = read(body, { compact: false, chunk });
+      assert.deepEqual(text.handed, sameChunks.handed, 'rows are handed over as they arrive, as parsed rows are');
+      assert.equal(text.handed.at(-1), 3000);
     }
     const first = parsed.rows.slice(0, 1)[0] as unknown[];
     assert.deepEqual(first[3], { 'payment.status': 'declined', n: '0' }, 'a map cell is an object');
@@ -171,6 +177,42 @@ describe('rows kept as text (compactRows)', () => {
     }
   });
 
+  it('parses no row while the result is read: only the column names and types', () => {
+    const real = JSON.parse;
+    let parses = 0;
+    JSON.parse = ((t: string, r?: Parameters<typeof JSON.parse>[1]) => {
+      parses++;
+      return real(t, r);
+    }) as typeof JSON.parse;
+    let text: Read;
+    try {
+      text = read(logsBody(6000), { compact: true, chunk: 16384 });
+    } finally {
+      JSON.parse = real;
+    }
+    assert.equal(parses, 2, 'the two header lines');
+    assert.equal(text.rows.length, 6000);
+    assert.deepEqual(text.rows.slice(), read(logsBody(6000), { compact: false, chunk: 16384 }).rows);
+  });
+
+  for (const [what, bad] of [
+    ['not JSON', '["2026-11-22 03:57:10","cart","cut off'],
+    ['two rows on one line', '["2026-11-22 03:57:10","cart","a",{},"1"],["x","y","z",{},"2"]'],
+    ['not an array of values', '[{"a":1}]x'],
+  ] as const) {
+    it(`names a line of rows that is ${what} when a range of its block is read, counting the rows before it`, () => {
+      const lines = logsBody(30).split('\n');
+      lines.splice(2 + 17, 1, bad); // row 17 (0-based), line 20 of the body
+      const text = read(lines.join('\n'), { compact: true, chunk: 1 << 20 });
+      assert.equal(text.rows.length, 30, 'a line of rows is counted as it arrives');
+      const e = thrown(() => text.rows.slice(0, 5));
+      assert.equal(e.kind, 'invalidResponse');
+      assert.match(e.message, /line 20 of the result is not a row of JSON/);
+      assert.equal(e.rowsBeforeError, 17);
+      assert.throws(() => text.rows.slice(20, 21), /line 20/);
+    });
+  }
+
   it('copies and saves the same CSV, Markdown and JSON (maps as objects)', () => {
     const body = logsBody(12_001, '\\"quoted\\", | piped');
     const parsed = read(body, { compact: false, chunk: 65536 });
@@ -192,7 +234,6 @@ describe('rows kept as text (compactRows)', () => {
       gc();
       const before = process.memoryUsage().heapUsed;
       const r = read(body, { compact, chunk: 65536 });
-      r.batches.length = 0;
       gc();
       const growth = process.memoryUsage().heapUsed - before;
       assert.equal(r.rows.length, 80_000);
