@@ -736,6 +736,15 @@ function table(r) {
       '',
       '',
     ]);
+    if (r.query.webviewFloor) {
+      const f = r.query.webviewFloor;
+      rows.push([
+        'webview floor: post to paint of one word / of a bare 60-row table (median ms)',
+        `${f.oneWordMs.median} / ${f.tableMs.median} (raw read + the bare table: ${f.floorRatioToRaw}× the raw read)`,
+        '',
+        '',
+      ]);
+    }
     if (r.query.stagesMs) {
       rows.push([
         `query: 10,000 rows, stages from the command (median ms; last row read to the table painted ${r.query.lastRowReadToPaintedMs?.median} ms)`,

@@ -158,14 +158,14 @@ function renderTable(m: ResultMessage): void {
   viewport.appendChild(layer);
   rowsLayer = layer;
   rendered = { first: -1, last: -1 };
-  renderRows();
+  renderRows(0);
 }
 
-function renderRows(): void {
+/** The rows in view (and a margin). `scrolled`: the table's scroll position when known (not laid out to read it). */
+function renderRows(scrolled = viewport.scrollTop): void {
   const m = current;
   if (!m || !rowsLayer) return;
   // At the top (a new result), the rows a window's height holds: nothing is laid out before the rows are drawn.
-  const scrolled = viewport.scrollTop;
   const top = scrolled > 0 ? Math.max(0, scrolled - (viewport.firstElementChild as HTMLElement).offsetHeight) : 0;
   const height = scrolled > 0 ? viewport.clientHeight : window.innerHeight;
   const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
@@ -499,6 +499,8 @@ function renderPicker(m: ResultMessage): void {
 
 /** The header (labels, statement picker, summary) and the table of a result. */
 function display(m: ResultMessage): ReturnType<typeof chartSeries> {
+  // First, while the page is laid out: setting it after the changes below would lay the page out to set it.
+  if (viewport.scrollTop !== 0) viewport.scrollTop = 0;
   current = m;
   const l = m.labels;
   // The labels are set once (setting the same text again would lay out and paint the header again).
@@ -516,7 +518,6 @@ function display(m: ResultMessage): ReturnType<typeof chartSeries> {
   // The chart is offered once every row is in.
   const series = m.meta.streaming ? undefined : chartSeries(m);
   tabChart.hidden = !series;
-  viewport.scrollTop = 0;
   select('table');
   renderTable(m);
   return series;
@@ -622,7 +623,7 @@ function onAbort(seq: number): void {
   }
 }
 
-viewport.addEventListener('scroll', () => requestAnimationFrame(renderRows), { passive: true });
+viewport.addEventListener('scroll', () => requestAnimationFrame(() => renderRows()), { passive: true });
 viewport.addEventListener('click', (e) => {
   if (onFrameClick(e, (m) => vscode.postMessage(m))) return;
   const link = (e.target as HTMLElement).closest('a.link') as HTMLElement | null;
@@ -641,7 +642,7 @@ viewport.addEventListener('click', (e) => {
     vscode.postMessage({ type: 'openTrace', spanId: id, ...(traceId ? { traceId } : {}), ...time });
   } else vscode.postMessage({ type: 'openTrace', traceId: id, ...time });
 });
-window.addEventListener('resize', () => requestAnimationFrame(renderRows));
+window.addEventListener('resize', () => requestAnimationFrame(() => renderRows()));
 tabTable.addEventListener('click', () => select('table'));
 tabChart.addEventListener('click', () => select('chart'));
 for (const el of [tabTable, tabChart]) {
