@@ -229,6 +229,29 @@ describe('Run Query', function () {
     assert.notEqual(dropped.reason, 'sql');
   });
 
+  it('names a line of rows that is not JSON: the run fails when it is in the first rows, copying fails when it is later', async () => {
+    const target = await bound();
+    const path = `/service/${serviceA}/run`;
+    const body = (rows: number, bad: number): string =>
+      [
+        '["n","s"]',
+        '["UInt32","String"]',
+        ...Array.from({ length: rows }, (_, i) => (i === bad ? `[${i},"cut` : `[${i},"x"]`)),
+      ].join('\n') + '\n';
+    emulator.faults.add({ path, status: 200, body: body(300, 30), times: 1 });
+    const early = await run({ sql: 'SELECT 1', ...target });
+    assert.equal(early.ok, false);
+    assert.match(early.error ?? '', /^Run query failed: HTTP 200 — .*line 33 of the result is not a row of JSON/);
+
+    // Far enough into a larger body that the first rows arrive in another block of it.
+    emulator.faults.add({ path, status: 200, body: body(10_000, 9_500), times: 1 });
+    const late = await run({ sql: 'SELECT 1', ...target });
+    assert.equal(late.ok, true, late.error);
+    assert.equal(late.rows, 10_000, 'every line of rows is counted');
+    assert.deepEqual(late.firstRows?.[49], [49, 'x'], 'the first rows are shown');
+    assert.equal(await vscode.commands.executeCommand('observability.copyQueryResult', 'csv'), undefined, 'not copied');
+  });
+
   it('enables the key on the query endpoint when the query host says it is not enabled, keeping the other keys', async () => {
     endpointOf(serviceA).queryEndpoint = {
       id: 'e1f0c8e2-3a4d-4e5f-8a6b-7c8d9e0f1a2b',
