@@ -18,7 +18,7 @@ import { handleWebviewMessage, type WebviewMessageHandlers } from './panelMessag
 import type { PanelState, ShownResult } from './panelState';
 import { clock, FIRST, ResultFeed, type ResultStream } from './resultFeed';
 import { stampFeed, stampWebview } from './resultTimeline';
-import { resultText } from './resultExport';
+import { copyResult, openCellSavedSearch, openCellTrace, openResultJson } from './resultActions';
 
 export type { PanelState, ResultTimeline, ShownResult, StatementResult } from './panelState';
 export { clock } from './resultFeed';
@@ -173,56 +173,22 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   /** Copies the whole result; returns the text. */
-  async copy(format: string): Promise<string | undefined> {
-    const s = this.state.shown;
-    if (!s) return undefined;
-    const text = this.textOf(format, s);
-    if (text === undefined) return undefined;
-    await vscode.env.clipboard.writeText(text);
-    const copied = vscode.l10n.t('Copied {0} rows as {1}.', s.result.rows.length, format.toUpperCase());
-    void vscode.window.setStatusBarMessage(copied, 3000);
-    return text;
+  copy(format: string): Promise<string | undefined> {
+    return copyResult(this.state.shown, format);
   }
 
-  /**
-   * Opens the trace of a cell (the page sends its text and the row's time) on the result's service: the command
-   * checks the ID, and reads an hour either side of the time.
-   */
+  /** Opens the trace of a cell on the result's service (see `openCellTrace`). */
   openTrace(cell: { traceId?: unknown; spanId?: unknown; time?: unknown }): Thenable<unknown> {
-    const span = typeof cell.spanId === 'string' ? { spanId: cell.spanId } : {};
-    if (typeof cell.traceId !== 'string' && !span.spanId) return Promise.resolve(undefined);
-    const time = typeof cell.time === 'string' || typeof cell.time === 'number' ? { time: cell.time } : {};
-    return vscode.commands.executeCommand('observability.openTrace', {
-      ...this.target,
-      ...(typeof cell.traceId === 'string' ? { traceId: cell.traceId } : {}),
-      ...span,
-      ...time,
-    });
+    return openCellTrace(this.target, cell);
   }
 
   /** Opens the saved search of a cell (its ID) on the result's service in the search panel. */
   openSavedSearch(savedSearchId: unknown): Thenable<unknown> {
-    if (typeof savedSearchId !== 'string' || savedSearchId === '') return Promise.resolve(undefined);
-    return vscode.commands.executeCommand('observability.searchEvents', { ...this.target, savedSearchId });
+    return openCellSavedSearch(this.target, savedSearchId);
   }
 
-  async openJson(): Promise<vscode.TextDocument | undefined> {
-    const s = this.state.shown;
-    const content = s && this.textOf('json', s);
-    if (content === undefined) return undefined;
-    const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Active, preview: false });
-    return doc;
-  }
-
-  /** The whole result as text; undefined (and the error shown) when a row cannot be read. */
-  private textOf(format: string, s: ShownResult): string | undefined {
-    try {
-      return resultText(format, s.result.columns, s.result.rows);
-    } catch (error) {
-      void vscode.window.showErrorMessage(errorMessage(error));
-      return undefined;
-    }
+  openJson(): Promise<vscode.TextDocument | undefined> {
+    return openResultJson(this.state.shown);
   }
 
   dispose(): void {
