@@ -79,20 +79,18 @@ export class ResultsPanel implements vscode.Disposable {
    */
   async present(shown: ShownResult, stream?: ResultStream): Promise<{ painted: Promise<PanelState> }> {
     const streamed = await this.feed.claim(stream);
-    Object.assign(this.state, { shown, loadedRows: undefined, rendered: undefined, renderedMs: undefined });
-    this.target = shown.target;
     this.ensure();
     await this.ready;
     const posted = performance.now();
+    // Posted first: a result whose first rows cannot be read throws here, and the result shown stays the panel's.
     let seq: number;
     if (streamed) {
-      seq = streamed.seq;
       this.feed.finish(streamed, shown.result.rows, summaryMeta(shown));
-    } else {
-      this.state.firstPaintAt = undefined;
-      this.state.firstPaintRows = undefined;
-      seq = this.feed.sendWhole(shown.result.columns, shown.result.rows, summaryMeta(shown));
-    }
+      seq = streamed.seq;
+    } else seq = this.feed.sendWhole(shown.result.columns, shown.result.rows, summaryMeta(shown));
+    Object.assign(this.state, { shown, loadedRows: undefined, rendered: undefined, renderedMs: undefined });
+    if (!streamed) Object.assign(this.state, { firstPaintAt: undefined, firstPaintRows: undefined });
+    this.target = shown.target;
     const report = new Promise<PanelState>((resolve) => {
       this.renderWaiters.set(seq, resolve);
       setTimeout(() => resolve({ ...this.state, rendered: undefined, renderedMs: undefined }), 20_000);

@@ -109,12 +109,13 @@ export class ResultFeed {
 
   /** A result shown whole: its first screens now, the rest once they are painted. Returns its sequence number. */
   sendWhole(columns: QueryColumn[], rows: ResultRows, meta: ResultMeta): number {
+    // Read first: rows that cannot be read leave the feed as it was.
+    const rowsJson = JSON.stringify(rows.slice(0, FIRST));
     const f = this.newFeed();
     f.opened = true;
     f.rest = rows;
     f.sent = Math.min(rows.length, FIRST);
     f.untilPainted = true;
-    const rowsJson = JSON.stringify(rows.slice(0, FIRST));
     this.host.post({ type: 'result', seq: f.seq, columns, rowsJson, meta, labels: this.host.labels() });
     this.host.stamp?.(f.seq, 'firstPosted');
     this.host.stamp?.(f.seq, 'summaryPosted');

@@ -238,10 +238,13 @@ describe('Run Query', function () {
         '["UInt32","String"]',
         ...Array.from({ length: rows }, (_, i) => (i === bad ? `[${i},"cut` : `[${i},"x"]`)),
       ].join('\n') + '\n';
+    assert.equal((await run({ sql: 'SELECT 42 AS answer', ...target })).ok, true);
     emulator.faults.add({ path, status: 200, body: body(300, 30), times: 1 });
     const early = await run({ sql: 'SELECT 1', ...target });
     assert.equal(early.ok, false);
     assert.match(early.error ?? '', /^Run query failed: HTTP 200 — .*line 33 of the result is not a row of JSON/);
+    const kept = await vscode.commands.executeCommand<string>('observability.copyQueryResult', 'csv');
+    assert.match(kept ?? '', /^answer\r?\n42/, "the result shown before is still the panel's");
 
     // Far enough into a larger body that the first rows arrive in another block of it.
     emulator.faults.add({ path, status: 200, body: body(10_000, 9_500), times: 1 });
