@@ -72,7 +72,8 @@ const lenses = () => activeEditor(page).locator('.codelens-decoration a', { hasT
 
 /**
  * The lens drawn right above the editor line holding `text`, by its title (lenses are drawn again when figures
- * arrive, so the element found first may be gone by the time it is read).
+ * arrive, so the element found first may be gone by the time it is read). Only a lens within two lines above counts:
+ * until the line's own lens is drawn, the nearest lens above belongs to the function before it.
  */
 async function lensAbove(text: string) {
   const deadline = Date.now() + UI_TIMEOUT;
@@ -89,7 +90,8 @@ async function lensAbove(text: string) {
         .nth(i)
         .innerText({ timeout: 1000 })
         .catch(() => '');
-      if (box && LENS.test(title) && box.y < line.y && (!best || box.y > best.y)) best = { title, y: box.y };
+      const right = box && box.y < line.y && line.y - box.y < 2 * line.height;
+      if (right && LENS.test(title) && (!best || box.y > best.y)) best = { title, y: box.y };
     }
     if (best) return activeEditor(page).locator('.codelens-decoration a', { hasText: best.title }).first();
     assert.ok(Date.now() < deadline, `a lens above "${text}"`);
