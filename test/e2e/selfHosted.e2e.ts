@@ -26,7 +26,7 @@ import { openWorkbench, type Workbench } from '../host/runInCodeServer';
 import {
   START_TIMEOUT,
   UI_TIMEOUT,
-  clickMenuItem,
+  rowMenuItem,
   dialog,
   editorLine,
   exactly,
@@ -88,8 +88,7 @@ test(
 async function onConnection(label: string, item: string): Promise<void> {
   const row = treeRow(page, label);
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await row.click({ button: 'right' });
-  await clickMenuItem(page, item);
+  await rowMenuItem(page, row, item);
 }
 
 async function typeStep(prompt: string | RegExp, value: string, password = false): Promise<void> {

@@ -399,6 +399,26 @@ export async function expand(page: Page, name: string | RegExp): Promise<void> {
  * Clicks an item of the open context menu. A menu item reacts to clicks only once it has been shown for a moment
  * (100 ms in VS Code), so the click is repeated until the menu closes.
  */
+/**
+ * Right-clicks `row` until its context menu shows `label` (a right-click that lands while the tree draws the row again
+ * opens no menu), then chooses it.
+ */
+export async function rowMenuItem(page: Page, row: Locator, label: string): Promise<void> {
+  const item = page.locator('.context-view .monaco-menu .action-item', { hasText: label });
+  const deadline = Date.now() + UI_TIMEOUT;
+  for (;;) {
+    await row.click({ button: 'right' });
+    try {
+      await item.waitFor({ state: 'visible', timeout: 3_000 });
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+  await clickMenuItem(page, label);
+}
+
 export async function clickMenuItem(page: Page, label: string): Promise<void> {
   const menu = page.locator('.context-view .monaco-menu');
   const item = menu.locator('.action-item', { hasText: label });
