@@ -65,6 +65,21 @@ function read(body: string, o: { compact: boolean; chunk: number; maxRows?: numb
   return { d, rows: d.textRows ?? d.rows, handed };
 }
 
+/** `fn`'s value and how many times it called `JSON.parse`. */
+function countingParses<T>(fn: () => T): { value: T; parses: number } {
+  const real = JSON.parse;
+  let parses = 0;
+  JSON.parse = ((t: string, r?: Parameters<typeof JSON.parse>[1]) => {
+    parses++;
+    return real(t, r);
+  }) as typeof JSON.parse;
+  try {
+    return { value: fn(), parses };
+  } finally {
+    JSON.parse = real;
+  }
+}
+
 function thrown(fn: () => unknown): QueryError {
   try {
     fn();
@@ -163,33 +178,13 @@ describe('rows kept as text (compactRows)', () => {
 
   it('parses only the blocks of the range read', () => {
     const text = read(logsBody(6000), { compact: true, chunk: 16384 });
-    const real = JSON.parse;
-    let parses = 0;
-    JSON.parse = ((t: string, r?: Parameters<typeof JSON.parse>[1]) => {
-      parses++;
-      return real(t, r);
-    }) as typeof JSON.parse;
-    try {
-      assert.equal(text.rows.slice(5990, 5995).length, 5);
-      assert.ok(parses >= 1 && parses <= 2, `blocks parsed for 5 rows: ${parses}`);
-    } finally {
-      JSON.parse = real;
-    }
+    const { value, parses } = countingParses(() => text.rows.slice(5990, 5995));
+    assert.equal(value.length, 5);
+    assert.ok(parses >= 1 && parses <= 2, `blocks parsed for 5 rows: ${parses}`);
   });
 
   it('parses no row while the result is read: only the column names and types', () => {
-    const real = JSON.parse;
-    let parses = 0;
-    JSON.parse = ((t: string, r?: Parameters<typeof JSON.parse>[1]) => {
-      parses++;
-      return real(t, r);
-    }) as typeof JSON.parse;
-    let text: Read;
-    try {
-      text = read(logsBody(6000), { compact: true, chunk: 16384 });
-    } finally {
-      JSON.parse = real;
-    }
+    const { value: text, parses } = countingParses(() => read(logsBody(6000), { compact: true, chunk: 16384 }));
     assert.equal(parses, 2, 'the two header lines');
     assert.equal(text.rows.length, 6000);
     assert.deepEqual(text.rows.slice(), read(logsBody(6000), { compact: false, chunk: 16384 }).rows);
